@@ -1,0 +1,48 @@
+import "server-only";
+import type { Db } from "@/lib/db/types";
+import { newId } from "@/lib/ids";
+import { validationError, type FieldErrors } from "@/lib/http/errors";
+import { hashPassword } from "./passwords";
+import { findTakenIdentity, insertMerchant } from "./queries";
+import type { RegisterBody } from "./schemas";
+
+const takenMessages = { username: "A user with that username already exists.", email: "A user with that email already exists." };
+
+function takenError(taken: { username: boolean; email: boolean }) {
+  const details: FieldErrors = {};
+  if (taken.username) details.username = [takenMessages.username];
+  if (taken.email) details.email = [takenMessages.email];
+  return validationError(details);
+}
+
+/** Unique-index violation from either driver (postgres.js or PGlite). */
+function uniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+export async function registerMerchant(db: Db, input: RegisterBody, now = new Date()) {
+  const taken = await findTakenIdentity(db, input.username, input.email);
+  if (taken.username || taken.email) throw takenError(taken);
+
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await insertMerchant(db, {
+      username: input.username,
+      email: input.email,
+      passwordHash,
+      shopName: input.shop_name,
+      webhookSecret: newId("webhookSecret"),
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    // Lost a race with a concurrent registration of the same name or email.
+    if (uniqueViolation(error)) throw takenError(await findTakenIdentity(db, input.username, input.email));
+    throw error;
+  }
+}
+
+export { uniqueViolation };

@@ -1,0 +1,45 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { env } from "@/lib/env";
+
+const holder = globalThis as unknown as { __gatewayAuthSecret?: Uint8Array };
+
+/**
+ * The JWT signing key. AUTH_SECRET when set; the production server refuses to start without it
+ * (instrumentation.ts). In development one is generated once and kept in .data/auth-secret so
+ * sessions survive restarts; tests get a random one per process.
+ */
+export function getAuthSecret(): Uint8Array {
+  if (holder.__gatewayAuthSecret) return holder.__gatewayAuthSecret;
+  let secret: string;
+  if (env.AUTH_SECRET) {
+    secret = env.AUTH_SECRET;
+  } else if (env.NODE_ENV === "production") {
+    throw new Error("AUTH_SECRET must be set in production.");
+  } else if (env.NODE_ENV === "test") {
+    secret = randomBytes(32).toString("base64url");
+  } else {
+    secret = readOrCreateDevSecret();
+  }
+  holder.__gatewayAuthSecret = new TextEncoder().encode(secret);
+  return holder.__gatewayAuthSecret;
+}
+
+function readOrCreateDevSecret(): string {
+  const file = path.join(process.cwd(), ".data", "auth-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = randomBytes(32).toString("base64url");
+    mkdirSync(path.dirname(file), { recursive: true });
+    // "wx": if another process created it first, keep theirs.
+    try {
+      writeFileSync(file, secret, { flag: "wx", mode: 0o600 });
+      return secret;
+    } catch {
+      return readFileSync(file, "utf8").trim();
+    }
+  }
+}

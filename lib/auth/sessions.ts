@@ -1,0 +1,69 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/types";
+import type { Merchant } from "@/lib/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { sha256Hex } from "./hash";
+import { signToken, verifyToken } from "./jwt";
+import { clearUserLoginFailures, assertLoginAllowed, recordLoginFailure } from "./login-throttle";
+import { verifyAgainstDummy, verifyPassword } from "./passwords";
+import {
+  findMerchantById,
+  findMerchantByUsername,
+  findRefreshTokenByHash,
+  insertRefreshToken,
+  revokeRefreshFamily,
+  spendRefreshToken,
+} from "./queries";
+
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
+  const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access" }, now);
+  const refresh = await signToken({ merchantId: merchant.id, username: merchant.username, type: "refresh", familyId }, now);
+  await insertRefreshToken(db, {
+    merchantId: merchant.id,
+    familyId,
+    tokenHash: sha256Hex(refresh.token),
+    expiresAt: refresh.expiresAt,
+    createdAt: now,
+  });
+  return { access: access.token, refresh: refresh.token };
+}
+
+/** POST /api/auth/login: password check with per-username and per-address throttling. */
+export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
+  await assertLoginAllowed(db, username, clientIp, now);
+  const merchant = await findMerchantByUsername(db, username);
+  const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
+  if (!merchant || !valid) {
+    await recordLoginFailure(db, username, clientIp, now);
+    throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
+  }
+  await clearUserLoginFailures(db, username);
+  const tokens = await issuePair(db, merchant, randomUUID(), now);
+  return { ...tokens, merchant };
+}
+
+/**
+ * POST /api/auth/token/refresh/: single-use rotation. Presenting a token that was already
+ * spent (or revoked) revokes the whole family: a stolen token dies with the legitimate one.
+ */
+export async function refreshTokens(db: Db, refreshToken: string, now = new Date()): Promise<TokenPair> {
+  const invalid = new ApiError("INVALID_TOKEN", "Refresh token is invalid or expired.");
+  const claims = await verifyToken(refreshToken, "refresh");
+  if (!claims) throw invalid;
+  const stored = await findRefreshTokenByHash(db, sha256Hex(refreshToken));
+  if (!stored || stored.expiresAt.getTime() <= now.getTime()) throw invalid;
+
+  if (stored.usedAt || stored.revokedAt || !(await spendRefreshToken(db, stored.id, now))) {
+    await revokeRefreshFamily(db, stored.familyId, now);
+    throw new ApiError("INVALID_TOKEN", "Refresh token was already used; all sessions from it are revoked.");
+  }
+  const merchant = await findMerchantById(db, stored.merchantId);
+  if (!merchant) throw invalid;
+  return issuePair(db, merchant, stored.familyId, now);
+}

@@ -1,0 +1,241 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http,
+  type Address,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { hardhat } from "viem/chains";
+import { depositFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+
+export const devnetChain = hardhat;
+
+/** The first ten accounts of the "test test … junk" mnemonic; hardhat funds each with 10000 ETH. */
+export const devnetAccounts = [
+  { address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", privateKey: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" },
+  { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", privateKey: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" },
+  { address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", privateKey: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a" },
+  { address: "0x90F79bf6EB2c4f870365E785982E1f101E93b906", privateKey: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6" },
+  { address: "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65", privateKey: "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a" },
+  { address: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", privateKey: "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba" },
+  { address: "0x976EA74026E726554dB657fA54763abd0C3a0aa9", privateKey: "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e" },
+  { address: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955", privateKey: "0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356" },
+  { address: "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f", privateKey: "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97" },
+  { address: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720", privateKey: "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6" },
+] as const satisfies readonly { address: Address; privateKey: Hex }[];
+
+export const DEVNET_DEPLOYER_PRIVATE_KEY = devnetAccounts[0].privateKey;
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
+const LOG_LIMIT_CHARS = 64 * 1024;
+
+export type Devnet = {
+  rpcUrl: string;
+  port: number;
+  stop(): Promise<void>;
+  process: ChildProcess;
+  /** The last 64 KiB of the node's stdout and stderr. */
+  logs(): string;
+};
+
+export type StartDevnetOptions = {
+  port?: number;
+  host?: "127.0.0.1";
+  /** Repository root holding node_modules/hardhat and devnet/; defaults to the working directory. */
+  rootDir?: string;
+};
+
+// One exit hook for all devnets, so a crashed or forgetful parent never leaves nodes behind.
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function trackChild(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once("exit", () => liveChildren.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const c of liveChildren) c.kill("SIGKILL");
+    });
+  }
+}
+
+function findFreePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error("Could not pick a free port"))));
+    });
+  });
+}
+
+async function answersChainId(rpcUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(1_000),
+    });
+    if (!response.ok) return false;
+    const body = (await response.json()) as { result?: unknown };
+    return typeof body.result === "string";
+  } catch {
+    return false;
+  }
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  if (await waitForExit(child, STOP_TIMEOUT_MS)) return;
+  child.kill("SIGKILL");
+  await waitForExit(child, STOP_TIMEOUT_MS);
+}
+
+async function startOnce(host: string, port: number, rootDir: string): Promise<Devnet> {
+  const cli = path.join(rootDir, "node_modules", "hardhat", "internal", "cli", "bootstrap.js");
+  const config = path.join(rootDir, "devnet", "hardhat.config.cjs");
+  const child = spawn(
+    process.execPath,
+    [cli, "--config", config, "node", "--hostname", host, "--port", String(port)],
+    {
+      cwd: rootDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_COLOR: "1" },
+    },
+  );
+  trackChild(child);
+
+  // Always consume both pipes: a child writing to a full pipe would block forever.
+  let log = "";
+  const append = (chunk: Buffer) => {
+    log += chunk.toString("utf8");
+    if (log.length > LOG_LIMIT_CHARS) log = log.slice(-LOG_LIMIT_CHARS);
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+
+  const rpcUrl = `http://${host}:${port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await answersChainId(rpcUrl))) {
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (spawnError || exited || Date.now() > deadline) {
+      await stopChild(child);
+      const reason = spawnError
+        ? `failed to spawn: ${spawnError.message}`
+        : exited
+          ? `exited early (code ${child.exitCode}, signal ${child.signalCode})`
+          : `did not answer within ${READY_TIMEOUT_MS} ms`;
+      throw new Error(`Hardhat devnet on ${rpcUrl} ${reason}\n${log.slice(-4_000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    rpcUrl,
+    port,
+    process: child,
+    stop: () => stopChild(child),
+    logs: () => log,
+  };
+}
+
+/** Starts `hardhat node` (chain id 31337) as a child process and waits until it answers RPC. */
+export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  const host = options.host ?? "127.0.0.1";
+  const rootDir = options.rootDir ?? process.cwd();
+  if (options.port !== undefined) return startOnce(host, options.port, rootDir);
+
+  // A port found free may be taken before hardhat binds it; retry with a new one.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(host, await findFreePort(host), rootDir);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+export type GatewayContracts = {
+  factory: Address;
+  implementation: Address;
+  tokens: { USDC: Address; USDT: Address };
+};
+
+/** Deploys DepositFactory and 6-decimal USDC and USDT test tokens, waiting for each receipt. */
+export async function deployGatewayContracts(options: {
+  rpcUrl: string;
+  deployerPrivateKey?: Hex;
+}): Promise<GatewayContracts> {
+  const account = privateKeyToAccount(options.deployerPrivateKey ?? DEVNET_DEPLOYER_PRIVATE_KEY);
+  const transport = http(options.rpcUrl);
+  const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
+  const walletClient = createWalletClient({ account, chain: devnetChain, transport });
+
+  async function waitForDeployment(hash: Hex, label: string): Promise<Address> {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success" || !receipt.contractAddress) {
+      throw new Error(`Deploying ${label} failed (tx ${hash})`);
+    }
+    return getAddress(receipt.contractAddress);
+  }
+
+  const factory = await waitForDeployment(
+    await walletClient.deployContract({
+      abi: depositFactoryArtifact.abi,
+      bytecode: depositFactoryArtifact.bytecode,
+    }),
+    "DepositFactory",
+  );
+  const USDC = await waitForDeployment(
+    await walletClient.deployContract({
+      abi: testTokenArtifact.abi,
+      bytecode: testTokenArtifact.bytecode,
+      args: ["USD Coin", "USDC", 6],
+    }),
+    "USDC",
+  );
+  const USDT = await waitForDeployment(
+    await walletClient.deployContract({
+      abi: testTokenArtifact.abi,
+      bytecode: testTokenArtifact.bytecode,
+      args: ["Tether USD", "USDT", 6],
+    }),
+    "USDT",
+  );
+  const implementation = await publicClient.readContract({
+    address: factory,
+    abi: depositFactoryArtifact.abi,
+    functionName: "implementation",
+  });
+
+  return { factory, implementation: getAddress(implementation), tokens: { USDC, USDT } };
+}

@@ -1,0 +1,154 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { authenticate, type Principal } from "@/lib/auth/authenticate";
+import { consume, consumeMerchantQuota, rateLimitedError, rateLimitHeaders } from "@/lib/auth/rate-limit";
+import { routeAccess, type AccessOf, type RouteKey } from "@/lib/auth/route-access";
+import { getDb } from "@/lib/db/client";
+import type { Db } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
+import type { ApiResult } from "./envelope";
+import { errorResponse } from "./envelope";
+import { ApiError, notFound, validationError } from "./errors";
+import { readJsonObject } from "./read-body";
+import { fieldErrors } from "./zod-details";
+
+z.config({
+  customError: (issue) => (issue.input === undefined && issue.code === "invalid_type" ? "This field is required." : undefined),
+});
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteOptions<K extends RouteKey, B, Q, P> {
+  /** The route's key in lib/auth/route-access.ts: decides who may call it. */
+  route: K;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Sandbox tools: 404 NOT_FOUND in live mode. */
+  sandboxOnly?: boolean;
+  /** A per-client-address limit for public routes, counted before validation (e.g. register). */
+  clientLimit?: { name: string; perHour: number };
+}
+
+export interface RouteContext<K extends RouteKey, B, Q, P> {
+  request: Request;
+  url: URL;
+  db: Db;
+  requestId: string;
+  clientIp: string;
+  principal: AccessOf<K> extends "public" ? null : Principal;
+  body: Out<B>;
+  query: Out<Q>;
+  params: Out<P>;
+}
+
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/** The client address: first X-Forwarded-For hop (next start sets it from the socket), else unknown. */
+export function clientIpOf(request: Request): string {
+  if (env.TRUST_PROXY) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+    const real = request.headers.get("x-real-ip")?.trim();
+    if (real) return real;
+  }
+  return "unknown";
+}
+
+function searchParamsObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+function parseWith<S extends Schema>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * The one wrapper every API route goes through: request id, authentication, rate limit,
+ * permission (from the route table), zod validation, envelope, and the error envelope.
+ */
+export function withApi<K extends RouteKey, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  options: RouteOptions<K, B, Q, P>,
+  handler: (ctx: RouteContext<K, B, Q, P>) => Promise<ApiResult>,
+) {
+  const access = routeAccess[options.route] as string;
+
+  return async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = new URL(request.url);
+    const headers: Record<string, string> = { "x-request-id": requestId };
+    let principal: Principal | null = null;
+    let response: Response;
+
+    try {
+      if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
+      const db = await getDb();
+
+      if (options.clientLimit) {
+        const quota = await consume(db, `${options.clientLimit.name}:${clientIpOf(request)}`, options.clientLimit.perHour);
+        if (quota.exceeded) throw rateLimitedError(quota);
+      }
+
+      if (access !== "public") {
+        principal = await authenticate(db, request);
+        const quota = await consumeMerchantQuota(db, principal);
+        Object.assign(headers, rateLimitHeaders(quota));
+        if (quota.exceeded) throw rateLimitedError(quota);
+        if (access === "login" && principal.kind === "api_key") {
+          throw new ApiError("INSUFFICIENT_PERMISSIONS", "This operation needs a login; API keys cannot perform it.");
+        }
+        if (access !== "login" && access !== "authenticated" && !principal.permissions.includes(access as Principal["permissions"][number])) {
+          throw new ApiError("INSUFFICIENT_PERMISSIONS", `This credential lacks the '${access}' permission.`);
+        }
+      }
+
+      const rawParams = (await nextContext?.params) ?? {};
+      const params = options.params ? parseWith(options.params, rawParams) : undefined;
+      const query = options.query ? parseWith(options.query, searchParamsObject(url)) : undefined;
+      const body = options.body ? parseWith(options.body, await readJsonObject(request)) : undefined;
+
+      const result = await handler({
+        request,
+        url,
+        db,
+        requestId,
+        clientIp: clientIpOf(request),
+        principal: principal as RouteContext<K, B, Q, P>["principal"],
+        body: body as Out<B>,
+        query: query as Out<Q>,
+        params: params as Out<P>,
+      });
+      response = Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        response = errorResponse(error.code, error.message, {
+          details: error.details,
+          extra: error.extra?.body,
+          headers: { ...headers, ...error.extra?.headers },
+        });
+      } else {
+        log.error("unhandled error", { request_id: requestId, route: options.route, ...describeError(error) });
+        response = errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
+      }
+    }
+
+    log.info("request", {
+      request_id: requestId,
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      duration_ms: Math.round(performance.now() - started),
+      merchant_id: principal?.merchantId,
+      credential: principal?.kind,
+    });
+    return response;
+  };
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import { env } from "@/lib/env";
+
+/** Every public identifier's prefix, in one place. */
+const prefixes = {
+  order: "ORD-",
+  apiKey: env.GATEWAY_MODE === "live" ? "sk_live_" : "sk_test_",
+  webhookSecret: "whsec_",
+  event: "evt_",
+  webhookMessage: "msg_",
+  inbox: "inb_",
+} as const;
+
+export type IdKind = keyof typeof prefixes;
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Random base62 string built from `bytes` random bytes (rejection-free: bias < 2^-8 per char is avoided by 62-of-256 modulo with rejection). */
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += base62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * A new prefixed identifier. Secrets (`apiKey`) carry 43 base62 chars ≈ 256 bits;
+ * webhook secrets follow the Standard Webhooks form `whsec_` + base64 of 32 random bytes.
+ */
+export function newId(kind: IdKind): string {
+  switch (kind) {
+    case "order":
+      return prefixes.order + randomBase62(16);
+    case "apiKey":
+      return prefixes.apiKey + randomBase62(43);
+    case "webhookSecret":
+      return prefixes.webhookSecret + randomBytes(32).toString("base64");
+    default:
+      return prefixes[kind] + randomBase62(24);
+  }
+}
+
+export const apiKeyPrefixes = ["sk_live_", "sk_test_"] as const;

@@ -1,0 +1,23 @@
+import { env } from "@/lib/env";
+
+const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
+type Level = Exclude<keyof typeof levels, "silent">;
+
+/** One JSON line per event. Callers pass only what is safe to keep: never bodies, tokens or secrets. */
+function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
+  if (levels[level] < levels[env.LOG_LEVEL]) return;
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields });
+  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(line + "\n");
+}
+
+export const log = {
+  debug: (message: string, fields?: Record<string, unknown>) => write("debug", message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
+};
+
+/** Error details for the log (message and stack), never for a response body. */
+export function describeError(error: unknown): Record<string, unknown> {
+  return error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
+}

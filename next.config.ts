@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // DESIGN: every path answers with and without its trailing slash, with no redirect.
+  skipTrailingSlashRedirect: true,
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
+import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
+import type { Db } from "@/lib/db/types";
+
+/** Which backend this test project runs on (vitest.config.ts sets it per project). */
+export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "postgres";
+
+/**
+ * A fresh, migrated database for the current test file: in-memory PGlite, or on PostgreSQL a new
+ * database created next to TEST_DATABASE_URL's (and dropped afterwards). It also becomes the
+ * process-wide database that route handlers use.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  if (backend === "pglite") return openDatabase({ pgliteDir: "memory://" });
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres test project");
+  const url = new URL(adminUrl);
+  const name = `${url.pathname.slice(1)}_t${randomBytes(5).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** Registers beforeAll/afterAll hooks giving this file its own database. */
+export function setupTestDatabase(): { readonly db: Db; readonly database: Database } {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    setDatabase(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return {
+    get db() {
+      if (!database) throw new Error("test database not ready");
+      return database.db;
+    },
+    get database() {
+      if (!database) throw new Error("test database not ready");
+      return database;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { POST as register } from "@/app/api/auth/register/route";
+import { POST as login } from "@/app/api/auth/login/route";
+import { call } from "./request";
+
+let counter = 0;
+
+export function uniqueName(prefix = "merchant"): string {
+  counter += 1;
+  return `${prefix}${counter}_${randomBytes(3).toString("hex")}`;
+}
+
+export interface TestMerchant {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  access: string;
+  refresh: string;
+  webhookSecret: string;
+}
+
+/** Registers and logs in a new merchant through the real routes. */
+export async function createMerchant(overrides: Partial<{ username: string; email: string; password: string; shop_name: string }> = {}): Promise<TestMerchant> {
+  const username = overrides.username ?? uniqueName();
+  const input = {
+    username,
+    email: overrides.email ?? `${username}@example.com`,
+    password: overrides.password ?? "correct horse battery",
+    shop_name: overrides.shop_name ?? `Shop of ${username}`,
+  };
+  const registered = await call(register, "POST", "/api/auth/register", { body: input, ip: `198.51.100.${(counter % 250) + 1}` });
+  if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  const loggedIn = await call(login, "POST", "/api/auth/login", { body: { username, password: input.password } });
+  if (loggedIn.status !== 200) throw new Error(`login failed: ${JSON.stringify(loggedIn.body)}`);
+  return {
+    id: registered.body.user.id,
+    username,
+    email: input.email,
+    password: input.password,
+    access: loggedIn.body.access,
+    refresh: loggedIn.body.refresh,
+    webhookSecret: registered.body.webhook_secret,
+  };
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+// Database tests run once on in-memory PGlite and, when TEST_DATABASE_URL is set,
+// again on PostgreSQL (each test file gets its own fresh database there).
+const shared = {
+  alias: {
+    "@": path.resolve(__dirname),
+    // `server-only` throws outside the react-server condition; tests are server code.
+    "server-only": path.resolve(__dirname, "tests/helpers/server-only-stub.ts"),
+  },
+};
+
+const backends = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+export default defineConfig({
+  test: {
+    projects: backends.map((backend) => ({
+      resolve: shared,
+      test: {
+        name: backend,
+        include: ["tests/**/*.test.ts"],
+        env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test" },
+        testTimeout: 60_000,
+        hookTimeout: 120_000,
+        // Pure unit tests do not depend on the backend: run them in one project only.
+        ...(backend === "postgres" ? { exclude: ["tests/unit/**"] } : {}),
+      },
+    })),
+  },
+});
