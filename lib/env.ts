@@ -28,6 +28,23 @@ const envSchema = z.object({
     .transform((v) => v === "true" || v === "1"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
+  /**
+   * Deposit-forwarder factories on live networks or public testnets, as JSON:
+   * {"base":{"factory":"0x…","implementation":"0x…"}}. The sandbox devnet needs none.
+   */
+  DEPOSIT_FACTORIES: z
+    .string()
+    .default("{}")
+    .transform((text, ctx) => {
+      try {
+        return z
+          .record(z.string(), z.object({ factory: z.string().regex(/^0x[0-9a-fA-F]{40}$/), implementation: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }))
+          .parse(JSON.parse(text)) as Record<string, { factory: `0x${string}`; implementation: `0x${string}` }>;
+      } catch {
+        ctx.addIssue({ code: "custom", message: 'must be JSON like {"base":{"factory":"0x…","implementation":"0x…"}}' });
+        return z.NEVER;
+      }
+    }),
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_URL_${s}`, z.string().url().optional()])),
 });
 

@@ -35,6 +35,7 @@ export async function registerMerchant(db: Db, input: RegisterBody, now = new Da
       passwordHash,
       shopName: input.shop_name,
       webhookSecret: newId("webhookSecret"),
+      inboxToken: newId("inbox"),
       createdAt: now,
       updatedAt: now,
     });

@@ -43,9 +43,12 @@ export const merchants = pgTable(
     webhookSecret: text("webhook_secret").notNull(),
     previousWebhookSecret: text("previous_webhook_secret"),
     previousWebhookSecretExpiresAt: ts("previous_webhook_secret_expires_at"),
+    /** Path token of the merchant's sandbox webhook inbox (/api/sandbox/inbox/{token}/). */
+    inboxToken: text("inbox_token").notNull(),
     ...timestamps,
   },
   (t) => [
+    uniqueIndex("merchants_inbox_token_key").on(t.inboxToken),
     uniqueIndex("merchants_username_lower_key").on(sql`lower(${t.username})`),
     uniqueIndex("merchants_email_lower_key").on(sql`lower(${t.email})`),
   ],
@@ -207,3 +210,177 @@ export const orderEvents = pgTable(
   (t) => [index("order_events_merchant_idx").on(t.merchantId, t.createdAt)],
 );
 export type OrderEvent = typeof orderEvents.$inferSelect;
+
+// ─── Chain scanning, transfers, sweeps ───────────────────────────────────────
+
+/** Where each blockchain's scanner stands; reset when the chain's genesis changes (devnet restart). */
+export const chainCursors = pgTable("chain_cursors", {
+  blockchainId: integer("blockchain_id").primaryKey(),
+  genesisHash: text("genesis_hash").notNull(),
+  /** Last block fully scanned. */
+  lastBlock: bigint("last_block", { mode: "bigint" }).notNull(),
+  lastBlockHash: text("last_block_hash").notNull(),
+  updatedAt: ts("updated_at").notNull(),
+});
+export type ChainCursor = typeof chainCursors.$inferSelect;
+
+/** Every transfer seen to a deposit address: unique by (blockchain, tx hash, log index), so rescans never double-credit. */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: serial("id").primaryKey(),
+    blockchainId: integer("blockchain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    /** ERC-20 log index; -1 for a native transfer (top-level or internal). */
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTimestamp: ts("block_timestamp").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    /** null for the native coin */
+    tokenAddress: text("token_address"),
+    currency: text("currency").notNull(),
+    amount: baseUnits("amount").notNull(),
+    gasUsed: bigint("gas_used", { mode: "bigint" }),
+    gasPrice: baseUnits("gas_price"),
+    /** gas used × effective gas price, in the native coin's base units */
+    fee: baseUnits("fee"),
+    /** pending | confirmed | failed | dropped */
+    status: text("status").notNull(),
+    paymentOrderId: integer("payment_order_id").references(() => paymentOrders.id, { onDelete: "set null" }),
+    merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
+    /** Whether it counts toward its order (right token, before expiry). */
+    counted: boolean("counted").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("transactions_chain_tx_log_key").on(t.blockchainId, t.txHash, t.logIndex),
+    index("transactions_order_idx").on(t.paymentOrderId),
+    index("transactions_merchant_idx").on(t.merchantId, t.createdAt),
+    index("transactions_hash_idx").on(t.txHash),
+  ],
+);
+export type Transaction = typeof transactions.$inferSelect;
+export type NewTransaction = typeof transactions.$inferInsert;
+
+/** Deploy-and-flush of a confirmed order's forwarder to the merchant's wallet. */
+export const sweeps = pgTable(
+  "sweeps",
+  {
+    id: serial("id").primaryKey(),
+    paymentOrderId: integer("payment_order_id")
+      .notNull()
+      .references(() => paymentOrders.id, { onDelete: "cascade" }),
+    blockchainId: integer("blockchain_id").notNull(),
+    /** pending | submitted | succeeded | failed */
+    status: text("status").notNull(),
+    txHash: text("tx_hash"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: ts("next_attempt_at").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("sweeps_order_key").on(t.paymentOrderId), index("sweeps_due_idx").on(t.status, t.nextAttemptAt)],
+);
+export type Sweep = typeof sweeps.$inferSelect;
+
+// ─── Webhooks ────────────────────────────────────────────────────────────────
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** Subscribed event types; empty = all. */
+    events: text("events").array().notNull(),
+    description: text("description"),
+    isActive: boolean("is_active").notNull().default(true),
+    /** Kept readable: signing needs it. */
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    /** Why delivery stopped on its own (e.g. the receiver answered 410 Gone). */
+    disabledReason: text("disabled_reason"),
+    ...timestamps,
+  },
+  (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId)],
+);
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    /** `msg_…`: the Standard Webhooks `webhook-id`, the same on every retry. */
+    messageId: text("message_id").notNull(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    /** null for test sends */
+    eventId: text("event_id").references(() => orderEvents.id, { onDelete: "cascade" }),
+    /** null for deliveries to an order's webhook_url */
+    endpointId: integer("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    url: text("url").notNull(),
+    /** The exact bytes sent and signed, identical across retries. */
+    body: text("body").notNull(),
+    /** pending | succeeded | failed */
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    completedAt: ts("completed_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: serial("id").primaryKey(),
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: ts("attempted_at").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    requestHeaders: jsonb("request_headers").notNull(),
+    /** First 2 KiB of the response body. */
+    responseBody: text("response_body"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+);
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+
+/** What the sandbox capture URL received. */
+export const sandboxInboxMessages = pgTable(
+  "sandbox_inbox_messages",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    receivedAt: ts("received_at").notNull(),
+    method: text("method").notNull(),
+    headers: jsonb("headers").notNull(),
+    body: text("body").notNull(),
+    /** Result of checking both signatures against the merchant's secrets. */
+    signatureValid: boolean("signature_valid"),
+    signatureDetails: jsonb("signature_details"),
+  },
+  (t) => [index("sandbox_inbox_merchant_idx").on(t.merchantId, t.receivedAt)],
+);
+export type SandboxInboxMessage = typeof sandboxInboxMessages.$inferSelect;

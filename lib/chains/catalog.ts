@@ -1,0 +1,180 @@
+import { getAddress, getContractAddress, type Address } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { env } from "@/lib/env";
+
+export interface TokenInfo {
+  symbol: string;
+  /** null: the chain's native coin */
+  address: Address | null;
+  decimals: number;
+}
+
+export interface Blockchain {
+  /** Stable numeric id served by GET /api/blockchains/ and used by merchant wallets. */
+  id: number;
+  slug: string;
+  name: string;
+  chainId: number;
+  rpcUrl: string | null;
+  defaultConfirmations: number;
+  /** How often the scanner polls the head. */
+  pollIntervalMs: number;
+  nativeCurrency: { symbol: string; name: string; decimals: number };
+  /** Native coin first, then ERC-20 tokens. */
+  tokens: TokenInfo[];
+  /** Deposit-forwarder factory; null when none is deployed/configured (orders cannot be created). */
+  factory: Address | null;
+  implementation: Address | null;
+  explorerUrl: string | null;
+  /** Multicall3 (same address on every major chain); null where not deployed. */
+  multicall3: Address | null;
+  /** The local hardhat devnet the sandbox starts. */
+  isDevnet: boolean;
+}
+
+const multicall3 = getAddress("0xcA11bde05977b3631167028862bE2a173976CA11");
+const ether = { symbol: "ETH", name: "Ether", decimals: 18 };
+
+interface NetworkDef {
+  id: number;
+  slug: string;
+  liveName: string;
+  liveChainId: number;
+  liveNative: Blockchain["nativeCurrency"];
+  liveUsdc: Address;
+  liveExplorer: string;
+  liveConfirmations: number;
+  testnetName: string;
+  testnetChainId: number;
+  testnetUsdc: Address;
+  testnetExplorer: string;
+}
+
+/** Circle's native USDC on each network (6 decimals), and its testnet counterpart. */
+const networks: NetworkDef[] = [
+  {
+    id: 1, slug: "ethereum", liveName: "Ethereum", liveChainId: 1, liveNative: ether,
+    liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", liveExplorer: "https://etherscan.io", liveConfirmations: 12,
+    testnetName: "Ethereum Sepolia", testnetChainId: 11155111, testnetUsdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+    testnetExplorer: "https://sepolia.etherscan.io",
+  },
+  {
+    id: 2, slug: "base", liveName: "Base", liveChainId: 8453, liveNative: ether,
+    liveUsdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", liveExplorer: "https://basescan.org", liveConfirmations: 10,
+    testnetName: "Base Sepolia", testnetChainId: 84532, testnetUsdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    testnetExplorer: "https://sepolia.basescan.org",
+  },
+  {
+    id: 3, slug: "polygon", liveName: "Polygon PoS", liveChainId: 137, liveNative: { symbol: "POL", name: "POL", decimals: 18 },
+    liveUsdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", liveExplorer: "https://polygonscan.com", liveConfirmations: 64,
+    testnetName: "Polygon Amoy", testnetChainId: 80002, testnetUsdc: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
+    testnetExplorer: "https://amoy.polygonscan.com",
+  },
+  {
+    id: 4, slug: "arbitrum", liveName: "Arbitrum One", liveChainId: 42161, liveNative: ether,
+    liveUsdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", liveExplorer: "https://arbiscan.io", liveConfirmations: 20,
+    testnetName: "Arbitrum Sepolia", testnetChainId: 421614, testnetUsdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+    testnetExplorer: "https://sepolia.arbiscan.io",
+  },
+  {
+    id: 5, slug: "optimism", liveName: "OP Mainnet", liveChainId: 10, liveNative: ether,
+    liveUsdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", liveExplorer: "https://optimistic.etherscan.io", liveConfirmations: 20,
+    testnetName: "OP Sepolia", testnetChainId: 11155420, testnetUsdc: "0x5fd84259d66Cd46123540766Be93DFE6D43130D7",
+    testnetExplorer: "https://sepolia-optimism.etherscan.io",
+  },
+];
+
+/** hardhat's first default account deploys the sandbox contracts on a fresh devnet (lib/chains/devnet.ts). */
+export const devnetDeployerPrivateKey = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
+const devnetDeployer = privateKeyToAddress(devnetDeployerPrivateKey);
+
+/**
+ * Where the devnet contracts land: deployGatewayContracts sends the deployer's first three
+ * transactions (factory, USDC, USDT) on a fresh chain, so the CREATE addresses are fixed.
+ */
+export const devnetContracts = {
+  factory: getContractAddress({ from: devnetDeployer, nonce: 0n }),
+  implementation: getContractAddress({ from: getContractAddress({ from: devnetDeployer, nonce: 0n }), nonce: 1n }),
+  USDC: getContractAddress({ from: devnetDeployer, nonce: 1n }),
+  USDT: getContractAddress({ from: devnetDeployer, nonce: 2n }),
+} as const;
+
+export const devnetChainId = 31337;
+
+const holder = globalThis as unknown as { __gatewayDevnetRpcUrl?: string };
+
+/** Points the sandbox networks at a running devnet (set by the devnet starter, or by tests). */
+export function setDevnetRpcUrl(url: string | undefined): void {
+  holder.__gatewayDevnetRpcUrl = url;
+}
+
+export function devnetRpcUrl(): string | null {
+  return holder.__gatewayDevnetRpcUrl ?? null;
+}
+
+function rpcOverride(slug: string): string | undefined {
+  return env[`RPC_URL_${slug.toUpperCase()}` as `RPC_URL_${"ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM"}`];
+}
+
+function factoryOverride(slug: string): { factory: Address; implementation: Address } | null {
+  const factory = env.DEPOSIT_FACTORIES[slug];
+  return factory ?? null;
+}
+
+function build(def: NetworkDef): Blockchain {
+  const override = rpcOverride(def.slug);
+  if (env.GATEWAY_MODE === "live") {
+    const deployed = factoryOverride(def.slug);
+    return {
+      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null,
+      defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
+      nativeCurrency: def.liveNative,
+      tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
+      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
+      explorerUrl: def.liveExplorer, multicall3, isDevnet: false,
+    };
+  }
+  if (override) {
+    // Sandbox on a public testnet: Circle's test USDC; the factory must be deployed there and configured.
+    const deployed = factoryOverride(def.slug);
+    return {
+      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override,
+      defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
+      tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
+      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
+      explorerUrl: def.testnetExplorer, multicall3, isDevnet: false,
+    };
+  }
+  // Sandbox default: every slug runs on the one local devnet the app starts.
+  return {
+    id: def.id, slug: def.slug, name: `${def.liveName} (local devnet)`, chainId: devnetChainId, rpcUrl: devnetRpcUrl(),
+    defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
+    tokens: [
+      { symbol: def.liveNative.symbol, address: null, decimals: 18 },
+      { symbol: "USDC", address: devnetContracts.USDC, decimals: 6 },
+      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6 },
+    ],
+    factory: devnetContracts.factory, implementation: devnetContracts.implementation,
+    explorerUrl: null, multicall3: null, isDevnet: true,
+  };
+}
+
+/** The networks this deployment serves (live or sandbox), in id order. */
+export function listBlockchains(): Blockchain[] {
+  return networks.map(build);
+}
+
+export function findBlockchainById(id: number): Blockchain | null {
+  const def = networks.find((n) => n.id === id);
+  return def ? build(def) : null;
+}
+
+export function findBlockchainBySlug(slug: string): Blockchain | null {
+  const def = networks.find((n) => n.slug === slug.toLowerCase());
+  return def ? build(def) : null;
+}
+
+/** A token by symbol (case-insensitive) on a chain; null when the chain does not offer it. */
+export function findToken(chain: Blockchain, symbol: string): TokenInfo | null {
+  return chain.tokens.find((t) => t.symbol.toLowerCase() === symbol.toLowerCase()) ?? null;
+}
