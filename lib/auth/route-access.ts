@@ -18,6 +18,11 @@ export const routeAccess = {
   "POST /api/auth/login": "public",
   "POST /api/auth/token/refresh": "public",
   "GET /api/auth/verify": "authenticated",
+  "GET /api/account": "login",
+  "POST /api/account/rotate-webhook-secret": "login",
+  "GET /api/api-keys": "login",
+  "POST /api/api-keys": "login",
+  "DELETE /api/api-keys/[id]": "login",
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof routeAccess;

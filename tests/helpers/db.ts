@@ -14,6 +14,19 @@ export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "
  */
 export async function createTestDatabase(): Promise<Database> {
   if (backend === "pglite") return openDatabase({ pgliteDir: "memory://" });
+  const empty = await createEmptyPostgresDatabase();
+  const database = await openDatabase({ url: empty.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await empty.drop();
+    },
+  };
+}
+
+/** A new, empty PostgreSQL database next to TEST_DATABASE_URL's (e.g. for a `next start` child to migrate). */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres test project");
   const url = new URL(adminUrl);
@@ -22,11 +35,9 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.unsafe(`CREATE DATABASE "${name}"`);
   await admin.end();
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await dropper.end();

@@ -43,3 +43,14 @@ export async function createMerchant(overrides: Partial<{ username: string; emai
     webhookSecret: registered.body.webhook_secret,
   };
 }
+
+/** Creates an API key through the real route with a login token. */
+export async function createApiKeyFor(
+  merchant: Pick<TestMerchant, "access">,
+  body: { name?: string; preset?: string; permissions?: string[]; expires_at?: string | null } = { preset: "full_access" },
+): Promise<{ key: string; id: number; body: any }> {
+  const { POST } = await import("@/app/api/api-keys/route");
+  const res = await call(POST, "POST", "/api/api-keys/", { token: merchant.access, body: { name: "test key", ...body } });
+  if (res.status !== 201) throw new Error(`api key create failed: ${JSON.stringify(res.body)}`);
+  return { key: res.body.data.key, id: res.body.data.id, body: res.body };
+}

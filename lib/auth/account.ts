@@ -1,0 +1,46 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { merchants, type Merchant } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { newId } from "@/lib/ids";
+import { notFound } from "@/lib/http/errors";
+import { hourlyLimit } from "./rate-limit";
+import { findMerchantById } from "./queries";
+
+/** Old secrets keep verifying for a day after rotation, so receivers can roll over. */
+export const secretRotationGraceMs = 24 * 60 * 60 * 1000;
+
+export function serializeAccount(merchant: Merchant) {
+  return {
+    id: merchant.id,
+    username: merchant.username,
+    email: merchant.email,
+    shop_name: merchant.shopName,
+    plan: merchant.plan,
+    rate_limit_per_hour: hourlyLimit(merchant.plan, merchant.rateLimitPerHour),
+    webhook_secret: merchant.webhookSecret,
+    created_at: merchant.createdAt.toISOString(),
+  };
+}
+
+export async function getAccountOrThrow(db: DbOrTx, merchantId: number) {
+  const merchant = await findMerchantById(db, merchantId);
+  if (!merchant) throw notFound("Account");
+  return merchant;
+}
+
+/** New account webhook secret; the previous one stays valid for 24 hours. */
+export async function rotateAccountWebhookSecret(db: DbOrTx, merchantId: number, now = new Date()) {
+  const current = await getAccountOrThrow(db, merchantId);
+  const [updated] = await db
+    .update(merchants)
+    .set({
+      webhookSecret: newId("webhookSecret"),
+      previousWebhookSecret: current.webhookSecret,
+      previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
+      updatedAt: now,
+    })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  return updated!;
+}

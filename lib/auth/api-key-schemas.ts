@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { permission, permissionPreset } from "./permissions";
+
+export const createApiKeyBody = z
+  .object({
+    name: z.string().trim().min(1, "Name must not be empty.").max(100).describe("What the key is for, e.g. 'checkout backend'"),
+    permissions: z.array(permission).min(1, "Give at least one permission.").optional().describe("Explicit permissions; or give a preset"),
+    preset: permissionPreset.optional().describe("read_only | create_payments | manage_webhooks | full_access"),
+    expires_at: z.iso
+      .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone." })
+      .optional()
+      .nullable()
+      .describe("When the key stops working; omitted or null = never"),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.permissions === !body.preset) {
+      ctx.addIssue({ code: "custom", path: ["permissions"], message: "Give either permissions or a preset, not both or neither." });
+    }
+  });
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
+
+/** Numeric resource id in a path; anything else is simply not found. */
+export const idParams = z.object({ id: z.string() });
