@@ -17,7 +17,22 @@ export const log = {
   error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
 };
 
+/** drizzle's query errors put the bound parameters (password hashes, secrets) in their message and stack. */
+function isQueryError(error: Error): error is Error & { query: string; params: unknown[] } {
+  return typeof (error as { query?: unknown }).query === "string" && Array.isArray((error as { params?: unknown }).params);
+}
+
 /** Error details for the log (message and stack), never for a response body. */
 export function describeError(error: unknown): Record<string, unknown> {
-  return error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
+  if (!(error instanceof Error)) return { error: String(error) };
+  if (isQueryError(error)) {
+    const cause = error.cause;
+    return {
+      error: `query failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      code: (cause as { code?: unknown } | undefined)?.code,
+      query: error.query,
+      stack: (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line)).join("\n"),
+    };
+  }
+  return { error: error.message, stack: error.stack };
 }

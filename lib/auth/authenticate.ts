@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { verifyToken } from "./jwt";
 import { allPermissions, type Permission } from "./permissions";
-import { findApiKeyForAuth, findMerchantPlan, touchApiKey } from "./queries";
+import { findApiKeyForAuth, findMerchantPlan, isRefreshFamilyRevoked, touchApiKey } from "./queries";
 
 /** Who is calling, as withApi hands it to handlers. */
 export interface Principal {
@@ -56,6 +56,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
 
   const claims = await verifyToken(token, "access");
   if (!claims) throw invalidToken("Token is invalid or expired.");
+  if (claims.familyId && (await isRefreshFamilyRevoked(db, claims.familyId))) throw invalidToken("Token was revoked.");
   const merchant = await findMerchantPlan(db, claims.merchantId);
   if (!merchant) throw invalidToken("Token is invalid or expired.");
   return {

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/types";
 import { apiKeys, loginFailures, merchants, rateLimitCounters, refreshTokens, type NewMerchant } from "@/lib/db/schema";
 
@@ -64,6 +64,16 @@ export async function spendRefreshToken(db: DbOrTx, id: number, now: Date): Prom
     .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
     .returning({ id: refreshTokens.id });
   return rows.length === 1;
+}
+
+/** A revoked family stays revoked, tokens issued into it after the revocation (a lost race) included. */
+export async function isRefreshFamilyRevoked(db: DbOrTx, familyId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, familyId), isNotNull(refreshTokens.revokedAt)))
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Date) {

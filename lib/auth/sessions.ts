@@ -12,6 +12,7 @@ import {
   findMerchantByUsername,
   findRefreshTokenByHash,
   insertRefreshToken,
+  isRefreshFamilyRevoked,
   revokeRefreshFamily,
   spendRefreshToken,
 } from "./queries";
@@ -22,7 +23,8 @@ export interface TokenPair {
 }
 
 async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
-  const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access" }, now);
+  // The access token names its family too, so revoking the family ends it as well.
+  const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access", familyId }, now);
   const refresh = await signToken({ merchantId: merchant.id, username: merchant.username, type: "refresh", familyId }, now);
   await insertRefreshToken(db, {
     merchantId: merchant.id,
@@ -59,7 +61,7 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   const stored = await findRefreshTokenByHash(db, sha256Hex(refreshToken));
   if (!stored || stored.expiresAt.getTime() <= now.getTime()) throw invalid;
 
-  if (stored.usedAt || stored.revokedAt || !(await spendRefreshToken(db, stored.id, now))) {
+  if (stored.usedAt || stored.revokedAt || (await isRefreshFamilyRevoked(db, stored.familyId)) || !(await spendRefreshToken(db, stored.id, now))) {
     await revokeRefreshFamily(db, stored.familyId, now);
     throw new ApiError("INVALID_TOKEN", "Refresh token was already used; all sessions from it are revoked.");
   }

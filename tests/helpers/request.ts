@@ -1,6 +1,6 @@
 /** Calls a Next route handler in-process with a real Request, like the server would. */
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+export type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
 
 export interface CallOptions {
   token?: string;

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { routeAccess, type RouteKey } from "@/lib/auth/route-access";
+import type { Handler } from "./request";
 
 const appApi = path.resolve(__dirname, "../../app/api");
 export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -34,7 +35,7 @@ export async function loadRouteModule(folder: string): Promise<Record<string, un
 export async function loadRoute(key: RouteKey) {
   const { method, folder } = routeKeyParts(key);
   const mod = await loadRouteModule(folder);
-  const handler = mod[method] as ((req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>) | undefined;
+  const handler = mod[method] as Handler | undefined;
   const params: Record<string, string> = {};
   for (const match of folder.matchAll(/\[([^\]]+)\]/g)) params[match[1]!] = "999999";
   const urlPath = "/api/" + folder.replace(/\[([^\]]+)\]/g, "999999") + "/";

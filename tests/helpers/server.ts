@@ -1,0 +1,181 @@
+/** Runs the built app with `next start` in a child process, for tests over real HTTP. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { backend, createEmptyPostgresDatabase } from "./db";
+
+const root = path.resolve(__dirname, "../..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+const buildIdFile = path.join(root, ".next/BUILD_ID");
+// Shared by both test projects (they run in parallel), so only one of them builds.
+const buildLock = path.join(tmpdir(), `gw-next-build-${createHash("sha256").update(root).digest("hex").slice(0, 12)}.lock`);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long a hook that may have to build the app (`beforeAll(ensureBuilt, buildTimeoutMs)`) may take. */
+export const buildTimeoutMs = 10 * 60_000;
+
+/**
+ * The test command runs `next build` before vitest; when `.next/BUILD_ID` is missing (a bare
+ * `vitest run`), build once here. A lock directory keeps parallel test files from building twice.
+ */
+export async function ensureBuilt(): Promise<void> {
+  const deadline = Date.now() + buildTimeoutMs;
+  while (!existsSync(buildIdFile)) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for another test file's `next build`");
+    try {
+      mkdirSync(buildLock);
+    } catch {
+      // Someone else is building; take over a lock left behind by a killed run.
+      const lock = statSync(buildLock, { throwIfNoEntry: false });
+      if (lock && Date.now() - lock.mtimeMs > 10 * 60_000) rmSync(buildLock, { recursive: true, force: true });
+      await sleep(1000);
+      continue;
+    }
+    try {
+      if (existsSync(buildIdFile)) break;
+      await build();
+    } finally {
+      rmSync(buildLock, { recursive: true, force: true });
+    }
+  }
+}
+
+function build(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin, "build"], {
+      cwd: root,
+      env: { ...childEnv(), NODE_ENV: "production" } as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    const timer = setTimeout(() => child.kill("SIGKILL"), buildTimeoutMs - 60_000);
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`next build failed (${code}):\n${output}`));
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** The parent's environment without what vitest and the test projects set, so the child decides for itself. */
+function childEnv(): Record<string, string> {
+  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|LOG_LEVEL$|NODE_OPTIONS$)/;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !dropped.test(key)) out[key] = value;
+  return { ...out, NEXT_TELEMETRY_DISABLED: "1" };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  exited: Promise<number | string>;
+  /** Stops the process (SIGTERM, SIGKILL after 5 s), waits for it, and removes its database. */
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Extra variables; `undefined` removes one (e.g. `{ AUTH_SECRET: undefined }`). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Spawns `next start` on a free port with a fresh database for this test project's backend. Does not wait. */
+export async function spawnServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  await ensureBuilt();
+  const port = await freePort();
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const database: Record<string, string> = {};
+  if (backend === "postgres") {
+    const created = await createEmptyPostgresDatabase();
+    database.DATABASE_URL = created.url;
+    cleanups.push(() => created.drop());
+  } else {
+    const dir = mkdtempSync(path.join(tmpdir(), "gw-server-pglite-"));
+    database.PGLITE_DIR = dir;
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  }
+
+  const env: Record<string, string> = {
+    ...childEnv(),
+    ...database,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    NODE_ENV: "production",
+    GATEWAY_MODE: "sandbox",
+    JOBS_DRIVER: "none",
+  };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(killer);
+      }
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    })());
+
+  return { child, port, url: `http://127.0.0.1:${port}`, output: () => output, exited, stop };
+}
+
+/** Starts the production server and waits until it answers HTTP; call `stop()` after. */
+export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  const server = await spawnServer(options);
+  const deadline = Date.now() + 60_000;
+  let exitCode: number | string | undefined;
+  void server.exited.then((code) => (exitCode = code));
+  for (;;) {
+    if (exitCode !== undefined) {
+      await server.stop();
+      throw new Error(`next start exited with ${exitCode} before answering:\n${server.output()}`);
+    }
+    try {
+      // Any answer will do: the 404 catch-all does not touch the database.
+      await fetch(`${server.url}/api/__ready`, { signal: AbortSignal.timeout(2000) });
+      return server;
+    } catch {
+      if (Date.now() > deadline) {
+        await server.stop();
+        throw new Error(`next start did not answer within 60 s:\n${server.output()}`);
+      }
+      await sleep(200);
+    }
+  }
+}

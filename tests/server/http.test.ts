@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { backend } from "../helpers/db";
+import { buildTimeoutMs, ensureBuilt, startServer, type ServerProcess } from "../helpers/server";
+
+// `next start` on the built app, over real HTTP: routing, trailing slashes, body handling.
+let server: ServerProcess;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startServer();
+}, buildTimeoutMs);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function request(method: string, path: string, init: { body?: BodyInit; json?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers["content-type"] = "application/json";
+  }
+  const response = await fetch(server.url + path, { method, headers, body, redirect: "manual", ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+  const text = await response.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { unparsed: text };
+  }
+  return { status: response.status, headers: response.headers, body: json };
+}
+
+function account() {
+  const username = `srv_${randomBytes(4).toString("hex")}`;
+  return { username, email: `${username}@example.com`, password: `pw-${randomBytes(8).toString("hex")}`, shop_name: "Server Shop" };
+}
+
+const envelope = (code: string) => ({ success: false, error: { code, message: expect.any(String) }, timestamp: expect.any(String) });
+
+describe("next start over real HTTP", () => {
+  test("runs on this project's database backend", async () => {
+    for (let i = 0; i < 50 && !server.output().includes("database ready"); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(server.output()).toContain(`"msg":"database ready","driver":"${backend}"`);
+  });
+
+  test("POST /api/auth/register answers 201 with and without the trailing slash, with no redirect", async () => {
+    for (const path of ["/api/auth/register", "/api/auth/register/"]) {
+      const input = account();
+      const res = await request("POST", path, { json: input });
+      expect(res.status, path).toBe(201);
+      expect(res.headers.get("location"), path).toBeNull();
+      expect(res.body.user.username, path).toBe(input.username);
+      expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  test("login, verify and refresh work with and without the trailing slash", async () => {
+    const input = account();
+    expect((await request("POST", "/api/auth/register/", { json: input })).status).toBe(201);
+    const loggedIn = await request("POST", "/api/auth/login", { json: { username: input.username, password: input.password } });
+    expect(loggedIn.status).toBe(200);
+    expect((await request("POST", "/api/auth/login/", { json: { username: input.username, password: input.password } })).status).toBe(200);
+
+    for (const path of ["/api/auth/verify", "/api/auth/verify/"]) {
+      const res = await request("GET", path, { token: loggedIn.body.access });
+      expect(res.status, path).toBe(200);
+      expect(res.body).toMatchObject({ valid: true, user: { username: input.username } });
+      const anonymous = await request("GET", path);
+      expect(anonymous.status, path).toBe(401);
+      expect(anonymous.body, path).toEqual(envelope("INVALID_TOKEN"));
+    }
+
+    const first = await request("POST", "/api/auth/token/refresh", { json: { refresh: loggedIn.body.refresh } });
+    expect(first.status).toBe(200);
+    const second = await request("POST", "/api/auth/token/refresh/", { json: { refresh: first.body.refresh } });
+    expect(second.status).toBe(200);
+  });
+
+  test("unknown /api paths are 404 NOT_FOUND in the error envelope, with and without a slash", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/nope"],
+      ["GET", "/api/nope/deeper/"],
+      ["POST", "/api/nope/"],
+      ["GET", "/api/auth/nope"],
+    ] as const) {
+      const res = await request(method, path);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body, `${method} ${path}`).toEqual(envelope("NOT_FOUND"));
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("x-request-id"), `${method} ${path}`).toBeTruthy();
+    }
+  });
+
+  test("malformed JSON is 400 VALIDATION_ERROR", async () => {
+    const res = await request("POST", "/api/auth/login", { body: '{"username": "a", ', headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { non_field_errors: [expect.any(String)] } },
+      timestamp: expect.any(String),
+    });
+  });
+
+  test("a body over 64 KiB is 400, sent with a Content-Length or chunked", async () => {
+    const big = JSON.stringify({ username: "a", password: "b", pad: "x".repeat(70_000) });
+    const sized = await request("POST", "/api/auth/login", { body: big, headers: { "content-type": "application/json" } });
+    expect(sized.status).toBe(400);
+    expect(sized.body.error.details.non_field_errors[0]).toMatch(/65536 bytes/);
+
+    const bytes = new TextEncoder().encode(big);
+    let offset = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (offset >= bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(offset, offset + 8192));
+        offset += 8192;
+      },
+    });
+    const chunked = await request("POST", "/api/auth/login", { body: stream, headers: { "content-type": "application/json" } });
+    expect(chunked.status).toBe(400);
+    expect(chunked.body.error.details.non_field_errors[0]).toMatch(/65536 bytes/);
+  });
+
+  test("the server's log has a line per request and no password, token or webhook secret", async () => {
+    const input = account();
+    const registered = await request("POST", "/api/auth/register", { json: input });
+    const loggedIn = await request("POST", "/api/auth/login", { json: { username: input.username, password: input.password } });
+    await request("GET", "/api/auth/verify/", { token: loggedIn.body.access });
+    // Log lines are written after the response; give the pipe a moment.
+    const requestId = loggedIn.headers.get("x-request-id")!;
+    for (let i = 0; i < 50 && !server.output().includes(requestId); i++) await new Promise((r) => setTimeout(r, 100));
+    const output = server.output();
+    expect(output).toContain(requestId);
+    for (const secret of [input.password, registered.body.webhook_secret, loggedIn.body.access, loggedIn.body.refresh]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+});
