@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { call } from "./request";
 
 let counter = 0;
@@ -53,4 +54,37 @@ export async function createApiKeyFor(
   const res = await call(POST, "POST", "/api/api-keys/", { token: merchant.access, body: { name: "test key", ...body } });
   if (res.status !== 201) throw new Error(`api key create failed: ${JSON.stringify(res.body)}`);
   return { key: res.body.data.key, id: res.body.data.id, body: res.body };
+}
+
+/** A fresh random EVM address (checksummed), e.g. for a merchant wallet. */
+export function randomAddress(): string {
+  return privateKeyToAddress(generatePrivateKey());
+}
+
+/** Configures a merchant wallet through the real route (default: blockchain 2 = base, a fresh address). */
+export async function createWallet(
+  merchant: Pick<TestMerchant, "access">,
+  body: { blockchain?: number; wallet_address?: string; confirmation_threshold?: number; is_active?: boolean } = {},
+): Promise<any> {
+  const { POST } = await import("@/app/api/merchant-wallets/route");
+  const res = await call(POST, "POST", "/api/merchant-wallets/", {
+    token: merchant.access,
+    body: { blockchain: 2, wallet_address: randomAddress(), ...body },
+  });
+  if (res.status !== 201) throw new Error(`wallet create failed: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+let nonceCounter = 0;
+
+/** Creates a payment order through the real route (default: 10.5 USDC on base, a fresh nonce). */
+export async function createOrder(merchant: Pick<TestMerchant, "access">, body: Record<string, unknown> = {}): Promise<any> {
+  const { POST } = await import("@/app/api/payment-orders/route");
+  nonceCounter += 1;
+  const res = await call(POST, "POST", "/api/payment-orders/", {
+    token: merchant.access,
+    body: { amount: "10.5", currency: "USDC", blockchain: "base", order_info: '{"sku":"A1"}', nonce: Date.now() * 1000 + nonceCounter, ...body },
+  });
+  if (res.status !== 201) throw new Error(`order create failed: ${JSON.stringify(res.body)}`);
+  return res.body.data;
 }

@@ -1,0 +1,118 @@
+import "server-only";
+import { isIP } from "node:net";
+import { uniqueViolation } from "@/lib/auth/register-merchant";
+import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
+import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
+import type { PaymentOrder } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+import { findWalletForChain } from "@/lib/wallets/queries";
+import { bareHostname, currentUrlPolicy, nonPublicReason, parseWebhookUrl, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { getAddress } from "viem";
+import { parseAmount } from "./amounts";
+import { insertOrder, nonceUsed } from "./queries";
+import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
+
+const duplicateNonce = (nonce: number) => new ApiError("DUPLICATE_NONCE", `Nonce ${nonce} has already been used for another order.`);
+
+function parseOrderInfo(value: unknown): string {
+  if (typeof value !== "string") throw new ApiError("INVALID_ORDER_INFO", "order_info must be a string holding JSON text.");
+  try {
+    JSON.parse(value);
+  } catch {
+    throw new ApiError("INVALID_ORDER_INFO", "order_info is not valid JSON.");
+  }
+  return value;
+}
+
+/**
+ * The deployment's webhook URL policy (live: https only, no credentials, no private IP literal).
+ * Host names are resolved and checked at delivery, not here: a DNS hiccup must not fail an order.
+ */
+function checkWebhookUrl(raw: string): void {
+  try {
+    const policy = currentUrlPolicy();
+    const url = parseWebhookUrl(raw, policy);
+    const host = bareHostname(url);
+    const reason = !policy.allowNonPublic && isIP(host) ? nonPublicReason(host) : null;
+    if (reason) throw new UnsafeUrlError(`The URL points to ${reason}; webhook URLs must be public.`);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw validationError({ webhook_url: [error.message] });
+    throw error;
+  }
+}
+
+/**
+ * Creates a pending payment order with its own deposit address.
+ *
+ * When several things are wrong, the first failing check decides the error, in this order:
+ * 1. request shape (the zod schema in the route, then expires_at in the future and the
+ *    deployment's webhook URL policy) → VALIDATION_ERROR
+ * 2. blockchain slug unknown, or no deposit factory on it → INVALID_BLOCKCHAIN
+ * 3. currency not offered on that blockchain → UNSUPPORTED_CURRENCY
+ * 4. amount not a positive decimal string within the token's precision and uint256 → INVALID_AMOUNT
+ * 5. order_info not a string of valid JSON → INVALID_ORDER_INFO
+ * 6. no active merchant wallet on that blockchain → WALLET_NOT_CONFIGURED
+ * 7. nonce already used by this merchant → DUPLICATE_NONCE
+ * Cheap request checks come first; the database is consulted only for the last two.
+ */
+export async function createOrder(db: DbOrTx, merchantId: number, input: CreateOrderBody, now = new Date()): Promise<PaymentOrder> {
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
+  if (expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Must be in the future."] });
+  if (input.webhook_url) checkWebhookUrl(input.webhook_url);
+
+  const chain = findBlockchainBySlug(input.blockchain);
+  if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain '${input.blockchain}' is not supported; see GET /api/blockchains/.`);
+  if (!chain.factory || !chain.implementation) {
+    throw new ApiError("INVALID_BLOCKCHAIN", `Payments on ${chain.slug} are not available: no deposit-address factory is deployed or configured for it.`);
+  }
+  const token = findToken(chain, input.currency);
+  if (!token) {
+    const offered = chain.tokens.map((t) => t.symbol).join(", ");
+    throw new ApiError("UNSUPPORTED_CURRENCY", `Currency '${input.currency}' is not supported on ${chain.slug}; supported: ${offered}.`);
+  }
+  const amount = parseAmount(input.amount, token.decimals);
+  const orderInfo = parseOrderInfo(input.order_info);
+
+  const wallet = await findWalletForChain(db, merchantId, chain.id);
+  if (!wallet || !wallet.isActive) {
+    throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
+  }
+  if (await nonceUsed(db, merchantId, input.nonce)) throw duplicateNonce(input.nonce);
+
+  // The forwarder can only ever pay the wallet bound here, whatever the wallet becomes later.
+  const destination = getAddress(wallet.walletAddress);
+  const salt = newOrderSalt();
+  const receivingAddress = computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt });
+
+  try {
+    return await insertOrder(db, {
+      orderId: newId("order"),
+      merchantId,
+      nonce: input.nonce,
+      blockchainId: chain.id,
+      currency: token.symbol,
+      tokenAddress: token.address,
+      decimals: token.decimals,
+      amount: amount.toString(),
+      amountReceived: "0",
+      status: "pending",
+      receivingAddress,
+      depositDestination: destination,
+      depositSalt: salt,
+      depositFactory: chain.factory,
+      orderInfo,
+      webhookUrl: input.webhook_url ?? null,
+      redirectUrl: input.redirect_url ?? null,
+      confirmationThreshold: wallet.confirmationThreshold,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    // A concurrent request with the same nonce won the race: the (merchant, nonce) index decided.
+    if (uniqueViolation(error) && (await nonceUsed(db, merchantId, input.nonce))) throw duplicateNonce(input.nonce);
+    throw error;
+  }
+}

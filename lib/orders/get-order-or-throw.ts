@@ -1,0 +1,21 @@
+import "server-only";
+import type { PaymentOrder } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { notFound } from "@/lib/http/errors";
+import { findMerchantOrder } from "./queries";
+
+/** The path accepts the public order id (ORD-…) or the numeric id (DESIGN › API decisions). */
+export function parseOrderKey(text: string): { orderId: string } | { id: number } | null {
+  if (text.startsWith("ORD-")) return text.length <= 64 ? { orderId: text } : null;
+  if (!/^\d{1,10}$/.test(text)) return null;
+  const id = Number(text);
+  return id >= 1 && id <= 2_147_483_647 ? { id } : null;
+}
+
+/** One of the merchant's orders; another merchant's order, or none, is 404. */
+export async function getOrderOrThrow(db: DbOrTx, merchantId: number, key: string): Promise<PaymentOrder> {
+  const parsed = parseOrderKey(key);
+  const order = parsed ? await findMerchantOrder(db, merchantId, parsed) : null;
+  if (!order) throw notFound("Payment order");
+  return order;
+}

@@ -1,0 +1,72 @@
+import { findBlockchainById } from "@/lib/chains/catalog";
+import type { PaymentOrder } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import { formatAmount } from "./amounts";
+
+/** What the single-order response shows of the payment's transaction once one is detected (spec › Payment order). */
+export interface OrderTransactionSummary {
+  transaction_hash: string;
+  block_number: number;
+  confirmations: number;
+  status: string;
+}
+
+const appUrl = env.APP_URL.replace(/\/+$/, "");
+
+/** The hosted payment page of an order. */
+export function paymentUrl(orderId: string): string {
+  return `${appUrl}/pay/${orderId}`;
+}
+
+/** The public path of an order's QR code (app/pay/[orderId]/qr.svg). */
+export function qrCodePath(orderId: string): string {
+  return `/pay/${orderId}/qr.svg`;
+}
+
+/**
+ * An order as POST and GET /api/payment-orders/ return it, and as webhooks carry it in `data`.
+ * `transaction` is null until a transfer to the deposit address is detected.
+ */
+export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null) {
+  return {
+    id: order.id,
+    order_id: order.orderId,
+    amount: formatAmount(BigInt(order.amount), order.decimals),
+    currency: order.currency,
+    blockchain: findBlockchainById(order.blockchainId)?.slug ?? null,
+    status: order.status,
+    receiving_address: order.receivingAddress,
+    payment_url: paymentUrl(order.orderId),
+    qr_code_url: qrCodePath(order.orderId),
+    order_info: order.orderInfo,
+    nonce: order.nonce,
+    webhook_url: order.webhookUrl,
+    redirect_url: order.redirectUrl,
+    created_at: order.createdAt.toISOString(),
+    expires_at: order.expiresAt.toISOString(),
+    confirmed_at: order.status === "confirmed" && order.confirmedAt ? order.confirmedAt.toISOString() : null,
+    transaction: transaction
+      ? {
+          transaction_hash: transaction.transaction_hash,
+          block_number: transaction.block_number,
+          confirmations: transaction.confirmations,
+          status: transaction.status,
+        }
+      : null,
+    amount_received: formatAmount(BigInt(order.amountReceived), order.decimals),
+    failure_reason: order.failureReason,
+  };
+}
+export type OrderJson = ReturnType<typeof serializeOrder>;
+
+/** A list item carries exactly these fields (spec › Payment order). */
+export function serializeOrderListItem(order: PaymentOrder) {
+  return {
+    id: order.id,
+    order_id: order.orderId,
+    amount: formatAmount(BigInt(order.amount), order.decimals),
+    currency: order.currency,
+    status: order.status,
+    created_at: order.createdAt.toISOString(),
+  };
+}

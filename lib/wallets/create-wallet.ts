@@ -1,0 +1,35 @@
+import "server-only";
+import { uniqueViolation } from "@/lib/auth/register-merchant";
+import { findBlockchainById } from "@/lib/chains/catalog";
+import type { DbOrTx } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { findWalletForChain, insertWallet } from "./queries";
+import type { CreateWalletBody } from "./schemas";
+
+const alreadyConfigured = () =>
+  validationError(
+    { blockchain: ["A wallet for this blockchain already exists; update it with PUT /api/merchant-wallets/{id}/."] },
+    "This blockchain already has a wallet.",
+  );
+
+/** Adds the merchant's receiving wallet for one blockchain (one per blockchain per merchant). */
+export async function createWallet(db: DbOrTx, merchantId: number, input: CreateWalletBody, now = new Date()) {
+  const chain = findBlockchainById(input.blockchain);
+  if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain ${input.blockchain} is not supported; see GET /api/blockchains/.`);
+  if (await findWalletForChain(db, merchantId, chain.id)) throw alreadyConfigured();
+  try {
+    return await insertWallet(db, {
+      merchantId,
+      blockchainId: chain.id,
+      walletAddress: input.wallet_address,
+      confirmationThreshold: input.confirmation_threshold ?? chain.defaultConfirmations,
+      isActive: input.is_active ?? true,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    // Lost a race with a concurrent POST for the same blockchain: the unique index decided.
+    if (uniqueViolation(error)) throw alreadyConfigured();
+    throw error;
+  }
+}

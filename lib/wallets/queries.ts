@@ -1,0 +1,58 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import { merchantWallets, type MerchantWallet } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+
+type NewWallet = typeof merchantWallets.$inferInsert;
+
+export async function insertWallet(db: DbOrTx, values: NewWallet): Promise<MerchantWallet> {
+  const [row] = await db.insert(merchantWallets).values(values).returning();
+  return row!;
+}
+
+export async function findWallet(db: DbOrTx, merchantId: number, id: number): Promise<MerchantWallet | null> {
+  const [row] = await db
+    .select()
+    .from(merchantWallets)
+    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findWalletForChain(db: DbOrTx, merchantId: number, blockchainId: number): Promise<MerchantWallet | null> {
+  const [row] = await db
+    .select()
+    .from(merchantWallets)
+    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.blockchainId, blockchainId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateWallet(
+  db: DbOrTx,
+  merchantId: number,
+  id: number,
+  changes: Partial<Pick<MerchantWallet, "walletAddress" | "confirmationThreshold" | "isActive">> & { updatedAt: Date },
+): Promise<MerchantWallet | null> {
+  const [row] = await db
+    .update(merchantWallets)
+    .set(changes)
+    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** One page of a merchant's wallets, in blockchain id order, and their total. */
+export async function listWallets(db: DbOrTx, merchantId: number, window: { limit: number; offset: number }) {
+  const where = eq(merchantWallets.merchantId, merchantId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(merchantWallets)
+      .where(where)
+      .orderBy(asc(merchantWallets.blockchainId), asc(merchantWallets.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ value: count() }).from(merchantWallets).where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}

@@ -1,0 +1,56 @@
+import { getAddress, isAddress, zeroAddress } from "viem";
+import { z } from "zod";
+
+/** Bounds a merchant may choose; 10000 blocks is about a day and a half on Ethereum, hours on L2s. */
+export const minConfirmationThreshold = 1;
+export const maxConfirmationThreshold = 10_000;
+
+/** EIP-55: a mixed-case address must match its checksum; all-lower or all-upper hex carries none. */
+function isEvmAddress(value: string): boolean {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  const hex = value.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
+  return isAddress(value, { strict: true });
+}
+
+/**
+ * An EVM address, stored checksummed. Mixed-case input must carry a valid EIP-55 checksum
+ * (a typo in a checksummed address is caught, not silently accepted); all-lowercase and
+ * all-uppercase input has no checksum to check. The zero address burns funds and is refused.
+ */
+export const walletAddress = z
+  .string()
+  .trim()
+  .refine(isEvmAddress, "Enter a valid EVM address (0x followed by 40 hex digits, with a correct checksum if mixed-case).")
+  .transform((value) => getAddress(value))
+  .refine((value) => value !== zeroAddress, "The zero address cannot receive payments.")
+  .describe("Receiving address on that blockchain; returned checksummed");
+
+const confirmationThreshold = z
+  .number()
+  .int("Must be a whole number.")
+  .min(minConfirmationThreshold, `Must be at least ${minConfirmationThreshold}.`)
+  .max(maxConfirmationThreshold, `Must be at most ${maxConfirmationThreshold}.`)
+  .describe("Confirmations required before an order counts as confirmed; defaults to the blockchain's default_confirmations");
+
+export const createWalletBody = z.object({
+  blockchain: z.number().int("Must be a whole number.").describe("Numeric blockchain id from GET /api/blockchains/ (not the slug)"),
+  wallet_address: walletAddress,
+  confirmation_threshold: confirmationThreshold.optional(),
+  is_active: z.boolean().optional().describe("Inactive wallets accept no new orders; defaults to true"),
+});
+export type CreateWalletBody = z.infer<typeof createWalletBody>;
+
+export const updateWalletBody = z
+  .object({
+    wallet_address: walletAddress.optional(),
+    confirmation_threshold: confirmationThreshold.optional(),
+    is_active: z.boolean().optional(),
+  })
+  .refine((body) => body.wallet_address !== undefined || body.confirmation_threshold !== undefined || body.is_active !== undefined, {
+    message: "Provide at least one of wallet_address, confirmation_threshold, is_active.",
+  });
+export type UpdateWalletBody = z.infer<typeof updateWalletBody>;
+
+/** Path ids are strings; anything but a plain positive integer names no wallet (404, not 400). */
+export const walletParams = z.object({ id: z.string() });

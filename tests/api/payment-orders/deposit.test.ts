@@ -1,0 +1,110 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hash, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { devnetContracts } from "@/lib/chains/catalog";
+import { depositFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { deployGatewayContracts, devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { paymentOrders } from "@/lib/db/schema";
+import { setupTestDatabase } from "../../helpers/db";
+import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
+
+const testDb = setupTestDatabase();
+
+const [deployer, payer, anyone] = devnetAccounts;
+
+let devnet: Devnet;
+let client: PublicClient;
+let merchant: TestMerchant;
+let wallet: any;
+
+const signer = (privateKey: Hex) => createWalletClient({ account: privateKeyToAccount(privateKey), chain: devnetChain, transport: http(devnet.rpcUrl) });
+
+async function mined(hash: Hash) {
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+}
+
+const usdcBalance = (owner: Address) =>
+  client.readContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "balanceOf", args: [owner] });
+
+async function depositOf(orderId: number) {
+  const [row] = await testDb.db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+  return { destination: row!.depositDestination as Address, salt: row!.depositSalt as Hex, factory: row!.depositFactory as Address };
+}
+
+async function deployAndFlush(destination: Address, salt: Hex, tokens: Address[]) {
+  await mined(
+    await signer(anyone.privateKey).writeContract({
+      address: devnetContracts.factory,
+      abi: depositFactoryArtifact.abi,
+      functionName: "deployAndFlush",
+      args: [destination, salt, tokens],
+    }),
+  );
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet();
+  client = createPublicClient({ chain: devnetChain, transport: http(devnet.rpcUrl, { retryCount: 0 }), pollingInterval: 50 });
+  // A fresh devnet puts the contracts at the catalog's fixed devnet addresses.
+  const deployed = await deployGatewayContracts({ rpcUrl: devnet.rpcUrl });
+  expect(deployed.factory).toBe(devnetContracts.factory);
+  merchant = await createMerchant();
+  wallet = await createWallet(merchant, { blockchain: 2 });
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe("an order's deposit address on a real devnet", () => {
+  test("USDC sent to receiving_address reaches the merchant wallet through deployAndFlush(destination, salt, [USDC])", async () => {
+    const order = await createOrder(merchant, { currency: "USDC", amount: "12.5" });
+    const { destination, salt, factory } = await depositOf(order.id);
+    expect(destination).toBe(wallet.wallet_address);
+    expect(factory).toBe(devnetContracts.factory);
+
+    const onChain = await client.readContract({
+      address: devnetContracts.factory,
+      abi: depositFactoryArtifact.abi,
+      functionName: "computeAddress",
+      args: [destination, salt],
+    });
+    expect(onChain).toBe(order.receiving_address);
+
+    // The customer pays: test USDC minted to a payer, then transferred to the deposit address.
+    await mined(
+      await signer(deployer.privateKey).writeContract({
+        address: devnetContracts.USDC,
+        abi: testTokenArtifact.abi,
+        functionName: "mint",
+        args: [payer.address, 12_500_000n],
+      }),
+    );
+    await mined(
+      await signer(payer.privateKey).writeContract({
+        address: devnetContracts.USDC,
+        abi: testTokenArtifact.abi,
+        functionName: "transfer",
+        args: [order.receiving_address, 12_500_000n],
+      }),
+    );
+    expect(await usdcBalance(order.receiving_address)).toBe(12_500_000n);
+    expect(await usdcBalance(wallet.wallet_address)).toBe(0n);
+
+    await deployAndFlush(wallet.wallet_address, salt, [devnetContracts.USDC]);
+    expect(await usdcBalance(wallet.wallet_address)).toBe(12_500_000n);
+    expect(await usdcBalance(order.receiving_address)).toBe(0n);
+  });
+
+  test("ETH sent to a native-coin order's receiving_address reaches the merchant wallet", async () => {
+    const order = await createOrder(merchant, { currency: "ETH", amount: "0.75" });
+    const { salt } = await depositOf(order.id);
+    const before = await client.getBalance({ address: wallet.wallet_address });
+    await mined(await signer(payer.privateKey).sendTransaction({ to: order.receiving_address, value: parseEther("0.75"), gas: 21_000n }));
+    await deployAndFlush(wallet.wallet_address, salt, []);
+    expect((await client.getBalance({ address: wallet.wallet_address })) - before).toBe(parseEther("0.75"));
+    expect(await client.getBalance({ address: order.receiving_address })).toBe(0n);
+  });
+});
