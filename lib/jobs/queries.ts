@@ -1,0 +1,28 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/types";
+
+/** A stable 64-bit advisory-lock key for a task name. */
+export function advisoryLockKey(name: string): string {
+  return createHash("sha256").update(`gateway-task:${name}`).digest().readBigInt64BE(0).toString();
+}
+
+function firstRow(result: unknown): Record<string, unknown> | undefined {
+  // postgres.js returns the rows; PGlite returns { rows }.
+  const rows = Array.isArray(result) ? result : (result as { rows?: unknown[] }).rows;
+  return rows?.[0] as Record<string, unknown> | undefined;
+}
+
+/** Session-level: held until `advisoryUnlock` on the same connection, or until it closes. */
+export async function tryAdvisoryLock(db: DbOrTx, key: string): Promise<boolean> {
+  return firstRow(await db.execute(sql`select pg_try_advisory_lock(${key}::bigint) as locked`))?.locked === true;
+}
+
+export async function advisoryUnlock(db: DbOrTx, key: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_unlock(${key}::bigint)`);
+}
+
+/** Drops every session lock this connection holds (before it goes back to the pool). */
+export async function advisoryUnlockAll(db: DbOrTx): Promise<void> {
+  await db.execute(sql`select pg_advisory_unlock_all()`);
+}

@@ -1,0 +1,114 @@
+import "server-only";
+import type { WebhookDelivery, WebhookEndpoint } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { sendWebhook, type SendResult } from "./deliver";
+import { accountSecretsByIds, disableEndpoint, findEndpointsByIds, finishAttempts, insertAttempts, type AccountSecrets, type AttemptOutcomeRow } from "./queries";
+import type { NextState } from "./retry-schedule";
+import { accountSigningSecrets, endpointSigningSecrets } from "./secrets";
+import type { UrlPolicy } from "./url-safety";
+
+/** Knobs the tests and the benchmark turn; production uses the defaults. */
+export interface AttemptOptions {
+  timeoutMs?: number;
+  policy?: UrlPolicy;
+}
+
+/** Where a delivery goes now and what signs it, or why it must not go at all. */
+export type Target = { url: string; secrets: [string, ...string[]]; endpoint: WebhookEndpoint | null } | { skip: string };
+
+/**
+ * Targets for a batch of deliveries. Endpoint deliveries follow the endpoint's current URL and
+ * secrets (an edited URL or a rotated secret applies to pending retries too); deliveries to an
+ * order's webhook_url keep the URL they were created with and use the account's secrets.
+ */
+export async function loadTargets(db: DbOrTx, deliveries: WebhookDelivery[], now: Date): Promise<Map<number, Target>> {
+  const endpointIds = [...new Set(deliveries.flatMap((d) => (d.endpointId === null ? [] : [d.endpointId])))];
+  const merchantIds = [...new Set(deliveries.filter((d) => d.endpointId === null).map((d) => d.merchantId))];
+  const [endpoints, accounts] = await Promise.all([findEndpointsByIds(db, endpointIds), accountSecretsByIds(db, merchantIds)]);
+  const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+  const accountById = new Map<number, AccountSecrets>(accounts.map((a) => [a.id, a]));
+  const targets = new Map<number, Target>();
+  for (const delivery of deliveries) {
+    if (delivery.endpointId !== null) {
+      const endpoint = endpointById.get(delivery.endpointId);
+      if (!endpoint) targets.set(delivery.id, { skip: "The endpoint no longer exists." });
+      else if (!endpoint.isActive) targets.set(delivery.id, { skip: "The endpoint is disabled." });
+      else targets.set(delivery.id, { url: endpoint.url, secrets: endpointSigningSecrets(endpoint, now), endpoint });
+    } else {
+      const account = accountById.get(delivery.merchantId);
+      if (!account) targets.set(delivery.id, { skip: "The account no longer exists." });
+      else targets.set(delivery.id, { url: delivery.url, secrets: accountSigningSecrets(account, now), endpoint: null });
+    }
+  }
+  return targets;
+}
+
+export function sendTo(target: Exclude<Target, { skip: string }>, delivery: WebhookDelivery, options: AttemptOptions): Promise<SendResult> {
+  return sendWebhook({ url: target.url, body: delivery.body, messageId: delivery.messageId, secrets: target.secrets, timeoutMs: options.timeoutMs, policy: options.policy });
+}
+
+/** The outcome of one claimed attempt, ready to be written. `result` is null when nothing was sent (skipped). */
+export interface AttemptRecord {
+  delivery: WebhookDelivery;
+  attemptNumber: number;
+  url: string;
+  result: SendResult | null;
+  next: NextState | { status: "pending"; nextAttemptAt: null; reason: string };
+}
+
+/**
+ * Logs attempts and applies their outcomes in one transaction (two statements however many there
+ * are). Each state change is fenced on its attempt number: if an attempt's lease was lost (it took
+ * too long and another worker retried), only its log row is written. Returns the applied ids.
+ */
+export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Promise<Set<number>> {
+  if (records.length === 0) return new Set();
+  const now = new Date();
+  const rows: AttemptOutcomeRow[] = records.map(({ delivery, attemptNumber, url, result, next }) => {
+    const common = { id: delivery.id, attempt: attemptNumber, url, lastStatusCode: result?.statusCode ?? null };
+    if (next.status === "succeeded") return { ...common, status: "succeeded", lastError: null, nextAttemptAt: null, completedAt: now };
+    if (next.status === "failed") return { ...common, status: "failed", lastError: next.reason, nextAttemptAt: null, completedAt: now };
+    const nextAttemptAt = "delayMs" in next ? new Date(now.getTime() + next.delayMs) : next.nextAttemptAt;
+    return { ...common, status: "pending", lastError: next.reason, nextAttemptAt, completedAt: null };
+  });
+  return db.transaction(async (tx) => {
+    await insertAttempts(
+      tx,
+      records.flatMap(({ delivery, result }) =>
+        result
+          ? [
+              {
+                deliveryId: delivery.id,
+                attemptedAt: result.attemptedAt,
+                statusCode: result.statusCode,
+                durationMs: result.durationMs,
+                requestHeaders: result.requestHeaders,
+                responseBody: result.responseBody,
+                error: result.error,
+              },
+            ]
+          : [],
+      ),
+    );
+    const applied = new Set(await finishAttempts(tx, rows, now));
+    for (const { delivery, next } of records) {
+      if (applied.has(delivery.id) && next.status === "failed" && "disableEndpoint" in next && next.disableEndpoint && delivery.endpointId !== null) {
+        await disableEndpoint(tx, delivery.endpointId, `The receiver answered 410 Gone on ${now.toISOString()}.`, now);
+      }
+    }
+    return applied;
+  });
+}
+
+/** One attempt's `recordAttempts`. */
+export async function recordAttempt(
+  db: DbOrTx,
+  delivery: WebhookDelivery,
+  attemptNumber: number,
+  url: string,
+  result: SendResult | null,
+  next: AttemptRecord["next"],
+): Promise<{ applied: boolean }> {
+  const applied = await recordAttempts(db, [{ delivery, attemptNumber, url, result, next }]);
+  return { applied: applied.has(delivery.id) };
+}

@@ -1,0 +1,29 @@
+import "server-only";
+import type { WebhookEndpoint } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { validationError } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+import { checkEndpointUrl } from "./check-endpoint-url";
+import { countEndpoints, insertEndpoint } from "./queries";
+import type { CreateEndpointBody } from "./schemas";
+
+/** 20 endpoints per merchant bounds the fan-out of every event (Stripe allows 16). */
+export const maxEndpointsPerMerchant = 20;
+
+/** Creates an endpoint with a fresh `whsec_` secret (32 random bytes), shown in this response only. */
+export async function createEndpoint(db: DbOrTx, merchantId: number, input: CreateEndpointBody, now = new Date()): Promise<WebhookEndpoint> {
+  const url = await checkEndpointUrl(input.url);
+  if ((await countEndpoints(db, merchantId)) >= maxEndpointsPerMerchant) {
+    throw validationError({ non_field_errors: [`A merchant can have at most ${maxEndpointsPerMerchant} webhook endpoints.`] });
+  }
+  return insertEndpoint(db, {
+    merchantId,
+    url,
+    events: input.events ?? [],
+    description: input.description ?? null,
+    isActive: input.is_active ?? true,
+    secret: newId("webhookSecret"),
+    createdAt: now,
+    updatedAt: now,
+  });
+}

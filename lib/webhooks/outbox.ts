@@ -1,0 +1,48 @@
+import "server-only";
+import type { OrderEvent, WebhookDelivery } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { newId } from "@/lib/ids";
+import { insertDeliveries, insertEvent, subscribedEndpoints } from "./queries";
+
+export interface OrderEventInput {
+  merchantId: number;
+  /** payment_orders.id (the numeric id) */
+  paymentOrderId: number;
+  /** payment.pending | payment.confirmed | payment.failed | payment.expired */
+  type: string;
+  /** The order exactly as GET /api/payment-orders/{order_id}/ returns it after the transition. */
+  data: unknown;
+  /** The order's own webhook_url, if it has one. */
+  webhookUrl: string | null;
+}
+
+/** The exact bytes every delivery of an event sends and signs: `{ id, event, created_at, data }`. */
+export function eventBody(id: string, type: string, createdAt: Date, data: unknown): string {
+  return JSON.stringify({ id, event: type, created_at: createdAt.toISOString(), data });
+}
+
+/**
+ * The transactional outbox (DESIGN › Storage): call inside the transaction that changes the
+ * order. It writes the event and one pending delivery per active endpoint subscribed to the type,
+ * plus one to the order's webhook_url (signed with the account secret), all due now. Nothing is
+ * sent here; after the commit, `notifyDeliveriesDue()` (lib/jobs/notify.ts) gets them going at
+ * once, and the job driver's periodic run would find them anyway.
+ */
+export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now = new Date()): Promise<{ event: OrderEvent; deliveries: WebhookDelivery[] }> {
+  const event = await insertEvent(tx, {
+    id: newId("event"),
+    merchantId: input.merchantId,
+    paymentOrderId: input.paymentOrderId,
+    type: input.type,
+    data: input.data,
+    createdAt: now,
+  });
+  const body = eventBody(event.id, event.type, now, input.data);
+  const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
+  const common = { merchantId: input.merchantId, eventId: event.id, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
+  const deliveries = await insertDeliveries(tx, [
+    ...endpoints.map((endpoint) => ({ ...common, messageId: newId("webhookMessage"), endpointId: endpoint.id, url: endpoint.url })),
+    ...(input.webhookUrl ? [{ ...common, messageId: newId("webhookMessage"), endpointId: null, url: input.webhookUrl }] : []),
+  ]);
+  return { event, deliveries };
+}

@@ -1,0 +1,378 @@
+import { and, arrayContains, asc, count, desc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import {
+  merchants,
+  orderEvents,
+  paymentOrders,
+  sandboxInboxMessages,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  type OrderEvent,
+  type SandboxInboxMessage,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+
+type NewEndpoint = typeof webhookEndpoints.$inferInsert;
+type NewDelivery = typeof webhookDeliveries.$inferInsert;
+type NewAttempt = typeof webhookAttempts.$inferInsert;
+type NewInboxMessage = typeof sandboxInboxMessages.$inferInsert;
+
+interface Window {
+  limit: number;
+  offset: number;
+}
+
+// ─── Endpoints ───────────────────────────────────────────────────────────────
+
+export async function insertEndpoint(db: DbOrTx, values: NewEndpoint): Promise<WebhookEndpoint> {
+  const [row] = await db.insert(webhookEndpoints).values(values).returning();
+  return row!;
+}
+
+export async function countEndpoints(db: DbOrTx, merchantId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, merchantId));
+  return row?.value ?? 0;
+}
+
+export async function findEndpoint(db: DbOrTx, merchantId: number, id: number): Promise<WebhookEndpoint | null> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** One page of a merchant's endpoints, newest first, and their total. */
+export async function listEndpoints(db: DbOrTx, merchantId: number, window: Window) {
+  const where = eq(webhookEndpoints.merchantId, merchantId);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(webhookEndpoints).where(where).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(window.limit).offset(window.offset),
+    db.select({ value: count() }).from(webhookEndpoints).where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}
+
+export async function updateEndpoint(
+  db: DbOrTx,
+  merchantId: number,
+  id: number,
+  changes: Partial<Omit<NewEndpoint, "id" | "merchantId" | "createdAt">> & { updatedAt: Date },
+): Promise<WebhookEndpoint | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(changes)
+    .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: DbOrTx, merchantId: number, id: number): Promise<WebhookEndpoint | null> {
+  const [row] = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** A merchant's active endpoints subscribed to `type` (an empty list subscribes to everything). */
+export async function subscribedEndpoints(db: DbOrTx, merchantId: number, type: string): Promise<WebhookEndpoint[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.merchantId, merchantId),
+        eq(webhookEndpoints.isActive, true),
+        or(sql`cardinality(${webhookEndpoints.events}) = 0`, arrayContains(webhookEndpoints.events, [type])),
+      ),
+    )
+    .orderBy(asc(webhookEndpoints.id));
+}
+
+export async function findEndpointsByIds(db: DbOrTx, ids: number[]): Promise<WebhookEndpoint[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
+}
+
+/** Every endpoint secret of a merchant, current and previous (the inbox checks signatures against them). */
+export async function endpointSecrets(db: DbOrTx, merchantId: number) {
+  return db
+    .select({
+      id: webhookEndpoints.id,
+      secret: webhookEndpoints.secret,
+      previousSecret: webhookEndpoints.previousSecret,
+      previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+    })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.merchantId, merchantId));
+}
+
+/** Turns an endpoint off on the receiver's request (410 Gone); only the delivery that saw it decides. */
+export async function disableEndpoint(db: DbOrTx, id: number, reason: string, now: Date): Promise<void> {
+  await db.update(webhookEndpoints).set({ isActive: false, disabledReason: reason, updatedAt: now }).where(eq(webhookEndpoints.id, id));
+}
+
+// ─── Merchants' account secrets ──────────────────────────────────────────────
+
+export interface AccountSecrets {
+  id: number;
+  webhookSecret: string;
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
+  inboxToken: string;
+}
+
+const accountSecretColumns = {
+  id: merchants.id,
+  webhookSecret: merchants.webhookSecret,
+  previousWebhookSecret: merchants.previousWebhookSecret,
+  previousWebhookSecretExpiresAt: merchants.previousWebhookSecretExpiresAt,
+  inboxToken: merchants.inboxToken,
+};
+
+export async function accountSecretsByIds(db: DbOrTx, ids: number[]): Promise<AccountSecrets[]> {
+  if (ids.length === 0) return [];
+  return db.select(accountSecretColumns).from(merchants).where(inArray(merchants.id, ids));
+}
+
+export async function accountByInboxToken(db: DbOrTx, token: string): Promise<AccountSecrets | null> {
+  const [row] = await db.select(accountSecretColumns).from(merchants).where(eq(merchants.inboxToken, token)).limit(1);
+  return row ?? null;
+}
+
+// ─── Events (the outbox) ─────────────────────────────────────────────────────
+
+export async function insertEvent(db: DbOrTx, values: typeof orderEvents.$inferInsert): Promise<OrderEvent> {
+  const [row] = await db.insert(orderEvents).values(values).returning();
+  return row!;
+}
+
+/** One page of a merchant's events, newest first, each with its order's public id. */
+export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: Window) {
+  const where = and(
+    eq(orderEvents.merchantId, merchantId),
+    filters.type ? eq(orderEvents.type, filters.type) : undefined,
+    filters.orderId ? eq(paymentOrders.orderId, filters.orderId) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ event: orderEvents, orderId: paymentOrders.orderId })
+      .from(orderEvents)
+      .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
+      .where(where)
+      .orderBy(desc(orderEvents.createdAt), desc(orderEvents.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db
+      .select({ value: count() })
+      .from(orderEvents)
+      .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
+      .where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}
+
+// ─── Deliveries and attempts ─────────────────────────────────────────────────
+
+export async function insertDeliveries(db: DbOrTx, values: NewDelivery[]): Promise<WebhookDelivery[]> {
+  if (values.length === 0) return [];
+  return db.insert(webhookDeliveries).values(values).returning();
+}
+
+export async function findDelivery(db: DbOrTx, merchantId: number, id: number): Promise<WebhookDelivery | null> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A delivery by id whoever owns it: for the job drivers, which act for every merchant. */
+export async function findDeliveryById(db: DbOrTx, id: number): Promise<WebhookDelivery | null> {
+  const [row] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** One page of an endpoint's deliveries, newest first, optionally of one status. */
+export async function listEndpointDeliveries(db: DbOrTx, merchantId: number, endpointId: number, status: string | undefined, window: Window) {
+  const where = and(
+    eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.endpointId, endpointId),
+    status ? eq(webhookDeliveries.status, status) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(window.limit).offset(window.offset),
+    db.select({ value: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}
+
+/** Attempts of the given deliveries, oldest first. */
+export async function attemptsOf(db: DbOrTx, deliveryIds: number[]): Promise<WebhookAttempt[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+}
+
+export async function insertAttempt(db: DbOrTx, values: NewAttempt): Promise<WebhookAttempt> {
+  const [row] = await db.insert(webhookAttempts).values(values).returning();
+  return row!;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker: `FOR UPDATE SKIP LOCKED` lets several
+ * instances claim side by side without waiting on or taking each other's rows. A claim counts
+ * the attempt (the count is the fencing token that `finishAttempts` checks) and moves
+ * `next_attempt_at` to the lease's end: if the worker dies before recording the outcome, the
+ * delivery simply falls due again then.
+ */
+export async function claimDueDeliveries(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<WebhookDelivery[]> {
+  const due = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(webhookDeliveries)
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
+    .where(and(inArray(webhookDeliveries.id, due), eq(webhookDeliveries.status, "pending")))
+    .returning();
+}
+
+/** Counts one attempt on a delivery outside the lease machinery (test sends, the Inngest driver). */
+export async function countAttempt(db: DbOrTx, id: number, now: Date): Promise<WebhookDelivery | null> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "pending")))
+    .returning();
+  return row ?? null;
+}
+
+export interface AttemptOutcomeRow {
+  id: number;
+  /** The attempt number this worker claimed (the fencing token). */
+  attempt: number;
+  status: string;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  completedAt: Date | null;
+  url: string;
+}
+
+/**
+ * Records attempt outcomes for many deliveries in one statement (`UPDATE … FROM (VALUES …)`), each row
+ * fenced on its own attempt number. Returns the ids it applied to.
+ */
+export async function finishAttempts(db: DbOrTx, rows: AttemptOutcomeRow[], now: Date): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.id}::integer, ${r.attempt}::integer, ${r.status}::text, ${iso(r.nextAttemptAt)}::timestamptz, ${r.lastStatusCode}::integer, ${r.lastError}::text, ${iso(r.completedAt)}::timestamptz, ${r.url}::text)`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    update ${webhookDeliveries} as d
+    set status = v.status, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
+        last_error = v.last_error, completed_at = v.completed_at, url = v.url, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${values}) as v(id, attempt, status, next_attempt_at, last_status_code, last_error, completed_at, url)
+    where d.id = v.id and d.attempts = v.attempt and d.status = 'pending'
+    returning d.id`);
+  // postgres.js returns the rows; PGlite returns { rows }.
+  const returned = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: number }>;
+  return returned.map((r) => Number(r.id));
+}
+
+export async function insertAttempts(db: DbOrTx, values: NewAttempt[]): Promise<WebhookAttempt[]> {
+  if (values.length === 0) return [];
+  return db.insert(webhookAttempts).values(values).returning();
+}
+
+/** Gives up on a pending delivery (never touches one that already succeeded). */
+export async function failPendingDelivery(db: DbOrTx, id: number, reason: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: "failed", lastError: reason, nextAttemptAt: null, completedAt: now, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "pending")))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length === 1;
+}
+
+/** Starts a new cycle of attempts for a delivery, due now; same row, same message id. */
+export async function restartDelivery(db: DbOrTx, merchantId: number, id: number, now: Date): Promise<WebhookDelivery | null> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, completedAt: null, lastError: null, lastStatusCode: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** Due deliveries not yet handed to Inngest (the Inngest driver's dispatcher). */
+export async function dueUndispatchedDeliveries(db: DbOrTx, now: Date, limit: number) {
+  return db
+    .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit);
+}
+
+/** Marks deliveries as handed to Inngest (`next_attempt_at` null), unless they changed since they were read. */
+export async function markDispatched(db: DbOrTx, items: Array<{ id: number; nextAttemptAt: Date }>, now: Date): Promise<void> {
+  for (const item of items) {
+    await db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: null, updatedAt: now })
+      .where(and(eq(webhookDeliveries.id, item.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.nextAttemptAt, item.nextAttemptAt)));
+  }
+}
+
+// ─── Sandbox inbox ───────────────────────────────────────────────────────────
+
+export async function insertInboxMessage(db: DbOrTx, values: NewInboxMessage): Promise<SandboxInboxMessage> {
+  const [row] = await db.insert(sandboxInboxMessages).values(values).returning();
+  return row!;
+}
+
+/** Keeps only the newest `keep` messages of a merchant's inbox. */
+export async function pruneInbox(db: DbOrTx, merchantId: number, keep: number): Promise<void> {
+  const newest = db
+    .select({ id: sandboxInboxMessages.id })
+    .from(sandboxInboxMessages)
+    .where(eq(sandboxInboxMessages.merchantId, merchantId))
+    .orderBy(desc(sandboxInboxMessages.id))
+    .limit(keep);
+  await db
+    .delete(sandboxInboxMessages)
+    .where(and(eq(sandboxInboxMessages.merchantId, merchantId), sql`${sandboxInboxMessages.id} not in ${newest}`));
+}
+
+export async function listInboxMessages(db: DbOrTx, merchantId: number, window: Window) {
+  const where = eq(sandboxInboxMessages.merchantId, merchantId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(sandboxInboxMessages)
+      .where(where)
+      .orderBy(desc(sandboxInboxMessages.receivedAt), desc(sandboxInboxMessages.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ value: count() }).from(sandboxInboxMessages).where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}

@@ -1,0 +1,114 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { findBlockchainById, findToken } from "@/lib/chains/catalog";
+import type { PaymentOrder, WebhookAttempt, WebhookDelivery } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { newId } from "@/lib/ids";
+import { serializeOrder, type OrderTransactionSummary } from "@/lib/orders/serialize";
+import type { AttemptOptions } from "./attempt-delivery";
+import { sendWebhook } from "./deliver";
+import { getEndpointOrThrow } from "./get-endpoint-or-throw";
+import { eventBody } from "./outbox";
+import { insertAttempt, insertDeliveries } from "./queries";
+import { describeOutcome, judge } from "./retry-schedule";
+import type { WebhookEventType } from "./schemas";
+import { endpointSigningSecrets } from "./secrets";
+
+const sampleStatus: Record<WebhookEventType, { status: string; failureReason: string | null; received: string; tx: string | null }> = {
+  "payment.pending": { status: "processing", failureReason: null, received: "10500000", tx: "pending" },
+  "payment.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
+  "payment.failed": { status: "failed", failureReason: "underpaid", received: "5000000", tx: "confirmed" },
+  "payment.expired": { status: "expired", failureReason: null, received: "0", tx: null },
+};
+
+/** A made-up order in the state the event reports, shaped exactly like a real one (10.5 USDC on base). */
+export function sampleOrderData(type: WebhookEventType, now: Date) {
+  const chain = findBlockchainById(2)!;
+  const token = findToken(chain, "USDC")!;
+  const sample = sampleStatus[type];
+  const createdAt = new Date(now.getTime() - 5 * 60 * 1000);
+  const order: PaymentOrder = {
+    id: 0,
+    orderId: `ORD-TEST${randomBytes(6).toString("hex").toUpperCase()}`,
+    merchantId: 0,
+    nonce: 0,
+    blockchainId: chain.id,
+    currency: token.symbol,
+    tokenAddress: token.address,
+    decimals: token.decimals,
+    amount: "10500000",
+    amountReceived: sample.received,
+    status: sample.status,
+    failureReason: sample.failureReason,
+    receivingAddress: "0x000000000000000000000000000000000000dEaD",
+    depositDestination: "0x000000000000000000000000000000000000dEaD",
+    depositSalt: "0x" + "00".repeat(32),
+    depositFactory: "0x000000000000000000000000000000000000dEaD",
+    orderInfo: '{"test":true}',
+    webhookUrl: null,
+    redirectUrl: null,
+    confirmationThreshold: chain.defaultConfirmations,
+    expiresAt: new Date(createdAt.getTime() + 30 * 60 * 1000),
+    confirmedAt: sample.status === "confirmed" ? now : null,
+    createdAt,
+    updatedAt: now,
+  };
+  const transaction: OrderTransactionSummary | null = sample.tx
+    ? { transaction_hash: "0x" + randomBytes(32).toString("hex"), block_number: 1234567, confirmations: sample.tx === "confirmed" ? chain.defaultConfirmations : 1, status: sample.tx }
+    : null;
+  return serializeOrder(order, transaction);
+}
+
+/**
+ * Sends a signed sample of `type` to the endpoint right now, whatever its subscriptions or
+ * active flag, and returns the attempt. It is logged like any delivery (with no event behind it)
+ * and is not retried: a test answers at once whether the receiver works.
+ */
+export async function sendTestWebhook(
+  db: DbOrTx,
+  merchantId: number,
+  endpointIdText: string,
+  type: WebhookEventType,
+  options: AttemptOptions = {},
+): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
+  const endpoint = await getEndpointOrThrow(db, merchantId, endpointIdText);
+  const now = new Date();
+  const values = {
+    messageId: newId("webhookMessage"),
+    merchantId,
+    eventId: null,
+    endpointId: endpoint.id,
+    eventType: type,
+    url: endpoint.url,
+    body: eventBody(newId("event"), type, now, sampleOrderData(type, now)),
+    attempts: 1,
+    nextAttemptAt: null,
+    createdAt: now,
+  };
+  const result = await sendWebhook({ url: endpoint.url, body: values.body, messageId: values.messageId, secrets: endpointSigningSecrets(endpoint, now), ...options });
+  const succeeded = judge(result).kind === "succeeded";
+  const finished = new Date();
+  // Sent first, written after: a crash in between leaves no half-made delivery behind.
+  return db.transaction(async (tx) => {
+    const [delivery] = await insertDeliveries(tx, [
+      {
+        ...values,
+        status: succeeded ? "succeeded" : "failed",
+        lastStatusCode: result.statusCode,
+        lastError: succeeded ? null : describeOutcome(result),
+        completedAt: finished,
+        updatedAt: finished,
+      },
+    ]);
+    const attempt = await insertAttempt(tx, {
+      deliveryId: delivery!.id,
+      attemptedAt: result.attemptedAt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      requestHeaders: result.requestHeaders,
+      responseBody: result.responseBody,
+      error: result.error,
+    });
+    return { delivery: delivery!, attempt };
+  });
+}

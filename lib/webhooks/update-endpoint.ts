@@ -1,0 +1,27 @@
+import "server-only";
+import type { WebhookEndpoint } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { notFound } from "@/lib/http/errors";
+import { checkEndpointUrl } from "./check-endpoint-url";
+import { getEndpointOrThrow } from "./get-endpoint-or-throw";
+import { updateEndpoint as updateEndpointRow } from "./queries";
+import type { UpdateEndpointBody } from "./schemas";
+
+/**
+ * Changes any of url, events, description, is_active. Turning an endpoint back on clears the
+ * reason it was disabled for; pending retries follow the new URL.
+ */
+export async function updateEndpoint(db: DbOrTx, merchantId: number, idText: string, input: UpdateEndpointBody, now = new Date()): Promise<WebhookEndpoint> {
+  const existing = await getEndpointOrThrow(db, merchantId, idText);
+  const url = input.url !== undefined ? await checkEndpointUrl(input.url) : undefined;
+  const updated = await updateEndpointRow(db, merchantId, existing.id, {
+    ...(url !== undefined && { url }),
+    ...(input.events !== undefined && { events: input.events }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.is_active !== undefined && { isActive: input.is_active }),
+    ...(input.is_active === true && { disabledReason: null }),
+    updatedAt: now,
+  });
+  if (!updated) throw notFound("Webhook endpoint");
+  return updated;
+}

@@ -1,0 +1,151 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
+import { recordAttempt } from "@/lib/webhooks/attempt-delivery";
+import { sendWebhook } from "@/lib/webhooks/deliver";
+import { defaultLeaseMs, deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
+import { claimDueDeliveries } from "@/lib/webhooks/queries";
+import { backend, createEmptyPostgresDatabase } from "../helpers/db";
+import { createMerchant, type TestMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
+import { attemptRows, deliveryRow, endpointRow, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
+
+// Own database setup: the PostgreSQL test needs the URL to hand to a second process.
+let database: Database;
+let url: string | undefined;
+let drop: (() => Promise<void>) | undefined;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  if (backend === "postgres") {
+    const empty = await createEmptyPostgresDatabase();
+    url = empty.url;
+    drop = empty.drop;
+  }
+  database = await openDatabase(url ? { url } : { pgliteDir: "memory://" });
+  setDatabase(database);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await database.close();
+  await drop?.();
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  receiver.reply(() => ({ status: 200 }));
+  await settlePending(database.db);
+});
+
+async function merchantWithEndpoint(pathName: string): Promise<{ merchant: TestMerchant; endpointId: number; secret: string }> {
+  const merchant = await createMerchant();
+  const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url(pathName) } });
+  return { merchant, endpointId: res.body.data.id, secret: res.body.data.secret };
+}
+
+function pastTheLease() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date(Date.now() + defaultLeaseMs + 1000));
+}
+
+describe("at-least-once across a crash", () => {
+  test("a worker that claims a delivery and dies mid-flight loses nothing: after the lease it goes out again, same webhook-id", async () => {
+    const { merchant, endpointId, secret } = await merchantWithEndpoint("/crash");
+    const order = await orderFor(merchant);
+    const { deliveries } = await recordEventFor(database.db, merchant, order);
+    const id = deliveries[0]!.id;
+    const before = receiver.requests.length;
+
+    // The doomed worker: claims, sends, and "crashes" before writing the outcome.
+    const now = new Date();
+    const [claimed] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + defaultLeaseMs), 10);
+    expect(claimed!.id).toBe(id);
+    const endpoint = await endpointRow(database.db, endpointId);
+    await sendWebhook({ url: endpoint.url, body: claimed!.body, messageId: claimed!.messageId, secrets: [secret] });
+
+    // While the lease holds, nobody else sends it.
+    expect(await deliverDueWebhooks(database.db)).toBe(0);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "pending", attempts: 1 });
+
+    pastTheLease();
+    expect(await deliverDueWebhooks(database.db)).toBe(1);
+    const sent = receiver.requests.slice(before);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.headers["webhook-id"]).toBe(sent[0]!.headers["webhook-id"]);
+    expect(sent[1]!.body).toBe(sent[0]!.body);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await attemptRows(database.db, id)).toHaveLength(1); // the crashed attempt left no log
+  });
+
+  test("a worker that outlived its lease cannot overwrite the newer outcome", async () => {
+    const { merchant, endpointId } = await merchantWithEndpoint("/late");
+    const order = await orderFor(merchant);
+    const { deliveries } = await recordEventFor(database.db, merchant, order);
+    const id = deliveries[0]!.id;
+    const now = new Date();
+    const [slow] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + 1000), 10);
+    pastTheLease();
+    receiver.reply(() => ({ status: 503 }));
+    expect(await deliverDueWebhooks(database.db)).toBe(1); // a second worker takes over: attempt 2, retry later
+    const afterSecond = await deliveryRow(database.db, id);
+    expect(afterSecond).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 503 });
+
+    // The slow worker finally reports that its attempt 1 got 410 Gone: logged, but not applied.
+    const result = { statusCode: 410, error: null, retryAfterMs: null, refused: false, attemptedAt: new Date(), durationMs: 12_000, requestHeaders: {}, responseBody: "late" };
+    const { applied } = await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true });
+    expect(applied).toBe(false);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 503, nextAttemptAt: afterSecond.nextAttemptAt });
+    expect((await endpointRow(database.db, endpointId)).isActive).toBe(true);
+    expect((await attemptRows(database.db, id)).map((a) => a.statusCode)).toEqual([503, 410]);
+
+    // Nor can it overwrite a success.
+    receiver.reply(() => ({ status: 200 }));
+    vi.setSystemTime(new Date(Date.now() + 3600_000));
+    await deliverDueWebhooks(database.db);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded", attempts: 3 });
+    expect((await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true })).applied).toBe(false);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded" });
+  });
+
+  test.skipIf(backend !== "postgres")("a worker process killed with SIGKILL during delivery: a restarted worker delivers it, same webhook-id", async () => {
+    const { merchant } = await merchantWithEndpoint("/killed");
+    const order = await orderFor(merchant);
+    const { deliveries } = await recordEventFor(database.db, merchant, order);
+    const id = deliveries[0]!.id;
+    const before = receiver.requests.length;
+    receiver.reply(() => ({ hang: true })); // keep the worker's request in flight
+
+    const root = path.resolve(__dirname, "../..");
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(__dirname, "fixtures/delivery-worker.ts"), url!], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", GATEWAY_MODE: "sandbox", NODE_ENV: "test", LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(String(signal ?? code))));
+    try {
+      await receiver.waitFor(before + 1, 60_000);
+    } catch (error) {
+      child.kill("SIGKILL");
+      throw new Error(`worker never delivered: ${String(error)}\n${output}`);
+    }
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    expect(output).not.toContain("finished");
+
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
+    receiver.reply(() => ({ status: 200 }));
+    expect(await deliverDueWebhooks(database.db)).toBe(0); // still leased to the dead worker
+    pastTheLease();
+    expect(await deliverDueWebhooks(database.db)).toBe(1);
+    const sent = receiver.requests.slice(before);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.headers["webhook-id"]).toBe(deliveries[0]!.messageId);
+    expect(sent[0]!.headers["webhook-id"]).toBe(deliveries[0]!.messageId);
+    expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+});

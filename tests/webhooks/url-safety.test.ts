@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { POST as testSend } from "@/app/api/webhook-endpoints/[id]/test/route";
+import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { pinnedLookup, sendWebhook } from "@/lib/webhooks/deliver";
+import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
+import { assertSafeWebhookUrl, nonPublicReason, resolver, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { setupTestDatabase } from "../helpers/db";
+import { createMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
+import { attemptRows, deliveryRow, inMode, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
+
+const database = setupTestDatabase();
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await settlePending(database.db);
+});
+
+const live = { allowHttp: false, allowNonPublic: false };
+const sandbox = { allowHttp: true, allowNonPublic: true };
+
+describe("address classification", () => {
+  const refused: Array<[string, RegExp]> = [
+    ["127.0.0.1", /loopback/],
+    ["127.255.0.9", /loopback/],
+    ["10.1.2.3", /private/],
+    ["172.16.0.1", /private/],
+    ["172.31.255.255", /private/],
+    ["192.168.1.1", /private/],
+    ["100.64.0.1", /CGNAT/],
+    ["169.254.10.10", /link-local/],
+    ["169.254.169.254", /metadata/],
+    ["0.0.0.0", /unspecified/],
+    ["224.0.0.1", /multicast/],
+    ["255.255.255.255", /reserved/],
+    ["::1", /loopback/],
+    ["::", /unspecified/],
+    ["fe80::1", /link-local/],
+    ["fe80::1%eth0", /link-local/],
+    ["fc00::1", /unique-local/],
+    ["fd12:3456::1", /unique-local/],
+    ["fd00:ec2::254", /metadata/],
+    ["ff02::1", /multicast/],
+    ["::ffff:127.0.0.1", /loopback/],
+    ["::ffff:7f00:1", /loopback/],
+    ["::ffff:10.0.0.1", /private/],
+    ["::ffff:169.254.169.254", /metadata/],
+    ["::127.0.0.1", /loopback/],
+    ["64:ff9b::10.0.0.1", /private/],
+    ["2002:7f00:0001::", /loopback/],
+    ["2001:db8::1", /documentation/],
+    ["2001::1", /special-purpose/],
+  ];
+  for (const [address, reason] of refused) {
+    test(`${address} is not public`, () => expect(nonPublicReason(address)).toMatch(reason));
+  }
+  for (const address of ["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"]) {
+    test(`${address} is public`, () => expect(nonPublicReason(address)).toBeNull());
+  }
+});
+
+describe("save-time check", () => {
+  const refusedInLive = [
+    "http://hooks.example.com/x",
+    "https://10.0.0.1/x",
+    "https://127.0.0.1:8443/x",
+    "https://[::1]/x",
+    "https://[::ffff:127.0.0.1]/x",
+    "https://[::ffff:a9fe:a9fe]/x",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[fd00:ec2::254]/x",
+    "https://2130706433/x", // 127.0.0.1 as one number
+    "https://0x7f.1/x",
+    "https://localhost/x",
+    "ftp://example.com/x",
+    "https://user:pass@example.com/x",
+    "not a url",
+  ];
+  for (const url of refusedInLive) {
+    test(`live refuses ${url}`, async () => {
+      await expect(assertSafeWebhookUrl(url, live)).rejects.toBeInstanceOf(UnsafeUrlError);
+    });
+  }
+
+  test("live refuses DNS names resolving to private addresses, even one among public ones", async () => {
+    const lookup = vi.spyOn(resolver, "lookupAll");
+    lookup.mockResolvedValueOnce([{ address: "10.0.0.7", family: 4 }]);
+    await expect(assertSafeWebhookUrl("https://internal.example.com/x", live)).rejects.toThrow(/internal\.example\.com resolves to 10\.0\.0\.7/);
+    lookup.mockResolvedValueOnce([
+      { address: "93.184.216.34", family: 4 },
+      { address: "fd00::5", family: 6 },
+    ]);
+    await expect(assertSafeWebhookUrl("https://mixed.example.com/x", live)).rejects.toThrow(/unique-local/);
+    lookup.mockResolvedValueOnce([{ address: "::ffff:192.168.0.1", family: 6 }]);
+    await expect(assertSafeWebhookUrl("https://mapped.example.com/x", live)).rejects.toThrow(/private/);
+    lookup.mockRejectedValueOnce(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }));
+    await expect(assertSafeWebhookUrl("https://nowhere.example.com/x", live)).rejects.toThrow(/could not be resolved/);
+    lookup.mockResolvedValueOnce([{ address: "93.184.216.34", family: 4 }]);
+    await expect(assertSafeWebhookUrl("https://public.example.com/x", live)).resolves.toBe("https://public.example.com/x");
+  });
+
+  test("sandbox allows http, localhost and private addresses (and asks no DNS)", async () => {
+    const lookup = vi.spyOn(resolver, "lookupAll");
+    for (const url of ["http://localhost:3000/hook", "http://127.0.0.1:9/x", "http://[::1]/x", "http://10.0.0.1/x"]) {
+      await expect(assertSafeWebhookUrl(url, sandbox)).resolves.toBeTypeOf("string");
+    }
+    expect(lookup).not.toHaveBeenCalled();
+    await expect(assertSafeWebhookUrl("ftp://example.com/x", sandbox)).rejects.toBeInstanceOf(UnsafeUrlError);
+  });
+});
+
+describe("connect-time check", () => {
+  test("a live delivery to a loopback receiver is refused before connecting, and fails at once", async () => {
+    const merchant = await createMerchant();
+    const order = await orderFor(merchant, { webhook_url: receiver.url("/ssrf") });
+    const { deliveries } = await recordEventFor(database.db, merchant, order);
+    const before = receiver.requests.length;
+    await inMode("live", () => deliverDueWebhooks(database.db));
+    expect(receiver.requests.length).toBe(before);
+    const row = await deliveryRow(database.db, deliveries[0]!.id);
+    expect(row).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: null });
+    expect(row.lastError).toMatch(/^Refused: .*https/);
+    const [attempt] = await attemptRows(database.db, row.id);
+    expect(attempt!.error).toMatch(/Refused/);
+  });
+
+  test("DNS rebinding: a name that was public when saved but resolves to a private address at delivery is refused", async () => {
+    const merchant = await createMerchant();
+    const lookup = vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "93.184.216.34", family: 4 }]);
+    const created = await inMode("live", () =>
+      call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: "https://rebind.example.com/hook" } }),
+    );
+    expect(created.status).toBe(201);
+    lookup.mockResolvedValueOnce([{ address: "127.0.0.1", family: 4 }]);
+    const order = await orderFor(merchant);
+    const { deliveries } = await recordEventFor(database.db, merchant, order);
+    await inMode("live", () => deliverDueWebhooks(database.db));
+    expect(lookup).toHaveBeenCalledTimes(2);
+    const row = await deliveryRow(database.db, deliveries[0]!.id);
+    expect(row.status).toBe("failed");
+    expect(row.lastError).toMatch(/rebind\.example\.com resolves to 127\.0\.0\.1/);
+  });
+
+  test("a name that does not resolve at delivery time is retried, not failed", async () => {
+    vi.spyOn(resolver, "lookupAll").mockRejectedValue(new Error("EAI_AGAIN"));
+    const result = await sendWebhook({ url: "https://flaky-dns.example.com/x", body: "{}", messageId: "msg_x", secrets: ["whsec_AAAA"], policy: live });
+    expect(result).toMatchObject({ statusCode: null, refused: false });
+    expect(result.error).toMatch(/could not be resolved/);
+  });
+
+  test("test sends are guarded too", async () => {
+    const merchant = await createMerchant();
+    const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/test-ssrf") } });
+    const before = receiver.requests.length;
+    const res = await inMode("live", () =>
+      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: merchant.access, params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ succeeded: false, status_code: null });
+    expect(res.body.data.error).toMatch(/Refused/);
+    expect(receiver.requests.length).toBe(before);
+  });
+
+  test("the connection goes to the checked address: the pinned lookup answers without DNS", () => {
+    const lookup = pinnedLookup([{ address: "93.184.216.34", family: 4 }]);
+    const one = vi.fn();
+    lookup("evil.example.com", { family: 0 }, one);
+    expect(one).toHaveBeenCalledWith(null, "93.184.216.34", 4);
+    const all = vi.fn();
+    lookup("evil.example.com", { all: true }, all);
+    expect(all).toHaveBeenCalledWith(null, [{ address: "93.184.216.34", family: 4 }]);
+  });
+});
