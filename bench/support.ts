@@ -53,3 +53,59 @@ export function request(method: string, path: string, init: { token?: string; bo
 }
 
 export const noParams = { params: Promise.resolve({}) };
+
+/** Builds the production app once (`.next`, or NEXT_DIST_DIR) unless a build is already there. */
+export async function ensureProductionBuild(): Promise<void> {
+  const { existsSync } = await import("node:fs");
+  const path = await import("node:path");
+  const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+  if (existsSync(path.join(process.cwd(), distDir, "BUILD_ID"))) return;
+  const { spawnSync } = await import("node:child_process");
+  const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** `next start` on a free port with the given environment; resolves once it answers. */
+export async function startNextServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const { spawn } = await import("node:child_process");
+  const port = await freePort();
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited: ${stderr}`);
+    try {
+      await fetch(`${url}/api/nope`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error("next start did not answer");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -28,6 +28,35 @@ const envSchema = z.object({
     .transform((v) => v === "true" || v === "1"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
+  /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */
+  DEVNET: z.enum(["start", "off"]).default("start"),
+  /** Sandbox: an already running devnet to use instead of starting hardhat (e.g. http://127.0.0.1:8545). */
+  DEVNET_RPC_URL: z.string().url().optional(),
+  /** Sandbox: port for the hardhat devnet the app starts (a free one is picked when taken). */
+  DEVNET_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
+  /** WalletConnect Cloud project id: the payment page offers WalletConnect only when it is set. */
+  WALLETCONNECT_PROJECT_ID: z.string().min(1).optional(),
+  /** Live mode: key that pays gas to deploy-and-flush confirmed deposits. Unset: no sweeping (merchants flush themselves). */
+  SWEEPER_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key")
+    .optional(),
+  /**
+   * Seconds to wait before each webhook retry, comma-separated; its length is the number of
+   * retries. The default (~2.9 days over 10 retries) follows DESIGN › Webhooks; tests use short ones.
+   */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .default("30,120,600,1800,3600,10800,21600,43200,86400,86400")
+    .transform((text, ctx) => {
+      const parts = text.split(",").map((part) => part.trim());
+      const seconds = parts.map(Number);
+      if (parts.some((part) => part === "") || seconds.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: "custom", message: "must be a comma-separated list of non-negative numbers of seconds" });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
   /**
    * Deposit-forwarder factories on live networks or public testnets, as JSON:
    * {"base":{"factory":"0x…","implementation":"0x…"}}. The sandbox devnet needs none.
@@ -46,9 +75,12 @@ const envSchema = z.object({
       }
     }),
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_URL_${s}`, z.string().url().optional()])),
+  /** WebSocket endpoint per chain (`RPC_WS_URL_<SLUG>`): newHeads wakes the scanner at once instead of waiting for the next poll. */
+  ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_WS_URL_${s}`, z.string().url().optional()])),
 });
 
-export type Env = z.infer<typeof envSchema> & Partial<Record<`RPC_URL_${(typeof rpcOverrideSlugs)[number]}`, string>>;
+export type Env = z.infer<typeof envSchema> &
+  Partial<Record<`RPC_URL_${(typeof rpcOverrideSlugs)[number]}` | `RPC_WS_URL_${(typeof rpcOverrideSlugs)[number]}`, string>>;
 
 function loadEnv(): Env {
   const parsed = envSchema.safeParse(process.env);

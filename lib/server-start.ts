@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { getDatabase } from "@/lib/db/client";
 import { describeError, log } from "@/lib/log";
 
-/** Startup for `next start` / `next dev`: refuse an unsafe production config, migrate the database. */
+/** Startup for `next start` / `next dev`: refuse an unsafe production config, migrate the database, start the jobs. */
 export async function startServer(): Promise<void> {
   if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
     log.error("AUTH_SECRET is not set: refusing to start in production (set it to 32+ random characters).");
@@ -15,5 +15,17 @@ export async function startServer(): Promise<void> {
   } catch (error) {
     log.error("database failed to open or migrate", describeError(error));
     process.exit(1);
+  }
+  // Sandbox: the local devnet every sandbox chain runs on, before the jobs that scan it.
+  if (env.DEVNET === "start") {
+    const { needsDevnet, startSandboxDevnet } = await import("@/lib/chains/sandbox-devnet");
+    if (needsDevnet()) {
+      await startSandboxDevnet().catch((error) => log.error("sandbox devnet failed to start; sandbox tools will answer 503", describeError(error)));
+    }
+  }
+  // Background jobs (webhook delivery, chain scanning, sweeps, …): the in-process driver when JOBS_DRIVER=local.
+  if (env.JOBS_DRIVER === "local") {
+    const { startJobs } = await import("@/lib/jobs/start");
+    await startJobs();
   }
 }

@@ -16,6 +16,8 @@ export interface Blockchain {
   name: string;
   chainId: number;
   rpcUrl: string | null;
+  /** WebSocket RPC for newHeads; null: polling only. */
+  wsUrl: string | null;
   defaultConfirmations: number;
   /** How often the scanner polls the head. */
   pollIntervalMs: number;
@@ -116,6 +118,10 @@ function rpcOverride(slug: string): string | undefined {
   return env[`RPC_URL_${slug.toUpperCase()}` as `RPC_URL_${"ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM"}`];
 }
 
+function wsOverride(slug: string): string | null {
+  return env[`RPC_WS_URL_${slug.toUpperCase()}` as `RPC_WS_URL_${"ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM"}`] ?? null;
+}
+
 function factoryOverride(slug: string): { factory: Address; implementation: Address } | null {
   const factory = env.DEPOSIT_FACTORIES[slug];
   return factory ?? null;
@@ -126,7 +132,7 @@ function build(def: NetworkDef): Blockchain {
   if (env.GATEWAY_MODE === "live") {
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null,
+      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null, wsUrl: wsOverride(def.slug),
       defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
       nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
@@ -138,7 +144,7 @@ function build(def: NetworkDef): Blockchain {
     // Sandbox on a public testnet: Circle's test USDC; the factory must be deployed there and configured.
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override,
+      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, wsUrl: wsOverride(def.slug),
       defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
@@ -148,6 +154,8 @@ function build(def: NetworkDef): Blockchain {
   // Sandbox default: every slug runs on the one local devnet the app starts.
   return {
     id: def.id, slug: def.slug, name: `${def.liveName} (local devnet)`, chainId: devnetChainId, rpcUrl: devnetRpcUrl(),
+    // hardhat node serves WebSocket JSON-RPC on the same port
+    wsUrl: devnetRpcUrl()?.replace(/^http/, "ws") ?? null,
     defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
     tokens: [
       { symbol: def.liveNative.symbol, address: null, decimals: 18 },

@@ -7,7 +7,7 @@ export interface CallOptions {
   body?: unknown;
   /** Sent as-is (for malformed-JSON tests). */
   rawBody?: string;
-  params?: Record<string, string>;
+  params?: Record<string, string | undefined>;
   query?: Record<string, string | number>;
   headers?: Record<string, string>;
   ip?: string;

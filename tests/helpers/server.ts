@@ -9,7 +9,8 @@ import { backend, createEmptyPostgresDatabase } from "./db";
 
 const root = path.resolve(__dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
-const buildIdFile = path.join(root, ".next/BUILD_ID");
+// NEXT_DIST_DIR: a separate build folder (next.config.ts), passed on to `next start` too.
+const buildIdFile = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
 // Shared by both test projects (they run in parallel), so only one of them builds.
 const buildLock = path.join(tmpdir(), `gw-next-build-${createHash("sha256").update(root).digest("hex").slice(0, 12)}.lock`);
 
@@ -78,7 +79,7 @@ export function freePort(): Promise<number> {
 
 /** The parent's environment without what vitest and the test projects set, so the child decides for itself. */
 function childEnv(): Record<string, string> {
-  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|LOG_LEVEL$|NODE_OPTIONS$)/;
+  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|DEVNET$|LOG_LEVEL$|NODE_OPTIONS$)/;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !dropped.test(key)) out[key] = value;
   return { ...out, NEXT_TELEMETRY_DISABLED: "1" };
@@ -124,6 +125,7 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     NODE_ENV: "production",
     GATEWAY_MODE: "sandbox",
     JOBS_DRIVER: "none",
+    DEVNET: "off",
   };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

@@ -2,11 +2,14 @@ import { describe, expect, test } from "vitest";
 import { permissionPresets, type PermissionPreset } from "@/lib/auth/permissions";
 import { routeAccess } from "@/lib/auth/route-access";
 import { setupTestDatabase } from "../../helpers/db";
+import { setupTestDevnet } from "../../helpers/devnet";
 import { createApiKeyFor, createMerchant, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 import { allRouteKeys, httpMethods, loadRoute, loadRouteModule, routeFolders } from "../../helpers/routes";
 
 setupTestDatabase();
+// Sandbox tools do real devnet transactions: give them one, so "allowed" means a real answer.
+setupTestDevnet();
 
 describe("the route table", () => {
   test("lists every exported handler under app/api, and nothing that does not exist", async () => {

@@ -1,0 +1,140 @@
+import { eq } from "drizzle-orm";
+import { custom, http, type Address, type PublicClient } from "viem";
+import { POST as register } from "@/app/api/auth/register/route";
+import { POST as login } from "@/app/api/auth/login/route";
+import { POST as createWallet } from "@/app/api/merchant-wallets/route";
+import { POST as createOrderRoute } from "@/app/api/payment-orders/route";
+import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
+import { createChainClient } from "@/lib/chains/clients";
+import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
+import { startDevnet } from "@/lib/chains/devnet";
+import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { watchChainTick } from "@/lib/chains/watch-chain";
+import { merchants, paymentOrders } from "@/lib/db/schema";
+import { sendFromFaucet, mineBlocks } from "@/lib/sandbox/devnet-tools";
+import { createBenchDatabase, fmt, noParams, percentile, request } from "./support";
+
+function countingClient(chain: Blockchain, rpcUrl: string) {
+  const inner = http(rpcUrl)({ chain: undefined, retryCount: 0 });
+  const counter = { requests: 0 };
+  const client = createChainClient(
+    chain,
+    custom({
+      async request(args) {
+        counter.requests += 1;
+        return inner.request(args);
+      },
+    }),
+  );
+  return { client, counter };
+}
+
+async function measureRpcPerBlock(db: Parameters<typeof watchChainTick>[0], chain: Blockchain, client: PublicClient, counter: { requests: number }, blocks: number) {
+  await mineBlocks(chain, blocks);
+  counter.requests = 0;
+  const started = performance.now();
+  const result = await watchChainTick(db, chain, client, { checkInternalDeposits: false, maxBlocksPerTick: blocks });
+  const elapsed = performance.now() - started;
+  const scanned = Number(result.scan.toBlock! - result.scan.fromBlock! + 1n);
+  return { perBlock: counter.requests / scanned, tickMs: elapsed, scanned };
+}
+
+/** Scanner cost with 10,000 open orders on one chain, and detection latency of 20 payments with a 250 ms poll. */
+export async function runScannerBench(): Promise<void> {
+  const database = await createBenchDatabase("scanner");
+  const devnet = await startDevnet();
+  try {
+    await ensureGatewayContracts(devnet.rpcUrl);
+    setDevnetRpcUrl(devnet.rpcUrl);
+    const chain = findBlockchainBySlug("base")!;
+    const db = database.db;
+
+    const account = { username: "scanbench", email: "scan@example.com", password: "bench-password", shop_name: "Bench" };
+    await register(request("POST", "/api/auth/register", { body: account }), noParams);
+    const tokens = await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json();
+    await db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 10_000_000 }).where(eq(merchants.username, "scanbench"));
+    const walletAddress = "0x000000000000000000000000000000000000bEEF" as Address;
+    await createWallet(request("POST", "/api/merchant-wallets/", { token: tokens.access, body: { blockchain: chain.id, wallet_address: walletAddress, confirmation_threshold: 1 } }), noParams);
+    const merchantId = (await db.select().from(merchants).where(eq(merchants.username, "scanbench")))[0]!.id;
+
+    const { client, counter } = countingClient(chain, devnet.rpcUrl);
+    await watchChainTick(db, chain, client, { checkInternalDeposits: false }); // cursor at head
+    const empty = await measureRpcPerBlock(db, chain, client, counter, 50);
+
+    // 10,000 open orders on the chain
+    const now = new Date();
+    const usdc = chain.tokens.find((t) => t.symbol === "USDC")!;
+    for (let batch = 0; batch < 10; batch++) {
+      const rows = Array.from({ length: 1000 }, (_, i) => {
+        const salt = newOrderSalt();
+        return {
+          orderId: `ORD-bench${batch}x${i}`,
+          merchantId,
+          nonce: batch * 1000 + i + 1,
+          blockchainId: chain.id,
+          currency: "USDC",
+          tokenAddress: usdc.address,
+          decimals: 6,
+          amount: "1000000",
+          amountReceived: "0",
+          status: "pending",
+          receivingAddress: computeDepositAddress({ factory: chain.factory!, implementation: chain.implementation!, destination: walletAddress, salt }),
+          depositDestination: walletAddress,
+          depositSalt: salt,
+          depositFactory: chain.factory!,
+          orderInfo: "{}",
+          confirmationThreshold: 1,
+          expiresAt: new Date(now.getTime() + 24 * 3600_000),
+          createdAt: now,
+          updatedAt: now,
+        };
+      });
+      await db.insert(paymentOrders).values(rows);
+    }
+    const loaded = await measureRpcPerBlock(db, chain, client, counter, 50);
+    const singles: number[] = [];
+    for (let i = 0; i < 20; i++) singles.push((await measureRpcPerBlock(db, chain, client, counter, 1)).tickMs);
+    singles.sort((a, b) => a - b);
+
+    // Detection latency: a 250 ms poll loop (the sandbox interval), 20 payments.
+    const latencies: number[] = [];
+    let polling = true;
+    const loop = (async () => {
+      while (polling) {
+        await watchChainTick(db, chain, client, { checkInternalDeposits: false }).catch(() => {});
+        await new Promise((r) => setTimeout(r, chain.pollIntervalMs));
+      }
+    })();
+    for (let i = 0; i < 20; i++) {
+      const res = await createOrderRoute(
+        request("POST", "/api/payment-orders/", { token: tokens.access, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 100_000 + i } }),
+        noParams,
+      );
+      const order = (await res.json()).data;
+      await new Promise((r) => setTimeout(r, Math.random() * chain.pollIntervalMs));
+      await sendFromFaucet(chain, usdc, order.receiving_address, 1_000_000n); // returns once the block is mined
+      const included = performance.now();
+      for (;;) {
+        const [row] = await db.select({ status: paymentOrders.status }).from(paymentOrders).where(eq(paymentOrders.orderId, order.order_id));
+        if (row!.status !== "pending") break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      latencies.push(performance.now() - included);
+    }
+    polling = false;
+    await loop;
+    latencies.sort((a, b) => a - b);
+
+    console.log("\n## Chain scanner (hardhat devnet, PostgreSQL)");
+    console.log(`RPC requests per scanned block: ${fmt(empty.perBlock)} with 0 open orders, ${fmt(loaded.perBlock)} with 10,000 open orders (50-block ticks)`);
+    console.log(`time per 50-block tick with 10,000 open orders: ${fmt(loaded.tickMs, 0)} ms`);
+    console.log(`time per 1-block tick with 10,000 open orders: p50 ${fmt(percentile(singles, 50), 1)} ms, max ${fmt(singles.at(-1)!, 1)} ms`);
+    console.log(
+      `detection latency (block mined → order processing, ${chain.pollIntervalMs} ms poll, 20 payments): median ${fmt(percentile(latencies, 50), 0)} ms, max ${fmt(latencies.at(-1)!, 0)} ms (target ≤ ${chain.pollIntervalMs + 100} ms)`,
+    );
+  } finally {
+    setDevnetRpcUrl(undefined);
+    await devnet.stop();
+    await database.close();
+  }
+}

@@ -1,0 +1,70 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { chainCursors, paymentOrders, transactions, type NewTransaction } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+
+export async function findCursor(db: DbOrTx, blockchainId: number) {
+  const [row] = await db.select().from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
+  return row ?? null;
+}
+
+export async function saveCursor(
+  db: DbOrTx,
+  values: { blockchainId: number; genesisHash: string; lastBlock: bigint; lastBlockHash: string; updatedAt: Date },
+) {
+  await db
+    .insert(chainCursors)
+    .values(values)
+    .onConflictDoUpdate({
+      target: chainCursors.blockchainId,
+      set: { genesisHash: values.genesisHash, lastBlock: values.lastBlock, lastBlockHash: values.lastBlockHash, updatedAt: values.updatedAt },
+    });
+}
+
+/** Advances the cursor only if nobody else moved it meanwhile (two scanners: the loser's work is discarded). */
+export async function advanceCursor(
+  db: DbOrTx,
+  blockchainId: number,
+  expected: { lastBlock: bigint; genesisHash: string },
+  next: { lastBlock: bigint; lastBlockHash: string; updatedAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(chainCursors)
+    .set(next)
+    .where(
+      and(
+        eq(chainCursors.blockchainId, blockchainId),
+        eq(chainCursors.lastBlock, expected.lastBlock),
+        eq(chainCursors.genesisHash, expected.genesisHash),
+      ),
+    )
+    .returning({ id: chainCursors.blockchainId });
+  return rows.length === 1;
+}
+
+/** Orders on a chain whose deposit address is among `addresses` (any status: late payments count as facts too). */
+export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: number, addresses: string[]) {
+  if (addresses.length === 0) return [];
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
+}
+
+/** Records transfers once; a transfer seen again (rescan, re-inclusion after a reorg) updates its block. */
+export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
+  if (rows.length === 0) return;
+  await db
+    .insert(transactions)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        blockTimestamp: sql`excluded.block_timestamp`,
+        // A dropped transfer that reappears is live again; a confirmed one stays confirmed.
+        status: sql`case when ${transactions.status} = 'dropped' then excluded.status else ${transactions.status} end`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import { EventEmitter } from "node:events";
+import type { PublicClient } from "viem";
+import type { Db } from "@/lib/db/types";
+import { advanceOrders, type LifecycleResult } from "@/lib/orders/lifecycle";
+import type { Blockchain } from "./catalog";
+import { chainClient } from "./clients";
+import { detectInternalDeposits } from "./internal-deposits";
+import { scanChain, type ScanOptions, type ScanResult } from "./scanner";
+
+export interface ChainTickResult {
+  scan: ScanResult;
+  internalDeposits: number;
+  lifecycle: LifecycleResult;
+}
+
+export interface ChainTickOptions extends ScanOptions {
+  /** Run the balance check for internal native deposits this tick (default: at most once per interval). */
+  checkInternalDeposits?: boolean;
+}
+
+const holder = globalThis as unknown as { __gatewayChainKicks?: EventEmitter; __gatewayLastBalanceCheck?: Map<number, number> };
+
+/** The balance check reads every open native deposit address, so it runs on its own slower clock, not per block. */
+function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
+  const last = (holder.__gatewayLastBalanceCheck ??= new Map());
+  const interval = chain.isDevnet ? 1_000 : 15_000;
+  if (nowMs - (last.get(chain.id) ?? 0) < interval) return false;
+  last.set(chain.id, nowMs);
+  return true;
+}
+
+/** One pass for one chain: scan new blocks, catch internal deposits, then move orders (detect, confirm, expire, fall back). */
+export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
+  const now = options.now ?? (() => new Date());
+  const scan = await scanChain(db, chain, client, options);
+  const checkInternal = options.checkInternalDeposits ?? balanceCheckDue(chain, Date.now());
+  const internalDeposits = checkInternal ? await detectInternalDeposits(db, chain, client, scan.head, now()) : 0;
+  const lifecycle = await advanceOrders(db, chain, client, now());
+  return { scan, internalDeposits, lifecycle };
+}
+
+/** "Something happened on this chain, look now": the job driver listens and runs the chain's tick early. */
+export const chainKicks: EventEmitter = (holder.__gatewayChainKicks ??= new EventEmitter());
+
+export function kickChainWatch(blockchainId: number): void {
+  chainKicks.emit("kick", blockchainId);
+}

@@ -1,0 +1,23 @@
+import "server-only";
+import type { PaymentOrder, Transaction } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { findLatestOrderTransfer, findScannedHead } from "@/lib/transactions/queries";
+import type { OrderTransactionSummary } from "./serialize";
+
+/** The `transaction` object of an order response, with live confirmations against `head`. */
+export function summarizeTransfer(transfer: Transaction, head: bigint | null, status?: string): OrderTransactionSummary {
+  const confirmations = head !== null && head >= transfer.blockNumber ? Number(head - transfer.blockNumber + 1n) : 0;
+  return {
+    transaction_hash: transfer.txHash,
+    block_number: Number(transfer.blockNumber),
+    confirmations,
+    status: status ?? transfer.status,
+  };
+}
+
+/** The transaction summary GET shows for an order (null until a transfer is detected); no RPC: the scanner's head. */
+export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrder): Promise<OrderTransactionSummary | null> {
+  const transfer = await findLatestOrderTransfer(db, order.id);
+  if (!transfer) return null;
+  return summarizeTransfer(transfer, await findScannedHead(db, order.blockchainId));
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import { getAddress, isAddress } from "viem";
+import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain } from "@/lib/chains/catalog";
+import type { Db } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
+import { kickChainWatch } from "@/lib/chains/watch-chain";
+import { faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
+import type { FaucetBody, MineBody, PayOrderBody } from "./schemas";
+
+function chainBySlugOrThrow(slug: string): Blockchain {
+  const chain = findBlockchainBySlug(slug);
+  if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Unknown blockchain '${slug}'.`);
+  return chain;
+}
+
+/** POST /api/sandbox/payment-orders/{id}/pay/: a real devnet transfer from the faucet to the order's deposit address. */
+export async function payOrder(db: Db, merchantId: number, orderKey: string, input: PayOrderBody) {
+  const order = await getOrderOrThrow(db, merchantId, orderKey);
+  const chain = findBlockchainById(order.blockchainId)!;
+  const token = findToken(chain, input.currency ?? order.currency);
+  if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
+  const amount = input.amount !== undefined ? parseAmount(input.amount, token.decimals) : BigInt(order.amount);
+  const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
+  kickChainWatch(chain.id);
+  return {
+    transaction_hash: hash,
+    order_id: order.orderId,
+    to_address: order.receivingAddress,
+    amount: formatAmount(amount, token.decimals),
+    currency: token.symbol,
+    blockchain: chain.slug,
+  };
+}
+
+/** POST /api/sandbox/mine/: simulated confirmations. */
+export async function mine(input: MineBody) {
+  const chain = chainBySlugOrThrow(input.blockchain);
+  const head = await mineBlocks(chain, input.blocks);
+  kickChainWatch(chain.id);
+  return { blocks: input.blocks, block_number: Number(head), blockchain: chain.slug };
+}
+
+/** POST /api/sandbox/faucet/: test tokens or native coin to any address. */
+export async function dripFaucet(input: FaucetBody) {
+  const chain = chainBySlugOrThrow(input.blockchain);
+  if (!isAddress(input.address, { strict: false })) throw validationError({ address: ["Enter a valid EVM address."] });
+  const token = findToken(chain, input.currency);
+  if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
+  const amount = parseAmount(input.amount, token.decimals);
+  const hash = await faucet(chain, token, getAddress(input.address), amount);
+  return { transaction_hash: hash, address: getAddress(input.address), amount: formatAmount(amount, token.decimals), currency: token.symbol, blockchain: chain.slug };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, "Enter a positive decimal amount as a string, e.g. \"10.5\".");
+
+export const payOrderBody = z.object({
+  amount: decimalAmount.optional().describe("How much to send, in token units; default: the order's full amount"),
+  currency: z.string().min(1).max(16).optional().describe("Token to send; default: the order's currency (another token tests wrong-asset handling)"),
+});
+export type PayOrderBody = z.infer<typeof payOrderBody>;
+
+export const mineBody = z.object({
+  blocks: z.number().int().min(1).max(1000).default(1).describe("Blocks to mine (1–1000)"),
+  blockchain: z.string().min(1).max(32).default("ethereum").describe("Any sandbox slug on the devnet"),
+});
+export type MineBody = z.infer<typeof mineBody>;
+
+export const faucetBody = z.object({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "Enter a 0x-prefixed EVM address."),
+  currency: z.string().min(1).max(16),
+  amount: decimalAmount,
+  blockchain: z.string().min(1).max(32).default("ethereum"),
+});
+export type FaucetBody = z.infer<typeof faucetBody>;
+
+export const sandboxOrderParams = z.object({ orderId: z.string() });
+
+// Response shapes of the sandbox tools (lib/sandbox/sandbox-tools.ts).
+
+export const payOrderJson = z.object({
+  transaction_hash: z.string(),
+  order_id: z.string(),
+  to_address: z.string().describe("The order's deposit address"),
+  amount: z.string().describe("Amount sent, in token units"),
+  currency: z.string(),
+  blockchain: z.string(),
+});
+
+export const mineJson = z.object({
+  blocks: z.number().int(),
+  block_number: z.number().int().describe("The devnet's head after mining"),
+  blockchain: z.string(),
+});
+
+export const faucetJson = z.object({
+  transaction_hash: z.string(),
+  address: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  blockchain: z.string(),
+});
+
+/** What the payment page's sandbox controls get back (lib/sandbox/simulate-payment.ts). */
+export const simulatedPaymentJson = z.object({
+  kind: z.enum(["full", "partial", "mine"]),
+  transaction_hash: z.string().nullable().describe("null for kind mine"),
+  amount: z.string(),
+  currency: z.string(),
+  blocks_to_mine: z.number().int().describe("Blocks mined in the background after this answer"),
+});

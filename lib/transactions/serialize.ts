@@ -1,0 +1,53 @@
+import { findBlockchainById } from "@/lib/chains/catalog";
+import type { PaymentOrder, Transaction } from "@/lib/db/schema";
+import { formatAmount } from "@/lib/orders/amounts";
+
+/** Internal status → the spec's: a transfer reorged out ("dropped") failed from the merchant's point of view. */
+export function apiStatus(status: string): "pending" | "confirmed" | "failed" {
+  return status === "confirmed" ? "confirmed" : status === "pending" ? "pending" : "failed";
+}
+
+function tokenDecimals(transfer: Transaction): number {
+  const chain = findBlockchainById(transfer.blockchainId);
+  const token = chain?.tokens.find((t) => (t.address ?? null) === transfer.tokenAddress);
+  return token?.decimals ?? 18;
+}
+
+export function serializeTransactionListItem(transfer: Transaction) {
+  return {
+    transaction_hash: transfer.txHash,
+    blockchain: findBlockchainById(transfer.blockchainId)?.slug ?? null,
+    status: apiStatus(transfer.status),
+    amount: formatAmount(BigInt(transfer.amount), tokenDecimals(transfer)),
+    currency: transfer.currency,
+    created_at: transfer.createdAt.toISOString(),
+  };
+}
+
+/** The full transaction (spec › Transaction), confirmations counted against the scanner's head. */
+export function serializeTransaction(transfer: Transaction, order: PaymentOrder | null, head: bigint | null) {
+  const chain = findBlockchainById(transfer.blockchainId);
+  const dropped = transfer.status === "dropped";
+  const confirmations = !dropped && head !== null && head >= transfer.blockNumber ? Number(head - transfer.blockNumber + 1n) : 0;
+  return {
+    transaction_hash: transfer.txHash,
+    payment_order: order
+      ? { id: order.id, order_id: order.orderId, amount: formatAmount(BigInt(order.amount), order.decimals), currency: order.currency }
+      : null,
+    blockchain: chain?.slug ?? null,
+    block_number: Number(transfer.blockNumber),
+    block_timestamp: transfer.blockTimestamp.toISOString(),
+    confirmations,
+    status: apiStatus(transfer.status),
+    from_address: transfer.fromAddress,
+    to_address: transfer.toAddress,
+    amount: formatAmount(BigInt(transfer.amount), tokenDecimals(transfer)),
+    currency: transfer.currency,
+    gas_used: transfer.gasUsed === null ? null : Number(transfer.gasUsed),
+    gas_price: transfer.gasPrice,
+    transaction_fee: transfer.fee === null ? null : formatAmount(BigInt(transfer.fee), chain?.nativeCurrency.decimals ?? 18),
+    /** Whether it counts toward its order (the order's token, arrived by its expiry). */
+    counted: transfer.counted,
+    created_at: transfer.createdAt.toISOString(),
+  };
+}
