@@ -133,7 +133,14 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
   });
 
   test("the serve route lists the functions", () => {
-    expect(functions.map((fn) => fn.id())).toEqual(["deliver-webhook", "task-dispatch-webhook-deliveries"]);
+    expect(functions.map((fn) => fn.id())).toEqual([
+      "deliver-webhook",
+      "task-dispatch-webhook-deliveries",
+      "watch-chain",
+      "start-chain-watches",
+      "task-sweep-deposits",
+      "task-housekeeping",
+    ]);
   });
 });
 
