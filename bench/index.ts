@@ -1,8 +1,16 @@
 import { runAuthBench } from "./auth";
+import { runOrdersBench } from "./orders";
+import { runPayPageBench } from "./pay-page";
+import { runScannerBench } from "./scanner";
+import { runWebhookBench } from "./webhooks";
 
 /** `npm run bench`: every benchmark in turn, or only those named on the command line (e.g. `npm run bench -- auth`). */
 const benches: Record<string, () => Promise<void>> = {
   auth: runAuthBench,
+  orders: runOrdersBench,
+  scanner: runScannerBench,
+  webhooks: runWebhookBench,
+  "pay-page": runPayPageBench,
 };
 
 async function main() {

@@ -1,0 +1,163 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { erc20Abi, getAddress, parseUnits, type Chain, type Hash } from "viem";
+import {
+  useConnect,
+  useConnection,
+  useConnectors,
+  useDisconnect,
+  useSendTransaction,
+  useSwitchChain,
+  useWaitForTransactionReceipt,
+  useWriteContract,
+  type Config,
+  type Connector,
+} from "wagmi";
+import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
+import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
+import type { PublicOrder } from "@/lib/orders/public-order";
+import styles from "./pay.module.css";
+
+/** The wallet's short message for an error (viem's `shortMessage`), and plain words for a rejection. */
+function describe(error: unknown): string {
+  const e = error as { name?: string; shortMessage?: string; message?: string; code?: number } | null;
+  if (!e) return "";
+  if (e.name === "UserRejectedRequestError" || e.code === 4001 || /reject|denied/i.test(e.shortMessage ?? e.message ?? "")) {
+    return "The request was rejected in your wallet.";
+  }
+  if (e.name === "ProviderNotFoundError") return "No browser wallet was found. Install one, or pay by scanning the QR code.";
+  return e.shortMessage ?? e.message ?? "Something went wrong.";
+}
+
+function connectorLabel(connector: Connector): string {
+  return connector.id === "injected" ? "Browser wallet" : connector.name;
+}
+
+function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
+  const connection = useConnection();
+  const connectors = useConnectors();
+  const connect = useConnect();
+  const disconnect = useDisconnect();
+  const switchChain = useSwitchChain();
+  const write = useWriteContract();
+  const send = useSendTransaction();
+  const [hash, setHash] = useState<Hash | null>(null);
+  const receipt = useWaitForTransactionReceipt({ hash: hash ?? undefined, chainId: chain.id, query: { enabled: hash !== null } });
+
+  // EIP-6963 wallets announce themselves; the generic window.ethereum entry is only a fallback.
+  const discovered = connectors.filter((c) => c.id !== "injected" && c.id !== "walletConnect");
+  const offered = connectors.filter((c) => c.id !== "injected" || discovered.length === 0);
+
+  if (connection.status !== "connected" || !connection.address) {
+    return (
+      <>
+        <div className={styles.row}>
+          {offered.map((connector) => (
+            <button
+              key={connector.uid}
+              type="button"
+              className={styles.button}
+              disabled={connect.isPending}
+              onClick={() => connect.mutate({ connector, chainId: chain.id })}
+            >
+              {/* eslint-disable-next-line @next/next/no-img-element -- the wallet's own data: URI icon */}
+              {connector.icon && <img src={connector.icon} alt="" width={20} height={20} style={{ verticalAlign: "middle", marginRight: 6 }} />}
+              {connectorLabel(connector)}
+            </button>
+          ))}
+        </div>
+        <p className={styles.hint} role="status">
+          {connect.isPending ? "Confirm the connection in your wallet…" : ""}
+        </p>
+        {connect.error && <p className={styles.error}>{describe(connect.error)}</p>}
+      </>
+    );
+  }
+
+  const address = connection.address;
+  const wrongChain = connection.chainId !== chain.id;
+  const amount = parseUnits(order.amount_missing, order.token.decimals);
+  const to = getAddress(order.receiving_address);
+  const sending = write.isPending || send.isPending;
+  const payable = order.status === "pending" && amount > 0n && hash === null;
+
+  const pay = () => {
+    const onSuccess = (txHash: Hash) => setHash(txHash);
+    if (order.token.address) {
+      write.mutate(
+        { address: getAddress(order.token.address), abi: erc20Abi, functionName: "transfer", args: [to, amount], chainId: chain.id },
+        { onSuccess },
+      );
+    } else {
+      send.mutate({ to, value: amount, chainId: chain.id }, { onSuccess });
+    }
+  };
+
+  let note = "";
+  if (switchChain.isPending) note = `Approve the switch to ${chain.name} in your wallet…`;
+  else if (sending) note = "Confirm the payment in your wallet…";
+  else if (hash && receipt.isLoading) note = "Payment sent; waiting for it to be included in a block…";
+  else if (hash && receipt.data?.status === "success") note = `Included in block ${receipt.data.blockNumber}. Confirmations show above.`;
+  else if (hash && receipt.data?.status === "reverted") note = "The transaction was reverted: nothing was paid.";
+
+  const error = switchChain.error ?? write.error ?? send.error ?? receipt.error;
+
+  return (
+    <>
+      <p className={styles.statusText}>
+        Connected: <code className={styles.mono}>{address}</code>{" "}
+        <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => disconnect.mutate({})}>
+          Disconnect
+        </button>
+      </p>
+      <div className={styles.row}>
+        {wrongChain ? (
+          <button type="button" className={styles.button} disabled={switchChain.isPending} onClick={() => switchChain.mutate({ chainId: chain.id })}>
+            Switch to {chain.name}
+          </button>
+        ) : (
+          <button type="button" className={styles.button} disabled={!payable || sending} onClick={pay}>
+            Pay {order.amount_missing} {order.currency}
+          </button>
+        )}
+      </div>
+      {hash && (
+        <p className={styles.statusText} data-testid="wallet-tx">
+          Transaction <code className={styles.mono}>{hash}</code>
+        </p>
+      )}
+      <p className={styles.hint} role="status">
+        {note}
+      </p>
+      {error && !sending && <p className={styles.error}>{describe(error)}</p>}
+    </>
+  );
+}
+
+/** The wagmi part of the page (a separate chunk): builds the config for the order's chain and offers connect, switch and pay. */
+export default function WalletPanel({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
+  const [config, setConfig] = useState<Config | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  // An order's chain never changes: keep the first value, so status polls never rebuild the config (and drop the connection).
+  const [info] = useState(() => order.blockchain);
+  const [chain] = useState(() => viemChainFor(order.blockchain));
+  useEffect(() => {
+    let live = true;
+    createPayWagmiConfig(info, walletConnectProjectId).then(
+      (c) => live && setConfig(c),
+      (e: unknown) => live && setFailed(describe(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [info, walletConnectProjectId]);
+
+  if (failed) return <p className={styles.error}>{failed}</p>;
+  if (!config) return <p className={styles.hint}>Loading wallet support…</p>;
+  return (
+    <PayWagmiProvider config={config}>
+      <Pay order={order} chain={chain} />
+    </PayWagmiProvider>
+  );
+}

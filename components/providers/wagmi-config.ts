@@ -1,0 +1,54 @@
+import { defineChain, type Chain } from "viem";
+import { arbitrum, arbitrumSepolia, base, baseSepolia, mainnet, optimism, optimismSepolia, polygon, polygonAmoy, sepolia } from "viem/chains";
+import { createConfig, http, injected, type Config, type CreateConnectorFn } from "wagmi";
+
+/** The chain facts the payment page passes down (from lib/chains/catalog.ts via the public order). */
+export interface PayChainInfo {
+  chain_id: number;
+  name: string;
+  native_currency: { symbol: string; name: string; decimals: number };
+  /** The sandbox devnet's RPC URL; null: the chain's default public RPC. */
+  rpc_url: string | null;
+  explorer_url: string | null;
+}
+
+/** The networks of the catalog (live and testnet), for their default public RPCs and explorers. */
+const knownChains: Chain[] = [mainnet, base, polygon, arbitrum, optimism, sepolia, baseSepolia, polygonAmoy, arbitrumSepolia, optimismSepolia];
+
+/** The viem chain for the order's network: the known definition, with the devnet's RPC URL when one is given. */
+export function viemChainFor(info: PayChainInfo): Chain {
+  const known = knownChains.find((c) => c.id === info.chain_id);
+  if (known && !info.rpc_url) return known;
+  return defineChain({
+    id: info.chain_id,
+    name: info.name,
+    nativeCurrency: info.native_currency,
+    rpcUrls: { default: { http: info.rpc_url ? [info.rpc_url] : (known?.rpcUrls.default.http ?? []) } },
+    blockExplorers: info.explorer_url ? { default: { name: "Explorer", url: info.explorer_url } } : undefined,
+  });
+}
+
+/**
+ * wagmi config for one order's chain: injected wallets (EIP-6963 discovery plus the legacy
+ * window.ethereum), and WalletConnect only when a project id is configured. Built in the browser
+ * only, after the customer chooses to connect.
+ */
+export async function createPayWagmiConfig(info: PayChainInfo, walletConnectProjectId: string | null): Promise<Config> {
+  const chain = viemChainFor(info);
+  const connectors: CreateConnectorFn[] = [injected()];
+  if (walletConnectProjectId) {
+    // Loaded only when configured; needs the optional @walletconnect/ethereum-provider package at run time.
+    const { walletConnect } = await import("wagmi/connectors");
+    connectors.push(walletConnect({ projectId: walletConnectProjectId, showQrModal: true }));
+  }
+  return createConfig({
+    chains: [chain],
+    connectors,
+    multiInjectedProviderDiscovery: true,
+    transports: { [chain.id]: http(info.rpc_url ?? undefined) },
+    ssr: false,
+    // Nothing persisted: a payment link is a one-off visit. (With storage and reconnectOnMount off,
+    // wagmi's Hydrate also clears the connection on every re-render, i.e. on every status poll.)
+    storage: null,
+  });
+}

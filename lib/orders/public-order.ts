@@ -1,0 +1,114 @@
+import "server-only";
+import { findMerchantById } from "@/lib/auth/queries";
+import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
+import type { PaymentOrder } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { formatAmount } from "./amounts";
+import { parseOrderKey } from "./get-order-or-throw";
+import { findOrderTransactionSummary } from "./order-transaction";
+import { findOrderByPublicId } from "./queries";
+import { qrCodePath, type OrderTransactionSummary } from "./serialize";
+
+/**
+ * What the hosted payment page and its public status endpoint show of an order: only what the
+ * customer needs to pay. Never the merchant's order_info, nonce, webhook URL, wallet settings,
+ * deposit destination or ids (tests/api/pay/public-order.test.ts checks the exact key set).
+ */
+export interface PublicOrder {
+  order_id: string;
+  shop_name: string;
+  /** Decimal string in token units. */
+  amount: string;
+  currency: string;
+  token: { symbol: string; address: string | null; decimals: number };
+  blockchain: {
+    slug: string;
+    name: string;
+    chain_id: number;
+    native_currency: { symbol: string; name: string; decimals: number };
+    /** Browser RPC: the sandbox devnet's URL only; null elsewhere (the page uses the chain's public RPC). */
+    rpc_url: string | null;
+    explorer_url: string | null;
+  };
+  receiving_address: string;
+  status: string;
+  failure_reason: string | null;
+  amount_received: string;
+  amount_missing: string;
+  confirmations: number;
+  confirmation_threshold: number;
+  transaction_hash: string | null;
+  /** Block-explorer link of the payment's transaction (live chains and public testnets only). */
+  transaction_url: string | null;
+  qr_code_url: string;
+  expires_at: string;
+  /** Only once the order is confirmed: before that the customer has no business leaving. */
+  redirect_url: string | null;
+  sandbox: boolean;
+}
+
+/** Serializes an order for the customer (see PublicOrder). */
+export function serializePublicOrder(
+  order: PaymentOrder,
+  context: { shopName: string; chain: Blockchain; transaction: OrderTransactionSummary | null },
+): PublicOrder {
+  const { chain, transaction } = context;
+  const amount = BigInt(order.amount);
+  const received = BigInt(order.amountReceived);
+  const missing = amount > received ? amount - received : 0n;
+  const token = findToken(chain, order.currency);
+  const hash = transaction?.transaction_hash ?? null;
+  const explorer = chain.explorerUrl?.replace(/\/+$/, "") ?? null;
+  return {
+    order_id: order.orderId,
+    shop_name: context.shopName,
+    amount: formatAmount(amount, order.decimals),
+    currency: order.currency,
+    token: { symbol: token?.symbol ?? order.currency, address: order.tokenAddress, decimals: order.decimals },
+    blockchain: {
+      slug: chain.slug,
+      name: chain.name,
+      chain_id: chain.chainId,
+      native_currency: chain.nativeCurrency,
+      rpc_url: chain.isDevnet ? chain.rpcUrl : null,
+      explorer_url: explorer,
+    },
+    receiving_address: order.receivingAddress,
+    status: order.status,
+    failure_reason: order.status === "failed" ? order.failureReason : null,
+    amount_received: formatAmount(received, order.decimals),
+    amount_missing: formatAmount(missing, order.decimals),
+    // The summary counts against the scanner's stored head, which can trail the head the order was confirmed at.
+    confirmations: order.status === "confirmed" ? Math.max(transaction?.confirmations ?? 0, order.confirmationThreshold) : (transaction?.confirmations ?? 0),
+    confirmation_threshold: order.confirmationThreshold,
+    transaction_hash: hash,
+    transaction_url: hash && explorer ? `${explorer}/tx/${hash}` : null,
+    qr_code_url: qrCodePath(order.orderId),
+    expires_at: order.expiresAt.toISOString(),
+    redirect_url: order.status === "confirmed" ? order.redirectUrl : null,
+    sandbox: env.GATEWAY_MODE === "sandbox",
+  };
+}
+
+/** An order by its public id only: numeric ids are sequential and would let anyone walk every order. */
+export async function findPublicOrderRow(db: DbOrTx, orderId: string): Promise<PaymentOrder | null> {
+  const key = parseOrderKey(orderId);
+  if (!key || !("orderId" in key)) return null;
+  return findOrderByPublicId(db, key.orderId);
+}
+
+/** The customer's view of an order by its public id; null when there is none. */
+export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<PublicOrder | null> {
+  const order = await findPublicOrderRow(db, orderId);
+  if (!order) return null;
+  return publicOrderOf(db, order);
+}
+
+/** The customer's view of a loaded order. */
+export async function publicOrderOf(db: DbOrTx, order: PaymentOrder): Promise<PublicOrder | null> {
+  const chain = findBlockchainById(order.blockchainId);
+  if (!chain) return null;
+  const [merchant, transaction] = await Promise.all([findMerchantById(db, order.merchantId), findOrderTransactionSummary(db, order)]);
+  return serializePublicOrder(order, { shopName: merchant?.shopName ?? "", chain, transaction });
+}

@@ -1,0 +1,126 @@
+/** Builds the app into its own folder and runs it with `next start`, for the e2e tests and bench/pay-page.ts. */
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "../..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Only what the child needs from the parent; the options decide the rest. */
+function baseEnv(distDir: string): Record<string, string> {
+  const keep = /^(PATH|HOME|LANG|LC_ALL|TMPDIR|TERM|USER|SHELL|npm_config_cache)$/;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && keep.test(key)) out[key] = value;
+  return { ...out, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: distDir };
+}
+
+/** `next build` into `distDir` (its own folder: other builds may run at the same time); `reuse` keeps an existing build. */
+export function buildApp(distDir: string, options: { reuse: boolean; quiet?: boolean }): void {
+  if (options.reuse && existsSync(path.join(root, distDir, "BUILD_ID"))) return;
+  const result = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    env: { ...baseEnv(distDir), NODE_ENV: "production" },
+    stdio: options.quiet ? "pipe" : "inherit",
+    timeout: 15 * 60_000,
+  });
+  if (result.status !== 0) throw new Error(`next build failed (${result.status ?? result.signal})\n${result.stderr?.toString() ?? ""}`);
+  // Next adds `<distDir>/types` to tsconfig's include; its route types clash with another build's
+  // (.next/types) under `tsc --noEmit`. `next start` does not need them.
+  for (const dir of ["types", "dev/types"]) rmSync(path.join(root, distDir, dir), { recursive: true, force: true });
+}
+
+export interface AppServer {
+  baseUrl: string;
+  /** The last 20 kB the server wrote. */
+  output(): string;
+  /** Stops the server and everything it started (the devnet), and removes its database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `next start` on a free port in sandbox mode with a fresh PGlite database. With `devnet`, the app
+ * starts its own hardhat node on a free port and the local job driver scans it.
+ */
+export async function startAppServer(options: { distDir: string; devnet: boolean; env?: Record<string, string> }): Promise<AppServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gw-e2e-pglite-"));
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: {
+      ...baseEnv(options.distDir),
+      NODE_ENV: "production",
+      PGLITE_DIR: dataDir,
+      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      GATEWAY_MODE: "sandbox",
+      JOBS_DRIVER: options.devnet ? "local" : "none",
+      DEVNET: options.devnet ? "start" : "off",
+      DEVNET_PORT: String(await freePort()),
+      APP_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    // Its own process group: stopping the group also stops the hardhat node the app starts.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-20_000);
+  };
+  child.stdout!.on("data", append);
+  child.stderr!.on("data", append);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const signal = (sig: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, sig);
+        } catch {
+          // the group is gone
+        }
+      };
+      signal("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      // The devnet may outlive its parent's graceful exit: end the whole group either way.
+      signal("SIGKILL");
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    })());
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`next start exited early:\n${output}`);
+    }
+    try {
+      // Any answer will do; the instrumentation hook (database, devnet, jobs) has run by then.
+      await fetch(`${baseUrl}/api/__ready`, { signal: AbortSignal.timeout(2_000) });
+      return { baseUrl, stop, output: () => output };
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`next start did not answer within 120 s:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/** Talks to the running sandbox app over its real HTTP API, as a merchant backend would. */
+import { randomBytes } from "node:crypto";
+
+export function baseUrl(): string {
+  const url = process.env.PAY_E2E_BASE_URL;
+  if (!url) throw new Error("PAY_E2E_BASE_URL is not set: run through `playwright test` (tests/e2e/global-setup.ts)");
+  return url;
+}
+
+async function api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+function expectStatus(res: { status: number; body: unknown }, status: number, what: string) {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+export interface Merchant {
+  token: string;
+  shopName: string;
+}
+
+/** Registers and logs in a merchant, and configures its base wallet (threshold 3 confirmations). */
+export async function createMerchant(shopName = "Lighthouse Books"): Promise<Merchant> {
+  const username = `e2e_${randomBytes(5).toString("hex")}`;
+  const password = "correct horse battery staple";
+  expectStatus(await api("POST", "/api/auth/register/", { username, email: `${username}@example.com`, password, shop_name: shopName }), 201, "register");
+  const login = await api("POST", "/api/auth/login/", { username, password });
+  expectStatus(login, 200, "login");
+  const token = login.body.access as string;
+  const wallet = await api(
+    "POST",
+    "/api/merchant-wallets/",
+    { blockchain: 2, wallet_address: `0x${randomBytes(20).toString("hex")}`, confirmation_threshold: 3, is_active: true },
+    token,
+  );
+  expectStatus(wallet, 201, "wallet");
+  return { token, shopName };
+}
+
+let nonce = Date.now();
+
+export interface OrderInput {
+  amount?: string;
+  currency?: string;
+  redirect_url?: string;
+  expires_at?: string;
+  order_info?: string;
+  webhook_url?: string;
+}
+
+/** Creates a payment order on base (the devnet in sandbox). */
+export async function createOrder(merchant: Merchant, input: OrderInput = {}) {
+  const res = await api(
+    "POST",
+    "/api/payment-orders/",
+    { amount: "10.5", currency: "USDC", blockchain: "base", order_info: '{"sku":"E2E-1"}', nonce: nonce++, ...input },
+    merchant.token,
+  );
+  expectStatus(res, 201, "create order");
+  return res.body.data as { order_id: string; nonce: number; receiving_address: string; payment_url: string; amount: string; currency: string };
+}
+
+/** The merchant's view of an order. */
+export async function getOrder(merchant: Merchant, orderId: string) {
+  const res = await api("GET", `/api/payment-orders/${orderId}/`, undefined, merchant.token);
+  expectStatus(res, 200, "get order");
+  return res.body.data;
+}
+
+/** The public status the page polls. */
+export async function getPublicOrder(orderId: string) {
+  const res = await api("GET", `/api/pay/${orderId}/`);
+  expectStatus(res, 200, "public order");
+  return res.body.data;
+}
+
+/** Test tokens (or native coin) to any address from the sandbox faucet. */
+export async function faucet(merchant: Merchant, address: string, currency: string, amount: string) {
+  expectStatus(await api("POST", "/api/sandbox/faucet/", { address, currency, amount, blockchain: "base" }, merchant.token), 200, "faucet");
+}
