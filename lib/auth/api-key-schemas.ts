@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { timestamp } from "@/lib/openapi/primitives";
 import { permission, permissionPreset } from "./permissions";
 
 export const createApiKeyBody = z
@@ -21,3 +22,20 @@ export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
 
 /** Numeric resource id in a path; anything else is simply not found. */
 export const idParams = z.object({ id: z.string() });
+
+// Response shapes: exactly what lib/auth/api-keys.ts `serializeApiKey` returns (plus `key` once, at creation).
+export const apiKeyJson = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string().describe("The key's first characters, to recognise it (the secret is never shown again)"),
+  permissions: z.array(permission),
+  expires_at: timestamp.nullable(),
+  last_used_at: timestamp.nullable(),
+  created_at: timestamp,
+  revoked: z.boolean(),
+  revoked_at: timestamp.nullable(),
+});
+
+export const createdApiKeyJson = apiKeyJson.extend({
+  key: z.string().describe("The secret (sk_live_… or sk_test_…): shown in this response only"),
+});

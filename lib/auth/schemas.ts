@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { timestamp } from "@/lib/openapi/primitives";
+import { permission } from "./permissions";
 
 export const registerBody = z.object({
   username: z
@@ -28,3 +30,45 @@ export const refreshBody = z.object({
   refresh: z.string().min(1).max(4096).describe("The refresh token from login or the last refresh"),
 });
 export type RefreshBody = z.infer<typeof refreshBody>;
+
+// Response shapes of the auth and account routes (bare bodies for auth, envelope data for account).
+
+export const registerJson = z.object({
+  user: z.object({ id: z.number().int(), username: z.string(), email: z.string(), shop_name: z.string() }),
+  webhook_secret: z.string().describe("Signs deliveries to per-order webhook_url (whsec_…); also in GET /api/account/"),
+});
+
+export const tokenPairJson = z.object({
+  access: z.string().describe("JWT access token, valid 24 hours: send as `Authorization: Bearer <access>`"),
+  refresh: z.string().describe("Single-use refresh token, valid 30 days"),
+});
+
+export const loginJson = tokenPairJson.extend({
+  user: z.object({ id: z.number().int(), username: z.string(), email: z.string() }),
+});
+
+export const verifyJson = z.object({
+  valid: z.literal(true),
+  user: z.object({
+    id: z.number().int(),
+    username: z.string(),
+    permissions: z.array(permission).describe("What this credential may do"),
+  }),
+  expires_at: timestamp.nullable().describe("When the credential expires; null for an API key without expiry"),
+});
+
+export const accountJson = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  shop_name: z.string(),
+  plan: z.string().describe("standard, premium or enterprise"),
+  rate_limit_per_hour: z.number().int().describe("Requests an hour shared by all of the account's credentials"),
+  webhook_secret: z.string().describe("Signs deliveries to per-order webhook_url"),
+  created_at: timestamp,
+});
+
+export const rotatedAccountSecretJson = z.object({
+  webhook_secret: z.string().describe("The new secret"),
+  previous_secret_expires_at: timestamp.nullable().describe("Until then deliveries carry a signature with the old secret too"),
+});

@@ -80,7 +80,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
 ) {
   const access = routeAccess[options.route] as string;
 
-  return async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
+  async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
     const started = performance.now();
     const requestId = randomUUID();
     const url = new URL(request.url);
@@ -150,5 +150,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
       credential: principal?.kind,
     });
     return response;
-  };
+  }
+  // The route's options stay readable on the handler, so tests/openapi can check the docs use the very same schemas.
+  return Object.assign(route, { apiOptions: options as Readonly<RouteOptions<K, B, Q, P>> });
 }

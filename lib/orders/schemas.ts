@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
+import { decimalString, evmAddress, timestamp } from "@/lib/openapi/primitives";
 
 /** Order statuses (spec › States). */
 export const orderStatuses = ["pending", "processing", "confirmed", "expired", "failed"] as const;
@@ -14,9 +15,12 @@ export const maxUrlLength = 2048;
 /** Default payment window when expires_at is omitted (DESIGN: 30 minutes). */
 export const defaultOrderLifetimeMs = 30 * 60 * 1000;
 
-/** Required, but its content is checked by the use-case, which owns the specific error code. */
+/**
+ * Required, but its content is checked by the use-case, which owns the specific error code.
+ * Documented (OpenAPI, typed client) as the string it must be.
+ */
 const present = (description: string) =>
-  z.unknown().refine((value) => value !== undefined && value !== null, "This field is required.").describe(description);
+  z.unknown().refine((value) => value !== undefined && value !== null, "This field is required.").meta({ type: "string", description });
 
 const httpUrl = z
   .string()
@@ -66,3 +70,67 @@ export const listOrdersQuery = pageQuery.extend({
 export type ListOrdersQuery = z.infer<typeof listOrdersQuery>;
 
 export const orderParams = z.object({ orderId: z.string() });
+
+// Response shapes: exactly what lib/orders/serialize.ts returns (checked by lib/openapi/shape-checks.ts and tests/openapi).
+
+export const orderTransactionJson = z.object({
+  transaction_hash: z.string().describe("Hash of the latest transfer to the deposit address"),
+  block_number: z.number().int(),
+  confirmations: z.number().int().describe("Blocks on top of the transfer's block, counting it (head − block + 1)"),
+  status: z.string().describe("The transfer's status: pending, confirmed, or dropped after a reorg"),
+});
+
+export const orderJson = z.object({
+  id: z.number().int().describe("Internal numeric id; the single-order path accepts it too"),
+  order_id: z.string().describe("Public id, ORD-…"),
+  amount: decimalString.describe("Amount due, in token units"),
+  currency: z.string().describe("Token symbol, e.g. USDC"),
+  blockchain: z.string().nullable().describe("Blockchain slug, e.g. base"),
+  status: z.enum(orderStatuses).describe("pending → processing → confirmed; or expired / failed"),
+  receiving_address: evmAddress.describe("The order's own deposit address: the customer pays here"),
+  payment_url: z.string().describe("Hosted payment page for the customer"),
+  qr_code_url: z.string().describe("Path of an SVG QR code of the payment URI"),
+  order_info: z.string().describe("The JSON text given at creation, unchanged"),
+  nonce: z.number().int(),
+  webhook_url: z.string().nullable(),
+  redirect_url: z.string().nullable(),
+  created_at: timestamp,
+  expires_at: timestamp.describe("When the payment window closes"),
+  confirmed_at: timestamp.nullable().describe("Set once the order is confirmed"),
+  transaction: orderTransactionJson.nullable().describe("null until a transfer to the deposit address is detected"),
+  amount_received: decimalString.describe("What counted transfers added up to (can exceed amount)"),
+  failure_reason: z.enum(["underpaid", "late_payment", "reverted"]).nullable().describe("Why a failed order failed; null otherwise"),
+});
+export type OrderJsonShape = z.infer<typeof orderJson>;
+
+export const orderListItemJson = orderJson.pick({ id: true, order_id: true, amount: true, currency: true, status: true, created_at: true });
+
+/** What the hosted payment page reads (lib/orders/public-order.ts `serializePublicOrder`): customer-safe fields only. */
+export const publicOrderJson = z.object({
+  order_id: z.string(),
+  shop_name: z.string(),
+  amount: decimalString,
+  currency: z.string(),
+  token: z.object({ symbol: z.string(), address: z.string().nullable().describe("null for the native coin"), decimals: z.number().int() }),
+  blockchain: z.object({
+    slug: z.string(),
+    name: z.string(),
+    chain_id: z.number().int(),
+    native_currency: z.object({ symbol: z.string(), name: z.string(), decimals: z.number().int() }),
+    rpc_url: z.string().nullable().describe("Browser RPC: the sandbox devnet's URL only; null elsewhere"),
+    explorer_url: z.string().nullable(),
+  }),
+  receiving_address: z.string(),
+  status: z.string(),
+  failure_reason: z.string().nullable(),
+  amount_received: decimalString,
+  amount_missing: decimalString,
+  confirmations: z.number().int(),
+  confirmation_threshold: z.number().int(),
+  transaction_hash: z.string().nullable(),
+  transaction_url: z.string().nullable().describe("Block-explorer link (live chains and public testnets only)"),
+  qr_code_url: z.string(),
+  expires_at: timestamp,
+  redirect_url: z.string().nullable().describe("Only once the order is confirmed"),
+  sandbox: z.boolean(),
+});

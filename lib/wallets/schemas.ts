@@ -1,5 +1,6 @@
 import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
+import { evmAddress, timestamp } from "@/lib/openapi/primitives";
 
 /** Bounds a merchant may choose; 10000 blocks is about a day and a half on Ethereum, hours on L2s. */
 export const minConfirmationThreshold = 1;
@@ -54,3 +55,15 @@ export type UpdateWalletBody = z.infer<typeof updateWalletBody>;
 
 /** Path ids are strings; anything but a plain positive integer names no wallet (404, not 400). */
 export const walletParams = z.object({ id: z.string() });
+
+// Response shape: exactly what lib/wallets/serialize.ts returns.
+export const walletJson = z.object({
+  id: z.number().int(),
+  blockchain: z.number().int().describe("Numeric blockchain id (GET /api/blockchains/)"),
+  blockchain_slug: z.string().nullable().describe("The blockchain's slug, e.g. base"),
+  wallet_address: evmAddress.describe("Receiving address, checksummed"),
+  confirmation_threshold: z.number().int(),
+  is_active: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});

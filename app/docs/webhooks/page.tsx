@@ -1,0 +1,184 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Code, Note, styles } from "../code";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+// /docs/webhooks – receiving, verifying and de-duplicating webhooks
+export default function WebhooksGuidePage() {
+  return (
+    <main className={styles.guide}>
+      <h1>Webhooks</h1>
+      <p className={styles.lead}>
+        The gateway tells your backend when an order changes state by POSTing a signed JSON event. Verify the signature, de-duplicate on the
+        event id, answer 2xx quickly, then do the work.
+      </p>
+
+      <h2>Events</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Event</th>
+            <th>Order status</th>
+            <th>What to do</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td><code>payment.pending</code></td>
+            <td><code>processing</code></td>
+            <td>Payment seen on chain, waiting for confirmations. Show &quot;payment received&quot;; do not ship yet.</td>
+          </tr>
+          <tr>
+            <td><code>payment.confirmed</code></td>
+            <td><code>confirmed</code></td>
+            <td>Confirmed: fulfil the order.</td>
+          </tr>
+          <tr>
+            <td><code>payment.failed</code></td>
+            <td><code>failed</code></td>
+            <td>See <code>failure_reason</code>: <code>underpaid</code>, <code>late_payment</code> (paid after expiry) or <code>reverted</code>.</td>
+          </tr>
+          <tr>
+            <td><code>payment.expired</code></td>
+            <td><code>expired</code></td>
+            <td>Nothing arrived in time. Release the stock.</td>
+          </tr>
+        </tbody>
+      </table>
+      <p>
+        Events go to every active endpoint subscribed to them (<code>POST /api/webhook-endpoints/</code>; an empty <code>events</code> list means all)
+        and to the order&apos;s own <code>webhook_url</code> if it was created with one.
+      </p>
+
+      <h2>The request</h2>
+      <Code>{`
+POST /webhooks HTTP/1.1
+Content-Type: application/json
+webhook-id: msg_2a9S8kdu3LmqPz0bXw
+webhook-timestamp: 1893499200
+webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+x-webhook-signature: 9f2c4e0b8a7d…(64 hex digits)
+
+{"id":"evt_5hV3…","event":"payment.confirmed","created_at":"2030-01-01T12:04:10.000Z","data":{"id":1,"order_id":"ORD-7Kq2Vd9XbT3mPz1A","amount":"10.5","currency":"USDC","blockchain":"base","status":"confirmed", … ,"transaction":{"transaction_hash":"0x…","block_number":1234567,"confirmations":3,"status":"confirmed"},"amount_received":"10.5","failure_reason":null}}
+`}</Code>
+      <p>
+        The body is <code>{`{ id, event, created_at, data }`}</code>; <code>data</code> is the order exactly as{" "}
+        <code>GET /api/payment-orders/{"{order_id}"}/</code> returned it after the change (schema <code>WebhookEvent</code> in the{" "}
+        <Link href="/docs">reference</Link>).
+      </p>
+
+      <h2>Verifying the signatures</h2>
+      <p>Every delivery carries two independent signatures. Check at least one; checking both costs nothing.</p>
+      <table>
+        <thead>
+          <tr>
+            <th>Header</th>
+            <th>Value</th>
+            <th>Key</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td><code>x-webhook-signature</code></td>
+            <td>hex HMAC-SHA256 of the raw body bytes</td>
+            <td>the whole secret string, <code>whsec_…</code> included</td>
+          </tr>
+          <tr>
+            <td><code>webhook-signature</code> (Standard Webhooks)</td>
+            <td>
+              <code>v1,</code> + base64 HMAC-SHA256 of <code>{"${webhook-id}.${webhook-timestamp}.${body}"}</code>; several, space-separated, during a
+              secret rotation
+            </td>
+            <td>the bytes of the base64 part after <code>whsec_</code></td>
+          </tr>
+        </tbody>
+      </table>
+      <Note>
+        Sign the <strong>raw body</strong> as received. Parsing and re-serialising JSON changes the bytes and breaks the signature. Compare in constant
+        time, and refuse a <code>webhook-timestamp</code> more than five minutes from your clock (replay protection).
+      </Note>
+      <Code label="Node.js (no dependencies)">{`
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+const TOLERANCE_SECONDS = 5 * 60;
+
+function safeEqual(a, b) {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The spec header: hex HMAC-SHA256 of the raw body, keyed with the whole "whsec_…" string. */
+export function verifyHexSignature(rawBody, header, secret) {
+  if (!header) return false;
+  const expected = createHmac("sha256", secret).update(rawBody).digest("hex");
+  return safeEqual(expected, header.trim().toLowerCase());
+}
+
+/** Standard Webhooks: "v1,<base64>" over "id.timestamp.body", keyed with the base64-decoded part after "whsec_". */
+export function verifyStandardSignature(rawBody, headers, secret, now = Date.now()) {
+  const id = headers["webhook-id"], timestamp = headers["webhook-timestamp"], signature = headers["webhook-signature"];
+  if (!id || !timestamp || !signature || !/^\\d+$/.test(timestamp)) return false;
+  if (Math.abs(Math.floor(now / 1000) - Number(timestamp)) > TOLERANCE_SECONDS) return false; // stale: maybe a replay
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const expected = "v1," + createHmac("sha256", key).update(\`\${id}.\${timestamp}.\${rawBody}\`).digest("base64");
+  return signature.split(" ").some((candidate) => safeEqual(candidate, expected));
+}
+`}</Code>
+      <p>
+        With Express, read the raw body with <code>express.raw({"{ type: \"application/json\" }"})</code>; with Next.js route handlers,{" "}
+        <code>await request.text()</code>. Answer <code>401</code> when verification fails. The complete receiver, with tests, is{" "}
+        <code>examples/merchant-backend</code>; the Standard Webhooks libraries (<code>standardwebhooks</code> on npm, and others) verify{" "}
+        <code>webhook-signature</code> too.
+      </p>
+
+      <h3>Which secret?</h3>
+      <ul>
+        <li>Deliveries to a webhook endpoint: that endpoint&apos;s <code>secret</code> (shown at creation and by <code>POST /api/webhook-endpoints/{"{id}"}/rotate-secret/</code>).</li>
+        <li>Deliveries to an order&apos;s <code>webhook_url</code>: the account&apos;s <code>webhook_secret</code> (<code>GET /api/account/</code>).</li>
+        <li>
+          After a rotation the old secret still signs for 24 hours: <code>webhook-signature</code> then carries two <code>v1,</code> signatures, one per
+          secret, so a receiver that still has the old secret keeps working until you deploy the new one.
+        </li>
+      </ul>
+
+      <h2>Retries and acknowledgement</h2>
+      <ul>
+        <li>Any <code>2xx</code> acknowledges. Anything else, a timeout or a network error is retried.</li>
+        <li>
+          Retries back off exponentially with jitter for about three days (30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 24 h, 24 h), then the
+          delivery is marked <code>failed</code>. Answering <code>410 Gone</code> disables the endpoint.
+        </li>
+        <li>
+          Every attempt is logged: <code>GET /api/webhook-endpoints/{"{id}"}/deliveries/</code> shows status, duration, the response&apos;s start, and
+          the exact payload; <code>POST /api/webhook-deliveries/{"{id}"}/redeliver/</code> sends one again.
+        </li>
+        <li>
+          <code>POST /api/webhook-endpoints/{"{id}"}/test/</code> <code>{`{"event":"payment.confirmed"}`}</code> sends a signed sample right away and
+          returns the attempt: the quickest check of your receiver.
+        </li>
+        <li>Answer fast (do the work after acknowledging, or in a queue): slow answers time out and are retried.</li>
+      </ul>
+
+      <h2>Idempotency</h2>
+      <p>Delivery is at least once, so the same event can arrive twice (a retry after your 200 was lost, a manual redelivery):</p>
+      <ul>
+        <li>
+          <code>id</code> (<code>evt_…</code>) names the event: store it and skip events you have processed. <code>webhook-id</code> (<code>msg_…</code>)
+          is the same on every retry of one delivery.
+        </li>
+        <li>
+          Events can arrive out of order. Treat <code>data.status</code> as the state to move to, never move an order backwards from{" "}
+          <code>confirmed</code>, and when in doubt read the order with <code>GET /api/payment-orders/{"{order_id}"}/</code>.
+        </li>
+        <li>
+          On your side, create orders with your own order number as <code>nonce</code>: retrying a create cannot make a second order.
+        </li>
+      </ul>
+      <p>
+        Missed something? <code>GET /api/events/?order_id=ORD-…</code> lists every event of an order, newest first.
+      </p>
+    </main>
+  );
+}

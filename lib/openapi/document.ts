@@ -1,0 +1,473 @@
+import { z } from "zod";
+import { apiKeyJson, createdApiKeyJson } from "@/lib/auth/api-key-schemas";
+import { allPermissions } from "@/lib/auth/permissions";
+import { routeAccess, type RouteAccess, type RouteKey } from "@/lib/auth/route-access";
+import { accountJson, loginJson, registerJson, rotatedAccountSecretJson, tokenPairJson, verifyJson } from "@/lib/auth/schemas";
+import { blockchainJson } from "@/lib/chains/schemas";
+import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
+import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
+import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
+import { faucetJson, mineJson, payOrderJson, simulatedPaymentJson } from "@/lib/sandbox/schemas";
+import { transactionJson, transactionListItemJson } from "@/lib/transactions/schemas";
+import { walletJson } from "@/lib/wallets/schemas";
+import {
+  attemptJson,
+  deliveryJson,
+  endpointJson,
+  endpointWithSecretJson,
+  eventJson,
+  inboxCaptureJson,
+  inboxMessageJson,
+  rotatedEndpointJson,
+  testWebhookJson,
+  webhookEventJson,
+  webhookEventTypes,
+} from "@/lib/webhooks/schemas";
+import { extraOperations, operations, tags, type OperationDoc, type SuccessResponse } from "./registry";
+
+/**
+ * Builds the OpenAPI 3.1 document from the route table (lib/auth/route-access.ts: every route,
+ * its access rule) and the registry (lib/openapi/registry.ts: the zod schemas the routes use).
+ * Pure: no env, no database, so `npm run client:generate` and the tests can call it directly.
+ */
+
+type Json = Record<string, unknown>;
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** Response schemas shown as named components (and named types in lib/client/schema.d.ts). */
+const namedSchemas: Array<[z.ZodType, string]> = [
+  [orderJson, "Order"],
+  [orderListItemJson, "OrderListItem"],
+  [walletJson, "Wallet"],
+  [blockchainJson, "Blockchain"],
+  [apiKeyJson, "ApiKey"],
+  [createdApiKeyJson, "CreatedApiKey"],
+  [accountJson, "Account"],
+  [rotatedAccountSecretJson, "RotatedAccountSecret"],
+  [registerJson, "RegisterResult"],
+  [loginJson, "LoginResult"],
+  [tokenPairJson, "TokenPair"],
+  [verifyJson, "VerifyResult"],
+  [transactionJson, "Transaction"],
+  [transactionListItemJson, "TransactionListItem"],
+  [endpointJson, "WebhookEndpoint"],
+  [endpointWithSecretJson, "WebhookEndpointWithSecret"],
+  [rotatedEndpointJson, "RotatedWebhookEndpoint"],
+  [attemptJson, "WebhookAttempt"],
+  [testWebhookJson, "TestWebhookResult"],
+  [deliveryJson, "WebhookDelivery"],
+  [webhookEventJson, "WebhookEvent"],
+  [eventJson, "OrderEvent"],
+  [inboxMessageJson, "InboxMessage"],
+  [inboxCaptureJson, "InboxCapture"],
+  [payOrderJson, "SandboxPayment"],
+  [mineJson, "SandboxMineResult"],
+  [faucetJson, "SandboxFaucetResult"],
+  [publicOrderJson, "PublicOrder"],
+  [simulatedPaymentJson, "SimulatedPayment"],
+];
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const safeIntegerBounds = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/** Drops what JSON Schema output carries but an OpenAPI component should not ($schema, $id, the ±2^53 bounds of z.int()). */
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy);
+  if (!value || typeof value !== "object") return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "$schema" || key === "$id") continue;
+    if ((key === "minimum" || key === "maximum") && typeof inner === "number" && safeIntegerBounds.has(inner)) continue;
+    out[key] = tidy(inner);
+  }
+  return out;
+}
+
+/** A request schema (body, query or path parameters) as the client sends it: zod's input side. */
+function inputSchema(schema: z.ZodType): Json {
+  return tidy(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Json;
+}
+
+/** "GET /api/payment-orders/[orderId]" → method and OpenAPI path "/api/payment-orders/{orderId}". */
+export function splitRouteKey(key: string): { method: Method; path: string } {
+  const [method, routePath] = key.split(" ") as [string, string];
+  return { method: method.toLowerCase() as Method, path: routePath.replace(/\[([^\]]+)\]/g, "{$1}") };
+}
+
+/** A stable operationId: "POST /api/payment-orders" → postPaymentOrders; "[orderId]" → ByOrderId. */
+export function operationIdOf(key: string): string {
+  const { method, path } = splitRouteKey(key);
+  const words = path
+    .replace(/^\/api\//, "")
+    .split("/")
+    .map((segment) => (segment.startsWith("{") ? `by-${segment.slice(1, -1)}` : segment))
+    .join("-")
+    .split(/[^A-Za-z0-9]+|(?=[A-Z])/)
+    .filter(Boolean);
+  return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join("");
+}
+
+const errorExamples: Partial<Record<ErrorCode, { message: string; details?: Record<string, string[]> }>> = {
+  VALIDATION_ERROR: { message: "Request data is invalid.", details: { amount: ["This field is required."] } },
+  INVALID_AMOUNT: { message: "Amount must be a positive number." },
+  UNSUPPORTED_CURRENCY: { message: "Currency 'DOGE' is not supported on base; supported: USDC, ETH." },
+  INVALID_BLOCKCHAIN: { message: "Blockchain 'solana' is not supported; see GET /api/blockchains/." },
+  WALLET_NOT_CONFIGURED: { message: "No active wallet is configured for base; add one with POST /api/merchant-wallets/." },
+  DUPLICATE_NONCE: { message: "Nonce 42 has already been used for another order." },
+  INVALID_ORDER_INFO: { message: "order_info is not valid JSON." },
+  INVALID_TOKEN: { message: "Token is invalid or expired." },
+  INVALID_CREDENTIALS: { message: "Invalid username or password." },
+  INSUFFICIENT_PERMISSIONS: { message: "This credential lacks the 'create_payments' permission." },
+  NOT_FOUND: { message: "Resource not found." },
+  CONFLICT: { message: "The request conflicts with the resource's current state." },
+  RATE_LIMITED: { message: "Too many requests. Try again later." },
+  INTERNAL_ERROR: { message: "An unexpected error occurred." },
+  SERVICE_UNAVAILABLE: { message: "The sandbox devnet is not running." },
+};
+
+const errorWhen: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: "the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages",
+  INVALID_TOKEN: "the credential is missing, invalid, expired or revoked",
+  INVALID_CREDENTIALS: "the username or password is wrong",
+  INSUFFICIENT_PERMISSIONS: "the credential lacks the permission (or is an API key on a login-only route)",
+  NOT_FOUND: "no such resource for this merchant (another merchant's resource is not found either)",
+  RATE_LIMITED: "too many requests; the body has `retry_after` seconds and the `Retry-After` header is set",
+  INTERNAL_ERROR: "an unexpected failure; the body never carries a stack or SQL",
+  SERVICE_UNAVAILABLE: "a dependency (chain RPC, devnet) did not answer",
+};
+
+/** The error codes an operation can answer with: derived from its access rule and inputs, plus its own. */
+export function errorCodesOf(access: RouteAccess | "none", doc: OperationDoc): ErrorCode[] {
+  const codes = new Set<ErrorCode>(doc.errors ?? []);
+  if (doc.body || doc.query || doc.params) codes.add("VALIDATION_ERROR");
+  if (access !== "public" && access !== "none") {
+    codes.add("INVALID_TOKEN");
+    if (access !== "authenticated") codes.add("INSUFFICIENT_PERMISSIONS");
+    codes.add("RATE_LIMITED");
+  }
+  if (doc.params || doc.sandboxOnly) codes.add("NOT_FOUND");
+  codes.add("INTERNAL_ERROR");
+  return (Object.keys(errorStatus) as ErrorCode[]).filter((code) => codes.has(code));
+}
+
+function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) => Json): Json {
+  switch (response.kind) {
+    case "envelope":
+      return {
+        type: "object",
+        properties: {
+          success: { const: true },
+          data: nameOf(response.data),
+          message: { type: "string", examples: [response.message] },
+          timestamp: { type: "string", format: "date-time" },
+        },
+        required: ["success", "data", "message", "timestamp"],
+        additionalProperties: false,
+      };
+    case "page": {
+      const extra = response.extra ? (inputSchema(response.extra) as { properties?: Json; required?: string[] }) : {};
+      return {
+        type: "object",
+        properties: {
+          ...extra.properties,
+          count: { type: "integer", minimum: 0, description: "Items over all pages" },
+          next: { type: ["string", "null"], description: "Path of the next page (keeps the other query parameters), or null" },
+          previous: { type: ["string", "null"], description: "Path of the previous page, or null" },
+          results: { type: "array", items: nameOf(response.item) },
+        },
+        required: [...(extra.required ?? []), "count", "next", "previous", "results"],
+        additionalProperties: false,
+      };
+    }
+    case "bare":
+      return nameOf(response.schema);
+  }
+}
+
+function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  const out: Json = {};
+  for (const [status, list] of byStatus) {
+    const rateLimited = status === 429;
+    out[String(status)] = {
+      description: list.map((code) => `\`${code}\`${errorWhen[code] ? `: ${errorWhen[code]}` : ""}`).join("; "),
+      headers: {
+        "x-request-id": { $ref: "#/components/headers/RequestId" },
+        ...(rateLimited ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : {}),
+        ...(protectedRoute && status !== 401 ? rateLimitHeaderRefs : {}),
+      },
+      content: {
+        "application/json": {
+          schema: {
+            allOf: [
+              ref(rateLimited ? "RateLimitedError" : "Error"),
+              { type: "object", properties: { error: { type: "object", properties: { code: { type: "string", enum: list } } } } },
+            ],
+          },
+          examples: Object.fromEntries(
+            list.map((code) => [
+              code,
+              {
+                value: {
+                  success: false,
+                  error: { code, ...errorExamples[code] },
+                  ...(rateLimited ? { retry_after: 1800 } : {}),
+                  timestamp: "2030-01-01T12:00:00.000Z",
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const rateLimitHeaderRefs = {
+  "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
+const paramDescriptions: Record<string, string> = {
+  page: "Page number, from 1 (default 1)",
+  page_size: `Items per page (default ${defaultPageSize}; values above ${maxPageSize} are capped at ${maxPageSize})`,
+  orderId: "The order's public order_id (ORD-…) or its numeric id",
+  id: "Numeric id",
+  transactionHash: "0x-prefixed transaction hash",
+};
+
+function parameters(schema: z.ZodType | undefined, where: "query" | "path"): Json[] {
+  if (!schema) return [];
+  const json = inputSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property as Json & { description?: string };
+    return {
+      name,
+      in: where,
+      required: where === "path" || (json.required ?? []).includes(name),
+      description: description ?? paramDescriptions[name],
+      schema: rest,
+    };
+  });
+}
+
+const accessText = (access: RouteAccess | "none"): string => {
+  if (access === "public" || access === "none") return "No credential needed.";
+  if (access === "login") return "Needs a login (access token or dashboard session); API keys are refused with 403.";
+  if (access === "authenticated") return "Any valid credential (access token or API key).";
+  return `Needs the \`${access}\` permission (an access token, or an API key carrying it).`;
+};
+
+function security(access: RouteAccess | "none"): Json[] {
+  if (access === "public" || access === "none") return [];
+  if (access === "login") return [{ bearerAuth: [] }];
+  return [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+}
+
+function operation(key: string, access: RouteAccess | "none", doc: OperationDoc | undefined, nameOf: (schema: z.ZodType) => Json): Json {
+  const id = operationIdOf(key);
+  if (!doc) {
+    // In the route table but not in the registry: still listed, so clients see it, but flagged (tests fail on it).
+    return {
+      operationId: id,
+      summary: key,
+      tags: ["Undocumented"],
+      "x-undocumented": true,
+      "x-permission": access,
+      security: security(access),
+      responses: { default: { description: "Not documented yet." } },
+    };
+  }
+  const codes = errorCodesOf(access, doc);
+  const protectedRoute = access !== "public" && access !== "none";
+  const status = doc.response.kind === "page" ? 200 : doc.response.status;
+  return {
+    operationId: id,
+    summary: doc.summary,
+    description: [doc.description, accessText(access), doc.sandboxOnly ? "Sandbox only: 404 NOT_FOUND in live mode." : undefined].filter(Boolean).join("\n\n"),
+    tags: [...doc.tags],
+    "x-permission": access,
+    ...(doc.sandboxOnly ? { "x-sandbox-only": true } : {}),
+    security: security(access),
+    parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query")],
+    ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body) } } } } : {}),
+    responses: {
+      [String(status)]: {
+        description: doc.response.kind === "page" ? "A page of results (the bare list shape)." : doc.response.kind === "bare" ? "The result (a bare object, no envelope)." : "The result in the success envelope.",
+        headers: { "x-request-id": { $ref: "#/components/headers/RequestId" }, ...(protectedRoute ? rateLimitHeaderRefs : {}) },
+        content: { "application/json": { schema: successSchema(doc.response, nameOf) } },
+      },
+      ...errorResponses(codes, protectedRoute),
+    },
+  };
+}
+
+const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = {
+  "payment.pending": "Transfers of the order's token to its deposit address add up to the amount: the order is `processing`, waiting for confirmations. Do not ship yet.",
+  "payment.confirmed": "The payment has the required confirmations: the order is `confirmed`. Fulfil the order.",
+  "payment.failed": "The order is `failed`; `failure_reason` says why (underpaid, late_payment, reverted).",
+  "payment.expired": "The payment window closed with nothing received: the order is `expired`.",
+};
+
+function webhooks(): Json {
+  const header = (name: string, description: string, example: string) => ({ name, in: "header", required: true, description, schema: { type: "string", examples: [example] } });
+  return Object.fromEntries(
+    webhookEventTypes.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook${type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`,
+          summary: type,
+          description: `${webhookDescriptions[type]}\n\nPOSTed to every active endpoint subscribed to \`${type}\` (signed with the endpoint's secret) and to the order's \`webhook_url\` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on \`id\` (or \`webhook-id\`).`,
+          tags: ["Webhooks"],
+          security: [],
+          parameters: [
+            header("x-webhook-signature", "Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`)", "5d41402abc4b2a76b9719d911017c592"),
+            header("webhook-id", "Standard Webhooks message id (msg_…): the same on every retry of one delivery", "msg_2a9S8kdu3LmqPz"),
+            header("webhook-timestamp", "Unix seconds when this attempt was signed; reject if more than 5 minutes off", "1893499200"),
+            header(
+              "webhook-signature",
+              "Space-separated `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation",
+              "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { allOf: [ref("WebhookEvent"), { type: "object", properties: { event: { const: type } } }] },
+              },
+            },
+          },
+          responses: {
+            "200": { description: "Any 2xx acknowledges the delivery." },
+            default: { description: "Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint." },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const overview = `Multi-chain crypto payment gateway: create payment orders, each with its own deposit address; the gateway watches the chain, waits for confirmations and tells your backend through signed webhooks.
+
+**Authentication.** Send \`Authorization: Bearer <credential>\`: a JWT access token from \`POST /api/auth/login\` (24 hours; refresh with \`POST /api/auth/token/refresh\`) or an API key (\`sk_live_…\` / \`sk_test_…\`) made with \`POST /api/api-keys\`. Each operation's \`x-permission\` says what it needs: \`public\`, \`authenticated\` (any credential), \`login\` (never an API key) or one of the permissions ${allPermissions.map((p) => `\`${p}\``).join(", ")}.
+
+**Responses.** Single objects come in the envelope \`{ success, data, message, timestamp }\`; lists are the bare page \`{ count, next, previous, results }\` (\`page\`, \`page_size\` up to ${maxPageSize}); the auth endpoints answer bare objects. Errors are \`{ success: false, error: { code, message, details? }, timestamp }\` with the status of their code. Paths work with and without a trailing slash.
+
+**Rate limits.** Per merchant and plan (standard 1000, premium 5000 requests an hour), shared by all of a merchant's credentials. Every authenticated response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (unix seconds); over the limit: 429 \`RATE_LIMITED\` with \`retry_after\` and \`Retry-After\`.
+
+Guides: [Quick start](/docs/quick-start) · [Webhooks](/docs/webhooks) · [Sandbox](/docs/sandbox) · [Errors and rate limits](/docs/errors).`;
+
+function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRegistry<{ id: string }>): Json {
+  nameOf(webhookEventJson);
+  const generated = tidy(z.toJSONSchema(registry, { io: "output", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` })) as { schemas: Json };
+  const errorCodes = Object.keys(errorStatus);
+  const error = {
+    type: "object",
+    properties: {
+      success: { const: false },
+      error: {
+        type: "object",
+        properties: {
+          code: { type: "string", enum: errorCodes, description: "Stable, machine-readable; the HTTP status follows from it" },
+          message: { type: "string", description: "For humans; may change" },
+          details: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, description: "VALIDATION_ERROR: field name → messages" },
+        },
+        required: ["code", "message"],
+        additionalProperties: false,
+      },
+      timestamp: { type: "string", format: "date-time" },
+    },
+    required: ["success", "error", "timestamp"],
+    additionalProperties: false,
+  };
+  return {
+    schemas: {
+      ...generated.schemas,
+      Error: error,
+      RateLimitedError: {
+        ...error,
+        properties: { ...error.properties, retry_after: { type: "integer", minimum: 0, description: "Seconds until the limit resets" } },
+        required: [...error.required, "retry_after"],
+      },
+      ErrorCode: { type: "string", enum: errorCodes, "x-status": errorStatus },
+    },
+    headers: {
+      RequestId: { description: "This request's id; quote it when asking for support", schema: { type: "string", format: "uuid" } },
+      RateLimitLimit: { description: "Requests allowed in the current hour", schema: { type: "integer" } },
+      RateLimitRemaining: { description: "Requests left in the current hour", schema: { type: "integer" } },
+      RateLimitReset: { description: "When the window resets (unix seconds)", schema: { type: "integer" } },
+      RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+    },
+    securitySchemes: {
+      bearerAuth: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "JWT",
+        description: "Access token from POST /api/auth/login (24 hours). Carries every permission; the only credential for login-only operations.",
+      },
+      apiKeyAuth: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "sk_live_… / sk_test_…",
+        description: "API key from POST /api/api-keys, sent as `Authorization: Bearer sk_…`. Carries the permissions it was created with.",
+      },
+    },
+  };
+}
+
+export interface DocumentOptions {
+  /** Where the API is served (the request's origin when served; a placeholder in generated files). */
+  serverUrl?: string;
+}
+
+/** The OpenAPI 3.1 document of every route in the route table (plus the few route files outside it). */
+export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
+  const registry = z.registry<{ id: string }>();
+  const names = new Map<z.ZodType, string>(namedSchemas);
+  const used = new Set<string>();
+  // A response schema becomes a component; unnamed ones are named after their operation.
+  let current = "";
+  const nameOf = (schema: z.ZodType): Json => {
+    let name = names.get(schema);
+    if (!name) {
+      name = `${current[0]!.toUpperCase()}${current.slice(1)}Result`;
+      names.set(schema, name);
+    }
+    if (!used.has(name)) {
+      used.add(name);
+      registry.add(schema, { id: name });
+    }
+    return ref(name);
+  };
+
+  const paths: Record<string, Record<string, Json>> = {};
+  const add = (key: string, access: RouteAccess | "none", doc: OperationDoc | undefined) => {
+    const { method, path } = splitRouteKey(key);
+    current = operationIdOf(key);
+    (paths[path] ??= {})[method] = operation(key, access, doc, nameOf);
+  };
+  for (const [key, access] of Object.entries(routeAccess) as Array<[RouteKey, RouteAccess]>) add(key, access, operations[key]);
+  for (const [key, doc] of Object.entries(extraOperations)) add(key, "none", doc);
+
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: {
+      title: "Payment Gateway API",
+      version: "1.0.0",
+      summary: "Accept crypto payments on several blockchains.",
+      description: overview,
+    },
+    servers: [{ url: options.serverUrl ?? "http://localhost:3000", description: options.serverUrl ? "This deployment" : "npm run dev" }],
+    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    paths: sortedPaths,
+    webhooks: webhooks(),
+    components: components(nameOf, registry),
+  };
+}

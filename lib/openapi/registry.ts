@@ -1,0 +1,375 @@
+import { z } from "zod";
+import { apiKeyJson, createApiKeyBody, createdApiKeyJson, idParams as apiKeyIdParams } from "@/lib/auth/api-key-schemas";
+import type { RouteKey } from "@/lib/auth/route-access";
+import {
+  accountJson,
+  loginBody,
+  loginJson,
+  refreshBody,
+  registerBody,
+  registerJson,
+  rotatedAccountSecretJson,
+  tokenPairJson,
+  verifyJson,
+} from "@/lib/auth/schemas";
+import { blockchainJson } from "@/lib/chains/schemas";
+import type { ErrorCode } from "@/lib/http/error-codes";
+import { pageQuery } from "@/lib/http/pagination";
+import { createOrderBody, listOrdersQuery, orderJson, orderListItemJson, orderParams, publicOrderJson } from "@/lib/orders/schemas";
+import { faucetBody, faucetJson, mineBody, mineJson, payOrderBody, payOrderJson, sandboxOrderParams, simulatedPaymentJson } from "@/lib/sandbox/schemas";
+import { simulateBody } from "@/lib/sandbox/simulate-payment";
+import { listTransactionsQuery, transactionJson, transactionListItemJson, transactionParams } from "@/lib/transactions/schemas";
+import { createWalletBody, updateWalletBody, walletJson, walletParams } from "@/lib/wallets/schemas";
+import {
+  createEndpointBody,
+  deliveryJson,
+  endpointJson,
+  endpointWithSecretJson,
+  eventJson,
+  idParams as webhookIdParams,
+  inboxCaptureJson,
+  inboxMessageJson,
+  listDeliveriesQuery,
+  listEventsQuery,
+  rotatedEndpointJson,
+  testEndpointBody,
+  testWebhookJson,
+  updateEndpointBody,
+} from "@/lib/webhooks/schemas";
+
+/** How a route answers on success (lib/http/envelope.ts and lib/http/pagination.ts). */
+export type SuccessResponse =
+  /** `ok()` / `created()`: `{ success: true, data, message, timestamp }`. */
+  | { kind: "envelope"; status: 200 | 201; data: z.ZodType; message: string }
+  /** `page()`: the bare list shape `{ count, next, previous, results }`, plus any `extra` top-level fields. */
+  | { kind: "page"; item: z.ZodType; extra?: z.ZodObject }
+  /** `bare()`: the body itself (auth endpoints). */
+  | { kind: "bare"; status: 200 | 201; schema: z.ZodType };
+
+/** What the reference says about one operation. Request schemas are the very objects the route passes to withApi. */
+export interface OperationDoc {
+  summary: string;
+  description?: string;
+  tags: readonly Tag[];
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  /** Sandbox-only tool (withApi `sandboxOnly`): 404 in live mode, 503 when the devnet is off. */
+  sandboxOnly?: boolean;
+  response: SuccessResponse;
+  /** Domain error codes beyond the ones the generator derives (auth, validation, not-found, rate limit). */
+  errors?: readonly ErrorCode[];
+}
+
+export const tags = {
+  Authentication: "Register, log in, refresh and check tokens.",
+  Account: "The merchant account (login only).",
+  "API keys": "Dedicated credentials for merchant backends (managed with a login only).",
+  Blockchains: "The networks this deployment serves.",
+  "Merchant wallets": "Where each blockchain's payments end up: one receiving wallet per blockchain.",
+  "Payment orders": "Payment requests, each with its own deposit address.",
+  Transactions: "On-chain transfers the gateway detected.",
+  Webhooks: "Endpoints that receive order events, their delivery log, and the event history.",
+  "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
+  Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
+  Meta: "This document.",
+} as const;
+export type Tag = keyof typeof tags;
+
+const envelope = (data: z.ZodType, message: string, status: 200 | 201 = 200): SuccessResponse => ({ kind: "envelope", status, data, message });
+const listOf = (item: z.ZodType, extra?: z.ZodObject): SuccessResponse => ({ kind: "page", item, extra });
+
+/**
+ * One entry per key of the route table (lib/auth/route-access.ts). A route in the table without
+ * an entry still appears in the document (marked `x-undocumented`), and tests/openapi fails on it.
+ */
+export const operations: Partial<Record<RouteKey, OperationDoc>> = {
+  "POST /api/auth/register": {
+    summary: "Register a merchant account",
+    description: "Creates the account and its webhook secret. Then log in for tokens. At most 100 registrations an hour per client address.",
+    tags: ["Authentication"],
+    body: registerBody,
+    response: { kind: "bare", status: 201, schema: registerJson },
+    errors: ["RATE_LIMITED"],
+  },
+  "POST /api/auth/login": {
+    summary: "Log in",
+    description: "Exchanges username and password for an access token (24 hours) and a refresh token (30 days). 10 failures in 15 minutes per username or client address lock login with 429.",
+    tags: ["Authentication"],
+    body: loginBody,
+    response: { kind: "bare", status: 200, schema: loginJson },
+    errors: ["INVALID_CREDENTIALS", "RATE_LIMITED"],
+  },
+  "POST /api/auth/token/refresh": {
+    summary: "Refresh tokens",
+    description: "Rotates a refresh token into a new pair; replace both. Each refresh token works once: presenting a used one revokes every token issued from it.",
+    tags: ["Authentication"],
+    body: refreshBody,
+    response: { kind: "bare", status: 200, schema: tokenPairJson },
+    errors: ["INVALID_TOKEN"],
+  },
+  "GET /api/auth/verify": {
+    summary: "Verify a credential",
+    description: "Whether the presented access token or API key is valid, whose it is and what it may do.",
+    tags: ["Authentication"],
+    response: { kind: "bare", status: 200, schema: verifyJson },
+  },
+  "GET /api/account": {
+    summary: "Get the account",
+    description: "The logged-in merchant's account, plan, rate limit and webhook secret.",
+    tags: ["Account"],
+    response: envelope(accountJson, "OK"),
+  },
+  "POST /api/account/rotate-webhook-secret": {
+    summary: "Rotate the account webhook secret",
+    description: "The account secret signs deliveries to per-order `webhook_url`s. The old secret keeps signing (alongside) for 24 hours.",
+    tags: ["Account"],
+    response: envelope(rotatedAccountSecretJson, "Webhook secret rotated."),
+  },
+  "GET /api/api-keys": {
+    summary: "List API keys",
+    description: "Newest first. Secrets are never shown again after creation.",
+    tags: ["API keys"],
+    query: pageQuery,
+    response: listOf(apiKeyJson),
+  },
+  "POST /api/api-keys": {
+    summary: "Create an API key",
+    description: "Give `permissions` or a `preset`. The `key` is in this response only: store it now.",
+    tags: ["API keys"],
+    body: createApiKeyBody,
+    response: envelope(createdApiKeyJson, "API key created. Store the key now: it will not be shown again.", 201),
+  },
+  "DELETE /api/api-keys/[id]": {
+    summary: "Revoke an API key",
+    description: "The key stops working at once. Revoking twice is harmless.",
+    tags: ["API keys"],
+    params: apiKeyIdParams,
+    response: envelope(apiKeyJson, "API key revoked."),
+  },
+  "GET /api/blockchains": {
+    summary: "List blockchains",
+    description: "Networks with their numeric ids (for wallets), slugs (for orders), confirmations and tokens.",
+    tags: ["Blockchains"],
+    query: pageQuery,
+    response: listOf(blockchainJson),
+  },
+  "GET /api/merchant-wallets": {
+    summary: "List merchant wallets",
+    tags: ["Merchant wallets"],
+    query: pageQuery,
+    response: listOf(walletJson),
+  },
+  "POST /api/merchant-wallets": {
+    summary: "Add a merchant wallet",
+    description: "One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR.",
+    tags: ["Merchant wallets"],
+    body: createWalletBody,
+    response: envelope(walletJson, "Created", 201),
+    errors: ["INVALID_BLOCKCHAIN"],
+  },
+  "PUT /api/merchant-wallets/[id]": {
+    summary: "Update a merchant wallet",
+    description: "Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with.",
+    tags: ["Merchant wallets"],
+    params: walletParams,
+    body: updateWalletBody,
+    response: envelope(walletJson, "OK"),
+  },
+  "GET /api/payment-orders": {
+    summary: "List payment orders",
+    description: "Filter by status, blockchain, currency; sort with `ordering`. Items carry id, order_id, amount, currency, status, created_at.",
+    tags: ["Payment orders"],
+    query: listOrdersQuery,
+    response: listOf(orderListItemJson),
+  },
+  "POST /api/payment-orders": {
+    summary: "Create a payment order",
+    description:
+      "Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.",
+    tags: ["Payment orders"],
+    body: createOrderBody,
+    response: envelope(orderJson, "Created", 201),
+    errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO"],
+  },
+  "GET /api/payment-orders/[orderId]": {
+    summary: "Get a payment order",
+    description: "By public `order_id` (ORD-…) or numeric `id`. Includes `confirmed_at` and the detected `transaction`.",
+    tags: ["Payment orders"],
+    params: orderParams,
+    response: envelope(orderJson, "OK"),
+  },
+  "POST /api/sandbox/payment-orders/[orderId]/pay": {
+    summary: "Pay an order on the devnet",
+    description: "A real transfer from the faucet to the order's deposit address. Defaults pay the full amount in the order's currency; give less to test underpayment, or another currency to test wrong-asset handling.",
+    tags: ["Sandbox"],
+    params: sandboxOrderParams,
+    body: payOrderBody,
+    sandboxOnly: true,
+    response: envelope(payOrderJson, "Payment sent on the devnet.", 201),
+    errors: ["UNSUPPORTED_CURRENCY", "INVALID_AMOUNT", "SERVICE_UNAVAILABLE"],
+  },
+  "POST /api/sandbox/mine": {
+    summary: "Mine devnet blocks",
+    description: "Simulated confirmations: mines `blocks` blocks on the devnet.",
+    tags: ["Sandbox"],
+    body: mineBody,
+    sandboxOnly: true,
+    response: envelope(mineJson, "Mined 1 block(s)."),
+    errors: ["INVALID_BLOCKCHAIN", "SERVICE_UNAVAILABLE"],
+  },
+  "POST /api/sandbox/faucet": {
+    summary: "Get test tokens",
+    description: "Sends test tokens or the native coin to any address on the devnet.",
+    tags: ["Sandbox"],
+    body: faucetBody,
+    sandboxOnly: true,
+    response: envelope(faucetJson, "Sent from the faucet."),
+    errors: ["INVALID_BLOCKCHAIN", "UNSUPPORTED_CURRENCY", "INVALID_AMOUNT", "SERVICE_UNAVAILABLE"],
+  },
+  "GET /api/transactions": {
+    summary: "List transactions",
+    description: "Transfers to the merchant's deposit addresses, newest first.",
+    tags: ["Transactions"],
+    query: listTransactionsQuery,
+    response: listOf(transactionListItemJson),
+    errors: ["INVALID_BLOCKCHAIN"],
+  },
+  "GET /api/transactions/[transactionHash]": {
+    summary: "Get a transaction",
+    tags: ["Transactions"],
+    params: transactionParams,
+    response: envelope(transactionJson, "OK"),
+  },
+  "GET /api/webhook-endpoints": {
+    summary: "List webhook endpoints",
+    description: "Newest first, without their secrets.",
+    tags: ["Webhooks"],
+    query: pageQuery,
+    response: listOf(endpointJson),
+  },
+  "POST /api/webhook-endpoints": {
+    summary: "Add a webhook endpoint",
+    description: "The signing `secret` is in this response (and on rotation) only. Live mode takes https URLs that resolve to public addresses; the sandbox also takes http and loopback.",
+    tags: ["Webhooks"],
+    body: createEndpointBody,
+    response: envelope(endpointWithSecretJson, "Webhook endpoint created. Store the secret now.", 201),
+  },
+  "GET /api/webhook-endpoints/[id]": {
+    summary: "Get a webhook endpoint",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    response: envelope(endpointJson, "OK"),
+  },
+  "PUT /api/webhook-endpoints/[id]": {
+    summary: "Update a webhook endpoint",
+    description: "Any subset of url, events, description, is_active.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    body: updateEndpointBody,
+    response: envelope(endpointJson, "Webhook endpoint updated."),
+  },
+  "DELETE /api/webhook-endpoints/[id]": {
+    summary: "Delete a webhook endpoint",
+    description: "Removes the endpoint and its delivery log.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    response: envelope(endpointJson, "Webhook endpoint deleted."),
+  },
+  "POST /api/webhook-endpoints/[id]/rotate-secret": {
+    summary: "Rotate an endpoint's secret",
+    description: "Deliveries carry a second `webhook-signature` with the old secret for 24 hours, so receivers can roll over.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    response: envelope(rotatedEndpointJson, "Secret rotated. Store the new secret now."),
+  },
+  "POST /api/webhook-endpoints/[id]/test": {
+    summary: "Send a test event",
+    description: "Sends a signed sample of the event to the endpoint now (whatever its subscriptions) and returns the attempt. Not retried.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    body: testEndpointBody,
+    response: envelope(testWebhookJson, "Test event delivered."),
+  },
+  "GET /api/webhook-endpoints/[id]/deliveries": {
+    summary: "List an endpoint's deliveries",
+    description: "Newest first, each with its attempts.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    query: listDeliveriesQuery,
+    response: listOf(deliveryJson),
+  },
+  "POST /api/webhook-deliveries/[id]/redeliver": {
+    summary: "Redeliver a webhook",
+    description: "Sends the same body again with the same `webhook-id` and a fresh retry schedule.",
+    tags: ["Webhooks"],
+    params: webhookIdParams,
+    response: envelope(deliveryJson, "Redelivery scheduled."),
+    errors: ["CONFLICT"],
+  },
+  "GET /api/events": {
+    summary: "List order events",
+    description: "Everything webhooks carried (or would have), newest first; filter by event type or order.",
+    tags: ["Webhooks"],
+    query: listEventsQuery,
+    response: listOf(eventJson),
+  },
+  "GET /api/sandbox/inbox": {
+    summary: "Read the webhook inbox",
+    description: "What the merchant's capture URL (`inbox_url`) received, newest first, with each message's signature check. Point an endpoint or an order's webhook_url at `inbox_url` to try webhooks without a server.",
+    tags: ["Sandbox"],
+    query: pageQuery,
+    sandboxOnly: true,
+    response: listOf(inboxMessageJson, z.object({ inbox_url: z.string().nullable().describe("The merchant's capture URL") })),
+  },
+  "GET /api/pay/[orderId]": {
+    summary: "Payment page status",
+    description: "The customer's view of an order by its public ORD-… id (numeric ids are not accepted): what to pay, where, and how far along the payment is. No merchant data.",
+    tags: ["Payment page"],
+    params: orderParams,
+    response: envelope(publicOrderJson, "OK"),
+  },
+  "POST /api/pay/[orderId]/simulate": {
+    summary: "Simulate a payment from the payment page",
+    description: "The payment page's sandbox controls: `full` pays what is missing, `partial` half of it, `mine` mines the confirmations still needed. Limited per client address.",
+    tags: ["Payment page", "Sandbox"],
+    params: orderParams,
+    body: simulateBody,
+    sandboxOnly: true,
+    response: envelope(simulatedPaymentJson, "Simulated on the devnet.", 201),
+    errors: ["CONFLICT", "RATE_LIMITED", "SERVICE_UNAVAILABLE"],
+  },
+  "GET /api/openapi.json": {
+    summary: "This OpenAPI document",
+    tags: ["Meta"],
+    response: { kind: "bare", status: 200, schema: z.object({ openapi: z.string() }).loose().describe("The OpenAPI 3.1 document") },
+  },
+};
+
+/**
+ * Route files under app/api outside the route table, because they do not go through withApi.
+ * Documented here by their path and method (keys in the table's format).
+ */
+export const extraOperations: Record<string, OperationDoc & { security: "none" }> = {
+  "POST /api/sandbox/inbox/[token]": {
+    summary: "Capture a webhook (inbox URL)",
+    description:
+      "The merchant's sandbox capture URL: records any request (GET, PUT, PATCH and DELETE are recorded too) and checks its webhook signatures. The unguessable token is the credential. 404 in live mode or for an unknown token.",
+    tags: ["Sandbox"],
+    params: z.object({ token: z.string().describe("The inbox token (inb_…), from GET /api/sandbox/inbox/") }),
+    sandboxOnly: true,
+    security: "none",
+    response: envelope(inboxCaptureJson, "Captured."),
+  },
+};
+
+/**
+ * Route files under app/api that are not part of the merchant API, with why. Every other route
+ * file and exported method must have an operation (tests/openapi/coverage.test.ts).
+ */
+export const undocumentedRoutes: Record<string, string> = {
+  "[...path]": "the catch-all answering 404 NOT_FOUND for unknown /api paths",
+  inngest: "the Inngest serve endpoint (JOBS_DRIVER=inngest), called by Inngest only",
+  "auth/[...nextauth]": "next-auth's own session endpoints for the dashboard",
+  "sandbox/inbox/[token] GET,PUT,PATCH,DELETE": "the same capture handler as POST /api/sandbox/inbox/{token}",
+};
