@@ -6,8 +6,11 @@ import type { Handler } from "./request";
 const appApi = path.resolve(__dirname, "../../app/api");
 export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Route files whose routes are not merchant API routes (catch-all 404, Inngest serve endpoint, inbox capture). */
-const outsideTheTable = [/^\[\.\.\.path\]$/, /^inngest$/, /^sandbox\/inbox\/\[token\]$/];
+/**
+ * Route files whose routes are not merchant API routes (catch-all 404, Inngest serve endpoint, inbox capture,
+ * and next-auth's own session endpoints for the dashboard, which withApi does not wrap).
+ */
+const outsideTheTable = [/^\[\.\.\.path\]$/, /^inngest$/, /^sandbox\/inbox\/\[token\]$/, /^auth\/\[\.\.\.nextauth\]$/];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

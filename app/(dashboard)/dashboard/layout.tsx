@@ -1,0 +1,44 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { redirect } from "next/navigation";
+import "@/components/ui/theme.css";
+import styles from "@/components/dashboard/dashboard.module.css";
+import { NavLinks } from "@/components/dashboard/nav-links";
+import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
+import { isSandbox } from "@/lib/env";
+
+// Sessions are per request: never prerender.
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const merchant = await getSessionMerchant();
+  if (!merchant) redirect("/sign-in");
+
+  async function signOutAction() {
+    "use server";
+    await signOut({ redirectTo: "/sign-in" });
+  }
+
+  return (
+    <div className={styles.shell}>
+      <nav className={styles.sidebar} aria-label="Dashboard">
+        <p className={styles.brand}>
+          <Link href="/dashboard">Payment Gateway</Link>
+        </p>
+        {isSandbox ? <span className={styles.sandboxTag}>SANDBOX</span> : null}
+        <NavLinks sandbox={isSandbox} />
+        <div className={styles.sidebarFoot}>
+          <div>
+            Signed in as <strong>{merchant.username}</strong>
+          </div>
+          <form action={signOutAction}>
+            <button type="submit">Sign out</button>
+          </form>
+        </div>
+      </nav>
+      <main className={styles.content} id="main">
+        {children}
+      </main>
+    </div>
+  );
+}

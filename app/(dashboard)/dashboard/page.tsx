@@ -1,0 +1,88 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { Badge, Card } from "@/components/ui";
+import styles from "@/components/dashboard/dashboard.module.css";
+import { OrdersTable } from "@/components/dashboard/orders-table";
+import { VolumeChart } from "@/components/dashboard/volume-chart";
+import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { loadOverview, overviewDays } from "@/lib/dashboard/overview";
+import { orderStatuses } from "@/lib/orders/schemas";
+import { getDb } from "@/lib/db/client";
+
+export const metadata: Metadata = { title: "Overview · Dashboard" };
+
+export default async function OverviewPage() {
+  const merchant = await requirePageMerchant();
+  const { tokens, recent, setup } = await loadOverview(await getDb(), merchant.merchantId);
+  const steps: Array<[boolean, string, string]> = [
+    [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
+    [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
+    [setup.webhookEndpointAdded, "Add a webhook endpoint", "/dashboard/webhooks"],
+    [setup.firstTestPayment, "Receive a first test payment", "/dashboard/sandbox"],
+  ];
+  const done = steps.filter(([ok]) => ok).length;
+  const orderCount = tokens.reduce((n, t) => n + t.totalOrders, 0);
+
+  return (
+    <>
+      <h1>Overview</h1>
+      <div className={styles.grid}>
+        <Card title="Setup checklist">
+          <p>
+            {done} of {steps.length} done
+          </p>
+          <ul className={styles.checklist}>
+            {steps.map(([ok, label, href]) => (
+              <li key={label} data-done={ok}>
+                <Badge status={ok ? "ok" : "other"}>{ok ? "done" : "to do"}</Badge> {ok ? <span>{label}</span> : <a href={href}>{label}</a>}
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card title={`Last ${overviewDays} days`}>
+          <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
+          <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
+        </Card>
+      </div>
+
+      <h2>Volume and orders by token</h2>
+      {tokens.length === 0 ? <p>Charts appear once you have orders.</p> : null}
+      {tokens.map((t) => (
+        <Card key={t.key} title={`${t.currency} on ${t.blockchain}`} headingLevel={3}>
+          <VolumeChart series={t} />
+          <div className="table-wrap" style={{ marginTop: "0.75rem" }}>
+            <table>
+              <caption className="visually-hidden">{`Orders by status, ${t.currency} on ${t.blockchain}`}</caption>
+              <thead>
+                <tr>
+                  {orderStatuses.map((s) => (
+                    <th key={s} scope="col">
+                      {s}
+                    </th>
+                  ))}
+                  <th scope="col">confirmed volume</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  {orderStatuses.map((s) => (
+                    <td key={s}>{t.countsByStatus[s]}</td>
+                  ))}
+                  <td>
+                    {t.confirmedVolume} {t.currency}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ))}
+
+      <h2>Recent orders</h2>
+      <OrdersTable orders={recent} caption="Recent orders" />
+      <p>
+        <Link href="/dashboard/orders">All orders</Link>
+      </p>
+    </>
+  );
+}

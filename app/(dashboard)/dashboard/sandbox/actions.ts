@@ -1,0 +1,57 @@
+"use server";
+
+import { randomInt } from "node:crypto";
+import { z } from "zod";
+import { authedAction } from "@/lib/auth/authed-action";
+import { isSandbox } from "@/lib/env";
+import { notFound } from "@/lib/http/errors";
+import { createOrder } from "@/lib/orders/create-order";
+import { createOrderBody } from "@/lib/orders/schemas";
+import { serializeOrder } from "@/lib/orders/serialize";
+import { dripFaucet, mine, payOrder } from "@/lib/sandbox/sandbox-tools";
+import { faucetBody, mineBody, payOrderBody } from "@/lib/sandbox/schemas";
+
+/** Sandbox tools answer 404 in live mode, like their API routes. */
+function assertSandbox() {
+  if (!isSandbox) throw notFound("Endpoint");
+}
+
+/** A test order from the form: a random nonce and order_info unless given. */
+const orderFromForm = (o: unknown) => {
+  const f = (o ?? {}) as Record<string, unknown>;
+  return {
+    ...f,
+    nonce: typeof f.nonce === "string" && f.nonce.trim() !== "" ? Number(f.nonce) : randomInt(1, 2 ** 47),
+    order_info: f.order_info ?? '{"source":"dashboard sandbox"}',
+  };
+};
+
+/** Same use-case as POST /api/payment-orders/. */
+export const createTestOrderAction = authedAction(z.preprocess(orderFromForm, createOrderBody), async (input, { db, merchantId }) => {
+  assertSandbox();
+  const order = serializeOrder(await createOrder(db, merchantId, input));
+  return { order_id: order.order_id, amount: order.amount, currency: order.currency, blockchain: order.blockchain, receiving_address: order.receiving_address, payment_url: order.payment_url };
+});
+
+/** Same use-case as POST /api/sandbox/payment-orders/{id}/pay/. */
+export const payOrderAction = authedAction(z.object({ order_id: z.string().min(1).max(64) }).and(payOrderBody), async ({ order_id, ...body }, { db, merchantId }) => {
+  assertSandbox();
+  return payOrder(db, merchantId, order_id, body);
+});
+
+const numberFields = (o: unknown) => {
+  const f = (o ?? {}) as Record<string, unknown>;
+  return { ...f, ...(typeof f.blocks === "string" && { blocks: Number(f.blocks) }) };
+};
+
+/** Same use-case as POST /api/sandbox/mine/. */
+export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input) => {
+  assertSandbox();
+  return mine(input);
+});
+
+/** Same use-case as POST /api/sandbox/faucet/. */
+export const faucetAction = authedAction(faucetBody, async (input) => {
+  assertSandbox();
+  return dripFaucet(input);
+});

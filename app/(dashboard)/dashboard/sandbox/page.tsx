@@ -1,0 +1,111 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Badge, Card } from "@/components/ui";
+import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import styles from "@/components/dashboard/dashboard.module.css";
+import { formatDate } from "@/components/dashboard/format";
+import { listBlockchains } from "@/lib/chains/catalog";
+import { getDb } from "@/lib/db/client";
+import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { recentOrders } from "@/lib/dashboard/queries";
+import { isSandbox } from "@/lib/env";
+import { formatAmount } from "@/lib/orders/amounts";
+import { inboxUrl } from "@/lib/webhooks/inbox-url";
+import { accountSecretsByIds } from "@/lib/webhooks/queries";
+import { createTestOrderAction, faucetAction, mineAction, payOrderAction } from "./actions";
+
+export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };
+
+export default async function SandboxPage() {
+  if (!isSandbox) notFound();
+  const merchant = await requirePageMerchant();
+  const db = await getDb();
+  const [orders, [account]] = await Promise.all([recentOrders(db, merchant.merchantId, 10), accountSecretsByIds(db, [merchant.merchantId])]);
+  const chains = listBlockchains().map((c) => ({ value: c.slug, label: c.name }));
+  const currencies = [...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }));
+
+  return (
+    <>
+      <h1>Sandbox tools</h1>
+      <p>Everything here runs on the local devnet with test tokens: no real money moves.</p>
+      <div className={styles.grid}>
+        <Card title="Create a test order">
+          <ActionForm action={createTestOrderAction} submitLabel="Create test order" showResult label="Create a test order">
+            <SelectField label="Blockchain" name="blockchain" options={chains} />
+            <SelectField label="Currency" name="currency" options={currencies} defaultValue="USDC" />
+            <Field label="Amount" name="amount" defaultValue="10.50" required inputMode="decimal" />
+            <Field label="Webhook URL (optional)" name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken) : ""} />
+          </ActionForm>
+        </Card>
+        <Card title="Simulate a payment">
+          <ActionForm action={payOrderAction} submitLabel="Send payment" showResult label="Simulate a payment">
+            <Field label="Order id" name="order_id" required placeholder="ORD-…" defaultValue={orders.find((o) => o.status === "pending")?.orderId ?? ""} />
+            <Field label="Amount (optional)" name="amount" inputMode="decimal" hint="Empty: the order's full amount. Less tests underpayment." />
+          </ActionForm>
+        </Card>
+        <Card title="Mine blocks">
+          <ActionForm action={mineAction} submitLabel="Mine" showResult resetOnSuccess={false} label="Mine blocks">
+            <Field label="Blocks" name="blocks" type="number" min={1} max={1000} defaultValue={3} required />
+            <SelectField label="Blockchain" name="blockchain" options={chains} />
+          </ActionForm>
+        </Card>
+        <Card title="Faucet">
+          <ActionForm action={faucetAction} submitLabel="Send test funds" showResult label="Faucet">
+            <Field label="Address" name="address" required placeholder="0x…" spellCheck={false} />
+            <SelectField label="Currency" name="currency" options={currencies} />
+            <Field label="Amount" name="amount" defaultValue="100" required inputMode="decimal" />
+            <SelectField label="Blockchain" name="blockchain" options={chains} />
+          </ActionForm>
+        </Card>
+      </div>
+
+      <h2>Recent orders</h2>
+      {orders.length === 0 ? (
+        <p>No orders yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Recent orders</caption>
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Status</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((o) => (
+                <tr key={o.id} data-order-id={o.orderId}>
+                  <td>
+                    <Link className="mono" href={`/dashboard/orders/${o.orderId}`}>
+                      {o.orderId}
+                    </Link>
+                  </td>
+                  <td>
+                    <Badge status={o.status} />
+                  </td>
+                  <td>
+                    {formatAmount(BigInt(o.amount), o.decimals)} {o.currency}
+                  </td>
+                  <td>{formatDate(o.createdAt)}</td>
+                  <td>
+                    {o.status === "pending" ? (
+                      <ActionForm action={payOrderAction} submitLabel="Pay in full" small label={`Pay ${o.orderId}`}>
+                        <input type="hidden" name="order_id" value={o.orderId} />
+                      </ActionForm>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

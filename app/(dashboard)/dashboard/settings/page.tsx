@@ -1,0 +1,57 @@
+import { requestTime } from "@/lib/dashboard/clock";
+import type { Metadata } from "next";
+import { Card, DescriptionList } from "@/components/ui";
+import { formatDate } from "@/components/dashboard/format";
+import { SecretReveal } from "@/components/dashboard/secret-reveal";
+import { getAccountOrThrow } from "@/lib/auth/account";
+import { hourlyLimit } from "@/lib/auth/rate-limit";
+import { getDb } from "@/lib/db/client";
+import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { rateLimitUsage } from "@/lib/dashboard/queries";
+import { rotateAccountSecretAction, revealAccountSecretAction } from "./actions";
+
+export const metadata: Metadata = { title: "Settings · Dashboard" };
+
+/** The rate limit's fixed window (lib/auth/rate-limit.ts): one hour. */
+const windowMs = 60 * 60 * 1000;
+
+export default async function SettingsPage() {
+  const merchant = await requirePageMerchant();
+  const db = await getDb();
+  const account = await getAccountOrThrow(db, merchant.merchantId);
+  const now = requestTime().getTime();
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const used = await rateLimitUsage(db, merchant.merchantId, new Date(windowStart));
+  const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
+
+  return (
+    <>
+      <h1>Settings</h1>
+      <Card title="Account">
+        <DescriptionList
+          items={[
+            ["Username", account.username],
+            ["Email", account.email],
+            ["Shop name", account.shopName],
+            ["Member since", formatDate(account.createdAt)],
+          ]}
+        />
+      </Card>
+      <Card title="Plan and rate limit">
+        <DescriptionList
+          items={[
+            ["Plan", account.plan],
+            ["Limit", `${limit} API requests per hour`],
+            ["Used this hour", `${used} (${Math.max(0, limit - used)} left)`],
+            ["Window resets", formatDate(new Date(windowStart + windowMs))],
+          ]}
+        />
+        <meter min={0} max={limit} value={Math.min(used, limit)} aria-label="Rate limit used this hour" style={{ width: "100%", marginTop: "0.75rem" }} />
+      </Card>
+      <Card title="Account webhook secret">
+        <p>Signs deliveries to each order&apos;s own webhook_url. After a rotation the old secret keeps signing for 24 hours.</p>
+        <SecretReveal id="account" reveal={revealAccountSecretAction} rotate={rotateAccountSecretAction} />
+      </Card>
+    </>
+  );
+}

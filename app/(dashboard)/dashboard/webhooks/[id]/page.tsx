@@ -1,0 +1,40 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Card } from "@/components/ui";
+import { DeliveriesList } from "@/components/dashboard/deliveries-list";
+import { getDb } from "@/lib/db/client";
+import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { ApiError } from "@/lib/http/errors";
+import { getEndpointOrThrow } from "@/lib/webhooks/get-endpoint-or-throw";
+import { attemptsOf, listEndpointDeliveries } from "@/lib/webhooks/queries";
+import { redeliverAction } from "../actions";
+
+export const metadata: Metadata = { title: "Delivery log · Dashboard" };
+
+export default async function EndpointDeliveriesPage({ params }: { params: Promise<{ id: string }> }) {
+  const merchant = await requirePageMerchant();
+  const { id } = await params;
+  const db = await getDb();
+  const endpoint = await getEndpointOrThrow(db, merchant.merchantId, id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
+    throw error;
+  });
+  if (!endpoint) notFound();
+  const { rows, count } = await listEndpointDeliveries(db, merchant.merchantId, endpoint.id, undefined, { limit: 50, offset: 0 });
+  const attempts = await attemptsOf(db, rows.map((r) => r.id));
+  return (
+    <>
+      <p>
+        <Link href="/dashboard/webhooks">← Webhooks</Link>
+      </p>
+      <h1>Delivery log</h1>
+      <p>
+        <code>{endpoint.url}</code> · {count} deliver{count === 1 ? "y" : "ies"} (newest 50 shown)
+      </p>
+      <Card>
+        <DeliveriesList deliveries={rows} attempts={attempts} redeliver={redeliverAction} />
+      </Card>
+    </>
+  );
+}

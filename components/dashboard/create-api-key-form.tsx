@@ -1,0 +1,75 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { startTransition, useActionState, useEffect } from "react";
+import { Alert, Button } from "@/components/ui";
+import { CopyButton } from "@/components/ui/copy-button";
+import type { ActionResult } from "@/lib/auth/authed-action";
+import styles from "@/components/ui/ui.module.css";
+
+type Created = { key: string; name: string; prefix: string };
+
+/** Create-key form; on success shows the secret once, with a copy button and a warning. */
+export function CreateApiKeyForm({ action, presets }: { action: (form: FormData) => Promise<ActionResult<Created>>; presets: Array<{ value: string; label: string }> }) {
+  const router = useRouter();
+  const [result, run, pending] = useActionState<ActionResult<Created> | null, FormData>((_p, form) => action(form), null);
+  useEffect(() => {
+    if (result?.ok) router.refresh();
+  }, [result, router]);
+  const errors = (name: string) => (result && !result.ok ? (result.error.details?.[name] ?? []) : []);
+
+  return (
+    <>
+      {result?.ok ? (
+        <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="new-api-key">
+          <p style={{ marginTop: 0 }}>
+            <strong>Copy your new key “{result.data.name}” now.</strong> It is shown only this once: we store only a hash and cannot show it again. If you lose it, revoke it and create another.
+          </p>
+          <p>
+            <code data-testid="api-key-secret">{result.data.key}</code>
+          </p>
+          <CopyButton text={result.data.key} label="Copy key" />
+        </div>
+      ) : null}
+      <form
+        aria-label="Create an API key"
+        onSubmit={(event) => {
+          // By hand: React's form action would reset the fields even when creation fails.
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          startTransition(() => run(form));
+        }}
+      >
+        <div className={styles.row}>
+          <div className={styles.field}>
+            <label htmlFor="key-name">Name</label>
+            <input id="key-name" name="name" required maxLength={100} placeholder="checkout backend" aria-describedby={errors("name").length ? "key-name-err" : undefined} />
+            {errors("name").length ? <span id="key-name-err" className={styles.fieldError}>{errors("name").join(" ")}</span> : null}
+          </div>
+          <div className={styles.field}>
+            <label htmlFor="key-preset">Permissions</label>
+            <select id="key-preset" name="preset" defaultValue="create_payments">
+              {presets.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={styles.field}>
+            <label htmlFor="key-expiry">Expires on (optional)</label>
+            <input id="key-expiry" name="expires_at" type="date" aria-describedby="key-expiry-hint" />
+            <span id="key-expiry-hint" className={styles.hint}>
+              Works through the end of that day (UTC). Empty: never expires.
+            </span>
+            {errors("expires_at").length ? <span className={styles.fieldError}>{errors("expires_at").join(" ")}</span> : null}
+          </div>
+        </div>
+        {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Creating…" : "Create key"}
+        </Button>
+      </form>
+    </>
+  );
+}

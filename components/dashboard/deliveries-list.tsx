@@ -1,0 +1,72 @@
+import { Badge } from "@/components/ui";
+import { ActionForm } from "@/components/ui/action-form";
+import type { ActionResult } from "@/lib/auth/authed-action";
+import type { WebhookAttempt, WebhookDelivery } from "@/lib/db/schema";
+import { formatDate } from "./format";
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** A delivery log: each delivery with its payload and every attempt's request and response, and a redeliver button. */
+export function DeliveriesList({
+  deliveries,
+  attempts,
+  redeliver,
+}: {
+  deliveries: WebhookDelivery[];
+  attempts: WebhookAttempt[];
+  redeliver: (form: FormData) => Promise<ActionResult<unknown>>;
+}) {
+  if (deliveries.length === 0) return <p>No deliveries yet.</p>;
+  return (
+    <ul style={{ listStyle: "none", padding: 0, margin: 0 }}>
+      {deliveries.map((d) => {
+        const mine = attempts.filter((a) => a.deliveryId === d.id);
+        return (
+          <li key={d.id} data-delivery-id={d.id} data-status={d.status} style={{ borderBottom: "1px solid var(--border)", padding: "0.6rem 0" }}>
+            <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem", alignItems: "center" }}>
+              <Badge status={d.status} />
+              <strong>{d.eventType}</strong>
+              <span className="mono">{d.url}</span>
+              <span>
+                {d.attempts} attempt{d.attempts === 1 ? "" : "s"} this cycle
+              </span>
+              {d.lastStatusCode !== null ? <span>last HTTP {d.lastStatusCode}</span> : null}
+              <span>{formatDate(d.createdAt)}</span>
+            </div>
+            {d.lastError ? <p style={{ margin: "0.3rem 0", color: "var(--danger)" }}>{d.lastError}</p> : null}
+            <details>
+              <summary>Request and response ({mine.length} attempt{mine.length === 1 ? "" : "s"})</summary>
+              <p>
+                webhook-id <code>{d.messageId}</code>
+              </p>
+              <h4>Payload</h4>
+              <pre>{prettyJson(d.body)}</pre>
+              {mine.map((a, i) => (
+                <div key={a.id}>
+                  <h4>
+                    Attempt {i + 1} · {formatDate(a.attemptedAt)} · {a.statusCode !== null ? `HTTP ${a.statusCode}` : "no response"} · {a.durationMs} ms
+                  </h4>
+                  <p>Request headers</p>
+                  <pre>{JSON.stringify(a.requestHeaders, null, 2)}</pre>
+                  <p>Response body</p>
+                  <pre>{a.error ? `Error: ${a.error}` : (a.responseBody ?? "(empty)")}</pre>
+                </div>
+              ))}
+            </details>
+            {d.endpointId !== null || d.eventId !== null ? (
+              <ActionForm action={redeliver} small submitLabel="Redeliver" label={`Redeliver delivery ${d.id}`} successMessage="Redelivery scheduled.">
+                <input type="hidden" name="id" value={String(d.id)} />
+              </ActionForm>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

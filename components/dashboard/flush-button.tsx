@@ -1,0 +1,51 @@
+"use client";
+
+import { useState } from "react";
+import { createWalletClient, custom, parseAbi, type Address, type EIP1193Provider, type Hex } from "viem";
+import { Alert, Button } from "@/components/ui";
+
+const factoryAbi = parseAbi(["function deployAndFlush(address destination, bytes32 salt, address[] tokens) returns (address)"]);
+
+/**
+ * Flushes one deposit forwarder with the merchant's own browser wallet: `deployAndFlush` may be
+ * called by anyone and can only pay the destination bound at order creation, so no trust is needed.
+ */
+export function FlushButton(props: { chainId: number; factory: Address; destination: Address; salt: Hex; token: Address | null }) {
+  const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
+  const ethereum = typeof window !== "undefined" ? (window as unknown as { ethereum?: EIP1193Provider }).ethereum : undefined;
+
+  async function flush() {
+    if (!ethereum) {
+      setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask) to flush this deposit yourself." });
+      return;
+    }
+    setState({ kind: "busy" });
+    try {
+      const wallet = createWalletClient({ transport: custom(ethereum) });
+      const [account] = await wallet.requestAddresses();
+      if (!account) throw new Error("The wallet shared no account.");
+      if ((await wallet.getChainId()) !== props.chainId) await wallet.switchChain({ id: props.chainId });
+      const hash = await wallet.writeContract({
+        account,
+        chain: null,
+        address: props.factory,
+        abi: factoryAbi,
+        functionName: "deployAndFlush",
+        args: [props.destination, props.salt, props.token ? [props.token] : []],
+      });
+      setState({ kind: "ok", text: `Flush sent: ${hash}` });
+    } catch (error) {
+      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : "The wallet refused the transaction." });
+    }
+  }
+
+  return (
+    <div>
+      <Button type="button" variant="secondary" small onClick={flush} disabled={state.kind === "busy"}>
+        {state.kind === "busy" ? "Waiting for wallet…" : "Flush with my wallet"}
+      </Button>
+      {state.kind === "ok" ? <Alert kind="ok">{state.text}</Alert> : null}
+      {state.kind === "error" ? <Alert kind="error">{state.text}</Alert> : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+
+const links = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/transactions", label: "Transactions" },
+  { href: "/dashboard/wallets", label: "Wallets" },
+  { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/sandbox", label: "Sandbox", sandboxOnly: true },
+  { href: "/dashboard/settings", label: "Settings" },
+];
+
+export function NavLinks({ sandbox }: { sandbox: boolean }) {
+  const path = usePathname();
+  return (
+    <ul>
+      {links
+        .filter((l) => sandbox || !l.sandboxOnly)
+        .map((l) => {
+          const current = l.href === "/dashboard" ? path === "/dashboard" : path.startsWith(l.href);
+          return (
+            <li key={l.href}>
+              <a href={l.href} aria-current={current ? "page" : undefined}>
+                {l.label}
+              </a>
+            </li>
+          );
+        })}
+    </ul>
+  );
+}

@@ -1,0 +1,109 @@
+import "server-only";
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { clientIpOf } from "@/lib/http/with-api";
+import { describeError, log } from "@/lib/log";
+import { verifyToken } from "./jwt";
+import { findMerchantById, isRefreshFamilyRevoked, revokeRefreshFamily } from "./queries";
+import { loginBody } from "./schemas";
+import { getAuthSecret } from "./secret";
+import { login } from "./sessions";
+
+/** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
+export const sessionMaxAgeSeconds = 24 * 60 * 60;
+
+/** Shown on the sign-in form; the code travels in a URL, so it names no detail (next-auth's advice). */
+class ThrottledSignin extends CredentialsSignin {
+  code = "rate_limited";
+}
+
+interface SessionClaims {
+  merchantId: number;
+  username: string;
+  /** The refresh-token family the login opened: signing out revokes it, which ends this session too. */
+  familyId?: string;
+}
+
+/** The next-auth secret: AUTH_SECRET, or the development secret the API's JWTs use (lib/auth/secret.ts). */
+function nextAuthSecret(): string {
+  return env.AUTH_SECRET ?? new TextDecoder().decode(getAuthSecret());
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  secret: nextAuthSecret(),
+  // next start behind whatever host the merchant reaches it on; the app has no other host check.
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds },
+  pages: { signIn: "/sign-in" },
+  logger: {
+    error: (error) => {
+      // A wrong password is routine, not an error worth a stack trace.
+      if (error instanceof CredentialsSignin) return;
+      log.error("next-auth", describeError(error));
+    },
+    warn: (code) => log.warn("next-auth", { code }),
+    debug: () => {},
+  },
+  providers: [
+    Credentials({
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      // The same use-case as POST /api/auth/login: password check and its throttling.
+      async authorize(credentials, request) {
+        const parsed = loginBody.safeParse(credentials);
+        if (!parsed.success) return null;
+        try {
+          const result = await login(await getDb(), parsed.data.username, parsed.data.password, clientIpOf(request));
+          const claims = await verifyToken(result.access, "access");
+          return { id: String(result.merchant.id), name: result.merchant.username, familyId: claims?.familyId };
+        } catch (error) {
+          if (error instanceof ApiError && error.code === "INVALID_CREDENTIALS") return null;
+          if (error instanceof ApiError && error.code === "RATE_LIMITED") throw new ThrottledSignin();
+          throw error;
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        const u = user as { id?: string; name?: string | null; familyId?: string };
+        token.merchantId = Number(u.id);
+        token.username = u.name ?? "";
+        if (u.familyId) token.familyId = u.familyId;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      const claims = token as unknown as SessionClaims;
+      return { ...session, merchantId: claims.merchantId, username: claims.username, familyId: claims.familyId };
+    },
+  },
+  events: {
+    async signOut(message) {
+      const token = "token" in message ? (message.token as Partial<SessionClaims> | null) : null;
+      if (token?.familyId) await revokeRefreshFamily(await getDb(), token.familyId, new Date());
+    },
+  },
+}));
+
+export interface SessionMerchant {
+  merchantId: number;
+  username: string;
+}
+
+/**
+ * The signed-in merchant, or null. Checked against the database on every call: a deleted account
+ * or a signed-out (revoked) login family ends the session even though its cookie is still valid.
+ */
+export async function getSessionMerchant(): Promise<SessionMerchant | null> {
+  const session = (await auth()) as (Partial<SessionClaims> & object) | null;
+  if (!session || typeof session.merchantId !== "number" || !Number.isSafeInteger(session.merchantId)) return null;
+  const db = await getDb();
+  if (session.familyId && (await isRefreshFamilyRevoked(db, session.familyId))) return null;
+  const merchant = await findMerchantById(db, session.merchantId);
+  if (!merchant) return null;
+  return { merchantId: merchant.id, username: merchant.username };
+}

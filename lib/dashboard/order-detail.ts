@@ -1,0 +1,26 @@
+import "server-only";
+import type { DbOrTx } from "@/lib/db/types";
+import { ApiError } from "@/lib/http/errors";
+import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
+import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
+import { findScannedHead } from "@/lib/transactions/queries";
+import { orderDeliveries, orderTimeline, orderTransfers } from "./queries";
+
+/** One of the merchant's orders with its timeline, transfers and webhook deliveries; null when it is not theirs. */
+export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: string) {
+  let order;
+  try {
+    order = await getOrderOrThrow(db, merchantId, orderKey);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+  const [events, transfers, deliveries, summary, head] = await Promise.all([
+    orderTimeline(db, merchantId, order.id),
+    orderTransfers(db, merchantId, order.id),
+    orderDeliveries(db, merchantId, order.id),
+    findOrderTransactionSummary(db, order),
+    findScannedHead(db, order.blockchainId),
+  ]);
+  return { order, events, transfers, deliveries, summary, head };
+}

@@ -1,0 +1,304 @@
+import { mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+
+/**
+ * The merchant dashboard end to end (issue #8 › 11): sign up, wallet, API key used on the API,
+ * webhook endpoint at the sandbox inbox, a test order paid and confirmed on the devnet, its
+ * deliveries and a redelivery, key revocation, isolation between merchants, axe checks and a
+ * screenshot of every page. Runs under playwright.dashboard.config.ts (DASH_BASE_URL) or the
+ * root playwright.config.ts (PAY_E2E_BASE_URL).
+ */
+const baseURL = process.env.DASH_BASE_URL ?? process.env.PAY_E2E_BASE_URL ?? "http://127.0.0.1:3000";
+const shots = "test-results/dashboard";
+mkdirSync(shots, { recursive: true });
+
+test.use({ baseURL });
+test.describe.configure({ mode: "serial" });
+
+const suffix = randomBytes(3).toString("hex");
+const alice = { username: `alice_${suffix}`, email: `alice_${suffix}@example.com`, password: "correct horse battery", shop: "Alice's Shop" };
+const bob = { username: `bob_${suffix}`, email: `bob_${suffix}@example.com`, password: "another horse battery", shop: "Bob's Shop" };
+const walletAddress = privateKeyToAddress(generatePrivateKey());
+
+const state = { apiKey: "", orderId: "", txHash: "", endpointId: "" };
+
+/** axe-core (WCAG 2 A and AA) on the page as it is now, then a full-page screenshot. */
+async function checkPage(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const violations = results.violations.map((v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(violations, `accessibility violations on ${name}`).toEqual([]);
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+}
+
+async function signUp(page: Page, who: typeof alice) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Username").fill(who.username);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByLabel("Shop name").fill(who.shop);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+}
+
+function api(request: APIRequestContext, key: string) {
+  const headers = { authorization: `Bearer ${key}` };
+  return {
+    get: (path: string) => request.get(path, { headers }),
+    post: (path: string, data: unknown) => request.post(path, { headers, data }),
+  };
+}
+
+test("the spec's static /api/auth routes still answer next to next-auth's catch-all", async ({ request }) => {
+  const username = `api_${suffix}`;
+  const registered = await request.post("/api/auth/register", { data: { username, email: `${username}@example.com`, password: "password1234", shop_name: "API" } });
+  expect(registered.status()).toBe(201);
+  expect((await registered.json()).user.username).toBe(username);
+  const login = await request.post("/api/auth/login/", { data: { username, password: "password1234" } });
+  expect(login.status()).toBe(200);
+  const tokens = await login.json();
+  expect(tokens.access).toEqual(expect.any(String));
+  const verify = await request.get("/api/auth/verify/", { headers: { authorization: `Bearer ${tokens.access}` } });
+  expect((await verify.json()).valid).toBe(true);
+  const refreshed = await request.post("/api/auth/token/refresh/", { data: { refresh: tokens.refresh } });
+  expect(refreshed.status()).toBe(200);
+  expect((await refreshed.json()).access).toEqual(expect.any(String));
+  // …and next-auth's own endpoints are served by the catch-all.
+  const providers = await request.get("/api/auth/providers");
+  expect(providers.status()).toBe(200);
+  expect(await providers.json()).toHaveProperty("credentials");
+});
+
+test("protected pages redirect to sign-in; a wrong password is refused", async ({ page }) => {
+  await page.goto("/dashboard/orders");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await checkPage(page, "sign-in");
+  await page.getByLabel("Username").fill("nobody_here");
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toContainText("Invalid username or password");
+  await page.goto("/sign-up");
+  await checkPage(page, "sign-up");
+});
+
+test("merchant A: sign up, add a wallet, create an API key and use it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await signUp(page, alice);
+  await checkPage(page, "overview-empty");
+
+  await page.goto("/dashboard/wallets");
+  const addWallet = page.getByRole("form", { name: "Add a wallet" });
+  await addWallet.getByLabel("Blockchain").selectOption({ label: "Base (local devnet)" });
+  await addWallet.getByLabel("Wallet address").fill("0x1234");
+  await addWallet.getByRole("button", { name: "Add wallet" }).click();
+  await expect(addWallet.getByRole("alert")).toBeVisible();
+  await addWallet.getByLabel("Wallet address").fill(walletAddress.toLowerCase());
+  await addWallet.getByRole("button", { name: "Add wallet" }).click();
+  await expect(page.getByText(walletAddress)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Base (local devnet)" })).toBeVisible();
+  await checkPage(page, "wallets");
+
+  await page.goto("/dashboard/api-keys");
+  const create = page.getByRole("form", { name: "Create an API key" });
+  await create.getByLabel("Name").fill("e2e backend");
+  await create.getByLabel("Permissions").selectOption("full_access");
+  await create.getByRole("button", { name: "Create key" }).click();
+  const secret = page.getByTestId("api-key-secret");
+  await expect(secret).toHaveText(/^sk_test_/);
+  state.apiKey = (await secret.textContent())!.trim();
+  await expect(page.getByText("shown only this once")).toBeVisible();
+  await expect(page.locator("tr", { hasText: "e2e backend" })).toContainText("never");
+  await checkPage(page, "api-keys");
+
+  const wallets = await api(request, state.apiKey).get("/api/merchant-wallets/");
+  expect(wallets.status()).toBe(200);
+  expect((await wallets.json()).results[0].wallet_address).toBe(walletAddress);
+});
+
+test("merchant A: webhook endpoint at the sandbox inbox, a test order paid and confirmed, its deliveries, a redelivery", async ({ page, request }) => {
+  test.setTimeout(210_000);
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(alice.username);
+  await page.getByLabel("Password").fill(alice.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto("/dashboard/webhooks");
+  const inboxUrl = (await page.getByTestId("inbox-url").textContent())!.trim();
+  const add = page.getByRole("form", { name: "Add an endpoint" });
+  await add.getByLabel("URL").fill(inboxUrl);
+  await add.getByLabel("Description").fill("sandbox inbox");
+  await add.getByRole("button", { name: "Add endpoint" }).click();
+  const endpoint = page.locator("[data-endpoint-id]");
+  await expect(endpoint).toHaveCount(1);
+  state.endpointId = (await endpoint.getAttribute("data-endpoint-id"))!;
+  await endpoint.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByTestId("endpoint-secret")).toHaveText(/^whsec_/);
+  await checkPage(page, "webhooks");
+
+  await page.goto("/dashboard/sandbox");
+  const order = page.getByRole("form", { name: "Create a test order" });
+  await order.getByLabel("Blockchain").selectOption("base");
+  await order.getByLabel("Currency").selectOption("USDC");
+  await order.getByLabel("Amount").fill("10.50");
+  await order.getByRole("button", { name: "Create test order" }).click();
+  const created = order.getByTestId("action-result");
+  await expect(created).toContainText("ORD-");
+  state.orderId = JSON.parse((await created.textContent())!).order_id;
+  await checkPage(page, "sandbox");
+
+  const pay = page.getByRole("form", { name: "Simulate a payment" });
+  await pay.getByLabel("Order id").fill(state.orderId);
+  await pay.getByRole("button", { name: "Send payment" }).click();
+  const paid = pay.getByTestId("action-result");
+  await expect(paid).toContainText("transaction_hash", { timeout: 30_000 });
+  state.txHash = JSON.parse((await paid.textContent())!).transaction_hash;
+
+  const mine = page.getByRole("form", { name: "Mine blocks" });
+  await mine.getByLabel("Blocks").fill("4");
+  await mine.getByLabel("Blockchain").selectOption("base");
+  await mine.getByRole("button", { name: "Mine" }).click();
+  await expect(mine.getByTestId("action-result")).toContainText("block_number");
+
+  // Watch it confirm in the orders table (mining one more block now and then in case the scanner lags).
+  const keyed = api(request, state.apiKey);
+  await page.goto(`/dashboard/orders?q=${state.orderId}`);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const status = await page.locator(`tr[data-order-id="${state.orderId}"] td`).nth(1).textContent();
+        if (status?.trim() !== "confirmed") await keyed.post("/api/sandbox/mine/", { blocks: 1, blockchain: "base" });
+        return status?.trim();
+      },
+      { timeout: 90_000, intervals: [1000, 2000, 3000] },
+    )
+    .toBe("confirmed");
+  await page.goto("/dashboard/orders");
+  await checkPage(page, "orders");
+
+  // Its detail: timeline, transaction, deliveries to the inbox endpoint.
+  await page.goto(`/dashboard/orders/${state.orderId}`);
+  await expect(page.locator('[data-event="payment.pending"]')).toBeVisible();
+  await expect(page.locator('[data-event="payment.confirmed"]')).toBeVisible();
+  await expect(page.getByRole("link", { name: state.txHash })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open payment page" })).toHaveAttribute("href", new RegExp(`/pay/${state.orderId}$`));
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.locator('[data-delivery-id][data-status="succeeded"]').count();
+      },
+      { timeout: 60_000, intervals: [1000, 2000] },
+    )
+    .toBe(2);
+  await checkPage(page, "order-detail");
+
+  // Redeliver one: the same delivery gets a second attempt, and the inbox a second copy.
+  const first = page.locator("[data-delivery-id]").first();
+  const deliveryId = await first.getAttribute("data-delivery-id");
+  await first.getByRole("button", { name: "Redeliver" }).click();
+  await expect(first.getByText("Redelivery scheduled.")).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const delivery = page.locator(`[data-delivery-id="${deliveryId}"]`);
+        return `${await delivery.getAttribute("data-status")} ${await delivery.locator("summary").textContent()}`;
+      },
+      { timeout: 60_000, intervals: [1000, 2000] },
+    )
+    .toBe("succeeded Request and response (2 attempts)");
+
+  await page.goto(`/dashboard/webhooks/${state.endpointId}`);
+  await expect(page.locator("[data-delivery-id]")).toHaveCount(2);
+  await checkPage(page, "webhook-deliveries");
+  await page.goto("/dashboard/webhooks");
+  await expect(page.locator("[data-inbox-id]")).toHaveCount(3);
+  await expect(page.getByText("signature valid").first()).toBeVisible();
+  await expect(page.getByText("signature invalid")).toHaveCount(0);
+  await checkPage(page, "webhooks-inbox");
+});
+
+test("merchant A: transactions, overview, settings; revoke the key and the API refuses it; sign out", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(alice.username);
+  await page.getByLabel("Password").fill(alice.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.locator('li[data-done="true"]')).toHaveCount(4);
+  await expect(page.getByRole("img", { name: /USDC on base/ })).toBeVisible();
+  await checkPage(page, "overview");
+
+  await page.goto("/dashboard/transactions");
+  await expect(page.getByRole("link", { name: state.txHash })).toBeVisible();
+  await checkPage(page, "transactions");
+  await page.getByRole("link", { name: state.txHash }).click();
+  await expect(page.getByRole("link", { name: state.orderId })).toBeVisible();
+  await checkPage(page, "transaction-detail");
+
+  await page.goto("/dashboard/settings");
+  await expect(page.getByText("standard")).toBeVisible();
+  await checkPage(page, "settings");
+
+  const orders = await request.get(`/dashboard/orders/export?from=2000-01-01&to=2000-12-31`);
+  expect(orders.status()).toBe(401); // the request fixture has no session cookie
+  const csv = await page.request.get(`/dashboard/orders/export?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`);
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toContain(state.orderId);
+
+  await page.goto("/dashboard/api-keys");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.locator("tr", { hasText: "e2e backend" }).getByRole("button", { name: "Revoke" }).click();
+  await expect(page.locator("tr", { hasText: "e2e backend" })).toContainText("revoked");
+  const refused = await api(request, state.apiKey).get("/api/merchant-wallets/");
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error.code).toBe("INVALID_TOKEN");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("merchant B sees none of merchant A's data", async ({ page }) => {
+  await signUp(page, bob);
+  await expect(page.locator('li[data-done="true"]')).toHaveCount(0);
+  await page.goto("/dashboard/orders");
+  await expect(page.getByText("0 orders")).toBeVisible();
+  await page.goto(`/dashboard/orders?q=${state.orderId}`);
+  await expect(page.locator(`tr[data-order-id]`)).toHaveCount(0);
+  const orderPage = await page.goto(`/dashboard/orders/${state.orderId}`);
+  expect(orderPage?.status()).toBe(404);
+  const txPage = await page.goto(`/dashboard/transactions/${state.txHash}`);
+  expect(txPage?.status()).toBe(404);
+  const endpointPage = await page.goto(`/dashboard/webhooks/${state.endpointId}`);
+  expect(endpointPage?.status()).toBe(404);
+  await page.goto("/dashboard/transactions");
+  await expect(page.getByText("0 transactions")).toBeVisible();
+  await page.goto("/dashboard/webhooks");
+  await expect(page.locator("[data-endpoint-id]")).toHaveCount(0);
+  await expect(page.locator("[data-inbox-id]")).toHaveCount(0);
+  await page.goto("/dashboard/api-keys");
+  await expect(page.getByText("No keys yet.")).toBeVisible();
+  await page.goto("/dashboard/wallets");
+  await expect(page.getByText(walletAddress)).toHaveCount(0);
+  const csv = await page.request.get(`/dashboard/orders/export?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`);
+  expect(await csv.text()).not.toContain(state.orderId);
+});
+
+test("phone-sized screens: the dashboard still works", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(bob.username);
+  await page.getByLabel("Password").fill(bob.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Orders" }).click();
+  await expect(page.getByRole("heading", { name: "Orders" })).toBeVisible();
+  await checkPage(page, "orders-phone");
+});
