@@ -1,0 +1,33 @@
+// The package registry this project installs from serves only the platform binaries of this
+// machine (linux-x64): npm leaves other platforms' optional packages (@next/swc-darwin-arm64, …)
+// out of package-lock.json, and `npm ci` then refuses the lock as out of sync. This adds each
+// missing optional package as a lock entry restricted to its platform, so `npm ci` accepts the
+// lock and skips it here. Run after `npm install` changes the lock: node scripts/fill-lockfile-optionals.mjs
+import { readFileSync, writeFileSync } from "node:fs";
+
+const lockPath = new URL("../package-lock.json", import.meta.url);
+const lock = JSON.parse(readFileSync(lockPath, "utf8"));
+const packages = lock.packages;
+const oses = ["darwin", "win32", "android", "freebsd", "openbsd", "netbsd", "sunos", "aix", "openharmony", "linux", "wasi"];
+const cpus = ["arm64", "x64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "mips64el", "wasm32"];
+
+let added = 0;
+for (const [location, entry] of Object.entries(packages)) {
+  for (const [name, spec] of Object.entries(entry.optionalDependencies ?? {})) {
+    const nested = `${location ? location + "/" : ""}node_modules/${name}`;
+    if (packages[nested] || packages[`node_modules/${name}`]) continue;
+    const parts = name.split(/[/-]/);
+    const os = oses.find((o) => parts.includes(o));
+    const cpu = cpus.find((c) => parts.includes(c)) ?? (name.includes("wasm32") ? "wasm32" : undefined);
+    packages[`node_modules/${name}`] = {
+      version: String(spec).replace(/^[\^~=]/, ""),
+      optional: true,
+      ...(os ? { os: [os] } : {}),
+      ...(cpu ? { cpu: [cpu] } : {}),
+    };
+    added += 1;
+  }
+}
+lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+writeFileSync(lockPath, JSON.stringify(lock, null, 2) + "\n");
+console.log(`added ${added} platform-specific optional entries`);
