@@ -87,19 +87,19 @@ export async function runOrdersBench(): Promise<void> {
   const sql = postgres(database.url, { max: 10, onnotice: () => {} });
   let bare: Server | undefined;
   try {
-    const post = async (path: string, body: unknown, token?: string) => {
+    const post = async <T = unknown>(path: string, body: unknown, token?: string): Promise<T> => {
       const res = await fetch(`${server.url}${path}`, {
         method: "POST",
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
       });
-      return (await res.json()) as Record<string, any>;
+      return (await res.json()) as T;
     };
     const account = { username: "orderbench", email: "orders@example.com", password: "bench-password", shop_name: "Bench" };
     await post("/api/auth/register", account);
-    const { access, user } = await post("/api/auth/login", account);
+    const { access, user } = await post<{ access: string; user: { id: number } }>("/api/auth/login", account);
     await post("/api/merchant-wallets/", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 }, access);
-    const key = (await post("/api/api-keys/", { name: "bench", preset: "create_payments" }, access)).data.key as string;
+    const key = (await post<{ data: { key: string } }>("/api/api-keys/", { name: "bench", preset: "create_payments" }, access)).data.key;
 
     await hammer(server.url, { authorization: `Bearer ${key}` }, 1); // warm-up (JIT, connection pool)
     const app = await hammer(server.url, { authorization: `Bearer ${key}` }, 10_000_000);
