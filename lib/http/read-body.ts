@@ -3,14 +3,11 @@ import { validationError } from "./errors";
 /** Request bodies are capped at 64 KiB (issue #2): a larger one is 400 VALIDATION_ERROR. */
 export const maxBodyBytes = 64 * 1024;
 
-const tooLarge = () => validationError({ non_field_errors: [`Request body must not exceed ${maxBodyBytes} bytes.`] });
-
-/** Reads at most maxBodyBytes without buffering more, then parses a JSON object. An empty body is `{}`. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBodyBytes) throw tooLarge();
-  if (!request.body) return {};
-
+/** Reads a request body as text, refusing more than `maxBytes` (400 VALIDATION_ERROR) without buffering past it. */
+export async function readCappedText(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => validationError({ non_field_errors: [`Request body must not exceed ${maxBytes} bytes.`] });
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -18,13 +15,18 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBodyBytes) {
+    if (size > maxBytes) {
       await reader.cancel();
       throw tooLarge();
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads at most maxBodyBytes without buffering more, then parses a JSON object. An empty body is `{}`. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await readCappedText(request, maxBodyBytes);
   if (text.trim() === "") return {};
 
   let parsed: unknown;

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { maxBodyBytes } from "@/lib/http/read-body";
 import { describeError, log } from "@/lib/log";
 import { captureInboxMessage } from "@/lib/webhooks/capture-inbox-message";
-import { readCappedText } from "@/lib/webhooks/read-capped-text";
+import { readCappedText } from "@/lib/http/read-body";
 
 type Context = { params: Promise<{ token?: string | string[] }> };
 
