@@ -50,20 +50,26 @@ export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: num
     .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
 }
 
-/** Records transfers once; a transfer seen again (rescan, re-inclusion after a reorg) updates its block. */
+/**
+ * Records transfers once. A transfer seen again (a rescan, a re-inclusion after a reorg) takes what
+ * the chain says now: its block, and, unless it is already confirmed, its status, amount and
+ * whether it counts, since a re-included transaction can have a different effect.
+ */
 export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
   if (rows.length === 0) return;
+  const unlessConfirmed = (column: string) => sql.raw(`case when "transactions"."status" = 'confirmed' then "transactions"."${column}" else excluded."${column}" end`);
   await db
     .insert(transactions)
     .values(rows)
     .onConflictDoUpdate({
-      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex],
+      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex, transactions.toAddress],
       set: {
         blockNumber: sql`excluded.block_number`,
         blockHash: sql`excluded.block_hash`,
         blockTimestamp: sql`excluded.block_timestamp`,
-        // A dropped transfer that reappears is live again; a confirmed one stays confirmed.
-        status: sql`case when ${transactions.status} = 'dropped' then excluded.status else ${transactions.status} end`,
+        status: unlessConfirmed("status"),
+        amount: unlessConfirmed("amount"),
+        counted: unlessConfirmed("counted"),
         updatedAt: sql`excluded.updated_at`,
       },
     });
