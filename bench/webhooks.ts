@@ -128,7 +128,7 @@ export async function runWebhookBench(): Promise<void> {
 
     // 1. Throughput: 10,000 deliveries already due.
     const now = new Date();
-    const body = eventBody(newId("event"), "payment.confirmed", now, orderData(order.orderId));
+    const body = eventBody(newId("event"), "payment.confirmed", now, 1, orderData(order.orderId));
     for (let offset = 0; offset < dueDeliveries; offset += 1000) {
       await db.insert(webhookDeliveries).values(
         Array.from({ length: Math.min(1000, dueDeliveries - offset) }, () => ({

@@ -10,7 +10,7 @@ const factoryAbi = parseAbi(["function deployAndFlush(address destination, bytes
  * Flushes one deposit forwarder with the merchant's own browser wallet: `deployAndFlush` may be
  * called by anyone and can only pay the destination bound at order creation, so no trust is needed.
  */
-export function FlushButton(props: { chainId: number; factory: Address; destination: Address; salt: Hex; token: Address | null }) {
+export function FlushButton(props: { chainId: number; factory: Address; destination: Address; salt: Hex; tokens: Address[] }) {
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
   const ethereum = typeof window !== "undefined" ? (window as unknown as { ethereum?: EIP1193Provider }).ethereum : undefined;
 
@@ -31,7 +31,7 @@ export function FlushButton(props: { chainId: number; factory: Address; destinat
         address: props.factory,
         abi: factoryAbi,
         functionName: "deployAndFlush",
-        args: [props.destination, props.salt, props.token ? [props.token] : []],
+        args: [props.destination, props.salt, props.tokens],
       });
       setState({ kind: "ok", text: `Flush sent: ${hash}` });
     } catch (error) {

@@ -5,8 +5,10 @@ import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { advanceCursor, findCursor, findOrdersByDepositAddresses, saveCursor, upsertTransfers } from "./queries";
-import { touchCursor } from "@/lib/transactions/queries";
+import { armSweep, touchCursor } from "@/lib/transactions/queries";
 import { handleChainReset } from "./chain-reset";
+
+const settledStatuses = new Set(["confirmed", "failed", "expired"]);
 
 export const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 
@@ -155,6 +157,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   const recipients = [...new Set(candidates.map((c) => c.to))];
   const orders = await findOrdersByDepositAddresses(db, chain.id, recipients);
   const byAddress = new Map(orders.map((o) => [o.receivingAddress, o]));
+  const ordersById = new Map(orders.map((o) => [o.id, o]));
   const matched = candidates.filter((c) => byAddress.has(c.to));
 
   const receipts = new Map<Hex, Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>>();
@@ -196,6 +199,10 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: stamp });
     if (!moved) return false;
     await upsertTransfers(tx, rows);
+    // Money reaching an order that is already settled (late, another asset, more after a sweep) is flushed to the merchant too.
+    for (const orderId of new Set(rows.filter((r) => r.status !== "failed" && settledStatuses.has(ordersById.get(r.paymentOrderId!)!.status)).map((r) => r.paymentOrderId!))) {
+      await armSweep(tx, orderId, chain.id, stamp);
+    }
     return true;
   });
   return { head, fromBlock: from, toBlock: to, transfers: advanced ? rows.length : 0, reset };

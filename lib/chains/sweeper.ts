@@ -67,7 +67,8 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
         address: order.depositFactory as Address,
         abi: depositFactoryArtifact.abi,
         functionName: "deployAndFlush",
-        args: [order.depositDestination as Address, order.depositSalt as Hex, order.tokenAddress ? [order.tokenAddress as Address] : []],
+        // every catalog token, not only the order's: a wrong asset sent to the address is the merchant's too
+        args: [order.depositDestination as Address, order.depositSalt as Hex, chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))],
       });
       const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
       if (receipt.status !== "success") throw new Error(`deployAndFlush reverted (tx ${hash})`);

@@ -498,7 +498,7 @@ export interface paths {
         put?: never;
         /**
          * Pay an order on the devnet
-         * @description A real transfer from the faucet to the order's deposit address. Defaults pay the full amount in the order's currency; give less to test underpayment, or another currency to test wrong-asset handling.
+         * @description A real transfer from the faucet to the order's deposit address. Without an amount it pays what is still missing in the order's currency (409 CONFLICT when nothing is); give less to test underpayment, or another currency to test wrong-asset handling (default there: the order's amount).
          *
          *     Needs the `create_payments` permission (an access token, or an API key carrying it).
          *
@@ -1022,6 +1022,21 @@ export interface components {
             amount_received: string;
             /** @description Why a failed order failed; null otherwise */
             failure_reason: ("underpaid" | "late_payment" | "reverted") | null;
+            /** @description Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise */
+            sweep: {
+                /**
+                 * @description pending: queued; submitted: sent; succeeded: the deposit reached your wallet; failed: gave up (flush it yourself)
+                 * @enum {string}
+                 */
+                status: "pending" | "submitted" | "succeeded" | "failed";
+                /**
+                 * @description Your wallet bound into the deposit address at creation: the only place the funds can go
+                 * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+                 */
+                destination: string;
+                /** @description The flush transaction, once sent */
+                transaction_hash: string | null;
+            } | null;
         };
         SandboxPayment: {
             transaction_hash: string;
@@ -1099,8 +1114,10 @@ export interface components {
             gas_price: string | null;
             /** @description In the native coin */
             transaction_fee: string | null;
-            /** @description Whether it counts toward its order (the order's token, arrived by its expiry) */
+            /** @description Whether it counts toward its order: the order's asset, arrived by its expiry, not reverted or reorged out */
             counted: boolean;
+            /** @description Why it does not count (null when it does): wrong_asset (another token or coin than the order's), after_expiry (arrived after expires_at), reverted (the transaction failed), reorged (its block left the chain) */
+            not_counted_reason: ("wrong_asset" | "after_expiry" | "reverted" | "reorged") | null;
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -1261,6 +1278,8 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             created_at: string;
+            /** @description 1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order */
+            sequence: number;
             /** @description The order after the change, as the webhook carried it */
             data: components["schemas"]["Order"];
         };
@@ -1370,6 +1389,8 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             created_at: string;
+            /** @description 1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order */
+            sequence: number;
             /** @description The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change */
             data: components["schemas"]["Order"];
         };
@@ -4251,7 +4272,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description How much to send, in token units; default: the order's full amount */
+                    /** @description How much to send, in token units; default: what is still missing of the order (its whole amount in another currency) */
                     amount?: string;
                     /** @description Token to send; default: the order's currency (another token tests wrong-asset handling) */
                     currency?: string;
@@ -4345,6 +4366,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
                         };
                     };
                 };

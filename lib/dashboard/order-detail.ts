@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
-import { findScannedHead } from "@/lib/transactions/queries";
+import { findOrderSweep, findScannedHead } from "@/lib/transactions/queries";
 import { orderDeliveries, orderTimeline, orderTransfers } from "./queries";
 
 /** One of the merchant's orders with its timeline, transfers and webhook deliveries; null when it is not theirs. */
@@ -15,12 +15,13 @@ export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: 
     if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
     throw error;
   }
-  const [events, transfers, deliveries, summary, head] = await Promise.all([
+  const [events, transfers, deliveries, summary, head, sweep] = await Promise.all([
     orderTimeline(db, merchantId, order.id),
     orderTransfers(db, merchantId, order.id),
     orderDeliveries(db, merchantId, order.id),
     findOrderTransactionSummary(db, order),
     findScannedHead(db, order.blockchainId),
+    findOrderSweep(db, order.id),
   ]);
-  return { order, events, transfers, deliveries, summary, head };
+  return { order, events, transfers, deliveries, summary, head, sweep };
 }

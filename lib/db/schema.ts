@@ -203,11 +203,13 @@ export const orderEvents = pgTable(
       .references(() => paymentOrders.id, { onDelete: "cascade" }),
     /** payment.pending | payment.confirmed | payment.failed | payment.expired | payment.reorged */
     type: text("type").notNull(),
+    /** 1, 2, 3… per order, in the order the transitions happened: receivers order events by it. */
+    sequence: integer("sequence").notNull(),
     /** The order exactly as GET returned it at the moment of the transition. */
     data: jsonb("data").notNull(),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [index("order_events_merchant_idx").on(t.merchantId, t.createdAt)],
+  (t) => [index("order_events_merchant_idx").on(t.merchantId, t.createdAt), uniqueIndex("order_events_order_sequence_key").on(t.paymentOrderId, t.sequence)],
 );
 export type OrderEvent = typeof orderEvents.$inferSelect;
 
@@ -255,7 +257,8 @@ export const transactions = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex("transactions_chain_tx_log_key").on(t.blockchainId, t.txHash, t.logIndex),
+    // One transaction can pay several deposit addresses by internal calls, all with log index -2.
+    uniqueIndex("transactions_chain_tx_log_to_key").on(t.blockchainId, t.txHash, t.logIndex, t.toAddress),
     index("transactions_order_idx").on(t.paymentOrderId),
     index("transactions_merchant_idx").on(t.merchantId, t.createdAt),
     index("transactions_hash_idx").on(t.txHash),
@@ -264,7 +267,11 @@ export const transactions = pgTable(
 export type Transaction = typeof transactions.$inferSelect;
 export type NewTransaction = typeof transactions.$inferInsert;
 
-/** Deploy-and-flush of a confirmed order's forwarder to the merchant's wallet. */
+/**
+ * Deploy-and-flush of a settled order's forwarder to the merchant's wallet: confirmed orders, and
+ * failed or expired ones that received money (underpaid, late, wrong asset). Re-armed when money
+ * arrives after a sweep.
+ */
 export const sweeps = pgTable(
   "sweeps",
   {

@@ -201,13 +201,13 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
   },
   "POST /api/sandbox/payment-orders/[orderId]/pay": {
     summary: "Pay an order on the devnet",
-    description: "A real transfer from the faucet to the order's deposit address. Defaults pay the full amount in the order's currency; give less to test underpayment, or another currency to test wrong-asset handling.",
+    description: "A real transfer from the faucet to the order's deposit address. Without an amount it pays what is still missing in the order's currency (409 CONFLICT when nothing is); give less to test underpayment, or another currency to test wrong-asset handling (default there: the order's amount).",
     tags: ["Sandbox"],
     params: sandboxOrderParams,
     body: payOrderBody,
     sandboxOnly: true,
     response: envelope(payOrderJson, "Payment sent on the devnet.", 201),
-    errors: ["UNSUPPORTED_CURRENCY", "INVALID_AMOUNT", "SERVICE_UNAVAILABLE"],
+    errors: ["UNSUPPORTED_CURRENCY", "INVALID_AMOUNT", "CONFLICT", "SERVICE_UNAVAILABLE"],
   },
   "POST /api/sandbox/mine": {
     summary: "Mine devnet blocks",

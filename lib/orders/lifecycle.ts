@@ -2,22 +2,22 @@ import "server-only";
 import type { PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
-import type { Db, DbOrTx } from "@/lib/db/types";
+import type { Db } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import {
+  armSweep,
+  confirmDeepTransfers,
   findCursorUpdatedAt,
   findOrdersToEvaluate,
   findOrderTransfers,
   findUnconfirmedTransfers,
-  insertOrderEventRow,
-  insertSweep,
   setTransferStatus,
   transitionOrder,
-  updateTransferBlock,
 } from "@/lib/transactions/queries";
 import { notifyDeliveriesDue } from "@/lib/jobs/notify";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
+import { insertEvent } from "@/lib/webhooks/queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
 
@@ -29,9 +29,11 @@ export interface LifecycleResult {
 }
 
 /**
- * Re-checks the block hash of every transfer still waiting for confirmations. A transfer whose
- * block was replaced is looked up again (re-included elsewhere: its block moves) or marked dropped.
- * One RPC call per distinct block with unconfirmed transfers.
+ * Re-checks the block hash of every transfer still waiting for confirmations. The scan that runs
+ * just before already re-recorded whatever the new chain holds (a reorg moves the cursor back, and
+ * a re-included transaction is recorded again with what it did this time), so a transfer still
+ * pointing at a replaced block is stale: it is dropped, never carried over, since a transaction
+ * re-included after a reorg can have a different effect. One RPC call per distinct block.
  */
 async function recheckTransferBlocks(db: Db, chain: Blockchain, client: PublicClient, now: Date): Promise<number> {
   const pending = await findUnconfirmedTransfers(db, chain.id);
@@ -40,16 +42,7 @@ async function recheckTransferBlocks(db: Db, chain: Blockchain, client: PublicCl
     const block = await client.getBlock({ blockNumber }).catch(() => null);
     hashes.set(blockNumber, block?.hash ?? null);
   }
-  const dropped: number[] = [];
-  for (const transfer of pending) {
-    if (hashes.get(transfer.blockNumber) === transfer.blockHash) continue;
-    const receipt = await client.getTransactionReceipt({ hash: transfer.txHash as `0x${string}` }).catch(() => null);
-    if (receipt && receipt.status === "success") {
-      await updateTransferBlock(db, transfer.id, { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, updatedAt: now });
-    } else {
-      dropped.push(transfer.id);
-    }
-  }
+  const dropped = pending.filter((t) => hashes.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
   if (dropped.length) log.warn("transfers reorged out", { chain: chain.slug, count: dropped.length });
   await setTransferStatus(db, dropped, "dropped", now);
   return dropped.length;
@@ -61,9 +54,20 @@ type Decision =
   | { to: "processing" | "confirmed" | "expired" | "pending"; failureReason?: undefined }
   | { to: "failed"; failureReason: "underpaid" | "late_payment" | "reverted" };
 
-/** The lifecycle rules of DESIGN.md › Order lifecycle, as a pure function of an order and its transfers. */
+const isLive = (t: Transaction) => t.status === "pending" || t.status === "confirmed";
+const isOrderAsset = (order: PaymentOrder, t: Transaction) => (order.tokenAddress ?? null)?.toLowerCase() === t.tokenAddress?.toLowerCase();
+/** Money of the order's own asset that arrived after its deadline. */
+const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.counted && isOrderAsset(order, t);
+
+/**
+ * The lifecycle rules (DESIGN.md › Order lifecycle, docs/decisions.md › Payment truth), as a pure
+ * function of an order and its transfers. Only live transfers of the order's asset that arrived by
+ * its deadline count. An order settles once: confirmed, failed or expired; the one move out of a
+ * settled state is expired → failed (late_payment), when the order's asset arrives after an
+ * expiry that was already announced.
+ */
 export function decide(order: PaymentOrder, transfers: Transaction[], head: bigint, now: Date, scannedAt: Date | null): { decision: Decision | null; received: bigint } {
-  const counted = transfers.filter((t) => t.counted && (t.status === "pending" || t.status === "confirmed"));
+  const counted = transfers.filter((t) => t.counted && isLive(t));
   const received = counted.reduce((sum, t) => sum + BigInt(t.amount), 0n);
   const amount = BigInt(order.amount);
   // Expiry is judged only once the scanner has looked at the chain after the deadline.
@@ -72,10 +76,13 @@ export function decide(order: PaymentOrder, transfers: Transaction[], head: bigi
   switch (order.status) {
     case "pending": {
       if (received >= amount) return { decision: { to: "processing" }, received };
-      if (expired) return { decision: received > 0n ? { to: "failed", failureReason: "underpaid" } : { to: "expired" }, received };
-      const reverted = transfers.some((t) => t.status === "failed");
-      if (received === 0n && reverted) return { decision: { to: "failed", failureReason: "reverted" }, received };
-      return { decision: null, received };
+      if (!expired) return { decision: null, received };
+      // Settled at the deadline, in one step: a late payment already seen fails the order directly
+      // instead of expiring it and failing it again in the same pass.
+      if (received > 0n) return { decision: { to: "failed", failureReason: "underpaid" }, received };
+      if (transfers.some((t) => isLatePayment(order, t))) return { decision: { to: "failed", failureReason: "late_payment" }, received };
+      if (transfers.some((t) => t.status === "failed")) return { decision: { to: "failed", failureReason: "reverted" }, received };
+      return { decision: { to: "expired" }, received };
     }
     case "processing": {
       if (received < amount) return { decision: { to: "pending" }, received };
@@ -84,7 +91,8 @@ export function decide(order: PaymentOrder, transfers: Transaction[], head: bigi
       return { decision: null, received };
     }
     case "expired": {
-      const late = transfers.some((t) => !t.counted && t.status === "pending");
+      // Another asset arriving after expiry is recorded (and swept) but is not a late payment.
+      const late = transfers.some((t) => isLatePayment(order, t));
       return { decision: late ? { to: "failed", failureReason: "late_payment" } : null, received };
     }
     default:
@@ -111,24 +119,23 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
     if (!updated) return null; // someone else already moved it
     if (decision.to === "confirmed") {
       await setTransferStatus(tx, transfers.filter((t) => t.counted && t.status === "pending").map((t) => t.id), "confirmed", now);
-      await insertSweep(tx, order.id, chain.id, now);
     }
-    const latest = [...transfers].sort((a, b) => Number(b.counted) - Number(a.counted) || Number(b.blockNumber - a.blockNumber))[0];
-    const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null);
+    // Settled with money in the deposit address (paid, underpaid, late, another asset): flush it to the merchant.
+    const sweep = settledStates.has(decision.to) && transfers.some(isLive) ? await armSweep(tx, order.id, chain.id, now) : null;
+    const latest = transfers.filter((t) => t.counted && isLive(t)).sort((a, b) => Number(b.blockNumber - a.blockNumber) || b.logIndex - a.logIndex)[0];
+    const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null, sweep);
     const type = eventFor[decision.to];
     if (type) {
       await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type, data, webhookUrl: order.webhookUrl }, now);
     } else {
       // processing → pending after a reorg: kept in the order's history, not a webhook event.
-      await recordReorgEvent(tx, order, data, now);
+      await insertEvent(tx, { id: newId("event"), merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data, createdAt: now });
     }
     return updated;
   });
 }
 
-async function recordReorgEvent(tx: DbOrTx, order: PaymentOrder, data: unknown, now: Date) {
-  await insertOrderEventRow(tx, { id: newId("event"), merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data, createdAt: now });
-}
+const settledStates = new Set(["confirmed", "failed", "expired"]);
 
 /**
  * One lifecycle pass over a chain's orders: re-checks unconfirmed transfers' blocks, then moves
@@ -139,6 +146,7 @@ async function recordReorgEvent(tx: DbOrTx, order: PaymentOrder, data: unknown, 
 export async function advanceOrders(db: Db, chain: Blockchain, client: PublicClient, now = new Date()): Promise<LifecycleResult> {
   const dropped = await recheckTransferBlocks(db, chain, client, now);
   const head = await client.getBlockNumber({ cacheTime: 0 });
+  await confirmDeepTransfers(db, chain.id, head, now);
   const scannedAt = await findCursorUpdatedAt(db, chain.id);
   const orders = await findOrdersToEvaluate(db, chain.id, now);
   const transfers = await findOrderTransfers(db, orders.map((o) => o.id));

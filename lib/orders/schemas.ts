@@ -100,6 +100,14 @@ export const orderJson = z.object({
   transaction: orderTransactionJson.nullable().describe("null until a transfer to the deposit address is detected"),
   amount_received: decimalString.describe("What counted transfers added up to (can exceed amount)"),
   failure_reason: z.enum(["underpaid", "late_payment", "reverted"]).nullable().describe("Why a failed order failed; null otherwise"),
+  sweep: z
+    .object({
+      status: z.enum(["pending", "submitted", "succeeded", "failed"]).describe("pending: queued; submitted: sent; succeeded: the deposit reached your wallet; failed: gave up (flush it yourself)"),
+      destination: evmAddress.describe("Your wallet bound into the deposit address at creation: the only place the funds can go"),
+      transaction_hash: z.string().nullable().describe("The flush transaction, once sent"),
+    })
+    .nullable()
+    .describe("Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 

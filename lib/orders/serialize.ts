@@ -23,11 +23,17 @@ export function qrCodePath(orderId: string): string {
   return `/pay/${orderId}/qr.svg`;
 }
 
+/** Where a settled order's deposit went (lib/chains/sweeper.ts). */
+export interface OrderSweepSummary {
+  status: "pending" | "submitted" | "succeeded" | "failed";
+  transaction_hash: string | null;
+}
+
 /**
  * An order as POST and GET /api/payment-orders/ return it, and as webhooks carry it in `data`.
- * `transaction` is null until a transfer to the deposit address is detected.
+ * `transaction` is null until a transfer that counts toward the order is detected.
  */
-export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null) {
+export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null, sweep: OrderSweepSummary | null = null) {
   return {
     id: order.id,
     order_id: order.orderId,
@@ -55,6 +61,7 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
       : null,
     amount_received: formatAmount(BigInt(order.amountReceived), order.decimals),
     failure_reason: order.failureReason,
+    sweep: sweep ? { status: sweep.status, destination: order.depositDestination, transaction_hash: sweep.transaction_hash } : null,
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

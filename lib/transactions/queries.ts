@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
-import { chainCursors, orderEvents, paymentOrders, sweeps, transactions, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { chainCursors, paymentOrders, sweeps, transactions, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
@@ -10,18 +10,15 @@ export async function findUnconfirmedTransfers(db: DbOrTx, blockchainId: number)
     .where(and(eq(transactions.blockchainId, blockchainId), eq(transactions.status, "pending")));
 }
 
-export async function updateTransferBlock(db: DbOrTx, id: number, values: { blockNumber: bigint; blockHash: string; updatedAt: Date }) {
-  await db.update(transactions).set(values).where(eq(transactions.id, id));
-}
-
 export async function setTransferStatus(db: DbOrTx, ids: number[], status: string, updatedAt: Date) {
   if (ids.length === 0) return;
   await db.update(transactions).set({ status, updatedAt }).where(inArray(transactions.id, ids));
 }
 
-/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received money after expiry. */
+/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
 export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
   const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
+  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
   return db
     .select()
     .from(paymentOrders)
@@ -32,7 +29,7 @@ export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now
         or(
           eq(paymentOrders.status, "processing"),
           and(eq(paymentOrders.status, "pending"), or(withTransfers, gt(paymentOrders.amountReceived, "0"), lte(paymentOrders.expiresAt, now))),
-          and(eq(paymentOrders.status, "expired"), withTransfers),
+          and(eq(paymentOrders.status, "expired"), withLatePayment),
         ),
       ),
     );
@@ -57,15 +54,43 @@ export async function transitionOrder(db: DbOrTx, id: number, from: string, valu
   return row ?? null;
 }
 
-export async function insertOrderEventRow(db: DbOrTx, values: typeof orderEvents.$inferInsert) {
-  await db.insert(orderEvents).values(values);
+/**
+ * Transfers on a chain that now have the confirmations their order asks for become confirmed,
+ * whether or not they completed the order (spec › Transaction status).
+ */
+export async function confirmDeepTransfers(db: DbOrTx, blockchainId: number, head: bigint, now: Date) {
+  await db
+    .update(transactions)
+    .set({ status: "confirmed", updatedAt: now })
+    .where(
+      and(
+        eq(transactions.blockchainId, blockchainId),
+        eq(transactions.status, "pending"),
+        sql`${head}::bigint - ${transactions.blockNumber} + 1 >= (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${transactions.paymentOrderId})`,
+      ),
+    );
 }
 
-export async function insertSweep(db: DbOrTx, paymentOrderId: number, blockchainId: number, now: Date) {
+/**
+ * Queues a sweep of an order's deposit address. A sweep that already ran (or gave up) is queued
+ * again: this is called when money arrived after it, and a flush of an empty forwarder is harmless.
+ */
+export async function armSweep(db: DbOrTx, paymentOrderId: number, blockchainId: number, now: Date): Promise<{ status: "pending"; transaction_hash: null }> {
   await db
     .insert(sweeps)
     .values({ paymentOrderId, blockchainId, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
+    .onConflictDoUpdate({
+      target: sweeps.paymentOrderId,
+      set: { status: "pending", attempts: 0, lastError: null, nextAttemptAt: now, updatedAt: now },
+      setWhere: inArray(sweeps.status, ["succeeded", "failed"]),
+    });
+  return { status: "pending", transaction_hash: null };
+}
+
+/** The sweep of an order's deposit address, if one was queued. */
+export async function findOrderSweep(db: DbOrTx, paymentOrderId: number) {
+  const [row] = await db.select().from(sweeps).where(eq(sweeps.paymentOrderId, paymentOrderId)).limit(1);
+  return row ?? null;
 }
 
 /** The scanner's last block per chain: what confirmations are counted against when serving an order. */
@@ -74,13 +99,13 @@ export async function findScannedHead(db: DbOrTx, blockchainId: number): Promise
   return row?.lastBlock ?? null;
 }
 
-/** The transfer an order response shows: the latest that counts, else the latest seen. */
+/** The transfer an order response shows: the latest that counts toward it (transfers that do not count never show there). */
 export async function findLatestOrderTransfer(db: DbOrTx, paymentOrderId: number): Promise<Transaction | null> {
   const [row] = await db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.paymentOrderId, paymentOrderId), ne(transactions.status, "dropped")))
-    .orderBy(desc(transactions.counted), desc(transactions.blockNumber), desc(transactions.logIndex))
+    .where(and(eq(transactions.paymentOrderId, paymentOrderId), eq(transactions.counted, true), inArray(transactions.status, ["pending", "confirmed"])))
+    .orderBy(desc(transactions.blockNumber), desc(transactions.logIndex))
     .limit(1);
   return row ?? null;
 }

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
 import { decimalString, timestamp, txHash } from "@/lib/openapi/primitives";
 
+export const notCountedReasons = ["wrong_asset", "after_expiry", "reverted", "reorged"] as const;
+export type NotCountedReason = (typeof notCountedReasons)[number];
+
 export const transactionStatuses = ["pending", "confirmed", "failed"] as const;
 
 export const listTransactionsQuery = pageQuery.extend({
@@ -41,6 +44,10 @@ export const transactionJson = z.object({
   gas_used: z.number().int().nullable(),
   gas_price: z.string().nullable().describe("Wei, as an integer string"),
   transaction_fee: decimalString.nullable().describe("In the native coin"),
-  counted: z.boolean().describe("Whether it counts toward its order (the order's token, arrived by its expiry)"),
+  counted: z.boolean().describe("Whether it counts toward its order: the order's asset, arrived by its expiry, not reverted or reorged out"),
+  not_counted_reason: z
+    .enum(notCountedReasons)
+    .nullable()
+    .describe("Why it does not count (null when it does): wrong_asset (another token or coin than the order's), after_expiry (arrived after expires_at), reverted (the transaction failed), reorged (its block left the chain)"),
   created_at: timestamp,
 });

@@ -1,6 +1,7 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/orders/amounts";
+import type { NotCountedReason } from "./schemas";
 
 /** Internal status → the spec's: a transfer reorged out ("dropped") failed from the merchant's point of view. */
 export function apiStatus(status: string): "pending" | "confirmed" | "failed" {
@@ -22,6 +23,15 @@ export function serializeTransactionListItem(transfer: Transaction) {
     currency: transfer.currency,
     created_at: transfer.createdAt.toISOString(),
   };
+}
+
+/** Why a transfer does not count toward its order, or null when it does. */
+export function notCountedReason(transfer: Transaction, order: Pick<PaymentOrder, "tokenAddress" | "expiresAt"> | null): NotCountedReason | null {
+  if (transfer.status === "failed") return "reverted";
+  if (transfer.status === "dropped") return "reorged";
+  if (transfer.counted) return null;
+  if (!order || (order.tokenAddress ?? null)?.toLowerCase() !== transfer.tokenAddress?.toLowerCase()) return "wrong_asset";
+  return "after_expiry";
 }
 
 /** The full transaction (spec › Transaction), confirmations counted against the scanner's head. */
@@ -46,8 +56,8 @@ export function serializeTransaction(transfer: Transaction, order: PaymentOrder 
     gas_used: transfer.gasUsed === null ? null : Number(transfer.gasUsed),
     gas_price: transfer.gasPrice,
     transaction_fee: transfer.fee === null ? null : formatAmount(BigInt(transfer.fee), chain?.nativeCurrency.decimals ?? 18),
-    /** Whether it counts toward its order (the order's token, arrived by its expiry). */
-    counted: transfer.counted,
+    counted: notCountedReason(transfer, order) === null,
+    not_counted_reason: notCountedReason(transfer, order),
     created_at: transfer.createdAt.toISOString(),
   };
 }

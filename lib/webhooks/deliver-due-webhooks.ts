@@ -33,6 +33,25 @@ export interface DeliverDueOptions extends AttemptOptions {
   random?: () => number;
 }
 
+/** The order a delivery's event is about (its body's `data.order_id`), so one order's events can be kept in sequence. */
+function orderOf(delivery: WebhookDelivery): string {
+  try {
+    return String((JSON.parse(delivery.body) as { data?: { order_id?: unknown } }).data?.order_id ?? delivery.id);
+  } catch {
+    return String(delivery.id);
+  }
+}
+
+/** Claimed deliveries grouped by (receiver, order), each group in event order (deliveries are written in event order). */
+function inOrderGroups(claimed: WebhookDelivery[]): WebhookDelivery[][] {
+  const groups = new Map<string, WebhookDelivery[]>();
+  for (const delivery of [...claimed].sort((a, b) => a.id - b.id)) {
+    const key = `${delivery.url}\n${orderOf(delivery)}`;
+    groups.set(key, [...(groups.get(key) ?? []), delivery]);
+  }
+  return [...groups.values()];
+}
+
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -81,9 +100,12 @@ export async function deliverDueWebhooks(db: DbOrTx, options: DeliverDueOptions 
       ),
     );
   };
-  await forEachConcurrently(claimed, concurrency, async (delivery) => {
-    buffer.push(await attemptClaimed(delivery, targets.get(delivery.id), options, schedule));
-    if (buffer.length >= recordBatchSize) flush();
+  // One order's events to one receiver go one after another, in the order they happened; the rest in parallel.
+  await forEachConcurrently(inOrderGroups(claimed), concurrency, async (group) => {
+    for (const delivery of group) {
+      buffer.push(await attemptClaimed(delivery, targets.get(delivery.id), options, schedule));
+      if (buffer.length >= recordBatchSize) flush();
+    }
   });
   flush();
   await writing;

@@ -16,9 +16,9 @@ export interface OrderEventInput {
   webhookUrl: string | null;
 }
 
-/** The exact bytes every delivery of an event sends and signs: `{ id, event, created_at, data }`. */
-export function eventBody(id: string, type: string, createdAt: Date, data: unknown): string {
-  return JSON.stringify({ id, event: type, created_at: createdAt.toISOString(), data });
+/** The exact bytes every delivery of an event sends and signs: `{ id, event, created_at, sequence, data }`. */
+export function eventBody(id: string, type: string, createdAt: Date, sequence: number, data: unknown): string {
+  return JSON.stringify({ id, event: type, created_at: createdAt.toISOString(), sequence, data });
 }
 
 /**
@@ -37,7 +37,7 @@ export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now =
     data: input.data,
     createdAt: now,
   });
-  const body = eventBody(event.id, event.type, now, input.data);
+  const body = eventBody(event.id, event.type, now, event.sequence, input.data);
   const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
   const common = { merchantId: input.merchantId, eventId: event.id, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
   const deliveries = await insertDeliveries(tx, [

@@ -146,8 +146,14 @@ export async function accountByInboxToken(db: DbOrTx, token: string): Promise<Ac
 
 // ─── Events (the outbox) ─────────────────────────────────────────────────────
 
-export async function insertEvent(db: DbOrTx, values: typeof orderEvents.$inferInsert): Promise<OrderEvent> {
-  const [row] = await db.insert(orderEvents).values(values).returning();
+/**
+ * The one writer of order events. The sequence is the order's next (1, 2, 3…): computed in the
+ * insert, inside the transaction whose conditional update of the order holds its row lock, so two
+ * transitions of one order can never take the same number (a unique index checks it too).
+ */
+export async function insertEvent(db: DbOrTx, values: Omit<typeof orderEvents.$inferInsert, "sequence">): Promise<OrderEvent> {
+  const sequence = sql<number>`(select coalesce(max(e.sequence), 0) + 1 from ${orderEvents} e where e.payment_order_id = ${values.paymentOrderId})`;
+  const [row] = await db.insert(orderEvents).values({ ...values, sequence }).returning();
   return row!;
 }
 
@@ -239,7 +245,7 @@ export async function claimDueDeliveries(db: DbOrTx, now: Date, leaseUntil: Date
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now)))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
     .for("update", { skipLocked: true });
   return db

@@ -80,6 +80,7 @@ export const webhookEventJson = z.object({
   id: z.string().describe("Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it"),
   event: webhookEventType,
   created_at: timestamp,
+  sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change"),
 });
 
@@ -144,6 +145,7 @@ export const eventJson = z.object({
   event: z.string(),
   order_id: z.string(),
   created_at: timestamp,
+  sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order after the change, as the webhook carried it"),
 });
 

@@ -80,7 +80,7 @@ export async function sendTestWebhook(
     endpointId: endpoint.id,
     eventType: type,
     url: endpoint.url,
-    body: eventBody(newId("event"), type, now, sampleOrderData(type, now)),
+    body: eventBody(newId("event"), type, now, 1, sampleOrderData(type, now)),
     attempts: 1,
     nextAttemptAt: null,
     createdAt: now,

@@ -59,6 +59,7 @@ export function serializeEvent(event: OrderEvent, orderId: string) {
     event: event.type,
     order_id: orderId,
     created_at: event.createdAt.toISOString(),
+    sequence: event.sequence,
     data: event.data,
   };
 }

@@ -61,7 +61,7 @@ function advance(ms: number) {
 }
 
 describe("a recorded event is delivered, signed both ways", () => {
-  test("one POST per subscribed endpoint with { id, event, created_at, data } and valid signatures", async () => {
+  test("one POST per subscribed endpoint with { id, event, created_at, sequence, data } and valid signatures", async () => {
     const merchant = await createMerchant();
     const endpoint = await endpointFor(merchant);
     const order = await orderFor(merchant);
@@ -78,8 +78,8 @@ describe("a recorded event is delivered, signed both ways", () => {
     expect(request.method).toBe("POST");
     expect(request.headers["content-type"]).toBe("application/json");
     const body = JSON.parse(request.body);
-    expect(body).toEqual({ id: event.id, event: "payment.confirmed", created_at: event.createdAt.toISOString(), data: asGet });
-    expect(Object.keys(body)).toEqual(["id", "event", "created_at", "data"]);
+    expect(body).toEqual({ id: event.id, event: "payment.confirmed", created_at: event.createdAt.toISOString(), sequence: 1, data: asGet });
+    expect(Object.keys(body)).toEqual(["id", "event", "created_at", "sequence", "data"]);
 
     expect(specSignatureOk(request.body, request.headers["x-webhook-signature"], endpoint.secret)).toBe(true);
     expect(standardSignatureOk(request, endpoint.secret)).toBe(true);

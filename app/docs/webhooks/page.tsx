@@ -60,12 +60,19 @@ webhook-timestamp: 1893499200
 webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
 x-webhook-signature: 9f2c4e0b8a7d…(64 hex digits)
 
-{"id":"evt_5hV3…","event":"payment.confirmed","created_at":"2030-01-01T12:04:10.000Z","data":{"id":1,"order_id":"ORD-7Kq2Vd9XbT3mPz1A","amount":"10.5","currency":"USDC","blockchain":"base","status":"confirmed", … ,"transaction":{"transaction_hash":"0x…","block_number":1234567,"confirmations":3,"status":"confirmed"},"amount_received":"10.5","failure_reason":null}}
+{"id":"evt_5hV3…","event":"payment.confirmed","created_at":"2030-01-01T12:04:10.000Z","sequence":2,"data":{"id":1,"order_id":"ORD-7Kq2Vd9XbT3mPz1A","amount":"10.5","currency":"USDC","blockchain":"base","status":"confirmed", … ,"transaction":{"transaction_hash":"0x…","block_number":1234567,"confirmations":3,"status":"confirmed"},"amount_received":"10.5","failure_reason":null,"sweep":{"status":"pending","destination":"0x…","transaction_hash":null}}}
 `}</Code>
       <p>
-        The body is <code>{`{ id, event, created_at, data }`}</code>; <code>data</code> is the order exactly as{" "}
+        The body is <code>{`{ id, event, created_at, sequence, data }`}</code>; <code>data</code> is the order exactly as{" "}
         <code>GET /api/payment-orders/{"{order_id}"}/</code> returned it after the change (schema <code>WebhookEvent</code> in the{" "}
         <Link href="/docs">reference</Link>).
+      </p>
+      <p>
+        <code>sequence</code> numbers one order&apos;s events 1, 2, 3… in the order its transitions happened. One order&apos;s events are sent to
+        you one after another, but a retry can overtake: apply an order&apos;s event only if its <code>sequence</code> is higher than the last one
+        you applied. An order settles once: <code>payment.confirmed</code> and <code>payment.failed</code> are final;{" "}
+        <code>payment.expired</code> is final unless the order&apos;s asset arrives late, which is then announced as <code>payment.failed</code>{" "}
+        (<code>late_payment</code>) with the next sequence number.
       </p>
 
       <h2>Verifying the signatures</h2>

@@ -58,6 +58,7 @@ describe("POST /api/payment-orders/", () => {
       transaction: null,
       amount_received: "0",
       failure_reason: null,
+      sweep: null,
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);

@@ -182,7 +182,7 @@ describe("tools", () => {
     expect(specSignatureOk(request!.body, request!.headers["x-webhook-signature"], endpoint.secret)).toBe(true);
     expect(standardSignatureOk(request!, endpoint.secret)).toBe(true);
     const body = JSON.parse(request!.body);
-    expect(Object.keys(body)).toEqual(["id", "event", "created_at", "data"]);
+    expect(Object.keys(body)).toEqual(["id", "event", "created_at", "sequence", "data"]);
     expect(body.event).toBe("payment.confirmed");
     // The sample has exactly the shape of a real order.
     expect(Object.keys(body.data).sort()).toEqual(Object.keys(real).sort());
@@ -254,6 +254,7 @@ describe("tools", () => {
       event: "payment.confirmed",
       order_id: first.order_id,
       created_at: b.event.createdAt.toISOString(),
+      sequence: 2,
       data: { order_id: first.order_id, status: "confirmed" },
     });
     const confirmedOnly = await call(listEvents, "GET", "/api/events/", { token: key, query: { event: "payment.confirmed" } });

@@ -52,6 +52,7 @@ describe("serializeOrder", () => {
       transaction: { transaction_hash: `0x${"ab".repeat(32)}`, block_number: 1234, confirmations: 5, status: "confirmed" },
       amount_received: "11",
       failure_reason: null,
+      sweep: null,
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);

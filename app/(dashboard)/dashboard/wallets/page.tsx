@@ -84,7 +84,10 @@ export default async function WalletsPage() {
       ) : null}
 
       <Card title="Pending sweeps">
-        <p>Confirmed deposits waiting to be forwarded to your wallet. The gateway retries on its own; you can also flush one yourself with a browser wallet.</p>
+        <p>
+          Deposits waiting to be forwarded to your wallet: confirmed orders, and failed or expired ones that received money (underpaid, paid late, or
+          paid in another asset). The gateway retries on its own; you can also flush one yourself with a browser wallet.
+        </p>
         {sweeps.length === 0 ? (
           <p>Nothing waiting.</p>
         ) : (
@@ -94,7 +97,8 @@ export default async function WalletsPage() {
               <thead>
                 <tr>
                   <th scope="col">Order</th>
-                  <th scope="col">Amount</th>
+                  <th scope="col">Order state</th>
+                  <th scope="col">Counted toward it</th>
                   <th scope="col">State</th>
                   <th scope="col">Attempts</th>
                   <th scope="col">Flush</th>
@@ -111,6 +115,9 @@ export default async function WalletsPage() {
                         </Link>
                       </td>
                       <td>
+                        <Badge status={order.status} />
+                      </td>
+                      <td>
                         {formatAmount(BigInt(order.amountReceived), order.decimals)} {order.currency}
                       </td>
                       <td>
@@ -125,7 +132,7 @@ export default async function WalletsPage() {
                             factory={order.depositFactory as Address}
                             destination={order.depositDestination as Address}
                             salt={order.depositSalt as Hex}
-                            token={(order.tokenAddress as Address | null) ?? null}
+                            tokens={chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))}
                           />
                         ) : null}
                       </td>

@@ -10,7 +10,15 @@ import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { formatAmount } from "@/lib/orders/amounts";
 import { paymentUrl } from "@/lib/orders/serialize";
-import { apiStatus, serializeTransactionListItem } from "@/lib/transactions/serialize";
+import { apiStatus, notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
+import type { PaymentOrder, Transaction } from "@/lib/db/schema";
+
+const notCountedLabels = { wrong_asset: "no: another asset", after_expiry: "no: arrived after expiry", reverted: "no: reverted", reorged: "no: reorged out" } as const;
+
+function countedLabel(transfer: Transaction, order: PaymentOrder): string {
+  const reason = notCountedReason(transfer, order);
+  return reason ? notCountedLabels[reason] : "yes";
+}
 import { redeliverAction } from "./actions";
 
 export const metadata: Metadata = { title: "Order · Dashboard" };
@@ -35,7 +43,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const { orderId } = await params;
   const detail = await loadOrderDetail(await getDb(), merchant.merchantId, decodeURIComponent(orderId));
   if (!detail) notFound();
-  const { order, events, transfers, deliveries, summary } = detail;
+  const { order, events, transfers, deliveries, summary, sweep } = detail;
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
   const confirmations = summary?.confirmations ?? 0;
   const milestones = summary ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1) : [];
@@ -115,7 +123,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
                   <th scope="col">Status</th>
                   <th scope="col">Amount</th>
                   <th scope="col">Block</th>
-                  <th scope="col">Counted</th>
+                  <th scope="col">Counts toward the order</th>
                 </tr>
               </thead>
               <tbody>
@@ -141,13 +149,30 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
                         {serializeTransactionListItem(t).amount} {t.currency}
                       </td>
                       <td>{t.blockNumber.toString()}</td>
-                      <td>{t.counted ? "yes" : "no"}</td>
+                      <td>{countedLabel(t, order)}</td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
           </div>
+        )}
+      </Card>
+
+      <Card title="Where the money went">
+        {sweep ? (
+          <p>
+            Flush of the deposit address to your wallet <span className="mono">{order.depositDestination}</span>: <Badge status={sweep.status} />
+            {sweep.txHash ? (
+              <>
+                {" "}
+                in <span className="mono">{sweep.txHash}</span>
+              </>
+            ) : null}
+            {sweep.lastError ? <> ({sweep.lastError})</> : null}
+          </p>
+        ) : (
+          <p>Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another asset).</p>
         )}
       </Card>
 
