@@ -12,6 +12,9 @@ module.exports = {
         accountsBalance: "10000000000000000000000",
       },
       mining: { auto: true, interval: 0 },
+      // Simulated confirmations mine many blocks at once; letting them share a timestamp keeps
+      // chain time with the wall clock (lateness is judged by block time).
+      allowBlocksWithSameTimestamp: true,
       allowUnlimitedContractSize: false,
       // A zero base fee that stays zero on an idle chain keeps gas accounting in tests simple:
       // a transaction costs gasUsed * priority fee only.

@@ -50,9 +50,13 @@ export async function faucet(chain: Blockchain, token: TokenInfo, to: Address, a
   return hash;
 }
 
-/** Mines `blocks` empty blocks (simulated confirmations); returns the new head. */
+/**
+ * Mines `blocks` empty blocks (simulated confirmations); returns the new head. They share one
+ * timestamp (interval 0), so mining never moves chain time ahead of the wall clock: a sandbox
+ * payment made just before expiry is not judged late by a block stamped in the future.
+ */
 export async function mineBlocks(chain: Blockchain, blocks: number): Promise<bigint> {
   const rpcUrl = devnetOrThrow(chain);
-  await createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(rpcUrl) }).mine({ blocks });
+  await createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(rpcUrl) }).mine({ blocks, interval: 0 });
   return chainClient(chain).getBlockNumber({ cacheTime: 0 });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { getAddress, isAddress } from "viem";
-import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain } from "@/lib/chains/catalog";
+import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
+import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
@@ -15,13 +16,16 @@ function chainBySlugOrThrow(slug: string): Blockchain {
   return chain;
 }
 
-/** POST /api/sandbox/payment-orders/{id}/pay/: a real devnet transfer from the faucet to the order's deposit address. */
+/**
+ * POST /api/sandbox/payment-orders/{id}/pay/: a real devnet transfer from the faucet to the order's
+ * deposit address. Without an amount it pays what is still missing (all of it in another asset).
+ */
 export async function payOrder(db: Db, merchantId: number, orderKey: string, input: PayOrderBody) {
   const order = await getOrderOrThrow(db, merchantId, orderKey);
   const chain = findBlockchainById(order.blockchainId)!;
   const token = findToken(chain, input.currency ?? order.currency);
   if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
-  const amount = input.amount !== undefined ? parseAmount(input.amount, token.decimals) : BigInt(order.amount);
+  const amount = input.amount !== undefined ? parseAmount(input.amount, token.decimals) : defaultPayment(order, token);
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
   kickChainWatch(chain.id);
   return {
@@ -32,6 +36,17 @@ export async function payOrder(db: Db, merchantId: number, orderKey: string, inp
     currency: token.symbol,
     blockchain: chain.slug,
   };
+}
+
+/** What a pay without an amount sends: the part of the order still missing, or the whole amount in another asset. */
+function defaultPayment(order: PaymentOrder, token: TokenInfo): bigint {
+  if ((token.address ?? null) !== (order.tokenAddress ?? null)) {
+    const scale = token.decimals - order.decimals;
+    return scale >= 0 ? BigInt(order.amount) * 10n ** BigInt(scale) : BigInt(order.amount) / 10n ** BigInt(-scale);
+  }
+  const missing = BigInt(order.amount) - BigInt(order.amountReceived);
+  if (missing <= 0n) throw new ApiError("CONFLICT", `Nothing is left to pay on ${order.orderId}: ${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency} already arrived. Give an amount to pay more.`);
+  return missing;
 }
 
 /** POST /api/sandbox/mine/: simulated confirmations. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, "Enter a positive decimal amount as a string, e.g. \"10.5\".");
 
 export const payOrderBody = z.object({
-  amount: decimalAmount.optional().describe("How much to send, in token units; default: the order's full amount"),
+  amount: decimalAmount.optional().describe("How much to send, in token units; default: what is still missing of the order (its whole amount in another currency)"),
   currency: z.string().min(1).max(16).optional().describe("Token to send; default: the order's currency (another token tests wrong-asset handling)"),
 });
 export type PayOrderBody = z.infer<typeof payOrderBody>;
