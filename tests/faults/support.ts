@@ -123,3 +123,79 @@ export function isErrorEnvelope(body: any): boolean {
     (body.error.details === undefined || (typeof body.error.details === "object" && body.error.details !== null))
   );
 }
+
+export interface Delivered {
+  headers: import("node:http").IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** What the receiver does with one request: answer with a status, or hang (never answer). */
+export type ReceiverReply = { status: number } | { hang: true };
+
+/**
+ * A webhook receiver on a fixed loopback port that can misbehave on purpose: answer 5xx, hang
+ * (the sender times out), or go down altogether (connections refused) and come back on the same port.
+ */
+export class FlakyReceiver {
+  readonly requests: Delivered[] = [];
+  private listener: import("node:http").Server | null = null;
+  private readonly sockets = new Set<import("node:net").Socket>();
+  private replyWith: (request: Delivered, index: number) => ReceiverReply = () => ({ status: 200 });
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<FlakyReceiver> {
+    const { freePort } = await import("../helpers/server");
+    const receiver = new FlakyReceiver(await freePort());
+    await receiver.up();
+    return receiver;
+  }
+
+  url(path = "/hook"): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  reply(fn: (request: Delivered, index: number) => ReceiverReply): void {
+    this.replyWith = fn;
+  }
+
+  async up(): Promise<void> {
+    const { createServer } = await import("node:http");
+    const listener = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const received: Delivered = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+        const index = this.requests.push(received) - 1;
+        const reply = this.replyWith(received, index);
+        if ("hang" in reply) return;
+        res.writeHead(reply.status, { "content-type": "text/plain" });
+        res.end(reply.status < 300 ? "ok" : "not now");
+      });
+    });
+    listener.on("connection", (socket) => {
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+    this.listener = listener;
+    await new Promise<void>((resolve, reject) => {
+      listener.once("error", reject);
+      listener.listen(this.port, "127.0.0.1", () => resolve());
+    });
+  }
+
+  /** Stops listening (new connections are refused); with `cut`, also drops open connections. */
+  async down(cut = false): Promise<void> {
+    const listener = this.listener;
+    this.listener = null;
+    if (cut) for (const socket of this.sockets) socket.destroy();
+    // Stops accepting at once; a request left hanging stays open until its sender gives up.
+    listener?.close();
+    listener?.closeIdleConnections();
+  }
+
+  async close(): Promise<void> {
+    await this.down(true);
+  }
+}
