@@ -81,11 +81,14 @@ test("kill -9 during scanning and during webhook delivery: every paid order conf
   };
   const orderStatus = async (o: any) => (await api("GET", `/api/payment-orders/${o.order_id}/`)).body.data.status as string;
 
-  // 1. Killed while scanning: the first five payments land, and the server dies as soon as it has seen one.
+  // 1. Killed while scanning: five payments arrive one block after another, and the server dies as soon as it has seen the first.
   const paidHashes = new Map<string, Hex>();
-  for (const o of orders.slice(0, 5)) paidHashes.set(o.order_id, await pay(o));
+  const paying = (async () => {
+    for (const o of orders.slice(0, 5)) paidHashes.set(o.order_id, await pay(o));
+  })();
   await waitFor("the scanner to see a payment", async () => (await orderStatus(orders[0])) !== "pending", 30_000, 50);
-  await kill();
+  await kill(); // payments are still arriving
+  await paying;
   await miner.mine({ blocks: 3 }); // confirmations pile up while the gateway is down
 
   // 2. Restarted; killed again while a payment.confirmed delivery is in flight (the receiver holds it).
