@@ -1,7 +1,6 @@
 import "server-only";
-import { createWalletClient, http, type Account, type Chain, type Transport, type WalletClient } from "viem";
+import { createWalletClient, http, type Account, type Chain, type Hex, type Transport, type WalletClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Hex } from "viem";
 import type { Blockchain } from "./catalog";
 import { viemChain } from "./clients";
 
