@@ -1,15 +1,14 @@
 import "server-only";
 import { and, eq, lt, lte, or } from "drizzle-orm";
-import { createWalletClient, http, type Address, type Hex, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, type Hex, type PublicClient } from "viem";
 import { paymentOrders, sweeps } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
-import { viemChain } from "./clients";
 import { depositFactoryArtifact } from "./contract-artifacts";
 import { devnetSweeper } from "./sandbox-devnet";
+import { serialWallet } from "./serial-sender";
 
 /** Retry delays after a failed sweep; the last one repeats until maxSweepAttempts. */
 const retryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -37,7 +36,8 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   const key = sweeperKey(chain);
   const result: SweepResult = { swept: [], failed: [] };
   if (!key || !chain.factory || !chain.rpcUrl) return result;
-  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl) });
+  // Every sandbox slug shares one devnet and this one key: the queue keeps their sweeps from racing on its nonce.
+  const sweeper = serialWallet(chain, key);
 
   const due = await db
     .select({ sweep: sweeps, order: paymentOrders })
@@ -63,14 +63,16 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
       .returning();
     if (!claimed) continue;
     try {
-      const hash = await wallet.writeContract({
-        address: order.depositFactory as Address,
-        abi: depositFactoryArtifact.abi,
-        functionName: "deployAndFlush",
-        // every catalog token, not only the order's: a wrong asset sent to the address is the merchant's too
-        args: [order.depositDestination as Address, order.depositSalt as Hex, chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))],
+      const { hash, receipt } = await sweeper.run(async (wallet) => {
+        const hash = await wallet.writeContract({
+          address: order.depositFactory as Address,
+          abi: depositFactoryArtifact.abi,
+          functionName: "deployAndFlush",
+          // every catalog token, not only the order's: a wrong asset sent to the address is the merchant's too
+          args: [order.depositDestination as Address, order.depositSalt as Hex, chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))],
+        });
+        return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
-      const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
       if (receipt.status !== "success") throw new Error(`deployAndFlush reverted (tx ${hash})`);
       await db.update(sweeps).set({ status: "succeeded", txHash: hash, lastError: null, updatedAt: new Date() }).where(eq(sweeps.id, sweep.id));
       result.swept.push(order.orderId);

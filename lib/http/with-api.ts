@@ -64,7 +64,27 @@ function searchParamsObject(url: URL): Record<string, string> {
   return out;
 }
 
-function parseWith<S extends Schema>(schema: S, input: unknown): z.output<S> {
+/**
+ * Fields (dotted paths) holding a string with U+0000. PostgreSQL text cannot store that character,
+ * so it would fail in the database as a 500; it is refused up front as a validation error.
+ */
+function fieldsWithNul(input: unknown, path: string[] = [], out: string[] = []): string[] {
+  if (typeof input === "string") {
+    if (input.includes("\u0000")) out.push(path.length ? path.join(".") : "non_field_errors");
+  } else if (input && typeof input === "object" && path.length < 32) {
+    for (const [key, value] of Object.entries(input)) {
+      if (key.includes("\u0000")) out.push(path.length ? path.join(".") : "non_field_errors");
+      else fieldsWithNul(value, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+function parseWith<S extends Schema>(schema: S, input: unknown, part: "params" | "query" | "body"): z.output<S> {
+  const withNul = fieldsWithNul(input);
+  // A path with NUL names no resource.
+  if (withNul.length && part === "params") throw notFound("Resource");
+  if (withNul.length) throw validationError(Object.fromEntries(withNul.map((field) => [field, ["Must not contain the NUL character (\\u0000)."]])));
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationError(fieldErrors(parsed.error));
   return parsed.data;
@@ -111,9 +131,9 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
       }
 
       const rawParams = (await nextContext?.params) ?? {};
-      const params = options.params ? parseWith(options.params, rawParams) : undefined;
-      const query = options.query ? parseWith(options.query, searchParamsObject(url)) : undefined;
-      const body = options.body ? parseWith(options.body, await readJsonObject(request)) : undefined;
+      const params = options.params ? parseWith(options.params, rawParams, "params") : undefined;
+      const query = options.query ? parseWith(options.query, searchParamsObject(url), "query") : undefined;
+      const body = options.body ? parseWith(options.body, await readJsonObject(request), "body") : undefined;
 
       const result = await handler({
         request,

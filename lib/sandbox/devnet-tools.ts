@@ -1,10 +1,10 @@
 import "server-only";
-import { createTestClient, createWalletClient, http, parseAbi, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createTestClient, http, parseAbi, type Address, type Hex } from "viem";
 import type { Blockchain, TokenInfo } from "@/lib/chains/catalog";
 import { chainClient, viemChain } from "@/lib/chains/clients";
 import { testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetFaucet } from "@/lib/chains/sandbox-devnet";
+import { isRpcUnreachable, serialWallet } from "@/lib/chains/serial-sender";
 import { ApiError } from "@/lib/http/errors";
 
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
@@ -17,37 +17,62 @@ function devnetOrThrow(chain: Blockchain): string {
   return chain.rpcUrl;
 }
 
-function faucetWallet(chain: Blockchain, rpcUrl: string) {
-  return createWalletClient({ account: privateKeyToAccount(devnetFaucet.privateKey), chain: viemChain(chain), transport: http(rpcUrl) });
+/** The devnet answers every transaction at once (automine); a receipt that takes this long means it is gone. */
+const receiptTimeoutMs = 30_000;
+
+/** Runs a devnet call; a devnet that does not answer (stopped, restarting) becomes 503 SERVICE_UNAVAILABLE instead of a 500. */
+export async function devnetCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isRpcUnreachable(error)) throw new ApiError("SERVICE_UNAVAILABLE", "The sandbox devnet did not answer; try again when it is back.");
+    throw error;
+  }
+}
+
+/**
+ * The faucet account's wallet. Every send from it goes through its queue (lib/chains/serial-sender.ts):
+ * concurrent pays and faucet drips would otherwise race on its nonce.
+ */
+function faucetWallet(chain: Blockchain) {
+  devnetOrThrow(chain);
+  return serialWallet(chain, devnetFaucet.privateKey);
 }
 
 /** A real transfer from the faucet account: native value, or test tokens minted to the faucet then transferred (a genuine Transfer from a holder). */
 export async function sendFromFaucet(chain: Blockchain, token: TokenInfo, to: Address, amount: bigint): Promise<Hex> {
-  const rpcUrl = devnetOrThrow(chain);
-  const wallet = faucetWallet(chain, rpcUrl);
+  const faucetAccount = faucetWallet(chain);
   const client = chainClient(chain);
-  let hash: Hex;
-  if (!token.address) {
-    hash = await wallet.sendTransaction({ to, value: amount });
-  } else {
-    const mint = await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [devnetFaucet.address, amount] });
-    await client.waitForTransactionReceipt({ hash: mint });
-    hash = await wallet.writeContract({ address: token.address, abi: erc20, functionName: "transfer", args: [to, amount] });
-  }
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (receipt.status !== "success") throw new ApiError("SERVICE_UNAVAILABLE", "The devnet transfer reverted.");
-  return hash;
+  return devnetCall(() =>
+    faucetAccount.run(async (wallet) => {
+      let hash: Hex;
+      if (!token.address) {
+        hash = await wallet.sendTransaction({ to, value: amount });
+      } else {
+        const mint = await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [devnetFaucet.address, amount] });
+        await client.waitForTransactionReceipt({ hash: mint, timeout: receiptTimeoutMs });
+        hash = await wallet.writeContract({ address: token.address, abi: erc20, functionName: "transfer", args: [to, amount] });
+      }
+      const receipt = await client.waitForTransactionReceipt({ hash, timeout: receiptTimeoutMs });
+      if (receipt.status !== "success") throw new ApiError("SERVICE_UNAVAILABLE", "The devnet transfer reverted.");
+      return hash;
+    }),
+  );
 }
 
 /** Mints test tokens (or sends native coin) straight to an address. */
 export async function faucet(chain: Blockchain, token: TokenInfo, to: Address, amount: bigint): Promise<Hex> {
-  const rpcUrl = devnetOrThrow(chain);
-  const wallet = faucetWallet(chain, rpcUrl);
-  const hash = token.address
-    ? await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [to, amount] })
-    : await wallet.sendTransaction({ to, value: amount });
-  await chainClient(chain).waitForTransactionReceipt({ hash });
-  return hash;
+  const faucetAccount = faucetWallet(chain);
+  const client = chainClient(chain);
+  return devnetCall(() =>
+    faucetAccount.run(async (wallet) => {
+      const hash = token.address
+        ? await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [to, amount] })
+        : await wallet.sendTransaction({ to, value: amount });
+      await client.waitForTransactionReceipt({ hash, timeout: receiptTimeoutMs });
+      return hash;
+    }),
+  );
 }
 
 /**

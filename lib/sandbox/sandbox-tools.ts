@@ -7,7 +7,7 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { kickChainWatch } from "@/lib/chains/watch-chain";
-import { faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
+import { devnetCall, faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
 import type { FaucetBody, MineBody, PayOrderBody } from "./schemas";
 
 function chainBySlugOrThrow(slug: string): Blockchain {
@@ -52,7 +52,7 @@ function defaultPayment(order: PaymentOrder, token: TokenInfo): bigint {
 /** POST /api/sandbox/mine/: simulated confirmations. */
 export async function mine(input: MineBody) {
   const chain = chainBySlugOrThrow(input.blockchain);
-  const head = await mineBlocks(chain, input.blocks);
+  const head = await devnetCall(() => mineBlocks(chain, input.blocks));
   kickChainWatch(chain.id);
   return { blocks: input.blocks, block_number: Number(head), blockchain: chain.slug };
 }

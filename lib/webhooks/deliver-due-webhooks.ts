@@ -1,6 +1,7 @@
 import "server-only";
 import type { WebhookDelivery } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { loadTargets, recordAttempts, sendTo, type AttemptOptions, type AttemptRecord, type Target } from "./attempt-delivery";
 import { deliveryTimeoutMs } from "./deliver";
@@ -16,12 +17,12 @@ const recordBatchSize = 32;
 
 /**
  * How long a claim is held: the slowest possible round (every wave of `concurrency` attempts
- * hitting the timeout) plus a minute for the database. A worker that dies mid-round loses its
- * claims after this long and another worker (or it, restarted) delivers them again with the same
- * webhook-id.
+ * hitting the timeout) plus a margin for the database (WEBHOOK_LEASE_MARGIN_SECONDS, default a
+ * minute). A worker that dies mid-round loses its claims after this long and another worker (or
+ * it, restarted) delivers them again with the same webhook-id.
  */
 export function leaseFor(limit: number, concurrency: number, timeoutMs: number): number {
-  return Math.ceil(limit / concurrency) * timeoutMs + 60_000;
+  return Math.ceil(limit / concurrency) * timeoutMs + env.WEBHOOK_LEASE_MARGIN_SECONDS * 1000;
 }
 export const defaultLeaseMs = leaseFor(defaultClaimLimit, defaultConcurrency, deliveryTimeoutMs);
 

@@ -100,6 +100,24 @@ export interface ServerProcess {
 export interface ServerOptions {
   /** Extra variables; `undefined` removes one (e.g. `{ AUTH_SECRET: undefined }`). */
   env?: Record<string, string | undefined>;
+  /** Use this database (e.g. to restart a killed server on its data); `stop()` then leaves it alone. */
+  database?: ServerDatabase;
+}
+
+/** A database for `next start` children: `env` is DATABASE_URL or PGLITE_DIR; `drop()` removes it. */
+export interface ServerDatabase {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh database for this test project's backend, to be shared by several server processes in turn. */
+export async function createServerDatabase(): Promise<ServerDatabase> {
+  if (backend === "postgres") {
+    const created = await createEmptyPostgresDatabase();
+    return { env: { DATABASE_URL: created.url }, drop: () => created.drop() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "gw-server-pglite-"));
+  return { env: { PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Spawns `next start` on a free port with a fresh database for this test project's backend. Does not wait. */
@@ -107,15 +125,13 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   await ensureBuilt();
   const port = await freePort();
   const cleanups: Array<() => Promise<void> | void> = [];
-  const database: Record<string, string> = {};
-  if (backend === "postgres") {
-    const created = await createEmptyPostgresDatabase();
-    database.DATABASE_URL = created.url;
-    cleanups.push(() => created.drop());
+  let database: Record<string, string>;
+  if (options.database) {
+    database = options.database.env;
   } else {
-    const dir = mkdtempSync(path.join(tmpdir(), "gw-server-pglite-"));
-    database.PGLITE_DIR = dir;
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const created = await createServerDatabase();
+    database = created.env;
+    cleanups.push(() => created.drop());
   }
 
   const env: Record<string, string> = {
