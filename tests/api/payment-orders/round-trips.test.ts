@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { DELETE as revokeKey } from "@/app/api/api-keys/[id]/route";
 import { GET as listBlockchains } from "@/app/api/blockchains/route";
@@ -7,6 +7,7 @@ import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { GET as listOrders, POST as postOrder } from "@/app/api/payment-orders/route";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { computeDepositAddress } from "@/lib/chains/deposit-address";
+import { rowsOf } from "@/lib/db/map-row";
 import { apiKeys, chainCursors, merchantWallets, paymentOrders, rateLimitCounters, transactions } from "@/lib/db/schema";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { getAddress } from "viem";
@@ -49,6 +50,13 @@ describe("authentication and rate limit: one statement", () => {
     const second = await counting(() => call(listBlockchains, "GET", "/api/blockchains/", { token: key }));
     expect(second.statements).toBe(1);
     expect(Number(second.result.headers.get("x-ratelimit-remaining"))).toBe(Number(first.result.headers.get("x-ratelimit-remaining")) - 1);
+  });
+
+  test("its commit skips the WAL flush for that statement only, never for the session (orders stay durable)", async () => {
+    const merchant = await createMerchant();
+    for (let i = 0; i < 3; i++) expect((await call(listBlockchains, "GET", "/api/blockchains/", { token: merchant.access })).status).toBe(200);
+    const settings = await Promise.all(Array.from({ length: 10 }, () => testDb.db.execute(sql`show synchronous_commit`)));
+    for (const result of settings) expect(rowsOf(result)[0]!.synchronous_commit).toBe("on");
   });
 
   test("an access token request too", async () => {
