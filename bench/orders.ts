@@ -9,6 +9,9 @@ import { createBenchDatabase, ensureProductionBuild, fmt, freePort, startNextSer
 const connections = 32;
 const durationSeconds = 10;
 const warmupSeconds = 5;
+/** Closed-loop rounds: each target is measured `rounds` times for `roundSeconds`, interleaved. */
+const rounds = 3;
+const roundSeconds = 5;
 const openLoopRate = 100;
 const idleSeconds = 30;
 
@@ -117,16 +120,29 @@ export async function runOrdersBench(): Promise<void> {
       barePost: await perRequest(`${bare.url}/api/payment-orders/`, "POST", true),
     };
 
-    // Closed loop: each warmed up, then measured.
-    const closed = async (url: string, method: "GET" | "POST", headers: Record<string, string> = {}) => {
-      await load({ url, method, headers, firstNonce: nonces(1_000_000), connections, durationSeconds: warmupSeconds });
-      return load({ url, method, headers, firstNonce: nonces(1_000_000), connections, durationSeconds });
+    // Closed loop: each warmed up once, then measured in interleaved rounds (the machine is shared
+    // and its load drifts: interleaving puts every target under the same drift), median per target.
+    const targets = {
+      floor: { url: `${server.url}/api/nope`, method: "GET" as const, headers: {} },
+      get: { url: `${server.url}/api/blockchains/`, method: "GET" as const, headers: auth },
+      post: { url: `${server.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
+      bareGet: { url: `${bare.url}/api/blockchains/`, method: "GET" as const, headers: auth },
+      barePost: { url: `${bare.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
     };
-    const floor = await closed(`${server.url}/api/nope`, "GET");
-    const get = await closed(`${server.url}/api/blockchains/`, "GET", auth);
-    const post = await closed(`${server.url}/api/payment-orders/`, "POST", auth);
-    const bareGet = await closed(`${bare.url}/api/blockchains/`, "GET", auth);
-    const barePost = await closed(`${bare.url}/api/payment-orders/`, "POST", auth);
+    type Target = keyof typeof targets;
+    const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as Figures[]])) as Record<Target, Figures[]>;
+    const run = (name: Target, seconds: number) => load({ ...targets[name], firstNonce: nonces(1_000_000), connections, durationSeconds: seconds });
+    for (const name of Object.keys(targets) as Target[]) await run(name, warmupSeconds);
+    for (let round = 0; round < rounds; round++) for (const name of Object.keys(targets) as Target[]) samples[name].push(await run(name, roundSeconds));
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const summary = (list: Figures[]): Figures => ({
+      requestsPerSecond: median(list.map((f) => f.requestsPerSecond)),
+      p50: median(list.map((f) => f.p50)),
+      p99: median(list.map((f) => f.p99)),
+      non2xx: list.reduce((n, f) => n + f.non2xx, 0),
+      errors: list.reduce((n, f) => n + f.errors, 0),
+    });
+    const { floor, get, post, bareGet, barePost } = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summary(list)])) as Record<Target, Figures>;
     const open = await load({
       url: `${server.url}/api/payment-orders/`,
       method: "POST",
@@ -139,7 +155,9 @@ export async function runOrdersBench(): Promise<void> {
 
     const line = (label: string, f: Figures, ratios = "") =>
       console.log(`| ${label} | ${fmt(f.requestsPerSecond, 0)} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${ratios} |`);
-    console.log(`\n## Orders and authenticated requests (PostgreSQL, autocannon ${connections} connections, ${durationSeconds} s each, one run)`);
+    console.log(
+      `\n## Orders and authenticated requests (PostgreSQL, autocannon ${connections} connections; medians of ${rounds} interleaved rounds of ${roundSeconds} s, one run)`,
+    );
     console.log("| what | req/s | p50 ms | p99 ms | non-2xx/errors | ratios |");
     console.log("|---|---|---|---|---|---|");
     line("bare node:http + postgres.js, GET with key check + counter", bareGet);
