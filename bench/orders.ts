@@ -1,82 +1,79 @@
-import { createServer, type Server } from "node:http";
-import autocannon from "autocannon";
-import postgres from "postgres";
-import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
-import { devnetContracts, findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
-import { newId } from "@/lib/ids";
-import { parseAmount } from "@/lib/orders/amounts";
-import { createOrderBody } from "@/lib/orders/schemas";
-import { createBenchDatabase, ensureProductionBuild, fmt, startNextServer } from "./support";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startCountingProxy } from "./pg-count-proxy";
+import { measureTreeCpu } from "./process-cpu";
+import { createBenchDatabase, ensureProductionBuild, fmt, freePort, startNextServer } from "./support";
 
 const connections = 32;
 const durationSeconds = 10;
+const warmupSeconds = 5;
+/** Closed-loop rounds: each target is measured `rounds` times for `roundSeconds`, interleaved. */
+const rounds = 3;
+const roundSeconds = 5;
+const openLoopRate = 100;
+const idleSeconds = 30;
 
 interface Figures {
   requestsPerSecond: number;
   p50: number;
   p99: number;
   non2xx: number;
+  errors: number;
 }
 
-async function hammer(url: string, headers: Record<string, string>, firstNonce: number): Promise<Figures> {
-  let nonce = firstNonce;
-  const result = await autocannon({
-    url: `${url}/api/payment-orders/`,
-    connections,
-    duration: durationSeconds,
-    requests: [
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ amount: "10.5", currency: "USDC", blockchain: "base", order_info: '{"sku":"A1"}', nonce: nonce++ }),
-        }),
-      },
-    ],
-  });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+interface LoadSpec {
+  url: string;
+  method: "GET" | "POST";
+  headers?: Record<string, string>;
+  firstNonce?: number;
+  connections: number;
+  durationSeconds: number;
+  overallRate?: number;
 }
+
+const tsxNode = (script: string, args: string[]) =>
+  spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+
+/** autocannon in its own process (bench/load.ts), so the load generator never shares an event loop with a server. */
+function load(spec: LoadSpec): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const child = tsxNode("bench/load.ts", [JSON.stringify(spec)]);
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as Figures) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+/** The bare node:http + postgres.js server (bench/bare-server.ts) in its own process. */
+function startBareServer(databaseUrl: string, merchantId: number): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = tsxNode("bench/bare-server.ts", [databaseUrl, String(merchantId)]);
+    child.stdout!.once("data", (chunk: Buffer) => resolve({ url: chunk.toString().trim(), child }));
+    child.once("exit", (code) => reject(new Error(`bare server exited ${code}`)));
+  });
+}
+
+let nextNonce = 1;
+const nonces = (count: number) => {
+  const first = nextNonce;
+  nextNonce += count;
+  return first;
+};
 
 /**
- * The same validated insert with nothing around it: node:http, the route's zod schema, the
- * wallet lookup, the deposit address and one INSERT through postgres.js.
+ * `npm run bench -- orders`: order creation and authenticated requests on PostgreSQL, against the
+ * framework's floor and a bare server, all in one run (the machine is shared: compare ratios).
+ * The servers reach PostgreSQL through a counting proxy, so statements per request are counted on
+ * the wire. Then the idle CPU of a sandbox `next start` (PGlite, devnet, local job driver).
  */
-function bareServer(sql: postgres.Sql, merchantId: number): Server {
-  const chain = findBlockchainBySlug("base")!;
-  return createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    req.on("end", async () => {
-      try {
-        const body = createOrderBody.parse(JSON.parse(text));
-        const token = findToken(chain, body.currency)!;
-        const amount = parseAmount(body.amount, token.decimals);
-        const [wallet] = await sql`select wallet_address, confirmation_threshold from merchant_wallets where merchant_id = ${merchantId} and blockchain_id = ${chain.id}`;
-        const salt = newOrderSalt();
-        const now = new Date();
-        const [row] = await sql`
-          insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
-            receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at, created_at, updated_at)
-          values (${newId("order")}, ${merchantId}, ${body.nonce}, ${chain.id}, ${token.symbol}, ${token.address}, ${token.decimals}, ${amount.toString()}, '0', 'pending',
-            ${computeDepositAddress({ factory: devnetContracts.factory, implementation: devnetContracts.implementation, destination: wallet!.wallet_address, salt })},
-            ${wallet!.wallet_address}, ${salt}, ${devnetContracts.factory}, ${String(body.order_info)}, ${wallet!.confirmation_threshold},
-            ${new Date(now.getTime() + 30 * 60_000)}, ${now}, ${now})
-          returning id, order_id`;
-        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ success: true, data: row }));
-      } catch (error) {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error: String(error) }));
-      }
-    });
-  });
-}
-
-/** Order creation on PostgreSQL: the production build under autocannon vs a bare node:http server doing the same insert. */
 export async function runOrdersBench(): Promise<void> {
   await ensureProductionBuild();
   const database = await createBenchDatabase("orders");
+  const proxy = await startCountingProxy(database.url);
   const server = await startNextServer({
-    DATABASE_URL: database.url,
+    DATABASE_URL: proxy.url(database.url),
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
     GATEWAY_MODE: "sandbox",
     JOBS_DRIVER: "none",
@@ -84,41 +81,129 @@ export async function runOrdersBench(): Promise<void> {
     LOG_LEVEL: "silent",
     RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
   });
-  const sql = postgres(database.url, { max: 10, onnotice: () => {} });
-  let bare: Server | undefined;
+  let bare: { url: string; child: ChildProcess } | undefined;
   try {
-    const post = async <T = unknown>(path: string, body: unknown, token?: string): Promise<T> => {
-      const res = await fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
+    const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
+      const res = await fetch(url, {
+        method,
+        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await res.json()) as T;
+      return (await res.json().catch(() => null)) as T;
     };
     const account = { username: "orderbench", email: "orders@example.com", password: "bench-password", shop_name: "Bench" };
-    await post("/api/auth/register", account);
-    const { access, user } = await post<{ access: string; user: { id: number } }>("/api/auth/login", account);
-    await post("/api/merchant-wallets/", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 }, access);
-    const key = (await post<{ data: { key: string } }>("/api/api-keys/", { name: "bench", preset: "create_payments" }, access)).data.key;
+    await call(`${server.url}/api/auth/register`, "POST", account);
+    const { access, user } = await call<{ access: string; user: { id: number } }>(`${server.url}/api/auth/login`, "POST", account);
+    await call(`${server.url}/api/merchant-wallets/`, "POST", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 }, access);
+    const key = (await call<{ data: { key: string } }>(`${server.url}/api/api-keys/`, "POST", { name: "bench", preset: "full_access" }, access)).data.key;
+    const auth = { authorization: `Bearer ${key}` };
+    const order = (await call<{ data: { order_id: string } }>(`${server.url}/api/payment-orders/`, "POST", orderBody(nonces(1)), key)).data.order_id;
+    bare = await startBareServer(proxy.url(database.url), user.id);
 
-    await hammer(server.url, { authorization: `Bearer ${key}` }, 1); // warm-up (JIT, connection pool)
-    const app = await hammer(server.url, { authorization: `Bearer ${key}` }, 10_000_000);
+    // Statements per request, counted on the wire: sequential requests, nothing else talks to the database.
+    const perRequest = async (url: string, method: "GET" | "POST", withKey: boolean) => {
+      const send = () => call(url, method, method === "POST" ? orderBody(nonces(1)) : undefined, withKey ? key : undefined);
+      for (let i = 0; i < 3; i++) await send();
+      const before = proxy.statements();
+      const n = 20;
+      for (let i = 0; i < n; i++) await send();
+      return (proxy.statements() - before) / n;
+    };
+    const statements = {
+      floor: await perRequest(`${server.url}/api/nope`, "GET", false),
+      get: await perRequest(`${server.url}/api/blockchains/`, "GET", true),
+      post: await perRequest(`${server.url}/api/payment-orders/`, "POST", true),
+      getOrder: await perRequest(`${server.url}/api/payment-orders/${order}/`, "GET", true),
+      list: await perRequest(`${server.url}/api/payment-orders/?page_size=20`, "GET", true),
+      payStatus: await perRequest(`${server.url}/api/pay/${order}/`, "GET", false),
+      bareGet: await perRequest(`${bare.url}/api/blockchains/`, "GET", true),
+      barePost: await perRequest(`${bare.url}/api/payment-orders/`, "POST", true),
+    };
 
-    bare = bareServer(sql, user.id);
-    await new Promise<void>((resolve) => bare!.listen(0, "127.0.0.1", resolve));
-    const address = bare.address();
-    const bareUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    await hammer(bareUrl, {}, 20_000_000);
-    const baseline = await hammer(bareUrl, {}, 30_000_000);
+    // Closed loop: each warmed up once, then measured in interleaved rounds (the machine is shared
+    // and its load drifts: interleaving puts every target under the same drift), median per target.
+    const targets = {
+      floor: { url: `${server.url}/api/nope`, method: "GET" as const, headers: {} },
+      get: { url: `${server.url}/api/blockchains/`, method: "GET" as const, headers: auth },
+      post: { url: `${server.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
+      bareGet: { url: `${bare.url}/api/blockchains/`, method: "GET" as const, headers: auth },
+      barePost: { url: `${bare.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
+    };
+    type Target = keyof typeof targets;
+    const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as Figures[]])) as Record<Target, Figures[]>;
+    const run = (name: Target, seconds: number) => load({ ...targets[name], firstNonce: nonces(1_000_000), connections, durationSeconds: seconds });
+    for (const name of Object.keys(targets) as Target[]) await run(name, warmupSeconds);
+    for (let round = 0; round < rounds; round++) for (const name of Object.keys(targets) as Target[]) samples[name].push(await run(name, roundSeconds));
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const summary = (list: Figures[]): Figures => ({
+      requestsPerSecond: median(list.map((f) => f.requestsPerSecond)),
+      p50: median(list.map((f) => f.p50)),
+      p99: median(list.map((f) => f.p99)),
+      non2xx: list.reduce((n, f) => n + f.non2xx, 0),
+      errors: list.reduce((n, f) => n + f.errors, 0),
+    });
+    const { floor, get, post, bareGet, barePost } = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summary(list)])) as Record<Target, Figures>;
+    const open = await load({
+      url: `${server.url}/api/payment-orders/`,
+      method: "POST",
+      headers: auth,
+      firstNonce: nonces(1_000_000),
+      connections: 16,
+      durationSeconds,
+      overallRate: openLoopRate,
+    });
 
-    console.log(`\n## Order creation (POST /api/payment-orders/, PostgreSQL, autocannon ${connections} connections, ${durationSeconds} s)`);
-    console.log(`next start (API key auth, rate limit, validation, envelope): ${fmt(app.requestsPerSecond, 0)} req/s  p50 ${app.p50} ms  p99 ${app.p99} ms  non-2xx ${app.non2xx}`);
-    console.log(`bare node:http + postgres.js (same validated insert):      ${fmt(baseline.requestsPerSecond, 0)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  non-2xx ${baseline.non2xx}`);
-    console.log(`throughput ratio app/bare: ${fmt(app.requestsPerSecond / baseline.requestsPerSecond)} (target ≥ 0.5); app p99 target < 50 ms`);
+    const line = (label: string, f: Figures, ratios = "") =>
+      console.log(`| ${label} | ${fmt(f.requestsPerSecond, 0)} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${ratios} |`);
+    console.log(
+      `\n## Orders and authenticated requests (PostgreSQL, autocannon ${connections} connections; medians of ${rounds} interleaved rounds of ${roundSeconds} s, one run)`,
+    );
+    console.log("| what | req/s | p50 ms | p99 ms | non-2xx/errors | ratios |");
+    console.log("|---|---|---|---|---|---|");
+    line("bare node:http + postgres.js, GET with key check + counter", bareGet);
+    line("bare node:http + postgres.js, POST order (wallet + insert)", barePost);
+    line("next start, unknown /api path (framework floor)", floor);
+    line("next start, GET /api/blockchains/ with API key", get, `floor ${fmt(get.requestsPerSecond / floor.requestsPerSecond)}× (target ≥ 0.8), bare GET ${fmt(get.requestsPerSecond / bareGet.requestsPerSecond)}×`);
+    line("next start, POST /api/payment-orders/ with API key", post, `floor ${fmt(post.requestsPerSecond / floor.requestsPerSecond)}× (target ≥ 0.6), bare POST ${fmt(post.requestsPerSecond / barePost.requestsPerSecond)}× (target ≥ 0.3)`);
+    console.log(`\nOpen loop, POST order at ${openLoopRate} req/s offered for ${durationSeconds} s: ${fmt(open.requestsPerSecond, 0)} req/s served, p50 ${open.p50} ms, p99 ${open.p99} ms (target < 50 ms), non-2xx/errors ${open.non2xx + open.errors}`);
+    console.log("\nStatements per request (counted on the wire: Execute + simple Query messages):");
+    console.log(
+      `  floor ${fmt(statements.floor, 1)} · GET with key ${fmt(statements.get, 1)} · POST order ${fmt(statements.post, 1)} · GET order ${fmt(statements.getOrder, 1)} · ` +
+        `list orders ${fmt(statements.list, 1)} · public pay status ${fmt(statements.payStatus, 1)} · bare GET ${fmt(statements.bareGet, 1)} · bare POST ${fmt(statements.barePost, 1)}`,
+    );
   } finally {
-    await new Promise<void>((resolve) => (bare ? bare.close(() => resolve()) : resolve()));
-    await sql.end();
+    bare?.child.kill("SIGTERM");
     await server.stop();
+    await proxy.close();
     await database.close();
+  }
+  await measureIdle();
+}
+
+function orderBody(nonce: number) {
+  return { amount: "10.5", currency: "USDC", blockchain: "base", order_info: '{"sku":"A1"}', nonce };
+}
+
+/** Idle cost: a sandbox `next start` as `npm start` runs it (PGlite, hardhat devnet, local job driver), no traffic. */
+async function measureIdle(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "gw-bench-idle-"));
+  const sandbox = await startNextServer({
+    DATABASE_URL: undefined,
+    PGLITE_DIR: path.join(dir, "pglite"),
+    GATEWAY_MODE: "sandbox",
+    JOBS_DRIVER: "local",
+    DEVNET: "start",
+    DEVNET_PORT: String(await freePort()),
+    DEVNET_RPC_URL: undefined,
+    LOG_LEVEL: "silent",
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 10_000)); // startup work (migrations, devnet deploys, first scans) settles
+    const idle = await measureTreeCpu(sandbox.pid, idleSeconds);
+    console.log(`\nIdle sandbox next start (PGlite, devnet, local jobs), ${idleSeconds} s without traffic: ${fmt(idle.percent, 1)} % of one core (target < 2 %)`);
+    console.log(`  process tree: ${idle.processes.join(" · ")}`);
+  } finally {
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

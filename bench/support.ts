@@ -77,12 +77,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on a free port with the given environment; resolves once it answers. */
-export async function startNextServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+/** `next start` on a free port (an `undefined` value unsets that variable) with the given environment; resolves once it answers. */
+export async function startNextServer(env: Record<string, string | undefined>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const { spawn } = await import("node:child_process");
   const port = await freePort();
+  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", ...env };
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]; // undefined: unset it
   const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: "production", ...env },
+    env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -101,6 +103,7 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
   }
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -6,7 +6,8 @@ import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { verifyToken } from "./jwt";
 import { allPermissions, type Permission } from "./permissions";
-import { findApiKeyForAuth, findMerchantPlan, isRefreshFamilyRevoked, touchApiKey } from "./queries";
+import { findApiKeyAndCount, findTokenMerchantAndCount } from "./queries";
+import { hourlyLimit, merchantWindow, windowState, type RateLimitState } from "./rate-limit";
 
 /** Who is calling, as withApi hands it to handlers. */
 export interface Principal {
@@ -30,19 +31,23 @@ export function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-/** Resolves the Bearer credential (API key or access JWT); throws 401 INVALID_TOKEN otherwise. */
-export async function authenticate(db: Db, request: Request, now = new Date()): Promise<Principal> {
+/**
+ * Resolves the Bearer credential (API key or access JWT) and counts the request against the
+ * merchant's hourly limit, in one database round trip; throws 401 INVALID_TOKEN for a bad
+ * credential (which is not counted). The quota is reported, not enforced: withApi decides.
+ */
+export async function authenticateAndCount(db: Db, request: Request, now = new Date()): Promise<{ principal: Principal; quota: RateLimitState }> {
   const token = bearerToken(request);
   if (!token) throw invalidToken("Authentication credentials were not provided.");
+  const window = merchantWindow(now);
 
   if (apiKeyPrefixes.some((prefix) => token.startsWith(prefix))) {
     const expectedPrefix = env.GATEWAY_MODE === "live" ? "sk_live_" : "sk_test_";
     if (!token.startsWith(expectedPrefix)) throw invalidToken(`This deployment accepts only ${expectedPrefix} keys.`);
-    const key = await findApiKeyForAuth(db, sha256Hex(token));
+    const key = await findApiKeyAndCount(db, sha256Hex(token), window.start, now);
     if (!key || key.revokedAt) throw invalidToken("API key is invalid or revoked.");
     if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw invalidToken("API key has expired.");
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000) await touchApiKey(db, key.id, now);
-    return {
+    const principal: Principal = {
       kind: "api_key",
       merchantId: key.merchantId,
       username: key.username,
@@ -52,20 +57,22 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
       plan: key.plan,
       rateLimitPerHour: key.rateLimitPerHour,
     };
+    return { principal, quota: windowState(key.used ?? 0, hourlyLimit(key.plan, key.rateLimitPerHour), window, now) };
   }
 
   const claims = await verifyToken(token, "access");
   if (!claims) throw invalidToken("Token is invalid or expired.");
-  if (claims.familyId && (await isRefreshFamilyRevoked(db, claims.familyId))) throw invalidToken("Token was revoked.");
-  const merchant = await findMerchantPlan(db, claims.merchantId);
+  const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.merchantId, claims.familyId ?? null, window.start);
+  if (revoked) throw invalidToken("Token was revoked.");
   if (!merchant) throw invalidToken("Token is invalid or expired.");
-  return {
+  const principal: Principal = {
     kind: "access_token",
-    merchantId: merchant.id,
+    merchantId: merchant.merchantId,
     username: merchant.username,
     permissions: [...allPermissions],
     expiresAt: claims.expiresAt,
     plan: merchant.plan,
     rateLimitPerHour: merchant.rateLimitPerHour,
   };
+  return { principal, quota: windowState(merchant.used ?? 0, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), window, now) };
 }

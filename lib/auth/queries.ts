@@ -1,4 +1,5 @@
-import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import { apiKeys, loginFailures, merchants, rateLimitCounters, refreshTokens, type NewMerchant } from "@/lib/db/schema";
 
@@ -153,4 +154,100 @@ export async function touchApiKey(db: DbOrTx, id: number, now: Date) {
     .update(apiKeys)
     .set({ lastUsedAt: now })
     .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))));
+}
+
+// ─── authentication and rate limit, one statement each ───
+
+/** What one authenticating statement answers: the credential's merchant and, when usable, this window's count. */
+export interface CountedCredential {
+  merchantId: number;
+  username: string;
+  plan: string;
+  rateLimitPerHour: number | null;
+  /** Requests counted in the merchant's current window, this one included; null when nothing was counted. */
+  used: number | null;
+}
+
+const counterKey = (merchantIdSql: SQL) => sql`'merchant:' || ${merchantIdSql}`;
+
+/**
+ * Commits this statement without waiting for its WAL flush (synchronous_commit off for this
+ * transaction only). Every request of a merchant updates one counter row, and the row lock is
+ * held until commit: waiting for the disk there would serialize a merchant's requests on fsync.
+ * Visibility and atomicity are unchanged (the count stays exact across instances); a database
+ * crash can lose the last fraction of a second of counts and last-used touches, never an order.
+ */
+const asyncCommit = sql`set_config('synchronous_commit', 'off', true) as async_commit`;
+
+/**
+ * One round trip for an API key: finds the key with its merchant, counts the request in the
+ * merchant's window (`merchant:<id>`, the key lib/auth/rate-limit.ts uses) only when the key is
+ * neither revoked nor expired, and records use at most once a minute. The caller decides the
+ * answer from the row, so revocation is seen by the very next request.
+ */
+export async function findApiKeyAndCount(db: DbOrTx, keyHash: string, windowStart: Date, now: Date) {
+  const at = now.toISOString();
+  const staleBefore = new Date(now.getTime() - 60_000).toISOString();
+  const result = await db.execute(sql`
+    with k as (
+      select k.id, k.merchant_id, k.permissions, k.expires_at, k.revoked_at, m.username, m.plan, m.rate_limit_per_hour,
+             (k.revoked_at is null and (k.expires_at is null or k.expires_at > ${at}::timestamptz)) as usable
+      from ${apiKeys} k join ${merchants} m on m.id = k.merchant_id
+      where k.key_hash = ${keyHash}
+      limit 1
+    ),
+    counted as (
+      insert into ${rateLimitCounters} (key, window_start, count)
+      select ${counterKey(sql`k.merchant_id`)}, ${windowStart.toISOString()}::timestamptz, 1 from k where k.usable
+      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
+      returning count
+    ),
+    touched as (
+      update ${apiKeys} set last_used_at = ${at}::timestamptz
+      where id = (select id from k where k.usable) and (last_used_at is null or last_used_at < ${staleBefore}::timestamptz)
+      returning id
+    )
+    select k.*, (select count from counted) as used, ${asyncCommit} from k`);
+  const [row] = rowsOf(result);
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    permissions: apiKeys.permissions.mapFromDriverValue(row.permissions as string[]) as string[],
+    expiresAt: row.expires_at == null ? null : (apiKeys.expiresAt.mapFromDriverValue(row.expires_at as string) as Date),
+    revokedAt: row.revoked_at == null ? null : (apiKeys.revokedAt.mapFromDriverValue(row.revoked_at as string) as Date),
+    ...credentialOf(row),
+  };
+}
+
+/**
+ * One round trip for an access token: whether its refresh family was revoked, the merchant,
+ * and (when neither revoked nor missing) the request counted in the merchant's window.
+ */
+export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, familyId: string | null, windowStart: Date) {
+  const result = await db.execute(sql`
+    with f as (
+      select (${familyId}::text is not null and exists (
+        select 1 from ${refreshTokens} r where r.family_id = ${familyId}::text and r.revoked_at is not null
+      )) as revoked
+    ),
+    m as (select id as merchant_id, username, plan, rate_limit_per_hour from ${merchants} where id = ${merchantId}::integer and not (select revoked from f)),
+    counted as (
+      insert into ${rateLimitCounters} (key, window_start, count)
+      select ${counterKey(sql`m.merchant_id`)}, ${windowStart.toISOString()}::timestamptz, 1 from m
+      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
+      returning count
+    )
+    select f.revoked, m.*, (select count from counted) as used, ${asyncCommit} from f left join m on true`);
+  const [row] = rowsOf(result);
+  return { revoked: row?.revoked === true, merchant: row && row.merchant_id != null ? credentialOf(row) : null };
+}
+
+function credentialOf(row: Record<string, unknown>): CountedCredential {
+  return {
+    merchantId: Number(row.merchant_id),
+    username: String(row.username),
+    plan: String(row.plan),
+    rateLimitPerHour: row.rate_limit_per_hour == null ? null : Number(row.rate_limit_per_hour),
+    used: row.used == null ? null : Number(row.used),
+  };
 }

@@ -34,14 +34,15 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-/**
- * Counts one request against `key` in a fixed window (one upsert, shared by every app instance
- * through the database) and reports the state. Does not throw; see `enforce`.
- */
-export async function consume(db: DbOrTx, key: string, limit: number, windowMs = hourMs, now = new Date()): Promise<RateLimitState> {
-  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
-  const windowEnd = windowStart + windowMs;
-  const used = await incrementCounter(db, key, new Date(windowStart));
+/** The fixed window `now` falls in. */
+export function merchantWindow(now: Date, windowMs = hourMs): { start: Date; end: Date } {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start: new Date(start), end: new Date(start + windowMs) };
+}
+
+/** The state of a window in which `used` requests (this one included) have been counted. */
+export function windowState(used: number, limit: number, window: { end: Date }, now: Date): RateLimitState {
+  const windowEnd = window.end.getTime();
   return {
     limit,
     remaining: Math.max(0, limit - used),
@@ -51,18 +52,20 @@ export async function consume(db: DbOrTx, key: string, limit: number, windowMs =
   };
 }
 
+/**
+ * Counts one request against `key` in a fixed window (one upsert, shared by every app instance
+ * through the database) and reports the state. Does not throw; see `rateLimitedError`. Authenticated API
+ * requests count in the same statement that checks the credential (authenticateAndCount).
+ */
+export async function consume(db: DbOrTx, key: string, limit: number, windowMs = hourMs, now = new Date()): Promise<RateLimitState> {
+  const window = merchantWindow(now, windowMs);
+  const used = await incrementCounter(db, key, window.start);
+  return windowState(used, limit, window, now);
+}
+
 export function rateLimitedError(state: Pick<RateLimitState, "retryAfterSeconds">, headers: Record<string, string> = {}): ApiError {
   return new ApiError("RATE_LIMITED", "Too many requests. Try again later.", undefined, {
     body: { retry_after: state.retryAfterSeconds },
     headers: { ...headers, "Retry-After": String(state.retryAfterSeconds) },
   });
-}
-
-/** The per-merchant limit shared by all of a merchant's credentials. */
-export async function consumeMerchantQuota(
-  db: DbOrTx,
-  merchant: { merchantId: number; plan: string; rateLimitPerHour: number | null },
-  now = new Date(),
-): Promise<RateLimitState> {
-  return consume(db, `merchant:${merchant.merchantId}`, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), hourMs, now);
 }

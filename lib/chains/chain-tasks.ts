@@ -10,6 +10,15 @@ import { chainKicks, watchChainTick } from "./watch-chain";
 export const watchChainTaskName = (slug: string) => `watch-chain-${slug}`;
 
 /**
+ * A chain with newHeads over WebSocket is looked at this often while nothing happens on it (new
+ * heads and sandbox tools kick its watcher at once; this is the backstop, and bounds how late a
+ * quiet chain notices an order's expiry). Chains without WebSocket poll at their own interval.
+ */
+export const quietChainPollMs = 15_000;
+/** The sweeper's pause when nothing was due; a confirmation kicks it at once. */
+export const quietSweepMs = 15_000;
+
+/**
  * One exclusive task per chain with an RPC URL (an advisory lock per chain: only one instance
  * scans it), the sweeper, and housekeeping. Built when the driver starts, after the sandbox
  * devnet is up, so the catalog knows its URL.
@@ -17,23 +26,37 @@ export const watchChainTaskName = (slug: string) => `watch-chain-${slug}`;
 export function chainTasks(): AnyTask[] {
   const chains = listBlockchains().filter((chain) => chain.rpcUrl);
   return [
-    ...chains.map((chain) =>
-      defineTask({
+    ...chains.map((chain) => {
+      // The tick after new blocks always checks deposit balances (internal transfers), whatever
+      // the watcher's own rate limit on that check says, so a quiet pause never skips a block's check.
+      let checkBalancesNext = true;
+      return defineTask({
         name: watchChainTaskName(chain.slug),
         intervalMs: chain.pollIntervalMs,
         concurrency: "exclusive",
         async run(db) {
           const current = findBlockchainById(chain.id)!;
-          if (current.rpcUrl) await watchChainTick(db, current, chainClient(current));
+          if (!current.rpcUrl) return;
+          const tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          const busy =
+            tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.lifecycle.dropped > 0;
+          checkBalancesNext = busy;
+          if (tick.lifecycle.transitions.some((t) => t.to === "confirmed")) chainKicks.emit("sweep");
+          return { nextRunInMs: !busy && current.wsUrl ? Math.max(current.pollIntervalMs, quietChainPollMs) : current.pollIntervalMs };
         },
-      }),
-    ),
+      });
+    }),
     defineTask({
       name: "sweep-deposits",
       intervalMs: 2_000,
       concurrency: "exclusive",
       async run(db) {
-        for (const chain of listBlockchains().filter((c) => c.rpcUrl)) await sweepConfirmedDeposits(db, chain, chainClient(chain));
+        let worked = false;
+        for (const chain of listBlockchains().filter((c) => c.rpcUrl)) {
+          const result = await sweepConfirmedDeposits(db, chain, chainClient(chain));
+          if (result.swept.length > 0 || result.failed.length > 0) worked = true;
+        }
+        return { nextRunInMs: worked ? 2_000 : quietSweepMs };
       },
     }),
     defineTask({
@@ -49,7 +72,10 @@ export function chainTasks(): AnyTask[] {
   ];
 }
 
-/** Runs a chain's task at once when a new head arrives over WebSocket or a sandbox tool moved the chain. Returns the unsubscribe. */
+/**
+ * Runs a chain's task at once when a new head arrives over WebSocket or a sandbox tool moved the
+ * chain, and the sweeper when an order was confirmed. Returns the unsubscribe.
+ */
 export function wireChainKicks(kick: (taskName: string) => void): () => void {
   const unsubscribers = listBlockchains()
     .filter((chain) => chain.rpcUrl)
@@ -58,9 +84,12 @@ export function wireChainKicks(kick: (taskName: string) => void): () => void {
     const chain = findBlockchainById(blockchainId);
     if (chain) kick(watchChainTaskName(chain.slug));
   };
+  const onSweep = () => kick("sweep-deposits");
   chainKicks.on("kick", onKick);
+  chainKicks.on("sweep", onSweep);
   return () => {
     chainKicks.off("kick", onKick);
+    chainKicks.off("sweep", onSweep);
     for (const unsubscribe of unsubscribers) unsubscribe();
   };
 }

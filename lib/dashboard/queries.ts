@@ -189,7 +189,7 @@ export async function openSweeps(db: DbOrTx, merchantId: number) {
     .limit(100);
 }
 
-/** Requests counted in the merchant's current rate-limit window (lib/auth/rate-limit.ts `consumeMerchantQuota`). */
+/** Requests counted in the merchant's current rate-limit window (counted by lib/auth/queries.ts `findApiKeyAndCount` / `findTokenMerchantAndCount`). */
 export async function rateLimitUsage(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
   const [row] = await db
     .select({ count: rateLimitCounters.count })

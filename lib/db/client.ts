@@ -1,6 +1,7 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { Logger } from "drizzle-orm";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
 import type { Db } from "./types";
@@ -13,14 +14,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens a database and applies the migrations in drizzle/. `url` undefined = PGlite at `pgliteDir` ("memory://" for tests). */
-export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<Database> {
+/**
+ * Opens a database and applies the migrations in drizzle/. `url` undefined = PGlite at `pgliteDir`
+ * ("memory://" for tests). `logger` sees every statement drizzle sends (tests count round trips).
+ */
+export async function openDatabase(options: { url?: string; pgliteDir?: string; logger?: Logger }): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     const sqlClient = postgres(options.url, { max: 10, onnotice: () => {} });
-    const db = drizzle(sqlClient, { schema });
+    const db = drizzle(sqlClient, { schema, logger: options.logger });
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Db, driver: "postgres", close: () => sqlClient.end({ timeout: 5 }) };
   }
@@ -30,7 +34,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const client = await PGlite.create(dir);
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger: options.logger });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticate, type Principal } from "@/lib/auth/authenticate";
-import { consume, consumeMerchantQuota, rateLimitedError, rateLimitHeaders } from "@/lib/auth/rate-limit";
+import { authenticateAndCount, type Principal } from "@/lib/auth/authenticate";
+import { consume, rateLimitedError, rateLimitHeaders } from "@/lib/auth/rate-limit";
 import { routeAccess, type AccessOf, type RouteKey } from "@/lib/auth/route-access";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
@@ -118,8 +118,10 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
       }
 
       if (access !== "public") {
-        principal = await authenticate(db, request);
-        const quota = await consumeMerchantQuota(db, principal);
+        // One round trip: the credential, and the request counted against the merchant's hourly limit.
+        const authenticated = await authenticateAndCount(db, request);
+        principal = authenticated.principal;
+        const quota = authenticated.quota;
         Object.assign(headers, rateLimitHeaders(quota));
         if (quota.exceeded) throw rateLimitedError(quota);
         if (access === "login" && principal.kind === "api_key") {

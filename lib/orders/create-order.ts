@@ -1,18 +1,30 @@
 import "server-only";
 import { isIP } from "node:net";
-import { uniqueViolation } from "@/lib/auth/register-merchant";
 import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
-import { findWalletForChain } from "@/lib/wallets/queries";
 import { bareHostname, currentUrlPolicy, nonPublicReason, parseWebhookUrl, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
 import { parseAmount } from "./amounts";
-import { insertOrder, nonceUsed } from "./queries";
+import { insertOrderIfWalletMatches } from "./queries";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
+
+/**
+ * The wallet address last seen per merchant and chain: only a guess for computing the deposit
+ * address before the one statement runs (the statement checks it, so a stale guess costs a
+ * second statement, never a wrong order). Bounded; the oldest entry goes first.
+ */
+const walletHints = new Map<string, string>();
+const walletHintLimit = 10_000;
+
+function rememberWallet(key: string, walletAddress: string): void {
+  walletHints.delete(key);
+  walletHints.set(key, walletAddress);
+  if (walletHints.size > walletHintLimit) walletHints.delete(walletHints.keys().next().value!);
+}
 
 const duplicateNonce = (nonce: number) => new ApiError("DUPLICATE_NONCE", `Nonce ${nonce} has already been used for another order.`);
 
@@ -55,7 +67,8 @@ function checkWebhookUrl(raw: string): void {
  * 5. order_info not a string of valid JSON → INVALID_ORDER_INFO
  * 6. no active merchant wallet on that blockchain → WALLET_NOT_CONFIGURED
  * 7. nonce already used by this merchant → DUPLICATE_NONCE
- * Cheap request checks come first; the database is consulted only for the last two.
+ * Cheap request checks come first; the database decides the last two in the same single
+ * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`).
  */
 export async function createOrder(db: DbOrTx, merchantId: number, input: CreateOrderBody, now = new Date()): Promise<PaymentOrder> {
   const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
@@ -75,44 +88,53 @@ export async function createOrder(db: DbOrTx, merchantId: number, input: CreateO
   const amount = parseAmount(input.amount, token.decimals);
   const orderInfo = parseOrderInfo(input.order_info);
 
-  const wallet = await findWalletForChain(db, merchantId, chain.id);
-  if (!wallet || !wallet.isActive) {
-    throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
+  // One statement decides checks 6 and 7 and inserts. The deposit address needs the wallet (it is
+  // bound into the forwarder), so it is computed for the wallet this process last saw there; the
+  // statement inserts only if that is still the wallet, else it answers the wallet and we go again.
+  const hintKey = `${merchantId}:${chain.id}`;
+  let expectedWallet = walletHints.get(hintKey) ?? null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // The forwarder can only ever pay the wallet bound here, whatever the wallet becomes later.
+    const destination = expectedWallet ? getAddress(expectedWallet) : null;
+    const salt = newOrderSalt();
+    const receivingAddress = destination ? computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt }) : "";
+    const outcome = await insertOrderIfWalletMatches(
+      db,
+      {
+        orderId: newId("order"),
+        merchantId,
+        nonce: input.nonce,
+        blockchainId: chain.id,
+        currency: token.symbol,
+        tokenAddress: token.address,
+        decimals: token.decimals,
+        amount: amount.toString(),
+        amountReceived: "0",
+        status: "pending",
+        receivingAddress,
+        depositDestination: destination ?? "",
+        depositSalt: salt,
+        depositFactory: chain.factory,
+        orderInfo,
+        webhookUrl: input.webhook_url ?? null,
+        redirectUrl: input.redirect_url ?? null,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+      expectedWallet,
+    );
+    if (!outcome.wallet || !outcome.wallet.isActive) {
+      walletHints.delete(hintKey);
+      throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
+    }
+    rememberWallet(hintKey, outcome.wallet.walletAddress);
+    if (outcome.nonceUsed) throw duplicateNonce(input.nonce);
+    if (outcome.order) return outcome.order;
+    // Same wallet, free nonce, no row: a concurrent request with the same nonce won the race
+    // (the (merchant, nonce) index decided).
+    if (outcome.wallet.walletAddress === expectedWallet) throw duplicateNonce(input.nonce);
+    expectedWallet = outcome.wallet.walletAddress;
   }
-  if (await nonceUsed(db, merchantId, input.nonce)) throw duplicateNonce(input.nonce);
-
-  // The forwarder can only ever pay the wallet bound here, whatever the wallet becomes later.
-  const destination = getAddress(wallet.walletAddress);
-  const salt = newOrderSalt();
-  const receivingAddress = computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt });
-
-  try {
-    return await insertOrder(db, {
-      orderId: newId("order"),
-      merchantId,
-      nonce: input.nonce,
-      blockchainId: chain.id,
-      currency: token.symbol,
-      tokenAddress: token.address,
-      decimals: token.decimals,
-      amount: amount.toString(),
-      amountReceived: "0",
-      status: "pending",
-      receivingAddress,
-      depositDestination: destination,
-      depositSalt: salt,
-      depositFactory: chain.factory,
-      orderInfo,
-      webhookUrl: input.webhook_url ?? null,
-      redirectUrl: input.redirect_url ?? null,
-      confirmationThreshold: wallet.confirmationThreshold,
-      expiresAt,
-      createdAt: now,
-      updatedAt: now,
-    });
-  } catch (error) {
-    // A concurrent request with the same nonce won the race: the (merchant, nonce) index decided.
-    if (uniqueViolation(error) && (await nonceUsed(db, merchantId, input.nonce))) throw duplicateNonce(input.nonce);
-    throw error;
-  }
+  throw new Error(`The ${chain.slug} wallet of merchant ${merchantId} kept changing while an order was created.`);
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
-import { findMerchantOrder } from "./queries";
+import { findMerchantOrder, findMerchantOrderView, type OrderView } from "./queries";
 
 /** The path accepts the public order id (ORD-…) or the numeric id (DESIGN › API decisions). */
 export function parseOrderKey(text: string): { orderId: string } | { id: number } | null {
@@ -18,4 +18,12 @@ export async function getOrderOrThrow(db: DbOrTx, merchantId: number, key: strin
   const order = parsed ? await findMerchantOrder(db, merchantId, parsed) : null;
   if (!order) throw notFound("Payment order");
   return order;
+}
+
+/** The same, with the transfer and scanned head its response shows, in one statement. */
+export async function getOrderViewOrThrow(db: DbOrTx, merchantId: number, key: string): Promise<OrderView> {
+  const parsed = parseOrderKey(key);
+  const view = parsed ? await findMerchantOrderView(db, merchantId, parsed) : null;
+  if (!view) throw notFound("Payment order");
+  return view;
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { findLatestOrderTransfer, findOrderSweep, findScannedHead } from "@/lib/transactions/queries";
-import { serializeOrder, type OrderSweepSummary, type OrderTransactionSummary } from "./serialize";
+import { findLatestOrderTransfer, findScannedHead } from "@/lib/transactions/queries";
+import type { OrderTransactionSummary } from "./serialize";
 
 /** The `transaction` object of an order response, with live confirmations against `head`. */
 export function summarizeTransfer(transfer: Transaction, head: bigint | null, status?: string): OrderTransactionSummary {
@@ -22,8 +22,3 @@ export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrde
   return summarizeTransfer(transfer, await findScannedHead(db, order.blockchainId));
 }
 
-/** An order as GET /api/payment-orders/{order_id}/ shows it: with its counted transaction and where its deposit went. */
-export async function findOrderView(db: DbOrTx, order: PaymentOrder) {
-  const [transaction, sweep] = await Promise.all([findOrderTransactionSummary(db, order), findOrderSweep(db, order.id)]);
-  return serializeOrder(order, transaction, sweep ? { status: sweep.status as OrderSweepSummary["status"], transaction_hash: sweep.txHash } : null);
-}

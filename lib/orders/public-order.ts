@@ -1,13 +1,12 @@
 import "server-only";
-import { findMerchantById } from "@/lib/auth/queries";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { formatAmount } from "./amounts";
 import { parseOrderKey } from "./get-order-or-throw";
-import { findOrderTransactionSummary } from "./order-transaction";
-import { findOrderByPublicId } from "./queries";
+import { summarizeTransfer } from "./order-transaction";
+import { findOrderByPublicId, findPublicOrderView } from "./queries";
 import { qrCodePath, type OrderTransactionSummary } from "./serialize";
 
 /**
@@ -98,17 +97,13 @@ export async function findPublicOrderRow(db: DbOrTx, orderId: string): Promise<P
   return findOrderByPublicId(db, key.orderId);
 }
 
-/** The customer's view of an order by its public id; null when there is none. */
+/** The customer's view of an order by its public id; null when there is none. One statement: every open payment page polls it. */
 export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<PublicOrder | null> {
-  const order = await findPublicOrderRow(db, orderId);
-  if (!order) return null;
-  return publicOrderOf(db, order);
-}
-
-/** The customer's view of a loaded order. */
-export async function publicOrderOf(db: DbOrTx, order: PaymentOrder): Promise<PublicOrder | null> {
-  const chain = findBlockchainById(order.blockchainId);
-  if (!chain) return null;
-  const [merchant, transaction] = await Promise.all([findMerchantById(db, order.merchantId), findOrderTransactionSummary(db, order)]);
-  return serializePublicOrder(order, { shopName: merchant?.shopName ?? "", chain, transaction });
+  const key = parseOrderKey(orderId);
+  if (!key || !("orderId" in key)) return null;
+  const view = await findPublicOrderView(db, key.orderId);
+  const chain = view && findBlockchainById(view.order.blockchainId);
+  if (!view || !chain) return null;
+  const transaction = view.transfer ? summarizeTransfer(view.transfer, view.head) : null;
+  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction });
 }

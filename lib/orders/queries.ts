@@ -1,21 +1,8 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { paymentOrders, type NewPaymentOrder, type PaymentOrder } from "@/lib/db/schema";
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { chainCursors, merchants, merchantWallets, paymentOrders, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import type { OrderingField } from "./schemas";
-
-export async function insertOrder(db: DbOrTx, values: NewPaymentOrder): Promise<PaymentOrder> {
-  const [row] = await db.insert(paymentOrders).values(values).returning();
-  return row!;
-}
-
-export async function nonceUsed(db: DbOrTx, merchantId: number, nonce: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: paymentOrders.id })
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.nonce, nonce)))
-    .limit(1);
-  return row !== undefined;
-}
 
 /** One of the merchant's orders by public order id or by numeric id. */
 export async function findMerchantOrder(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<PaymentOrder | null> {
@@ -68,15 +55,140 @@ export async function listOrders(
     filters.currency !== undefined ? sql`lower(${paymentOrders.currency}) = lower(${filters.currency})` : undefined,
   );
   const direction = ordering.descending ? desc : asc;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(paymentOrders)
-      .where(where)
-      .orderBy(direction(sortColumns[ordering.field]), direction(paymentOrders.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ value: count() }).from(paymentOrders).where(where),
-  ]);
+  // The page and the total in one statement: count(*) over () is computed before LIMIT/OFFSET.
+  const found = await db
+    .select({ order: getTableColumns(paymentOrders), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(paymentOrders)
+    .where(where)
+    .orderBy(direction(sortColumns[ordering.field]), direction(paymentOrders.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const rows: PaymentOrder[] = found.map((row) => row.order);
+  if (found.length > 0 || window.offset === 0) return { rows, count: found[0]?.total ?? 0 };
+  // A page past the end has no row to carry the total: count separately (rare).
+  const [total] = await db.select({ value: count() }).from(paymentOrders).where(where);
   return { rows, count: total?.value ?? 0 };
+}
+
+/** An order to insert once the merchant's wallet is known: the wallet settles the threshold. */
+export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id">;
+
+export interface OrderInsertOutcome {
+  /** The merchant's wallet on the order's chain, as the statement saw it (null: none). */
+  wallet: { walletAddress: string; isActive: boolean } | null;
+  /** The nonce was already taken before this statement. */
+  nonceUsed: boolean;
+  /** The new order; null when nothing was inserted (see the other fields for why). */
+  order: PaymentOrder | null;
+}
+
+/**
+ * Order creation in one statement: reads the merchant's wallet on the chain and whether the
+ * nonce is taken, and inserts the order only when the wallet is active, is the one the deposit
+ * address was computed for (`expectedWallet`), and the nonce is free. A concurrent insert with
+ * the same nonce makes the unique index skip the row (ON CONFLICT DO NOTHING), never a 500.
+ */
+export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, expectedWallet: string | null): Promise<OrderInsertOutcome> {
+  const iso = (d: Date | undefined | null) => (d ? d.toISOString() : null);
+  const result = await db.execute(sql`
+    with w as (
+      select wallet_address, is_active, confirmation_threshold from ${merchantWallets}
+      where merchant_id = ${draft.merchantId}::integer and blockchain_id = ${draft.blockchainId}::integer
+      limit 1
+    ),
+    taken as (
+      select exists (select 1 from ${paymentOrders} where merchant_id = ${draft.merchantId}::integer and nonce = ${draft.nonce}::bigint) as used
+    ),
+    ins as (
+      insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+        receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, webhook_url, redirect_url, confirmation_threshold,
+        expires_at, created_at, updated_at)
+      select ${draft.orderId}::text, ${draft.merchantId}::integer, ${draft.nonce}::bigint, ${draft.blockchainId}::integer, ${draft.currency}::text,
+        ${draft.tokenAddress ?? null}::text, ${draft.decimals}::integer, ${draft.amount}::numeric, ${draft.amountReceived ?? "0"}::numeric, ${draft.status}::text,
+        ${draft.receivingAddress}::text, ${draft.depositDestination}::text, ${draft.depositSalt}::text, ${draft.depositFactory}::text, ${draft.orderInfo}::text,
+        ${draft.webhookUrl ?? null}::text, ${draft.redirectUrl ?? null}::text, w.confirmation_threshold,
+        ${iso(draft.expiresAt)}::timestamptz, ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
+      from w
+      where w.is_active and w.wallet_address = ${expectedWallet}::text and not (select used from taken)
+      on conflict (merchant_id, nonce) do nothing
+      returning *
+    )
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select used from taken) as w_nonce_used, ins.*
+    from (select 1) as one left join w on true left join ins on true`);
+  const [row] = rowsOf(result);
+  return {
+    wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
+    nonceUsed: row?.w_nonce_used === true,
+    order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
+  };
+}
+
+/**
+ * The transfer an order response shows, as lib/transactions/queries.ts `findLatestOrderTransfer`
+ * picks it (the latest that counts toward it: never another asset, a late, reverted or dropped one), written as a
+ * lateral subquery so the order, its transfer and the scanned head come back in one statement.
+ * tests/api/payment-orders/round-trips.test.ts checks both give the same answer.
+ */
+function latestTransfer(db: DbOrTx) {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.paymentOrderId, paymentOrders.id), eq(transactions.counted, true), inArray(transactions.status, ["pending", "confirmed"])))
+    .orderBy(desc(transactions.blockNumber), desc(transactions.logIndex))
+    .limit(1)
+    .as("latest_transfer");
+}
+
+export interface OrderView {
+  order: PaymentOrder;
+  /** The transfer the response shows, null until one is detected. */
+  transfer: Transaction | null;
+  /** The scanner's last fully scanned block on the order's chain. */
+  head: bigint | null;
+  shopName: string;
+  /** Where the deposit went, once a sweep was queued. */
+  sweep: { status: string; txHash: string | null } | null;
+}
+
+/** An order with what its responses show (transfer, scanned head, shop name), in one statement. */
+async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderView | null> {
+  const transfer = latestTransfer(db);
+  const transferFields = Object.fromEntries(Object.keys(getTableColumns(transactions)).map((name) => [name, transfer[name as keyof Transaction]])) as {
+    [K in keyof Transaction]: (typeof transfer)[K];
+  };
+  const [row] = await db
+    .select({
+      order: getTableColumns(paymentOrders),
+      transfer: transferFields,
+      head: chainCursors.lastBlock,
+      shopName: merchants.shopName,
+      sweepStatus: sweeps.status,
+      sweepTxHash: sweeps.txHash,
+    })
+    .from(paymentOrders)
+    .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
+    .leftJoinLateral(transfer, sql`true`)
+    .leftJoin(chainCursors, eq(chainCursors.blockchainId, paymentOrders.blockchainId))
+    .leftJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
+    .where(where)
+    .limit(1);
+  if (!row) return null;
+  return {
+    order: row.order,
+    transfer: row.transfer?.id != null ? (row.transfer as Transaction) : null,
+    head: row.head ?? null,
+    shopName: row.shopName,
+    sweep: row.sweepStatus != null ? { status: row.sweepStatus, txHash: row.sweepTxHash ?? null } : null,
+  };
+}
+
+/** One of the merchant's orders with its transfer and head (GET /api/payment-orders/{id}/). */
+export function findMerchantOrderView(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<OrderView | null> {
+  const match = "orderId" in key ? eq(paymentOrders.orderId, key.orderId) : eq(paymentOrders.id, key.id);
+  return findOrderView(db, and(eq(paymentOrders.merchantId, merchantId), match));
+}
+
+/** An order by its public id with its transfer, head and shop name (the payment page's status). */
+export function findPublicOrderView(db: DbOrTx, orderId: string): Promise<OrderView | null> {
+  return findOrderView(db, eq(paymentOrders.orderId, orderId));
 }

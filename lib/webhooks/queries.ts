@@ -382,3 +382,14 @@ export async function listInboxMessages(db: DbOrTx, merchantId: number, window: 
   ]);
   return { rows, count: total?.value ?? 0 };
 }
+
+/** When the next pending delivery falls due (null: none pending), so an idle delivery loop can sleep until then. */
+export async function nextDeliveryDueAt(db: DbOrTx): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(1);
+  return row?.at ?? null;
+}

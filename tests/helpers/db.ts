@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Logger } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
@@ -12,10 +13,10 @@ export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "
  * database created next to TEST_DATABASE_URL's (and dropped afterwards). It also becomes the
  * process-wide database that route handlers use.
  */
-export async function createTestDatabase(): Promise<Database> {
-  if (backend === "pglite") return openDatabase({ pgliteDir: "memory://" });
+export async function createTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
+  if (backend === "pglite") return openDatabase({ pgliteDir: "memory://", ...options });
   const empty = await createEmptyPostgresDatabase();
-  const database = await openDatabase({ url: empty.url });
+  const database = await openDatabase({ url: empty.url, ...options });
   return {
     ...database,
     async close() {
@@ -45,11 +46,11 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
   };
 }
 
-/** Registers beforeAll/afterAll hooks giving this file its own database. */
-export function setupTestDatabase(): { readonly db: Db; readonly database: Database } {
+/** Registers beforeAll/afterAll hooks giving this file its own database (`logger`: sees every statement). */
+export function setupTestDatabase(options: { logger?: Logger } = {}): { readonly db: Db; readonly database: Database } {
   let database: Database | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(options);
     setDatabase(database);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/p
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
 import { parseAbi } from "viem";
 import { devnetContracts, findBlockchainBySlug } from "@/lib/chains/catalog";
-import { chainTasks, wireChainKicks } from "@/lib/chains/chain-tasks";
+import { chainTasks, quietChainPollMs, watchChainTaskName, wireChainKicks } from "@/lib/chains/chain-tasks";
 import { chainClient } from "@/lib/chains/clients";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { setupTestDatabase } from "../helpers/db";
@@ -55,5 +55,19 @@ describe("local driver with the chain tasks", () => {
     const started = Date.now();
     while ((await balance()) !== 9_000_000n && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 100));
     expect(await balance()).toBe(9_000_000n);
+  });
+
+  test("a quiet chain's watcher sleeps until the backstop; a new block brings back its poll interval", async () => {
+    unwire?.(); // the driver of the test above would take the new block first
+    await driver?.stop();
+    unwire = driver = undefined;
+    const base = findBlockchainBySlug("base")!;
+    const watch = chainTasks().find((task) => task.name === watchChainTaskName("base"))!;
+    const merchant = await createMerchant();
+    let result = await watch.run(testDb.db, {});
+    for (let i = 0; i < 5 && result?.nextRunInMs !== quietChainPollMs; i++) result = await watch.run(testDb.db, {});
+    expect(result).toEqual({ nextRunInMs: quietChainPollMs }); // newHeads (the devnet's WebSocket) wakes it instead
+    await call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks: 1 } });
+    expect(await watch.run(testDb.db, {})).toEqual({ nextRunInMs: base.pollIntervalMs });
   });
 });

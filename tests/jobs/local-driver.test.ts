@@ -4,7 +4,7 @@ import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { notifyDeliveriesDue } from "@/lib/jobs/notify";
 import { ensureLocalDriver, runningLocalDriver, stopLocalDriver } from "@/lib/jobs/start";
-import { defineTask, deliverWebhooksTask, type AnyTask } from "@/lib/jobs/tasks";
+import { defineTask, deliverWebhooksTask, deliveryIdleBackstopMs, type AnyTask } from "@/lib/jobs/tasks";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { backend, createEmptyPostgresDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
@@ -212,6 +212,40 @@ describe("local driver", () => {
       expect(claimedBy[0]).toBeGreaterThan(0);
       expect(claimedBy[1]).toBeGreaterThan(0);
     }
+  });
+
+  test("an idle task sleeps as long as its run says (nextRunInMs), not its interval; a kick still wakes it", async () => {
+    const startedAt: number[] = [];
+    const task = defineTask({
+      name: "test-idle",
+      intervalMs: 5,
+      async run() {
+        startedAt.push(Date.now());
+        return { nextRunInMs: 60_000 };
+      },
+    });
+    const driver = start([task]);
+    await until(() => startedAt.length === 1);
+    await sleep(300);
+    expect(startedAt).toHaveLength(1); // polling every 5 ms would have run it ~60 times
+    const kickedAt = Date.now();
+    driver.kick(task.name);
+    await until(() => startedAt.length === 2);
+    expect(startedAt[1]! - kickedAt).toBeLessThan(500);
+  });
+
+  test("the delivery task sleeps until the next delivery falls due, or the backstop when none is pending", async () => {
+    await settlePending(database.db);
+    const idle = await deliverWebhooksTask.run(database.db, {});
+    expect(idle).toEqual({ nextRunInMs: deliveryIdleBackstopMs });
+
+    const merchant = await createMerchant();
+    await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/failing") } });
+    receiver.reply(() => ({ status: 500 }));
+    await recordEventFor(database.db, merchant, await orderFor(merchant));
+    const afterFailure = await deliverWebhooksTask.run(database.db, {}); // attempts it now; the retry is 30 s out
+    expect(afterFailure?.nextRunInMs).toBeGreaterThan(25_000);
+    expect(afterFailure?.nextRunInMs).toBeLessThanOrEqual(30_000);
   });
 
   test("the process-wide driver delivers a recorded event within a second of the kick", async () => {

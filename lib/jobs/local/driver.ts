@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
 import { describeError, log } from "@/lib/log";
-import type { AnyTask } from "../tasks";
+import type { AnyTask, TaskRunResult } from "../tasks";
 import { openLockSession, type LockSession } from "./lock-session";
 
 export interface LocalDriver {
@@ -31,7 +31,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
   const loops = tasks.map((task) => {
     const state = { kicked: false, wake: null as (() => void) | null };
 
-    const runOnce = async () => {
+    const runOnce = async (): Promise<TaskRunResult | void> => {
       const exclusive = (task.concurrency ?? "exclusive") === "exclusive";
       let locks: LockSession | null = null;
       if (exclusive) {
@@ -47,7 +47,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
         }
       }
       try {
-        await task.run(db, { signal: controller.signal });
+        return await task.run(db, { signal: controller.signal });
       } catch (error) {
         log.error("job run failed", { task: task.name, ...describeError(error) });
       } finally {
@@ -70,9 +70,10 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
     const running = (async () => {
       while (!controller.signal.aborted) {
         state.kicked = false;
-        await runOnce();
+        const result = await runOnce();
         if (controller.signal.aborted) break;
-        if (!state.kicked) await sleep(task.intervalMs);
+        // Idle tasks say when there is next something to do; the sleep ends early on a kick.
+        if (!state.kicked) await sleep(result?.nextRunInMs ?? task.intervalMs);
       }
     })();
 

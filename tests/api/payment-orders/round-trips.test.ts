@@ -1,0 +1,226 @@
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { DELETE as revokeKey } from "@/app/api/api-keys/[id]/route";
+import { GET as listBlockchains } from "@/app/api/blockchains/route";
+import { GET as payStatus } from "@/app/api/pay/[orderId]/route";
+import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
+import { GET as listOrders, POST as postOrder } from "@/app/api/payment-orders/route";
+import { findBlockchainBySlug } from "@/lib/chains/catalog";
+import { computeDepositAddress } from "@/lib/chains/deposit-address";
+import { rowsOf } from "@/lib/db/map-row";
+import { apiKeys, chainCursors, merchantWallets, paymentOrders, rateLimitCounters, transactions } from "@/lib/db/schema";
+import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
+import { getAddress } from "viem";
+import { setupTestDatabase } from "../../helpers/db";
+import { createApiKeyFor, createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../../helpers/factories";
+import { call } from "../../helpers/request";
+
+/**
+ * Database round trips per request (issue 14), counted from every statement drizzle sends. The
+ * hot paths used to take 2 (authenticated GET), 5 (order creation), 4–5 (GET order), 4 (list) and
+ * 3 (public status) statements; each is now one statement for authentication plus rate limit and
+ * one for the work.
+ */
+const sent: string[] = [];
+const testDb = setupTestDatabase({ logger: { logQuery: (query) => void sent.push(query) } });
+
+async function counting<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  const before = sent.length;
+  const result = await run();
+  return { result, statements: sent.length - before };
+}
+
+let nonce = 1;
+const orderBody = (overrides: Record<string, unknown> = {}) => ({ amount: "10.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++, ...overrides });
+
+async function counter(merchant: TestMerchant): Promise<number> {
+  const rows = await testDb.db.select({ count: rateLimitCounters.count }).from(rateLimitCounters).where(eq(rateLimitCounters.key, `merchant:${merchant.id}`));
+  return rows.reduce((sum, row) => sum + row.count, 0);
+}
+
+describe("authentication and rate limit: one statement", () => {
+  test("an API key request is checked, counted and its use recorded in one statement", async () => {
+    const merchant = await createMerchant();
+    const { key, id } = await createApiKeyFor(merchant);
+    const first = await counting(() => call(listBlockchains, "GET", "/api/blockchains/", { token: key }));
+    expect(first.result.status).toBe(200);
+    expect(first.statements).toBe(1);
+    const [row] = await testDb.db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+    expect(row!.lastUsedAt).not.toBeNull();
+    const second = await counting(() => call(listBlockchains, "GET", "/api/blockchains/", { token: key }));
+    expect(second.statements).toBe(1);
+    expect(Number(second.result.headers.get("x-ratelimit-remaining"))).toBe(Number(first.result.headers.get("x-ratelimit-remaining")) - 1);
+  });
+
+  test("its commit skips the WAL flush for that statement only, never for the session (orders stay durable)", async () => {
+    const merchant = await createMerchant();
+    for (let i = 0; i < 3; i++) expect((await call(listBlockchains, "GET", "/api/blockchains/", { token: merchant.access })).status).toBe(200);
+    const settings = await Promise.all(Array.from({ length: 10 }, () => testDb.db.execute(sql`show synchronous_commit`)));
+    for (const result of settings) expect(rowsOf(result)[0]!.synchronous_commit).toBe("on");
+  });
+
+  test("an access token request too", async () => {
+    const merchant = await createMerchant();
+    const res = await counting(() => call(listBlockchains, "GET", "/api/blockchains/", { token: merchant.access }));
+    expect(res.result.status).toBe(200);
+    expect(res.statements).toBe(1);
+  });
+
+  test("revocation holds at the very next request, and rejected credentials are not counted", async () => {
+    const merchant = await createMerchant();
+    const { key, id } = await createApiKeyFor(merchant);
+    expect((await call(listBlockchains, "GET", "/api/blockchains/", { token: key })).status).toBe(200);
+    expect((await call(revokeKey, "DELETE", `/api/api-keys/${id}/`, { token: merchant.access, params: { id: String(id) } })).status).toBe(200);
+    const before = await counter(merchant);
+    const revoked = await counting(() => call(listBlockchains, "GET", "/api/blockchains/", { token: key }));
+    expect(revoked.result.status).toBe(401);
+    expect(revoked.result.body.error.code).toBe("INVALID_TOKEN");
+    expect(revoked.statements).toBe(1);
+    const unknown = await call(listBlockchains, "GET", "/api/blockchains/", { token: `sk_test_${"x".repeat(43)}` });
+    expect(unknown.status).toBe(401);
+    expect(await counter(merchant)).toBe(before);
+  });
+
+  test("the counter stays exact under concurrent requests with one key", async () => {
+    const merchant = await createMerchant();
+    const { key } = await createApiKeyFor(merchant);
+    const before = await counter(merchant);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(listBlockchains, "GET", "/api/blockchains/", { token: key })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await counter(merchant)).toBe(before + 12);
+    const remaining = answers.map((a) => Number(a.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+    expect(new Set(remaining).size).toBe(12); // every request saw its own count
+  });
+});
+
+describe("order creation: one statement after authentication", () => {
+  test("wallet check, nonce check and insert are one statement", async () => {
+    const merchant = await createMerchant();
+    const wallet = await createWallet(merchant);
+    const { key } = await createApiKeyFor(merchant);
+    expect((await call(postOrder, "POST", "/api/payment-orders/", { token: key, body: orderBody() })).status).toBe(201);
+    const res = await counting(() => call(postOrder, "POST", "/api/payment-orders/", { token: key, body: orderBody() }));
+    expect(res.result.status).toBe(201);
+    expect(res.statements).toBe(2); // authentication + rate limit, then the order
+    const [row] = await testDb.db.select().from(paymentOrders).where(eq(paymentOrders.orderId, res.result.body.data.order_id));
+    expect(row!.depositDestination).toBe(getAddress(wallet.wallet_address));
+    expect(row!.confirmationThreshold).toBe(wallet.confirmation_threshold);
+  });
+
+  test("a wallet changed since the last order binds the new wallet (one statement more)", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await createOrder(merchant);
+    const replacement = randomAddress();
+    await testDb.db
+      .update(merchantWallets)
+      .set({ walletAddress: replacement, confirmationThreshold: 7 })
+      .where(and(eq(merchantWallets.merchantId, merchant.id), eq(merchantWallets.blockchainId, 2)));
+    const res = await counting(() => call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody() }));
+    expect(res.result.status).toBe(201);
+    expect(res.statements).toBe(3);
+    const [row] = await testDb.db.select().from(paymentOrders).where(eq(paymentOrders.orderId, res.result.body.data.order_id));
+    const chain = findBlockchainBySlug("base")!;
+    expect(row!.depositDestination).toBe(getAddress(replacement));
+    expect(row!.confirmationThreshold).toBe(7);
+    expect(row!.receivingAddress).toBe(
+      computeDepositAddress({ factory: chain.factory!, implementation: chain.implementation!, destination: getAddress(replacement), salt: row!.depositSalt as `0x${string}` }),
+    );
+  });
+
+  test("the order of checks holds: no active wallet before a used nonce; a nonce once, even when raced", async () => {
+    const merchant = await createMerchant();
+    const wallet = await createWallet(merchant);
+    const taken = nonce++;
+    await createOrder(merchant, { nonce: taken });
+    const duplicate = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody({ nonce: taken }) });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.error.code).toBe("DUPLICATE_NONCE");
+    await testDb.db.update(merchantWallets).set({ isActive: false }).where(eq(merchantWallets.id, wallet.id));
+    const inactive = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody({ nonce: taken }) });
+    expect(inactive.body.error.code).toBe("WALLET_NOT_CONFIGURED");
+    const otherChain = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody({ blockchain: "polygon" }) });
+    expect(otherChain.body.error.code).toBe("WALLET_NOT_CONFIGURED");
+    await testDb.db.update(merchantWallets).set({ isActive: true }).where(eq(merchantWallets.id, wallet.id));
+
+    const raced = orderBody();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: raced })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400]);
+    expect(answers.filter((a) => a.status === 400).every((a) => a.body.error.code === "DUPLICATE_NONCE")).toBe(true);
+  });
+});
+
+describe("reads: one statement after authentication", () => {
+  test("GET order by id carries its transfer and live confirmations, as findOrderTransactionSummary computes them", async () => {
+    const merchant = await createMerchant({ shop_name: "Round Trip Roasters" });
+    await createWallet(merchant);
+    const order = await createOrder(merchant);
+    const fresh = await counting(() => call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } }));
+    expect(fresh.result.status).toBe(200);
+    expect(fresh.result.body.data.transaction).toBeNull();
+    expect(fresh.statements).toBe(2);
+
+    const [row] = await testDb.db.select().from(paymentOrders).where(eq(paymentOrders.orderId, order.order_id));
+    const now = new Date();
+    const transfer = (n: number, counted: boolean, status: string) => ({
+      blockchainId: row!.blockchainId,
+      txHash: `0x${String(n).padStart(64, "0")}`,
+      logIndex: 0,
+      blockNumber: BigInt(100 + n),
+      blockHash: `0x${"ab".repeat(32)}`,
+      blockTimestamp: now,
+      fromAddress: randomAddress(),
+      toAddress: row!.receivingAddress,
+      tokenAddress: row!.tokenAddress,
+      currency: row!.currency,
+      amount: "1",
+      status,
+      paymentOrderId: row!.id,
+      merchantId: merchant.id,
+      counted,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await testDb.db.insert(transactions).values([transfer(1, true, "pending"), transfer(2, false, "pending"), transfer(3, true, "dropped")]);
+    await testDb.db
+      .insert(chainCursors)
+      .values({ blockchainId: row!.blockchainId, genesisHash: "0x00", lastBlock: 104n, lastBlockHash: "0x00", updatedAt: now })
+      .onConflictDoUpdate({ target: chainCursors.blockchainId, set: { lastBlock: 104n } });
+
+    const res = await counting(() => call(getOrder, "GET", `/api/payment-orders/${row!.id}/`, { token: merchant.access, params: { orderId: String(row!.id) } }));
+    expect(res.statements).toBe(2);
+    const expected = await findOrderTransactionSummary(testDb.db, row!);
+    expect(expected).toMatchObject({ block_number: 101, confirmations: 4 }); // the counted transfer, never the dropped one
+    expect(res.result.body.data.transaction).toEqual(expected);
+
+    const pay = await counting(() => call(payStatus, "GET", `/api/pay/${order.order_id}/`, { params: { orderId: order.order_id } }));
+    expect(pay.result.status).toBe(200);
+    expect(pay.statements).toBe(1);
+    expect(pay.result.body.data).toMatchObject({ shop_name: "Round Trip Roasters", confirmations: 4, transaction_hash: expected!.transaction_hash });
+
+    const other = await createMerchant();
+    const hidden = await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: other.access, params: { orderId: order.order_id } });
+    expect(hidden.status).toBe(404);
+  });
+
+  test("list: the page and the total in one statement; a page past the end still knows the total", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    for (let i = 0; i < 3; i++) await createOrder(merchant);
+    const res = await counting(() => call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access, query: { page_size: 2 } }));
+    expect(res.statements).toBe(2);
+    expect(res.result.body.count).toBe(3);
+    expect(res.result.body.results).toHaveLength(2);
+    const past = await call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access, query: { page: 5, page_size: 2 } });
+    expect(past.body.count).toBe(3);
+    expect(past.body.results).toHaveLength(0);
+    const empty = await createMerchant();
+    expect((await call(listOrders, "GET", "/api/payment-orders/", { token: empty.access })).body.count).toBe(0);
+  });
+
+  test("the public status of an unknown order is 404 in one statement", async () => {
+    const res = await counting(() => call(payStatus, "GET", "/api/pay/ORD-nope/", { params: { orderId: "ORD-nope" } }));
+    expect(res.result.status).toBe(404);
+    expect(res.statements).toBe(1);
+  });
+});
