@@ -3,7 +3,8 @@ import { POST as testSend } from "@/app/api/webhook-endpoints/[id]/test/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { pinnedLookup, sendWebhook } from "@/lib/webhooks/deliver";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { assertSafeWebhookUrl, nonPublicReason, resolver, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { env } from "@/lib/env";
+import { assertSafeWebhookUrl, currentUrlPolicy, nonPublicReason, resolver, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
@@ -22,8 +23,8 @@ afterEach(async () => {
   await settlePending(database.db);
 });
 
-const live = { allowHttp: false, allowNonPublic: false };
-const sandbox = { allowHttp: true, allowNonPublic: true };
+const live = { allowHttp: false, allowLoopback: false };
+const sandbox = { allowHttp: true, allowLoopback: true };
 
 describe("address classification", () => {
   const refused: Array<[string, RegExp]> = [
@@ -105,13 +106,77 @@ describe("save-time check", () => {
     await expect(assertSafeWebhookUrl("https://public.example.com/x", live)).resolves.toBe("https://public.example.com/x");
   });
 
-  test("sandbox allows http, localhost and private addresses (and asks no DNS)", async () => {
-    const lookup = vi.spyOn(resolver, "lookupAll");
-    for (const url of ["http://localhost:3000/hook", "http://127.0.0.1:9/x", "http://[::1]/x", "http://10.0.0.1/x"]) {
+  test("sandbox allows http and loopback receivers, and nothing else that is not public", async () => {
+    for (const url of ["http://localhost:3999/hook", "http://127.0.0.1:9/x", "http://[::1]:4000/x", "https://127.0.0.2/x"]) {
       await expect(assertSafeWebhookUrl(url, sandbox)).resolves.toBeTypeOf("string");
     }
-    expect(lookup).not.toHaveBeenCalled();
+    for (const url of [
+      "http://10.0.0.1/",
+      "http://192.168.1.10/x",
+      "http://100.64.0.1/x",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fd00:ec2::254]/x",
+      "http://[fe80::1]/x",
+      "http://[::ffff:10.0.0.1]/x",
+      "http://0.0.0.0:3000/x",
+    ]) {
+      await expect(assertSafeWebhookUrl(url, sandbox), url).rejects.toBeInstanceOf(UnsafeUrlError);
+    }
+    vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "10.1.2.3", family: 4 }]);
+    await expect(assertSafeWebhookUrl("http://intranet.example.com/x", sandbox)).rejects.toThrow(/private/);
     await expect(assertSafeWebhookUrl("ftp://example.com/x", sandbox)).rejects.toBeInstanceOf(UnsafeUrlError);
+  });
+
+  test("sandbox refuses the gateway's own services on loopback; the app's own port only for the inbox", async () => {
+    const policy = currentUrlPolicy(); // sandbox here
+    expect(policy.allowLoopback).toBe(true);
+    const app = new URL(env.APP_URL);
+    for (const url of [
+      "http://127.0.0.1:8545/",
+      `http://127.0.0.1:${env.DEVNET_PORT}/`,
+      "http://localhost:5432/",
+      "http://127.0.0.1:8288/e/key",
+      `http://127.0.0.1:${app.port || 80}/api/auth/login/`,
+    ]) {
+      await expect(assertSafeWebhookUrl(url, policy), url).rejects.toThrow(/gateway's own services/);
+    }
+    await expect(assertSafeWebhookUrl(`http://127.0.0.1:${app.port || 80}/api/sandbox/inbox/abc/`, policy)).resolves.toBeTypeOf("string");
+  });
+});
+
+describe("sandbox webhook URLs over HTTP (hosted public sandbox)", () => {
+  test("endpoints at private, link-local, metadata or devnet addresses are refused with 400", async () => {
+    const merchant = await createMerchant();
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://172.17.0.1:2375/", "http://127.0.0.1:8545/"]) {
+      const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { url: [expect.any(String)] } });
+    }
+    const orderRes = await orderFor(merchant, { webhook_url: receiver.url("/fine") });
+    expect(orderRes.webhook_url).toBe(receiver.url("/fine"));
+  });
+
+  test("a test send to a loopback target echoes no error body and cannot tell a closed port from a silent one", async () => {
+    const merchant = await createMerchant();
+    const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/secret-service") } });
+    expect(created.status).toBe(201);
+    const id = String(created.body.data.id);
+    const send = () => call(testSend, "POST", `/api/webhook-endpoints/${id}/test/`, { token: merchant.access, params: { id }, body: { event: "payment.confirmed" } });
+    receiver.reply(() => ({ status: 500, body: '{"jsonrpc":"2.0","error":"internal detail"}' }));
+    const failed = await send();
+    receiver.reply(() => ({ status: 200, body: "ok" }));
+    expect(failed.body.data).toMatchObject({ succeeded: false, status_code: 500, response_body: null });
+
+    // A closed loopback port: no ECONNREFUSED in the answer.
+    const closed = await startReceiver();
+    const closedUrl = closed.url("/x");
+    await closed.close();
+    const ep2 = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: closedUrl } });
+    const id2 = String(ep2.body.data.id);
+    const refused = await call(testSend, "POST", `/api/webhook-endpoints/${id2}/test/`, { token: merchant.access, params: { id: id2 }, body: { event: "payment.confirmed" } });
+    expect(refused.body.data).toMatchObject({ succeeded: false, status_code: null, response_body: null });
+    expect(refused.body.data.error).not.toMatch(/ECONNREFUSED|refused/i);
+    expect(refused.body.data.error).toMatch(/could not be reached/);
   });
 });
 
