@@ -21,11 +21,21 @@ const envSchema = z.object({
   RATE_LIMIT_PREMIUM_PER_HOUR: positiveInt.default(5000),
   /** Default for enterprise accounts without a per-account value. */
   RATE_LIMIT_ENTERPRISE_PER_HOUR: positiveInt.default(20000),
-  /** Trust X-Forwarded-For for the client address (set when behind a proxy you control). */
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For. 0/false (default): the
+   * header is ignored and the client address is the TCP peer. N (true = 1): the N-th entry from the right.
+   */
   TRUST_PROXY: z
-    .enum(["true", "false", "1", "0"])
-    .default("true")
-    .transform((v) => v === "true" || v === "1"),
+    .string()
+    .default("false")
+    .transform((v, ctx) => {
+      const text = v.trim().toLowerCase();
+      if (text === "false" || text === "") return 0;
+      if (text === "true") return 1;
+      if (/^\d{1,2}$/.test(text)) return Number(text);
+      ctx.addIssue({ code: "custom", message: "must be false, true or the number of proxies in front of the app" });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */

@@ -9,6 +9,9 @@ export async function startServer(): Promise<void> {
     log.error("AUTH_SECRET is not set: refusing to start in production (set it to 32+ random characters).");
     process.exit(1);
   }
+  // The client address is the socket's unless TRUST_PROXY says which X-Forwarded-For hop to use.
+  const { capturePeerAddresses } = await import("@/lib/http/client-address");
+  await capturePeerAddresses();
   try {
     const database = await getDatabase();
     log.info("database ready", { driver: database.driver });
