@@ -80,11 +80,27 @@ export const loginFailures = pgTable(
   "login_failures",
   {
     id: serial("id").primaryKey(),
-    /** `user:<lowercased username>` or `ip:<address>` */
+    /** `user:<lowercased username>`, `ip:<address>` or `pair:<lowercased username>|<address>` */
     subject: text("subject").notNull(),
     occurredAt: ts("occurred_at").notNull(),
   },
   (t) => [index("login_failures_subject_idx").on(t.subject, t.occurredAt)],
+);
+
+/**
+ * Addresses a merchant has signed in from. While a username is under attack (many recent failures
+ * from anywhere) a login from one of these still gets to try its password; others back off.
+ */
+export const knownLoginAddresses = pgTable(
+  "known_login_addresses",
+  {
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    lastLoginAt: ts("last_login_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.address] })],
 );
 
 // ─── API keys, rate limits ───────────────────────────────────────────────────
