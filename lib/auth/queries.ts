@@ -87,7 +87,12 @@ export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Dat
 
 export async function countRecentLoginFailures(db: DbOrTx, subjects: string[], since: Date) {
   return db
-    .select({ subject: loginFailures.subject, failures: count(), oldest: sql<Date>`min(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt) })
+    .select({
+      subject: loginFailures.subject,
+      failures: count(),
+      oldest: sql<Date>`min(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt),
+      newest: sql<Date>`max(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt),
+    })
     .from(loginFailures)
     .where(and(inArray(loginFailures.subject, subjects), gt(loginFailures.occurredAt, since)))
     .groupBy(loginFailures.subject);

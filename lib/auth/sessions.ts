@@ -5,7 +5,7 @@ import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
-import { clearUserLoginFailures, assertLoginAllowed, recordLoginFailure } from "./login-throttle";
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
 import {
   findMerchantById,
@@ -38,14 +38,14 @@ async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, fa
 
 /** POST /api/auth/login: password check with per-username and per-address throttling. */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
-  await assertLoginAllowed(db, username, clientIp, now);
   const merchant = await findMerchantByUsername(db, username);
+  await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
   const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
   if (!merchant || !valid) {
     await recordLoginFailure(db, username, clientIp, now);
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
-  await clearUserLoginFailures(db, username);
+  await recordLoginSuccess(db, merchant.id, username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };
 }
