@@ -7,7 +7,7 @@ const positiveInt = z.coerce.number().int().positive();
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** live: real networks and sk_live_ keys; sandbox: devnet/testnets, sk_test_ keys, sandbox tools. */
+  /** live: real networks and sk_live_ keys; sandbox: devnet/testnets, sk_test_ keys, sandbox tools. Required in production. */
   GATEWAY_MODE: z.enum(["live", "sandbox"]).default("sandbox"),
   /** PostgreSQL connection string; when unset the embedded PGlite under PGLITE_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
@@ -105,3 +105,6 @@ function loadEnv(): Env {
 export const env: Env = loadEnv();
 
 export const isSandbox = env.GATEWAY_MODE === "sandbox";
+
+/** Whether GATEWAY_MODE was set at all: production refuses to start on the silent default (lib/server-start.ts). */
+export const gatewayModeExplicit = (process.env.GATEWAY_MODE ?? "").trim() !== "";

@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env, gatewayModeExplicit } from "@/lib/env";
 import { getDatabase } from "@/lib/db/client";
 import { describeError, log } from "@/lib/log";
 
@@ -7,6 +7,10 @@ import { describeError, log } from "@/lib/log";
 export async function startServer(): Promise<void> {
   if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
     log.error("AUTH_SECRET is not set: refusing to start in production (set it to 32+ random characters).");
+    process.exit(1);
+  }
+  if (env.NODE_ENV === "production" && !gatewayModeExplicit) {
+    log.error("GATEWAY_MODE is not set: refusing to start in production. Set GATEWAY_MODE=live for real networks or GATEWAY_MODE=sandbox for a sandbox.");
     process.exit(1);
   }
   // The client address is the socket's unless TRUST_PROXY says which X-Forwarded-For hop to use.

@@ -20,7 +20,7 @@ export const usernameBackoffBaseMs = 30_000;
 export const knownAddressTtlMs = 90 * 24 * 60 * 60 * 1000;
 
 export function loginSubjects(username: string, clientIp: string): { user: string; ip: string | null; pair: string } {
-  const user = username.toLowerCase();
+  const user = username.toLowerCase().replaceAll("\u0000", "");
   // "unknown" (no address at all) must not become one bucket shared by every client.
   return { user: `user:${user}`, ip: clientIp === "unknown" ? null : `ip:${clientIp}`, pair: `pair:${user}|${clientIp}` };
 }

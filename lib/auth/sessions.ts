@@ -38,7 +38,8 @@ async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, fa
 
 /** POST /api/auth/login: password check with per-username and per-address throttling. */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
-  const merchant = await findMerchantByUsername(db, username);
+  // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
+  const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
   await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
   const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
   if (!merchant || !valid) {

@@ -10,6 +10,7 @@ import type { Blockchain } from "./catalog";
 import { viemChain } from "./clients";
 import { depositFactoryArtifact } from "./contract-artifacts";
 import { devnetSweeper } from "./sandbox-devnet";
+import { redactUrls } from "@/lib/redact";
 
 /** Retry delays after a failed sweep; the last one repeats until maxSweepAttempts. */
 const retryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -82,7 +83,7 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
         .update(sweeps)
         .set({
           status: giveUp ? "failed" : "pending",
-          lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          lastError: redactUrls(error instanceof Error ? error.message : String(error)).slice(0, 500),
           nextAttemptAt: new Date(Date.now() + delay),
           updatedAt: new Date(),
         })

@@ -2144,7 +2144,7 @@ export interface operations {
                     username: string;
                     /** @description Contact email, unique regardless of case */
                     email: string;
-                    /** @description At least 8 characters; never returned */
+                    /** @description At least 8 characters, not a common password; never returned */
                     password: string;
                     /** @description Shown to customers on the payment page */
                     shop_name: string;
@@ -3419,7 +3419,7 @@ export interface operations {
                     nonce: number;
                     /** @description Per-order webhook URL; the account's webhook secret signs deliveries to it */
                     webhook_url?: string | null;
-                    /** @description Where the payment page sends the customer after payment */
+                    /** @description Where the payment page sends the customer after payment (https in live mode) */
                     redirect_url?: string | null;
                     /** @description When the payment window closes; must be in the future; defaults to 30 minutes from now */
                     expires_at?: string | null;

@@ -54,10 +54,10 @@ function api(request: APIRequestContext, key: string) {
 
 test("the spec's static /api/auth routes still answer next to next-auth's catch-all", async ({ request }) => {
   const username = `api_${suffix}`;
-  const registered = await request.post("/api/auth/register", { data: { username, email: `${username}@example.com`, password: "password1234", shop_name: "API" } });
+  const registered = await request.post("/api/auth/register", { data: { username, email: `${username}@example.com`, password: "paper-lantern-4217", shop_name: "API" } });
   expect(registered.status()).toBe(201);
   expect((await registered.json()).user.username).toBe(username);
-  const login = await request.post("/api/auth/login/", { data: { username, password: "password1234" } });
+  const login = await request.post("/api/auth/login/", { data: { username, password: "paper-lantern-4217" } });
   expect(login.status()).toBe(200);
   const tokens = await login.json();
   expect(tokens.access).toEqual(expect.any(String));

@@ -171,6 +171,8 @@ describe("webhook_url follows the deployment's webhook URL policy", () => {
     for (const webhook_url of ["http://shop.example/hook", "https://10.0.0.8/hook", "https://[::1]/hook", "https://169.254.169.254/latest"]) {
       expectError(await livePost({ ...valid(), webhook_url }), "VALIDATION_ERROR", ["webhook_url"]);
     }
+    // redirect_url: the customer's browser goes there, so live mode takes only https (issue 13).
+    expectError(await livePost({ ...valid(), redirect_url: "http://shop.example/thanks" }), "VALIDATION_ERROR", ["redirect_url"]);
     // A public https URL passes the shape checks (live networks here have no factory configured).
     expectError(await livePost({ ...valid(), webhook_url: "https://shop.example/hook" }), "INVALID_BLOCKCHAIN");
   });

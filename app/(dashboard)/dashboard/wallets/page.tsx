@@ -13,6 +13,7 @@ import { formatAmount } from "@/lib/orders/amounts";
 import { listWallets } from "@/lib/wallets/queries";
 import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/wallets/schemas";
 import { addWalletAction, updateWalletAction } from "./actions";
+import { redactUrls } from "@/lib/redact";
 
 export const metadata: Metadata = { title: "Wallets · Dashboard" };
 
@@ -115,7 +116,7 @@ export default async function WalletsPage() {
                       </td>
                       <td>
                         <Badge status={sweep.status} />
-                        {sweep.lastError ? <div>{sweep.lastError}</div> : null}
+                        {sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}
                       </td>
                       <td>{sweep.attempts}</td>
                       <td>
