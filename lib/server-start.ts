@@ -13,6 +13,14 @@ export async function startServer(): Promise<void> {
     log.error("GATEWAY_MODE is not set: refusing to start in production. Set GATEWAY_MODE=live for real networks or GATEWAY_MODE=sandbox for a sandbox.");
     process.exit(1);
   }
+  if (env.GATEWAY_MODE === "live") {
+    const { sharedSecretReason } = await import("@/lib/auth/secret");
+    const reason = sharedSecretReason();
+    if (reason) {
+      log.error(`${reason} Refusing to start in live mode: sandbox and live need different AUTH_SECRETs.`);
+      process.exit(1);
+    }
+  }
   // The client address is the socket's unless TRUST_PROXY says which X-Forwarded-For hop to use.
   const { capturePeerAddresses } = await import("@/lib/http/client-address");
   await capturePeerAddresses();

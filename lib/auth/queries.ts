@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/types";
 import { apiKeys, loginFailures, merchants, rateLimitCounters, refreshTokens, type NewMerchant } from "@/lib/db/schema";
 
@@ -67,13 +67,16 @@ export async function spendRefreshToken(db: DbOrTx, id: number, now: Date): Prom
 }
 
 /** A revoked family stays revoked, tokens issued into it after the revocation (a lost race) included. */
+/**
+ * Whether a login family may no longer be used: revoked, or unknown here (no token of it was ever
+ * issued by this database, e.g. a token from another deployment signed with the same secret).
+ */
 export async function isRefreshFamilyRevoked(db: DbOrTx, familyId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: refreshTokens.id })
+  const [row] = await db
+    .select({ revoked: sql<boolean | null>`bool_or(${refreshTokens.revokedAt} is not null)` })
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.familyId, familyId), isNotNull(refreshTokens.revokedAt)))
-    .limit(1);
-  return rows.length > 0;
+    .where(eq(refreshTokens.familyId, familyId));
+  return row?.revoked !== false;
 }
 
 export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Date) {

@@ -61,6 +61,8 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   if (!claims) throw invalid;
   const stored = await findRefreshTokenByHash(db, sha256Hex(refreshToken));
   if (!stored || stored.expiresAt.getTime() <= now.getTime()) throw invalid;
+  // The token must be the one stored: same account, same family.
+  if (stored.merchantId !== claims.merchantId || stored.familyId !== claims.familyId) throw invalid;
 
   if (stored.usedAt || stored.revokedAt || (await isRefreshFamilyRevoked(db, stored.familyId)) || !(await spendRefreshToken(db, stored.id, now))) {
     await revokeRefreshFamily(db, stored.familyId, now);

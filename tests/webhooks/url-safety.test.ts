@@ -8,7 +8,7 @@ import { assertSafeWebhookUrl, currentUrlPolicy, nonPublicReason, resolver, Unsa
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { attemptRows, deliveryRow, inMode, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
+import { attemptRows, deliveryRow, inMode, liveAccess, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
 
 const database = setupTestDatabase();
 let receiver: Receiver;
@@ -186,7 +186,7 @@ describe("connect-time check", () => {
     const order = await orderFor(merchant, { webhook_url: receiver.url("/ssrf") });
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     const before = receiver.requests.length;
-    await inMode("live", () => deliverDueWebhooks(database.db));
+    await inMode("live", async () => deliverDueWebhooks(database.db));
     expect(receiver.requests.length).toBe(before);
     const row = await deliveryRow(database.db, deliveries[0]!.id);
     expect(row).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: null });
@@ -198,14 +198,14 @@ describe("connect-time check", () => {
   test("DNS rebinding: a name that was public when saved but resolves to a private address at delivery is refused", async () => {
     const merchant = await createMerchant();
     const lookup = vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "93.184.216.34", family: 4 }]);
-    const created = await inMode("live", () =>
-      call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: "https://rebind.example.com/hook" } }),
+    const created = await inMode("live", async () =>
+      call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: await liveAccess(merchant), body: { url: "https://rebind.example.com/hook" } }),
     );
     expect(created.status).toBe(201);
     lookup.mockResolvedValueOnce([{ address: "127.0.0.1", family: 4 }]);
     const order = await orderFor(merchant);
     const { deliveries } = await recordEventFor(database.db, merchant, order);
-    await inMode("live", () => deliverDueWebhooks(database.db));
+    await inMode("live", async () => deliverDueWebhooks(database.db));
     expect(lookup).toHaveBeenCalledTimes(2);
     const row = await deliveryRow(database.db, deliveries[0]!.id);
     expect(row.status).toBe("failed");
@@ -223,8 +223,8 @@ describe("connect-time check", () => {
     const merchant = await createMerchant();
     const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/test-ssrf") } });
     const before = receiver.requests.length;
-    const res = await inMode("live", () =>
-      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: merchant.access, params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
+    const res = await inMode("live", async () =>
+      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: await liveAccess(merchant), params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ succeeded: false, status_code: null });
