@@ -227,6 +227,30 @@ export const orderEvents = pgTable(
 );
 export type OrderEvent = typeof orderEvents.$inferSelect;
 
+/**
+ * Account-level security events (issue 13): payout wallet added or changed. Kept for the merchant
+ * and announced as `wallet.updated` webhooks to every active endpoint (deliveries with no order event).
+ */
+export const accountEvents = pgTable(
+  "account_events",
+  {
+    /** `evt_…`; also the webhook body's id */
+    id: text("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    /** wallet.updated */
+    type: text("type").notNull(),
+    data: jsonb("data").notNull(),
+    /** Who did it: access_token | session */
+    actor: text("actor").notNull(),
+    clientIp: text("client_ip"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("account_events_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+export type AccountEvent = typeof accountEvents.$inferSelect;
+
 // ─── Chain scanning, transfers, sweeps ───────────────────────────────────────
 
 /** Where each blockchain's scanner stands; reset when the chain's genesis changes (devnet restart). */
