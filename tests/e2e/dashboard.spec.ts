@@ -92,6 +92,7 @@ test("merchant A: sign up, add a wallet, create an API key and use it", async ({
   await page.goto("/dashboard/wallets");
   const addWallet = page.getByRole("form", { name: "Add a wallet" });
   await addWallet.getByLabel("Blockchain").selectOption({ label: "Base (local devnet)" });
+  await addWallet.getByLabel("Current password").fill(alice.password); // asked again for a payout address (issue 13)
   await addWallet.getByLabel("Wallet address").fill("0x1234");
   await addWallet.getByRole("button", { name: "Add wallet" }).click();
   await expect(addWallet.getByRole("alert")).toBeVisible();

@@ -58,6 +58,7 @@ export default async function WalletsPage() {
                 <label style={{ display: "block", marginBottom: "0.75rem" }}>
                   <input type="checkbox" name="is_active" defaultChecked={w.isActive} /> Active (accepts new orders)
                 </label>
+                <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
               </ActionForm>
             </details>
           </Card>
@@ -80,6 +81,7 @@ export default async function WalletsPage() {
             <label style={{ display: "block", marginBottom: "0.75rem" }}>
               <input type="checkbox" name="is_active" defaultChecked /> Active (accepts new orders)
             </label>
+            <Field label="Current password" name="password" type="password" autoComplete="current-password" required hint="A payout address decides where payments go, so your password is asked again." />
           </ActionForm>
         </Card>
       ) : null}
