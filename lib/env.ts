@@ -36,6 +36,10 @@ const envSchema = z.object({
       ctx.addIssue({ code: "custom", message: "must be false, true or the number of proxies in front of the app" });
       return z.NEVER;
     }),
+  /** Shared sandbox devnet: blocks a merchant may mine per hour (sandbox mine tool and the public simulate). */
+  SANDBOX_MINE_BLOCKS_PER_HOUR: positiveInt.default(2000),
+  /** Shared sandbox devnet: faucet transfers (faucet, pay, simulate) per merchant per hour. */
+  SANDBOX_FAUCET_SENDS_PER_HOUR: positiveInt.default(100),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */
