@@ -40,6 +40,14 @@ const envSchema = z.object({
   SANDBOX_MINE_BLOCKS_PER_HOUR: positiveInt.default(2000),
   /** Shared sandbox devnet: faucet transfers (faucet, pay, simulate) per merchant per hour. */
   SANDBOX_FAUCET_SENDS_PER_HOUR: positiveInt.default(100),
+  /** Sweeper: most gas one deploy-and-flush may use; above it the sweep is skipped (gas griefing by a destination contract). */
+  SWEEP_MAX_GAS: positiveInt.default(400_000),
+  /** Sweeper, live networks: skip native sweeps worth less than this many times their gas cost (0: never). */
+  SWEEP_MIN_VALUE_GAS_MULTIPLE: z.coerce.number().min(0).default(1),
+  /** Sweeper, live networks: skip token sweeps below this many whole tokens (0: never). */
+  SWEEP_MIN_TOKEN_UNITS: z.coerce.number().int().min(0).default(1),
+  /** Sweeper, live networks: sweeps per merchant per hour (0: unlimited). */
+  SWEEPS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */

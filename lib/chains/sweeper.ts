@@ -11,6 +11,8 @@ import { viemChain } from "./clients";
 import { depositFactoryArtifact } from "./contract-artifacts";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
+import { consume } from "@/lib/auth/rate-limit";
+import { planSweep, sweepPolicy, type SweepPolicy } from "./sweep-policy";
 
 /** Retry delays after a failed sweep; the last one repeats until maxSweepAttempts. */
 const retryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -27,6 +29,8 @@ export function sweeperKey(chain: Blockchain): Hex | null {
 export interface SweepResult {
   swept: string[];
   failed: string[];
+  /** Not worth or not safe to sweep (lib/chains/sweep-policy.ts); left for the merchant to flush. */
+  skipped: string[];
 }
 
 /**
@@ -34,9 +38,9 @@ export interface SweepResult {
  * A sweep is claimed with a conditional update (only one worker sends it), retried with backoff,
  * and never touches the order's status: the payment is confirmed whether or not it is swept.
  */
-export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: PublicClient, now = new Date()): Promise<SweepResult> {
+export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: PublicClient, now = new Date(), policy: SweepPolicy = sweepPolicy(chain)): Promise<SweepResult> {
   const key = sweeperKey(chain);
-  const result: SweepResult = { swept: [], failed: [] };
+  const result: SweepResult = { swept: [], failed: [], skipped: [] };
   if (!key || !chain.factory || !chain.rpcUrl) return result;
   const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl) });
 
@@ -57,6 +61,14 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
     .limit(20);
 
   for (const { sweep, order } of due) {
+    // Per-merchant budget: over it, the sweep waits for the next window without spending an attempt.
+    if (policy.perMerchantPerHour > 0) {
+      const quota = await consume(db, `sweep:${order.merchantId}`, policy.perMerchantPerHour, 60 * 60 * 1000, now);
+      if (quota.exceeded) {
+        await db.update(sweeps).set({ nextAttemptAt: new Date(quota.reset * 1000) }).where(and(eq(sweeps.id, sweep.id), eq(sweeps.status, "pending")));
+        continue;
+      }
+    }
     const [claimed] = await db
       .update(sweeps)
       .set({ status: "submitted", attempts: sweep.attempts + 1, updatedAt: now })
@@ -64,11 +76,18 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
       .returning();
     if (!claimed) continue;
     try {
+      const plan = await planSweep(client, wallet.account.address, order, policy);
+      if (!plan.send) {
+        await db.update(sweeps).set({ status: "skipped", lastError: plan.reason, updatedAt: new Date() }).where(eq(sweeps.id, sweep.id));
+        result.skipped.push(order.orderId);
+        continue;
+      }
       const hash = await wallet.writeContract({
         address: order.depositFactory as Address,
         abi: depositFactoryArtifact.abi,
         functionName: "deployAndFlush",
-        args: [order.depositDestination as Address, order.depositSalt as Hex, order.tokenAddress ? [order.tokenAddress as Address] : []],
+        args: plan.args,
+        gas: plan.gas,
       });
       const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
       if (receipt.status !== "success") throw new Error(`deployAndFlush reverted (tx ${hash})`);

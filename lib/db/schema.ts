@@ -313,7 +313,7 @@ export const sweeps = pgTable(
       .notNull()
       .references(() => paymentOrders.id, { onDelete: "cascade" }),
     blockchainId: integer("blockchain_id").notNull(),
-    /** pending | submitted | succeeded | failed */
+    /** pending | submitted | succeeded | failed | skipped (not worth or not safe to sweep: lib/chains/sweep-policy.ts) */
     status: text("status").notNull(),
     txHash: text("tx_hash"),
     attempts: integer("attempts").notNull().default(0),

@@ -1,0 +1,59 @@
+import "server-only";
+import { erc20Abi, type Address, type Hex, type PublicClient } from "viem";
+import type { PaymentOrder } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import type { Blockchain } from "./catalog";
+import { depositFactoryArtifact } from "./contract-artifacts";
+
+/**
+ * What the sweeper will pay for (issue 13, gas griefing). The forwarder's flush sends the coin
+ * with a plain call to the merchant's destination, which may be a contract that burns whatever
+ * gas it is given. So every sweep is estimated first (a revert costs nothing: no transaction is
+ * sent), refused above `maxGas`, and sent with an explicit gas limit; on live networks a sweep
+ * whose value is below its gas cost is skipped (the merchant can flush it themselves), and each
+ * merchant gets at most `perMerchantPerHour` sweeps.
+ */
+export interface SweepPolicy {
+  maxGas: bigint;
+  /** Skip native sweeps worth less than this many times their gas cost (0: never skip). */
+  minValueGasMultiple: number;
+  /** Skip token sweeps below this many whole tokens (the catalog's tokens are stablecoins). */
+  minTokenUnits: number;
+  /** Sweeps per merchant per hour; 0: unlimited. */
+  perMerchantPerHour: number;
+}
+
+/** The running deployment's policy. The devnet's gas is free, so only the gas cap applies there. */
+export function sweepPolicy(chain: Blockchain): SweepPolicy {
+  const maxGas = BigInt(env.SWEEP_MAX_GAS);
+  if (chain.isDevnet) return { maxGas, minValueGasMultiple: 0, minTokenUnits: 0, perMerchantPerHour: 0 };
+  return { maxGas, minValueGasMultiple: env.SWEEP_MIN_VALUE_GAS_MULTIPLE, minTokenUnits: env.SWEEP_MIN_TOKEN_UNITS, perMerchantPerHour: env.SWEEPS_PER_MERCHANT_PER_HOUR };
+}
+
+export type SweepPlan = { send: true; gas: bigint; args: readonly [Address, Hex, Address[]] } | { send: false; reason: string };
+
+/** Estimates the sweep and decides whether it is worth sending. Throws when the estimate reverts (retried later, for free). */
+export async function planSweep(client: PublicClient, from: Address, order: PaymentOrder, policy: SweepPolicy): Promise<SweepPlan> {
+  const args = [order.depositDestination as Address, order.depositSalt as Hex, order.tokenAddress ? [order.tokenAddress as Address] : []] as const;
+  const deposit = order.receivingAddress as Address;
+  const [gas, gasPrice, value] = await Promise.all([
+    client.estimateContractGas({ address: order.depositFactory as Address, abi: depositFactoryArtifact.abi, functionName: "deployAndFlush", args: [...args] as never, account: from }),
+    client.getGasPrice(),
+    order.tokenAddress ? client.readContract({ address: order.tokenAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [deposit] }) : client.getBalance({ address: deposit }),
+  ]);
+  if (gas > policy.maxGas) return { send: false, reason: `Sweep needs ${gas} gas, above the cap of ${policy.maxGas} (the destination may burn gas); flush it yourself.` };
+  if (value === 0n) return { send: false, reason: "Nothing to sweep: the deposit address holds no balance." };
+  if (order.tokenAddress) {
+    if (policy.minTokenUnits > 0 && value < BigInt(policy.minTokenUnits) * 10n ** BigInt(order.decimals)) {
+      return { send: false, reason: `Below the sweep minimum of ${policy.minTokenUnits} ${order.currency}; flush it yourself.` };
+    }
+  } else if (policy.minValueGasMultiple > 0) {
+    const cost = gas * gasPrice;
+    if (value * 100n < cost * BigInt(Math.round(policy.minValueGasMultiple * 100))) {
+      return { send: false, reason: `Worth less than the gas to sweep it (${value} wei against about ${cost} wei); flush it yourself.` };
+    }
+  }
+  // A little headroom over the estimate, never above the cap.
+  const limit = (gas * 12n) / 10n;
+  return { send: true, gas: limit > policy.maxGas ? policy.maxGas : limit, args: [args[0], args[1], [...args[2]]] };
+}
