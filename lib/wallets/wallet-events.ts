@@ -38,9 +38,9 @@ export async function assertPasswordReentered(db: DbOrTx, merchantId: number, pa
 }
 
 /**
- * Records a payout address change and queues its `wallet.updated` deliveries (every active
- * endpoint, whatever its subscription list: a security notice cannot be opted out of). Call in
- * the transaction that changed the wallet.
+ * Records a payout wallet addition or address change; an address change also queues its
+ * `wallet.updated` deliveries (every active endpoint, whatever its subscription list: a security
+ * notice cannot be opted out of). Call in the transaction that changed the wallet.
  */
 export async function recordWalletChange(
   tx: DbOrTx,
@@ -57,7 +57,9 @@ export async function recordWalletChange(
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.merchantId, wallet.merchantId), eq(webhookEndpoints.isActive, true)))
     .orderBy(asc(webhookEndpoints.id));
-  if (endpoints.length === 0) return;
+  // A first wallet for a chain is recorded, not announced: only a change of an existing payout
+  // address can divert payments the merchant expects to receive.
+  if (change.kind !== "address_changed" || endpoints.length === 0) return;
   const body = eventBody(id, walletUpdatedEvent, now, data);
   await insertDeliveries(
     tx,

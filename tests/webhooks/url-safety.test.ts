@@ -197,13 +197,14 @@ describe("connect-time check", () => {
 
   test("DNS rebinding: a name that was public when saved but resolves to a private address at delivery is refused", async () => {
     const merchant = await createMerchant();
+    // The order (and its wallet, whose wallet.updated would go to the endpoint too) first.
+    const order = await orderFor(merchant);
     const lookup = vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "93.184.216.34", family: 4 }]);
     const created = await inMode("live", async () =>
       call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: await liveAccess(merchant), body: { url: "https://rebind.example.com/hook" } }),
     );
     expect(created.status).toBe(201);
     lookup.mockResolvedValueOnce([{ address: "127.0.0.1", family: 4 }]);
-    const order = await orderFor(merchant);
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     await inMode("live", async () => deliverDueWebhooks(database.db));
     expect(lookup).toHaveBeenCalledTimes(2);
