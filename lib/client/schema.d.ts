@@ -242,7 +242,7 @@ export interface paths {
         put?: never;
         /**
          * Add a merchant wallet
-         * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR.
+         * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR. Needs a login (access token): an API key, even with manage_wallets, is 403. Recorded in the account's event log.
          *
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
@@ -263,7 +263,7 @@ export interface paths {
         get?: never;
         /**
          * Update a merchant wallet
-         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with.
+         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403), is recorded and is announced to every active webhook endpoint as wallet.updated.
          *
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
