@@ -7,7 +7,7 @@ const positiveInt = z.coerce.number().int().positive();
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** live: real networks and sk_live_ keys; sandbox: devnet/testnets, sk_test_ keys, sandbox tools. */
+  /** live: real networks and sk_live_ keys; sandbox: devnet/testnets, sk_test_ keys, sandbox tools. Required in production. */
   GATEWAY_MODE: z.enum(["live", "sandbox"]).default("sandbox"),
   /** PostgreSQL connection string; when unset the embedded PGlite under PGLITE_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
@@ -21,11 +21,33 @@ const envSchema = z.object({
   RATE_LIMIT_PREMIUM_PER_HOUR: positiveInt.default(5000),
   /** Default for enterprise accounts without a per-account value. */
   RATE_LIMIT_ENTERPRISE_PER_HOUR: positiveInt.default(20000),
-  /** Trust X-Forwarded-For for the client address (set when behind a proxy you control). */
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For. 0/false (default): the
+   * header is ignored and the client address is the TCP peer. N (true = 1): the N-th entry from the right.
+   */
   TRUST_PROXY: z
-    .enum(["true", "false", "1", "0"])
-    .default("true")
-    .transform((v) => v === "true" || v === "1"),
+    .string()
+    .default("false")
+    .transform((v, ctx) => {
+      const text = v.trim().toLowerCase();
+      if (text === "false" || text === "") return 0;
+      if (text === "true") return 1;
+      if (/^\d{1,2}$/.test(text)) return Number(text);
+      ctx.addIssue({ code: "custom", message: "must be false, true or the number of proxies in front of the app" });
+      return z.NEVER;
+    }),
+  /** Shared sandbox devnet: blocks a merchant may mine per hour (sandbox mine tool and the public simulate). */
+  SANDBOX_MINE_BLOCKS_PER_HOUR: positiveInt.default(2000),
+  /** Shared sandbox devnet: faucet transfers (faucet, pay, simulate) per merchant per hour. */
+  SANDBOX_FAUCET_SENDS_PER_HOUR: positiveInt.default(100),
+  /** Sweeper: most gas one deploy-and-flush may use; above it the sweep is skipped (gas griefing by a destination contract). */
+  SWEEP_MAX_GAS: positiveInt.default(400_000),
+  /** Sweeper, live networks: skip native sweeps worth less than this many times their gas cost (0: never). */
+  SWEEP_MIN_VALUE_GAS_MULTIPLE: z.coerce.number().min(0).default(1),
+  /** Sweeper, live networks: skip token sweeps below this many whole tokens (0: never). */
+  SWEEP_MIN_TOKEN_UNITS: z.coerce.number().int().min(0).default(1),
+  /** Sweeper, live networks: sweeps per merchant per hour (0: unlimited). */
+  SWEEPS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */
@@ -102,3 +124,6 @@ function loadEnv(): Env {
 export const env: Env = loadEnv();
 
 export const isSandbox = env.GATEWAY_MODE === "sandbox";
+
+/** Whether GATEWAY_MODE was set at all: production refuses to start on the silent default (lib/server-start.ts). */
+export const gatewayModeExplicit = (process.env.GATEWAY_MODE ?? "").trim() !== "";

@@ -1,12 +1,14 @@
 import { env } from "@/lib/env";
+import { redactUrls } from "@/lib/redact";
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof levels, "silent">;
 
-/** One JSON line per event. Callers pass only what is safe to keep: never bodies, tokens or secrets. */
+/** One JSON line per event. Callers pass only what is safe to keep: never bodies, tokens or secrets; URLs are cut to their origin. */
 function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
   if (levels[level] < levels[env.LOG_LEVEL]) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields });
+  // No URL's path or query reaches the log (RPC provider keys live there; see lib/redact.ts).
+  const line = redactUrls(JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields }));
   (level === "error" || level === "warn" ? process.stderr : process.stdout).write(line + "\n");
 }
 

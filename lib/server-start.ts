@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env, gatewayModeExplicit } from "@/lib/env";
 import { getDatabase } from "@/lib/db/client";
 import { describeError, log } from "@/lib/log";
 
@@ -9,6 +9,21 @@ export async function startServer(): Promise<void> {
     log.error("AUTH_SECRET is not set: refusing to start in production (set it to 32+ random characters).");
     process.exit(1);
   }
+  if (env.NODE_ENV === "production" && !gatewayModeExplicit) {
+    log.error("GATEWAY_MODE is not set: refusing to start in production. Set GATEWAY_MODE=live for real networks or GATEWAY_MODE=sandbox for a sandbox.");
+    process.exit(1);
+  }
+  if (env.GATEWAY_MODE === "live") {
+    const { sharedSecretReason } = await import("@/lib/auth/secret");
+    const reason = sharedSecretReason();
+    if (reason) {
+      log.error(`${reason} Refusing to start in live mode: sandbox and live need different AUTH_SECRETs.`);
+      process.exit(1);
+    }
+  }
+  // The client address is the socket's unless TRUST_PROXY says which X-Forwarded-For hop to use.
+  const { capturePeerAddresses } = await import("@/lib/http/client-address");
+  await capturePeerAddresses();
   try {
     const database = await getDatabase();
     log.info("database ready", { driver: database.driver });

@@ -8,6 +8,4 @@ export async function actionClientIp(): Promise<string> {
 }
 
 /** Only same-site paths are followed after sign-in (no open redirect). */
-export function safeCallbackPath(value: unknown): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/dashboard";
-}
+export { safeCallbackPath } from "@/lib/http/safe-redirect";

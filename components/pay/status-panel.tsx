@@ -40,21 +40,33 @@ function Progress({ value, max, done }: { value: number; max: number; done?: boo
 }
 
 /** After confirmation: back to the shop after a visible delay, which the customer can cut short or cancel. */
+/** The destination's host, shown before the automatic return so the customer sees where they go; null for anything but http(s). */
+function destinationHost(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.host : null;
+  } catch {
+    return null;
+  }
+}
+
 function Redirect({ url, shopName }: { url: string; shopName: string }) {
   const [left, setLeft] = useState(redirectDelaySeconds);
   const [cancelled, setCancelled] = useState(false);
+  const host = destinationHost(url);
   useEffect(() => {
-    if (cancelled) return;
+    if (cancelled || !host) return;
     if (left <= 0) {
       window.location.assign(url);
       return;
     }
     const timer = setTimeout(() => setLeft((n) => n - 1), 1_000);
     return () => clearTimeout(timer);
-  }, [left, cancelled, url]);
+  }, [left, cancelled, url, host]);
+  if (!host) return null;
   return (
     <p className={styles.statusText} data-testid="redirect-notice">
-      {cancelled ? "Automatic return cancelled. " : `Returning you to ${shopName || "the shop"} in ${Math.max(left, 0)} s. `}
+      {cancelled ? "Automatic return cancelled. " : `Returning you to ${shopName || "the shop"} at ${host} in ${Math.max(left, 0)} s. `}
       <a className={styles.link} href={url}>
         Return now
       </a>

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import { env } from "@/lib/env";
 import { getAuthSecret } from "./secret";
 
 /** spec › Limits: access tokens live 24 hours, refresh tokens 30 days. */
@@ -18,12 +19,26 @@ export interface TokenClaims {
   expiresAt: Date;
 }
 
+/**
+ * Tokens name the deployment that issued them: `iss` is the public origin (APP_URL) and `aud` the
+ * mode (`gateway:sandbox` / `gateway:live`), so a sandbox token is refused by a live deployment
+ * even where both were (wrongly) given the same AUTH_SECRET. Read when used, like the mode itself.
+ */
+export function tokenIssuer(): string {
+  return new URL(env.APP_URL).origin;
+}
+export function tokenAudience(): string {
+  return `gateway:${env.GATEWAY_MODE}`;
+}
+
 export async function signToken(claims: Omit<TokenClaims, "expiresAt">, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + (claims.type === "access" ? accessTokenTtlSeconds : refreshTokenTtlSeconds);
   const token = await new SignJWT({ username: claims.username, typ: claims.type, ...(claims.familyId ? { fam: claims.familyId } : {}) })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(claims.merchantId))
+    .setIssuer(tokenIssuer())
+    .setAudience(tokenAudience())
     .setJti(randomUUID())
     .setIssuedAt(iat)
     .setExpirationTime(exp)
@@ -31,12 +46,19 @@ export async function signToken(claims: Omit<TokenClaims, "expiresAt">, now = ne
   return { token, expiresAt: new Date(exp * 1000) };
 }
 
-/** Verifies signature, expiry and type; null for anything that is not a valid token of that type. */
+/** Verifies signature, expiry, issuer, audience, type and family; null for anything that is not a valid token of that type. */
 export async function verifyToken(token: string, type: TokenType): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, getAuthSecret(), { algorithms: ["HS256"], currentDate: new Date() });
+    const { payload } = await jwtVerify(token, getAuthSecret(), {
+      algorithms: ["HS256"],
+      currentDate: new Date(),
+      issuer: tokenIssuer(),
+      audience: tokenAudience(),
+    });
     const merchantId = Number(payload.sub);
     if (payload.typ !== type || !Number.isSafeInteger(merchantId) || typeof payload.username !== "string" || !payload.exp) return null;
+    // Every token this gateway issues belongs to a login family.
+    if (typeof payload.fam !== "string" || payload.fam === "") return null;
     return {
       merchantId,
       username: payload.username,

@@ -1,32 +1,84 @@
 import "server-only";
+import { and, eq, gt } from "drizzle-orm";
+import { knownLoginAddresses } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { countRecentLoginFailures, deleteLoginFailures, insertLoginFailures } from "./queries";
 import { rateLimitedError } from "./rate-limit";
 
-/** DESIGN › Rate limits: 10 failed logins in 15 minutes per username or per client address. */
+/**
+ * Login throttling (DESIGN › Rate limits, hardened in issue 13 so nobody can lock an owner out):
+ * - per (username, address) and per address: 10 failures in 15 minutes block for the rest of the
+ *   window. Only the attacker's own address or pair is blocked.
+ * - per username, from anywhere: past 10 failures in the window, an address the merchant has never
+ *   signed in from waits a backoff after the latest failure (30 s, doubling per further failure, at
+ *   most 15 minutes). An address the merchant signed in from in the last 90 days skips it, so the
+ *   owner on a known device can always try the right password.
+ */
 export const maxLoginFailures = 10;
 export const loginFailureWindowMs = 15 * 60 * 1000;
+export const usernameBackoffBaseMs = 30_000;
+export const knownAddressTtlMs = 90 * 24 * 60 * 60 * 1000;
 
-export function loginSubjects(username: string, clientIp: string): { user: string; ip: string } {
-  return { user: `user:${username.toLowerCase()}`, ip: `ip:${clientIp}` };
+export function loginSubjects(username: string, clientIp: string): { user: string; ip: string | null; pair: string } {
+  const user = username.toLowerCase().replaceAll("\u0000", "");
+  // "unknown" (no address at all) must not become one bucket shared by every client.
+  return { user: `user:${user}`, ip: clientIp === "unknown" ? null : `ip:${clientIp}`, pair: `pair:${user}|${clientIp}` };
 }
 
-/** Throws 429 RATE_LIMITED when either subject has too many recent failures. */
-export async function assertLoginAllowed(db: DbOrTx, username: string, clientIp: string, now = new Date()) {
-  const { user, ip } = loginSubjects(username, clientIp);
-  const rows = await countRecentLoginFailures(db, [user, ip], new Date(now.getTime() - loginFailureWindowMs));
-  const blocked = rows.filter((r) => r.failures >= maxLoginFailures);
-  if (blocked.length === 0) return;
-  // Allowed again once the oldest failure in the window ages out.
-  const unblockAt = Math.max(...blocked.map((r) => new Date(r.oldest).getTime() + loginFailureWindowMs));
-  throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((unblockAt - now.getTime()) / 1000)) });
+/** The backoff an unknown address waits after the latest failure once a username has `failures` of them. */
+export function usernameBackoffMs(failures: number): number {
+  if (failures < maxLoginFailures) return 0;
+  return Math.min(usernameBackoffBaseMs * 2 ** (failures - maxLoginFailures), loginFailureWindowMs);
+}
+
+async function isKnownAddress(db: DbOrTx, merchantId: number, clientIp: string, now: Date): Promise<boolean> {
+  if (clientIp === "unknown") return false;
+  const rows = await db
+    .select({ address: knownLoginAddresses.address })
+    .from(knownLoginAddresses)
+    .where(
+      and(
+        eq(knownLoginAddresses.merchantId, merchantId),
+        eq(knownLoginAddresses.address, clientIp),
+        gt(knownLoginAddresses.lastLoginAt, new Date(now.getTime() - knownAddressTtlMs)),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Throws 429 RATE_LIMITED when this attempt may not be made now. `merchantId`: the account the username names, if any. */
+export async function assertLoginAllowed(db: DbOrTx, username: string, clientIp: string, merchantId: number | null, now = new Date()) {
+  const { user, ip, pair } = loginSubjects(username, clientIp);
+  const rows = await countRecentLoginFailures(db, ip ? [user, ip, pair] : [user, pair], new Date(now.getTime() - loginFailureWindowMs));
+  const until: number[] = [];
+  for (const row of rows) {
+    if (row.subject === user) {
+      const backoff = usernameBackoffMs(row.failures);
+      const end = new Date(row.newest).getTime() + backoff;
+      if (backoff > 0 && end > now.getTime() && !(merchantId !== null && (await isKnownAddress(db, merchantId, clientIp, now)))) until.push(end);
+    } else if (row.failures >= maxLoginFailures) {
+      // Allowed again once the oldest failure in the window ages out.
+      until.push(new Date(row.oldest).getTime() + loginFailureWindowMs);
+    }
+  }
+  if (until.length === 0) return;
+  throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((Math.max(...until) - now.getTime()) / 1000)) });
 }
 
 export async function recordLoginFailure(db: DbOrTx, username: string, clientIp: string, now = new Date()) {
-  const { user, ip } = loginSubjects(username, clientIp);
-  await insertLoginFailures(db, [user, ip], now);
+  const { user, ip, pair } = loginSubjects(username, clientIp);
+  await insertLoginFailures(db, ip ? [user, ip, pair] : [user, pair], now);
 }
 
-export async function clearUserLoginFailures(db: DbOrTx, username: string) {
-  await deleteLoginFailures(db, loginSubjects(username, "").user);
+/** After a successful login: the username's and this pair's failures are forgiven, and the address becomes known. */
+export async function recordLoginSuccess(db: DbOrTx, merchantId: number, username: string, clientIp: string, now = new Date()) {
+  const { user, pair } = loginSubjects(username, clientIp);
+  await deleteLoginFailures(db, user);
+  await deleteLoginFailures(db, pair);
+  if (clientIp === "unknown") return;
+  await db
+    .insert(knownLoginAddresses)
+    .values({ merchantId, address: clientIp, lastLoginAt: now })
+    .onConflictDoUpdate({ target: [knownLoginAddresses.merchantId, knownLoginAddresses.address], set: { lastLoginAt: now } });
 }

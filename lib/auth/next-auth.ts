@@ -102,7 +102,7 @@ export async function getSessionMerchant(): Promise<SessionMerchant | null> {
   const session = (await auth()) as (Partial<SessionClaims> & object) | null;
   if (!session || typeof session.merchantId !== "number" || !Number.isSafeInteger(session.merchantId)) return null;
   const db = await getDb();
-  if (session.familyId && (await isRefreshFamilyRevoked(db, session.familyId))) return null;
+  if (!session.familyId || (await isRefreshFamilyRevoked(db, session.familyId))) return null;
   const merchant = await findMerchantById(db, session.merchantId);
   if (!merchant) return null;
   return { merchantId: merchant.id, username: merchant.username };

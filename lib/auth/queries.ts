@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import { apiKeys, loginFailures, merchants, rateLimitCounters, refreshTokens, type NewMerchant } from "@/lib/db/schema";
@@ -68,13 +68,16 @@ export async function spendRefreshToken(db: DbOrTx, id: number, now: Date): Prom
 }
 
 /** A revoked family stays revoked, tokens issued into it after the revocation (a lost race) included. */
+/**
+ * Whether a login family may no longer be used: revoked, or unknown here (no token of it was ever
+ * issued by this database, e.g. a token from another deployment signed with the same secret).
+ */
 export async function isRefreshFamilyRevoked(db: DbOrTx, familyId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: refreshTokens.id })
+  const [row] = await db
+    .select({ revoked: sql<boolean | null>`bool_or(${refreshTokens.revokedAt} is not null)` })
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.familyId, familyId), isNotNull(refreshTokens.revokedAt)))
-    .limit(1);
-  return rows.length > 0;
+    .where(eq(refreshTokens.familyId, familyId));
+  return row?.revoked !== false;
 }
 
 export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Date) {
@@ -88,7 +91,12 @@ export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Dat
 
 export async function countRecentLoginFailures(db: DbOrTx, subjects: string[], since: Date) {
   return db
-    .select({ subject: loginFailures.subject, failures: count(), oldest: sql<Date>`min(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt) })
+    .select({
+      subject: loginFailures.subject,
+      failures: count(),
+      oldest: sql<Date>`min(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt),
+      newest: sql<Date>`max(${loginFailures.occurredAt})`.mapWith(loginFailures.occurredAt),
+    })
     .from(loginFailures)
     .where(and(inArray(loginFailures.subject, subjects), gt(loginFailures.occurredAt, since)))
     .groupBy(loginFailures.subject);

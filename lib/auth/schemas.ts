@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/openapi/primitives";
+import { commonPasswordReason } from "./common-passwords";
 import { permission } from "./permissions";
 
 export const registerBody = z.object({
@@ -15,7 +16,11 @@ export const registerBody = z.object({
     .string()
     .min(8, "Password must be at least 8 characters.")
     .max(256, "Password must be at most 256 characters.")
-    .describe("At least 8 characters; never returned"),
+    .superRefine((password, ctx) => {
+      const reason = commonPasswordReason(password);
+      if (reason) ctx.addIssue({ code: "custom", message: `${reason} Choose a longer, less predictable one.` });
+    })
+    .describe("At least 8 characters, not a common password; never returned"),
   shop_name: z.string().trim().min(1, "Shop name must not be empty.").max(200).describe("Shown to customers on the payment page"),
 });
 export type RegisterBody = z.infer<typeof registerBody>;

@@ -43,3 +43,21 @@ function readOrCreateDevSecret(): string {
     }
   }
 }
+
+/**
+ * Why the configured AUTH_SECRET must not sign live tokens, or null. Sandbox and live need
+ * different secrets; what can be detected here: the development secret generated into
+ * .data/auth-secret (a sandbox run in this folder) and the example values in this repository.
+ */
+export function sharedSecretReason(): string | null {
+  const secret = env.AUTH_SECRET;
+  if (!secret) return null;
+  if (secret === "bench-secret-bench-secret-bench-secret") return "AUTH_SECRET is the example value from this repository.";
+  try {
+    const dev = readFileSync(path.join(process.cwd(), ".data", "auth-secret"), "utf8").trim();
+    if (dev && dev === secret) return "AUTH_SECRET is the development/sandbox secret of .data/auth-secret.";
+  } catch {
+    // no development secret here
+  }
+  return null;
+}

@@ -5,7 +5,7 @@ import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
-import { clearUserLoginFailures, assertLoginAllowed, recordLoginFailure } from "./login-throttle";
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
 import {
   findMerchantById,
@@ -38,14 +38,15 @@ async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, fa
 
 /** POST /api/auth/login: password check with per-username and per-address throttling. */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
-  await assertLoginAllowed(db, username, clientIp, now);
-  const merchant = await findMerchantByUsername(db, username);
+  // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
+  const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
+  await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
   const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
   if (!merchant || !valid) {
     await recordLoginFailure(db, username, clientIp, now);
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
-  await clearUserLoginFailures(db, username);
+  await recordLoginSuccess(db, merchant.id, username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };
 }
@@ -60,6 +61,8 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   if (!claims) throw invalid;
   const stored = await findRefreshTokenByHash(db, sha256Hex(refreshToken));
   if (!stored || stored.expiresAt.getTime() <= now.getTime()) throw invalid;
+  // The token must be the one stored: same account, same family.
+  if (stored.merchantId !== claims.merchantId || stored.familyId !== claims.familyId) throw invalid;
 
   if (stored.usedAt || stored.revokedAt || (await isRefreshFamilyRevoked(db, stored.familyId)) || !(await spendRefreshToken(db, stored.id, now))) {
     await revokeRefreshFamily(db, stored.familyId, now);

@@ -8,7 +8,10 @@ import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { depositFactoryArtifact } from "./contract-artifacts";
 import { devnetSweeper } from "./sandbox-devnet";
+import { redactUrls } from "@/lib/redact";
+import { consume } from "@/lib/auth/rate-limit";
 import { serialWallet } from "./serial-sender";
+import { planSweep, sweepPolicy, type SweepPolicy } from "./sweep-policy";
 
 /** Retry delays after a failed sweep; the last one repeats until maxSweepAttempts. */
 const retryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -25,6 +28,8 @@ export function sweeperKey(chain: Blockchain): Hex | null {
 export interface SweepResult {
   swept: string[];
   failed: string[];
+  /** Not worth or not safe to sweep (lib/chains/sweep-policy.ts); left for the merchant to flush. */
+  skipped: string[];
 }
 
 /**
@@ -32,9 +37,9 @@ export interface SweepResult {
  * A sweep is claimed with a conditional update (only one worker sends it), retried with backoff,
  * and never touches the order's status: the payment is confirmed whether or not it is swept.
  */
-export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: PublicClient, now = new Date()): Promise<SweepResult> {
+export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: PublicClient, now = new Date(), policy: SweepPolicy = sweepPolicy(chain)): Promise<SweepResult> {
   const key = sweeperKey(chain);
-  const result: SweepResult = { swept: [], failed: [] };
+  const result: SweepResult = { swept: [], failed: [], skipped: [] };
   if (!key || !chain.factory || !chain.rpcUrl) return result;
   // Every sandbox slug shares one devnet and this one key: the queue keeps their sweeps from racing on its nonce.
   const sweeper = serialWallet(chain, key);
@@ -56,6 +61,14 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
     .limit(20);
 
   for (const { sweep, order } of due) {
+    // Per-merchant budget: over it, the sweep waits for the next window without spending an attempt.
+    if (policy.perMerchantPerHour > 0) {
+      const quota = await consume(db, `sweep:${order.merchantId}`, policy.perMerchantPerHour, 60 * 60 * 1000, now);
+      if (quota.exceeded) {
+        await db.update(sweeps).set({ nextAttemptAt: new Date(quota.reset * 1000) }).where(and(eq(sweeps.id, sweep.id), eq(sweeps.status, "pending")));
+        continue;
+      }
+    }
     const [claimed] = await db
       .update(sweeps)
       .set({ status: "submitted", attempts: sweep.attempts + 1, updatedAt: now })
@@ -63,13 +76,19 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
       .returning();
     if (!claimed) continue;
     try {
+      const plan = await planSweep(client, sweeper.address, order, chain, policy);
+      if (!plan.send) {
+        await db.update(sweeps).set({ status: "skipped", lastError: plan.reason, updatedAt: new Date() }).where(eq(sweeps.id, sweep.id));
+        result.skipped.push(order.orderId);
+        continue;
+      }
       const { hash, receipt } = await sweeper.run(async (wallet) => {
         const hash = await wallet.writeContract({
           address: order.depositFactory as Address,
           abi: depositFactoryArtifact.abi,
           functionName: "deployAndFlush",
-          // every catalog token, not only the order's: a wrong asset sent to the address is the merchant's too
-          args: [order.depositDestination as Address, order.depositSalt as Hex, chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))],
+          args: plan.args,
+          gas: plan.gas,
         });
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
@@ -85,7 +104,7 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
         .update(sweeps)
         .set({
           status: giveUp ? "failed" : "pending",
-          lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          lastError: redactUrls(error instanceof Error ? error.message : String(error)).slice(0, 500),
           nextAttemptAt: new Date(Date.now() + delay),
           updatedAt: new Date(),
         })

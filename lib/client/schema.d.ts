@@ -242,7 +242,7 @@ export interface paths {
         put?: never;
         /**
          * Add a merchant wallet
-         * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR.
+         * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR. Needs a login (access token): an API key, even with manage_wallets, is 403. Recorded in the account's event log.
          *
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
@@ -263,7 +263,7 @@ export interface paths {
         get?: never;
         /**
          * Update a merchant wallet
-         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with.
+         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403), is recorded and is announced to every active webhook endpoint as wallet.updated.
          *
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
@@ -2165,7 +2165,7 @@ export interface operations {
                     username: string;
                     /** @description Contact email, unique regardless of case */
                     email: string;
-                    /** @description At least 8 characters; never returned */
+                    /** @description At least 8 characters, not a common password; never returned */
                     password: string;
                     /** @description Shown to customers on the payment page */
                     shop_name: string;
@@ -3440,7 +3440,7 @@ export interface operations {
                     nonce: number;
                     /** @description Per-order webhook URL; the account's webhook secret signs deliveries to it */
                     webhook_url?: string | null;
-                    /** @description Where the payment page sends the customer after payment */
+                    /** @description Where the payment page sends the customer after payment (https in live mode) */
                     redirect_url?: string | null;
                     /** @description When the payment window closes; must be in the future; defaults to 30 minutes from now */
                     expires_at?: string | null;

@@ -80,11 +80,27 @@ export const loginFailures = pgTable(
   "login_failures",
   {
     id: serial("id").primaryKey(),
-    /** `user:<lowercased username>` or `ip:<address>` */
+    /** `user:<lowercased username>`, `ip:<address>` or `pair:<lowercased username>|<address>` */
     subject: text("subject").notNull(),
     occurredAt: ts("occurred_at").notNull(),
   },
   (t) => [index("login_failures_subject_idx").on(t.subject, t.occurredAt)],
+);
+
+/**
+ * Addresses a merchant has signed in from. While a username is under attack (many recent failures
+ * from anywhere) a login from one of these still gets to try its password; others back off.
+ */
+export const knownLoginAddresses = pgTable(
+  "known_login_addresses",
+  {
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    lastLoginAt: ts("last_login_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.address] })],
 );
 
 // ─── API keys, rate limits ───────────────────────────────────────────────────
@@ -213,6 +229,30 @@ export const orderEvents = pgTable(
 );
 export type OrderEvent = typeof orderEvents.$inferSelect;
 
+/**
+ * Account-level security events (issue 13): payout wallet added or changed. Kept for the merchant
+ * and announced as `wallet.updated` webhooks to every active endpoint (deliveries with no order event).
+ */
+export const accountEvents = pgTable(
+  "account_events",
+  {
+    /** `evt_…`; also the webhook body's id */
+    id: text("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    /** wallet.updated */
+    type: text("type").notNull(),
+    data: jsonb("data").notNull(),
+    /** Who did it: access_token | session */
+    actor: text("actor").notNull(),
+    clientIp: text("client_ip"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("account_events_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+export type AccountEvent = typeof accountEvents.$inferSelect;
+
 // ─── Chain scanning, transfers, sweeps ───────────────────────────────────────
 
 /** Where each blockchain's scanner stands; reset when the chain's genesis changes (devnet restart). */
@@ -280,7 +320,7 @@ export const sweeps = pgTable(
       .notNull()
       .references(() => paymentOrders.id, { onDelete: "cascade" }),
     blockchainId: integer("blockchain_id").notNull(),
-    /** pending | submitted | succeeded | failed */
+    /** pending | submitted | succeeded | failed | skipped (not worth or not safe to sweep: lib/chains/sweep-policy.ts) */
     status: text("status").notNull(),
     txHash: text("tx_hash"),
     attempts: integer("attempts").notNull().default(0),

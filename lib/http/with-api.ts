@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
+import { clientIpOf } from "./client-address";
 import { ApiError, notFound, validationError } from "./errors";
 import { readJsonObject } from "./read-body";
 import { fieldErrors } from "./zod-details";
@@ -45,18 +46,9 @@ export interface RouteContext<K extends RouteKey, B, Q, P> {
   params: Out<P>;
 }
 
-type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export { clientIpOf };
 
-/** The client address: first X-Forwarded-For hop (next start sets it from the socket), else unknown. */
-export function clientIpOf(request: Request): string {
-  if (env.TRUST_PROXY) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-    const real = request.headers.get("x-real-ip")?.trim();
-    if (real) return real;
-  }
-  return "unknown";
-}
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 function searchParamsObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};

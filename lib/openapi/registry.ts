@@ -162,7 +162,8 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
   },
   "POST /api/merchant-wallets": {
     summary: "Add a merchant wallet",
-    description: "One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR.",
+    description:
+      "One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR. Needs a login (access token): an API key, even with manage_wallets, is 403. Recorded in the account's event log.",
     tags: ["Merchant wallets"],
     body: createWalletBody,
     response: envelope(walletJson, "Created", 201),
@@ -170,7 +171,8 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
   },
   "PUT /api/merchant-wallets/[id]": {
     summary: "Update a merchant wallet",
-    description: "Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with.",
+    description:
+      "Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403), is recorded and is announced to every active webhook endpoint as wallet.updated.",
     tags: ["Merchant wallets"],
     params: walletParams,
     body: updateWalletBody,

@@ -6,7 +6,7 @@ import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
-import { bareHostname, currentUrlPolicy, nonPublicReason, parseWebhookUrl, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
 import { parseAmount } from "./amounts";
 import { insertOrderIfWalletMatches } from "./queries";
@@ -47,8 +47,8 @@ function checkWebhookUrl(raw: string): void {
     const policy = currentUrlPolicy();
     const url = parseWebhookUrl(raw, policy);
     const host = bareHostname(url);
-    const reason = !policy.allowNonPublic && isIP(host) ? nonPublicReason(host) : null;
-    if (reason) throw new UnsafeUrlError(`The URL points to ${reason}; webhook URLs must be public.`);
+    const reason = isIP(host) ? refusedAddressReason(host, url, policy) : null;
+    if (reason) throw new UnsafeUrlError(`The URL points to ${reason}; webhook URLs must be ${policy.allowLoopback ? "public or loopback" : "public"}.`);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw validationError({ webhook_url: [error.message] });
     throw error;

@@ -6,7 +6,8 @@ import { findMerchantOrder, findMerchantOrderView, type OrderView } from "./quer
 
 /** The path accepts the public order id (ORD-…) or the numeric id (DESIGN › API decisions). */
 export function parseOrderKey(text: string): { orderId: string } | { id: number } | null {
-  if (text.startsWith("ORD-")) return text.length <= 64 ? { orderId: text } : null;
+  // Order ids are ORD- + base62; anything else (a NUL byte, say) never reaches the database.
+  if (text.startsWith("ORD-")) return /^ORD-[A-Za-z0-9]{1,60}$/.test(text) ? { orderId: text } : null;
   if (!/^\d{1,10}$/.test(text)) return null;
   const id = Number(text);
   return id >= 1 && id <= 2_147_483_647 ? { id } : null;

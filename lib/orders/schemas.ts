@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { env } from "@/lib/env";
 import { pageQuery } from "@/lib/http/pagination";
 import { decimalString, evmAddress, timestamp } from "@/lib/openapi/primitives";
 
@@ -45,7 +46,10 @@ export const createOrderBody = z.object({
     .min(0, "Must be zero or greater.")
     .describe("Unique per merchant; a reused nonce is rejected with DUPLICATE_NONCE"),
   webhook_url: httpUrl.nullish().describe("Per-order webhook URL; the account's webhook secret signs deliveries to it"),
-  redirect_url: httpUrl.nullish().describe("Where the payment page sends the customer after payment"),
+  redirect_url: httpUrl
+    .refine((value) => env.GATEWAY_MODE !== "live" || value.startsWith("https:"), "Must be an https URL in live mode.")
+    .nullish()
+    .describe("Where the payment page sends the customer after payment (https in live mode)"),
   expires_at: z.iso
     .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T12:00:00Z." })
     .nullish()

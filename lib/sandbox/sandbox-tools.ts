@@ -9,6 +9,7 @@ import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { kickChainWatch } from "@/lib/chains/watch-chain";
 import { devnetCall, faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
 import type { FaucetBody, MineBody, PayOrderBody } from "./schemas";
+import { assertFaucetAmount } from "./usage-limits";
 
 function chainBySlugOrThrow(slug: string): Blockchain {
   const chain = findBlockchainBySlug(slug);
@@ -64,6 +65,7 @@ export async function dripFaucet(input: FaucetBody) {
   const token = findToken(chain, input.currency);
   if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
   const amount = parseAmount(input.amount, token.decimals);
+  assertFaucetAmount(token, amount);
   const hash = await faucet(chain, token, getAddress(input.address), amount);
   return { transaction_hash: hash, address: getAddress(input.address), amount: formatAmount(amount, token.decimals), currency: token.symbol, blockchain: chain.slug };
 }

@@ -10,6 +10,7 @@ import { formatAmount } from "@/lib/orders/amounts";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
 import { mineBlocks, sendFromFaucet } from "./devnet-tools";
+import { maxSimulatedBlocks, spendFaucetSend, spendMinedBlocks } from "./usage-limits";
 
 export const simulateBody = z.object({
   kind: z
@@ -28,6 +29,10 @@ const holder = globalThis as unknown as { __gatewaySimulatedMining?: Set<string>
  * in the background: the request returns at once and the page watches confirmations arrive.
  * One run per order at a time.
  */
+function isMining(orderId: string): boolean {
+  return holder.__gatewaySimulatedMining?.has(orderId) ?? false;
+}
+
 function mineInBackground(chain: Blockchain, orderId: string, blocks: number, intervalMs: number): boolean {
   const running = (holder.__gatewaySimulatedMining ??= new Set());
   if (running.has(orderId) || blocks <= 0) return false;
@@ -68,7 +73,10 @@ export async function simulatePayment(db: Db, orderId: string, kind: SimulateKin
       throw new ApiError("CONFLICT", `The order is ${order.status}; there is nothing left to confirm.`);
     }
     const transaction = await findOrderTransactionSummary(db, order);
-    const blocks = Math.max(1, order.confirmationThreshold - (transaction?.confirmations ?? 0));
+    // At most maxSimulatedBlocks per call (a threshold can be 10,000), charged to the order's merchant.
+    const blocks = Math.min(maxSimulatedBlocks, Math.max(1, order.confirmationThreshold - (transaction?.confirmations ?? 0)));
+    if (isMining(order.orderId)) return { kind, transaction_hash: null, amount: "0", currency: token.symbol, blocks_to_mine: 0 };
+    await spendMinedBlocks(db, order.merchantId, blocks);
     const started = mineInBackground(chain, order.orderId, blocks, intervalMs);
     return { kind, transaction_hash: null, amount: "0", currency: token.symbol, blocks_to_mine: started ? blocks : 0 };
   }
@@ -77,10 +85,12 @@ export async function simulatePayment(db: Db, orderId: string, kind: SimulateKin
     throw new ApiError("CONFLICT", `The order is ${order.status}; it does not accept a payment now.`);
   }
   const amount = kind === "full" ? missing : missing / 2n > 0n ? missing / 2n : 1n;
+  await spendFaucetSend(db, order.merchantId);
+  // The transfer's own block is its first confirmation; at most maxSimulatedBlocks more per call.
+  const blocks = kind === "full" && !isMining(order.orderId) ? Math.min(maxSimulatedBlocks, Math.max(0, order.confirmationThreshold - 1)) : 0;
+  if (blocks > 0) await spendMinedBlocks(db, order.merchantId, blocks);
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
   kickChainWatch(chain.id);
-  // The transfer's own block is its first confirmation.
-  const blocks = kind === "full" ? Math.max(0, order.confirmationThreshold - 1) : 0;
   const started = mineInBackground(chain, order.orderId, blocks, intervalMs);
   return {
     kind,

@@ -72,7 +72,7 @@ export async function confirmDeepTransfers(db: DbOrTx, blockchainId: number, hea
 }
 
 /**
- * Queues a sweep of an order's deposit address. A sweep that already ran (or gave up) is queued
+ * Queues a sweep of an order's deposit address. A sweep that already ran (or gave up, or was skipped) is queued
  * again: this is called when money arrived after it, and a flush of an empty forwarder is harmless.
  */
 export async function armSweep(db: DbOrTx, paymentOrderId: number, blockchainId: number, now: Date): Promise<{ status: "pending"; transaction_hash: null }> {
@@ -82,7 +82,7 @@ export async function armSweep(db: DbOrTx, paymentOrderId: number, blockchainId:
     .onConflictDoUpdate({
       target: sweeps.paymentOrderId,
       set: { status: "pending", attempts: 0, lastError: null, nextAttemptAt: now, updatedAt: now },
-      setWhere: inArray(sweeps.status, ["succeeded", "failed"]),
+      setWhere: inArray(sweeps.status, ["succeeded", "failed", "skipped"]),
     });
   return { status: "pending", transaction_hash: null };
 }

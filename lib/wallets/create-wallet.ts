@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { findWalletForChain, insertWallet } from "./queries";
 import type { CreateWalletBody } from "./schemas";
+import { assertMayChangeAddress, recordWalletChange, type WalletActor } from "./wallet-events";
 
 const alreadyConfigured = () =>
   validationError(
@@ -12,13 +13,18 @@ const alreadyConfigured = () =>
     "This blockchain already has a wallet.",
   );
 
-/** Adds the merchant's receiving wallet for one blockchain (one per blockchain per merchant). */
-export async function createWallet(db: DbOrTx, merchantId: number, input: CreateWalletBody, now = new Date()) {
+/**
+ * Adds the merchant's receiving wallet for one blockchain (one per blockchain per merchant). A new
+ * payout address needs a login (not an API key) and is recorded and announced (wallet.updated).
+ */
+export async function createWallet(db: DbOrTx, merchantId: number, input: CreateWalletBody, actor: WalletActor, now = new Date()) {
+  assertMayChangeAddress(actor);
   const chain = findBlockchainById(input.blockchain);
   if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain ${input.blockchain} is not supported; see GET /api/blockchains/.`);
   if (await findWalletForChain(db, merchantId, chain.id)) throw alreadyConfigured();
   try {
-    return await insertWallet(db, {
+    return await db.transaction(async (tx) => {
+      const wallet = await insertWallet(tx, {
       merchantId,
       blockchainId: chain.id,
       walletAddress: input.wallet_address,
@@ -26,6 +32,9 @@ export async function createWallet(db: DbOrTx, merchantId: number, input: Create
       isActive: input.is_active ?? true,
       createdAt: now,
       updatedAt: now,
+      });
+      await recordWalletChange(tx, wallet, { kind: "created", previousAddress: null }, actor, now);
+      return wallet;
     });
   } catch (error) {
     // Lost a race with a concurrent POST for the same blockchain: the unique index decided.

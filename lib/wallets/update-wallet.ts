@@ -1,7 +1,8 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
-import { updateWallet as updateWalletRow } from "./queries";
+import { findWallet, updateWallet as updateWalletRow } from "./queries";
+import { assertMayChangeAddress, recordWalletChange, type WalletActor } from "./wallet-events";
 import type { UpdateWalletBody } from "./schemas";
 
 /** Path id → wallet id; anything but a positive int4 names no wallet. */
@@ -13,19 +14,26 @@ export function parseWalletId(text: string): number | null {
 
 /**
  * Changes any of address, threshold and active flag. Orders already created keep the destination
- * and threshold they copied at creation; only new orders see the change.
+ * and threshold they copied at creation; only new orders see the change. A new payout address
+ * needs a login (not an API key) and is recorded and announced (wallet.updated) in the same
+ * transaction.
  */
-export async function updateWallet(db: DbOrTx, merchantId: number, idText: string, input: UpdateWalletBody, now = new Date()) {
+export async function updateWallet(db: DbOrTx, merchantId: number, idText: string, input: UpdateWalletBody, actor: WalletActor, now = new Date()) {
   const id = parseWalletId(idText);
-  const updated =
-    id === null
-      ? null
-      : await updateWalletRow(db, merchantId, id, {
-          ...(input.wallet_address !== undefined && { walletAddress: input.wallet_address }),
-          ...(input.confirmation_threshold !== undefined && { confirmationThreshold: input.confirmation_threshold }),
-          ...(input.is_active !== undefined && { isActive: input.is_active }),
-          updatedAt: now,
-        });
+  const current = id === null ? null : await findWallet(db, merchantId, id);
+  if (!current) throw notFound("Wallet");
+  const addressChanges = input.wallet_address !== undefined && input.wallet_address !== current.walletAddress;
+  if (addressChanges) assertMayChangeAddress(actor);
+  const updated = await db.transaction(async (tx) => {
+    const row = await updateWalletRow(tx, merchantId, current.id, {
+      ...(input.wallet_address !== undefined && { walletAddress: input.wallet_address }),
+      ...(input.confirmation_threshold !== undefined && { confirmationThreshold: input.confirmation_threshold }),
+      ...(input.is_active !== undefined && { isActive: input.is_active }),
+      updatedAt: now,
+    });
+    if (row && addressChanges) await recordWalletChange(tx, row, { kind: "address_changed", previousAddress: current.walletAddress }, actor, now);
+    return row;
+  });
   if (!updated) throw notFound("Wallet");
   return updated;
 }

@@ -61,7 +61,8 @@ export async function captureInboxMessage(db: DbOrTx, token: string, request: Ca
     receivedAt: now,
     method: request.method,
     headers,
-    body: request.body,
+    // PostgreSQL text cannot hold NUL; the signatures were checked on the bytes as received.
+    body: request.body.replaceAll("\u0000", "\uFFFD"),
     signatureValid: checked.length === 0 ? null : checked.every((result) => result === "valid"),
     signatureDetails: {
       x_webhook_signature: spec,

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
 import { parseRetryAfter, type AttemptOutcome } from "./retry-schedule";
 import { signatureHeaders } from "./signing";
-import { bareHostname, currentUrlPolicy, parseWebhookUrl, resolveCheckedAddresses, UnsafeUrlError, type ResolvedAddress, type UrlPolicy } from "./url-safety";
+import { anyNonPublic, bareHostname, currentUrlPolicy, parseWebhookUrl, resolveCheckedAddresses, UnsafeUrlError, type ResolvedAddress, type UrlPolicy } from "./url-safety";
 
 /** DESIGN › Webhooks: a receiver gets 10 s to answer. */
 export const deliveryTimeoutMs = 10_000;
@@ -49,8 +49,10 @@ export function pinnedLookup(addresses: ResolvedAddress[]) {
 
 /**
  * One signed POST of `body` to `url`: 10 s deadline for the whole exchange, no redirects
- * followed, at most 2 KiB of the answer read. Under a policy refusing non-public targets the
- * host is resolved and checked first and the socket connects to exactly those addresses.
+ * followed, at most 2 KiB of the answer read. The host is resolved and checked against the policy
+ * first and the socket connects to exactly those addresses. A target that is not public (a
+ * loopback receiver in the sandbox) gets no probe answers back: a non-2xx body is not kept and
+ * every network failure reads the same, so test sends cannot map the machine's ports.
  * Never throws: every failure comes back as `error`.
  */
 export async function sendWebhook(input: SendInput): Promise<SendResult> {
@@ -75,7 +77,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
   });
 
   let url: URL;
-  let addresses: ResolvedAddress[] | null;
+  let addresses: ResolvedAddress[];
   try {
     const policy = input.policy ?? currentUrlPolicy();
     url = parseWebhookUrl(input.url, policy);
@@ -85,6 +87,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
     return done({ error: `Refused: ${String(error)}`, refused: true });
   }
 
+  const internal = anyNonPublic(addresses);
   const timeoutMs = input.timeoutMs ?? deliveryTimeoutMs;
   const bodyBytes = Buffer.from(input.body, "utf8");
   const isHttps = url.protocol === "https:";
@@ -106,7 +109,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       method: "POST",
       headers: { ...requestHeaders, "content-length": String(bodyBytes.length) },
       agent: isHttps ? agents.https : agents.http,
-      ...(addresses && { lookup: pinnedLookup(addresses) as unknown as typeof import("node:dns").lookup }),
+      lookup: pinnedLookup(addresses) as unknown as typeof import("node:dns").lookup,
     });
 
     const timer = setTimeout(() => {
@@ -118,7 +121,9 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], new Date());
       const chunks: Buffer[] = [];
       let size = 0;
-      const complete = () => finish({ statusCode, retryAfterMs, responseBody: Buffer.concat(chunks).subarray(0, maxResponseBytes).toString("utf8") });
+      const keepBody = !internal || (statusCode !== null && statusCode >= 200 && statusCode < 300);
+      const complete = () =>
+        finish({ statusCode, retryAfterMs, responseBody: keepBody ? Buffer.concat(chunks).subarray(0, maxResponseBytes).toString("utf8") : null });
       response.on("data", (chunk: Buffer) => {
         if (size >= maxResponseBytes) return;
         chunks.push(chunk);
@@ -132,7 +137,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       response.on("error", complete);
       response.on("close", complete);
     });
-    request.on("error", (error) => finish({ error: error.message || String(error) }));
+    request.on("error", (error) => finish({ error: internal ? "The receiver on this machine could not be reached." : error.message || String(error) }));
     request.end(bodyBytes);
   });
 }

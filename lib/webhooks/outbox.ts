@@ -16,9 +16,12 @@ export interface OrderEventInput {
   webhookUrl: string | null;
 }
 
-/** The exact bytes every delivery of an event sends and signs: `{ id, event, created_at, sequence, data }`. */
-export function eventBody(id: string, type: string, createdAt: Date, sequence: number, data: unknown): string {
-  return JSON.stringify({ id, event: type, created_at: createdAt.toISOString(), sequence, data });
+/**
+ * The exact bytes every delivery of an event sends and signs: `{ id, event, created_at, sequence, data }`.
+ * Account events (wallet.updated) belong to no order and carry no sequence.
+ */
+export function eventBody(id: string, type: string, createdAt: Date, sequence: number | null, data: unknown): string {
+  return JSON.stringify(sequence === null ? { id, event: type, created_at: createdAt.toISOString(), data } : { id, event: type, created_at: createdAt.toISOString(), sequence, data });
 }
 
 /**

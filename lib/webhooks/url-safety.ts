@@ -1,26 +1,65 @@
 import "server-only";
 import { lookup as dnsLookup } from "node:dns/promises";
-import { isIPv4, isIPv6 } from "node:net";
+import { isIP, isIPv4, isIPv6 } from "node:net";
+import { devnetRpcUrl } from "@/lib/chains/catalog";
 import { env } from "@/lib/env";
 
 /**
  * SSRF guard for webhook URLs (DESIGN › Webhooks). Live mode accepts only https URLs whose every
- * resolved address is public; sandbox also allows http and loopback/private targets. The check
- * runs when a URL is saved and again when a delivery connects: the connection then goes to the
- * address that was checked, so a DNS answer that changes in between (rebinding) cannot redirect it.
+ * resolved address is public. The sandbox also allows http and loopback targets (receivers on the
+ * developer's machine and the sandbox inbox), and nothing else that is not public: private,
+ * link-local, CGNAT and metadata addresses stay refused, and so do the gateway's own services on
+ * loopback (devnet, database, Inngest dev server; the app's own port only for the inbox path).
+ * The check runs when a URL is saved and again when a delivery connects: the connection then goes
+ * to the address that was checked, so a DNS answer that changes in between (rebinding) cannot
+ * redirect it.
  */
 
 export interface UrlPolicy {
   /** http:// as well as https:// */
   allowHttp: boolean;
-  /** loopback, private, link-local and other non-public targets */
-  allowNonPublic: boolean;
+  /** loopback targets (127.0.0.0/8, ::1), except `ownServices` */
+  allowLoopback: boolean;
+  /**
+   * Loopback ports that are the gateway's own services, refused even when loopback is allowed.
+   * A port mapped to a path prefix is allowed for URLs under that prefix only (the app's port: the inbox).
+   */
+  ownServices?: ReadonlyMap<number, string | null>;
+}
+
+/** Ports of services a sandbox gateway runs or talks to on this machine, by default and as configured. */
+export function ownServicePorts(): Map<number, string | null> {
+  const ports = new Map<number, string | null>();
+  const refuse = (port: number | null) => {
+    if (port && Number.isInteger(port) && port > 0) ports.set(port, null);
+  };
+  const loopbackPort = (raw: string | null | undefined, fallback: number): number | null => {
+    if (!raw) return null;
+    try {
+      const url = new URL(raw);
+      const host = bareHostname(url);
+      if (host !== "localhost" && !(isIP(host) && nonPublicReason(host) === "a loopback address")) return null;
+      return url.port ? Number(url.port) : fallback;
+    } catch {
+      return null;
+    }
+  };
+  refuse(8545); // hardhat's default devnet port
+  refuse(env.DEVNET_PORT);
+  refuse(loopbackPort(env.DEVNET_RPC_URL, 80));
+  refuse(loopbackPort(devnetRpcUrl(), 80));
+  refuse(5432); // PostgreSQL
+  refuse(loopbackPort(env.DATABASE_URL, 5432));
+  refuse(8288); // Inngest dev server
+  const appPort = loopbackPort(env.APP_URL, new URL(env.APP_URL).protocol === "https:" ? 443 : 80);
+  if (appPort) ports.set(appPort, "/api/sandbox/inbox/");
+  return ports;
 }
 
 /** The policy of the running deployment (read at call time, so tests can switch modes). */
 export function currentUrlPolicy(): UrlPolicy {
   const sandbox = env.GATEWAY_MODE === "sandbox";
-  return { allowHttp: sandbox, allowNonPublic: sandbox };
+  return sandbox ? { allowHttp: true, allowLoopback: true, ownServices: ownServicePorts() } : { allowHttp: false, allowLoopback: false };
 }
 
 /** A URL the policy refuses. `permanent`: retrying cannot help (wrong scheme, private address). */
@@ -178,13 +217,31 @@ export function nonPublicReason(address: string): string | null {
   return "an invalid address";
 }
 
+/** The port a URL connects to. */
+export function effectivePort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+}
+
 /**
- * The addresses to connect to for `url` under `policy`. With non-public targets refused, every
- * resolved address must be public (one private answer among public ones is still refused).
- * Returns null when the policy allows anything (sandbox): the request then resolves normally.
+ * Why `policy` refuses connecting to `address` for `url`, or null when it may. Public addresses
+ * are always fine; loopback only where the policy allows it and not on the gateway's own ports.
  */
-export async function resolveCheckedAddresses(url: URL, policy: UrlPolicy): Promise<ResolvedAddress[] | null> {
-  if (policy.allowNonPublic) return null;
+export function refusedAddressReason(address: string, url: URL, policy: UrlPolicy): string | null {
+  const reason = nonPublicReason(address);
+  if (!reason) return null;
+  if (reason !== "a loopback address" || !policy.allowLoopback) return reason;
+  const own = policy.ownServices?.get(effectivePort(url));
+  if (own === undefined) return null;
+  if (own !== null && url.pathname.startsWith(own)) return null;
+  return "one of the gateway's own services";
+}
+
+/**
+ * The addresses to connect to for `url` under `policy`: every resolved address must be allowed
+ * (one private answer among public ones is still refused). The socket then connects to exactly
+ * these, so the check and the connection cannot disagree.
+ */
+export async function resolveCheckedAddresses(url: URL, policy: UrlPolicy): Promise<ResolvedAddress[]> {
   const host = bareHostname(url);
   let addresses: ResolvedAddress[];
   if (isIPv4(host)) addresses = [{ address: host, family: 4 }];
@@ -198,13 +255,19 @@ export async function resolveCheckedAddresses(url: URL, policy: UrlPolicy): Prom
     if (addresses.length === 0) throw new UnsafeUrlError(`The host ${host} could not be resolved.`, false);
   }
   for (const { address } of addresses) {
-    const reason = nonPublicReason(address);
+    const reason = refusedAddressReason(address, url, policy);
     if (reason) {
       const via = address === host ? "" : ` (${host} resolves to ${address})`;
-      throw new UnsafeUrlError(`The URL points to ${reason}${via}; webhook URLs must be public.`);
+      const allowed = policy.allowLoopback ? "public or loopback (this machine)" : "public";
+      throw new UnsafeUrlError(`The URL points to ${reason}${via}; webhook URLs must be ${allowed}.`);
     }
   }
   return addresses;
+}
+
+/** Whether any of the addresses is not a public internet address (a loopback receiver in the sandbox). */
+export function anyNonPublic(addresses: ResolvedAddress[]): boolean {
+  return addresses.some((a) => nonPublicReason(a.address) !== null);
 }
 
 /** Save-time check: throws UnsafeUrlError with a message fit for the API. Returns the normalised URL. */

@@ -72,7 +72,7 @@ describe("dashboard actions call the API's use-cases for the session's merchant"
   test("adding a wallet from the form shows up in the API for that merchant only", async () => {
     signInAs(alice);
     const address = randomAddress();
-    const added = await addWalletAction(form({ blockchain: "3", wallet_address: address.toLowerCase(), confirmation_threshold: "7", is_active: "on" }));
+    const added = await addWalletAction(form({ blockchain: "3", wallet_address: address.toLowerCase(), confirmation_threshold: "7", is_active: "on", password: alice.password }));
     expect(added).toMatchObject({ ok: true, data: { blockchain: 3, wallet_address: address, confirmation_threshold: 7, is_active: true } });
 
     const mine = await call(listWallets, "GET", "/api/merchant-wallets/", { token: alice.access });
@@ -81,7 +81,7 @@ describe("dashboard actions call the API's use-cases for the session's merchant"
     expect(theirs.body.results).toEqual([]);
 
     // Same rules as the API: a second wallet on the chain is refused, a bad address names its field.
-    expect(await addWalletAction(form({ blockchain: "3", wallet_address: randomAddress() }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
+    expect(await addWalletAction(form({ blockchain: "3", wallet_address: randomAddress(), password: alice.password }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
     expect(await addWalletAction(form({ blockchain: "4", wallet_address: "0x123" }))).toMatchObject({
       ok: false,
       error: { code: "VALIDATION_ERROR", details: { wallet_address: [expect.any(String)] } },
@@ -90,7 +90,7 @@ describe("dashboard actions call the API's use-cases for the session's merchant"
 
   test("another merchant's wallet cannot be edited: NOT_FOUND, and it is unchanged", async () => {
     signInAs(alice);
-    const added = await addWalletAction(form({ blockchain: "5", wallet_address: randomAddress(), is_active: "on" }));
+    const added = await addWalletAction(form({ blockchain: "5", wallet_address: randomAddress(), is_active: "on", password: alice.password }));
     if (!added.ok) throw new Error(JSON.stringify(added));
     signInAs(bob);
     const attempt = await updateWalletAction(form({ id: String(added.data.id), wallet_address: randomAddress(), confirmation_threshold: "1" }));

@@ -10,6 +10,7 @@ export interface CallOptions {
   params?: Record<string, string | undefined>;
   query?: Record<string, string | number>;
   headers?: Record<string, string>;
+  /** The client's address (the TCP peer the server would see). */
   ip?: string;
 }
 
@@ -25,7 +26,8 @@ export async function call<T = any>(handler: Handler | undefined, method: string
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
   const headers = new Headers(options.headers);
   if (options.token) headers.set("authorization", `Bearer ${options.token}`);
-  headers.set("x-forwarded-for", options.ip ?? "203.0.113.7");
+  // The socket's address, as the server stamps it (lib/http/client-address.ts).
+  headers.set("x-gateway-peer-address", options.ip ?? "203.0.113.7");
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);

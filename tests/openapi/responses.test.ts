@@ -115,8 +115,10 @@ describe("wallets, orders, transactions", () => {
       token: fullKey,
       body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 },
     }); // WALLET_NOT_CONFIGURED
-    const wallet = await check("POST /api/merchant-wallets", createWallet, { status: 201, token: fullKey, body: { blockchain: 2, wallet_address: randomAddress() } });
-    await check("POST /api/merchant-wallets", createWallet, { status: 400, token: fullKey, body: { blockchain: 999, wallet_address: randomAddress() } });
+    // A payout address is added with a login; an API key, even a full-access one, is 403 (issue 13).
+    await check("POST /api/merchant-wallets", createWallet, { status: 403, token: fullKey, body: { blockchain: 2, wallet_address: randomAddress() } });
+    const wallet = await check("POST /api/merchant-wallets", createWallet, { status: 201, token: merchant.access, body: { blockchain: 2, wallet_address: randomAddress() } });
+    await check("POST /api/merchant-wallets", createWallet, { status: 400, token: merchant.access, body: { blockchain: 999, wallet_address: randomAddress() } });
     await check("POST /api/merchant-wallets", createWallet, { status: 403, token: readKey, body: { blockchain: 2, wallet_address: randomAddress() } });
     await check("GET /api/merchant-wallets", listWallets, { status: 200, token: readKey });
     await check("PUT /api/merchant-wallets/[id]", updateWallet, { status: 200, token: fullKey, params: { id: String(wallet.body.data.id) }, body: { confirmation_threshold: 2 } });

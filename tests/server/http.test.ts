@@ -139,4 +139,32 @@ describe("next start over real HTTP", () => {
       expect(output).not.toContain(secret);
     }
   });
+
+  test("pages carry CSP (frame-ancestors), nosniff and Referrer-Policy; HSTS only over https (issue 13)", async () => {
+    const page = await fetch(server.url + "/sign-in", { redirect: "manual" });
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(page.headers.get("strict-transport-security")).toBeNull();
+    const https = await fetch(server.url + "/sign-in", { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
+    expect(https.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+  });
+
+  test("a NUL byte in a page path or a login body is a 4xx, not 500 (issue 13)", async () => {
+    expect((await fetch(server.url + "/pay/ORD-%00")).status).toBe(404);
+    const res = await request("POST", "/api/auth/login/", { json: { username: "a\u0000b", password: "x" } });
+    expect(res.status).toBe(400);
+  });
+
+  test("a client's own X-Forwarded-For does not change its address (TRUST_PROXY defaults to false) (issue 13)", async () => {
+    // Ten failures for one username from "rotating" forged addresses: with the header trusted each
+    // would be a fresh address; the peer is one address, so its per-address limit blocks it.
+    const username = `xff_${randomBytes(4).toString("hex")}`;
+    for (let i = 0; i < 10; i++) {
+      const res = await request("POST", "/api/auth/login/", { json: { username: `${username}${i}`, password: "wrong" }, headers: { "x-forwarded-for": `198.51.100.${i + 1}` } });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await request("POST", "/api/auth/login/", { json: { username: `${username}z`, password: "wrong" }, headers: { "x-forwarded-for": "198.51.100.99" } });
+    expect(blocked.status).toBe(429);
+  });
 });

@@ -28,4 +28,11 @@ describe("production start", () => {
     expect(output).toMatch(/AUTH_SECRET/);
     expect(output).not.toContain("too-short");
   });
+
+  test("refuses to start without GATEWAY_MODE: no silent sandbox default in production (issue 13)", async () => {
+    const { code, output } = await exitOf({ GATEWAY_MODE: undefined });
+    expect(code).not.toBe("still running");
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/GATEWAY_MODE/);
+  });
 });

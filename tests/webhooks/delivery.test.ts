@@ -168,7 +168,7 @@ describe("retries", () => {
     expect(sent[0]!.body).toBe(sent[1]!.body);
     const attempts = await attemptRows(database.db, id);
     expect(attempts.map((a) => [a.statusCode, a.responseBody])).toEqual([
-      [500, "boom"],
+      [500, null], // a loopback receiver's error body is not kept (sandbox SSRF rule)
       [200, ""],
     ]);
   });
@@ -225,10 +225,11 @@ describe("retries", () => {
     expect(performance.now() - started).toBeLessThan(5000);
     const row = await deliveryRow(database.db, first.id);
     expect(row).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
-    expect(row.lastError).toMatch(/timed out after 300 ms/i);
+    // A loopback receiver's network failures all read the same (no port probing through test sends).
+    expect(row.lastError).toMatch(/could not be reached/i);
     const [attempt] = await attemptRows(database.db, first.id);
     expect(attempt).toMatchObject({ statusCode: null, responseBody: null });
-    expect(attempt!.error).toMatch(/timed out/i);
+    expect(attempt!.durationMs).toBeGreaterThanOrEqual(290);
   });
 
   test("exhausting the schedule marks the delivery failed after schedule + 1 attempts", async () => {

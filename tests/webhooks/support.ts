@@ -7,7 +7,9 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/s
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
+import { POST as loginRoute } from "@/app/api/auth/login/route";
 import { createOrder, createWallet, type TestMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
 
 export interface Received {
   method: string;
@@ -156,4 +158,11 @@ export function standardSignatureOk(request: Pick<Received, "headers" | "body">,
 /** Settles every pending delivery, so one test's leftovers never fall due in the next (clocks move forward). */
 export async function settlePending(db: Db) {
   await db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.status, "pending"));
+}
+
+/** An access token a live deployment accepts (tokens are bound to their mode: issue 13). */
+export async function liveAccess(merchant: TestMerchant): Promise<string> {
+  const res = await inMode("live", () => call(loginRoute, "POST", "/api/auth/login", { body: { username: merchant.username, password: merchant.password }, ip: "198.18.200.1" }));
+  if (res.status !== 200) throw new Error(`live login failed: ${res.status}`);
+  return res.body.access;
 }

@@ -3,11 +3,12 @@ import { POST as testSend } from "@/app/api/webhook-endpoints/[id]/test/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { pinnedLookup, sendWebhook } from "@/lib/webhooks/deliver";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { assertSafeWebhookUrl, nonPublicReason, resolver, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { env } from "@/lib/env";
+import { assertSafeWebhookUrl, currentUrlPolicy, nonPublicReason, resolver, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { attemptRows, deliveryRow, inMode, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
+import { attemptRows, deliveryRow, inMode, liveAccess, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
 
 const database = setupTestDatabase();
 let receiver: Receiver;
@@ -22,8 +23,8 @@ afterEach(async () => {
   await settlePending(database.db);
 });
 
-const live = { allowHttp: false, allowNonPublic: false };
-const sandbox = { allowHttp: true, allowNonPublic: true };
+const live = { allowHttp: false, allowLoopback: false };
+const sandbox = { allowHttp: true, allowLoopback: true };
 
 describe("address classification", () => {
   const refused: Array<[string, RegExp]> = [
@@ -105,13 +106,77 @@ describe("save-time check", () => {
     await expect(assertSafeWebhookUrl("https://public.example.com/x", live)).resolves.toBe("https://public.example.com/x");
   });
 
-  test("sandbox allows http, localhost and private addresses (and asks no DNS)", async () => {
-    const lookup = vi.spyOn(resolver, "lookupAll");
-    for (const url of ["http://localhost:3000/hook", "http://127.0.0.1:9/x", "http://[::1]/x", "http://10.0.0.1/x"]) {
+  test("sandbox allows http and loopback receivers, and nothing else that is not public", async () => {
+    for (const url of ["http://localhost:3999/hook", "http://127.0.0.1:9/x", "http://[::1]:4000/x", "https://127.0.0.2/x"]) {
       await expect(assertSafeWebhookUrl(url, sandbox)).resolves.toBeTypeOf("string");
     }
-    expect(lookup).not.toHaveBeenCalled();
+    for (const url of [
+      "http://10.0.0.1/",
+      "http://192.168.1.10/x",
+      "http://100.64.0.1/x",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fd00:ec2::254]/x",
+      "http://[fe80::1]/x",
+      "http://[::ffff:10.0.0.1]/x",
+      "http://0.0.0.0:3000/x",
+    ]) {
+      await expect(assertSafeWebhookUrl(url, sandbox), url).rejects.toBeInstanceOf(UnsafeUrlError);
+    }
+    vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "10.1.2.3", family: 4 }]);
+    await expect(assertSafeWebhookUrl("http://intranet.example.com/x", sandbox)).rejects.toThrow(/private/);
     await expect(assertSafeWebhookUrl("ftp://example.com/x", sandbox)).rejects.toBeInstanceOf(UnsafeUrlError);
+  });
+
+  test("sandbox refuses the gateway's own services on loopback; the app's own port only for the inbox", async () => {
+    const policy = currentUrlPolicy(); // sandbox here
+    expect(policy.allowLoopback).toBe(true);
+    const app = new URL(env.APP_URL);
+    for (const url of [
+      "http://127.0.0.1:8545/",
+      `http://127.0.0.1:${env.DEVNET_PORT}/`,
+      "http://localhost:5432/",
+      "http://127.0.0.1:8288/e/key",
+      `http://127.0.0.1:${app.port || 80}/api/auth/login/`,
+    ]) {
+      await expect(assertSafeWebhookUrl(url, policy), url).rejects.toThrow(/gateway's own services/);
+    }
+    await expect(assertSafeWebhookUrl(`http://127.0.0.1:${app.port || 80}/api/sandbox/inbox/abc/`, policy)).resolves.toBeTypeOf("string");
+  });
+});
+
+describe("sandbox webhook URLs over HTTP (hosted public sandbox)", () => {
+  test("endpoints at private, link-local, metadata or devnet addresses are refused with 400", async () => {
+    const merchant = await createMerchant();
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://172.17.0.1:2375/", "http://127.0.0.1:8545/"]) {
+      const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { url: [expect.any(String)] } });
+    }
+    const orderRes = await orderFor(merchant, { webhook_url: receiver.url("/fine") });
+    expect(orderRes.webhook_url).toBe(receiver.url("/fine"));
+  });
+
+  test("a test send to a loopback target echoes no error body and cannot tell a closed port from a silent one", async () => {
+    const merchant = await createMerchant();
+    const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/secret-service") } });
+    expect(created.status).toBe(201);
+    const id = String(created.body.data.id);
+    const send = () => call(testSend, "POST", `/api/webhook-endpoints/${id}/test/`, { token: merchant.access, params: { id }, body: { event: "payment.confirmed" } });
+    receiver.reply(() => ({ status: 500, body: '{"jsonrpc":"2.0","error":"internal detail"}' }));
+    const failed = await send();
+    receiver.reply(() => ({ status: 200, body: "ok" }));
+    expect(failed.body.data).toMatchObject({ succeeded: false, status_code: 500, response_body: null });
+
+    // A closed loopback port: no ECONNREFUSED in the answer.
+    const closed = await startReceiver();
+    const closedUrl = closed.url("/x");
+    await closed.close();
+    const ep2 = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: closedUrl } });
+    const id2 = String(ep2.body.data.id);
+    const refused = await call(testSend, "POST", `/api/webhook-endpoints/${id2}/test/`, { token: merchant.access, params: { id: id2 }, body: { event: "payment.confirmed" } });
+    expect(refused.body.data).toMatchObject({ succeeded: false, status_code: null, response_body: null });
+    expect(refused.body.data.error).not.toMatch(/ECONNREFUSED|refused/i);
+    expect(refused.body.data.error).toMatch(/could not be reached/);
   });
 });
 
@@ -121,7 +186,7 @@ describe("connect-time check", () => {
     const order = await orderFor(merchant, { webhook_url: receiver.url("/ssrf") });
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     const before = receiver.requests.length;
-    await inMode("live", () => deliverDueWebhooks(database.db));
+    await inMode("live", async () => deliverDueWebhooks(database.db));
     expect(receiver.requests.length).toBe(before);
     const row = await deliveryRow(database.db, deliveries[0]!.id);
     expect(row).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: null });
@@ -132,15 +197,16 @@ describe("connect-time check", () => {
 
   test("DNS rebinding: a name that was public when saved but resolves to a private address at delivery is refused", async () => {
     const merchant = await createMerchant();
+    // The order (and its wallet, whose wallet.updated would go to the endpoint too) first.
+    const order = await orderFor(merchant);
     const lookup = vi.spyOn(resolver, "lookupAll").mockResolvedValueOnce([{ address: "93.184.216.34", family: 4 }]);
-    const created = await inMode("live", () =>
-      call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: "https://rebind.example.com/hook" } }),
+    const created = await inMode("live", async () =>
+      call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: await liveAccess(merchant), body: { url: "https://rebind.example.com/hook" } }),
     );
     expect(created.status).toBe(201);
     lookup.mockResolvedValueOnce([{ address: "127.0.0.1", family: 4 }]);
-    const order = await orderFor(merchant);
     const { deliveries } = await recordEventFor(database.db, merchant, order);
-    await inMode("live", () => deliverDueWebhooks(database.db));
+    await inMode("live", async () => deliverDueWebhooks(database.db));
     expect(lookup).toHaveBeenCalledTimes(2);
     const row = await deliveryRow(database.db, deliveries[0]!.id);
     expect(row.status).toBe("failed");
@@ -158,8 +224,8 @@ describe("connect-time check", () => {
     const merchant = await createMerchant();
     const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/test-ssrf") } });
     const before = receiver.requests.length;
-    const res = await inMode("live", () =>
-      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: merchant.access, params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
+    const res = await inMode("live", async () =>
+      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: await liveAccess(merchant), params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ succeeded: false, status_code: null });

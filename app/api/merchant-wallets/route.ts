@@ -1,6 +1,7 @@
 import { page, pageQuery, pageWindow } from "@/lib/http/pagination";
 import { created } from "@/lib/http/envelope";
 import { withApi } from "@/lib/http/with-api";
+import { notifyDeliveriesDue } from "@/lib/jobs/notify";
 import { createWallet } from "@/lib/wallets/create-wallet";
 import { listWallets } from "@/lib/wallets/queries";
 import { createWalletBody } from "@/lib/wallets/schemas";
@@ -13,6 +14,8 @@ export const GET = withApi({ route: "GET /api/merchant-wallets", query: pageQuer
 });
 
 // POST /api/merchant-wallets/ – configure the receiving wallet for a blockchain
-export const POST = withApi({ route: "POST /api/merchant-wallets", body: createWalletBody }, async ({ db, body, principal }) =>
-  created(serializeWallet(await createWallet(db, principal.merchantId, body))),
-);
+export const POST = withApi({ route: "POST /api/merchant-wallets", body: createWalletBody }, async ({ db, body, principal, clientIp }) => {
+  const wallet = await createWallet(db, principal.merchantId, body, { kind: principal.kind, clientIp });
+  await notifyDeliveriesDue();
+  return created(serializeWallet(wallet));
+});

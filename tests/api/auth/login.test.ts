@@ -87,7 +87,7 @@ describe("POST /api/auth/login", () => {
 });
 
 describe("POST /api/auth/login throttling (10 failures in 15 minutes)", () => {
-  test("10 failures for one username from varying addresses block it, even with the right password", async () => {
+  test("10 failures for one username from varying addresses make new addresses back off, even with the right password", async () => {
     const m = await createMerchant();
     for (let i = 0; i < 10; i++) {
       const res = await tryLogin(i % 2 ? m.username : m.username.toUpperCase(), `wrong-${i}`);
@@ -98,7 +98,7 @@ describe("POST /api/auth/login throttling (10 failures in 15 minutes)", () => {
     expect(res.body).toEqual(rateLimited);
     expect(Number.isInteger(res.body.retry_after)).toBe(true);
     expect(res.body.retry_after).toBeGreaterThan(0);
-    expect(res.body.retry_after).toBeLessThanOrEqual(15 * 60);
+    expect(res.body.retry_after).toBeLessThanOrEqual(30); // the first step of the per-username backoff
     expect(res.headers.get("retry-after")).toBe(String(res.body.retry_after));
     expect(res.headers.get("x-request-id")).toBeTruthy();
     expect(res.body).not.toHaveProperty("access");
@@ -169,5 +169,55 @@ describe("POST /api/auth/login throttling (10 failures in 15 minutes)", () => {
     for (let i = 0; i < 10; i++) expect((await tryLogin(m.username, "wrong password", ip)).status).toBe(429);
     vi.setSystemTime(new Date(start.getTime() + 15 * 60_000 + 1000));
     expect((await tryLogin(m.username, m.password, ip)).status).toBe(200);
+  });
+});
+
+describe("an attacker cannot keep the owner out (issue 13 item 3)", () => {
+  test("failures from rotating addresses never block the owner's known address; the attacker backs off", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = new Date("2032-03-01T09:00:00Z");
+    vi.setSystemTime(start);
+    const m = await createMerchant();
+    const home = freshIp();
+    expect((await tryLogin(m.username, m.password, home)).status).toBe(200); // home is now known
+
+    // The attack: wrong passwords from ever new addresses, as fast as they are let through, for an hour.
+    let failures = 0;
+    let refused = 0;
+    for (let minute = 0; minute < 60; minute += 1) {
+      vi.setSystemTime(new Date(start.getTime() + minute * 60_000));
+      for (let i = 0; i < 5; i++) {
+        const res = await tryLogin(m.username, `guess-${minute}-${i}`);
+        if (res.status === 401) failures += 1;
+        else {
+          expect(res.status).toBe(429);
+          refused += 1;
+        }
+      }
+      // The owner at home is never refused.
+      if (minute % 10 === 0) expect((await tryLogin(m.username, m.password, home)).status, `minute ${minute}`).toBe(200);
+    }
+    // The old 10-per-username lock let the owner in at most a quarter of the time; the attacker
+    // got through at most ~10 guesses plus one per backoff step per successful owner reset.
+    expect(refused).toBeGreaterThan(200);
+    expect(failures).toBeLessThan(100);
+  });
+
+  test("the owner from a new address waits at most the backoff; per (username, address) and per address still block hard", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = new Date("2032-04-01T09:00:00Z");
+    vi.setSystemTime(start);
+    const m = await createMerchant();
+    for (let i = 0; i < 12; i++) await tryLogin(m.username, `guess-${i}`);
+    const fresh = await tryLogin(m.username, m.password);
+    expect(fresh.status).toBe(429);
+    expect(fresh.body.retry_after).toBeLessThanOrEqual(15 * 60);
+    vi.setSystemTime(new Date(start.getTime() + 15 * 60_000 + 1000));
+    expect((await tryLogin(m.username, m.password)).status).toBe(200);
+
+    // One address hammering one username is blocked for the window, the owner elsewhere is not.
+    const attacker = freshIp();
+    for (let i = 0; i < 10; i++) expect((await tryLogin(m.username, `again-${i}`, attacker)).status).toBe(401);
+    expect((await tryLogin(m.username, m.password, attacker)).status).toBe(429);
   });
 });

@@ -41,7 +41,7 @@ async function postStream(handler: (request: Request) => Promise<Response>, chun
   });
   const request = new Request("http://localhost:3000/api/auth/login", {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": "198.18.0.9", ...headers },
+    headers: { "content-type": "application/json", "x-gateway-peer-address": "198.18.0.9", ...headers },
     body,
     duplex: "half",
   } as RequestInit);

@@ -167,10 +167,16 @@ describe("webhook_url follows the deployment's webhook URL policy", () => {
     vi.stubEnv("GATEWAY_MODE", "live");
     vi.resetModules();
     const route = await import("@/app/api/payment-orders/route");
-    const livePost = (body: unknown) => call(route.POST, "POST", "/api/payment-orders/", { token: merchant.access, body });
+    // Tokens are bound to their mode (issue 13): log in on the live deployment.
+    const loginRoute = await import("@/app/api/auth/login/route");
+    const liveLogin = await call(loginRoute.POST, "POST", "/api/auth/login", { body: { username: merchant.username, password: merchant.password }, ip: "198.18.201.1" });
+    expect(liveLogin.status).toBe(200);
+    const livePost = (body: unknown) => call(route.POST, "POST", "/api/payment-orders/", { token: liveLogin.body.access, body });
     for (const webhook_url of ["http://shop.example/hook", "https://10.0.0.8/hook", "https://[::1]/hook", "https://169.254.169.254/latest"]) {
       expectError(await livePost({ ...valid(), webhook_url }), "VALIDATION_ERROR", ["webhook_url"]);
     }
+    // redirect_url: the customer's browser goes there, so live mode takes only https (issue 13).
+    expectError(await livePost({ ...valid(), redirect_url: "http://shop.example/thanks" }), "VALIDATION_ERROR", ["redirect_url"]);
     // A public https URL passes the shape checks (live networks here have no factory configured).
     expectError(await livePost({ ...valid(), webhook_url: "https://shop.example/hook" }), "INVALID_BLOCKCHAIN");
   });

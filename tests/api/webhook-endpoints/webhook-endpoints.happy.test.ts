@@ -192,7 +192,7 @@ describe("tools", () => {
     const failed = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, { token: merchant.access, ...params(endpoint.id), body: { event: "payment.failed" } });
     receiver.reply(() => ({ status: 200 }));
     expect(failed.status).toBe(200);
-    expect(failed.body.data).toMatchObject({ succeeded: false, status_code: 500, response_body: "down" });
+    expect(failed.body.data).toMatchObject({ succeeded: false, status_code: 500, response_body: null });
   });
 
   test("GET /api/webhook-endpoints/{id}/deliveries/ lists the log newest first, with attempts, filterable by status", async () => {
@@ -226,7 +226,7 @@ describe("tools", () => {
     });
     expect(newest.payload).toMatchObject({ id: confirmed.event.id, event: "payment.confirmed", data: { order_id: order.order_id } });
     expect(newest.attempt_log).toEqual([
-      expect.objectContaining({ status_code: 503, response_body: "later", error: null, attempted_at: expect.any(String), duration_ms: expect.any(Number) }),
+      expect.objectContaining({ status_code: 503, response_body: null, error: null, attempted_at: expect.any(String), duration_ms: expect.any(Number) }),
     ]);
     expect(oldest).toMatchObject({ id: pending.deliveries[0]!.id, status: "succeeded", attempts: 1, last_status_code: 200, next_attempt_at: null });
     expect(oldest.completed_at).not.toBeNull();

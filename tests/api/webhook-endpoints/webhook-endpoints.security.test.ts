@@ -11,7 +11,7 @@ import { resolver } from "@/lib/webhooks/url-safety";
 import { setupTestDatabase } from "../../helpers/db";
 import { createApiKeyFor, createMerchant, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
-import { endpointRow, inMode, orderFor, recordEventFor } from "../../webhooks/support";
+import { endpointRow, inMode, liveAccess, orderFor, recordEventFor } from "../../webhooks/support";
 
 const database = setupTestDatabase();
 afterEach(() => vi.restoreAllMocks());
@@ -128,7 +128,7 @@ describe("live mode refuses unsafe webhook URLs when they are saved", () => {
     "https://100.100.100.200/x",
   ];
   test.each(unsafe)("POST with %s → 400 on url", async (url) => {
-    const res = await inMode("live", () => call(create, "POST", "/api/webhook-endpoints/", { token: bob.access, body: { url } }));
+    const res = await inMode("live", async () => call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url } }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.url[0]).toMatch(/https|public/);
@@ -137,17 +137,17 @@ describe("live mode refuses unsafe webhook URLs when they are saved", () => {
   test("a DNS name that resolves to a private address is refused; a public one is accepted; PUT checks too", async () => {
     const lookup = vi.spyOn(resolver, "lookupAll");
     lookup.mockResolvedValueOnce([{ address: "10.20.30.40", family: 4 }]);
-    const refused = await inMode("live", () => call(create, "POST", "/api/webhook-endpoints/", { token: bob.access, body: { url: "https://intranet.example.com/hook" } }));
+    const refused = await inMode("live", async () => call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://intranet.example.com/hook" } }));
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.url[0]).toMatch(/resolves to 10\.20\.30\.40/);
 
     lookup.mockResolvedValueOnce([{ address: "2606:4700::6810:84e5", family: 6 }]);
-    const accepted = await inMode("live", () => call(create, "POST", "/api/webhook-endpoints/", { token: bob.access, body: { url: "https://hooks.example.com/hook" } }));
+    const accepted = await inMode("live", async () => call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://hooks.example.com/hook" } }));
     expect(accepted.status).toBe(201);
 
     lookup.mockResolvedValueOnce([{ address: "::ffff:127.0.0.1", family: 6 }]);
-    const put = await inMode("live", () =>
-      call(update, "PUT", "/api/x/", { token: bob.access, params: { id: String(accepted.body.data.id) }, body: { url: "https://sneaky.example.com/hook" } }),
+    const put = await inMode("live", async () =>
+      call(update, "PUT", "/api/x/", { token: await liveAccess(bob), params: { id: String(accepted.body.data.id) }, body: { url: "https://sneaky.example.com/hook" } }),
     );
     expect(put.status).toBe(400);
     expect((await endpointRow(database.db, accepted.body.data.id)).url).toBe("https://hooks.example.com/hook");

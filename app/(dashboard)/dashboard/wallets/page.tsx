@@ -13,6 +13,7 @@ import { formatAmount } from "@/lib/orders/amounts";
 import { listWallets } from "@/lib/wallets/queries";
 import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/wallets/schemas";
 import { addWalletAction, updateWalletAction } from "./actions";
+import { redactUrls } from "@/lib/redact";
 
 export const metadata: Metadata = { title: "Wallets · Dashboard" };
 
@@ -57,6 +58,7 @@ export default async function WalletsPage() {
                 <label style={{ display: "block", marginBottom: "0.75rem" }}>
                   <input type="checkbox" name="is_active" defaultChecked={w.isActive} /> Active (accepts new orders)
                 </label>
+                <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
               </ActionForm>
             </details>
           </Card>
@@ -79,6 +81,7 @@ export default async function WalletsPage() {
             <label style={{ display: "block", marginBottom: "0.75rem" }}>
               <input type="checkbox" name="is_active" defaultChecked /> Active (accepts new orders)
             </label>
+            <Field label="Current password" name="password" type="password" autoComplete="current-password" required hint="A payout address decides where payments go, so your password is asked again." />
           </ActionForm>
         </Card>
       ) : null}
@@ -122,7 +125,7 @@ export default async function WalletsPage() {
                       </td>
                       <td>
                         <Badge status={sweep.status} />
-                        {sweep.lastError ? <div>{sweep.lastError}</div> : null}
+                        {sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}
                       </td>
                       <td>{sweep.attempts}</td>
                       <td>

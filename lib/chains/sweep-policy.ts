@@ -1,0 +1,62 @@
+import "server-only";
+import { erc20Abi, type Address, type Hex, type PublicClient } from "viem";
+import type { PaymentOrder } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import type { Blockchain } from "./catalog";
+import { depositFactoryArtifact } from "./contract-artifacts";
+
+/**
+ * What the sweeper will pay for (issue 13, gas griefing). The forwarder's flush sends the coin
+ * with a plain call to the merchant's destination, which may be a contract that burns whatever
+ * gas it is given. So every sweep is estimated first (a revert costs nothing: no transaction is
+ * sent), refused above `maxGas`, and sent with an explicit gas limit; on live networks a sweep
+ * whose value is below its gas cost is skipped (the merchant can flush it themselves), and each
+ * merchant gets at most `perMerchantPerHour` sweeps.
+ */
+export interface SweepPolicy {
+  maxGas: bigint;
+  /** Skip native sweeps worth less than this many times their gas cost (0: never skip). */
+  minValueGasMultiple: number;
+  /** Skip token sweeps below this many whole tokens (the catalog's tokens are stablecoins). */
+  minTokenUnits: number;
+  /** Sweeps per merchant per hour; 0: unlimited. */
+  perMerchantPerHour: number;
+}
+
+/** The running deployment's policy. The devnet's gas is free, so only the gas cap applies there. */
+export function sweepPolicy(chain: Blockchain): SweepPolicy {
+  const maxGas = BigInt(env.SWEEP_MAX_GAS);
+  if (chain.isDevnet) return { maxGas, minValueGasMultiple: 0, minTokenUnits: 0, perMerchantPerHour: 0 };
+  return { maxGas, minValueGasMultiple: env.SWEEP_MIN_VALUE_GAS_MULTIPLE, minTokenUnits: env.SWEEP_MIN_TOKEN_UNITS, perMerchantPerHour: env.SWEEPS_PER_MERCHANT_PER_HOUR };
+}
+
+export type SweepPlan = { send: true; gas: bigint; args: readonly [Address, Hex, Address[]] } | { send: false; reason: string };
+
+/**
+ * Estimates the sweep and decides whether it is worth sending. The flush takes the native balance
+ * and every catalog token of the chain (another asset sent to an order is the merchant's too), so
+ * a sweep is worth sending when any one of them is. Throws when the estimate reverts (retried
+ * later, for free).
+ */
+export async function planSweep(client: PublicClient, from: Address, order: PaymentOrder, chain: Blockchain, policy: SweepPolicy): Promise<SweepPlan> {
+  const tokens = chain.tokens.flatMap((t) => (t.address ? [{ address: t.address as Address, decimals: t.decimals, symbol: t.symbol }] : []));
+  const args = [order.depositDestination as Address, order.depositSalt as Hex, tokens.map((t) => t.address)] as const;
+  const deposit = order.receivingAddress as Address;
+  const [gas, gasPrice, native, ...tokenBalances] = await Promise.all([
+    client.estimateContractGas({ address: order.depositFactory as Address, abi: depositFactoryArtifact.abi, functionName: "deployAndFlush", args: [...args] as never, account: from }),
+    client.getGasPrice(),
+    client.getBalance({ address: deposit }),
+    ...tokens.map((t) => client.readContract({ address: t.address, abi: erc20Abi, functionName: "balanceOf", args: [deposit] })),
+  ]);
+  if (gas > policy.maxGas) return { send: false, reason: `Sweep needs ${gas} gas, above the cap of ${policy.maxGas} (the destination may burn gas); flush it yourself.` };
+  if (native === 0n && tokenBalances.every((b) => b === 0n)) return { send: false, reason: "Nothing to sweep: the deposit address holds no balance." };
+  const cost = gas * gasPrice;
+  const nativeWorthIt = native > 0n && (policy.minValueGasMultiple <= 0 || native * 100n >= cost * BigInt(Math.round(policy.minValueGasMultiple * 100)));
+  const tokenWorthIt = tokens.some((t, i) => tokenBalances[i]! > 0n && (policy.minTokenUnits <= 0 || tokenBalances[i]! >= BigInt(policy.minTokenUnits) * 10n ** BigInt(t.decimals)));
+  if (!nativeWorthIt && !tokenWorthIt) {
+    return { send: false, reason: `Worth less than the sweep minimum (${policy.minTokenUnits} tokens, or ${policy.minValueGasMultiple}× its gas cost of about ${cost} wei in the coin); flush it yourself.` };
+  }
+  // A little headroom over the estimate, never above the cap.
+  const limit = (gas * 12n) / 10n;
+  return { send: true, gas: limit > policy.maxGas ? policy.maxGas : limit, args: [args[0], args[1], [...args[2]]] };
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { findMerchantById } from "@/lib/auth/queries";
+import { verifyPassword } from "@/lib/auth/passwords";
+import { accountEvents, webhookEndpoints, type MerchantWallet } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+import { eventBody } from "@/lib/webhooks/outbox";
+import { insertDeliveries } from "@/lib/webhooks/queries";
+import { serializeWallet } from "./serialize";
+
+/**
+ * Who is changing a payout wallet (issue 13): the payout address decides where every future
+ * payment goes, so adding or changing it needs a login (an access token or the dashboard, where
+ * the password is asked again), never an API key; each change is kept in `account_events` and
+ * announced as a `wallet.updated` webhook to every active endpoint.
+ */
+export interface WalletActor {
+  kind: "access_token" | "api_key" | "session";
+  clientIp: string | null;
+}
+
+export const walletUpdatedEvent = "wallet.updated";
+
+export function assertMayChangeAddress(actor: WalletActor): void {
+  if (actor.kind === "api_key") {
+    throw new ApiError("INSUFFICIENT_PERMISSIONS", "Adding or changing a payout address needs a login (access token or dashboard), not an API key.");
+  }
+}
+
+/** Dashboard: the password is asked again before a payout address changes. */
+export async function assertPasswordReentered(db: DbOrTx, merchantId: number, password: string | undefined): Promise<void> {
+  const merchant = await findMerchantById(db, merchantId);
+  if (!password || !merchant || !(await verifyPassword(merchant.passwordHash, password))) {
+    throw validationError({ password: ["Enter your current password to change a payout address."] }, "The password is not correct.");
+  }
+}
+
+/**
+ * Records a payout wallet addition or address change; an address change also queues its
+ * `wallet.updated` deliveries (every active endpoint, whatever its subscription list: a security
+ * notice cannot be opted out of). Call in the transaction that changed the wallet.
+ */
+export async function recordWalletChange(
+  tx: DbOrTx,
+  wallet: MerchantWallet,
+  change: { kind: "created" | "address_changed"; previousAddress: string | null },
+  actor: WalletActor,
+  now: Date,
+): Promise<void> {
+  const data = { change: change.kind, wallet: serializeWallet(wallet), previous_address: change.previousAddress, changed_by: actor.kind, client_ip: actor.clientIp };
+  const id = newId("event");
+  await tx.insert(accountEvents).values({ id, merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor: actor.kind, clientIp: actor.clientIp, createdAt: now });
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, wallet.merchantId), eq(webhookEndpoints.isActive, true)))
+    .orderBy(asc(webhookEndpoints.id));
+  // A first wallet for a chain is recorded, not announced: only a change of an existing payout
+  // address can divert payments the merchant expects to receive.
+  if (change.kind !== "address_changed" || endpoints.length === 0) return;
+  const body = eventBody(id, walletUpdatedEvent, now, null, data);
+  await insertDeliveries(
+    tx,
+    endpoints.map((endpoint) => ({
+      messageId: newId("webhookMessage"),
+      merchantId: wallet.merchantId,
+      eventId: null,
+      endpointId: endpoint.id,
+      eventType: walletUpdatedEvent,
+      url: endpoint.url,
+      body,
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+}
+
+/** The merchant's account events, oldest first. */
+export async function listAccountEvents(db: DbOrTx, merchantId: number) {
+  return db.select().from(accountEvents).where(eq(accountEvents.merchantId, merchantId)).orderBy(asc(accountEvents.createdAt), asc(accountEvents.id));
+}
