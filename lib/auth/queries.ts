@@ -67,9 +67,9 @@ export async function spendRefreshToken(db: DbOrTx, id: number, now: Date): Prom
   return rows.length === 1;
 }
 
-/** A revoked family stays revoked, tokens issued into it after the revocation (a lost race) included. */
 /**
- * Whether a login family may no longer be used: revoked, or unknown here (no token of it was ever
+ * Whether a login family may no longer be used: revoked (tokens issued into it after the
+ * revocation, a lost race, included), or unknown here (no token of it was ever
  * issued by this database, e.g. a token from another deployment signed with the same secret).
  */
 export async function isRefreshFamilyRevoked(db: DbOrTx, familyId: string): Promise<boolean> {
@@ -228,15 +228,16 @@ export async function findApiKeyAndCount(db: DbOrTx, keyHash: string, windowStar
 }
 
 /**
- * One round trip for an access token: whether its refresh family was revoked, the merchant,
+ * One round trip for an access token: whether its refresh family was revoked (or is unknown), the merchant,
  * and (when neither revoked nor missing) the request counted in the merchant's window.
  */
 export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, familyId: string | null, windowStart: Date) {
   const result = await db.execute(sql`
     with f as (
-      select (${familyId}::text is not null and exists (
-        select 1 from ${refreshTokens} r where r.family_id = ${familyId}::text and r.revoked_at is not null
-      )) as revoked
+      -- as isRefreshFamilyRevoked: a revoked family, and one this database never issued, are refused
+      select (${familyId}::text is null or coalesce((
+        select bool_or(r.revoked_at is not null) from ${refreshTokens} r where r.family_id = ${familyId}::text
+      ), true)) as revoked
     ),
     m as (select id as merchant_id, username, plan, rate_limit_per_hour from ${merchants} where id = ${merchantId}::integer and not (select revoked from f)),
     counted as (

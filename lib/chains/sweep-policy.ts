@@ -54,7 +54,10 @@ export async function planSweep(client: PublicClient, from: Address, order: Paym
   const nativeWorthIt = native > 0n && (policy.minValueGasMultiple <= 0 || native * 100n >= cost * BigInt(Math.round(policy.minValueGasMultiple * 100)));
   const tokenWorthIt = tokens.some((t, i) => tokenBalances[i]! > 0n && (policy.minTokenUnits <= 0 || tokenBalances[i]! >= BigInt(policy.minTokenUnits) * 10n ** BigInt(t.decimals)));
   if (!nativeWorthIt && !tokenWorthIt) {
-    return { send: false, reason: `Worth less than the sweep minimum (${policy.minTokenUnits} tokens, or ${policy.minValueGasMultiple}× its gas cost of about ${cost} wei in the coin); flush it yourself.` };
+    const reason = tokenBalances.some((b) => b > 0n)
+      ? `Below the sweep minimum of ${policy.minTokenUnits} tokens; flush it yourself.`
+      : `Worth less than the gas to sweep it (${native} wei against about ${cost} wei); flush it yourself.`;
+    return { send: false, reason };
   }
   // A little headroom over the estimate, never above the cap.
   const limit = (gas * 12n) / 10n;

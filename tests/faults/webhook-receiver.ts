@@ -55,8 +55,10 @@ export function flakyReceiverSuite(shared: { server(): ServerProcess; receiver()
 
       const log = delivery.attempt_log as Array<{ attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }>;
       expect(log.map((a) => a.status_code)).toEqual([500, null, null, 200]);
-      expect(log[1]!.error).toMatch(/timed out/i);
-      expect(log[2]!.error).toMatch(/ECONNREFUSED|refused|ECONNRESET|socket/i);
+      // A loopback receiver gets one message for every network failure (no port probing, issue 13); the hang shows in its duration.
+      expect(log[1]!.error).toBe("The receiver on this machine could not be reached.");
+      expect(log[1]!.duration_ms).toBeGreaterThanOrEqual(9_000);
+      expect(log[2]!.error).toBe("The receiver on this machine could not be reached.");
       expect(delivery.attempts).toBe(4);
 
       // Each retry waits its scheduled delay (±20 % jitter) after the previous attempt ended; the
