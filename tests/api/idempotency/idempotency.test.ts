@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as listOrders, POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { idempotencyKeys, paymentOrders } from "@/lib/db/schema";
-import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
+import { claimIdempotencyKey, deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createApiKeyFor, createMerchant, createWallet, type TestMerchant } from "../../helpers/factories";
 import { call, type CallResult } from "../../helpers/request";
@@ -113,6 +113,28 @@ describe("POST with Idempotency-Key", () => {
     expect(retry.status).toBe(201);
     expect(retry.body.data.order_id).toBe([...orderIds][0]);
     expect(await ordersWithNonce(merchant, body.nonce)).toHaveLength(1);
+  });
+
+  test("simultaneous claims of one key: exactly one wins, the others see its claim", async () => {
+    const key = newKey();
+    const now = new Date();
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        claimIdempotencyKey(testDb.db, {
+          merchantId: merchant.id,
+          key,
+          requestHash: "same-request",
+          lockToken: `token-${i}`,
+          requestId: `request-${i}`,
+          now,
+          expiresAt: new Date(now.getTime() + 86_400_000),
+          staleBefore: new Date(now.getTime() - 120_000),
+        }),
+      ),
+    );
+    const winners = claims.map((row, i) => (row.lockToken === `token-${i}` ? i : -1)).filter((i) => i >= 0);
+    expect(winners).toHaveLength(1);
+    expect(new Set(claims.map((row) => row.lockToken))).toEqual(new Set([`token-${winners[0]}`]));
   });
 
   test("while the first request runs: 409 IDEMPOTENCY_REQUEST_IN_PROGRESS; an abandoned claim is taken over by the same request only", async () => {
