@@ -1,5 +1,6 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
+import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
 import { findBlockchainById, listBlockchains } from "./catalog";
 import { chainClient } from "./clients";
@@ -67,6 +68,7 @@ export function chainTasks(): AnyTask[] {
         const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
         await deleteCountersBefore(db, twoHoursAgo);
         await deleteLoginFailuresBefore(db, twoHoursAgo);
+        await deleteExpiredIdempotencyKeys(db, new Date());
       },
     }),
   ];

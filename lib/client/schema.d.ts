@@ -350,7 +350,7 @@ export interface paths {
         };
         /**
          * List payment orders
-         * @description Filter by status, blockchain, currency; sort with `ordering`. Items carry id, order_id, amount, currency, status, created_at.
+         * @description Filter by status, blockchain, currency or nonce (`?nonce=42` finds the order a create answered with DUPLICATE_NONCE); sort with `ordering`. Unknown query parameters are 400 VALIDATION_ERROR. Items carry id, order_id, amount, currency, status, created_at.
          *
          *     Needs the `read` permission (an access token, or an API key carrying it).
          */
@@ -359,6 +359,8 @@ export interface paths {
         /**
          * Create a payment order
          * @description Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.
+         *
+         *     Safe to retry: send an `Idempotency-Key` (e.g. a UUID v4) and a repeat of the same request within 24 hours replays the first answer with `Idempotent-Replayed: true`. Without one, a repeat is DUPLICATE_NONCE, whose `details.order_id` names the order the first attempt created.
          *
          *     Needs the `create_payments` permission (an access token, or an API key carrying it).
          */
@@ -1402,7 +1404,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1421,7 +1423,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1435,10 +1437,13 @@ export interface components {
             retry_after: number;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description This request's id; quote it when asking for support */
@@ -1451,6 +1456,10 @@ export interface components {
         RateLimitReset: number;
         /** @description Seconds to wait before retrying */
         RetryAfter: number;
+        /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (absent on the first) */
+        IdempotentReplayed: "true";
+        /** @description On a replay: the x-request-id of the request that produced the answer */
+        OriginalRequest: string;
     };
     pathItems: never;
 }
@@ -1561,7 +1570,10 @@ export interface operations {
     postAccountRotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1574,6 +1586,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,6 +1631,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -1788,7 +1838,10 @@ export interface operations {
     postApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1817,6 +1870,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +1933,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -2762,7 +2853,10 @@ export interface operations {
     postMerchantWallets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2788,6 +2882,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,6 +2945,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -3299,6 +3431,8 @@ export interface operations {
                 status?: "pending" | "processing" | "confirmed" | "expired" | "failed";
                 blockchain?: string;
                 currency?: string;
+                /** @description The order created with this nonce (at most one): finds what a create answered with DUPLICATE_NONCE */
+                nonce?: string;
                 ordering?: "created_at" | "-created_at" | "amount" | "-amount" | "status" | "-status";
             };
             header?: never;
@@ -3421,7 +3555,10 @@ export interface operations {
     postPaymentOrders: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3455,6 +3592,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3469,7 +3608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `WALLET_NOT_CONFIGURED`; `DUPLICATE_NONCE`; `INVALID_ORDER_INFO` */
+            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `WALLET_NOT_CONFIGURED`; `DUPLICATE_NONCE`: the nonce was already used; `details.order_id` names the order that has it; `INVALID_ORDER_INFO` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3516,6 +3655,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -3703,7 +3878,10 @@ export interface operations {
     postSandboxFaucet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3726,6 +3904,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +3985,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -4091,7 +4307,10 @@ export interface operations {
     postSandboxMine: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4119,6 +4338,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4423,42 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
             429: {
                 headers: {
@@ -4262,7 +4519,10 @@ export interface operations {
     postSandboxPaymentOrdersByOrderIdPay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order's public order_id (ORD-…) or its numeric id */
                 orderId: string;
@@ -4287,6 +4547,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4370,7 +4632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT` */
+            /** @description `CONFLICT`; `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4383,7 +4645,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "CONFLICT";
+                            code?: "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -4718,7 +4998,10 @@ export interface operations {
     postWebhookDeliveriesByIdRedeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Numeric id */
                 id: string;
@@ -4734,6 +5017,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4817,7 +5102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT` */
+            /** @description `CONFLICT`; `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4830,7 +5115,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "CONFLICT";
+                            code?: "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -5002,7 +5305,10 @@ export interface operations {
     postWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5028,6 +5334,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5089,6 +5397,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -5718,7 +6062,10 @@ export interface operations {
     postWebhookEndpointsByIdRotateSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Numeric id */
                 id: string;
@@ -5734,6 +6081,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,6 +6166,42 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
             429: {
                 headers: {
@@ -5859,7 +6244,10 @@ export interface operations {
     postWebhookEndpointsByIdTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Numeric id */
                 id: string;
@@ -5885,6 +6273,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +6354,42 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };

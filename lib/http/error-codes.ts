@@ -16,6 +16,10 @@ export const errorStatus = {
   METHOD_NOT_ALLOWED: 405,
   /** The request conflicts with the resource's state (e.g. a sweep already running). */
   CONFLICT: 409,
+  /** A request with the same Idempotency-Key is still running; retry once it has answered. */
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
+  /** The Idempotency-Key was already used with a different request (method, path or body). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   /** A dependency (chain RPC, devnet) did not answer. */

@@ -7,6 +7,7 @@ import { routeAccess, type AccessOf, type RouteKey } from "@/lib/auth/route-acce
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
+import { finishIdempotentRequest, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
 import { describeError, log } from "@/lib/log";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
@@ -77,6 +78,14 @@ function parseWith<S extends Schema>(schema: S, input: unknown, part: "params" |
   // A path with NUL names no resource.
   if (withNul.length && part === "params") throw notFound("Resource");
   if (withNul.length) throw validationError(Object.fromEntries(withNul.map((field) => [field, ["Must not contain the NUL character (\\u0000)."]])));
+  if (part === "query" && schema instanceof z.ZodObject && input && typeof input === "object") {
+    // Lists refuse filters they do not know instead of silently ignoring them (issue 15).
+    const known = Object.keys(schema.shape);
+    const unknown = Object.keys(input).filter((key) => !known.includes(key));
+    if (unknown.length) {
+      throw validationError(Object.fromEntries(unknown.map((key) => [key, [`Unknown query parameter; accepted: ${known.join(", ")}.`]])));
+    }
+  }
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationError(fieldErrors(parsed.error));
   return parsed.data;
@@ -99,10 +108,34 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
     const headers: Record<string, string> = { "x-request-id": requestId };
     let principal: Principal | null = null;
     let response: Response;
+    let db: Db | undefined;
+    /** This request holds an Idempotency-Key: its answer is stored for replays. */
+    let idempotent: Extract<IdempotencyStart, { kind: "run" }> | null = null;
+
+    /** Validation and the handler: what an Idempotency-Key replays. */
+    async function run(database: Db): Promise<Response> {
+      const rawParams = (await nextContext?.params) ?? {};
+      const params = options.params ? parseWith(options.params, rawParams, "params") : undefined;
+      const query = options.query ? parseWith(options.query, searchParamsObject(url), "query") : undefined;
+      const body = options.body ? parseWith(options.body, await readJsonObject(request), "body") : undefined;
+
+      const result = await handler({
+        request,
+        url,
+        db: database,
+        requestId,
+        clientIp: clientIpOf(request),
+        principal: principal as RouteContext<K, B, Q, P>["principal"],
+        body: body as Out<B>,
+        query: query as Out<Q>,
+        params: params as Out<P>,
+      });
+      return Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
+    }
 
     try {
       if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
-      const db = await getDb();
+      db = await getDb();
 
       if (options.clientLimit) {
         const quota = await consume(db, `${options.clientLimit.name}:${clientIpOf(request)}`, options.clientLimit.perHour);
@@ -124,23 +157,19 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
         }
       }
 
-      const rawParams = (await nextContext?.params) ?? {};
-      const params = options.params ? parseWith(options.params, rawParams, "params") : undefined;
-      const query = options.query ? parseWith(options.query, searchParamsObject(url), "query") : undefined;
-      const body = options.body ? parseWith(options.body, await readJsonObject(request), "body") : undefined;
-
-      const result = await handler({
-        request,
-        url,
-        db,
-        requestId,
-        clientIp: clientIpOf(request),
-        principal: principal as RouteContext<K, B, Q, P>["principal"],
-        body: body as Out<B>,
-        query: query as Out<Q>,
-        params: params as Out<P>,
-      });
-      response = Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
+      // Idempotency-Key on authenticated POSTs (after auth, limit and permission, which are never stored).
+      let replay: Extract<IdempotencyStart, { kind: "replay" }> | null = null;
+      const idempotencyKey = principal && request.method === "POST" ? idempotencyKeyOf(request) : null;
+      if (principal && idempotencyKey) {
+        const start = await startIdempotentRequest(db, principal.merchantId, idempotencyKey, request, url, requestId);
+        if (start.kind === "replay") replay = start;
+        else idempotent = start;
+      }
+      if (replay) {
+        response = new Response(replay.body, { status: replay.status, headers: { ...replay.headers, ...headers } });
+      } else {
+        response = await run(db);
+      }
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error.code, error.message, {
@@ -153,6 +182,8 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
         response = errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
       }
     }
+
+    if (idempotent && db) await finishIdempotentRequest(db, idempotent, response);
 
     log.info("request", {
       request_id: requestId,

@@ -113,13 +113,20 @@ const errorExamples: Partial<Record<ErrorCode, { message: string; details?: Reco
   UNSUPPORTED_CURRENCY: { message: "Currency 'DOGE' is not supported on base; supported: USDC, ETH." },
   INVALID_BLOCKCHAIN: { message: "Blockchain 'solana' is not supported; see GET /api/blockchains/." },
   WALLET_NOT_CONFIGURED: { message: "No active wallet is configured for base; add one with POST /api/merchant-wallets/." },
-  DUPLICATE_NONCE: { message: "Nonce 42 has already been used for another order." },
+  DUPLICATE_NONCE: {
+    message: "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N).",
+    details: { nonce: ["Already used by order ORD-7Kq2xW9pLm3N; GET /api/payment-orders/?nonce=42 finds it."], order_id: ["ORD-7Kq2xW9pLm3N"] },
+  },
   INVALID_ORDER_INFO: { message: "order_info is not valid JSON." },
   INVALID_TOKEN: { message: "Token is invalid or expired." },
   INVALID_CREDENTIALS: { message: "Invalid username or password." },
   INSUFFICIENT_PERMISSIONS: { message: "This credential lacks the 'create_payments' permission." },
   NOT_FOUND: { message: "Resource not found." },
   CONFLICT: { message: "The request conflicts with the resource's current state." },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { message: "A request with this Idempotency-Key is still being processed; retry once it has answered." },
+  IDEMPOTENCY_KEY_REUSED: {
+    message: "This Idempotency-Key was already used with a different request (method, path or body); use a new key for a new request.",
+  },
   RATE_LIMITED: { message: "Too many requests. Try again later." },
   INTERNAL_ERROR: { message: "An unexpected error occurred." },
   SERVICE_UNAVAILABLE: { message: "The sandbox devnet is not running." },
@@ -132,13 +139,20 @@ const errorWhen: Partial<Record<ErrorCode, string>> = {
   INSUFFICIENT_PERMISSIONS: "the credential lacks the permission (or is an API key on a login-only route)",
   NOT_FOUND: "no such resource for this merchant (another merchant's resource is not found either)",
   RATE_LIMITED: "too many requests; the body has `retry_after` seconds and the `Retry-After` header is set",
+  DUPLICATE_NONCE: "the nonce was already used; `details.order_id` names the order that has it",
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: "a request with the same `Idempotency-Key` is still running (`Retry-After: 1`)",
+  IDEMPOTENCY_KEY_REUSED: "the `Idempotency-Key` was used within 24 hours with a different method, path or body",
   INTERNAL_ERROR: "an unexpected failure; the body never carries a stack or SQL",
   SERVICE_UNAVAILABLE: "a dependency (chain RPC, devnet) did not answer",
 };
 
 /** The error codes an operation can answer with: derived from its access rule and inputs, plus its own. */
-export function errorCodesOf(access: RouteAccess | "none", doc: OperationDoc): ErrorCode[] {
+export function errorCodesOf(access: RouteAccess | "none", doc: OperationDoc, method?: string): ErrorCode[] {
   const codes = new Set<ErrorCode>(doc.errors ?? []);
+  if (method === "post" && access !== "public" && access !== "none") {
+    codes.add("IDEMPOTENCY_REQUEST_IN_PROGRESS");
+    codes.add("IDEMPOTENCY_KEY_REUSED");
+  }
   if (doc.body || doc.query || doc.params) codes.add("VALIDATION_ERROR");
   if (access !== "public" && access !== "none") {
     codes.add("INVALID_TOKEN");
@@ -225,6 +239,11 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
   return out;
 }
 
+const idempotencyHeaderRefs = {
+  "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" },
+  "Original-Request": { $ref: "#/components/headers/OriginalRequest" },
+};
+
 const rateLimitHeaderRefs = {
   "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
   "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
@@ -281,8 +300,9 @@ function operation(key: string, access: RouteAccess | "none", doc: OperationDoc 
       responses: { default: { description: "Not documented yet." } },
     };
   }
-  const codes = errorCodesOf(access, doc);
   const protectedRoute = access !== "public" && access !== "none";
+  const idempotent = protectedRoute && splitRouteKey(key).method === "post";
+  const codes = errorCodesOf(access, doc, idempotent ? "post" : undefined);
   const status = doc.response.kind === "page" ? 200 : doc.response.status;
   return {
     operationId: id,
@@ -292,12 +312,16 @@ function operation(key: string, access: RouteAccess | "none", doc: OperationDoc 
     "x-permission": access,
     ...(doc.sandboxOnly ? { "x-sandbox-only": true } : {}),
     security: security(access),
-    parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query")],
+    parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query"), ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
     ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body) } } } } : {}),
     responses: {
       [String(status)]: {
         description: doc.response.kind === "page" ? "A page of results (the bare list shape)." : doc.response.kind === "bare" ? "The result (a bare object, no envelope)." : "The result in the success envelope.",
-        headers: { "x-request-id": { $ref: "#/components/headers/RequestId" }, ...(protectedRoute ? rateLimitHeaderRefs : {}) },
+        headers: {
+          "x-request-id": { $ref: "#/components/headers/RequestId" },
+          ...(protectedRoute ? rateLimitHeaderRefs : {}),
+          ...(idempotent ? idempotencyHeaderRefs : {}),
+        },
         content: { "application/json": { schema: successSchema(doc.response, nameOf) } },
       },
       ...errorResponses(codes, protectedRoute),
@@ -360,6 +384,8 @@ const overview = `Multi-chain crypto payment gateway: create payment orders, eac
 
 **Rate limits.** Per merchant and plan (standard 1000, premium 5000 requests an hour), shared by all of a merchant's credentials. Every authenticated response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (unix seconds); over the limit: 429 \`RATE_LIMITED\` with \`retry_after\` and \`Retry-After\`.
 
+**Idempotent retries.** Every authenticated POST accepts an \`Idempotency-Key\` header (1–255 printable ASCII characters, e.g. a UUID v4), kept 24 hours per merchant: a retry with the same key and the same request gets the first answer again (status and body, plus \`Idempotent-Replayed: true\`) instead of creating a second order. The same key with another request: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. A create answered \`DUPLICATE_NONCE\` names the existing order in \`details.order_id\`, and \`GET /api/payment-orders/?nonce=N\` finds it. List endpoints refuse unknown query parameters with 400 \`VALIDATION_ERROR\`.
+
 Guides: [Quick start](/docs/quick-start) · [Webhooks](/docs/webhooks) · [Sandbox](/docs/sandbox) · [Errors and rate limits](/docs/errors).`;
 
 function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRegistry<{ id: string }>): Json {
@@ -402,6 +428,21 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
       RateLimitRemaining: { description: "Requests left in the current hour", schema: { type: "integer" } },
       RateLimitReset: { description: "When the window resets (unix seconds)", schema: { type: "integer" } },
       RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+      IdempotentReplayed: {
+        description: "`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (absent on the first)",
+        schema: { type: "string", enum: ["true"] },
+      },
+      OriginalRequest: { description: "On a replay: the x-request-id of the request that produced the answer", schema: { type: "string", format: "uuid" } },
+    },
+    parameters: {
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4.",
+        schema: { type: "string", minLength: 1, maxLength: 255, examples: ["5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f"] },
+      },
     },
     securitySchemes: {
       bearerAuth: {

@@ -180,7 +180,8 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
   },
   "GET /api/payment-orders": {
     summary: "List payment orders",
-    description: "Filter by status, blockchain, currency; sort with `ordering`. Items carry id, order_id, amount, currency, status, created_at.",
+    description:
+      "Filter by status, blockchain, currency or nonce (`?nonce=42` finds the order a create answered with DUPLICATE_NONCE); sort with `ordering`. Unknown query parameters are 400 VALIDATION_ERROR. Items carry id, order_id, amount, currency, status, created_at.",
     tags: ["Payment orders"],
     query: listOrdersQuery,
     response: listOf(orderListItemJson),
@@ -188,7 +189,7 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
   "POST /api/payment-orders": {
     summary: "Create a payment order",
     description:
-      "Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.",
+      "Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.\n\nSafe to retry: send an `Idempotency-Key` (e.g. a UUID v4) and a repeat of the same request within 24 hours replays the first answer with `Idempotent-Replayed: true`. Without one, a repeat is DUPLICATE_NONCE, whose `details.order_id` names the order the first attempt created.",
     tags: ["Payment orders"],
     body: createOrderBody,
     response: envelope(orderJson, "Created", 201),

@@ -9,7 +9,7 @@ import { newId } from "@/lib/ids";
 import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
 import { parseAmount } from "./amounts";
-import { insertOrderIfWalletMatches } from "./queries";
+import { findOrderIdByNonce, insertOrderIfWalletMatches } from "./queries";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
 
 /**
@@ -26,7 +26,12 @@ function rememberWallet(key: string, walletAddress: string): void {
   if (walletHints.size > walletHintLimit) walletHints.delete(walletHints.keys().next().value!);
 }
 
-const duplicateNonce = (nonce: number) => new ApiError("DUPLICATE_NONCE", `Nonce ${nonce} has already been used for another order.`);
+/** DUPLICATE_NONCE names the order that has the nonce, so a retried create can find what it made. */
+const duplicateNonce = (nonce: number, orderId: string | null) =>
+  new ApiError("DUPLICATE_NONCE", `Nonce ${nonce} has already been used for another order${orderId ? ` (${orderId})` : ""}.`, {
+    nonce: [`Already used by order ${orderId ?? "(unknown)"}; GET /api/payment-orders/?nonce=${nonce} finds it.`],
+    ...(orderId ? { order_id: [orderId] } : {}),
+  });
 
 function parseOrderInfo(value: unknown): string {
   if (typeof value !== "string") throw new ApiError("INVALID_ORDER_INFO", "order_info must be a string holding JSON text.");
@@ -129,11 +134,11 @@ export async function createOrder(db: DbOrTx, merchantId: number, input: CreateO
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
     }
     rememberWallet(hintKey, outcome.wallet.walletAddress);
-    if (outcome.nonceUsed) throw duplicateNonce(input.nonce);
+    if (outcome.nonceOrderId) throw duplicateNonce(input.nonce, outcome.nonceOrderId);
     if (outcome.order) return outcome.order;
     // Same wallet, free nonce, no row: a concurrent request with the same nonce won the race
-    // (the (merchant, nonce) index decided).
-    if (outcome.wallet.walletAddress === expectedWallet) throw duplicateNonce(input.nonce);
+    // (the (merchant, nonce) index decided); its row is committed now, so a second read names it.
+    if (outcome.wallet.walletAddress === expectedWallet) throw duplicateNonce(input.nonce, await findOrderIdByNonce(db, merchantId, input.nonce));
     expectedWallet = outcome.wallet.walletAddress;
   }
   throw new Error(`The ${chain.slug} wallet of merchant ${merchantId} kept changing while an order was created.`);

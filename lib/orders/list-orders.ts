@@ -14,5 +14,5 @@ export async function listOrders(db: DbOrTx, merchantId: number, query: ListOrde
     if (!chain) throw validationError({ blockchain: [`Unknown blockchain '${query.blockchain}'.`] });
     blockchainId = chain.id;
   }
-  return listOrderRows(db, merchantId, { status: query.status, blockchainId, currency: query.currency }, query.ordering, pageWindow(query));
+  return listOrderRows(db, merchantId, { status: query.status, blockchainId, currency: query.currency, nonce: query.nonce }, query.ordering, pageWindow(query));
 }

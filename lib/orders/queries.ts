@@ -26,6 +26,7 @@ export interface OrderFilters {
   blockchainId?: number;
   /** Matched case-insensitively. */
   currency?: string;
+  nonce?: number;
 }
 
 /**
@@ -53,6 +54,7 @@ export async function listOrders(
     filters.status !== undefined ? eq(paymentOrders.status, filters.status) : undefined,
     filters.blockchainId !== undefined ? eq(paymentOrders.blockchainId, filters.blockchainId) : undefined,
     filters.currency !== undefined ? sql`lower(${paymentOrders.currency}) = lower(${filters.currency})` : undefined,
+    filters.nonce !== undefined ? eq(paymentOrders.nonce, filters.nonce) : undefined,
   );
   const direction = ordering.descending ? desc : asc;
   // The page and the total in one statement: count(*) over () is computed before LIMIT/OFFSET.
@@ -76,8 +78,8 @@ export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id">;
 export interface OrderInsertOutcome {
   /** The merchant's wallet on the order's chain, as the statement saw it (null: none). */
   wallet: { walletAddress: string; isActive: boolean } | null;
-  /** The nonce was already taken before this statement. */
-  nonceUsed: boolean;
+  /** The public id of the order that already had this nonce before this statement (null: free). */
+  nonceOrderId: string | null;
   /** The new order; null when nothing was inserted (see the other fields for why). */
   order: PaymentOrder | null;
 }
@@ -97,7 +99,7 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
       limit 1
     ),
     taken as (
-      select exists (select 1 from ${paymentOrders} where merchant_id = ${draft.merchantId}::integer and nonce = ${draft.nonce}::bigint) as used
+      select (select order_id from ${paymentOrders} where merchant_id = ${draft.merchantId}::integer and nonce = ${draft.nonce}::bigint) as order_id
     ),
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
@@ -109,16 +111,16 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
         ${draft.webhookUrl ?? null}::text, ${draft.redirectUrl ?? null}::text, w.confirmation_threshold,
         ${iso(draft.expiresAt)}::timestamptz, ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
       from w
-      where w.is_active and w.wallet_address = ${expectedWallet}::text and not (select used from taken)
+      where w.is_active and w.wallet_address = ${expectedWallet}::text and (select order_id from taken) is null
       on conflict (merchant_id, nonce) do nothing
       returning *
     )
-    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select used from taken) as w_nonce_used, ins.*
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select order_id from taken) as w_nonce_order_id, ins.*
     from (select 1) as one left join w on true left join ins on true`);
   const [row] = rowsOf(result);
   return {
     wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
-    nonceUsed: row?.w_nonce_used === true,
+    nonceOrderId: row?.w_nonce_order_id != null ? String(row.w_nonce_order_id) : null,
     order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
   };
 }
@@ -191,4 +193,14 @@ export function findMerchantOrderView(db: DbOrTx, merchantId: number, key: { ord
 /** An order by its public id with its transfer, head and shop name (the payment page's status). */
 export function findPublicOrderView(db: DbOrTx, orderId: string): Promise<OrderView | null> {
   return findOrderView(db, eq(paymentOrders.orderId, orderId));
+}
+
+/** The public id of the merchant's order with this nonce (null: none). */
+export async function findOrderIdByNonce(db: DbOrTx, merchantId: number, nonce: number): Promise<string | null> {
+  const [row] = await db
+    .select({ orderId: paymentOrders.orderId })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.nonce, nonce)))
+    .limit(1);
+  return row?.orderId ?? null;
 }

@@ -66,6 +66,13 @@ export const listOrdersQuery = pageQuery.extend({
   status: z.enum(orderStatuses, `Must be one of ${orderStatuses.join(", ")}.`).optional(),
   blockchain: z.string().min(1).max(64).optional(),
   currency: z.string().min(1).max(32).optional(),
+  nonce: z
+    .string()
+    .regex(/^\d{1,16}$/, "Must be a whole number.")
+    .transform(Number)
+    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, "Must be a whole number."))
+    .optional()
+    .describe("The order created with this nonce (at most one): finds what a create answered with DUPLICATE_NONCE"),
   ordering: z
     .enum(orderingValues, `Must be one of ${orderingValues.join(", ")}.`)
     .default("-created_at")

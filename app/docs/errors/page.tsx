@@ -11,7 +11,7 @@ const meaning: Record<ErrorCode, string> = {
   UNSUPPORTED_CURRENCY: "The currency is not offered on that blockchain (see GET /api/blockchains/).",
   INVALID_BLOCKCHAIN: "The blockchain is not supported by this deployment.",
   WALLET_NOT_CONFIGURED: "No active wallet for that blockchain: add one with POST /api/merchant-wallets/.",
-  DUPLICATE_NONCE: "The nonce was already used for another of your orders.",
+  DUPLICATE_NONCE: "The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.",
   INVALID_ORDER_INFO: "order_info is not a string holding valid JSON.",
   INVALID_TOKEN: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
   INVALID_CREDENTIALS: "Wrong username or password.",
@@ -19,6 +19,8 @@ const meaning: Record<ErrorCode, string> = {
   NOT_FOUND: "No such resource for your account, or no such endpoint. Another merchant's resource is not found either.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method.",
   CONFLICT: "The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint).",
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: "A request with the same Idempotency-Key is still running.",
+  IDEMPOTENCY_KEY_REUSED: "The Idempotency-Key was already used (within 24 hours) with a different method, path or body.",
   RATE_LIMITED: "Too many requests: wait `retry_after` seconds.",
   INTERNAL_ERROR: "Something failed on our side. The body never carries details; quote the x-request-id header.",
   SERVICE_UNAVAILABLE: "A dependency (chain RPC, sandbox devnet) did not answer. Retry later.",
@@ -29,6 +31,8 @@ const retry: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: "With backoff",
   SERVICE_UNAVAILABLE: "With backoff",
   INVALID_TOKEN: "After refreshing the token",
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: "After Retry-After (1 s), with the same key",
+  IDEMPOTENCY_KEY_REUSED: "No: use a new key for a new request",
 };
 
 // /docs/errors – error envelope, every code with its status, and rate limits
@@ -108,12 +112,54 @@ Retry-After: 1800
         client address, and login to 10 failures in 15 minutes per username and per client address.
       </p>
 
+      <h2 id="idempotency">Retrying safely: Idempotency-Key</h2>
+      <p>
+        A create that timed out may or may not have happened. Send every authenticated POST with an <code>Idempotency-Key</code> header (1 to 255
+        printable ASCII characters; a UUID v4 is ideal) and retry with the same key: within 24 hours the gateway answers a repeat of the same request
+        (same method, path and body; JSON key order does not matter) with the first answer, status and body, instead of running it again.
+      </p>
+      <Code>{`
+curl -s localhost:3000/api/payment-orders/ -H "$A" -H "$J" -H 'Idempotency-Key: 5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f' \\
+  -d '{"amount":"12.5","currency":"USDC","blockchain":"base","order_info":"{}","nonce":7}'
+# → 201, the order. The same command again:
+HTTP/1.1 201 Created
+Idempotent-Replayed: true
+Original-Request: 0b6f0d52-7d8e-4a44-9c1a-3f3e2b1d9a10
+{ "success": true, "data": { "order_id": "ORD-7Kq2xW9pLm3N", … }, … }      # the very same body
+`}</Code>
+      <ul>
+        <li>
+          The same key with a different request: 422 <code>IDEMPOTENCY_KEY_REUSED</code>. While the first request is still running: 409{" "}
+          <code>IDEMPOTENCY_REQUEST_IN_PROGRESS</code> with <code>Retry-After: 1</code>.
+        </li>
+        <li>
+          Stored and replayed: every 2xx and 4xx answer of the request itself (a validation error too), except 409 and 429, which depend on timing. Not
+          stored: 5xx answers (the key is free again, so the retry runs again), and 401, 403 and 429 given before the request ran.
+        </li>
+        <li>Keys belong to your account: another merchant&apos;s key never collides with yours. They expire 24 hours after first use.</li>
+      </ul>
+      <p>
+        Without a key, the order&apos;s <code>nonce</code> still prevents a double order: the retry gets <code>DUPLICATE_NONCE</code>, whose{" "}
+        <code>details</code> names the order that has it, and <code>GET /api/payment-orders/?nonce=7</code> returns it:
+      </p>
+      <Code>{`
+{ "success": false,
+  "error": { "code": "DUPLICATE_NONCE", "message": "Nonce 7 has already been used for another order (ORD-7Kq2xW9pLm3N).",
+             "details": { "nonce": ["Already used by order ORD-7Kq2xW9pLm3N; GET /api/payment-orders/?nonce=7 finds it."],
+                          "order_id": ["ORD-7Kq2xW9pLm3N"] } },
+  "timestamp": "2030-01-01T12:00:00.000Z" }
+`}</Code>
+      <p>
+        List endpoints refuse query parameters they do not know (400 <code>VALIDATION_ERROR</code>, with the parameter in <code>details</code>), so a
+        misspelt filter never silently returns everything.
+      </p>
+
       <h2>Handling errors with the typed client</h2>
       <Code>{`
 const { data, error, response } = await gateway.POST("/api/payment-orders", { body });
 if (error) {
   switch (error.error.code) {
-    case "DUPLICATE_NONCE": return findExistingOrder(body.nonce);   // the earlier attempt succeeded
+    case "DUPLICATE_NONCE": return error.error.details?.order_id?.[0];   // the earlier attempt succeeded
     case "RATE_LIMITED": return retryAfter(Number(response.headers.get("retry-after")));
     case "VALIDATION_ERROR": throw new BadRequest(error.error.details);
     default: throw new Error(\`\${error.error.code}: \${error.error.message} (request \${response.headers.get("x-request-id")})\`);
