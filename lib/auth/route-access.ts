@@ -19,6 +19,7 @@ export const routeAccess = {
   "POST /api/auth/token/refresh": "public",
   "GET /api/auth/verify": "authenticated",
   "GET /api/account": "login",
+  "PUT /api/account": "login",
   "POST /api/account/rotate-webhook-secret": "login",
   "GET /api/api-keys": "login",
   "POST /api/api-keys": "login",

@@ -15,7 +15,13 @@ export interface paths {
          *     Needs a login (access token or dashboard session); API keys are refused with 403.
          */
         get: operations["getAccount"];
-        put?: never;
+        /**
+         * Update account settings
+         * @description `payment_tolerance_bps`: how far below its amount a payment may fall and still pay an order, in basis points (0–1000; 50 = 0.5 %). An order counts as paid when it received at least amount × (1 − tolerance). Applies to orders created afterwards.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        put: operations["putAccount"];
         post?: never;
         delete?: never;
         options?: never;
@@ -844,6 +850,8 @@ export interface components {
             rate_limit_per_hour: number;
             /** @description Signs deliveries to per-order webhook_url */
             webhook_secret: string;
+            /** @description An order counts as paid when it received at least amount × (1 − this / 10 000); 0: the exact amount */
+            payment_tolerance_bps: number;
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -1022,6 +1030,33 @@ export interface components {
             amount_received: string;
             /** @description Why a failed order failed; null otherwise */
             failure_reason: ("underpaid" | "late_payment" | "reverted") | null;
+            /** @description Fiat-priced orders: the price as given, with the currency's minor units ("19.90"); null for token-priced orders */
+            price_amount: string | null;
+            /** @description ISO 4217 code of price_amount (USD, EUR, …); null for token-priced orders */
+            price_currency: string | null;
+            /** @description The locked rate: price_currency units per one whole token (e.g. 3412.57 USD per ETH); null for token-priced orders */
+            rate: string | null;
+            /** @description Where the rate came from: the token/USD feed, and the fiat/USD feed unless priced in USD */
+            rate_source: {
+                /** @description Feed pair, e.g. "ETH/USD" */
+                pair: string;
+                /**
+                 * @description The Chainlink AggregatorV3 feed read on the order's chain
+                 * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+                 */
+                feed_address: string;
+                /** @description The feed round the answer came from (uint80, as a string) */
+                round_id: string;
+                /** @description The raw answer (integer, scaled by 10^decimals) */
+                answer: string;
+                decimals: number;
+                /**
+                 * Format: date-time
+                 * @description When the feed last updated that answer
+                 * @example 2030-01-01T12:00:00.000Z
+                 */
+                updated_at: string;
+            }[] | null;
             /** @description Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise */
             sweep: {
                 /**
@@ -1343,6 +1378,13 @@ export interface components {
             amount_received: string;
             /** @example 10.5 */
             amount_missing: string;
+            /** @description Fiat-priced orders: the price shown to the customer */
+            price_amount: string | null;
+            price_currency: string | null;
+            /** @description Locked rate: price_currency per whole token */
+            rate: string | null;
+            /** @description When the token's price feed last updated the rate's answer */
+            rate_updated_at: string | null;
             confirmations: number;
             confirmation_threshold: number;
             transaction_hash: string | null;
@@ -1402,7 +1444,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1421,7 +1463,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1435,7 +1477,7 @@ export interface components {
             retry_after: number;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: never;
     parameters: never;
@@ -1483,6 +1525,133 @@ export interface operations {
                         message: string;
                         /** Format: date-time */
                         timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Underpayment tolerance in basis points for new orders (0–1000) */
+                    payment_tolerance_bps: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Account"];
+                        /** @example Account updated. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
                     };
                 };
             };
@@ -3428,8 +3597,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Positive decimal amount in token units, as a string ("10.50"); at most the token's decimals */
-                    amount: string;
+                    /** @description Positive decimal amount in token units, as a string ("10.50"); at most the token's decimals. Required unless the order is priced in fiat (price_amount) */
+                    amount?: string;
+                    /** @description Fiat price as a decimal string ("19.90"), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order's lifetime */
+                    price_amount?: string;
+                    /** @description ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed) */
+                    price_currency?: string;
                     /** @description Token symbol offered on the blockchain (case-insensitive), e.g. USDC or ETH */
                     currency: string;
                     /** @description Blockchain slug, e.g. base */
@@ -3469,7 +3642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `WALLET_NOT_CONFIGURED`; `DUPLICATE_NONCE`; `INVALID_ORDER_INFO` */
+            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `WALLET_NOT_CONFIGURED`; `DUPLICATE_NONCE`; `INVALID_ORDER_INFO`; `UNSUPPORTED_PRICE_CURRENCY` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3482,7 +3655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO";
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY";
                         };
                     };
                 };
@@ -3553,6 +3726,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `PRICE_FEED_STALE`; `PRICE_FEED_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                         };
                     };
                 };

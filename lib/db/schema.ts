@@ -45,6 +45,8 @@ export const merchants = pgTable(
     previousWebhookSecretExpiresAt: ts("previous_webhook_secret_expires_at"),
     /** Path token of the merchant's sandbox webhook inbox (/api/sandbox/inbox/{token}/). */
     inboxToken: text("inbox_token").notNull(),
+    /** How far below the amount a payment may fall and still pay the order, in basis points (copied onto each new order). */
+    paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -191,6 +193,15 @@ export const paymentOrders = pgTable(
     confirmationThreshold: integer("confirmation_threshold").notNull(),
     expiresAt: ts("expires_at").notNull(),
     confirmedAt: ts("confirmed_at"),
+    /** Fiat-priced orders: the price as given ("19.90") and its ISO 4217 currency; null for token-priced orders. */
+    priceAmount: text("price_amount"),
+    priceCurrency: text("price_currency"),
+    /** Locked rate: price-currency units per whole token, as shown to the customer. */
+    rate: text("rate"),
+    /** The feed answers the rate was computed from (lib/pricing/lock-price.ts RateSource[]). */
+    rateSource: jsonb("rate_source"),
+    /** The merchant's payment tolerance when the order was created, in basis points (lib/orders/lifecycle.ts). */
+    paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     ...timestamps,
   },
   (t) => [

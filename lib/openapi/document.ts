@@ -123,6 +123,9 @@ const errorExamples: Partial<Record<ErrorCode, { message: string; details?: Reco
   RATE_LIMITED: { message: "Too many requests. Try again later." },
   INTERNAL_ERROR: { message: "An unexpected error occurred." },
   SERVICE_UNAVAILABLE: { message: "The sandbox devnet is not running." },
+  UNSUPPORTED_PRICE_CURRENCY: { message: "Orders cannot be priced in 'XAU'; supported: USD, EUR, GBP, CHF, JPY." },
+  PRICE_FEED_STALE: { message: "The ETH/USD price feed on base was last updated 7300 s ago (more than 4200 s); no rate can be locked now." },
+  PRICE_FEED_UNAVAILABLE: { message: "The ETH/USD price feed on base could not be read; try again shortly." },
 };
 
 const errorWhen: Partial<Record<ErrorCode, string>> = {
@@ -293,7 +296,9 @@ function operation(key: string, access: RouteAccess | "none", doc: OperationDoc 
     ...(doc.sandboxOnly ? { "x-sandbox-only": true } : {}),
     security: security(access),
     parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query")],
-    ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body) } } } } : {}),
+    ...(doc.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body), ...(doc.bodyExamples ? { examples: doc.bodyExamples } : {}) } } } }
+      : {}),
     responses: {
       [String(status)]: {
         description: doc.response.kind === "page" ? "A page of results (the bare list shape)." : doc.response.kind === "bare" ? "The result (a bare object, no envelope)." : "The result in the success envelope.",

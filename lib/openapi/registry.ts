@@ -3,6 +3,7 @@ import { apiKeyJson, createApiKeyBody, createdApiKeyJson, idParams as apiKeyIdPa
 import type { RouteKey } from "@/lib/auth/route-access";
 import {
   accountJson,
+  updateAccountBody,
   loginBody,
   loginJson,
   refreshBody,
@@ -52,6 +53,8 @@ export interface OperationDoc {
   description?: string;
   tags: readonly Tag[];
   body?: z.ZodType;
+  /** Named request-body examples shown in the reference. */
+  bodyExamples?: Record<string, { summary: string; value: unknown }>;
   query?: z.ZodType;
   params?: z.ZodType;
   /** Sandbox-only tool (withApi `sandboxOnly`): 404 in live mode, 503 when the devnet is off. */
@@ -119,6 +122,15 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
     description: "The logged-in merchant's account, plan, rate limit and webhook secret.",
     tags: ["Account"],
     response: envelope(accountJson, "OK"),
+  },
+  "PUT /api/account": {
+    summary: "Update account settings",
+    description:
+      "`payment_tolerance_bps`: how far below its amount a payment may fall and still pay an order, in basis points (0–1000; 50 = 0.5 %). An order counts as paid when it received at least amount × (1 − tolerance). Applies to orders created afterwards.",
+    tags: ["Account"],
+    body: updateAccountBody,
+    bodyExamples: { tolerance: { summary: "Accept payments up to 0.5 % short", value: { payment_tolerance_bps: 50 } } },
+    response: envelope(accountJson, "Account updated."),
   },
   "POST /api/account/rotate-webhook-secret": {
     summary: "Rotate the account webhook secret",
@@ -191,8 +203,25 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
       "Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.",
     tags: ["Payment orders"],
     body: createOrderBody,
+    bodyExamples: {
+      token: { summary: "Priced in the token", value: { amount: "12.5", currency: "USDC", blockchain: "base", order_info: '{"sku":1}', nonce: 1 } },
+      fiat: {
+        summary: "Priced in fiat, paid in ETH at a locked rate",
+        value: { price_amount: "19.90", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: '{"sku":2}', nonce: 2 },
+      },
+    },
     response: envelope(orderJson, "Created", 201),
-    errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO"],
+    errors: [
+      "INVALID_AMOUNT",
+      "UNSUPPORTED_CURRENCY",
+      "INVALID_BLOCKCHAIN",
+      "WALLET_NOT_CONFIGURED",
+      "DUPLICATE_NONCE",
+      "INVALID_ORDER_INFO",
+      "UNSUPPORTED_PRICE_CURRENCY",
+      "PRICE_FEED_STALE",
+      "PRICE_FEED_UNAVAILABLE",
+    ],
   },
   "GET /api/payment-orders/[orderId]": {
     summary: "Get a payment order",

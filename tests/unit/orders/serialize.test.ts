@@ -25,6 +25,11 @@ const row: PaymentOrder = {
   confirmationThreshold: 3,
   expiresAt: new Date("2030-01-01T00:30:00Z"),
   confirmedAt: new Date("2030-01-01T00:10:00Z"),
+  priceAmount: null,
+  priceCurrency: null,
+  rate: null,
+  rateSource: null,
+  paymentToleranceBps: 0,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
