@@ -7,6 +7,7 @@ import { blockchainJson } from "@/lib/chains/schemas";
 import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
 import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
 import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
+import { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
 import { faucetJson, mineJson, payOrderJson, simulatedPaymentJson } from "@/lib/sandbox/schemas";
 import { transactionJson, transactionListItemJson } from "@/lib/transactions/schemas";
 import { walletJson } from "@/lib/wallets/schemas";
@@ -65,6 +66,9 @@ const namedSchemas: Array<[z.ZodType, string]> = [
   [faucetJson, "SandboxFaucetResult"],
   [publicOrderJson, "PublicOrder"],
   [simulatedPaymentJson, "SimulatedPayment"],
+  [linkJson, "PaymentLink"],
+  [publicLinkJson, "PublicPaymentLink"],
+  [linkOrderJson, "PaymentLinkOrder"],
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { Code, Note, styles } from "../code";
 
-export const metadata: Metadata = { title: "Fiat pricing" };
+export const metadata: Metadata = { title: "Fiat pricing and payment links" };
 
 // /docs/pricing – orders priced in USD/EUR and paid in a token, and the payment tolerance
 export default function PricingGuidePage() {
   return (
     <main className={styles.guide}>
-      <h1>Fiat pricing</h1>
+      <h1>Fiat pricing and payment links</h1>
       <p className={styles.lead}>
         Price an order in a fiat currency and let the customer pay in a token. The gateway reads the rate from on-chain price feeds, converts once,
         and locks the amount for the order&apos;s lifetime.
@@ -67,6 +67,29 @@ curl -s $BASE/api/payment-orders/ -H "authorization: Bearer $KEY" -H 'content-ty
         amount × (1 − tolerance). Default 0 (the exact amount); at most 1000 (10 %). Each order keeps the tolerance it was created with.
       </p>
       <Note>Overpayments always pay the order; <code>amount_received</code> shows what arrived.</Note>
+
+      <h2 id="payment-links">Payment links</h2>
+      <p>
+        A payment link is a reusable page (<code>/link/LNK-…</code>) for a product or a donation: a title, a price per item (token{" "}
+        <code>amount</code>, or fiat <code>price_amount</code> + <code>price_currency</code>), the tokens and chains the customer may pay with, and an
+        optional <code>max_quantity</code>. Create one in the dashboard (Payment links) or with the API:
+      </p>
+      <Code>{`
+curl -s $BASE/api/payment-links/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \\
+  -d '{"title":"Conference ticket","price_amount":"49.00","price_currency":"EUR","max_quantity":4,
+       "options":[{"blockchain":"base","currency":"ETH"},{"blockchain":"base","currency":"USDC"}]}'
+`}</Code>
+      <p>
+        Share the answer&apos;s <code>url</code>. A customer opening it picks an option and a quantity; the gateway creates a fresh order (its own
+        nonce, <code>order_info</code> <code>{`{"payment_link":"LNK-…","title":"…","quantity":2}`}</code>, a fiat price converted at that moment&apos;s
+        rate) and sends them to its payment page. Webhooks and the order list treat it like any other order. <code>GET</code>, <code>PUT</code> and{" "}
+        <code>DELETE /api/payment-links/{"{id}"}/</code> manage a link; <code>is_active: false</code> closes it (its page answers 404). The public
+        endpoints (<code>GET /api/links/{"{id}"}/</code>, <code>POST /api/links/{"{id}"}/orders/</code>) are limited per client address (600 views and
+        60 orders an hour). A token-priced link offers one token (on any of its chains); price in fiat to offer several.
+      </p>
+      <p>
+        Orders can also be created by hand, live or sandbox, on the dashboard&apos;s Orders page.
+      </p>
     </main>
   );
 }

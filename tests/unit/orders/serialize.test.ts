@@ -57,6 +57,10 @@ describe("serializeOrder", () => {
       transaction: { transaction_hash: `0x${"ab".repeat(32)}`, block_number: 1234, confirmations: 5, status: "confirmed" },
       amount_received: "11",
       failure_reason: null,
+      price_amount: null,
+      price_currency: null,
+      rate: null,
+      rate_source: null,
       sweep: null,
     });
     // Never leaks internal deposit details.
