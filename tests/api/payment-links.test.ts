@@ -132,3 +132,31 @@ describe("payment links (customer)", () => {
     expect((await order(link.id, { blockchain: "base", currency: "USDC" }, "198.51.100.10")).status).toBe(201);
   });
 });
+
+describe("malformed input never gives a 5xx", () => {
+  test("every field of the new write bodies with every bad value answers 4xx", async () => {
+    const { POST: postOrder } = await import("@/app/api/payment-orders/route");
+    const { PUT: putAccount } = await import("@/app/api/account/route");
+    const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
+    const link = await newLink(m, tokenLink);
+    const badValues: unknown[] = [null, "", " ", -1, 0, 1.5, 1e308, "1e3", "-5", "abc", true, [], {}, [1], { a: 1 }, "x".repeat(5000), "0x", "%00", "NaN", "Infinity"];
+    const routes: Array<[typeof postLink, string, string, Record<string, unknown>, Record<string, string>, boolean]> = [
+      [postLink, "POST", "/api/payment-links/", tokenLink, {}, true],
+      [postLink, "POST", "/api/payment-links/", fiatLink, {}, true],
+      [putLink, "PUT", `/api/payment-links/${link.id}/`, tokenLink, { id: link.id }, true],
+      [postLinkOrder, "POST", `/api/links/${link.id}/orders/`, { blockchain: "base", currency: "USDC", quantity: 1 }, { linkId: link.id }, false],
+      [postOrder, "POST", "/api/payment-orders/", { price_amount: "5.00", price_currency: "USD", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 5 }, {}, true],
+      [putAccount, "PUT", "/api/account/", { payment_tolerance_bps: 10 }, {}, true],
+    ];
+    let i = 0;
+    for (const [handler, method, path, body, params, auth] of routes) {
+      for (const field of Object.keys(body)) {
+        for (const value of badValues) {
+          const res = await call(handler, method, path, { token: auth ? m.access : undefined, params, body: { ...body, [field]: value }, ip: `192.0.2.${(i++ % 250) + 1}` });
+          expect(res.status, `${method} ${path} ${field}=${JSON.stringify(value)?.slice(0, 40)} → ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(500);
+        }
+      }
+    }
+  });
+});
