@@ -11,7 +11,7 @@ import { watchChainTick } from "@/lib/chains/watch-chain";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createApiKeyFor, createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
-import { call } from "../helpers/request";
+import { call, type Handler } from "../helpers/request";
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
@@ -141,7 +141,7 @@ describe("malformed input never gives a 5xx", () => {
     await createWallet(m, { blockchain: 2 });
     const link = await newLink(m, tokenLink);
     const badValues: unknown[] = [null, "", " ", -1, 0, 1.5, 1e308, "1e3", "-5", "abc", true, [], {}, [1], { a: 1 }, "x".repeat(5000), "0x", "%00", "NaN", "Infinity"];
-    const routes: Array<[typeof postLink, string, string, Record<string, unknown>, Record<string, string>, boolean]> = [
+    const routes: Array<[Handler, string, string, Record<string, unknown>, Record<string, string>, boolean]> = [
       [postLink, "POST", "/api/payment-links/", tokenLink, {}, true],
       [postLink, "POST", "/api/payment-links/", fiatLink, {}, true],
       [putLink, "PUT", `/api/payment-links/${link.id}/`, tokenLink, { id: link.id }, true],
