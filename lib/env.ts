@@ -103,6 +103,26 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * Chainlink price feeds (AggregatorV3Interface) per network for fiat-priced orders, as JSON:
+   * {"base":{"ETH/USD":"0x…","USDC/USD":"0x…","EUR/USD":"0x…"}}. Ethereum mainnet's are built in;
+   * the sandbox devnet deploys its own.
+   */
+  PRICE_FEEDS: z
+    .string()
+    .default("{}")
+    .transform((text, ctx) => {
+      try {
+        return z
+          .record(z.string(), z.record(z.string().regex(/^[A-Za-z0-9]+\/[A-Za-z]+$/), z.string().regex(/^0x[0-9a-fA-F]{40}$/)))
+          .parse(JSON.parse(text)) as Record<string, Record<string, `0x${string}`>>;
+      } catch {
+        ctx.addIssue({ code: "custom", message: 'must be JSON like {"base":{"ETH/USD":"0x…"}}' });
+        return z.NEVER;
+      }
+    }),
+  /** Refuse a price feed answer older than this many seconds (unset: each feed's heartbeat plus a margin). */
+  PRICE_FEED_MAX_AGE_SECONDS: z.coerce.number().int().positive().optional(),
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_URL_${s}`, z.string().url().optional()])),
   /** WebSocket endpoint per chain (`RPC_WS_URL_<SLUG>`): newHeads wakes the scanner at once instead of waiting for the next poll. */
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_WS_URL_${s}`, z.string().url().optional()])),

@@ -9,6 +9,7 @@ const prefixes = {
   event: "evt_",
   webhookMessage: "msg_",
   inbox: "inb_",
+  paymentLink: "LNK-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -35,6 +36,8 @@ export function newId(kind: IdKind): string {
   switch (kind) {
     case "order":
       return prefixes.order + randomBase62(16);
+    case "paymentLink":
+      return prefixes.paymentLink + randomBase62(16);
     case "apiKey":
       return prefixes.apiKey + randomBase62(43);
     case "webhookSecret":

@@ -12,6 +12,7 @@ const links = [
   { href: "/docs", label: "API reference" },
   { href: "/docs/quick-start", label: "Quick start" },
   { href: "/docs/webhooks", label: "Webhooks" },
+  { href: "/docs/pricing", label: "Fiat pricing and links" },
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },
   { href: "/api/openapi.json", label: "openapi.json" },

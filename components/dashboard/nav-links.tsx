@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/links", label: "Payment links" },
   { href: "/dashboard/transactions", label: "Transactions" },
   { href: "/dashboard/wallets", label: "Wallets" },
   { href: "/dashboard/api-keys", label: "API keys" },

@@ -73,6 +73,18 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
               <CopyButton text={order.amount} label="Copy the amount" />
             </dd>
           </div>
+          {order.price_amount && order.price_currency && order.rate && (
+            <div data-testid="fiat-price">
+              <dt>Price</dt>
+              <dd>
+                {order.price_amount} {order.price_currency}{" "}
+                <span className={styles.hint}>
+                  at 1 {order.currency} = {order.rate} {order.price_currency}, locked until the payment window closes
+                  {order.rate_updated_at ? ` (price feed of ${new Date(order.rate_updated_at).toISOString().slice(0, 16).replace("T", " ")} UTC)` : ""}
+                </span>
+              </dd>
+            </div>
+          )}
           <div>
             <dt>Network</dt>
             <dd>

@@ -19,6 +19,7 @@ export function serializeAccount(merchant: Merchant) {
     plan: merchant.plan,
     rate_limit_per_hour: hourlyLimit(merchant.plan, merchant.rateLimitPerHour),
     webhook_secret: merchant.webhookSecret,
+    payment_tolerance_bps: merchant.paymentToleranceBps,
     created_at: merchant.createdAt.toISOString(),
   };
 }
@@ -43,4 +44,15 @@ export async function rotateAccountWebhookSecret(db: DbOrTx, merchantId: number,
     .where(eq(merchants.id, merchantId))
     .returning();
   return updated!;
+}
+
+/** Sets the merchant's payment tolerance (basis points); orders created afterwards carry it. */
+export async function updateAccountSettings(db: DbOrTx, merchantId: number, input: { payment_tolerance_bps: number }, now = new Date()) {
+  const [updated] = await db
+    .update(merchants)
+    .set({ paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  if (!updated) throw notFound("Account");
+  return updated;
 }

@@ -70,8 +70,22 @@ export const accountJson = z.object({
   plan: z.string().describe("standard, premium or enterprise"),
   rate_limit_per_hour: z.number().int().describe("Requests an hour shared by all of the account's credentials"),
   webhook_secret: z.string().describe("Signs deliveries to per-order webhook_url"),
+  payment_tolerance_bps: z.number().int().describe("An order counts as paid when it received at least amount × (1 − this / 10 000); 0: the exact amount"),
   created_at: timestamp,
 });
+
+/** 1000 bps = 10 %: anything looser is no longer a tolerance but a discount. */
+export const maxPaymentToleranceBps = 1000;
+
+export const updateAccountBody = z.object({
+  payment_tolerance_bps: z
+    .number({ error: "Must be an integer (a JSON number)." })
+    .int("Must be a whole number.")
+    .min(0, "Must be zero or greater.")
+    .max(maxPaymentToleranceBps, `Must be at most ${maxPaymentToleranceBps} (10 %).`)
+    .describe("Underpayment tolerance in basis points for new orders (0–1000)"),
+});
+export type UpdateAccountBody = z.infer<typeof updateAccountBody>;
 
 export const rotatedAccountSecretJson = z.object({
   webhook_secret: z.string().describe("The new secret"),

@@ -32,6 +32,8 @@ export interface Blockchain {
   multicall3: Address | null;
   /** The local hardhat devnet the sandbox starts. */
   isDevnet: boolean;
+  /** Price feeds by pair ("ETH/USD", "EUR/USD") for fiat-priced orders. */
+  priceFeeds: Record<string, PriceFeed>;
 }
 
 const multicall3 = getAddress("0xcA11bde05977b3631167028862bE2a173976CA11");
@@ -91,15 +93,72 @@ export const devnetDeployerPrivateKey = "0xac0974bec39a17e36ba4a6b4d238ff944bacb
 const devnetDeployer = privateKeyToAddress(devnetDeployerPrivateKey);
 
 /**
- * Where the devnet contracts land: deployGatewayContracts sends the deployer's first three
- * transactions (factory, USDC, USDT) on a fresh chain, so the CREATE addresses are fixed.
+ * The devnet's price feeds (contracts/MockAggregator.sol), deployed after the tokens in this order,
+ * so their addresses follow the deployer's nonce (3, 4, …). Realistic answers with Chainlink's 8
+ * decimals for USD pairs; stablecoins are deliberately not 1.00.
+ */
+export const devnetFeeds = [
+  { pair: "ETH/USD", answer: 341_257_000_000n },
+  { pair: "USDC/USD", answer: 99_980_000n },
+  { pair: "USDT/USD", answer: 100_030_000n },
+  { pair: "EUR/USD", answer: 108_420_000n },
+  { pair: "POL/USD", answer: 45_120_000n },
+] as const;
+export type DevnetFeedPair = (typeof devnetFeeds)[number]["pair"];
+export const devnetFeedDecimals = 8;
+
+/**
+ * Where the devnet contracts land: deployGatewayContracts sends the deployer's transactions
+ * (factory, USDC, USDT, then the price feeds) on a fresh chain, so the CREATE addresses are fixed.
+ * New deployments go at the end, so the addresses before them never move.
  */
 export const devnetContracts = {
   factory: getContractAddress({ from: devnetDeployer, nonce: 0n }),
   implementation: getContractAddress({ from: getContractAddress({ from: devnetDeployer, nonce: 0n }), nonce: 1n }),
   USDC: getContractAddress({ from: devnetDeployer, nonce: 1n }),
   USDT: getContractAddress({ from: devnetDeployer, nonce: 2n }),
+  priceFeeds: Object.fromEntries(devnetFeeds.map((feed, i) => [feed.pair, getContractAddress({ from: devnetDeployer, nonce: BigInt(3 + i) })])) as Record<
+    DevnetFeedPair,
+    Address
+  >,
 } as const;
+
+/** A Chainlink AggregatorV3Interface feed and the age past which its answer is refused. */
+export interface PriceFeed {
+  address: Address;
+  /** Older answers are stale: the feed's heartbeat plus a margin. */
+  maxAgeSeconds: number;
+}
+
+/**
+ * Chainlink's heartbeat is 1 hour for ETH/USD and 24 hours for stablecoin and EUR/USD feeds on
+ * Ethereum; the margin allows for a late round. PRICE_FEED_MAX_AGE_SECONDS overrides all.
+ */
+function feedMaxAge(pair: string): number {
+  if (env.PRICE_FEED_MAX_AGE_SECONDS !== undefined) return env.PRICE_FEED_MAX_AGE_SECONDS;
+  return pair.startsWith("ETH/") || pair.startsWith("POL/") ? 3600 + 600 : 86_400 + 3600;
+}
+
+/**
+ * Chainlink feeds known for certain (Ethereum mainnet, data.chain.link). Other networks' feeds
+ * are configured with PRICE_FEEDS, which also overrides these.
+ */
+const knownLiveFeeds: Record<string, Record<string, Address>> = {
+  ethereum: {
+    "ETH/USD": "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419",
+    "USDC/USD": "0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6",
+    "USDT/USD": "0x3E7d1eAB13ad0104d2750B8863b489D65364e32D",
+    "EUR/USD": "0xb49f677943BC038e9857d61E7d053CaA2C1734C1",
+  },
+};
+
+/** The price feeds a chain offers, by pair ("ETH/USD"): the devnet's own, or the known and configured ones. */
+function priceFeedsFor(slug: string, isDevnet: boolean, isLive: boolean): Record<string, PriceFeed> {
+  const addresses: Record<string, Address> = isDevnet
+    ? { ...devnetContracts.priceFeeds }
+    : { ...(isLive ? knownLiveFeeds[slug] : {}), ...(env.PRICE_FEEDS[slug] ?? {}) };
+  return Object.fromEntries(Object.entries(addresses).map(([pair, address]) => [pair.toUpperCase(), { address: getAddress(address), maxAgeSeconds: feedMaxAge(pair.toUpperCase()) }]));
+}
 
 export const devnetChainId = 31337;
 
@@ -137,7 +196,7 @@ function build(def: NetworkDef): Blockchain {
       nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
-      explorerUrl: def.liveExplorer, multicall3, isDevnet: false,
+      explorerUrl: def.liveExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, true),
     };
   }
   if (override) {
@@ -148,7 +207,7 @@ function build(def: NetworkDef): Blockchain {
       defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
-      explorerUrl: def.testnetExplorer, multicall3, isDevnet: false,
+      explorerUrl: def.testnetExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, false),
     };
   }
   // Sandbox default: every slug runs on the one local devnet the app starts.
@@ -163,7 +222,7 @@ function build(def: NetworkDef): Blockchain {
       { symbol: "USDT", address: devnetContracts.USDT, decimals: 6 },
     ],
     factory: devnetContracts.factory, implementation: devnetContracts.implementation,
-    explorerUrl: null, multicall3: null, isDevnet: true,
+    explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),
   };
 }
 

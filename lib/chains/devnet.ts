@@ -11,7 +11,8 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
-import { depositFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
+import { depositFactoryArtifact, mockAggregatorArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 
 export const devnetChain = hardhat;
 
@@ -188,9 +189,13 @@ export type GatewayContracts = {
   factory: Address;
   implementation: Address;
   tokens: { USDC: Address; USDT: Address };
+  /** MockAggregator price feeds, by pair ("ETH/USD"). */
+  priceFeeds: Record<DevnetFeedPair, Address>;
 };
 
-/** Deploys DepositFactory and 6-decimal USDC and USDT test tokens, waiting for each receipt. */
+
+
+/** Deploys DepositFactory, 6-decimal USDC and USDT test tokens and the price feeds, waiting for each receipt. */
 export async function deployGatewayContracts(options: {
   rpcUrl: string;
   deployerPrivateKey?: Hex;
@@ -231,11 +236,32 @@ export async function deployGatewayContracts(options: {
     }),
     "USDT",
   );
+  const { priceFeeds } = await deployDevnetPriceFeeds(options);
   const implementation = await publicClient.readContract({
     address: factory,
     abi: depositFactoryArtifact.abi,
     functionName: "implementation",
   });
 
-  return { factory, implementation: getAddress(implementation), tokens: { USDC, USDT } };
+  return { factory, implementation: getAddress(implementation), tokens: { USDC, USDT }, priceFeeds };
+}
+
+/** Deploys the MockAggregator price feeds (catalog devnetFeeds, in order) from the deployer, waiting for each receipt. */
+export async function deployDevnetPriceFeeds(options: { rpcUrl: string; deployerPrivateKey?: Hex }): Promise<{ priceFeeds: Record<DevnetFeedPair, Address> }> {
+  const account = privateKeyToAccount(options.deployerPrivateKey ?? DEVNET_DEPLOYER_PRIVATE_KEY);
+  const transport = http(options.rpcUrl);
+  const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
+  const walletClient = createWalletClient({ account, chain: devnetChain, transport });
+  const priceFeeds = {} as Record<DevnetFeedPair, Address>;
+  for (const feed of devnetFeeds) {
+    const hash = await walletClient.deployContract({
+      abi: mockAggregatorArtifact.abi,
+      bytecode: mockAggregatorArtifact.bytecode,
+      args: [devnetFeedDecimals, feed.pair.replace("/", " / "), feed.answer],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`Deploying the ${feed.pair} feed failed (tx ${hash})`);
+    priceFeeds[feed.pair] = getAddress(receipt.contractAddress);
+  }
+  return { priceFeeds };
 }

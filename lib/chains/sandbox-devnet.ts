@@ -4,7 +4,7 @@ import { createPublicClient, getAddress, http } from "viem";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
-import { deployGatewayContracts, devnetAccounts, startDevnet, type Devnet } from "./devnet";
+import { deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, startDevnet, type Devnet } from "./devnet";
 
 /** Devnet roles: account 0 only deploys (so contract addresses stay fixed), 1 is the faucet, 2 the sweeper. */
 export const devnetFaucet = devnetAccounts[1];
@@ -16,9 +16,22 @@ const holder = globalThis as unknown as { __gatewaySandboxDevnet?: Promise<{ rpc
 export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
   const client = createPublicClient({ transport: http(rpcUrl) });
   const code = await client.getCode({ address: devnetContracts.factory });
-  if (code && code !== "0x") return;
+  if (code && code !== "0x") {
+    // A devnet from before the price feeds existed: add them (they are the deployer's next transactions).
+    const feedCode = await client.getCode({ address: devnetContracts.priceFeeds["ETH/USD"] });
+    if (feedCode && feedCode !== "0x") return;
+    const { priceFeeds } = await deployDevnetPriceFeeds({ rpcUrl });
+    if (getAddress(priceFeeds["ETH/USD"]) !== devnetContracts.priceFeeds["ETH/USD"]) {
+      throw new Error("Devnet price feeds landed at unexpected addresses: the deployer account was used for something else.");
+    }
+    return;
+  }
   const deployed = await deployGatewayContracts({ rpcUrl });
-  if (getAddress(deployed.factory) !== devnetContracts.factory || getAddress(deployed.tokens.USDC) !== devnetContracts.USDC) {
+  if (
+    getAddress(deployed.factory) !== devnetContracts.factory ||
+    getAddress(deployed.tokens.USDC) !== devnetContracts.USDC ||
+    Object.entries(deployed.priceFeeds).some(([pair, address]) => getAddress(address) !== devnetContracts.priceFeeds[pair as keyof typeof devnetContracts.priceFeeds])
+  ) {
     throw new Error("Devnet contracts landed at unexpected addresses: the deployer account was used before deployment.");
   }
 }

@@ -45,6 +45,8 @@ export const merchants = pgTable(
     previousWebhookSecretExpiresAt: ts("previous_webhook_secret_expires_at"),
     /** Path token of the merchant's sandbox webhook inbox (/api/sandbox/inbox/{token}/). */
     inboxToken: text("inbox_token").notNull(),
+    /** How far below the amount a payment may fall and still pay the order, in basis points (copied onto each new order). */
+    paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -217,6 +219,15 @@ export const paymentOrders = pgTable(
     confirmationThreshold: integer("confirmation_threshold").notNull(),
     expiresAt: ts("expires_at").notNull(),
     confirmedAt: ts("confirmed_at"),
+    /** Fiat-priced orders: the price as given ("19.90") and its ISO 4217 currency; null for token-priced orders. */
+    priceAmount: text("price_amount"),
+    priceCurrency: text("price_currency"),
+    /** Locked rate: price-currency units per whole token, as shown to the customer. */
+    rate: text("rate"),
+    /** The feed answers the rate was computed from (lib/pricing/lock-price.ts RateSource[]). */
+    rateSource: jsonb("rate_source"),
+    /** The merchant's payment tolerance when the order was created, in basis points (lib/orders/lifecycle.ts). */
+    paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -229,6 +240,35 @@ export const paymentOrders = pgTable(
 );
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
 export type NewPaymentOrder = typeof paymentOrders.$inferInsert;
+
+// ─── Payment links ───────────────────────────────────────────────────────────
+
+export const paymentLinks = pgTable(
+  "payment_links",
+  {
+    id: serial("id").primaryKey(),
+    /** Public id, LNK-…: the path of /link/{id}. */
+    linkId: text("link_id").notNull(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** Token-priced links: the amount per item in token units ("12.5"); null for fiat-priced links. */
+    amount: text("amount"),
+    /** Fiat-priced links: the price per item and its currency. */
+    priceAmount: text("price_amount"),
+    priceCurrency: text("price_currency"),
+    /** What the customer may pay with: [{ blockchain, currency }]. */
+    options: jsonb("options").notNull(),
+    /** Most items one order may buy (1: no quantity choice). */
+    maxQuantity: integer("max_quantity").notNull().default(1),
+    isActive: boolean("is_active").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("payment_links_link_id_key").on(t.linkId), index("payment_links_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+export type PaymentLink = typeof paymentLinks.$inferSelect;
+export type NewPaymentLink = typeof paymentLinks.$inferInsert;
 
 // ─── Events (transactional outbox) ───────────────────────────────────────────
 

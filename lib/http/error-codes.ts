@@ -9,6 +9,8 @@ export const errorStatus = {
   WALLET_NOT_CONFIGURED: 400,
   DUPLICATE_NONCE: 400,
   INVALID_ORDER_INFO: 400,
+  /** A fiat price_currency the gateway does not price in, or no price feed for the pair on the chain. */
+  UNSUPPORTED_PRICE_CURRENCY: 400,
   INVALID_TOKEN: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_PERMISSIONS: 403,
@@ -24,6 +26,10 @@ export const errorStatus = {
   INTERNAL_ERROR: 500,
   /** A dependency (chain RPC, devnet) did not answer. */
   SERVICE_UNAVAILABLE: 503,
+  /** A price feed's last answer is older than its bound: no rate is locked from it. */
+  PRICE_FEED_STALE: 503,
+  /** A price feed could not be read, or answered nothing usable. */
+  PRICE_FEED_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -7,6 +7,7 @@ import { blockchainJson } from "@/lib/chains/schemas";
 import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
 import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
 import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
+import { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
 import { faucetJson, mineJson, payOrderJson, simulatedPaymentJson } from "@/lib/sandbox/schemas";
 import { transactionJson, transactionListItemJson } from "@/lib/transactions/schemas";
 import { walletJson } from "@/lib/wallets/schemas";
@@ -65,6 +66,9 @@ const namedSchemas: Array<[z.ZodType, string]> = [
   [faucetJson, "SandboxFaucetResult"],
   [publicOrderJson, "PublicOrder"],
   [simulatedPaymentJson, "SimulatedPayment"],
+  [linkJson, "PaymentLink"],
+  [publicLinkJson, "PublicPaymentLink"],
+  [linkOrderJson, "PaymentLinkOrder"],
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -130,6 +134,9 @@ const errorExamples: Partial<Record<ErrorCode, { message: string; details?: Reco
   RATE_LIMITED: { message: "Too many requests. Try again later." },
   INTERNAL_ERROR: { message: "An unexpected error occurred." },
   SERVICE_UNAVAILABLE: { message: "The sandbox devnet is not running." },
+  UNSUPPORTED_PRICE_CURRENCY: { message: "Orders cannot be priced in 'XAU'; supported: USD, EUR, GBP, CHF, JPY." },
+  PRICE_FEED_STALE: { message: "The ETH/USD price feed on base was last updated 7300 s ago (more than 4200 s); no rate can be locked now." },
+  PRICE_FEED_UNAVAILABLE: { message: "The ETH/USD price feed on base could not be read; try again shortly." },
 };
 
 const errorWhen: Partial<Record<ErrorCode, string>> = {
@@ -313,7 +320,9 @@ function operation(key: string, access: RouteAccess | "none", doc: OperationDoc 
     ...(doc.sandboxOnly ? { "x-sandbox-only": true } : {}),
     security: security(access),
     parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query"), ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
-    ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body) } } } } : {}),
+    ...(doc.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body), ...(doc.bodyExamples ? { examples: doc.bodyExamples } : {}) } } } }
+      : {}),
     responses: {
       [String(status)]: {
         description: doc.response.kind === "page" ? "A page of results (the bare list shape)." : doc.response.kind === "bare" ? "The result (a bare object, no envelope)." : "The result in the success envelope.",

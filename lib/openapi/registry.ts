@@ -3,6 +3,7 @@ import { apiKeyJson, createApiKeyBody, createdApiKeyJson, idParams as apiKeyIdPa
 import type { RouteKey } from "@/lib/auth/route-access";
 import {
   accountJson,
+  updateAccountBody,
   loginBody,
   loginJson,
   refreshBody,
@@ -15,6 +16,18 @@ import {
 import { blockchainJson } from "@/lib/chains/schemas";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { pageQuery } from "@/lib/http/pagination";
+import {
+  createLinkBody,
+  createLinkOrderBody,
+  deletedLinkJson,
+  linkJson,
+  linkOrderJson,
+  linkParams,
+  listLinksQuery,
+  publicLinkJson,
+  publicLinkParams,
+  updateLinkBody,
+} from "@/lib/payment-links/schemas";
 import { createOrderBody, listOrdersQuery, orderJson, orderListItemJson, orderParams, publicOrderJson } from "@/lib/orders/schemas";
 import { faucetBody, faucetJson, mineBody, mineJson, payOrderBody, payOrderJson, sandboxOrderParams, simulatedPaymentJson } from "@/lib/sandbox/schemas";
 import { simulateBody } from "@/lib/sandbox/simulate-payment";
@@ -52,6 +65,8 @@ export interface OperationDoc {
   description?: string;
   tags: readonly Tag[];
   body?: z.ZodType;
+  /** Named request-body examples shown in the reference. */
+  bodyExamples?: Record<string, { summary: string; value: unknown }>;
   query?: z.ZodType;
   params?: z.ZodType;
   /** Sandbox-only tool (withApi `sandboxOnly`): 404 in live mode, 503 when the devnet is off. */
@@ -70,6 +85,7 @@ export const tags = {
   "Payment orders": "Payment requests, each with its own deposit address.",
   Transactions: "On-chain transfers the gateway detected.",
   Webhooks: "Endpoints that receive order events, their delivery log, and the event history.",
+  "Payment links": "Reusable links (/link/{id}): each customer opening one gets a fresh order and the hosted payment page.",
   "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
   Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
   Meta: "This document.",
@@ -119,6 +135,15 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
     description: "The logged-in merchant's account, plan, rate limit and webhook secret.",
     tags: ["Account"],
     response: envelope(accountJson, "OK"),
+  },
+  "PUT /api/account": {
+    summary: "Update account settings",
+    description:
+      "`payment_tolerance_bps`: how far below its amount a payment may fall and still pay an order, in basis points (0–1000; 50 = 0.5 %). An order counts as paid when it received at least amount × (1 − tolerance). Applies to orders created afterwards.",
+    tags: ["Account"],
+    body: updateAccountBody,
+    bodyExamples: { tolerance: { summary: "Accept payments up to 0.5 % short", value: { payment_tolerance_bps: 50 } } },
+    response: envelope(accountJson, "Account updated."),
   },
   "POST /api/account/rotate-webhook-secret": {
     summary: "Rotate the account webhook secret",
@@ -192,8 +217,25 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
       "Gives the order its own deposit address (`receiving_address`) and a hosted payment page (`payment_url`). The order starts `pending` with `transaction: null`; webhooks report what follows.\n\nSafe to retry: send an `Idempotency-Key` (e.g. a UUID v4) and a repeat of the same request within 24 hours replays the first answer with `Idempotent-Replayed: true`. Without one, a repeat is DUPLICATE_NONCE, whose `details.order_id` names the order the first attempt created.",
     tags: ["Payment orders"],
     body: createOrderBody,
+    bodyExamples: {
+      token: { summary: "Priced in the token", value: { amount: "12.5", currency: "USDC", blockchain: "base", order_info: '{"sku":1}', nonce: 1 } },
+      fiat: {
+        summary: "Priced in fiat, paid in ETH at a locked rate",
+        value: { price_amount: "19.90", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: '{"sku":2}', nonce: 2 },
+      },
+    },
     response: envelope(orderJson, "Created", 201),
-    errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO"],
+    errors: [
+      "INVALID_AMOUNT",
+      "UNSUPPORTED_CURRENCY",
+      "INVALID_BLOCKCHAIN",
+      "WALLET_NOT_CONFIGURED",
+      "DUPLICATE_NONCE",
+      "INVALID_ORDER_INFO",
+      "UNSUPPORTED_PRICE_CURRENCY",
+      "PRICE_FEED_STALE",
+      "PRICE_FEED_UNAVAILABLE",
+    ],
   },
   "GET /api/payment-orders/[orderId]": {
     summary: "Get a payment order",
@@ -341,6 +383,67 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
     sandboxOnly: true,
     response: envelope(simulatedPaymentJson, "Simulated on the devnet.", 201),
     errors: ["CONFLICT", "RATE_LIMITED", "SERVICE_UNAVAILABLE"],
+  },
+  "GET /api/payment-links": {
+    summary: "List payment links",
+    description: "Newest first.",
+    tags: ["Payment links"],
+    query: listLinksQuery,
+    response: listOf(linkJson),
+  },
+  "POST /api/payment-links": {
+    summary: "Create a payment link",
+    description:
+      "A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order.",
+    tags: ["Payment links"],
+    body: createLinkBody,
+    bodyExamples: {
+      token: { summary: "Priced in USDC, on two chains, up to 5 items", value: { title: "Espresso beans 1 kg", amount: "24", options: [{ blockchain: "base", currency: "USDC" }, { blockchain: "polygon", currency: "USDC" }], max_quantity: 5 } },
+      fiat: { summary: "Priced in EUR, paid in ETH or USDC", value: { title: "Conference ticket", price_amount: "49.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "ETH" }, { blockchain: "base", currency: "USDC" }] } },
+    },
+    response: envelope(linkJson, "Payment link created.", 201),
+    errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY"],
+  },
+  "GET /api/payment-links/[id]": {
+    summary: "Get a payment link",
+    tags: ["Payment links"],
+    params: linkParams,
+    response: envelope(linkJson, "OK"),
+  },
+  "PUT /api/payment-links/[id]": {
+    summary: "Update a payment link",
+    description: "Replaces the link's settings (same body as create). Orders already made from it keep theirs. `is_active: false` closes the link.",
+    tags: ["Payment links"],
+    params: linkParams,
+    body: updateLinkBody,
+    bodyExamples: { close: { summary: "Close the link", value: { ...{ title: "Espresso beans 1 kg", amount: "24", options: [{ blockchain: "base", currency: "USDC" }, { blockchain: "polygon", currency: "USDC" }], max_quantity: 5 }, is_active: false } } },
+    response: envelope(linkJson, "Payment link updated."),
+    errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY"],
+  },
+  "DELETE /api/payment-links/[id]": {
+    summary: "Delete a payment link",
+    description: "Its page answers 404 from now on; orders made from it are kept.",
+    tags: ["Payment links"],
+    params: linkParams,
+    response: envelope(deletedLinkJson, "Payment link deleted."),
+  },
+  "GET /api/links/[linkId]": {
+    summary: "Get a payment link's public view",
+    description: "What the public page /link/{id} shows: title, shop, price and options. Public, limited per client address; inactive or unknown links are 404.",
+    tags: ["Payment links", "Payment page"],
+    params: publicLinkParams,
+    response: envelope(publicLinkJson, "OK"),
+  },
+  "POST /api/links/[linkId]/orders": {
+    summary: "Create an order from a payment link",
+    description:
+      "Public: the customer picks one of the link's options and a quantity; the gateway creates a fresh order (its own nonce, order_info naming the link) and answers its `payment_url`. Limited per client address (60 an hour).",
+    tags: ["Payment links", "Payment page"],
+    params: publicLinkParams,
+    body: createLinkOrderBody,
+    bodyExamples: { pick: { summary: "Two items, paid in USDC on base", value: { blockchain: "base", currency: "USDC", quantity: 2 } } },
+    response: envelope(linkOrderJson, "Order created.", 201),
+    errors: ["WALLET_NOT_CONFIGURED", "PRICE_FEED_STALE", "PRICE_FEED_UNAVAILABLE", "UNSUPPORTED_PRICE_CURRENCY", "RATE_LIMITED"],
   },
   "GET /api/openapi.json": {
     summary: "This OpenAPI document",

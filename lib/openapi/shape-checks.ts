@@ -7,6 +7,8 @@ import type { blockchainJson } from "@/lib/chains/schemas";
 import type { serializeBlockchain } from "@/lib/chains/serialize";
 import type { publicOrderJson, orderJson, orderListItemJson } from "@/lib/orders/schemas";
 import type { serializePublicOrder } from "@/lib/orders/public-order";
+import type { createOrderFromLink, serializeLink, serializePublicLink } from "@/lib/payment-links/payment-links";
+import type { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
 import type { serializeOrder, serializeOrderListItem } from "@/lib/orders/serialize";
 import type { dripFaucet, mine, payOrder } from "@/lib/sandbox/sandbox-tools";
 import type { faucetJson, mineJson, payOrderJson, simulatedPaymentJson } from "@/lib/sandbox/schemas";
@@ -55,6 +57,9 @@ export type ShapeChecks = [
   Matches<typeof faucetJson, Result<typeof dripFaucet>>,
   Matches<typeof publicOrderJson, Result<typeof serializePublicOrder>>,
   Matches<typeof simulatedPaymentJson, Result<typeof simulatePayment>>,
+  Matches<typeof linkJson, Result<typeof serializeLink>>,
+  Matches<typeof publicLinkJson, Result<typeof serializePublicLink>>,
+  Matches<typeof linkOrderJson, Result<typeof createOrderFromLink>>,
 ];
 
 type AllTrue<T extends readonly boolean[]> = T[number] extends true ? true : false;

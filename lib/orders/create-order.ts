@@ -8,7 +8,8 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
-import { parseAmount } from "./amounts";
+import { lockFiatPrice } from "@/lib/pricing/lock-price";
+import { maxBaseUnits, parseAmount } from "./amounts";
 import { findOrderIdByNonce, insertOrderIfWalletMatches } from "./queries";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
 
@@ -68,7 +69,9 @@ function checkWebhookUrl(raw: string): void {
  *    deployment's webhook URL policy) → VALIDATION_ERROR
  * 2. blockchain slug unknown, or no deposit factory on it → INVALID_BLOCKCHAIN
  * 3. currency not offered on that blockchain → UNSUPPORTED_CURRENCY
- * 4. amount not a positive decimal string within the token's precision and uint256 → INVALID_AMOUNT
+ * 4. amount not a positive decimal string within the token's precision and uint256 → INVALID_AMOUNT;
+ *    or, for a fiat price: price_currency not offered or no feed for it on the chain →
+ *    UNSUPPORTED_PRICE_CURRENCY, a feed unreadable → PRICE_FEED_UNAVAILABLE, stale → PRICE_FEED_STALE
  * 5. order_info not a string of valid JSON → INVALID_ORDER_INFO
  * 6. no active merchant wallet on that blockchain → WALLET_NOT_CONFIGURED
  * 7. nonce already used by this merchant → DUPLICATE_NONCE
@@ -90,7 +93,10 @@ export async function createOrder(db: DbOrTx, merchantId: number, input: CreateO
     const offered = chain.tokens.map((t) => t.symbol).join(", ");
     throw new ApiError("UNSUPPORTED_CURRENCY", `Currency '${input.currency}' is not supported on ${chain.slug}; supported: ${offered}.`);
   }
-  const amount = parseAmount(input.amount, token.decimals);
+  // A fiat price is converted at a rate read from the chain's price feeds, locked for the order's lifetime.
+  const locked = input.price_amount != null ? await lockFiatPrice(chain, token, input.price_amount, input.price_currency ?? "", now) : null;
+  const amount = locked ? locked.amount : parseAmount(input.amount, token.decimals);
+  if (amount > maxBaseUnits) throw new ApiError("INVALID_AMOUNT", "The converted amount is too large.");
   const orderInfo = parseOrderInfo(input.order_info);
 
   // One statement decides checks 6 and 7 and inserts. The deposit address needs the wallet (it is
@@ -124,6 +130,10 @@ export async function createOrder(db: DbOrTx, merchantId: number, input: CreateO
         webhookUrl: input.webhook_url ?? null,
         redirectUrl: input.redirect_url ?? null,
         expiresAt,
+        priceAmount: locked?.priceAmount ?? null,
+        priceCurrency: locked?.priceCurrency ?? null,
+        rate: locked?.rate ?? null,
+        rateSource: locked?.rateSource ?? null,
         createdAt: now,
         updatedAt: now,
       },

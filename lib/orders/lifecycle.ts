@@ -18,6 +18,7 @@ import {
 import { notifyDeliveriesDue } from "@/lib/jobs/notify";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { insertEvent } from "@/lib/webhooks/queries";
+import { paidWithinTolerance } from "@/lib/pricing/convert";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
 
@@ -69,13 +70,14 @@ const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.c
 export function decide(order: PaymentOrder, transfers: Transaction[], head: bigint, now: Date, scannedAt: Date | null): { decision: Decision | null; received: bigint } {
   const counted = transfers.filter((t) => t.counted && isLive(t));
   const received = counted.reduce((sum, t) => sum + BigInt(t.amount), 0n);
-  const amount = BigInt(order.amount);
+  // Paid: received ≥ amount × (1 − the merchant's tolerance when the order was created).
+  const paid = paidWithinTolerance(received, BigInt(order.amount), order.paymentToleranceBps);
   // Expiry is judged only once the scanner has looked at the chain after the deadline.
   const expired = order.expiresAt.getTime() <= now.getTime() && scannedAt !== null && scannedAt.getTime() >= order.expiresAt.getTime();
 
   switch (order.status) {
     case "pending": {
-      if (received >= amount) return { decision: { to: "processing" }, received };
+      if (paid) return { decision: { to: "processing" }, received };
       if (!expired) return { decision: null, received };
       // Settled at the deadline, in one step: a late payment already seen fails the order directly
       // instead of expiring it and failing it again in the same pass.
@@ -85,7 +87,7 @@ export function decide(order: PaymentOrder, transfers: Transaction[], head: bigi
       return { decision: { to: "expired" }, received };
     }
     case "processing": {
-      if (received < amount) return { decision: { to: "pending" }, received };
+      if (!paid) return { decision: { to: "pending" }, received };
       const threshold = order.confirmationThreshold;
       if (counted.every((t) => confirmationsOf(head, t) >= threshold)) return { decision: { to: "confirmed" }, received };
       return { decision: null, received };

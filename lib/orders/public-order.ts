@@ -3,6 +3,7 @@ import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/cat
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
+import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
 import { parseOrderKey } from "./get-order-or-throw";
 import { summarizeTransfer } from "./order-transaction";
@@ -35,6 +36,12 @@ export interface PublicOrder {
   failure_reason: string | null;
   amount_received: string;
   amount_missing: string;
+  /** Fiat-priced orders: the price, its currency and the locked rate (price currency per whole token); null otherwise. */
+  price_amount: string | null;
+  price_currency: string | null;
+  rate: string | null;
+  /** When the token's price feed last updated the answer the rate was locked from. */
+  rate_updated_at: string | null;
   confirmations: number;
   confirmation_threshold: number;
   transaction_hash: string | null;
@@ -78,6 +85,10 @@ export function serializePublicOrder(
     failure_reason: order.status === "failed" ? order.failureReason : null,
     amount_received: formatAmount(received, order.decimals),
     amount_missing: formatAmount(missing, order.decimals),
+    price_amount: order.priceAmount,
+    price_currency: order.priceCurrency,
+    rate: order.rate,
+    rate_updated_at: (order.rateSource as RateSource[] | null)?.[0]?.updated_at ?? null,
     // The summary counts against the scanner's stored head, which can trail the head the order was confirmed at.
     confirmations: order.status === "confirmed" ? Math.max(transaction?.confirmations ?? 0, order.confirmationThreshold) : (transaction?.confirmations ?? 0),
     confirmation_threshold: order.confirmationThreshold,

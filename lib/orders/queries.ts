@@ -73,7 +73,7 @@ export async function listOrders(
 }
 
 /** An order to insert once the merchant's wallet is known: the wallet settles the threshold. */
-export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id">;
+export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id" | "paymentToleranceBps">;
 
 export interface OrderInsertOutcome {
   /** The merchant's wallet on the order's chain, as the statement saw it (null: none). */
@@ -87,7 +87,8 @@ export interface OrderInsertOutcome {
 /**
  * Order creation in one statement: reads the merchant's wallet on the chain and whether the
  * nonce is taken, and inserts the order only when the wallet is active, is the one the deposit
- * address was computed for (`expectedWallet`), and the nonce is free. A concurrent insert with
+ * address was computed for (`expectedWallet`), and the nonce is free. The merchant's payment
+ * tolerance is copied onto the order in the same statement. A concurrent insert with
  * the same nonce makes the unique index skip the row (ON CONFLICT DO NOTHING), never a 500.
  */
 export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, expectedWallet: string | null): Promise<OrderInsertOutcome> {
@@ -104,12 +105,15 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, webhook_url, redirect_url, confirmation_threshold,
-        expires_at, created_at, updated_at)
+        expires_at, price_amount, price_currency, rate, rate_source, payment_tolerance_bps, created_at, updated_at)
       select ${draft.orderId}::text, ${draft.merchantId}::integer, ${draft.nonce}::bigint, ${draft.blockchainId}::integer, ${draft.currency}::text,
         ${draft.tokenAddress ?? null}::text, ${draft.decimals}::integer, ${draft.amount}::numeric, ${draft.amountReceived ?? "0"}::numeric, ${draft.status}::text,
         ${draft.receivingAddress}::text, ${draft.depositDestination}::text, ${draft.depositSalt}::text, ${draft.depositFactory}::text, ${draft.orderInfo}::text,
         ${draft.webhookUrl ?? null}::text, ${draft.redirectUrl ?? null}::text, w.confirmation_threshold,
-        ${iso(draft.expiresAt)}::timestamptz, ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
+        ${iso(draft.expiresAt)}::timestamptz, ${draft.priceAmount ?? null}::text, ${draft.priceCurrency ?? null}::text, ${draft.rate ?? null}::text,
+        ${draft.rateSource == null ? null : JSON.stringify(draft.rateSource)}::jsonb,
+        (select payment_tolerance_bps from ${merchants} where id = ${draft.merchantId}::integer),
+        ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
       from w
       where w.is_active and w.wallet_address = ${expectedWallet}::text and (select order_id from taken) is null
       on conflict (merchant_id, nonce) do nothing

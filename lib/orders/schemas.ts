@@ -35,8 +35,17 @@ const httpUrl = z
     }
   }, "Enter a valid http(s) URL.");
 
-export const createOrderBody = z.object({
-  amount: present('Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals'),
+export const createOrderBody = z
+  .object({
+  amount: z
+    .unknown()
+    .optional()
+    .meta({ type: "string", description: 'Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals. Required unless the order is priced in fiat (price_amount)' }),
+  price_amount: z
+    .unknown()
+    .optional()
+    .meta({ type: "string", description: 'Fiat price as a decimal string ("19.90"), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order\'s lifetime' }),
+  price_currency: z.string().trim().min(1, "This field may not be blank.").max(8).optional().describe("ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed)"),
   currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol offered on the blockchain (case-insensitive), e.g. USDC or ETH"),
   blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. base"),
   order_info: present("JSON text with order details; stored and returned exactly as sent"),
@@ -54,7 +63,18 @@ export const createOrderBody = z.object({
     .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T12:00:00Z." })
     .nullish()
     .describe("When the payment window closes; must be in the future; defaults to 30 minutes from now"),
-});
+  })
+  // Run even when fields failed, so every missing field is named in one answer.
+  .superRefine(
+    (body, ctx) => {
+      const fiat = body.price_amount !== undefined && body.price_amount !== null;
+      if (fiat && body.amount !== undefined && body.amount !== null) ctx.addIssue({ code: "custom", path: ["amount"], message: "Give amount or price_amount, not both." });
+      else if (!fiat && (body.amount === undefined || body.amount === null)) ctx.addIssue({ code: "custom", path: ["amount"], message: "This field is required." });
+      if (fiat && !body.price_currency) ctx.addIssue({ code: "custom", path: ["price_currency"], message: "Required with price_amount." });
+      if (!fiat && body.price_currency) ctx.addIssue({ code: "custom", path: ["price_amount"], message: "Required with price_currency." });
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  );
 export type CreateOrderBody = z.infer<typeof createOrderBody>;
 
 /** Sort keys accepted by `ordering`; a leading '-' sorts descending. */
@@ -111,6 +131,22 @@ export const orderJson = z.object({
   transaction: orderTransactionJson.nullable().describe("null until a transfer to the deposit address is detected"),
   amount_received: decimalString.describe("What counted transfers added up to (can exceed amount)"),
   failure_reason: z.enum(["underpaid", "late_payment", "reverted"]).nullable().describe("Why a failed order failed; null otherwise"),
+  price_amount: z.string().nullable().describe('Fiat-priced orders: the price as given, with the currency\'s minor units ("19.90"); null for token-priced orders'),
+  price_currency: z.string().nullable().describe("ISO 4217 code of price_amount (USD, EUR, …); null for token-priced orders"),
+  rate: decimalString.nullable().describe("The locked rate: price_currency units per one whole token (e.g. 3412.57 USD per ETH); null for token-priced orders"),
+  rate_source: z
+    .array(
+      z.object({
+        pair: z.string().describe('Feed pair, e.g. "ETH/USD"'),
+        feed_address: evmAddress.describe("The Chainlink AggregatorV3 feed read on the order's chain"),
+        round_id: z.string().describe("The feed round the answer came from (uint80, as a string)"),
+        answer: z.string().describe("The raw answer (integer, scaled by 10^decimals)"),
+        decimals: z.number().int(),
+        updated_at: timestamp.describe("When the feed last updated that answer"),
+      }),
+    )
+    .nullable()
+    .describe("Where the rate came from: the token/USD feed, and the fiat/USD feed unless priced in USD"),
   sweep: z
     .object({
       status: z.enum(["pending", "submitted", "succeeded", "failed"]).describe("pending: queued; submitted: sent; succeeded: the deposit reached your wallet; failed: gave up (flush it yourself)"),
@@ -144,6 +180,10 @@ export const publicOrderJson = z.object({
   failure_reason: z.string().nullable(),
   amount_received: decimalString,
   amount_missing: decimalString,
+  price_amount: z.string().nullable().describe("Fiat-priced orders: the price shown to the customer"),
+  price_currency: z.string().nullable(),
+  rate: z.string().nullable().describe("Locked rate: price_currency per whole token"),
+  rate_updated_at: timestamp.nullable().describe("When the token's price feed last updated the rate's answer"),
   confirmations: z.number().int(),
   confirmation_threshold: z.number().int(),
   transaction_hash: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { PaymentOrder } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
 
 /** What the single-order response shows of the payment's transaction once one is detected (spec › Payment order). */
@@ -61,6 +62,10 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
       : null,
     amount_received: formatAmount(BigInt(order.amountReceived), order.decimals),
     failure_reason: order.failureReason,
+    price_amount: order.priceAmount,
+    price_currency: order.priceCurrency,
+    rate: order.rate,
+    rate_source: (order.rateSource as RateSource[] | null) ?? null,
     sweep: sweep ? { status: sweep.status, destination: order.depositDestination, transaction_hash: sweep.transaction_hash } : null,
   };
 }

@@ -50,6 +50,11 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     confirmationThreshold: chain.defaultConfirmations,
     expiresAt: new Date(createdAt.getTime() + 30 * 60 * 1000),
     confirmedAt: sample.status === "confirmed" ? now : null,
+    priceAmount: null,
+    priceCurrency: null,
+    rate: null,
+    rateSource: null,
+    paymentToleranceBps: 0,
     createdAt,
     updatedAt: now,
   };

@@ -60,6 +60,11 @@ function writeRoutes(): Array<{ method: string; path: string; body: Record<strin
       path: "/api/payment-orders/",
       body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 2, webhook_url: "http://127.0.0.1:9/x", redirect_url: "https://example.com/", expires_at: "2999-01-01T00:00:00Z" },
     },
+    { method: "POST", path: "/api/payment-orders/", body: { price_amount: "5.00", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: "{}", nonce: 3 } },
+    { method: "PUT", path: "/api/account/", body: { payment_tolerance_bps: 25 } },
+    { method: "POST", path: "/api/payment-links/", body: { title: "t", price_amount: "5.00", price_currency: "USD", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true } },
+    { method: "PUT", path: `/api/payment-links/${ids.link}/`, body: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true } },
+    { method: "POST", path: `/api/links/${ids.link}/orders/`, body: { blockchain: "base", currency: "USDC", quantity: 1 }, auth: false },
     { method: "POST", path: `/api/sandbox/payment-orders/${ids.order}/pay/`, body: { amount: "0.5", currency: "USDC" } },
     { method: "POST", path: "/api/sandbox/mine/", body: { blocks: 1, blockchain: "base" } },
     { method: "POST", path: "/api/sandbox/faucet/", body: { address: randomAddress(), currency: "USDC", amount: "1", blockchain: "base" } },
@@ -97,13 +102,17 @@ function probes(): Probe[] {
     (id: string) => ["GET", `/api/webhook-endpoints/${id}/deliveries/`, undefined],
     (id: string) => ["POST", `/api/webhook-deliveries/${id}/redeliver/`, "{}"],
     (id: string) => ["GET", `/api/pay/${id}/`, undefined],
+    (id: string) => ["GET", `/api/payment-links/${id}/`, undefined],
+    (id: string) => ["DELETE", `/api/payment-links/${id}/`, undefined],
+    (id: string) => ["GET", `/api/links/${id}/`, undefined],
+    (id: string) => ["POST", `/api/links/${id}/orders/`, JSON.stringify({ blockchain: "base", currency: "USDC" })],
     (id: string) => ["POST", `/api/pay/${id}/simulate/`, JSON.stringify({ kind: "full" })],
     (id: string) => ["POST", `/api/sandbox/inbox/${id}/`, "{}"],
   ];
   for (const make of idPaths) {
     for (const id of badIds) {
       const [method, path, raw] = make(id) as [string, string, string | undefined];
-      out.push({ method, path, raw, auth: !path.startsWith("/api/pay/") && !path.startsWith("/api/sandbox/inbox/") });
+      out.push({ method, path, raw, auth: !path.startsWith("/api/pay/") && !path.startsWith("/api/sandbox/inbox/") && !path.startsWith("/api/links/") });
     }
   }
   // Every list filter with bad values, one at a time and repeated.
@@ -114,6 +123,7 @@ function probes(): Probe[] {
     ["/api/webhook-endpoints/", ["page", "page_size"]],
     [`/api/webhook-endpoints/${ids.endpoint}/deliveries/`, ["status", "page", "page_size"]],
     ["/api/api-keys/", ["page", "page_size"]],
+    ["/api/payment-links/", ["page", "page_size"]],
     ["/api/events/", ["event", "order_id", "page", "page_size"]],
     ["/api/sandbox/inbox/", ["page", "page_size"]],
     ["/api/blockchains/", ["page", "page_size"]],
@@ -161,6 +171,8 @@ export function malformedRequestSuite(shared: { server(): ServerProcess }) {
       ids.endpoint = String(endpoint.body.data.id);
       const key = await http(server, "POST", "/api/api-keys/", { token, json: { name: "k", preset: "read_only" } });
       ids.key = String(key.body.data.id);
+      const link = await http(server, "POST", "/api/payment-links/", { token, json: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }] } });
+      ids.link = String(link.body.data.id);
       const inbox = await http(server, "GET", "/api/sandbox/inbox/", { token });
       ids.inbox = new URL(inbox.body.inbox_url).pathname;
     });

@@ -90,7 +90,7 @@ describe("the OpenAPI document", () => {
       for (const code of doc.errors ?? []) expect(documentedErrorCodes(key, errorStatus[code as ErrorCode]), `${key} ${code}`).toContain(code);
     }
     expect(documentedErrorCodes("POST /api/payment-orders", 400).sort()).toEqual(
-      ["VALIDATION_ERROR", "INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO"].sort(),
+      ["VALIDATION_ERROR", "INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO", "UNSUPPORTED_PRICE_CURRENCY"].sort(),
     );
   });
 

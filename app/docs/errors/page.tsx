@@ -13,6 +13,7 @@ const meaning: Record<ErrorCode, string> = {
   WALLET_NOT_CONFIGURED: "No active wallet for that blockchain: add one with POST /api/merchant-wallets/.",
   DUPLICATE_NONCE: "The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.",
   INVALID_ORDER_INFO: "order_info is not a string holding valid JSON.",
+  UNSUPPORTED_PRICE_CURRENCY: "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
   INVALID_TOKEN: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
   INVALID_CREDENTIALS: "Wrong username or password.",
   INSUFFICIENT_PERMISSIONS: "The credential lacks the operation's permission, or an API key called a login-only operation.",
@@ -24,12 +25,16 @@ const meaning: Record<ErrorCode, string> = {
   RATE_LIMITED: "Too many requests: wait `retry_after` seconds.",
   INTERNAL_ERROR: "Something failed on our side. The body never carries details; quote the x-request-id header.",
   SERVICE_UNAVAILABLE: "A dependency (chain RPC, sandbox devnet) did not answer. Retry later.",
+  PRICE_FEED_STALE: "A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.",
+  PRICE_FEED_UNAVAILABLE: "A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.",
 };
 
 const retry: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: "After retry_after",
   INTERNAL_ERROR: "With backoff",
   SERVICE_UNAVAILABLE: "With backoff",
+  PRICE_FEED_STALE: "Later",
+  PRICE_FEED_UNAVAILABLE: "With backoff",
   INVALID_TOKEN: "After refreshing the token",
   IDEMPOTENCY_REQUEST_IN_PROGRESS: "After Retry-After (1 s), with the same key",
   IDEMPOTENCY_KEY_REUSED: "No: use a new key for a new request",

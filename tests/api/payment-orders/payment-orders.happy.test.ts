@@ -58,6 +58,10 @@ describe("POST /api/payment-orders/", () => {
       transaction: null,
       amount_received: "0",
       failure_reason: null,
+      price_amount: null,
+      price_currency: null,
+      rate: null,
+      rate_source: null,
       sweep: null,
     });
     const created = Date.parse(order.created_at);

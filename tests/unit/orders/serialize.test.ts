@@ -25,6 +25,11 @@ const row: PaymentOrder = {
   confirmationThreshold: 3,
   expiresAt: new Date("2030-01-01T00:30:00Z"),
   confirmedAt: new Date("2030-01-01T00:10:00Z"),
+  priceAmount: null,
+  priceCurrency: null,
+  rate: null,
+  rateSource: null,
+  paymentToleranceBps: 0,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
@@ -52,6 +57,10 @@ describe("serializeOrder", () => {
       transaction: { transaction_hash: `0x${"ab".repeat(32)}`, block_number: 1234, confirmations: 5, status: "confirmed" },
       amount_received: "11",
       failure_reason: null,
+      price_amount: null,
+      price_currency: null,
+      rate: null,
+      rate_source: null,
       sweep: null,
     });
     // Never leaks internal deposit details.

@@ -8,6 +8,10 @@ import { ordersPageSize, parseOrderFilters, toOrderSearch } from "@/lib/dashboar
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { searchOrders } from "@/lib/dashboard/queries";
 import { orderStatuses } from "@/lib/orders/schemas";
+import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { fiatCurrencies } from "@/lib/pricing/convert";
+import { isSandbox } from "@/lib/env";
+import { createOrderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Orders · Dashboard" };
 
@@ -32,6 +36,30 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Orders</h1>
+      <Card title={isSandbox ? "Create an order (sandbox)" : "Create an order"}>
+        <p>
+          Creates a {isSandbox ? "test" : "live"} order and its payment page, as <code>POST /api/payment-orders/</code> does. Price it in the token, or in a
+          fiat currency converted at the on-chain rate.
+        </p>
+        <ActionForm action={createOrderAction} submitLabel="Create order" showResult label="Create an order">
+          <Row>
+            <SelectField label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} />
+            <SelectField
+              label="Paid in"
+              name="currency"
+              options={[...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }))}
+              defaultValue="USDC"
+            />
+            <Field label="Price" name="price" required inputMode="decimal" placeholder="10.50" />
+            <SelectField
+              label="Priced in"
+              name="price_currency"
+              options={[{ value: "token", label: "the token" }, ...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c }))]}
+            />
+          </Row>
+          <Field label="Order info (JSON, optional)" name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
+        </ActionForm>
+      </Card>
       <Card>
         <form method="get" role="search" aria-label="Filter orders">
           <Row>

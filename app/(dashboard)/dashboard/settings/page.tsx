@@ -8,7 +8,8 @@ import { hourlyLimit } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { rateLimitUsage } from "@/lib/dashboard/queries";
-import { rotateAccountSecretAction, revealAccountSecretAction } from "./actions";
+import { ActionForm, Field } from "@/components/ui/action-form";
+import { rotateAccountSecretAction, revealAccountSecretAction, updateToleranceAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Dashboard" };
 
@@ -47,6 +48,24 @@ export default async function SettingsPage() {
           ]}
         />
         <meter min={0} max={limit} value={Math.min(used, limit)} aria-label="Rate limit used this hour" style={{ width: "100%", marginTop: "0.75rem" }} />
+      </Card>
+      <Card title="Payment tolerance">
+        <p>
+          An order counts as paid when it received at least its amount minus this tolerance, in basis points (100 = 1 %). It absorbs rounding and
+          wallet fees on fiat-priced orders. Orders keep the tolerance they were created with.
+        </p>
+        <ActionForm action={updateToleranceAction} submitLabel="Save tolerance" successMessage="Tolerance saved." resetOnSuccess={false} label="Payment tolerance">
+          <Field
+            label="Tolerance (basis points)"
+            name="payment_tolerance_bps"
+            type="number"
+            min={0}
+            max={1000}
+            defaultValue={account.paymentToleranceBps}
+            required
+            hint={`Now ${account.paymentToleranceBps} bps (${(account.paymentToleranceBps / 100).toFixed(2)} %); 0: the exact amount.`}
+          />
+        </ActionForm>
       </Card>
       <Card title="Account webhook secret">
         <p>Signs deliveries to each order&apos;s own webhook_url. After a rotation the old secret keeps signing for 24 hours.</p>

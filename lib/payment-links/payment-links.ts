@@ -1,0 +1,154 @@
+import "server-only";
+import { randomInt } from "node:crypto";
+import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
+import type { PaymentLink } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { createOrder } from "@/lib/orders/create-order";
+import { paymentUrl } from "@/lib/orders/serialize";
+import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
+import { deleteMerchantLink, findActiveLink, findMerchantLink, insertLink, updateMerchantLink } from "./queries";
+import type { CreateLinkBody, CreateLinkOrderBody } from "./schemas";
+
+type LinkOption = { blockchain: string; currency: string };
+
+/** The public page of a link. */
+export function linkUrl(linkId: string): string {
+  return `${env.APP_URL.replace(/\/+$/, "")}/link/${linkId}`;
+}
+
+export function serializeLink(link: PaymentLink) {
+  return {
+    id: link.linkId,
+    title: link.title,
+    amount: link.amount,
+    price_amount: link.priceAmount,
+    price_currency: link.priceCurrency,
+    options: link.options as LinkOption[],
+    max_quantity: link.maxQuantity,
+    is_active: link.isActive,
+    url: linkUrl(link.linkId),
+    created_at: link.createdAt.toISOString(),
+    updated_at: link.updatedAt.toISOString(),
+  };
+}
+
+export function serializePublicLink(link: PaymentLink, shopName: string) {
+  return {
+    id: link.linkId,
+    title: link.title,
+    amount: link.amount,
+    price_amount: link.priceAmount,
+    price_currency: link.priceCurrency,
+    options: link.options as LinkOption[],
+    max_quantity: link.maxQuantity,
+    shop_name: shopName,
+  };
+}
+
+/**
+ * Checks a link's price and options: each option a served blockchain and a token on it (canonical
+ * slug and symbol kept), no duplicates; a token price in at most the token's decimals, with every
+ * option the same token; a fiat price in a supported currency within its minor units.
+ */
+function checkedLink(input: CreateLinkBody) {
+  const fiat = input.price_amount != null;
+  if (fiat === (input.amount != null)) throw validationError({ amount: ["Give amount or price_amount (with price_currency), exactly one."] });
+  const options: LinkOption[] = [];
+  for (const [i, option] of input.options.entries()) {
+    const chain = findBlockchainBySlug(option.blockchain);
+    if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `options[${i}]: blockchain '${option.blockchain}' is not supported.`);
+    const token = findToken(chain, option.currency);
+    if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `options[${i}]: currency '${option.currency}' is not supported on ${chain.slug}.`);
+    if (!options.some((o) => o.blockchain === chain.slug && o.currency === token.symbol)) options.push({ blockchain: chain.slug, currency: token.symbol });
+    if (!fiat) parseAmount(input.amount, token.decimals);
+  }
+  if (!fiat && new Set(options.map((o) => o.currency)).size > 1) {
+    throw validationError({ options: ["A link priced in token units takes one token (on any chains); price it in fiat to offer several tokens."] });
+  }
+  let priceCurrency: string | null = null;
+  if (fiat) {
+    priceCurrency = (input.price_currency ?? "").toUpperCase();
+    if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
+    if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Links cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
+    parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
+  }
+  return {
+    title: input.title,
+    amount: fiat ? null : input.amount!,
+    priceAmount: fiat ? input.price_amount! : null,
+    priceCurrency,
+    options,
+    maxQuantity: input.max_quantity,
+    isActive: input.is_active,
+  };
+}
+
+export async function createLink(db: DbOrTx, merchantId: number, input: CreateLinkBody, now = new Date()): Promise<PaymentLink> {
+  return insertLink(db, { ...checkedLink(input), linkId: newId("paymentLink"), merchantId, createdAt: now, updatedAt: now });
+}
+
+export async function getLinkOrThrow(db: DbOrTx, merchantId: number, linkId: string): Promise<PaymentLink> {
+  const link = await findMerchantLink(db, merchantId, linkId);
+  if (!link) throw notFound("Payment link");
+  return link;
+}
+
+/** PUT replaces the link's settings; orders already made from it are not touched. */
+export async function updateLink(db: DbOrTx, merchantId: number, linkId: string, input: CreateLinkBody, now = new Date()): Promise<PaymentLink> {
+  const link = await updateMerchantLink(db, merchantId, linkId, { ...checkedLink(input), updatedAt: now });
+  if (!link) throw notFound("Payment link");
+  return link;
+}
+
+export async function deleteLink(db: DbOrTx, merchantId: number, linkId: string): Promise<void> {
+  if (!(await deleteMerchantLink(db, merchantId, linkId))) throw notFound("Payment link");
+}
+
+export async function getPublicLinkOrThrow(db: DbOrTx, linkId: string) {
+  const found = await findActiveLink(db, linkId);
+  if (!found) throw notFound("Payment link");
+  return found;
+}
+
+/** price × quantity, exactly, in the same decimal notation. */
+function times(price: string, quantity: number): string {
+  const [whole, fraction = ""] = price.split(".");
+  const units = BigInt(whole! + fraction) * BigInt(quantity);
+  return formatAmount(units, fraction.length);
+}
+
+/**
+ * A fresh order from a link for a customer: one of its options, a quantity within its bound, the
+ * link's price × quantity (fiat prices converted at the rate of now), a nonce the gateway picks,
+ * and order_info naming the link. The merchant's wallet on that chain must be set, as for any order.
+ */
+export async function createOrderFromLink(db: DbOrTx, linkId: string, input: CreateLinkOrderBody) {
+  const { link } = await getPublicLinkOrThrow(db, linkId);
+  const options = link.options as LinkOption[];
+  const option = options.find((o) => o.blockchain === input.blockchain.toLowerCase() && o.currency.toLowerCase() === input.currency.toLowerCase());
+  if (!option) throw validationError({ currency: [`Not offered by this link; choose one of ${options.map((o) => `${o.currency} on ${o.blockchain}`).join(", ")}.`] });
+  if (input.quantity > link.maxQuantity) throw validationError({ quantity: [`At most ${link.maxQuantity}.`] });
+  const price = link.priceAmount
+    ? { price_amount: times(link.priceAmount, input.quantity), price_currency: link.priceCurrency! }
+    : { amount: times(link.amount!, input.quantity) };
+  const orderInfo = JSON.stringify({ payment_link: link.linkId, title: link.title, quantity: input.quantity });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // 2^48 nonces: a collision with the merchant's own is unlikely, and retried.
+      const order = await createOrder(db, link.merchantId, { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) });
+      return {
+        order_id: order.orderId,
+        payment_url: paymentUrl(order.orderId),
+        amount: formatAmount(BigInt(order.amount), order.decimals),
+        currency: order.currency,
+        blockchain: option.blockchain,
+      };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "DUPLICATE_NONCE") || attempt >= 2) throw error;
+    }
+  }
+}
