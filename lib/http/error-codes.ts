@@ -9,6 +9,10 @@ export const errorStatus = {
   WALLET_NOT_CONFIGURED: 400,
   DUPLICATE_NONCE: 400,
   INVALID_ORDER_INFO: 400,
+  /** A refund of an order that is not confirmed or failed (underpaid / late payment), or that holds none of its asset. */
+  ORDER_NOT_REFUNDABLE: 400,
+  /** A refund larger than what is still refundable (received minus refunds requested, pending or confirmed). */
+  REFUND_EXCEEDS_REFUNDABLE: 400,
   INVALID_TOKEN: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_PERMISSIONS: 403,

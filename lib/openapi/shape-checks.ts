@@ -14,6 +14,9 @@ import type { simulatePayment } from "@/lib/sandbox/simulate-payment";
 import type { transactionJson, transactionListItemJson } from "@/lib/transactions/schemas";
 import type { serializeTransaction, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import type { walletJson } from "@/lib/wallets/schemas";
+import type { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
+import type { serializeRefund } from "@/lib/refunds/serialize";
+import type { setRefundAddress } from "@/lib/refunds/set-refund-address";
 import type { serializeWallet } from "@/lib/wallets/serialize";
 import type { attemptJson, deliveryJson, endpointJson, endpointWithSecretJson, eventJson, inboxMessageJson } from "@/lib/webhooks/schemas";
 import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeEvent, serializeInboxMessage } from "@/lib/webhooks/serialize";
@@ -55,6 +58,8 @@ export type ShapeChecks = [
   Matches<typeof faucetJson, Result<typeof dripFaucet>>,
   Matches<typeof publicOrderJson, Result<typeof serializePublicOrder>>,
   Matches<typeof simulatedPaymentJson, Result<typeof simulatePayment>>,
+  Matches<typeof refundJson, Result<typeof serializeRefund>>,
+  Matches<typeof publicRefundAddressJson, Result<typeof setRefundAddress>>,
 ];
 
 type AllTrue<T extends readonly boolean[]> = T[number] extends true ? true : false;

@@ -28,6 +28,8 @@ const publicKeys = [
   "qr_code_url",
   "receiving_address",
   "redirect_url",
+  "refund_address",
+  "refund_address_allowed",
   "sandbox",
   "shop_name",
   "status",
@@ -76,6 +78,8 @@ describe("GET /api/pay/{order_id}/", () => {
       expires_at: order.expires_at,
       // Not before the order is confirmed.
       redirect_url: null,
+      refund_address_allowed: false,
+      refund_address: null,
       sandbox: true,
     });
     expect(Object.keys(data.blockchain).sort()).toEqual(["chain_id", "explorer_url", "name", "native_currency", "rpc_url", "slug"]);

@@ -25,6 +25,8 @@ const row: PaymentOrder = {
   confirmationThreshold: 3,
   expiresAt: new Date("2030-01-01T00:30:00Z"),
   confirmedAt: new Date("2030-01-01T00:10:00Z"),
+  refundAddress: null,
+  refundAddressAt: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
