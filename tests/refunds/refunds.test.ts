@@ -5,7 +5,7 @@
  * events; plus the refusals (order state, amounts, another merchant's order) and the payment page's
  * refund address.
  */
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { parseAbi, type Address, type Hex } from "viem";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { GET as listRefunds, POST as postRefund } from "@/app/api/payment-orders/[orderId]/refunds/route";
@@ -23,6 +23,11 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { expectMatchesSchema } from "../helpers/openapi";
 import { createApiKeyFor, createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
+import { sessionModuleMock, signInAs } from "../dashboard/session";
+import { createRefundAction } from "@/app/(dashboard)/dashboard/orders/[orderId]/actions";
+import { loadOrderDetail } from "@/lib/dashboard/order-detail";
+
+vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
@@ -198,6 +203,30 @@ describe("refunds", () => {
     expect(again.body.error.code).toBe("CONFLICT");
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: customer });
     expect((await post("ORD-doesnotexist", customer)).status).toBe(404);
+
+    // The dashboard: the order page shows the customer's address, and its form refunds through the same use-case.
+    const detail = await loadOrderDetail(testDb.db, merchant.id, order.order_id);
+    expect(detail?.order.refundAddress).toBe(customer);
+    signInAs(merchant);
+    const made = await createRefundAction({ orderId: order.order_id, to_address: customer, overpaid_only: true });
+    expect(made).toEqual({ ok: true, data: { id: expect.any(Number), amount: "2", transaction: expect.objectContaining({ from: merchantKey.address, chainId: base().chainId }) } });
+    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.refunds).toEqual([expect.objectContaining({ amount: "2", status: "requested", to_address: customer })]);
+    const other = await createMerchant();
+    signInAs(other);
+    expect(await createRefundAction({ orderId: order.order_id, to_address: customer })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    signInAs(null);
+  });
+
+  test("malformed refund requests are 400 in the error envelope, never 5xx", async () => {
+    const { merchant, order } = await paidOrder();
+    const to = randomAddress();
+    const bodies: unknown[] = [[], "x", null, 5, {}, { to_address: 5 }, { to_address: to, amount: 1 }, { to_address: to, amount: "-1" }, { to_address: to, amount: "1e3" }, { to_address: to, amount: "9".repeat(100) }, { to_address: to, overpaid_only: "yes" }, { to_address: to, reason: "a".repeat(501) }, { to_address: `${to} ` + "x" }];
+    for (const body of bodies) {
+      const res = await refund(merchant.access, order.order_id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: { code: expect.stringMatching(/^(VALIDATION_ERROR|INVALID_AMOUNT|REFUND_EXCEEDS_REFUNDABLE)$/) } });
+    }
+    expect((await fetchOrder(merchant, order.order_id)).refunds).toEqual([]);
   });
 
   test("POST /api/pay/{id}/refund-address/ is limited per client address", async () => {
