@@ -59,6 +59,8 @@ describe("POST /api/payment-orders/", () => {
       amount_received: "0",
       failure_reason: null,
       sweep: null,
+      refund_address: null,
+      refunds: [],
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);

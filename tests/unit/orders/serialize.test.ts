@@ -55,6 +55,8 @@ describe("serializeOrder", () => {
       amount_received: "11",
       failure_reason: null,
       sweep: null,
+      refund_address: null,
+      refunds: [],
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);
