@@ -143,6 +143,26 @@ describe("refunds", () => {
     expect((await fetchOrder(merchant, order.order_id)).refunds[0]).toMatchObject({ status: "confirmed", transaction_hash: hash });
   });
 
+  test("an underpaid (failed) order refunds what arrived; the customer can leave a refund address for it", async () => {
+    const latest = await client().getBlock({ blockTag: "latest" });
+    const expiresAt = new Date(Math.max(Date.now(), Number(latest.timestamp) * 1000 + 1000) + 30_000);
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2, wallet_address: merchantKey.address, confirmation_threshold: 1 });
+    const order = await createOrder(merchant, { blockchain: "base", amount: "5", currency: "USDC", expires_at: expiresAt.toISOString() });
+    await pay(merchant, order.order_id, { amount: "2" });
+    await watchChainTick(testDb.db, base(), client(), { checkInternalDeposits: true });
+    await watchChainTick(testDb.db, base(), client(), { checkInternalDeposits: true, now: () => new Date(expiresAt.getTime() + 1_000) });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "failed", failure_reason: "underpaid", amount_received: "2" });
+    const customer = randomAddress();
+    const left = await call(refundAddress, "POST", `/api/pay/${order.order_id}/refund-address/`, { params: { orderId: order.order_id }, body: { refund_address: customer }, ip: "203.0.113.8" });
+    expect(left.status).toBe(201);
+    const overpaidOnly = await refund(merchant.access, order.order_id, { overpaid_only: true, to_address: customer });
+    expect(overpaidOnly.body.error.code).toBe("ORDER_NOT_REFUNDABLE");
+    const all = await refund(merchant.access, order.order_id, { to_address: customer });
+    expect(all.status).toBe(201);
+    expect(all.body.data).toMatchObject({ amount: "2", amount_base_units: "2000000", status: "requested" });
+  });
+
   test("refusals: an unpaid order, bad input, another merchant's order, a read-only key", async () => {
     const { merchant, order } = await paidOrder();
     const customer = randomAddress();
