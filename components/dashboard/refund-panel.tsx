@@ -14,6 +14,21 @@ export interface UnsignedRefundTransaction {
   chainId: number;
 }
 
+/** The browser wallet: `window.ethereum`, or else the first wallet announcing itself through EIP-6963. */
+function findBrowserWallet(): EIP1193Provider | undefined {
+  const injected = (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
+  if (injected) return injected;
+  let announced: EIP1193Provider | undefined;
+  const listener = (event: Event) => {
+    announced ??= (event as CustomEvent<{ provider: EIP1193Provider }>).detail?.provider;
+  };
+  window.addEventListener("eip6963:announceProvider", listener);
+  // Wallets answer the request synchronously, inside dispatchEvent.
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+  window.removeEventListener("eip6963:announceProvider", listener);
+  return announced;
+}
+
 /**
  * Sends a refund's built transaction with the merchant's own browser wallet (EIP-1193, as the flush
  * button does). The gateway only built it; the wallet that received the swept deposit signs it.
@@ -23,7 +38,7 @@ export function SignRefundButton({ transaction }: { transaction: UnsignedRefundT
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
 
   async function sign() {
-    const ethereum = (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
+    const ethereum = findBrowserWallet();
     if (!ethereum) {
       setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask), or send the transaction below from your wallet yourself." });
       return;
