@@ -5,6 +5,7 @@ import type { PublicOrder } from "@/lib/orders/public-order";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { CopyButton } from "./copy-button";
 import { Countdown, useTimeLeft } from "./countdown";
+import { RefundAddressForm } from "./refund-address-form";
 import { SandboxControls } from "./sandbox-controls";
 import { StatusPanel } from "./status-panel";
 import { usePublicOrder } from "./use-public-order";
@@ -47,6 +48,7 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
       </header>
 
       <StatusPanel order={order} timeLeft={timeLeft} stale={query.isError} />
+      <RefundAddressForm order={order} />
 
       <section className={`${styles.card} ${styles.details} ${open ? "" : styles.dimmed}`} aria-labelledby="details-title">
         <h2 id="details-title" className={styles.visuallyHidden}>

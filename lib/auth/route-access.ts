@@ -38,6 +38,8 @@ export const routeAccess = {
   "GET /api/payment-orders": "read",
   "POST /api/payment-orders": "create_payments",
   "GET /api/payment-orders/[orderId]": "read",
+  "GET /api/payment-orders/[orderId]/refunds": "read",
+  "POST /api/payment-orders/[orderId]/refunds": "create_payments",
   "POST /api/sandbox/payment-orders/[orderId]/pay": "create_payments",
   "POST /api/sandbox/mine": "create_payments",
   "POST /api/sandbox/faucet": "create_payments",
@@ -58,6 +60,7 @@ export const routeAccess = {
   // The hosted payment page (customers have no credential): ORD-… ids only, customer-safe fields only.
   "GET /api/pay/[orderId]": "public",
   "POST /api/pay/[orderId]/simulate": "public",
+  "POST /api/pay/[orderId]/refund-address": "public",
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof routeAccess;

@@ -7,6 +7,8 @@ import type { Blockchain } from "./catalog";
 import { advanceCursor, findCursor, findOrdersByDepositAddresses, saveCursor, upsertTransfers } from "./queries";
 import { armSweep, touchCursor } from "@/lib/transactions/queries";
 import { handleChainReset } from "./chain-reset";
+import { matchRefunds } from "@/lib/refunds/match-refunds";
+import { findRequestedRefundsTo, markRefundSeen } from "@/lib/refunds/queries";
 
 const settledStatuses = new Set(["confirmed", "failed", "expired"]);
 
@@ -76,8 +78,9 @@ interface Candidate {
  * One scanner tick for one chain: checks genesis and the cursor block (devnet restart, reorg),
  * then reads ERC-20 Transfer logs of the catalog's tokens and native transfers for the blocks
  * since the cursor, records those to deposit addresses, and advances the cursor in the same
- * database transaction. RPC calls: a few per tick, one per block, one per chunk of logs, and one
- * receipt per matched transaction: never one per open order.
+ * database transaction; transfers that pay a requested refund (lib/refunds/) mark it pending. RPC
+ * calls: a few per tick, one per block, one per chunk of logs, and one receipt per matched
+ * transaction: never one per open order or refund.
  */
 export async function scanChain(db: Db, chain: Blockchain, client: PublicClient, options: ScanOptions = {}): Promise<ScanResult> {
   const now = options.now ?? (() => new Date());
@@ -159,9 +162,13 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   const byAddress = new Map(orders.map((o) => [o.receivingAddress, o]));
   const ordersById = new Map(orders.map((o) => [o.id, o]));
   const matched = candidates.filter((c) => byAddress.has(c.to));
+  // Refunds the merchants sent from their wallets: one indexed query by recipient, like the deposit match above.
+  const refundPairs = matchRefunds(await findRequestedRefundsTo(db, chain.id, recipients), candidates);
 
   const receipts = new Map<Hex, Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>>();
-  for (const hash of new Set(matched.map((c) => c.txHash))) receipts.set(hash, await client.getTransactionReceipt({ hash }));
+  for (const hash of new Set([...matched, ...refundPairs.map((p) => p.transfer as Candidate)].map((c) => c.txHash))) {
+    receipts.set(hash, await client.getTransactionReceipt({ hash }));
+  }
 
   const stamp = now();
   const rows: NewTransaction[] = matched.map((c) => {
@@ -199,6 +206,18 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: stamp });
     if (!moved) return false;
     await upsertTransfers(tx, rows);
+    for (const { refund, transfer } of refundPairs) {
+      const block = blocks.get(transfer.blockNumber)!;
+      const reverted = receipts.get(transfer.txHash as Hex)!.status !== "success";
+      await markRefundSeen(tx, refund.id, {
+        status: reverted ? "failed" : "pending",
+        txHash: transfer.txHash,
+        logIndex: transfer.logIndex,
+        blockNumber: transfer.blockNumber,
+        blockHash: block.hash!,
+        updatedAt: stamp,
+      });
+    }
     // Money reaching an order that is already settled (late, another asset, more after a sweep) is flushed to the merchant too.
     for (const orderId of new Set(rows.filter((r) => r.status !== "failed" && settledStatuses.has(ordersById.get(r.paymentOrderId!)!.status)).map((r) => r.paymentOrderId!))) {
       await armSweep(tx, orderId, chain.id, stamp);

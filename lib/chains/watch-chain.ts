@@ -3,6 +3,7 @@ import { EventEmitter } from "node:events";
 import type { PublicClient } from "viem";
 import type { Db } from "@/lib/db/types";
 import { advanceOrders, type LifecycleResult } from "@/lib/orders/lifecycle";
+import { advanceRefunds } from "@/lib/refunds/advance-refunds";
 import type { Blockchain } from "./catalog";
 import { chainClient } from "./clients";
 import { detectInternalDeposits } from "./internal-deposits";
@@ -12,6 +13,7 @@ export interface ChainTickResult {
   scan: ScanResult;
   internalDeposits: number;
   lifecycle: LifecycleResult;
+  refunds: { confirmed: number; reopened: number };
 }
 
 export interface ChainTickOptions extends ScanOptions {
@@ -30,14 +32,15 @@ function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
   return true;
 }
 
-/** One pass for one chain: scan new blocks, catch internal deposits, then move orders (detect, confirm, expire, fall back). */
+/** One pass for one chain: scan new blocks, catch internal deposits, then move orders (detect, confirm, expire, fall back) and refunds (confirm, reorg). */
 export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
   const now = options.now ?? (() => new Date());
   const scan = await scanChain(db, chain, client, options);
   const checkInternal = options.checkInternalDeposits ?? balanceCheckDue(chain, Date.now());
   const internalDeposits = checkInternal ? await detectInternalDeposits(db, chain, client, scan.head, now()) : 0;
   const lifecycle = await advanceOrders(db, chain, client, now());
-  return { scan, internalDeposits, lifecycle };
+  const refunds = await advanceRefunds(db, chain, client, scan.head, now());
+  return { scan, internalDeposits, lifecycle, refunds };
 }
 
 /** "Something happened on this chain, look now": the job driver listens and runs the chain's tick early. */

@@ -4,9 +4,11 @@ import { ApiError } from "@/lib/http/errors";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { findOrderSweep, findScannedHead } from "@/lib/transactions/queries";
+import { listOrderRefunds } from "@/lib/refunds/queries";
+import { serializeRefund } from "@/lib/refunds/serialize";
 import { orderDeliveries, orderTimeline, orderTransfers } from "./queries";
 
-/** One of the merchant's orders with its timeline, transfers and webhook deliveries; null when it is not theirs. */
+/** One of the merchant's orders with its timeline, transfers, refunds and webhook deliveries; null when it is not theirs. */
 export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: string) {
   let order;
   try {
@@ -15,13 +17,14 @@ export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: 
     if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
     throw error;
   }
-  const [events, transfers, deliveries, summary, head, sweep] = await Promise.all([
+  const [events, transfers, deliveries, summary, head, sweep, refunds] = await Promise.all([
     orderTimeline(db, merchantId, order.id),
     orderTransfers(db, merchantId, order.id),
     orderDeliveries(db, merchantId, order.id),
     findOrderTransactionSummary(db, order),
     findScannedHead(db, order.blockchainId),
     findOrderSweep(db, order.id),
+    listOrderRefunds(db, order.id),
   ]);
-  return { order, events, transfers, deliveries, summary, head, sweep };
+  return { order, events, transfers, deliveries, summary, head, sweep, refunds: refunds.map((r) => serializeRefund(r, order)) };
 }

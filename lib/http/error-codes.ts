@@ -11,6 +11,10 @@ export const errorStatus = {
   INVALID_ORDER_INFO: 400,
   /** A fiat price_currency the gateway does not price in, or no price feed for the pair on the chain. */
   UNSUPPORTED_PRICE_CURRENCY: 400,
+  /** A refund of an order that is not confirmed or failed (underpaid / late payment), or that holds none of its asset. */
+  ORDER_NOT_REFUNDABLE: 400,
+  /** A refund larger than what is still refundable (received minus refunds requested, pending or confirmed). */
+  REFUND_EXCEEDS_REFUNDABLE: 400,
   INVALID_TOKEN: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_PERMISSIONS: 403,

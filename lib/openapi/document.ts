@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
 import { apiKeyJson, createdApiKeyJson } from "@/lib/auth/api-key-schemas";
 import { allPermissions } from "@/lib/auth/permissions";
 import { routeAccess, type RouteAccess, type RouteKey } from "@/lib/auth/route-access";
@@ -69,6 +70,8 @@ const namedSchemas: Array<[z.ZodType, string]> = [
   [linkJson, "PaymentLink"],
   [publicLinkJson, "PublicPaymentLink"],
   [linkOrderJson, "PaymentLinkOrder"],
+  [refundJson, "Refund"],
+  [publicRefundAddressJson, "RefundAddressResult"],
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -343,6 +346,8 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "payment.confirmed": "The payment has the required confirmations: the order is `confirmed`. Fulfil the order.",
   "payment.failed": "The order is `failed`; `failure_reason` says why (underpaid, late_payment, reverted).",
   "payment.expired": "The payment window closed with nothing received: the order is `expired`.",
+  "refund.created": "A refund was requested (`POST /api/payment-orders/{order_id}/refunds/`): the new entry of `data.refunds` has status `requested` until your wallet's transfer is seen on chain.",
+  "refund.confirmed": "A refund's transfer has the order's confirmations: its entry in `data.refunds` is `confirmed` with its `transaction_hash`.",
 };
 
 function webhooks(): Json {

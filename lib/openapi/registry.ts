@@ -29,6 +29,7 @@ import {
   updateLinkBody,
 } from "@/lib/payment-links/schemas";
 import { createOrderBody, listOrdersQuery, orderJson, orderListItemJson, orderParams, publicOrderJson } from "@/lib/orders/schemas";
+import { createRefundBody, publicRefundAddressJson, refundAddressBody, refundJson } from "@/lib/refunds/schemas";
 import { faucetBody, faucetJson, mineBody, mineJson, payOrderBody, payOrderJson, sandboxOrderParams, simulatedPaymentJson } from "@/lib/sandbox/schemas";
 import { simulateBody } from "@/lib/sandbox/simulate-payment";
 import { listTransactionsQuery, transactionJson, transactionListItemJson, transactionParams } from "@/lib/transactions/schemas";
@@ -244,6 +245,23 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
     params: orderParams,
     response: envelope(orderJson, "OK"),
   },
+  "GET /api/payment-orders/[orderId]/refunds": {
+    summary: "List an order's refunds",
+    description: "Oldest first, each with its status (requested → pending → confirmed, or failed) and the transaction to sign. The order's own JSON carries the same list as `refunds`.",
+    tags: ["Payment orders"],
+    params: orderParams,
+    response: envelope(z.array(refundJson), "OK"),
+  },
+  "POST /api/payment-orders/[orderId]/refunds": {
+    summary: "Refund an order",
+    description:
+      "Refunds all or part of a confirmed order, or of a failed one that was underpaid or paid late, in the order's currency, to the customer's address (the payment page's `refund_address`, if the customer left one). The gateway never holds funds: the answer carries `transaction` (`from`, `to`, `data`, `value`, `chainId`), the exact transfer to sign and send from your wallet (the order's sweep destination). The gateway then matches it on chain (sender, recipient, asset and exact amount), marks the refund `pending`, and `confirmed` after the order's confirmation threshold, with `refund.created` and `refund.confirmed` webhooks. Without `amount` it refunds everything still refundable; `overpaid_only: true` refunds `amount_received − amount`. Refundable: what arrived of the order's currency (late payments included) minus refunds requested, pending or confirmed.\n\nExample: `{ \"amount\": \"2.5\", \"to_address\": \"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\", \"reason\": \"returned item\" }`.",
+    tags: ["Payment orders"],
+    params: orderParams,
+    body: createRefundBody,
+    response: envelope(refundJson, "Refund requested: sign and send the transaction with your wallet.", 201),
+    errors: ["INVALID_AMOUNT", "ORDER_NOT_REFUNDABLE", "REFUND_EXCEEDS_REFUNDABLE"],
+  },
   "POST /api/sandbox/payment-orders/[orderId]/pay": {
     summary: "Pay an order on the devnet",
     description: "A real transfer from the faucet to the order's deposit address. Without an amount it pays what is still missing in the order's currency (409 CONFLICT when nothing is); give less to test underpayment, or another currency to test wrong-asset handling (default there: the order's amount).",
@@ -444,6 +462,15 @@ export const operations: Partial<Record<RouteKey, OperationDoc>> = {
     bodyExamples: { pick: { summary: "Two items, paid in USDC on base", value: { blockchain: "base", currency: "USDC", quantity: 2 } } },
     response: envelope(linkOrderJson, "Order created.", 201),
     errors: ["WALLET_NOT_CONFIGURED", "PRICE_FEED_STALE", "PRICE_FEED_UNAVAILABLE", "UNSUPPORTED_PRICE_CURRENCY", "RATE_LIMITED"],
+  },
+  "POST /api/pay/[orderId]/refund-address": {
+    summary: "Leave a refund address (payment page)",
+    description: "For an overpaid, underpaid or late payment (`refund_address_allowed` in the public order): the customer's address for the merchant to refund to. Set once (409 CONFLICT afterwards: the order id is public, so a second answer could come from anyone). Limited per client address.",
+    tags: ["Payment page"],
+    params: orderParams,
+    body: refundAddressBody,
+    response: envelope(publicRefundAddressJson, "Refund address saved; the merchant will see it.", 201),
+    errors: ["ORDER_NOT_REFUNDABLE", "CONFLICT", "RATE_LIMITED"],
   },
   "GET /api/openapi.json": {
     summary: "This OpenAPI document",

@@ -16,6 +16,9 @@ import type { simulatePayment } from "@/lib/sandbox/simulate-payment";
 import type { transactionJson, transactionListItemJson } from "@/lib/transactions/schemas";
 import type { serializeTransaction, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import type { walletJson } from "@/lib/wallets/schemas";
+import type { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
+import type { serializeRefund } from "@/lib/refunds/serialize";
+import type { setRefundAddress } from "@/lib/refunds/set-refund-address";
 import type { serializeWallet } from "@/lib/wallets/serialize";
 import type { attemptJson, deliveryJson, endpointJson, endpointWithSecretJson, eventJson, inboxMessageJson } from "@/lib/webhooks/schemas";
 import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeEvent, serializeInboxMessage } from "@/lib/webhooks/serialize";
@@ -60,6 +63,8 @@ export type ShapeChecks = [
   Matches<typeof linkJson, Result<typeof serializeLink>>,
   Matches<typeof publicLinkJson, Result<typeof serializePublicLink>>,
   Matches<typeof linkOrderJson, Result<typeof createOrderFromLink>>,
+  Matches<typeof refundJson, Result<typeof serializeRefund>>,
+  Matches<typeof publicRefundAddressJson, Result<typeof setRefundAddress>>,
 ];
 
 type AllTrue<T extends readonly boolean[]> = T[number] extends true ? true : false;

@@ -2,7 +2,8 @@ import "server-only";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { findLatestOrderTransfer, findScannedHead } from "@/lib/transactions/queries";
-import type { OrderTransactionSummary } from "./serialize";
+import type { OrderView } from "./queries";
+import { serializeOrder, type OrderSweepSummary, type OrderTransactionSummary } from "./serialize";
 
 /** The `transaction` object of an order response, with live confirmations against `head`. */
 export function summarizeTransfer(transfer: Transaction, head: bigint | null, status?: string): OrderTransactionSummary {
@@ -22,3 +23,10 @@ export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrde
   return summarizeTransfer(transfer, await findScannedHead(db, order.blockchainId));
 }
 
+
+/** An order view as GET /api/payment-orders/{order_id}/ answers it (and as refund webhooks carry it). */
+export function serializeOrderView(view: OrderView) {
+  const { order, transfer, head, sweep, refunds } = view;
+  const sweepSummary = sweep ? { status: sweep.status as OrderSweepSummary["status"], transaction_hash: sweep.txHash } : null;
+  return serializeOrder(order, transfer ? summarizeTransfer(transfer, head) : null, sweepSummary, refunds);
+}

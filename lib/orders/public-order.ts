@@ -51,7 +51,17 @@ export interface PublicOrder {
   expires_at: string;
   /** Only once the order is confirmed: before that the customer has no business leaving. */
   redirect_url: string | null;
+  /** Whether the customer may leave a refund address: overpaid, underpaid or late orders. */
+  refund_address_allowed: boolean;
+  /** The refund address the customer left (set once). */
+  refund_address: string | null;
   sandbox: boolean;
+}
+
+/** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
+export function refundAddressAllowed(order: Pick<PaymentOrder, "status" | "failureReason" | "amount" | "amountReceived">): boolean {
+  if (order.status === "failed") return order.failureReason === "underpaid" || order.failureReason === "late_payment";
+  return order.status === "confirmed" && BigInt(order.amountReceived) > BigInt(order.amount);
 }
 
 /** Serializes an order for the customer (see PublicOrder). */
@@ -97,6 +107,8 @@ export function serializePublicOrder(
     qr_code_url: qrCodePath(order.orderId),
     expires_at: order.expiresAt.toISOString(),
     redirect_url: order.status === "confirmed" ? order.redirectUrl : null,
+    refund_address_allowed: refundAddressAllowed(order),
+    refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",
   };
 }

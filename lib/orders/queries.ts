@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
-import { chainCursors, merchants, merchantWallets, paymentOrders, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import type { OrderingField } from "./schemas";
@@ -154,9 +154,41 @@ export interface OrderView {
   shopName: string;
   /** Where the deposit went, once a sweep was queued. */
   sweep: { status: string; txHash: string | null } | null;
+  /** The order's refunds, oldest first. */
+  refunds: Refund[];
 }
 
-/** An order with what its responses show (transfer, scanned head, shop name), in one statement. */
+/**
+ * The order's refunds as one JSON array in the same statement (a correlated subquery). Amounts and
+ * block numbers travel as text so no digit of a 78-digit amount is lost to a JSON number.
+ */
+const refundsOfOrder = sql<unknown>`(select coalesce(json_agg(json_build_object(
+  'id', r.id, 'paymentOrderId', r.payment_order_id, 'merchantId', r.merchant_id, 'blockchainId', r.blockchain_id,
+  'amount', r.amount::text, 'currency', r.currency, 'tokenAddress', r.token_address, 'fromAddress', r.from_address,
+  'toAddress', r.to_address, 'reason', r.reason, 'status', r.status, 'txHash', r.tx_hash, 'logIndex', r.log_index,
+  'blockNumber', r.block_number::text, 'blockHash', r.block_hash, 'confirmedAt', r.confirmed_at,
+  'createdAt', r.created_at, 'updatedAt', r.updated_at) order by r.id), '[]'::json)
+  from ${refunds} r where r.payment_order_id = ${paymentOrders.id})`;
+
+type RefundJsonRow = Omit<Refund, "blockNumber" | "confirmedAt" | "createdAt" | "updatedAt"> & {
+  blockNumber: string | null;
+  confirmedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function refundsFromJson(value: unknown): Refund[] {
+  const list = (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as RefundJsonRow[];
+  return list.map((r) => ({
+    ...r,
+    blockNumber: r.blockNumber === null ? null : BigInt(r.blockNumber),
+    confirmedAt: r.confirmedAt === null ? null : new Date(r.confirmedAt),
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+  }));
+}
+
+/** An order with what its responses show (transfer, scanned head, shop name, refunds), in one statement. */
 async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderView | null> {
   const transfer = latestTransfer(db);
   const transferFields = Object.fromEntries(Object.keys(getTableColumns(transactions)).map((name) => [name, transfer[name as keyof Transaction]])) as {
@@ -170,6 +202,7 @@ async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderV
       shopName: merchants.shopName,
       sweepStatus: sweeps.status,
       sweepTxHash: sweeps.txHash,
+      refunds: refundsOfOrder,
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
@@ -185,6 +218,7 @@ async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderV
     head: row.head ?? null,
     shopName: row.shopName,
     sweep: row.sweepStatus != null ? { status: row.sweepStatus, txHash: row.sweepTxHash ?? null } : null,
+    refunds: refundsFromJson(row.refunds),
   };
 }
 

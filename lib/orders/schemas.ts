@@ -2,6 +2,7 @@ import { z } from "zod";
 import { env } from "@/lib/env";
 import { pageQuery } from "@/lib/http/pagination";
 import { decimalString, evmAddress, timestamp } from "@/lib/openapi/primitives";
+import { refundJson } from "@/lib/refunds/schemas";
 
 /** Order statuses (spec › States). */
 export const orderStatuses = ["pending", "processing", "confirmed", "expired", "failed"] as const;
@@ -155,6 +156,8 @@ export const orderJson = z.object({
     })
     .nullable()
     .describe("Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise"),
+  refund_address: evmAddress.nullable().describe("The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise"),
+  refunds: z.array(refundJson).describe("Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/)"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 
@@ -191,5 +194,7 @@ export const publicOrderJson = z.object({
   qr_code_url: z.string(),
   expires_at: timestamp,
   redirect_url: z.string().nullable().describe("Only once the order is confirmed"),
+  refund_address_allowed: z.boolean().describe("Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late"),
+  refund_address: z.string().nullable().describe("The refund address the customer left (set once)"),
   sandbox: z.boolean(),
 });

@@ -1,5 +1,6 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
-import type { PaymentOrder } from "@/lib/db/schema";
+import type { PaymentOrder, Refund } from "@/lib/db/schema";
+import { serializeRefund } from "@/lib/refunds/serialize";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
@@ -34,7 +35,7 @@ export interface OrderSweepSummary {
  * An order as POST and GET /api/payment-orders/ return it, and as webhooks carry it in `data`.
  * `transaction` is null until a transfer that counts toward the order is detected.
  */
-export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null, sweep: OrderSweepSummary | null = null) {
+export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null, sweep: OrderSweepSummary | null = null, refunds: Refund[] = []) {
   return {
     id: order.id,
     order_id: order.orderId,
@@ -67,6 +68,8 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
     rate: order.rate,
     rate_source: (order.rateSource as RateSource[] | null) ?? null,
     sweep: sweep ? { status: sweep.status, destination: order.depositDestination, transaction_hash: sweep.transaction_hash } : null,
+    refund_address: order.refundAddress,
+    refunds: refunds.map((refund) => serializeRefund(refund, order)),
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

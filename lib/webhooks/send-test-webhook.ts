@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
-import type { PaymentOrder, WebhookAttempt, WebhookDelivery } from "@/lib/db/schema";
+import type { PaymentOrder, Refund, WebhookAttempt, WebhookDelivery } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { serializeOrder, type OrderTransactionSummary } from "@/lib/orders/serialize";
@@ -19,6 +19,8 @@ const sampleStatus: Record<WebhookEventType, { status: string; failureReason: st
   "payment.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
   "payment.failed": { status: "failed", failureReason: "underpaid", received: "5000000", tx: "confirmed" },
   "payment.expired": { status: "expired", failureReason: null, received: "0", tx: null },
+  "refund.created": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
+  "refund.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
 };
 
 /** A made-up order in the state the event reports, shaped exactly like a real one (10.5 USDC on base). */
@@ -55,13 +57,40 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     rate: null,
     rateSource: null,
     paymentToleranceBps: 0,
+    refundAddress: null,
+    refundAddressAt: null,
     createdAt,
     updatedAt: now,
   };
   const transaction: OrderTransactionSummary | null = sample.tx
     ? { transaction_hash: "0x" + randomBytes(32).toString("hex"), block_number: 1234567, confirmations: sample.tx === "confirmed" ? chain.defaultConfirmations : 1, status: sample.tx }
     : null;
-  return serializeOrder(order, transaction);
+  // Refund events carry the order with the refund in `refunds` (a 2.5 USDC partial refund).
+  const refunds: Refund[] = type.startsWith("refund.")
+    ? [
+        {
+          id: 0,
+          paymentOrderId: 0,
+          merchantId: 0,
+          blockchainId: chain.id,
+          amount: "2500000",
+          currency: token.symbol,
+          tokenAddress: token.address,
+          fromAddress: order.depositDestination,
+          toAddress: "0x000000000000000000000000000000000000bEEF",
+          reason: "sample",
+          status: type === "refund.confirmed" ? "confirmed" : "requested",
+          txHash: type === "refund.confirmed" ? "0x" + randomBytes(32).toString("hex") : null,
+          logIndex: type === "refund.confirmed" ? 0 : null,
+          blockNumber: type === "refund.confirmed" ? 1234600n : null,
+          blockHash: null,
+          confirmedAt: type === "refund.confirmed" ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ]
+    : [];
+  return serializeOrder(order, transaction, null, refunds);
 }
 
 /**

@@ -196,3 +196,26 @@ test.describe("on a phone", () => {
     await expect(connect).toBeFocused();
   });
 });
+
+test("an overpaid order lets the customer leave a refund address once; the merchant's order shows it", async ({ page }) => {
+  const order = await createOrder(merchant, { amount: "1" });
+  const paid = await fetch(`${baseUrl()}/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${merchant.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ amount: "1.5" }),
+  });
+  expect(paid.status).toBe(201);
+  await fetch(`${baseUrl()}/api/sandbox/mine/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${merchant.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ blocks: 3, blockchain: "base" }),
+  });
+  await expect.poll(async () => (await getPublicOrder(order.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
+  await page.goto(`${baseUrl()}/pay/${order.order_id}`);
+  const section = page.getByTestId("refund-address");
+  await expect(section).toContainText("You paid more than the amount");
+  await section.getByLabel("Your address").fill(customer);
+  await section.getByRole("button", { name: "Save refund address" }).click();
+  await expect(section).toContainText(`Refund address left: ${customer}`);
+  expect((await getOrder(merchant, order.order_id)).refund_address).toBe(customer);
+});

@@ -14,6 +14,8 @@ const meaning: Record<ErrorCode, string> = {
   DUPLICATE_NONCE: "The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.",
   INVALID_ORDER_INFO: "order_info is not a string holding valid JSON.",
   UNSUPPORTED_PRICE_CURRENCY: "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
+  ORDER_NOT_REFUNDABLE: "The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.",
+  REFUND_EXCEEDS_REFUNDABLE: "The refund is more than what is still refundable: received minus refunds requested, pending or confirmed. The message says how much is left.",
   INVALID_TOKEN: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
   INVALID_CREDENTIALS: "Wrong username or password.",
   INSUFFICIENT_PERMISSIONS: "The credential lacks the operation's permission, or an API key called a login-only operation.",

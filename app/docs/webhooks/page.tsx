@@ -44,6 +44,16 @@ export default function WebhooksGuidePage() {
             <td><code>expired</code></td>
             <td>Nothing arrived in time. Release the stock.</td>
           </tr>
+          <tr>
+            <td><code>refund.created</code></td>
+            <td>unchanged</td>
+            <td>A refund was requested; it is the newest entry of <code>data.refunds</code>, status <code>requested</code> until your wallet&apos;s transfer is seen.</td>
+          </tr>
+          <tr>
+            <td><code>refund.confirmed</code></td>
+            <td>unchanged</td>
+            <td>A refund&apos;s transfer has the order&apos;s confirmations: its entry in <code>data.refunds</code> is <code>confirmed</code> with its <code>transaction_hash</code>.</td>
+          </tr>
         </tbody>
       </table>
       <p>
@@ -72,7 +82,21 @@ x-webhook-signature: 9f2c4e0b8a7d…(64 hex digits)
         you one after another, but a retry can overtake: apply an order&apos;s event only if its <code>sequence</code> is higher than the last one
         you applied. An order settles once: <code>payment.confirmed</code> and <code>payment.failed</code> are final;{" "}
         <code>payment.expired</code> is final unless the order&apos;s asset arrives late, which is then announced as <code>payment.failed</code>{" "}
-        (<code>late_payment</code>) with the next sequence number.
+        (<code>late_payment</code>) with the next sequence number. Refund events carry the order too (with its <code>refunds</code> array) and take
+        the order&apos;s next sequence numbers.
+      </p>
+
+      <h2>Refunds</h2>
+      <p>
+        The gateway never holds funds, so a refund is a transfer you sign with your own wallet (the one the deposit was swept to).{" "}
+        <code>POST /api/payment-orders/{"{order_id}"}/refunds/</code> with <code>to_address</code> (the customer&apos;s; the payment page lets the
+        customer leave one for an overpaid, underpaid or late payment, shown as the order&apos;s <code>refund_address</code>) and an optional{" "}
+        <code>amount</code> (default: everything refundable) or <code>&quot;overpaid_only&quot;: true</code> answers with{" "}
+        <code>transaction</code>: <code>from</code>, <code>to</code>, <code>data</code>, <code>value</code>, <code>chainId</code>. Send exactly that
+        (the dashboard&apos;s order page has a &quot;Sign with my wallet&quot; button). The gateway matches the transfer on chain by sender, recipient,
+        asset and exact amount (another amount does not match), shows the refund <code>pending</code>, then <code>confirmed</code> after the
+        order&apos;s confirmation threshold, and sends <code>refund.confirmed</code>. Refundable: what arrived of the order&apos;s currency (late
+        payments included) minus refunds requested, pending or confirmed; more is refused with <code>REFUND_EXCEEDS_REFUNDABLE</code>.
       </p>
 
       <h2>Verifying the signatures</h2>

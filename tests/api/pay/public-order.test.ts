@@ -32,6 +32,8 @@ const publicKeys = [
   "rate_updated_at",
   "receiving_address",
   "redirect_url",
+  "refund_address",
+  "refund_address_allowed",
   "sandbox",
   "shop_name",
   "status",
@@ -84,6 +86,8 @@ describe("GET /api/pay/{order_id}/", () => {
       expires_at: order.expires_at,
       // Not before the order is confirmed.
       redirect_url: null,
+      refund_address_allowed: false,
+      refund_address: null,
       sandbox: true,
     });
     expect(Object.keys(data.blockchain).sort()).toEqual(["chain_id", "explorer_url", "name", "native_currency", "rpc_url", "slug"]);

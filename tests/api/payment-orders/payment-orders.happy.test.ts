@@ -63,6 +63,8 @@ describe("POST /api/payment-orders/", () => {
       rate: null,
       rate_source: null,
       sweep: null,
+      refund_address: null,
+      refunds: [],
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);

@@ -30,6 +30,8 @@ const row: PaymentOrder = {
   rate: null,
   rateSource: null,
   paymentToleranceBps: 0,
+  refundAddress: null,
+  refundAddressAt: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
@@ -62,6 +64,8 @@ describe("serializeOrder", () => {
       rate: null,
       rate_source: null,
       sweep: null,
+      refund_address: null,
+      refunds: [],
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);

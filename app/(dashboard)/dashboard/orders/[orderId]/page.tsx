@@ -19,7 +19,8 @@ function countedLabel(transfer: Transaction, order: PaymentOrder): string {
   const reason = notCountedReason(transfer, order);
   return reason ? notCountedLabels[reason] : "yes";
 }
-import { redeliverAction } from "./actions";
+import { createRefundAction, redeliverAction } from "./actions";
+import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
 
 export const metadata: Metadata = { title: "Order · Dashboard" };
 
@@ -29,7 +30,12 @@ const eventLabels: Record<string, string> = {
   "payment.failed": "Failed",
   "payment.expired": "Expired",
   "payment.reorged": "Payment removed by a chain reorganisation",
+  "refund.created": "Refund requested",
+  "refund.confirmed": "Refund confirmed",
 };
+
+/** Refunds are for confirmed orders and failed ones that still hold the customer's money. */
+const refundable = (order: PaymentOrder) => order.status === "confirmed" || (order.status === "failed" && (order.failureReason === "underpaid" || order.failureReason === "late_payment"));
 
 interface EventData {
   status?: string;
@@ -43,7 +49,8 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const { orderId } = await params;
   const detail = await loadOrderDetail(await getDb(), merchant.merchantId, decodeURIComponent(orderId));
   if (!detail) notFound();
-  const { order, events, transfers, deliveries, summary, sweep } = detail;
+  const { order, events, transfers, deliveries, summary, sweep, refunds } = detail;
+  const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
   const confirmations = summary?.confirmations ?? 0;
   const milestones = summary ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1) : [];
@@ -71,6 +78,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             ["Confirmations required", order.confirmationThreshold],
             ["Order info", <code key="i">{order.orderInfo}</code>],
             ["Webhook URL", order.webhookUrl],
+            ["Customer's refund address", order.refundAddress ? <code key="r">{order.refundAddress}</code> : null],
           ]}
         />
         <p style={{ marginTop: "1rem" }}>
@@ -173,6 +181,65 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
           </p>
         ) : (
           <p>Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another asset).</p>
+        )}
+      </Card>
+
+      <Card title="Refunds">
+        {refunds.length === 0 ? (
+          <p>No refunds.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Refunds of this order</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Amount</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Transaction</th>
+                  <th scope="col">Requested</th>
+                </tr>
+              </thead>
+              <tbody>
+                {refunds.map((r) => (
+                  <tr key={r.id} data-refund={r.id}>
+                    <td>
+                      {r.amount} {r.currency}
+                    </td>
+                    <td className="mono">{r.to_address}</td>
+                    <td>
+                      <Badge status={r.status} />
+                    </td>
+                    <td>
+                      {r.transaction_hash ? (
+                        <span className="mono">{r.transaction_hash}</span>
+                      ) : r.status === "requested" ? (
+                        <>
+                          <SignRefundButton transaction={r.transaction} />
+                          <details>
+                            <summary>Transaction to send from {r.from_address}</summary>
+                            <code>{JSON.stringify(r.transaction)}</code>
+                          </details>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{formatDate(new Date(r.created_at))}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {refundable(order) ? (
+          <RefundForm
+            orderId={order.orderId}
+            currency={order.currency}
+            refundAddress={order.refundAddress}
+            overpaid={order.status === "confirmed" && overpaid > 0n ? formatAmount(overpaid, order.decimals) : null}
+            action={createRefundAction}
+          />
+        ) : (
+          <p>Confirmed orders, and failed ones that were underpaid or paid late, can be refunded. The refund is a transfer you sign with the wallet the payment was swept to.</p>
         )}
       </Card>
 

@@ -1,0 +1,133 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { createWalletClient, custom, type Address, type EIP1193Provider, type Hex } from "viem";
+import { Alert, Button } from "@/components/ui";
+import type { ActionResult } from "@/lib/auth/authed-action";
+
+export interface UnsignedRefundTransaction {
+  from: string;
+  to: string;
+  data: string;
+  value: string;
+  chainId: number;
+}
+
+/** The browser wallet: `window.ethereum`, or else the first wallet announcing itself through EIP-6963. */
+function findBrowserWallet(): EIP1193Provider | undefined {
+  const injected = (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
+  if (injected) return injected;
+  let announced: EIP1193Provider | undefined;
+  const listener = (event: Event) => {
+    announced ??= (event as CustomEvent<{ provider: EIP1193Provider }>).detail?.provider;
+  };
+  window.addEventListener("eip6963:announceProvider", listener);
+  // Wallets answer the request synchronously, inside dispatchEvent.
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+  window.removeEventListener("eip6963:announceProvider", listener);
+  return announced;
+}
+
+/**
+ * Sends a refund's built transaction with the merchant's own browser wallet (EIP-1193, as the flush
+ * button does). The gateway only built it; the wallet that received the swept deposit signs it.
+ */
+export function SignRefundButton({ transaction }: { transaction: UnsignedRefundTransaction }) {
+  const router = useRouter();
+  const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
+
+  async function sign() {
+    const ethereum = findBrowserWallet();
+    if (!ethereum) {
+      setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask), or send the transaction below from your wallet yourself." });
+      return;
+    }
+    setState({ kind: "busy" });
+    try {
+      const wallet = createWalletClient({ transport: custom(ethereum) });
+      const accounts = await wallet.requestAddresses();
+      const account = accounts.find((a) => a.toLowerCase() === transaction.from.toLowerCase());
+      if (!account) throw new Error(`Select the account ${transaction.from} in your wallet: the refund must come from the wallet the payment was swept to.`);
+      if ((await wallet.getChainId()) !== transaction.chainId) await wallet.switchChain({ id: transaction.chainId });
+      const hash = await wallet.sendTransaction({ account, chain: null, to: transaction.to as Address, data: transaction.data as Hex, value: BigInt(transaction.value) });
+      setState({ kind: "ok", text: `Refund sent: ${hash}. It shows as pending once the gateway sees it on chain.` });
+      router.refresh();
+    } catch (error) {
+      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : "The wallet refused the transaction." });
+    }
+  }
+
+  return (
+    <div>
+      <Button type="button" small onClick={sign} disabled={state.kind === "busy"}>
+        {state.kind === "busy" ? "Waiting for wallet…" : "Sign with my wallet"}
+      </Button>
+      {state.kind === "ok" ? <Alert kind="ok">{state.text}</Alert> : null}
+      {state.kind === "error" ? <Alert kind="error">{state.text}</Alert> : null}
+    </div>
+  );
+}
+
+type CreateRefund = (input: { orderId: string; amount?: string; to_address: string; reason?: string; overpaid_only?: boolean }) => Promise<ActionResult<{ id: number; amount: string; transaction: UnsignedRefundTransaction }>>;
+
+/** The refund form: amount (empty = everything refundable), the customer's address (prefilled from the payment page), a reason. */
+export function RefundForm({ orderId, currency, refundAddress, overpaid, action }: { orderId: string; currency: string; refundAddress: string | null; overpaid: string | null; action: CreateRefund }) {
+  const router = useRouter();
+  const [result, setResult] = useState<Awaited<ReturnType<CreateRefund>> | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => {
+      const value = String(form.get(name) ?? "").trim();
+      return value === "" ? undefined : value;
+    };
+    setBusy(true);
+    const overpaidOnly = form.get("overpaid_only") === "on";
+    const outcome = await action({ orderId, to_address: text("to_address") ?? "", reason: text("reason"), ...(overpaidOnly ? { overpaid_only: true } : { amount: text("amount") }) });
+    setBusy(false);
+    setResult(outcome);
+    if (outcome.ok) router.refresh();
+  }
+
+  const fieldError = (name: string) => (result && !result.ok ? result.error.details?.[name]?.join(" ") : undefined);
+  return (
+    <form onSubmit={submit} aria-label="Refund this order">
+      <p>
+        <label>
+          Amount ({currency}) <input name="amount" inputMode="decimal" placeholder="everything refundable" aria-describedby="refund-amount-error" />
+        </label>
+        {fieldError("amount") ? <span id="refund-amount-error" role="alert"> {fieldError("amount")}</span> : null}
+      </p>
+      {overpaid ? (
+        <p>
+          <label>
+            <input type="checkbox" name="overpaid_only" /> Only the overpaid part ({overpaid} {currency})
+          </label>
+        </p>
+      ) : null}
+      <p>
+        <label>
+          Refund address <input name="to_address" required defaultValue={refundAddress ?? ""} size={44} className="mono" />
+        </label>
+        {fieldError("to_address") ? <span role="alert"> {fieldError("to_address")}</span> : null}
+      </p>
+      <p>
+        <label>
+          Reason <input name="reason" maxLength={500} />
+        </label>
+      </p>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Preparing…" : "Prepare refund"}
+      </Button>
+      {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
+      {result?.ok ? (
+        <Alert kind="ok">
+          Refund of {result.data.amount} {currency} prepared. Sign it with your wallet in the list below.
+        </Alert>
+      ) : null}
+    </form>
+  );
+}

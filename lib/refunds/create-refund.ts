@@ -1,0 +1,83 @@
+import "server-only";
+import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
+import type { Db } from "@/lib/db/types";
+import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
+import { serializeOrderView } from "@/lib/orders/order-transaction";
+import { findMerchantOrder, findMerchantOrderView } from "@/lib/orders/queries";
+import { recordOrderEvent } from "@/lib/webhooks/outbox";
+import { insertRefund, lockMerchantOrder, sumOpenRefunds, sumOrderAssetReceived } from "./queries";
+import type { CreateRefundBody } from "./schemas";
+import { serializeRefund } from "./serialize";
+
+export const refundCreatedEvent = "refund.created";
+export const refundConfirmedEvent = "refund.confirmed";
+
+/** Failure reasons of failed orders that hold the customer's money (a reverted payment holds none). */
+const refundableFailures = new Set(["underpaid", "late_payment"]);
+
+/**
+ * A refund of (part of) a confirmed, underpaid or late order, in the order's asset, from the
+ * merchant wallet the deposit was swept to. The order row is locked while what is refundable is
+ * worked out, so two refunds at once cannot together exceed it. Records `refund.created` with the
+ * order as GET now shows it, in the same transaction.
+ */
+export async function createRefund(db: Db, merchantId: number, orderKey: string, body: CreateRefundBody, now = new Date()) {
+  const key = parseOrderKey(orderKey);
+  const found = key ? await findMerchantOrder(db, merchantId, key) : null;
+  if (!found) throw notFound("Payment order");
+
+  const result = await db.transaction(async (tx) => {
+    const order = (await lockMerchantOrder(tx, merchantId, found.id))!;
+    if (!(order.status === "confirmed" || (order.status === "failed" && refundableFailures.has(order.failureReason ?? "")))) {
+      throw new ApiError("ORDER_NOT_REFUNDABLE", `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`);
+    }
+    const toAddress = getAddress(body.to_address) as Address;
+    if (isAddressEqual(toAddress, zeroAddress) || isAddressEqual(toAddress, order.receivingAddress as Address) || isAddressEqual(toAddress, order.depositDestination as Address)) {
+      throw validationError({ to_address: ["Must be the customer's address: not the zero address, the order's deposit address or your own wallet."] });
+    }
+
+    const received = await sumOrderAssetReceived(tx, order);
+    if (received === 0n) throw new ApiError("ORDER_NOT_REFUNDABLE", "Nothing of the order's currency was received.");
+    const refundable = received - (await sumOpenRefunds(tx, order.id));
+    const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
+    let amount: bigint;
+    if (body.overpaid_only) {
+      if (order.status !== "confirmed" || overpaid <= 0n) throw new ApiError("ORDER_NOT_REFUNDABLE", "The order was not overpaid.");
+      amount = overpaid;
+    } else if (body.amount !== undefined) {
+      amount = parseAmount(body.amount, order.decimals);
+    } else {
+      amount = refundable;
+    }
+    if (amount <= 0n || amount > refundable) {
+      throw new ApiError(
+        "REFUND_EXCEEDS_REFUNDABLE",
+        `At most ${formatAmount(refundable > 0n ? refundable : 0n, order.decimals)} ${order.currency} can still be refunded (received ${formatAmount(received, order.decimals)}, minus refunds requested, pending or confirmed).`,
+        { amount: [`Must be at most ${formatAmount(refundable > 0n ? refundable : 0n, order.decimals)}.`] },
+      );
+    }
+
+    const refund = await insertRefund(tx, {
+      paymentOrderId: order.id,
+      merchantId,
+      blockchainId: order.blockchainId,
+      amount: amount.toString(),
+      currency: order.currency,
+      tokenAddress: order.tokenAddress,
+      fromAddress: order.depositDestination,
+      toAddress,
+      reason: body.reason ?? null,
+      status: "requested",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const view = (await findMerchantOrderView(tx, merchantId, { id: order.id }))!;
+    await recordOrderEvent(tx, { merchantId, paymentOrderId: order.id, type: refundCreatedEvent, data: serializeOrderView(view), webhookUrl: order.webhookUrl }, now);
+    return serializeRefund(refund, order);
+  });
+  await notifyDeliveriesDue();
+  return result;
+}

@@ -1,0 +1,122 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { paymentOrders, refunds, transactions, type NewRefund, type PaymentOrder, type Refund } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+
+/** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
+export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+/**
+ * What arrived of the order's own asset at its deposit address and still stands on chain: counted
+ * transfers and late ones alike (a late payment is refundable too); never another asset, a
+ * reverted or a dropped transfer.
+ */
+export async function sumOrderAssetReceived(db: DbOrTx, order: Pick<PaymentOrder, "id" | "tokenAddress">): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${transactions.amount}), 0)::text` })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.paymentOrderId, order.id),
+        inArray(transactions.status, ["pending", "confirmed"]),
+        sql`lower(coalesce(${transactions.tokenAddress}, '')) = lower(coalesce(${order.tokenAddress ?? null}::text, ''))`,
+      ),
+    );
+  return BigInt(row?.total ?? "0");
+}
+
+/** What the order's refunds already take: requested, pending and confirmed (a failed refund frees its amount). */
+export async function sumOpenRefunds(db: DbOrTx, paymentOrderId: number): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
+    .from(refunds)
+    .where(and(eq(refunds.paymentOrderId, paymentOrderId), inArray(refunds.status, ["requested", "pending", "confirmed"])));
+  return BigInt(row?.total ?? "0");
+}
+
+export async function insertRefund(db: DbOrTx, values: NewRefund): Promise<Refund> {
+  const [row] = await db.insert(refunds).values(values).returning();
+  return row!;
+}
+
+/** An order's refunds, oldest first. */
+export async function listOrderRefunds(db: DbOrTx, paymentOrderId: number): Promise<Refund[]> {
+  return db.select().from(refunds).where(eq(refunds.paymentOrderId, paymentOrderId)).orderBy(asc(refunds.id));
+}
+
+/** Refunds on a chain still waiting for their transfer, sent to any of `addresses` (one indexed query per scanned range). */
+export async function findRequestedRefundsTo(db: DbOrTx, blockchainId: number, addresses: string[]): Promise<Refund[]> {
+  if (addresses.length === 0) return [];
+  return db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.blockchainId, blockchainId), eq(refunds.status, "requested"), inArray(refunds.toAddress, addresses)))
+    .orderBy(asc(refunds.id));
+}
+
+/**
+ * A refund's transfer was seen: pending (or failed when it reverted), with where it is. Only from
+ * `requested`, and never with a transfer another refund already holds (a rescan after a reorg
+ * sees old transfers again): one transfer settles one refund.
+ */
+export async function markRefundSeen(
+  db: DbOrTx,
+  id: number,
+  values: { status: "pending" | "failed"; txHash: string; logIndex: number; blockNumber: bigint; blockHash: string; updatedAt: Date },
+): Promise<Refund | null> {
+  const [row] = await db
+    .update(refunds)
+    .set(values)
+    .where(
+      and(
+        eq(refunds.id, id),
+        eq(refunds.status, "requested"),
+        sql`not exists (select 1 from ${refunds} r2 where r2.blockchain_id = ${refunds.blockchainId} and r2.tx_hash = ${values.txHash} and r2.log_index = ${values.logIndex})`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Refunds on a chain seen on chain and waiting for confirmations, with their order's threshold. */
+export async function findPendingRefunds(db: DbOrTx, blockchainId: number) {
+  return db
+    .select({ refund: refunds, order: paymentOrders })
+    .from(refunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, refunds.paymentOrderId))
+    .where(and(eq(refunds.blockchainId, blockchainId), eq(refunds.status, "pending")));
+}
+
+/** pending → confirmed; null when another worker got there first. */
+export async function confirmRefund(db: DbOrTx, id: number, now: Date): Promise<Refund | null> {
+  const [row] = await db
+    .update(refunds)
+    .set({ status: "confirmed", confirmedAt: now, updatedAt: now })
+    .where(and(eq(refunds.id, id), eq(refunds.status, "pending")))
+    .returning();
+  return row ?? null;
+}
+
+/** pending → requested: its transfer's block was reorged away; the refund waits for a transfer again. */
+export async function reopenRefund(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db
+    .update(refunds)
+    .set({ status: "requested", txHash: null, logIndex: null, blockNumber: null, blockHash: null, updatedAt: now })
+    .where(and(eq(refunds.id, id), eq(refunds.status, "pending")));
+}
+
+/** The customer's refund address, set once (the first answer wins; the order id is public on the payment page). */
+export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .update(paymentOrders)
+    .set({ refundAddress: address, refundAddressAt: now })
+    .where(and(eq(paymentOrders.id, id), sql`${paymentOrders.refundAddress} is null`))
+    .returning();
+  return row ?? null;
+}
