@@ -5,7 +5,7 @@ import { paymentOrders, transactions, type NewTransaction, type PaymentOrder } f
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
-import { upsertTransfers } from "./queries";
+import { removeStaleInternalTransfers, upsertTransfers } from "./queries";
 import { countsToward } from "./scanner";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
@@ -215,7 +215,10 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
   ]);
   const topLevel = recorded.filter((r) => r.blockNumber === blockNumber && r.logIndex !== internalTransferLogIndex).reduce((s, r) => s + BigInt(r.amount), 0n);
   let budget = after - before - topLevel;
-  if (budget <= 0n) return [];
+  if (budget <= 0n) {
+    await removeStaleInternalTransfers(db, order.id, blockNumber, internalTransferLogIndex, []);
+    return [];
+  }
 
   const deliveries: { tx: (typeof block.transactions)[number]; delivery: InternalDelivery; receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>> }[] = [];
   for (const tx of block.transactions) {
@@ -260,6 +263,9 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
       createdAt: now,
       updatedAt: now,
     }));
-  await upsertTransfers(db, rows);
+  await db.transaction(async (tx) => {
+    await upsertTransfers(tx, rows);
+    await removeStaleInternalTransfers(tx, order.id, blockNumber, internalTransferLogIndex, rows.map((r) => r.txHash));
+  });
   return rows.map((r) => ({ orderId: order.id, amount: r.amount, blockNumber: r.blockNumber, logIndex: r.logIndex, txHash: r.txHash }));
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { chainCursors, paymentOrders, transactions, type NewTransaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -73,4 +73,23 @@ export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
         updatedAt: sql`excluded.updated_at`,
       },
     });
+}
+
+/**
+ * Removes an order's internal-transfer rows of one block that a fresh attribution no longer
+ * credits (a block is attributed whole each time), so an old, larger credit cannot linger next
+ * to the new one. Confirmed rows are facts already announced and stay.
+ */
+export async function removeStaleInternalTransfers(db: DbOrTx, paymentOrderId: number, blockNumber: bigint, logIndex: number, keepTxHashes: string[]) {
+  await db
+    .delete(transactions)
+    .where(
+      and(
+        eq(transactions.paymentOrderId, paymentOrderId),
+        eq(transactions.blockNumber, blockNumber),
+        eq(transactions.logIndex, logIndex),
+        eq(transactions.status, "pending"),
+        keepTxHashes.length ? notInArray(transactions.txHash, keepTxHashes) : undefined,
+      ),
+    );
 }

@@ -202,8 +202,11 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   });
 
   const last = blocks.get(to)!;
+  // The cursor's time says "the chain was seen up to now", which expiry waits for: a scanner still
+  // catching up has not seen the blocks mined before a deadline yet, so it keeps the old time.
+  const caughtUp = to === head;
   const advanced = await db.transaction(async (tx) => {
-    const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: stamp });
+    const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: caughtUp ? stamp : cursor.updatedAt });
     if (!moved) return false;
     await upsertTransfers(tx, rows);
     for (const { refund, transfer } of refundPairs) {

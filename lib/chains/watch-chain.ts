@@ -37,7 +37,9 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
   const now = options.now ?? (() => new Date());
   const scan = await scanChain(db, chain, client, options);
   const checkInternal = options.checkInternalDeposits ?? balanceCheckDue(chain, Date.now());
-  const internalDeposits = checkInternal ? await detectInternalDeposits(db, chain, client, scan.head, now()) : 0;
+  // Only up to where the scan got: a block's top-level transfers must be recorded before its balance is attributed.
+  const scannedTo = scan.toBlock ?? scan.head;
+  const internalDeposits = checkInternal ? await detectInternalDeposits(db, chain, client, scannedTo, now()) : 0;
   const lifecycle = await advanceOrders(db, chain, client, now());
   const refunds = await advanceRefunds(db, chain, client, scan.head, now());
   return { scan, internalDeposits, lifecycle, refunds };

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PublicClient } from "viem";
+import { BlockNotFoundError, type PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
@@ -40,7 +40,12 @@ async function recheckTransferBlocks(db: Db, chain: Blockchain, client: PublicCl
   const pending = await findUnconfirmedTransfers(db, chain.id);
   const hashes = new Map<bigint, string | null>();
   for (const blockNumber of new Set(pending.map((t) => t.blockNumber))) {
-    const block = await client.getBlock({ blockNumber }).catch(() => null);
+    // A block the node says does not exist was reorged away; any other failure (a node behind, a
+    // timeout) aborts the pass, so a flaky RPC never drops a real payment.
+    const block = await client.getBlock({ blockNumber }).catch((error: unknown) => {
+      if (error instanceof BlockNotFoundError) return null;
+      throw error;
+    });
     hashes.set(blockNumber, block?.hash ?? null);
   }
   const dropped = pending.filter((t) => hashes.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
@@ -146,8 +151,9 @@ const settledStates = new Set(["confirmed", "failed", "expired"]);
  * changes nothing more.
  */
 export async function advanceOrders(db: Db, chain: Blockchain, client: PublicClient, now = new Date()): Promise<LifecycleResult> {
-  const dropped = await recheckTransferBlocks(db, chain, client, now);
+  // The head first: a transfer is confirmed only against blocks re-checked after it was read.
   const head = await client.getBlockNumber({ cacheTime: 0 });
+  const dropped = await recheckTransferBlocks(db, chain, client, now);
   await confirmDeepTransfers(db, chain.id, head, now);
   const scannedAt = await findCursorUpdatedAt(db, chain.id);
   const orders = await findOrdersToEvaluate(db, chain.id, now);

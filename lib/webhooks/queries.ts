@@ -152,6 +152,9 @@ export async function accountByInboxToken(db: DbOrTx, token: string): Promise<Ac
  * transitions of one order can never take the same number (a unique index checks it too).
  */
 export async function insertEvent(db: DbOrTx, values: Omit<typeof orderEvents.$inferInsert, "sequence">): Promise<OrderEvent> {
+  // Writers that did not move the order's status (refunds) hold no lock on it: take it, so two
+  // events of one order are numbered one after the other, never both max + 1.
+  await db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, values.paymentOrderId)).for("update");
   const sequence = sql<number>`(select coalesce(max(e.sequence), 0) + 1 from ${orderEvents} e where e.payment_order_id = ${values.paymentOrderId})`;
   const [row] = await db.insert(orderEvents).values({ ...values, sequence }).returning();
   return row!;
@@ -170,7 +173,7 @@ export async function listEvents(db: DbOrTx, merchantId: number, filters: { type
       .from(orderEvents)
       .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
       .where(where)
-      .orderBy(desc(orderEvents.createdAt), desc(orderEvents.id))
+      .orderBy(desc(orderEvents.createdAt), desc(orderEvents.sequence), desc(orderEvents.id))
       .limit(window.limit)
       .offset(window.offset),
     db

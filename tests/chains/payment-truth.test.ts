@@ -4,13 +4,13 @@
  * reorg, lookalike tokens; plus what transfers that do not count mean for their order.
  */
 import { describe, expect, test } from "vitest";
-import { concat, encodeFunctionData, parseEther, type Address, type Hex, type PublicClient } from "viem";
+import { concat, custom, encodeFunctionData, parseEther, type Address, type Hex, type PublicClient } from "viem";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import { GET as listTransactions } from "@/app/api/transactions/route";
 import { GET as getTransaction } from "@/app/api/transactions/[transactionHash]/route";
 import { devnetContracts } from "@/lib/chains/catalog";
-import { chainClient } from "@/lib/chains/clients";
+import { chainClient, createChainClient } from "@/lib/chains/clients";
 import { internalSenderArtifact, paymentAttackerArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts } from "@/lib/chains/devnet";
 import { watchChainTick } from "@/lib/chains/watch-chain";
@@ -167,7 +167,7 @@ describe("native credit is bounded by what arrived", () => {
   });
 
   test("the same transaction re-included unchanged still counts, at its new block", async () => {
-    const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 2);
+    const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 4);
     const sender = await deploy(internalSenderArtifact.abi, internalSenderArtifact.bytecode);
     const payer = net.wallet(devnetAccounts[3].privateKey);
     const testClient = net.testClient();
@@ -207,6 +207,36 @@ describe("native credit is bounded by what arrived", () => {
     await tick();
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "pending", amount_received: "0", transaction: null });
     expect((await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access })).body.count).toBe(0);
+  });
+});
+
+describe("a flaky RPC never drops a real payment", () => {
+  test("a block lookup that fails while re-checking leaves the transfer alone; the next pass confirms it", async () => {
+    const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 4);
+    const sender = await deploy(internalSenderArtifact.abi, internalSenderArtifact.bytecode);
+    const hash = await net.wallet(devnetAccounts[3].privateKey).writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [order.receiving_address], value: parseEther("1") });
+    const receipt = await client().waitForTransactionReceipt({ hash });
+    await tick();
+    expect((await fetchOrder(merchant, order.order_id)).status).toBe("processing");
+    await net.testClient().mine({ blocks: 1 });
+    await tick(); // the scanner's cursor moves past the payment's block
+    const real = client();
+    // a node behind a load balancer: it cannot serve the payment's block for a moment
+    const flaky = createChainClient(
+      base(),
+      custom({
+        async request({ method, params }) {
+          if (method === "eth_getBlockByNumber" && BigInt((params as [string])[0]) === receipt.blockNumber) throw new Error("upstream timeout");
+          return real.request({ method, params } as never);
+        },
+      }),
+    );
+    await expect(watchChainTick(testDb.db, base(), flaky, { checkInternalDeposits: false })).rejects.toThrow();
+    expect(await fetchTransaction(merchant, hash)).toMatchObject({ status: "pending", counted: true });
+    expect((await fetchOrder(merchant, order.order_id)).status).toBe("processing");
+    await net.testClient().mine({ blocks: 2 });
+    await tick();
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", amount_received: "1" });
   });
 });
 
