@@ -167,7 +167,7 @@ describe("native credit is bounded by what arrived", () => {
   });
 
   test("the same transaction re-included unchanged still counts, at its new block", async () => {
-    const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 4);
+    const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 2);
     const sender = await deploy(internalSenderArtifact.abi, internalSenderArtifact.bytecode);
     const payer = net.wallet(devnetAccounts[3].privateKey);
     const testClient = net.testClient();
