@@ -23,8 +23,16 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const sqlClient = postgres(options.url, { max: 10, onnotice: () => {} });
-    const db = drizzle(sqlClient, { schema, logger: options.logger });
+    const sqlClient = postgres(options.url, {
+      max: 10,
+      onnotice: () => {},
+      // Named statements are parsed once per connection but planned at every execution, against
+      // the tables as they are then: a generic plan cached while a table was still empty (say,
+      // the merchant-and-date index picked for a nonce lookup) would stay with the connection
+      // as the table grows whenever nothing re-analyzes it (autovacuum off or behind).
+      connection: { plan_cache_mode: "force_custom_plan" },
+    });
+    const db = drizzle(withNamedStatements(sqlClient), { schema, logger: options.logger });
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Db, driver: "postgres", close: () => sqlClient.end({ timeout: 5 }) };
   }
@@ -37,6 +45,48 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
   const db = drizzle(client, { schema, logger: options.logger });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+}
+
+type PostgresClient = import("postgres").Sql;
+
+/**
+ * At most this many statement texts are named (each connection keeps a plan per named text). Most
+ * texts are fixed, but a list filter (`in ($1, $2, …)`) makes one per list length; past the cap, new
+ * texts go unnamed, as drizzle would send them.
+ */
+const maxNamedStatements = 500;
+const namedStatements = new Set<string>();
+
+function shouldName(query: string): boolean {
+  if (namedStatements.has(query)) return true;
+  if (namedStatements.size >= maxNamedStatements) return false;
+  namedStatements.add(query);
+  return true;
+}
+
+/**
+ * drizzle's postgres.js driver sends every query as an unnamed statement (`prepare: false`), and for
+ * one with parameters postgres.js first has the server describe it: two round trips per statement,
+ * and PostgreSQL parses and plans it every time. This client names them instead: postgres.js
+ * prepares each once per connection and then only binds and executes it, one round trip, the plan
+ * reused. Transactions and savepoints get the same client.
+ */
+function withNamedStatements<T extends PostgresClient>(client: T): T {
+  const scoped = (method: "begin" | "savepoint") =>
+    (...args: unknown[]) => {
+      const fn = args.pop() as (tx: PostgresClient) => unknown;
+      return (Reflect.get(client, method) as (...a: unknown[]) => unknown)(...args, (tx: PostgresClient) => fn(withNamedStatements(tx)));
+    };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, parameters?: unknown[], options?: Record<string, unknown>) =>
+          target.unsafe(query, parameters as never, { ...options, prepare: shouldName(query) });
+      }
+      if (property === "begin" || property === "savepoint") return scoped(property);
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 // Next.js may load this module more than once (instrumentation vs. routes, dev reloads):
