@@ -226,19 +226,42 @@ function build(def: NetworkDef): Blockchain {
   };
 }
 
+/**
+ * Every request reads the catalog, so each network is built once per set of inputs (the mode, its
+ * overrides and the devnet's URL, which tests and the devnet starter change at run time) and
+ * shared, frozen, until one of them changes.
+ */
+const builtNetworks = new Map<NetworkDef, { inputs: unknown[]; chain: Blockchain }>();
+
+function catalogInputs(def: NetworkDef): unknown[] {
+  return [env.GATEWAY_MODE, rpcOverride(def.slug), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl()];
+}
+
+function networkOf(def: NetworkDef): Blockchain {
+  const inputs = catalogInputs(def);
+  const cached = builtNetworks.get(def);
+  if (cached && cached.inputs.every((value, i) => value === inputs[i])) return cached.chain;
+  const chain = build(def);
+  for (const token of chain.tokens) Object.freeze(token);
+  Object.freeze(chain.tokens);
+  Object.freeze(chain);
+  builtNetworks.set(def, { inputs, chain });
+  return chain;
+}
+
 /** The networks this deployment serves (live or sandbox), in id order. */
 export function listBlockchains(): Blockchain[] {
-  return networks.map(build);
+  return networks.map(networkOf);
 }
 
 export function findBlockchainById(id: number): Blockchain | null {
   const def = networks.find((n) => n.id === id);
-  return def ? build(def) : null;
+  return def ? networkOf(def) : null;
 }
 
 export function findBlockchainBySlug(slug: string): Blockchain | null {
   const def = networks.find((n) => n.slug === slug.toLowerCase());
-  return def ? build(def) : null;
+  return def ? networkOf(def) : null;
 }
 
 /** A token by symbol (case-insensitive) on a chain; null when the chain does not offer it. */

@@ -31,21 +31,29 @@ export function depositSalt(destination: Address, orderSalt: Hex): Hex {
   );
 }
 
-/** Off-chain equivalent of DepositFactory.computeAddress(destination, salt). */
+/** keccak256 of the clone init code, per implementation: the same for every order of a factory. */
+const initCodeHashes = new Map<string, Hex>();
+
+function cloneInitCodeHash(implementation: Address): Hex {
+  const key = implementation.toLowerCase();
+  let hash = initCodeHashes.get(key);
+  if (!hash) initCodeHashes.set(key, (hash = keccak256(cloneInitCode(implementation))));
+  return hash;
+}
+
+/** Off-chain equivalent of DepositFactory.computeAddress(destination, salt) (checksummed). */
 export function computeDepositAddress(params: {
   factory: Address;
   implementation: Address;
   destination: Address;
   salt: Hex;
 }): Address {
-  return getAddress(
-    getContractAddress({
-      opcode: "CREATE2",
-      from: getAddress(params.factory),
-      salt: depositSalt(params.destination, params.salt),
-      bytecode: cloneInitCode(params.implementation),
-    }),
-  );
+  return getContractAddress({
+    opcode: "CREATE2",
+    from: params.factory,
+    salt: depositSalt(params.destination, params.salt),
+    bytecodeHash: cloneInitCodeHash(params.implementation),
+  });
 }
 
 /** A fresh random 32-byte order salt. */
