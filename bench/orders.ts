@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startCountingProxy } from "./pg-count-proxy";
+import { startCountingProxy, type WireCounts } from "./pg-count-proxy";
 import { measureTreeCpu } from "./process-cpu";
 import { createBenchDatabase, ensureProductionBuild, fmt, freePort, startNextServer } from "./support";
 
@@ -12,6 +12,7 @@ const warmupSeconds = 5;
 /** Closed-loop rounds: each target is measured `rounds` times for `roundSeconds`, interleaved. */
 const rounds = 3;
 const roundSeconds = 5;
+/** Open loop: offered requests per second, on a fixed schedule. */
 const openLoopRate = 100;
 const idleSeconds = 30;
 
@@ -30,13 +31,13 @@ interface LoadSpec {
   firstNonce?: number;
   connections: number;
   durationSeconds: number;
-  overallRate?: number;
+  openLoopRate?: number;
 }
 
 const tsxNode = (script: string, args: string[]) =>
   spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
 
-/** autocannon in its own process (bench/load.ts), so the load generator never shares an event loop with a server. */
+/** The load generator in its own process (bench/load.ts), so it never shares an event loop with a server. */
 function load(spec: LoadSpec): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const child = tsxNode("bench/load.ts", [JSON.stringify(spec)]);
@@ -55,6 +56,13 @@ function startBareServer(databaseUrl: string, merchantId: number): Promise<{ url
   });
 }
 
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+
 let nextNonce = 1;
 const nonces = (count: number) => {
   const first = nextNonce;
@@ -62,35 +70,39 @@ const nonces = (count: number) => {
   return first;
 };
 
+const serverEnv = {
+  AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+  GATEWAY_MODE: "sandbox",
+  JOBS_DRIVER: "none",
+  DEVNET: "off",
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
+};
+
+const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json().catch(() => null)) as T;
+};
+
 /**
  * `npm run bench -- orders`: order creation and authenticated requests on PostgreSQL, against the
  * framework's floor and a bare server, all in one run (the machine is shared: compare ratios).
- * The servers reach PostgreSQL through a counting proxy, so statements per request are counted on
- * the wire. Then the idle CPU of a sandbox `next start` (PGlite, devnet, local job driver).
+ * First what each request sends to PostgreSQL, counted on the wire through a proxy; then
+ * throughput and latency with every server straight on PostgreSQL (the proxy is one more process
+ * relaying every byte, so it would tax whichever server talks to the database most). Then the
+ * idle CPU of a sandbox `next start` (PGlite, devnet, local job driver).
  */
 export async function runOrdersBench(): Promise<void> {
   await ensureProductionBuild();
   const database = await createBenchDatabase("orders");
   const proxy = await startCountingProxy(database.url);
-  const server = await startNextServer({
-    DATABASE_URL: proxy.url(database.url),
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-    GATEWAY_MODE: "sandbox",
-    JOBS_DRIVER: "none",
-    DEVNET: "off",
-    LOG_LEVEL: "silent",
-    RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
-  });
+  let server = await startNextServer({ ...serverEnv, DATABASE_URL: proxy.url(database.url) });
   let bare: { url: string; child: ChildProcess } | undefined;
   try {
-    const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
-      const res = await fetch(url, {
-        method,
-        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (await res.json().catch(() => null)) as T;
-    };
     const account = { username: "orderbench", email: "orders@example.com", password: "bench-password", shop_name: "Bench" };
     await call(`${server.url}/api/auth/register`, "POST", account);
     const { access, user } = await call<{ access: string; user: { id: number } }>(`${server.url}/api/auth/login`, "POST", account);
@@ -100,32 +112,40 @@ export async function runOrdersBench(): Promise<void> {
     const order = (await call<{ data: { order_id: string } }>(`${server.url}/api/payment-orders/`, "POST", orderBody(nonces(1)), key)).data.order_id;
     bare = await startBareServer(proxy.url(database.url), user.id);
 
-    // Statements per request, counted on the wire: sequential requests, nothing else talks to the database.
-    const perRequest = async (url: string, method: "GET" | "POST", withKey: boolean) => {
-      const send = () => call(url, method, method === "POST" ? orderBody(nonces(1)) : undefined, withKey ? key : undefined);
+    // What each request sends, counted on the wire: sequential requests, nothing else talks to the database.
+    const perRequest = async (base: string, path: string, method: "GET" | "POST", withKey: boolean): Promise<WireCounts> => {
+      const send = () => call(`${base}${path}`, method, method === "POST" ? orderBody(nonces(1)) : undefined, withKey ? key : undefined);
       for (let i = 0; i < 3; i++) await send();
-      const before = proxy.statements();
+      const before = proxy.counts();
       const n = 20;
       for (let i = 0; i < n; i++) await send();
-      return (proxy.statements() - before) / n;
+      const after = proxy.counts();
+      return { statements: (after.statements - before.statements) / n, roundTrips: (after.roundTrips - before.roundTrips) / n, parses: (after.parses - before.parses) / n };
     };
-    const statements = {
-      floor: await perRequest(`${server.url}/api/nope`, "GET", false),
-      get: await perRequest(`${server.url}/api/blockchains/`, "GET", true),
-      post: await perRequest(`${server.url}/api/payment-orders/`, "POST", true),
-      getOrder: await perRequest(`${server.url}/api/payment-orders/${order}/`, "GET", true),
-      list: await perRequest(`${server.url}/api/payment-orders/?page_size=20`, "GET", true),
-      payStatus: await perRequest(`${server.url}/api/pay/${order}/`, "GET", false),
-      bareGet: await perRequest(`${bare.url}/api/blockchains/`, "GET", true),
-      barePost: await perRequest(`${bare.url}/api/payment-orders/`, "POST", true),
-    };
+    const wire: Array<[string, WireCounts]> = [
+      ["framework floor", await perRequest(server.url, "/api/nope", "GET", false)],
+      ["GET /api/blockchains/ with key", await perRequest(server.url, "/api/blockchains/", "GET", true)],
+      ["POST /api/payment-orders/", await perRequest(server.url, "/api/payment-orders/", "POST", true)],
+      ["GET /api/payment-orders/{id}/", await perRequest(server.url, `/api/payment-orders/${order}/`, "GET", true)],
+      ["GET /api/payment-orders/ (list)", await perRequest(server.url, "/api/payment-orders/?page_size=20", "GET", true)],
+      ["GET /api/pay/{id}/ (public status)", await perRequest(server.url, `/api/pay/${order}/`, "GET", false)],
+      ["bare GET with key check + counter", await perRequest(bare.url, "/api/blockchains/", "GET", true)],
+      ["bare POST order", await perRequest(bare.url, "/api/payment-orders/", "POST", true)],
+    ];
+    await server.stop();
+    await stopChild(bare.child);
 
+    // Throughput and latency: fresh processes straight on PostgreSQL.
+    server = await startNextServer({ ...serverEnv, DATABASE_URL: database.url });
+    bare = await startBareServer(database.url, user.id);
     // Closed loop: each warmed up once, then measured in interleaved rounds (the machine is shared
     // and its load drifts: interleaving puts every target under the same drift), median per target.
     const targets = {
       floor: { url: `${server.url}/api/nope`, method: "GET" as const, headers: {} },
       get: { url: `${server.url}/api/blockchains/`, method: "GET" as const, headers: auth },
       post: { url: `${server.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
+      getOrder: { url: `${server.url}/api/payment-orders/${order}/`, method: "GET" as const, headers: auth },
+      payStatus: { url: `${server.url}/api/pay/${order}/`, method: "GET" as const, headers: {} },
       bareGet: { url: `${bare.url}/api/blockchains/`, method: "GET" as const, headers: auth },
       barePost: { url: `${bare.url}/api/payment-orders/`, method: "POST" as const, headers: auth },
     };
@@ -142,17 +162,13 @@ export async function runOrdersBench(): Promise<void> {
       non2xx: list.reduce((n, f) => n + f.non2xx, 0),
       errors: list.reduce((n, f) => n + f.errors, 0),
     });
-    const { floor, get, post, bareGet, barePost } = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summary(list)])) as Record<Target, Figures>;
-    const open = await load({
-      url: `${server.url}/api/payment-orders/`,
-      method: "POST",
-      headers: auth,
-      firstNonce: nonces(1_000_000),
-      connections: 16,
-      durationSeconds,
-      overallRate: openLoopRate,
-    });
+    const figures = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summary(list)])) as Record<Target, Figures>;
+    const { floor, get, post, getOrder, payStatus, bareGet, barePost } = figures;
+    const openLoop = (name: "post" | "barePost") => load({ ...targets[name], firstNonce: nonces(1_000_000), connections: 64, durationSeconds, openLoopRate });
+    const open = await openLoop("post");
+    const bareOpen = await openLoop("barePost");
 
+    const ratio = (a: Figures, b: Figures) => fmt(a.requestsPerSecond / b.requestsPerSecond);
     const line = (label: string, f: Figures, ratios = "") =>
       console.log(`| ${label} | ${fmt(f.requestsPerSecond, 0)} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${ratios} |`);
     console.log(
@@ -163,16 +179,21 @@ export async function runOrdersBench(): Promise<void> {
     line("bare node:http + postgres.js, GET with key check + counter", bareGet);
     line("bare node:http + postgres.js, POST order (wallet + insert)", barePost);
     line("next start, unknown /api path (framework floor)", floor);
-    line("next start, GET /api/blockchains/ with API key", get, `floor ${fmt(get.requestsPerSecond / floor.requestsPerSecond)}× (target ≥ 0.8), bare GET ${fmt(get.requestsPerSecond / bareGet.requestsPerSecond)}×`);
-    line("next start, POST /api/payment-orders/ with API key", post, `floor ${fmt(post.requestsPerSecond / floor.requestsPerSecond)}× (target ≥ 0.6), bare POST ${fmt(post.requestsPerSecond / barePost.requestsPerSecond)}× (target ≥ 0.3)`);
-    console.log(`\nOpen loop, POST order at ${openLoopRate} req/s offered for ${durationSeconds} s: ${fmt(open.requestsPerSecond, 0)} req/s served, p50 ${open.p50} ms, p99 ${open.p99} ms (target < 50 ms), non-2xx/errors ${open.non2xx + open.errors}`);
-    console.log("\nStatements per request (counted on the wire: Execute + simple Query messages):");
-    console.log(
-      `  floor ${fmt(statements.floor, 1)} · GET with key ${fmt(statements.get, 1)} · POST order ${fmt(statements.post, 1)} · GET order ${fmt(statements.getOrder, 1)} · ` +
-        `list orders ${fmt(statements.list, 1)} · public pay status ${fmt(statements.payStatus, 1)} · bare GET ${fmt(statements.bareGet, 1)} · bare POST ${fmt(statements.barePost, 1)}`,
-    );
+    line("next start, GET /api/blockchains/ with API key", get, `floor ${ratio(get, floor)}× (target ≥ 0.8), bare GET ${ratio(get, bareGet)}×`);
+    line("next start, POST /api/payment-orders/ with API key", post, `floor ${ratio(post, floor)}× (target ≥ 0.6), bare POST ${ratio(post, barePost)}× (target ≥ 0.3)`);
+    line("next start, GET /api/payment-orders/{id}/ with API key", getOrder, `floor ${ratio(getOrder, floor)}×`);
+    line("next start, GET /api/pay/{id}/ (public status)", payStatus, `floor ${ratio(payStatus, floor)}×`);
+    const openLine = (label: string, f: Figures) =>
+      console.log(`  ${label}: ${fmt(f.requestsPerSecond, 0)} req/s served, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx/errors ${f.non2xx + f.errors}`);
+    console.log(`\nOpen loop, POST order at ${openLoopRate} req/s on a fixed schedule for ${durationSeconds} s, each request timed from when it was due:`);
+    openLine("next start (target p99 < 50 ms)", open);
+    openLine("bare server", bareOpen);
+    console.log("\nSent to PostgreSQL per request (counted on the wire; a round trip is each wait for the server, a parse a statement planned afresh):");
+    console.log("| request | statements | round trips | parses |");
+    console.log("|---|---|---|---|");
+    for (const [label, w] of wire) console.log(`| ${label} | ${fmt(w.statements, 1)} | ${fmt(w.roundTrips, 1)} | ${fmt(w.parses, 1)} |`);
   } finally {
-    bare?.child.kill("SIGTERM");
+    if (bare) await stopChild(bare.child);
     await server.stop();
     await proxy.close();
     await database.close();

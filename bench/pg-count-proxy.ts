@@ -1,14 +1,24 @@
 import { createServer, connect, type Server, type Socket } from "node:net";
 
 /**
- * A pass-through TCP proxy in front of PostgreSQL that counts the statements clients send:
- * every Execute ('E') of the extended protocol and every simple Query ('Q'). Counted on the
- * wire, so it sees whatever the app sends (drizzle, postgres.js, BEGIN/COMMIT) without touching it.
+ * A pass-through TCP proxy in front of PostgreSQL that counts what clients send, on the wire, so
+ * it sees whatever the app sends (drizzle, postgres.js, BEGIN/COMMIT) without touching it:
+ * - statements: every Execute ('E') of the extended protocol and every simple Query ('Q');
+ * - round trips: every point where the client waits for the server: Sync ('S'), Flush ('H')
+ *   and simple Query (a statement sent unnamed with parameters costs two: postgres.js first has
+ *   the server describe it);
+ * - parses: Parse ('P') messages, i.e. statements the server plans afresh rather than reuses.
  */
+export interface WireCounts {
+  statements: number;
+  roundTrips: number;
+  parses: number;
+}
+
 export interface CountingProxy {
   /** postgres:// URL pointing at the proxy instead of the server. */
   url(target: string): string;
-  statements(): number;
+  counts(): WireCounts;
   close(): Promise<void>;
 }
 
@@ -16,7 +26,7 @@ const untypedCodes = new Set([80877103 /* SSLRequest */, 80877104 /* GSSENCReque
 
 export async function startCountingProxy(targetUrl: string): Promise<CountingProxy> {
   const target = new URL(targetUrl);
-  let statements = 0;
+  const counts: WireCounts = { statements: 0, roundTrips: 0, parses: 0 };
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((client) => {
@@ -40,7 +50,9 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
         const length = pending.readInt32BE(1);
         if (pending.length < length + 1) break;
         const type = pending[0];
-        if (type === 0x45 /* E */ || type === 0x51 /* Q */) statements++;
+        if (type === 0x45 /* E */ || type === 0x51 /* Q */) counts.statements++;
+        if (type === 0x53 /* S */ || type === 0x48 /* H */ || type === 0x51 /* Q */) counts.roundTrips++;
+        if (type === 0x50 /* P */) counts.parses++;
         pending = pending.subarray(length + 1);
       }
     });
@@ -64,7 +76,7 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
       proxied.port = String(port);
       return proxied.toString();
     },
-    statements: () => statements,
+    counts: () => ({ ...counts }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
