@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { notFound, validationError } from "@/lib/http/errors";
 import type { CreateApiKeyBody } from "./api-key-schemas";
+import { forgetMerchantCredentials } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { normalizePermissions, permissionPresets, type Permission } from "./permissions";
 
@@ -63,7 +64,10 @@ export async function revokeApiKey(db: DbOrTx, merchantId: number, rawId: string
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
     .returning();
-  if (revoked) return revoked;
+  if (revoked) {
+    forgetMerchantCredentials(merchantId);
+    return revoked;
+  }
   const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
   if (!existing) throw notFound("API key");
   return existing;

@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { verifyToken } from "./jwt";
 import { allPermissions, type Permission } from "./permissions";
+import { apiKeyCacheKey, cachedCredential, loginFamilyCacheKey, rememberCredential, type CachedApiKey, type CachedLoginFamily } from "./credential-cache";
 import { findApiKeyAndCount, findTokenMerchantAndCount } from "./queries";
 import { hourlyLimit, merchantWindow, windowState, type RateLimitState } from "./rate-limit";
 
@@ -32,47 +33,84 @@ export function bearerToken(request: Request): string | null {
 }
 
 /**
- * Resolves the Bearer credential (API key or access JWT) and counts the request against the
- * merchant's hourly limit, in one database round trip; throws 401 INVALID_TOKEN for a bad
- * credential (which is not counted). The quota is reported, not enforced: withApi decides.
+ * Resolves the Bearer credential (API key or access JWT); throws 401 INVALID_TOKEN for a bad one
+ * (which is never counted). What the database says about a credential is reused for
+ * `credentialCacheTtlMs` (lib/auth/credential-cache.ts); when it has to be asked, the same
+ * statement counts the request against the merchant's hourly limit and `quota` says so. On a
+ * reused answer the request is not counted yet (`quota` null): withApi counts it, on its own or
+ * in the route's statement (RequestMeter). The quota is reported, not enforced: withApi decides.
  */
-export async function authenticateAndCount(db: Db, request: Request, now = new Date()): Promise<{ principal: Principal; quota: RateLimitState }> {
+export async function authenticate(db: Db, request: Request, now = new Date()): Promise<{ principal: Principal; quota: RateLimitState | null }> {
   const token = bearerToken(request);
   if (!token) throw invalidToken("Authentication credentials were not provided.");
-  const window = merchantWindow(now);
 
   if (apiKeyPrefixes.some((prefix) => token.startsWith(prefix))) {
     const expectedPrefix = env.GATEWAY_MODE === "live" ? "sk_live_" : "sk_test_";
     if (!token.startsWith(expectedPrefix)) throw invalidToken(`This deployment accepts only ${expectedPrefix} keys.`);
-    const key = await findApiKeyAndCount(db, sha256Hex(token), window.start, now);
+    const keyHash = sha256Hex(token);
+    const cacheKey = apiKeyCacheKey(keyHash);
+    const cached = cachedCredential(cacheKey, "api_key", now);
+    if (cached) {
+      if (cached.expiresAt && cached.expiresAt.getTime() <= now.getTime()) throw invalidToken("API key has expired.");
+      return { principal: apiKeyPrincipal(cached), quota: null };
+    }
+    const window = merchantWindow(now);
+    const key = await findApiKeyAndCount(db, keyHash, window.start, now);
     if (!key || key.revokedAt) throw invalidToken("API key is invalid or revoked.");
     if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw invalidToken("API key has expired.");
-    const principal: Principal = {
+    const found: CachedApiKey = {
       kind: "api_key",
+      apiKeyId: key.id,
       merchantId: key.merchantId,
       username: key.username,
-      permissions: allPermissions.filter((p) => key.permissions.includes(p)),
+      permissions: key.permissions,
       expiresAt: key.expiresAt,
-      apiKeyId: key.id,
       plan: key.plan,
       rateLimitPerHour: key.rateLimitPerHour,
     };
-    return { principal, quota: windowState(key.used ?? 0, hourlyLimit(key.plan, key.rateLimitPerHour), window, now) };
+    rememberCredential(cacheKey, found, now);
+    return { principal: apiKeyPrincipal(found), quota: windowState(key.used ?? 0, hourlyLimit(key.plan, key.rateLimitPerHour), window, now) };
   }
 
   const claims = await verifyToken(token, "access");
   if (!claims) throw invalidToken("Token is invalid or expired.");
-  const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.merchantId, claims.familyId ?? null, window.start);
+  const familyId = claims.familyId ?? null;
+  const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
+  const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
+  if (cached && cached.merchantId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt), quota: null };
+  const window = merchantWindow(now);
+  const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");
   if (!merchant) throw invalidToken("Token is invalid or expired.");
-  const principal: Principal = {
-    kind: "access_token",
-    merchantId: merchant.merchantId,
-    username: merchant.username,
-    permissions: [...allPermissions],
-    expiresAt: claims.expiresAt,
-    plan: merchant.plan,
-    rateLimitPerHour: merchant.rateLimitPerHour,
+  const found: CachedLoginFamily = { kind: "login_family", merchantId: merchant.merchantId, username: merchant.username, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour };
+  if (cacheKey) rememberCredential(cacheKey, found, now);
+  return {
+    principal: accessTokenPrincipal(found, claims.expiresAt),
+    quota: windowState(merchant.used ?? 0, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), window, now),
   };
-  return { principal, quota: windowState(merchant.used ?? 0, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), window, now) };
+}
+
+function apiKeyPrincipal(key: CachedApiKey): Principal {
+  return {
+    kind: "api_key",
+    merchantId: key.merchantId,
+    username: key.username,
+    permissions: allPermissions.filter((p) => key.permissions.includes(p)),
+    expiresAt: key.expiresAt,
+    apiKeyId: key.apiKeyId,
+    plan: key.plan,
+    rateLimitPerHour: key.rateLimitPerHour,
+  };
+}
+
+function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date): Principal {
+  return {
+    kind: "access_token",
+    merchantId: family.merchantId,
+    username: family.username,
+    permissions: [...allPermissions],
+    expiresAt,
+    plan: family.plan,
+    rateLimitPerHour: family.rateLimitPerHour,
+  };
 }

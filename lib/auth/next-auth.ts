@@ -7,10 +7,10 @@ import { ApiError } from "@/lib/http/errors";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
 import { verifyToken } from "./jwt";
-import { findMerchantById, isRefreshFamilyRevoked, revokeRefreshFamily } from "./queries";
+import { findMerchantById, isRefreshFamilyRevoked } from "./queries";
 import { loginBody } from "./schemas";
 import { getAuthSecret } from "./secret";
-import { login } from "./sessions";
+import { login, revokeLoginFamily } from "./sessions";
 
 /** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
 export const sessionMaxAgeSeconds = 24 * 60 * 60;
@@ -84,7 +84,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   events: {
     async signOut(message) {
       const token = "token" in message ? (message.token as Partial<SessionClaims> | null) : null;
-      if (token?.familyId) await revokeRefreshFamily(await getDb(), token.familyId, new Date());
+      if (token?.familyId) await revokeLoginFamily(await getDb(), token.familyId, new Date());
     },
   },
 }));

@@ -251,6 +251,24 @@ export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, 
   return { revoked: row?.revoked === true, merchant: row && row.merchant_id != null ? credentialOf(row) : null };
 }
 
+/**
+ * The statement that counts one request in a merchant's window (`merchant:<id>`), returning the
+ * window's total, for use as a CTE (`with counted as (…)`) inside the statement that does a
+ * route's work, so the count costs no round trip of its own (lib/auth/rate-limit.ts RequestMeter).
+ */
+export function merchantRequestCounter(merchantId: number, windowStart: Date): SQL {
+  return sql`insert into ${rateLimitCounters} (key, window_start, count)
+      values (${counterKey(sql`${merchantId}::integer`)}, ${windowStart.toISOString()}::timestamptz, 1)
+      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
+      returning count`;
+}
+
+/** Counts one request of a credential already known (lib/auth/credential-cache.ts); the window's total. */
+export async function countMerchantRequest(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
+  const result = await db.execute(sql`with counted as (${merchantRequestCounter(merchantId, windowStart)}) select count, ${asyncCommit} from counted`);
+  return Number(rowsOf(result)[0]!.count);
+}
+
 function credentialOf(row: Record<string, unknown>): CountedCredential {
   return {
     merchantId: Number(row.merchant_id),

@@ -1,8 +1,9 @@
 import "server-only";
+import type { SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { incrementCounter } from "./queries";
+import { countMerchantRequest, incrementCounter, merchantRequestCounter } from "./queries";
 
 const hourMs = 60 * 60 * 1000;
 
@@ -52,10 +53,59 @@ export function windowState(used: number, limit: number, window: { end: Date }, 
   };
 }
 
+/** Who a request is counted for: the merchant and the limit of its plan. */
+export interface MeteredMerchant {
+  merchantId: number;
+  plan: string;
+  rateLimitPerHour: number | null;
+}
+
+/** Counts one request of a merchant in its current window, in a statement of its own (async commit). */
+export async function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
+  const window = merchantWindow(now);
+  const used = await countMerchantRequest(db, who.merchantId, window.start);
+  return windowState(used, hourlyLimit(who.plan, who.rateLimitPerHour), window, now);
+}
+
+/**
+ * A request whose count rides in the statement that does its work (withApi `meteredStatement`),
+ * so that statement is the request's only round trip. The statement embeds `counter` as a CTE
+ * (`with counted as (${meter.counter})`), does its write only when `(select count from counted)
+ * <= meter.limit`, and hands the count back with `settle`; a statement after that must not count
+ * again (`counter` is null then). If the request ends without settling (it failed before its
+ * statement), withApi counts it on its own and answers 429 if that goes over the limit: a route
+ * metered this way writes nothing but through the metered statement.
+ */
+export class RequestMeter {
+  readonly limit: number;
+  private readonly window: { start: Date; end: Date };
+  state: RateLimitState | null = null;
+
+  constructor(
+    readonly who: MeteredMerchant,
+    private readonly now = new Date(),
+  ) {
+    this.limit = hourlyLimit(who.plan, who.rateLimitPerHour);
+    this.window = merchantWindow(now);
+  }
+
+  /** The counting statement to embed, or null once this request was counted. */
+  get counter(): SQL | null {
+    return this.state ? null : merchantRequestCounter(this.who.merchantId, this.window.start);
+  }
+
+  /** Records the count the statement returned; throws 429 when it is over the limit (the statement then wrote nothing). */
+  settle(used: number): void {
+    this.state = windowState(used, this.limit, this.window, this.now);
+    if (this.state.exceeded) throw rateLimitedError(this.state);
+  }
+}
+
 /**
  * Counts one request against `key` in a fixed window (one upsert, shared by every app instance
- * through the database) and reports the state. Does not throw; see `rateLimitedError`. Authenticated API
- * requests count in the same statement that checks the credential (authenticateAndCount).
+ * through the database) and reports the state. Does not throw; see `rateLimitedError`. Authenticated
+ * API requests count with their credential's lookup, or by `countMerchant`, or in their route's
+ * own statement (RequestMeter).
  */
 export async function consume(db: DbOrTx, key: string, limit: number, windowMs = hourMs, now = new Date()): Promise<RateLimitState> {
   const window = merchantWindow(now, windowMs);

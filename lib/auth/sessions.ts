@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
+import { forgetLoginFamily } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
@@ -36,6 +37,12 @@ async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, fa
   return { access: access.token, refresh: refresh.token };
 }
 
+/** Ends a login family: its tokens stop working in this process at once, in others within credentialCacheTtlMs. */
+export async function revokeLoginFamily(db: Db, familyId: string, now = new Date()): Promise<void> {
+  await revokeRefreshFamily(db, familyId, now);
+  forgetLoginFamily(familyId);
+}
+
 /** POST /api/auth/login: password check with per-username and per-address throttling. */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
@@ -65,7 +72,7 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   if (stored.merchantId !== claims.merchantId || stored.familyId !== claims.familyId) throw invalid;
 
   if (stored.usedAt || stored.revokedAt || (await isRefreshFamilyRevoked(db, stored.familyId)) || !(await spendRefreshToken(db, stored.id, now))) {
-    await revokeRefreshFamily(db, stored.familyId, now);
+    await revokeLoginFamily(db, stored.familyId, now);
     throw new ApiError("INVALID_TOKEN", "Refresh token was already used; all sessions from it are revoked.");
   }
   const merchant = await findMerchantById(db, stored.merchantId);

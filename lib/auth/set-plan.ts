@@ -2,6 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { merchants } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { forgetMerchantCredentials } from "./credential-cache";
 import { hourlyLimit, plans, type Plan } from "./rate-limit";
 import { findMerchantByUsername } from "./queries";
 
@@ -32,8 +33,8 @@ export async function showMerchantPlan(db: DbOrTx, username: string): Promise<Me
 /**
  * Sets a merchant's plan and, for enterprise, its own hourly limit (spec › Limits: "Enterprise:
  * custom"). Without `rateLimitPerHour` the account gets its plan's default (any earlier own value
- * is cleared). It takes effect on the merchant's next request: the limit is read with the
- * credential on every request (lib/auth/authenticate.ts), never cached.
+ * is cleared). It takes effect on the merchant's next request in this process, and within
+ * credentialCacheTtlMs (5 s) in a running server (lib/auth/credential-cache.ts).
  */
 export async function setMerchantPlan(db: DbOrTx, username: string, plan: string, rateLimitPerHour: number | null = null, now = new Date()): Promise<MerchantPlan> {
   if (!(plans as readonly string[]).includes(plan)) throw new AdminError(`Unknown plan '${plan}'; one of: ${plans.join(", ")}.`);
@@ -50,5 +51,6 @@ export async function setMerchantPlan(db: DbOrTx, username: string, plan: string
     .set({ plan: plan as Plan, rateLimitPerHour, updatedAt: now })
     .where(eq(merchants.id, merchant.id))
     .returning({ id: merchants.id, username: merchants.username, plan: merchants.plan, rateLimitPerHour: merchants.rateLimitPerHour });
+  forgetMerchantCredentials(merchant.id);
   return describePlan(row!);
 }

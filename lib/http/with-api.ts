@@ -1,13 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticateAndCount, type Principal } from "@/lib/auth/authenticate";
-import { consume, rateLimitedError, rateLimitHeaders } from "@/lib/auth/rate-limit";
+import { authenticate, type Principal } from "@/lib/auth/authenticate";
+import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMeter, type RateLimitState } from "@/lib/auth/rate-limit";
 import { routeAccess, type AccessOf, type RouteKey } from "@/lib/auth/route-access";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
-import { finishIdempotentRequest, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
+import { finishIdempotentRequest, idempotencyHeader, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
 import { describeError, log } from "@/lib/log";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
@@ -33,6 +33,12 @@ export interface RouteOptions<K extends RouteKey, B, Q, P> {
   sandboxOnly?: boolean;
   /** A per-client-address limit for public routes, counted before validation (e.g. register). */
   clientLimit?: { name: string; perHour: number };
+  /**
+   * The handler counts the request in the statement that does its work (`meter`, see
+   * lib/auth/rate-limit.ts RequestMeter), so that statement is the request's one round trip.
+   * Only for a route whose one write is that statement.
+   */
+  countInStatement?: boolean;
 }
 
 export interface RouteContext<K extends RouteKey, B, Q, P> {
@@ -42,6 +48,8 @@ export interface RouteContext<K extends RouteKey, B, Q, P> {
   requestId: string;
   clientIp: string;
   principal: AccessOf<K> extends "public" ? null : Principal;
+  /** With `countInStatement`: the request's count, to embed in the route's statement (null: already counted). */
+  meter: RequestMeter | null;
   body: Out<B>;
   query: Out<Q>;
   params: Out<P>;
@@ -103,10 +111,15 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
 
   async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
     const started = performance.now();
+    const now = new Date();
     const requestId = randomUUID();
     const url = new URL(request.url);
     const headers: Record<string, string> = { "x-request-id": requestId };
     let principal: Principal | null = null;
+    let quota: RateLimitState | null = null;
+    let meter: RequestMeter | null = null;
+    /** A read's count, running beside its handler. */
+    let countAside: Promise<RateLimitState> | null = null;
     let response: Response;
     let db: Db | undefined;
     /** This request holds an Idempotency-Key: its answer is stored for replays. */
@@ -126,6 +139,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
         requestId,
         clientIp: clientIpOf(request),
         principal: principal as RouteContext<K, B, Q, P>["principal"],
+        meter,
         body: body as Out<B>,
         query: query as Out<Q>,
         params: params as Out<P>,
@@ -133,22 +147,38 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
       return Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
     }
 
+    const errorAnswer = (error: unknown): Response => {
+      if (error instanceof ApiError) {
+        return errorResponse(error.code, error.message, { details: error.details, extra: error.extra?.body, headers: { ...headers, ...error.extra?.headers } });
+      }
+      log.error("unhandled error", { request_id: requestId, route: options.route, ...describeError(error) });
+      return errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
+    };
+
     try {
       if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
       db = await getDb();
 
       if (options.clientLimit) {
-        const quota = await consume(db, `${options.clientLimit.name}:${clientIpOf(request)}`, options.clientLimit.perHour);
-        if (quota.exceeded) throw rateLimitedError(quota);
+        const clientQuota = await consume(db, `${options.clientLimit.name}:${clientIpOf(request)}`, options.clientLimit.perHour);
+        if (clientQuota.exceeded) throw rateLimitedError(clientQuota);
       }
 
+      const withIdempotencyKey = request.method === "POST" && request.headers.has(idempotencyHeader);
       if (access !== "public") {
-        // One round trip: the credential, and the request counted against the merchant's hourly limit.
-        const authenticated = await authenticateAndCount(db, request);
+        // The credential (a recent answer is reused: lib/auth/credential-cache.ts) and, when the
+        // database was asked, the request counted in the same statement.
+        const authenticated = await authenticate(db, request, now);
         principal = authenticated.principal;
-        const quota = authenticated.quota;
-        Object.assign(headers, rateLimitHeaders(quota));
-        if (quota.exceeded) throw rateLimitedError(quota);
+        quota = authenticated.quota;
+        if (!quota) {
+          // A stored answer is looked up before the handler: such a request is counted first.
+          if (options.countInStatement && !withIdempotencyKey) meter = new RequestMeter(principal, now);
+          // A read changes nothing, so it need not wait for its count: the answer waits instead.
+          else if (request.method === "GET") (countAside = countMerchant(db, principal, now)).catch(() => {}); // awaited below
+          else quota = await countMerchant(db, principal, now);
+        }
+        if (quota?.exceeded) throw rateLimitedError(quota);
         if (access === "login" && principal.kind === "api_key") {
           throw new ApiError("INSUFFICIENT_PERMISSIONS", "This operation needs a login; API keys cannot perform it.");
         }
@@ -159,7 +189,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
 
       // Idempotency-Key on authenticated POSTs (after auth, limit and permission, which are never stored).
       let replay: Extract<IdempotencyStart, { kind: "replay" }> | null = null;
-      const idempotencyKey = principal && request.method === "POST" ? idempotencyKeyOf(request) : null;
+      const idempotencyKey = principal && withIdempotencyKey ? idempotencyKeyOf(request) : null;
       if (principal && idempotencyKey) {
         const start = await startIdempotentRequest(db, principal.merchantId, idempotencyKey, request, url, requestId);
         if (start.kind === "replay") replay = start;
@@ -171,17 +201,22 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
         response = await run(db);
       }
     } catch (error) {
-      if (error instanceof ApiError) {
-        response = errorResponse(error.code, error.message, {
-          details: error.details,
-          extra: error.extra?.body,
-          headers: { ...headers, ...error.extra?.headers },
-        });
-      } else {
-        log.error("unhandled error", { request_id: requestId, route: options.route, ...describeError(error) });
-        response = errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
-      }
+      response = errorAnswer(error);
     }
+
+    // A count that was deferred: the one that ran beside a read, or a metered request's that its
+    // statement never made (it failed first, so nothing was written). Over the limit, the answer
+    // is 429, as if the request had been counted first.
+    const deferred = countAside ?? (meter && !meter.state && db ? countMerchant(db, meter.who, now) : null);
+    if (deferred) {
+      try {
+        quota = await deferred;
+        if (quota.exceeded) response = errorAnswer(rateLimitedError(quota));
+      } catch (error) {
+        response = errorAnswer(error);
+      }
+    } else if (meter) quota = meter.state;
+    if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) response.headers.set(name, value);
 
     if (idempotent && db) await finishIdempotentRequest(db, idempotent, response);
 

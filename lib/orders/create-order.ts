@@ -4,6 +4,7 @@ import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import type { RequestMeter } from "@/lib/auth/rate-limit";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
@@ -76,9 +77,17 @@ function checkWebhookUrl(raw: string): void {
  * 6. no active merchant wallet on that blockchain → WALLET_NOT_CONFIGURED
  * 7. nonce already used by this merchant → DUPLICATE_NONCE
  * Cheap request checks come first; the database decides the last two in the same single
- * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`).
+ * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`). With an
+ * API request's `meter`, that statement also counts the request (over the limit: 429, nothing
+ * inserted).
  */
-export async function createOrder(db: DbOrTx, merchantId: number, input: CreateOrderBody, now = new Date()): Promise<PaymentOrder> {
+export async function createOrder(
+  db: DbOrTx,
+  merchantId: number,
+  input: CreateOrderBody,
+  options: { now?: Date; meter?: RequestMeter | null } = {},
+): Promise<PaymentOrder> {
+  const { now = new Date(), meter = null } = options;
   const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
   if (expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Must be in the future."] });
   if (input.webhook_url) checkWebhookUrl(input.webhook_url);
@@ -138,7 +147,10 @@ export async function createOrder(db: DbOrTx, merchantId: number, input: CreateO
         updatedAt: now,
       },
       expectedWallet,
+      meter?.counter ? { counter: meter.counter, limit: meter.limit } : null,
     );
+    // Over the API rate limit nothing was inserted: 429 comes before every other answer.
+    if (outcome.used !== null) meter!.settle(outcome.used);
     if (!outcome.wallet || !outcome.wallet.isActive) {
       walletHints.delete(hintKey);
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);

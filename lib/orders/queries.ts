@@ -82,6 +82,16 @@ export interface OrderInsertOutcome {
   nonceOrderId: string | null;
   /** The new order; null when nothing was inserted (see the other fields for why). */
   order: PaymentOrder | null;
+  /** With `counting`: the merchant's requests in this window, this one included (over the limit: nothing was inserted). */
+  used: number | null;
+}
+
+/** A request counted in the statement that does its work (lib/auth/rate-limit.ts RequestMeter). */
+export interface CountedHere {
+  /** The counter upsert, embedded as the CTE `counted`. */
+  counter: SQL;
+  /** The write happens only when the count, this request included, is at most this. */
+  limit: number;
 }
 
 /**
@@ -90,11 +100,18 @@ export interface OrderInsertOutcome {
  * address was computed for (`expectedWallet`), and the nonce is free. The merchant's payment
  * tolerance is copied onto the order in the same statement. A concurrent insert with
  * the same nonce makes the unique index skip the row (ON CONFLICT DO NOTHING), never a 500.
+ * With `counting`, the same statement counts the API request and inserts only within the limit.
  */
-export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, expectedWallet: string | null): Promise<OrderInsertOutcome> {
+export async function insertOrderIfWalletMatches(
+  db: DbOrTx,
+  draft: OrderDraft,
+  expectedWallet: string | null,
+  counting: CountedHere | null = null,
+): Promise<OrderInsertOutcome> {
   const iso = (d: Date | undefined | null) => (d ? d.toISOString() : null);
   const result = await db.execute(sql`
-    with w as (
+    with ${counting ? sql`counted as (${counting.counter}),` : sql``}
+    w as (
       select wallet_address, is_active, confirmation_threshold from ${merchantWallets}
       where merchant_id = ${draft.merchantId}::integer and blockchain_id = ${draft.blockchainId}::integer
       limit 1
@@ -116,16 +133,19 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
         ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
       from w
       where w.is_active and w.wallet_address = ${expectedWallet}::text and (select order_id from taken) is null
+        ${counting ? sql`and (select count from counted) <= ${counting.limit}::integer` : sql``}
       on conflict (merchant_id, nonce) do nothing
       returning *
     )
-    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select order_id from taken) as w_nonce_order_id, ins.*
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select order_id from taken) as w_nonce_order_id,
+      ${counting ? sql`(select count from counted)` : sql`null::integer`} as w_used, ins.*
     from (select 1) as one left join w on true left join ins on true`);
   const [row] = rowsOf(result);
   return {
     wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
     nonceOrderId: row?.w_nonce_order_id != null ? String(row.w_nonce_order_id) : null,
     order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
+    used: row?.w_used != null ? Number(row.w_used) : null,
   };
 }
 

@@ -62,7 +62,7 @@ async function orderAt(merchant: TestMerchant, createdAt: string, orderInfo = '{
     database.db,
     merchant.id,
     { amount: "12.5", currency: "USDC", blockchain: "base", order_info: orderInfo, nonce: nonce++ },
-    new Date(createdAt),
+    { now: new Date(createdAt) },
   );
 }
 

@@ -7,8 +7,8 @@ import { createOrderBody, listOrdersQuery } from "@/lib/orders/schemas";
 import { serializeOrder, serializeOrderListItem } from "@/lib/orders/serialize";
 
 // POST /api/payment-orders/ – create a payment order with its own deposit address
-export const POST = withApi({ route: "POST /api/payment-orders", body: createOrderBody }, async ({ db, body, principal }) =>
-  created(serializeOrder(await createOrder(db, principal.merchantId, body))),
+export const POST = withApi({ route: "POST /api/payment-orders", body: createOrderBody, countInStatement: true }, async ({ db, body, principal, meter }) =>
+  created(serializeOrder(await createOrder(db, principal.merchantId, body, { meter }))),
 );
 
 // GET /api/payment-orders/ – the merchant's orders: filter by status, blockchain, currency; sort by created_at, amount, status

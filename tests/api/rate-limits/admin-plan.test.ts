@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { GET as verify } from "@/app/api/auth/verify/route";
+import { credentialCacheTtlMs } from "@/lib/auth/credential-cache";
 import { AdminError, setMerchantPlan, showMerchantPlan } from "@/lib/auth/set-plan";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { backend, createEmptyPostgresDatabase, setupTestDatabase } from "../../helpers/db";
@@ -46,7 +47,7 @@ describe("operator plan changes (lib/auth/set-plan.ts)", () => {
 describe(`npm run admin as a child process (${backend})`, () => {
   const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
 
-  test("set-plan and show work on this backend's own database, and the next request sees the limit", { timeout: 120_000 }, async () => {
+  test("set-plan and show work on this backend's own database, and a running server sees the limit within the credential cache's bound", { timeout: 120_000 }, async () => {
     // The CLI opens the database the server would: DATABASE_URL, or else the PGlite directory.
     let target: { env: Record<string, string>; open(): Promise<Database>; cleanup(): Promise<void> };
     if (backend === "postgres") {
@@ -86,8 +87,13 @@ describe(`npm run admin as a child process (${backend})`, () => {
         database = await target.open();
         setDatabase(database);
       }
+      // Another process changed the plan: this one may answer from its credential cache until the bound.
+      expect(["1000", "42"]).toContain(await limitOf(merchant));
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + credentialCacheTtlMs);
       expect(await limitOf(merchant)).toBe("42");
     } finally {
+      vi.useRealTimers();
       await database.close().catch(() => {});
       setDatabase(testDb.database);
       await target.cleanup();

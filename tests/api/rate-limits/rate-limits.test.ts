@@ -2,9 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { GET as verify } from "@/app/api/auth/verify/route";
 import { GET as listKeys } from "@/app/api/api-keys/route";
-import { merchants } from "@/lib/db/schema";
+import { GET as listBlockchains } from "@/app/api/blockchains/route";
+import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
+import { POST as postOrder } from "@/app/api/payment-orders/route";
+import { merchants, paymentOrders } from "@/lib/db/schema";
 import { setupTestDatabase } from "../../helpers/db";
-import { createApiKeyFor, createMerchant, type TestMerchant } from "../../helpers/factories";
+import { createApiKeyFor, createMerchant, createWallet, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
 const testDb = setupTestDatabase();
@@ -115,5 +118,76 @@ describe("429 RATE_LIMITED", () => {
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
     const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get("x-ratelimit-remaining")));
     expect(remaining.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe("counted where the work is done (order creation) or beside it (reads)", () => {
+  const orderBody = (nonce: number, overrides: Record<string, unknown> = {}) => ({ amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce, ...overrides });
+  const ordersOf = async (merchant: TestMerchant) => (await testDb.db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.merchantId, merchant.id))).length;
+
+  test("order creation at the limit: the last allowed one is created; past it 429 comes first and nothing is inserted", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await setPlan(merchant, "enterprise", 3);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(hourStart(Date.now()) + 3_600_000 + 60_000);
+    const statuses = [];
+    for (let nonce = 1; nonce <= 3; nonce++) statuses.push((await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody(nonce) })).status);
+    expect(statuses).toEqual([201, 201, 201]);
+    const over = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody(4) });
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("RATE_LIMITED");
+    expect(over.headers.get("retry-after")).toBe(String(over.body.retry_after));
+    expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
+    // Over the limit, 429 comes before a used nonce, an unknown currency or a malformed body.
+    for (const body of [orderBody(1), orderBody(5, { currency: "DOGE" }), { amount: 5 }]) {
+      expect((await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body })).status).toBe(429);
+    }
+    expect(await ordersOf(merchant)).toBe(3);
+  });
+
+  test("a create that fails before its statement is still counted", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    const { key } = await createApiKeyFor(merchant);
+    await call(listBlockchains, "GET", "/api/blockchains/", { token: key });
+    const before = Number((await call(listBlockchains, "GET", "/api/blockchains/", { token: key })).headers.get("x-ratelimit-remaining"));
+    const invalid = await call(postOrder, "POST", "/api/payment-orders/", { token: key, body: orderBody(1, { currency: "DOGE" }) });
+    expect(invalid.status).toBe(400);
+    expect(Number(invalid.headers.get("x-ratelimit-remaining"))).toBe(before - 1);
+    const malformed = await call(postOrder, "POST", "/api/payment-orders/", { token: key, body: { nonce: "x" } });
+    expect(malformed.status).toBe(400);
+    expect(Number(malformed.headers.get("x-ratelimit-remaining"))).toBe(before - 2);
+  });
+
+  test("order creation counts exactly under concurrent requests: exactly the limit is created", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    const { key } = await createApiKeyFor(merchant);
+    await setPlan(merchant, "enterprise", 10);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(hourStart(Date.now()) + 3_600_000 + 60_000);
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => call(postOrder, "POST", "/api/payment-orders/", { token: key, body: orderBody(100 + i) })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(15);
+    expect(await ordersOf(merchant)).toBe(10);
+    const remaining = results.filter((r) => r.status === 201).map((r) => Number(r.headers.get("x-ratelimit-remaining")));
+    expect(remaining.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  test("a read's count runs beside it, and over the limit the read's answer is replaced by 429", async () => {
+    const merchant = await createMerchant();
+    const { key } = await createApiKeyFor(merchant);
+    await setPlan(merchant, "enterprise", 2);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(hourStart(Date.now()) + 3_600_000 + 60_000);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call(listBlockchains, "GET", "/api/blockchains/", { token: key })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const missing = await call(getOrder, "GET", "/api/payment-orders/ORD-missing/", { token: key, params: { orderId: "ORD-missing" } });
+    expect(missing.status).toBe(429);
+    expect(missing.headers.get("x-ratelimit-remaining")).toBe("0");
   });
 });
