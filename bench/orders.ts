@@ -219,7 +219,7 @@ async function measureIdle(): Promise<void> {
     LOG_LEVEL: "silent",
   });
   try {
-    await new Promise((resolve) => setTimeout(resolve, 10_000)); // startup work (migrations, devnet deploys, first scans) settles
+    await new Promise((resolve) => setTimeout(resolve, 20_000)); // startup work (migrations, devnet deploys, first scans, JIT) settles
     const idle = await measureTreeCpu(sandbox.pid, idleSeconds);
     console.log(`\nIdle sandbox next start (PGlite, devnet, local jobs), ${idleSeconds} s without traffic: ${fmt(idle.percent, 1)} % of one core (target < 2 %)`);
     console.log(`  process tree: ${idle.processes.join(" · ")}`);

@@ -208,13 +208,13 @@ function refundsFromJson(value: unknown): Refund[] {
   }));
 }
 
-/** An order with what its responses show (transfer, scanned head, shop name, refunds), in one statement. */
-async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderView | null> {
+/** The statement behind an order's responses: the order, its transfer, head, shop name, sweep and refunds. */
+function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
   const transfer = latestTransfer(db);
   const transferFields = Object.fromEntries(Object.keys(getTableColumns(transactions)).map((name) => [name, transfer[name as keyof Transaction]])) as {
     [K in keyof Transaction]: (typeof transfer)[K];
   };
-  const [row] = await db
+  return db
     .select({
       order: getTableColumns(paymentOrders),
       transfer: transferFields,
@@ -231,6 +231,35 @@ async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderV
     .leftJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
     .where(where)
     .limit(1);
+}
+
+/**
+ * The order views, built once per database handle with placeholders (drizzle prepared queries):
+ * GET order and the payment page's status (polled by every open page) are the hottest reads, and
+ * building this statement cost more than running it.
+ */
+function preparedOrderViews(db: DbOrTx) {
+  const merchantId = sql.placeholder("merchantId");
+  return {
+    byMerchantAndOrderId: orderViewQuery(db, and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.orderId, sql.placeholder("orderId")))).prepare(
+      "order_view_by_merchant_order_id",
+    ),
+    byMerchantAndId: orderViewQuery(db, and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, sql.placeholder("id")))).prepare("order_view_by_merchant_id"),
+    byOrderId: orderViewQuery(db, eq(paymentOrders.orderId, sql.placeholder("orderId"))).prepare("order_view_by_order_id"),
+  };
+}
+
+const orderViews = new WeakMap<DbOrTx, ReturnType<typeof preparedOrderViews>>();
+
+function orderViewsOf(db: DbOrTx) {
+  let views = orderViews.get(db);
+  if (!views) orderViews.set(db, (views = preparedOrderViews(db)));
+  return views;
+}
+
+type OrderViewRow = Awaited<ReturnType<ReturnType<typeof preparedOrderViews>["byOrderId"]["execute"]>>[number];
+
+function toOrderView(row: OrderViewRow | undefined): OrderView | null {
   if (!row) return null;
   return {
     order: row.order,
@@ -243,14 +272,16 @@ async function findOrderView(db: DbOrTx, where: SQL | undefined): Promise<OrderV
 }
 
 /** One of the merchant's orders with its transfer and head (GET /api/payment-orders/{id}/). */
-export function findMerchantOrderView(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<OrderView | null> {
-  const match = "orderId" in key ? eq(paymentOrders.orderId, key.orderId) : eq(paymentOrders.id, key.id);
-  return findOrderView(db, and(eq(paymentOrders.merchantId, merchantId), match));
+export async function findMerchantOrderView(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<OrderView | null> {
+  const views = orderViewsOf(db);
+  const [row] = "orderId" in key ? await views.byMerchantAndOrderId.execute({ merchantId, orderId: key.orderId }) : await views.byMerchantAndId.execute({ merchantId, id: key.id });
+  return toOrderView(row);
 }
 
 /** An order by its public id with its transfer, head and shop name (the payment page's status). */
-export function findPublicOrderView(db: DbOrTx, orderId: string): Promise<OrderView | null> {
-  return findOrderView(db, eq(paymentOrders.orderId, orderId));
+export async function findPublicOrderView(db: DbOrTx, orderId: string): Promise<OrderView | null> {
+  const [row] = await orderViewsOf(db).byOrderId.execute({ orderId });
+  return toOrderView(row);
 }
 
 /** The public id of the merchant's order with this nonce (null: none). */
