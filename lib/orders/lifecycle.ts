@@ -15,7 +15,7 @@ import {
   setTransferStatus,
   transitionOrder,
 } from "@/lib/transactions/queries";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { insertEvent } from "@/lib/webhooks/queries";
 import { paidWithinTolerance } from "@/lib/pricing/convert";

@@ -2,7 +2,7 @@ import "server-only";
 import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
 import { serializeOrderView } from "@/lib/orders/order-transaction";

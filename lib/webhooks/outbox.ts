@@ -28,7 +28,7 @@ export function eventBody(id: string, type: string, createdAt: Date, sequence: n
  * The transactional outbox (DESIGN › Storage): call inside the transaction that changes the
  * order. It writes the event and one pending delivery per active endpoint subscribed to the type,
  * plus one to the order's webhook_url (signed with the account secret), all due now. Nothing is
- * sent here; after the commit, `notifyDeliveriesDue()` (lib/jobs/notify.ts) gets them going at
+ * sent here; after the commit, `notifyDeliveriesDue()` (lib/jobs/kick.ts) gets them going at
  * once, and the job driver's periodic run would find them anyway.
  */
 export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now = new Date()): Promise<{ event: OrderEvent; deliveries: WebhookDelivery[] }> {
