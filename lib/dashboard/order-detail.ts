@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
-import { findOrderSweep, findScannedHead } from "@/lib/transactions/queries";
+import { findOrderSweep, findScannedHead } from "@/lib/chains/queries";
 import { listOrderRefunds } from "@/lib/refunds/queries";
 import { serializeRefund } from "@/lib/refunds/serialize";
 import { orderDeliveries, orderTimeline, orderTransfers } from "./queries";

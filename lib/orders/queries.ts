@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
@@ -292,4 +292,76 @@ export async function findOrderIdByNonce(db: DbOrTx, merchantId: number, nonce: 
     .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.nonce, nonce)))
     .limit(1);
   return row?.orderId ?? null;
+}
+
+/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
+export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
+  const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
+  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(
+      and(
+        eq(paymentOrders.blockchainId, blockchainId),
+        // processing orders always (a reorg may have taken their transfers), pending ones with money or past their deadline
+        or(
+          eq(paymentOrders.status, "processing"),
+          and(eq(paymentOrders.status, "pending"), or(withTransfers, gt(paymentOrders.amountReceived, "0"), lte(paymentOrders.expiresAt, now))),
+          and(eq(paymentOrders.status, "expired"), withLatePayment),
+        ),
+      ),
+    );
+}
+
+/** Moves an order from `from` to its next state; false if another worker got there first (idempotent transitions). */
+export async function transitionOrder(db: DbOrTx, id: number, from: string, values: Partial<PaymentOrder> & { updatedAt: Date }) {
+  const [row] = await db
+    .update(paymentOrders)
+    .set(values)
+    .where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+/** Orders on a chain whose deposit address is among `addresses` (any status: late payments count as facts too). */
+export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: number, addresses: string[]) {
+  if (addresses.length === 0) return [];
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
+}
+
+/** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
+export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+/** The customer's refund address, set once (the first answer wins; the order id is public on the payment page). */
+export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .update(paymentOrders)
+    .set({ refundAddress: address, refundAddressAt: now })
+    .where(and(eq(paymentOrders.id, id), sql`${paymentOrders.refundAddress} is null`))
+    .returning();
+  return row ?? null;
+}
+
+/** Locks an order's row for the rest of the transaction (its events are numbered one after the other). */
+export async function lockOrder(db: DbOrTx, id: number): Promise<void> {
+  await db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, id)).for("update");
+}
+
+/** Open orders on a chain paid in its native coin (their deposits may arrive by internal transfer). */
+export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.status, ["pending", "processing"]), isNull(paymentOrders.tokenAddress)));
 }

@@ -12,7 +12,7 @@ import { recentOrders } from "@/lib/dashboard/queries";
 import { isSandbox } from "@/lib/env";
 import { formatAmount } from "@/lib/orders/amounts";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
-import { accountSecretsByIds } from "@/lib/webhooks/queries";
+import { accountSecretsByIds } from "@/lib/auth/queries";
 import { createTestOrderAction, faucetAction, mineAction, payOrderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };
