@@ -179,6 +179,16 @@ export async function deleteCountersBefore(db: DbOrTx, before: Date) {
   await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, before));
 }
 
+/** Requests counted in the merchant's current rate-limit window (the `merchant:<id>` counter the authenticating statements below count in). */
+export async function rateLimitUsage(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: rateLimitCounters.count })
+    .from(rateLimitCounters)
+    .where(and(eq(rateLimitCounters.key, `merchant:${merchantId}`), eq(rateLimitCounters.windowStart, windowStart)))
+    .limit(1);
+  return row?.count ?? 0;
+}
+
 // ─── API keys (lookup for authentication) ───
 
 export async function findApiKeyForAuth(db: DbOrTx, keyHash: string) {
@@ -223,6 +233,11 @@ export async function listApiKeys(db: DbOrTx, merchantId: number, limit: number,
     db.select({ value: count() }).from(apiKeys).where(eq(apiKeys.merchantId, merchantId)),
   ]);
   return { rows, count: total?.value ?? 0 };
+}
+
+export async function countApiKeys(db: DbOrTx, merchantId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(apiKeys).where(eq(apiKeys.merchantId, merchantId));
+  return row?.value ?? 0;
 }
 
 /** Revokes one of the merchant's keys unless already revoked; null when nothing changed. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
 import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -126,4 +126,15 @@ export async function claimSweep(db: DbOrTx, sweep: Sweep, now: Date): Promise<S
 /** Records how a claimed sweep went (skipped, succeeded, failed or pending again). */
 export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<Sweep, "id">> & { updatedAt: Date }): Promise<void> {
   await db.update(sweeps).set(values).where(eq(sweeps.id, id));
+}
+
+/** Sweeps of the merchant's orders not yet done, with the order (for a manual flush). */
+export async function openSweeps(db: DbOrTx, merchantId: number) {
+  return db
+    .select({ sweep: sweeps, order: paymentOrders })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(paymentOrders.merchantId, merchantId), ne(sweeps.status, "succeeded")))
+    .orderBy(desc(sweeps.createdAt))
+    .limit(100);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
 import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -177,4 +177,13 @@ export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promis
     .select({ orderId: transactions.paymentOrderId, amount: transactions.amount, blockNumber: transactions.blockNumber, logIndex: transactions.logIndex, txHash: transactions.txHash })
     .from(transactions)
     .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
+}
+
+/** Every transfer seen for an order, dropped ones included (the detail page shows what happened). */
+export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.merchantId, merchantId), eq(transactions.paymentOrderId, paymentOrderId)))
+    .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
 }

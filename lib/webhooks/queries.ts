@@ -176,6 +176,15 @@ export async function listAccountEvents(db: DbOrTx, merchantId: number) {
   return db.select().from(accountEvents).where(eq(accountEvents.merchantId, merchantId)).orderBy(asc(accountEvents.createdAt), asc(accountEvents.id));
 }
 
+/** An order's events, oldest first: the timeline. */
+export async function orderTimeline(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  return db
+    .select()
+    .from(orderEvents)
+    .where(and(eq(orderEvents.merchantId, merchantId), eq(orderEvents.paymentOrderId, paymentOrderId)))
+    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+}
+
 // ─── Deliveries and attempts ─────────────────────────────────────────────────
 
 export async function insertDeliveries(db: DbOrTx, values: NewDelivery[]): Promise<WebhookDelivery[]> {
@@ -338,6 +347,26 @@ export async function markDispatched(db: DbOrTx, items: Array<{ id: number; next
       .set({ nextAttemptAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.id, item.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.nextAttemptAt, item.nextAttemptAt)));
   }
+}
+
+/** Webhook deliveries of an order's events (endpoints and the order's webhook_url), newest first, with their attempts. */
+export async function orderDeliveries(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  const deliveries = await db
+    .select({ delivery: webhookDeliveries })
+    .from(webhookDeliveries)
+    .innerJoin(orderEvents, eq(orderEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(orderEvents.paymentOrderId, paymentOrderId)))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id));
+  const rows = deliveries.map((d) => d.delivery);
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(webhookAttempts)
+          .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
+          .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+  return { rows, attempts };
 }
 
 // ─── Sandbox inbox ───────────────────────────────────────────────────────────
