@@ -38,8 +38,9 @@ export async function startServer(): Promise<void> {
       await startSandboxDevnet().catch((error) => log.error("sandbox devnet failed to start; sandbox tools will answer 503", describeError(error)));
     }
   }
-  // Background jobs (webhook delivery, chain scanning, sweeps, …): the in-process driver when JOBS_DRIVER=local.
-  if (env.JOBS_DRIVER === "local") {
+  // Background jobs (webhook delivery, chain scanning, sweeps, …): the in-process driver when
+  // JOBS_DRIVER=local; under Inngest only what a kick does.
+  if (env.JOBS_DRIVER !== "none") {
     const { startJobs } = await import("@/lib/jobs/start");
     await startJobs();
   }

@@ -1,11 +1,10 @@
 import "server-only";
-import { eq } from "drizzle-orm";
-import { merchants, type Merchant } from "@/lib/db/schema";
+import type { Merchant } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/errors";
 import { hourlyLimit } from "./rate-limit";
-import { findMerchantById } from "./queries";
+import { findMerchantById, updateMerchant } from "./queries";
 
 /** Old secrets keep verifying for a day after rotation, so receivers can roll over. */
 export const secretRotationGraceMs = 24 * 60 * 60 * 1000;
@@ -33,26 +32,18 @@ export async function getAccountOrThrow(db: DbOrTx, merchantId: number) {
 /** New account webhook secret; the previous one stays valid for 24 hours. */
 export async function rotateAccountWebhookSecret(db: DbOrTx, merchantId: number, now = new Date()) {
   const current = await getAccountOrThrow(db, merchantId);
-  const [updated] = await db
-    .update(merchants)
-    .set({
-      webhookSecret: newId("webhookSecret"),
-      previousWebhookSecret: current.webhookSecret,
-      previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
-      updatedAt: now,
-    })
-    .where(eq(merchants.id, merchantId))
-    .returning();
+  const updated = await updateMerchant(db, merchantId, {
+    webhookSecret: newId("webhookSecret"),
+    previousWebhookSecret: current.webhookSecret,
+    previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
+    updatedAt: now,
+  });
   return updated!;
 }
 
 /** Sets the merchant's payment tolerance (basis points); orders created afterwards carry it. */
 export async function updateAccountSettings(db: DbOrTx, merchantId: number, input: { payment_tolerance_bps: number }, now = new Date()) {
-  const [updated] = await db
-    .update(merchants)
-    .set({ paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now })
-    .where(eq(merchants.id, merchantId))
-    .returning();
+  const updated = await updateMerchant(db, merchantId, { paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now });
   if (!updated) throw notFound("Account");
   return updated;
 }

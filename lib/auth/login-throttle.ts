@@ -1,8 +1,6 @@
 import "server-only";
-import { and, eq, gt } from "drizzle-orm";
-import { knownLoginAddresses } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { countRecentLoginFailures, deleteLoginFailures, insertLoginFailures } from "./queries";
+import { countRecentLoginFailures, deleteLoginFailures, insertLoginFailures, recordKnownLoginAddress, signedInFromSince } from "./queries";
 import { rateLimitedError } from "./rate-limit";
 
 /**
@@ -33,18 +31,7 @@ export function usernameBackoffMs(failures: number): number {
 
 async function isKnownAddress(db: DbOrTx, merchantId: number, clientIp: string, now: Date): Promise<boolean> {
   if (clientIp === "unknown") return false;
-  const rows = await db
-    .select({ address: knownLoginAddresses.address })
-    .from(knownLoginAddresses)
-    .where(
-      and(
-        eq(knownLoginAddresses.merchantId, merchantId),
-        eq(knownLoginAddresses.address, clientIp),
-        gt(knownLoginAddresses.lastLoginAt, new Date(now.getTime() - knownAddressTtlMs)),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+  return signedInFromSince(db, merchantId, clientIp, new Date(now.getTime() - knownAddressTtlMs));
 }
 
 /** Throws 429 RATE_LIMITED when this attempt may not be made now. `merchantId`: the account the username names, if any. */
@@ -77,8 +64,5 @@ export async function recordLoginSuccess(db: DbOrTx, merchantId: number, usernam
   await deleteLoginFailures(db, user);
   await deleteLoginFailures(db, pair);
   if (clientIp === "unknown") return;
-  await db
-    .insert(knownLoginAddresses)
-    .values({ merchantId, address: clientIp, lastLoginAt: now })
-    .onConflictDoUpdate({ target: [knownLoginAddresses.merchantId, knownLoginAddresses.address], set: { lastLoginAt: now } });
+  await recordKnownLoginAddress(db, merchantId, clientIp, now);
 }

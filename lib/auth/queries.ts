@@ -1,7 +1,7 @@
-import { and, count, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
-import { apiKeys, loginFailures, merchants, rateLimitCounters, refreshTokens, type NewMerchant } from "@/lib/db/schema";
+import { apiKeys, knownLoginAddresses, loginFailures, merchants, rateLimitCounters, refreshTokens, type ApiKey, type Merchant, type NewMerchant } from "@/lib/db/schema";
 
 // ─── merchants ───
 
@@ -33,6 +33,22 @@ export async function findTakenIdentity(db: DbOrTx, username: string, email: str
 
 export async function insertMerchant(db: DbOrTx, values: NewMerchant) {
   const [row] = await db.insert(merchants).values(values).returning();
+  return row!;
+}
+
+/** Changes a merchant's own columns (secrets, settings); null when there is no such merchant. */
+export async function updateMerchant(db: DbOrTx, id: number, changes: Partial<Omit<Merchant, "id" | "createdAt">> & { updatedAt: Date }): Promise<Merchant | null> {
+  const [updated] = await db.update(merchants).set(changes).where(eq(merchants.id, id)).returning();
+  return updated ?? null;
+}
+
+/** Sets a merchant's plan and own hourly limit; returns what an operator sees of it. */
+export async function updateMerchantPlan(db: DbOrTx, id: number, plan: string, rateLimitPerHour: number | null, now: Date) {
+  const [row] = await db
+    .update(merchants)
+    .set({ plan, rateLimitPerHour, updatedAt: now })
+    .where(eq(merchants.id, id))
+    .returning({ id: merchants.id, username: merchants.username, plan: merchants.plan, rateLimitPerHour: merchants.rateLimitPerHour });
   return row!;
 }
 
@@ -114,6 +130,26 @@ export async function deleteLoginFailuresBefore(db: DbOrTx, before: Date) {
   await db.delete(loginFailures).where(lt(loginFailures.occurredAt, before));
 }
 
+// ─── known login addresses ───
+
+/** Whether the merchant signed in from `address` after `since`. */
+export async function signedInFromSince(db: DbOrTx, merchantId: number, address: string, since: Date): Promise<boolean> {
+  const rows = await db
+    .select({ address: knownLoginAddresses.address })
+    .from(knownLoginAddresses)
+    .where(and(eq(knownLoginAddresses.merchantId, merchantId), eq(knownLoginAddresses.address, address), gt(knownLoginAddresses.lastLoginAt, since)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The merchant signed in from `address` now. */
+export async function recordKnownLoginAddress(db: DbOrTx, merchantId: number, address: string, now: Date): Promise<void> {
+  await db
+    .insert(knownLoginAddresses)
+    .values({ merchantId, address, lastLoginAt: now })
+    .onConflictDoUpdate({ target: [knownLoginAddresses.merchantId, knownLoginAddresses.address], set: { lastLoginAt: now } });
+}
+
 // ─── rate limit counters ───
 
 /** One round trip: counts this request in its window and returns the window's total. */
@@ -129,8 +165,28 @@ export async function incrementCounter(db: DbOrTx, key: string, windowStart: Dat
   return row!.count;
 }
 
+/** Adds `n` to the counter of `key` in its window and returns the window's total. */
+export async function addToCounter(db: DbOrTx, key: string, windowStart: Date, n: number): Promise<number> {
+  const [row] = await db
+    .insert(rateLimitCounters)
+    .values({ key, windowStart, count: n })
+    .onConflictDoUpdate({ target: [rateLimitCounters.key, rateLimitCounters.windowStart], set: { count: sql`${rateLimitCounters.count} + ${n}` } })
+    .returning({ count: rateLimitCounters.count });
+  return row!.count;
+}
+
 export async function deleteCountersBefore(db: DbOrTx, before: Date) {
   await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, before));
+}
+
+/** Requests counted in the merchant's current rate-limit window (the `merchant:<id>` counter the authenticating statements below count in). */
+export async function rateLimitUsage(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: rateLimitCounters.count })
+    .from(rateLimitCounters)
+    .where(and(eq(rateLimitCounters.key, `merchant:${merchantId}`), eq(rateLimitCounters.windowStart, windowStart)))
+    .limit(1);
+  return row?.count ?? 0;
 }
 
 // ─── API keys (lookup for authentication) ───
@@ -162,6 +218,41 @@ export async function touchApiKey(db: DbOrTx, id: number, now: Date) {
     .update(apiKeys)
     .set({ lastUsedAt: now })
     .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))));
+}
+
+// ─── API keys (management) ───
+
+export async function insertApiKey(db: DbOrTx, values: typeof apiKeys.$inferInsert): Promise<ApiKey> {
+  const [row] = await db.insert(apiKeys).values(values).returning();
+  return row!;
+}
+
+export async function listApiKeys(db: DbOrTx, merchantId: number, limit: number, offset: number) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(apiKeys).where(eq(apiKeys.merchantId, merchantId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(limit).offset(offset),
+    db.select({ value: count() }).from(apiKeys).where(eq(apiKeys.merchantId, merchantId)),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}
+
+export async function countApiKeys(db: DbOrTx, merchantId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(apiKeys).where(eq(apiKeys.merchantId, merchantId));
+  return row?.value ?? 0;
+}
+
+/** Revokes one of the merchant's keys unless already revoked; null when nothing changed. */
+export async function revokeMerchantApiKey(db: DbOrTx, merchantId: number, id: number, now: Date): Promise<ApiKey | null> {
+  const [revoked] = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return revoked ?? null;
+}
+
+export async function findMerchantApiKey(db: DbOrTx, merchantId: number, id: number): Promise<ApiKey | null> {
+  const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
+  return existing ?? null;
 }
 
 // ─── authentication and rate limit, one statement each ───
@@ -277,4 +368,32 @@ function credentialOf(row: Record<string, unknown>): CountedCredential {
     rateLimitPerHour: row.rate_limit_per_hour == null ? null : Number(row.rate_limit_per_hour),
     used: row.used == null ? null : Number(row.used),
   };
+}
+
+// ─── account webhook secrets and inbox token (webhook signing, the sandbox inbox) ───
+
+export interface AccountSecrets {
+  id: number;
+  webhookSecret: string;
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
+  inboxToken: string;
+}
+
+const accountSecretColumns = {
+  id: merchants.id,
+  webhookSecret: merchants.webhookSecret,
+  previousWebhookSecret: merchants.previousWebhookSecret,
+  previousWebhookSecretExpiresAt: merchants.previousWebhookSecretExpiresAt,
+  inboxToken: merchants.inboxToken,
+};
+
+export async function accountSecretsByIds(db: DbOrTx, ids: number[]): Promise<AccountSecrets[]> {
+  if (ids.length === 0) return [];
+  return db.select(accountSecretColumns).from(merchants).where(inArray(merchants.id, ids));
+}
+
+export async function accountByInboxToken(db: DbOrTx, token: string): Promise<AccountSecrets | null> {
+  const [row] = await db.select(accountSecretColumns).from(merchants).where(eq(merchants.inboxToken, token)).limit(1);
+  return row ?? null;
 }

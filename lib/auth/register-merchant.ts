@@ -1,4 +1,5 @@
 import "server-only";
+import { uniqueViolation } from "@/lib/db/errors";
 import type { Db } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { validationError, type FieldErrors } from "@/lib/http/errors";
@@ -13,14 +14,6 @@ function takenError(taken: { username: boolean; email: boolean }) {
   if (taken.username) details.username = [takenMessages.username];
   if (taken.email) details.email = [takenMessages.email];
   return validationError(details);
-}
-
-/** Unique-index violation from either driver (postgres.js or PGlite). */
-function uniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 export async function registerMerchant(db: Db, input: RegisterBody, now = new Date()) {
@@ -45,5 +38,3 @@ export async function registerMerchant(db: Db, input: RegisterBody, now = new Da
     throw error;
   }
 }
-
-export { uniqueViolation };

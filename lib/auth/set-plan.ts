@@ -1,10 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
-import { merchants } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { forgetMerchantCredentials } from "./credential-cache";
 import { hourlyLimit, plans, type Plan } from "./rate-limit";
-import { findMerchantByUsername } from "./queries";
+import { findMerchantByUsername, updateMerchantPlan } from "./queries";
 
 /** A merchant's plan as an operator sees it (`npm run admin -- show`). */
 export interface MerchantPlan {
@@ -46,11 +44,7 @@ export async function setMerchantPlan(db: DbOrTx, username: string, plan: string
   }
   const merchant = await findMerchantByUsername(db, username);
   if (!merchant) throw new AdminError(`No merchant named '${username}'.`);
-  const [row] = await db
-    .update(merchants)
-    .set({ plan: plan as Plan, rateLimitPerHour, updatedAt: now })
-    .where(eq(merchants.id, merchant.id))
-    .returning({ id: merchants.id, username: merchants.username, plan: merchants.plan, rateLimitPerHour: merchants.rateLimitPerHour });
+  const row = await updateMerchantPlan(db, merchant.id, plan as Plan, rateLimitPerHour, now);
   forgetMerchantCredentials(merchant.id);
-  return describePlan(row!);
+  return describePlan(row);
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
-import { deleteCursor, dropTransfersOfOpenOrders } from "@/lib/transactions/queries";
+import { dropTransfersOfOpenOrders } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
+import { deleteCursor } from "./queries";
 
 /**
  * The chain under us was replaced (a devnet restarted: new genesis). Transfers not yet confirmed

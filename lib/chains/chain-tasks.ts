@@ -1,14 +1,13 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
 import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
+import { kick, taskNames } from "@/lib/jobs/kick";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
 import { findBlockchainById, listBlockchains } from "./catalog";
 import { chainClient } from "./clients";
 import { subscribeNewHeads } from "./new-heads";
 import { sweepConfirmedDeposits } from "./sweeper";
-import { chainKicks, watchChainTick } from "./watch-chain";
-
-export const watchChainTaskName = (slug: string) => `watch-chain-${slug}`;
+import { watchChainTick } from "./watch-chain";
 
 /**
  * A chain with newHeads over WebSocket is looked at this often while nothing happens on it (new
@@ -32,9 +31,10 @@ export function chainTasks(): AnyTask[] {
       // the watcher's own rate limit on that check says, so a quiet pause never skips a block's check.
       let checkBalancesNext = true;
       return defineTask({
-        name: watchChainTaskName(chain.slug),
+        name: taskNames.watchChain(chain.slug),
         intervalMs: chain.pollIntervalMs,
         concurrency: "exclusive",
+        inngestFunction: "watch-chain",
         async run(db) {
           const current = findBlockchainById(chain.id)!;
           if (!current.rpcUrl) return;
@@ -42,13 +42,13 @@ export function chainTasks(): AnyTask[] {
           const busy =
             tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.lifecycle.dropped > 0;
           checkBalancesNext = busy;
-          if (tick.lifecycle.transitions.some((t) => t.to === "confirmed")) chainKicks.emit("sweep");
+          if (tick.lifecycle.transitions.some((t) => t.to === "confirmed")) await kick(taskNames.sweepDeposits);
           return { nextRunInMs: !busy && current.wsUrl ? Math.max(current.pollIntervalMs, quietChainPollMs) : current.pollIntervalMs };
         },
       });
     }),
     defineTask({
-      name: "sweep-deposits",
+      name: taskNames.sweepDeposits,
       intervalMs: 2_000,
       concurrency: "exclusive",
       async run(db) {
@@ -61,7 +61,7 @@ export function chainTasks(): AnyTask[] {
       },
     }),
     defineTask({
-      name: "housekeeping",
+      name: taskNames.housekeeping,
       intervalMs: 10 * 60_000,
       concurrency: "exclusive",
       async run(db) {
@@ -75,23 +75,14 @@ export function chainTasks(): AnyTask[] {
 }
 
 /**
- * Runs a chain's task at once when a new head arrives over WebSocket or a sandbox tool moved the
- * chain, and the sweeper when an order was confirmed. Returns the unsubscribe.
+ * Runs a chain's task at once when a new head arrives over WebSocket (the local driver; sandbox
+ * tools kick it themselves). Returns the unsubscribe.
  */
-export function wireChainKicks(kick: (taskName: string) => void): () => void {
+export function kickOnNewHeads(): () => void {
   const unsubscribers = listBlockchains()
     .filter((chain) => chain.rpcUrl)
-    .map((chain) => subscribeNewHeads(chain, () => kick(watchChainTaskName(chain.slug))));
-  const onKick = (blockchainId: number) => {
-    const chain = findBlockchainById(blockchainId);
-    if (chain) kick(watchChainTaskName(chain.slug));
-  };
-  const onSweep = () => kick("sweep-deposits");
-  chainKicks.on("kick", onKick);
-  chainKicks.on("sweep", onSweep);
+    .map((chain) => subscribeNewHeads(chain, () => void kick(taskNames.watchChain(chain.slug))));
   return () => {
-    chainKicks.off("kick", onKick);
-    chainKicks.off("sweep", onSweep);
     for (const unsubscribe of unsubscribers) unsubscribe();
   };
 }

@@ -1,11 +1,11 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import { getAddress, type Address, type Hex, type PublicClient } from "viem";
-import { paymentOrders, transactions, type NewTransaction, type PaymentOrder } from "@/lib/db/schema";
+import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
+import { findOpenNativeOrders } from "@/lib/orders/queries";
+import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
-import { removeStaleInternalTransfers, upsertTransfers } from "./queries";
 import { countsToward } from "./scanner";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
@@ -110,10 +110,7 @@ const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
  * and what is credited in a block never exceeds the balance increase the block really shows.
  */
 export async function detectInternalDeposits(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now = new Date()): Promise<number> {
-  const open = await db
-    .select()
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.blockchainId, chain.id), inArray(paymentOrders.status, ["pending", "processing"]), isNull(paymentOrders.tokenAddress)));
+  const open = await findOpenNativeOrders(db, chain.id);
   if (open.length === 0) return 0;
 
   const balances = await readBalances(client, chain, open.map((o) => o.receivingAddress as Address), head);
@@ -131,15 +128,6 @@ export async function detectInternalDeposits(db: Db, chain: Blockchain, client: 
     }
   }
   return found;
-}
-
-type RecordedNative = { orderId: number | null; amount: string; blockNumber: bigint; logIndex: number; txHash: string };
-
-async function findRecordedNative(db: Db, orderIds: number[]): Promise<RecordedNative[]> {
-  return db
-    .select({ orderId: transactions.paymentOrderId, amount: transactions.amount, blockNumber: transactions.blockNumber, logIndex: transactions.logIndex, txHash: transactions.txHash })
-    .from(transactions)
-    .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
 }
 
 const sumUpTo = (rows: RecordedNative[], block: bigint) => rows.filter((r) => r.blockNumber <= block).reduce((s, r) => s + BigInt(r.amount), 0n);

@@ -1,6 +1,8 @@
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
-import { chainCursors, paymentOrders, transactions, type NewTransaction } from "@/lib/db/schema";
+import { and, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
+import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+
+// ─── chain cursors (how far each chain was scanned) ───
 
 export async function findCursor(db: DbOrTx, blockchainId: number) {
   const [row] = await db.select().from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
@@ -41,55 +43,98 @@ export async function advanceCursor(
   return rows.length === 1;
 }
 
-/** Orders on a chain whose deposit address is among `addresses` (any status: late payments count as facts too). */
-export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: number, addresses: string[]) {
-  if (addresses.length === 0) return [];
-  return db
-    .select()
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
+export async function deleteCursor(db: DbOrTx, blockchainId: number) {
+  await db.delete(chainCursors).where(eq(chainCursors.blockchainId, blockchainId));
 }
 
+export async function touchCursor(db: DbOrTx, blockchainId: number, now: Date) {
+  await db.update(chainCursors).set({ updatedAt: now }).where(eq(chainCursors.blockchainId, blockchainId));
+}
+
+export async function findCursorUpdatedAt(db: DbOrTx, blockchainId: number): Promise<Date | null> {
+  const [row] = await db.select({ updatedAt: chainCursors.updatedAt }).from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
+  return row?.updatedAt ?? null;
+}
+
+/** The scanner's last block per chain: what confirmations are counted against when serving an order. */
+export async function findScannedHead(db: DbOrTx, blockchainId: number): Promise<bigint | null> {
+  const [row] = await db.select({ lastBlock: chainCursors.lastBlock }).from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
+  return row?.lastBlock ?? null;
+}
+
+// ─── sweeps (deposits flushed to the merchant) ───
+
 /**
- * Records transfers once. A transfer seen again (a rescan, a re-inclusion after a reorg) takes what
- * the chain says now: its block, and, unless it is already confirmed, its status, amount and
- * whether it counts, since a re-included transaction can have a different effect.
+ * Queues a sweep of an order's deposit address. A sweep that already ran (or gave up, or was skipped) is queued
+ * again: this is called when money arrived after it, and a flush of an empty forwarder is harmless.
  */
-export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
-  if (rows.length === 0) return;
-  const unlessConfirmed = (column: string) => sql.raw(`case when "transactions"."status" = 'confirmed' then "transactions"."${column}" else excluded."${column}" end`);
+export async function armSweep(db: DbOrTx, paymentOrderId: number, blockchainId: number, now: Date): Promise<{ status: "pending"; transaction_hash: null }> {
   await db
-    .insert(transactions)
-    .values(rows)
+    .insert(sweeps)
+    .values({ paymentOrderId, blockchainId, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
-      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex, transactions.toAddress],
-      set: {
-        blockNumber: sql`excluded.block_number`,
-        blockHash: sql`excluded.block_hash`,
-        blockTimestamp: sql`excluded.block_timestamp`,
-        status: unlessConfirmed("status"),
-        amount: unlessConfirmed("amount"),
-        counted: unlessConfirmed("counted"),
-        updatedAt: sql`excluded.updated_at`,
-      },
+      target: sweeps.paymentOrderId,
+      set: { status: "pending", attempts: 0, lastError: null, nextAttemptAt: now, updatedAt: now },
+      setWhere: inArray(sweeps.status, ["succeeded", "failed", "skipped"]),
     });
+  return { status: "pending", transaction_hash: null };
+}
+
+/** The sweep of an order's deposit address, if one was queued. */
+export async function findOrderSweep(db: DbOrTx, paymentOrderId: number) {
+  const [row] = await db.select().from(sweeps).where(eq(sweeps.paymentOrderId, paymentOrderId)).limit(1);
+  return row ?? null;
 }
 
 /**
- * Removes an order's internal-transfer rows of one block that a fresh attribution no longer
- * credits (a block is attributed whole each time), so an old, larger credit cannot linger next
- * to the new one. Confirmed rows are facts already announced and stay.
+ * Sweeps on a chain due now, with their order: pending ones whose time has come, and submitted
+ * ones not updated since `submittedBefore` (their worker died mid-sweep).
  */
-export async function removeStaleInternalTransfers(db: DbOrTx, paymentOrderId: number, blockNumber: bigint, logIndex: number, keepTxHashes: string[]) {
-  await db
-    .delete(transactions)
+export async function findDueSweeps(db: DbOrTx, blockchainId: number, now: Date, submittedBefore: Date) {
+  return db
+    .select({ sweep: sweeps, order: paymentOrders })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
     .where(
       and(
-        eq(transactions.paymentOrderId, paymentOrderId),
-        eq(transactions.blockNumber, blockNumber),
-        eq(transactions.logIndex, logIndex),
-        eq(transactions.status, "pending"),
-        keepTxHashes.length ? notInArray(transactions.txHash, keepTxHashes) : undefined,
+        eq(sweeps.blockchainId, blockchainId),
+        or(
+          and(eq(sweeps.status, "pending"), lte(sweeps.nextAttemptAt, now)),
+          // a worker that died mid-sweep: deployAndFlush is idempotent, so send it again
+          and(eq(sweeps.status, "submitted"), lt(sweeps.updatedAt, submittedBefore)),
+        ),
       ),
-    );
+    )
+    .limit(20);
+}
+
+/** Puts a pending sweep off until `until` (its merchant's sweep budget is spent), without counting an attempt. */
+export async function deferPendingSweep(db: DbOrTx, id: number, until: Date): Promise<void> {
+  await db.update(sweeps).set({ nextAttemptAt: until }).where(and(eq(sweeps.id, id), eq(sweeps.status, "pending")));
+}
+
+/** Claims a sweep for this worker (submitted, one more attempt) unless another worker changed it since it was read. */
+export async function claimSweep(db: DbOrTx, sweep: Sweep, now: Date): Promise<Sweep | null> {
+  const [claimed] = await db
+    .update(sweeps)
+    .set({ status: "submitted", attempts: sweep.attempts + 1, updatedAt: now })
+    .where(and(eq(sweeps.id, sweep.id), eq(sweeps.status, sweep.status), eq(sweeps.updatedAt, sweep.updatedAt)))
+    .returning();
+  return claimed ?? null;
+}
+
+/** Records how a claimed sweep went (skipped, succeeded, failed or pending again). */
+export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<Sweep, "id">> & { updatedAt: Date }): Promise<void> {
+  await db.update(sweeps).set(values).where(eq(sweeps.id, id));
+}
+
+/** Sweeps of the merchant's orders not yet done, with the order (for a manual flush). */
+export async function openSweeps(db: DbOrTx, merchantId: number) {
+  return db
+    .select({ sweep: sweeps, order: paymentOrders })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(paymentOrders.merchantId, merchantId), ne(sweeps.status, "succeeded")))
+    .orderBy(desc(sweeps.createdAt))
+    .limit(100);
 }

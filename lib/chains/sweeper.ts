@@ -1,12 +1,11 @@
 import "server-only";
-import { and, eq, lt, lte, or } from "drizzle-orm";
 import { type Address, type Hex, type PublicClient } from "viem";
-import { paymentOrders, sweeps } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { depositFactoryArtifact } from "./contract-artifacts";
+import { claimSweep, deferPendingSweep, findDueSweeps, updateSweep } from "./queries";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
 import { consume } from "@/lib/auth/rate-limit";
@@ -44,41 +43,23 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   // Every sandbox slug shares one devnet and this one key: the queue keeps their sweeps from racing on its nonce.
   const sweeper = serialWallet(chain, key);
 
-  const due = await db
-    .select({ sweep: sweeps, order: paymentOrders })
-    .from(sweeps)
-    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
-    .where(
-      and(
-        eq(sweeps.blockchainId, chain.id),
-        or(
-          and(eq(sweeps.status, "pending"), lte(sweeps.nextAttemptAt, now)),
-          // a worker that died mid-sweep: deployAndFlush is idempotent, so send it again
-          and(eq(sweeps.status, "submitted"), lt(sweeps.updatedAt, new Date(now.getTime() - submittedLeaseMs))),
-        ),
-      ),
-    )
-    .limit(20);
+  const due = await findDueSweeps(db, chain.id, now, new Date(now.getTime() - submittedLeaseMs));
 
   for (const { sweep, order } of due) {
     // Per-merchant budget: over it, the sweep waits for the next window without spending an attempt.
     if (policy.perMerchantPerHour > 0) {
       const quota = await consume(db, `sweep:${order.merchantId}`, policy.perMerchantPerHour, 60 * 60 * 1000, now);
       if (quota.exceeded) {
-        await db.update(sweeps).set({ nextAttemptAt: new Date(quota.reset * 1000) }).where(and(eq(sweeps.id, sweep.id), eq(sweeps.status, "pending")));
+        await deferPendingSweep(db, sweep.id, new Date(quota.reset * 1000));
         continue;
       }
     }
-    const [claimed] = await db
-      .update(sweeps)
-      .set({ status: "submitted", attempts: sweep.attempts + 1, updatedAt: now })
-      .where(and(eq(sweeps.id, sweep.id), eq(sweeps.status, sweep.status), eq(sweeps.updatedAt, sweep.updatedAt)))
-      .returning();
+    const claimed = await claimSweep(db, sweep, now);
     if (!claimed) continue;
     try {
       const plan = await planSweep(client, sweeper.address, order, chain, policy);
       if (!plan.send) {
-        await db.update(sweeps).set({ status: "skipped", lastError: plan.reason, updatedAt: new Date() }).where(eq(sweeps.id, sweep.id));
+        await updateSweep(db, sweep.id, { status: "skipped", lastError: plan.reason, updatedAt: new Date() });
         result.skipped.push(order.orderId);
         continue;
       }
@@ -93,22 +74,19 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
       if (receipt.status !== "success") throw new Error(`deployAndFlush reverted (tx ${hash})`);
-      await db.update(sweeps).set({ status: "succeeded", txHash: hash, lastError: null, updatedAt: new Date() }).where(eq(sweeps.id, sweep.id));
+      await updateSweep(db, sweep.id, { status: "succeeded", txHash: hash, lastError: null, updatedAt: new Date() });
       result.swept.push(order.orderId);
     } catch (error) {
       const attempts = claimed.attempts;
       const delay = retryDelaysMs[Math.min(attempts - 1, retryDelaysMs.length - 1)]!;
       const giveUp = attempts >= maxSweepAttempts;
       log.warn("sweep failed", { order_id: order.orderId, attempts, ...describeError(error) });
-      await db
-        .update(sweeps)
-        .set({
-          status: giveUp ? "failed" : "pending",
-          lastError: redactUrls(error instanceof Error ? error.message : String(error)).slice(0, 500),
-          nextAttemptAt: new Date(Date.now() + delay),
-          updatedAt: new Date(),
-        })
-        .where(eq(sweeps.id, sweep.id));
+      await updateSweep(db, sweep.id, {
+        status: giveUp ? "failed" : "pending",
+        lastError: redactUrls(error instanceof Error ? error.message : String(error)).slice(0, 500),
+        nextAttemptAt: new Date(Date.now() + delay),
+        updatedAt: new Date(),
+      });
       result.failed.push(order.orderId);
     }
   }

@@ -1,5 +1,4 @@
 import "server-only";
-import { EventEmitter } from "node:events";
 import type { PublicClient } from "viem";
 import type { Db } from "@/lib/db/types";
 import { advanceOrders, type LifecycleResult } from "@/lib/orders/lifecycle";
@@ -21,7 +20,7 @@ export interface ChainTickOptions extends ScanOptions {
   checkInternalDeposits?: boolean;
 }
 
-const holder = globalThis as unknown as { __gatewayChainKicks?: EventEmitter; __gatewayLastBalanceCheck?: Map<number, number> };
+const holder = globalThis as unknown as { __gatewayLastBalanceCheck?: Map<number, number> };
 
 /** The balance check reads every open native deposit address, so it runs on its own slower clock, not per block. */
 function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
@@ -43,11 +42,4 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
   const lifecycle = await advanceOrders(db, chain, client, now());
   const refunds = await advanceRefunds(db, chain, client, scan.head, now());
   return { scan, internalDeposits, lifecycle, refunds };
-}
-
-/** "Something happened on this chain, look now": the job driver listens and runs the chain's tick early. */
-export const chainKicks: EventEmitter = (holder.__gatewayChainKicks ??= new EventEmitter());
-
-export function kickChainWatch(blockchainId: number): void {
-  chainKicks.emit("kick", blockchainId);
 }

@@ -3,10 +3,11 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
-import { findOrderSweep, findScannedHead } from "@/lib/transactions/queries";
+import { findOrderSweep, findScannedHead } from "@/lib/chains/queries";
 import { listOrderRefunds } from "@/lib/refunds/queries";
 import { serializeRefund } from "@/lib/refunds/serialize";
-import { orderDeliveries, orderTimeline, orderTransfers } from "./queries";
+import { orderTransfers } from "@/lib/transactions/queries";
+import { orderDeliveries, orderTimeline } from "@/lib/webhooks/queries";
 
 /** One of the merchant's orders with its timeline, transfers, refunds and webhook deliveries; null when it is not theirs. */
 export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: string) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { orderStatuses } from "@/lib/orders/schemas";
-import type { OrderSearch } from "./queries";
+import type { OrderSearch } from "@/lib/orders/queries";
 
 /** 25 rows a page keeps the table readable on a phone. */
 export const ordersPageSize = 25;

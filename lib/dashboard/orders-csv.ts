@@ -4,7 +4,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
-import { exportOrdersBatch } from "./queries";
+import { exportOrdersBatch } from "@/lib/orders/queries";
 
 /** A year of orders per export keeps one download bounded; the form asks again for more. */
 export const maxExportDays = 366;

@@ -2,8 +2,11 @@ import "server-only";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
+import { countApiKeys } from "@/lib/auth/queries";
+import { countPaidOrders, dailyOrderBuckets, recentOrders } from "@/lib/orders/queries";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
-import { dailyOrderBuckets, recentOrders, setupFacts } from "./queries";
+import { countWallets } from "@/lib/wallets/queries";
+import { countEndpoints } from "@/lib/webhooks/queries";
 
 export const overviewDays = 30;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -23,6 +26,17 @@ export interface TokenSeries {
 export function lastDays(now: Date, days = overviewDays): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * dayMs).toISOString().slice(0, 10));
+}
+
+/** What the setup checklist needs to know, in one round trip each. */
+async function setupFacts(db: DbOrTx, merchantId: number) {
+  const [wallets, keys, endpoints, paid] = await Promise.all([
+    countWallets(db, merchantId),
+    countApiKeys(db, merchantId),
+    countEndpoints(db, merchantId),
+    countPaidOrders(db, merchantId),
+  ]);
+  return { walletConfigured: wallets > 0, apiKeyCreated: keys > 0, webhookEndpointAdded: endpoints > 0, firstTestPayment: paid > 0 };
 }
 
 /** Everything the overview page shows, for one merchant. */

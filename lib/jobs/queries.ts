@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 
 /** A stable 64-bit advisory-lock key for a task name. */
@@ -7,15 +8,9 @@ export function advisoryLockKey(name: string): string {
   return createHash("sha256").update(`gateway-task:${name}`).digest().readBigInt64BE(0).toString();
 }
 
-function firstRow(result: unknown): Record<string, unknown> | undefined {
-  // postgres.js returns the rows; PGlite returns { rows }.
-  const rows = Array.isArray(result) ? result : (result as { rows?: unknown[] }).rows;
-  return rows?.[0] as Record<string, unknown> | undefined;
-}
-
 /** Session-level: held until `advisoryUnlock` on the same connection, or until it closes. */
 export async function tryAdvisoryLock(db: DbOrTx, key: string): Promise<boolean> {
-  return firstRow(await db.execute(sql`select pg_try_advisory_lock(${key}::bigint) as locked`))?.locked === true;
+  return rowsOf(await db.execute(sql`select pg_try_advisory_lock(${key}::bigint) as locked`))[0]?.locked === true;
 }
 
 export async function advisoryUnlock(db: DbOrTx, key: string): Promise<void> {

@@ -1,18 +1,26 @@
 import "server-only";
+import { kickOnNewHeads } from "@/lib/chains/chain-tasks";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { registerKicker } from "./kick";
 import { startLocalDriver, type LocalDriver } from "./local/driver";
-import { localTasks, type AnyTask } from "./tasks";
+import { registeredTasks } from "./registry";
+import type { AnyTask } from "./tasks";
 
 // Next.js may load modules more than once (instrumentation vs. routes): the driver is a
 // process-wide singleton on globalThis, created on first use, never at import time.
-const holder = globalThis as unknown as { __gatewayLocalDriver?: Promise<LocalDriver> };
+const holder = globalThis as unknown as { __gatewayLocalDriver?: Promise<LocalDriver>; __gatewayLocalKickerUndo?: () => void };
 
-/** The process's local driver, started on first call (with `extraTasks` on top of localTasks). */
-export function ensureLocalDriver(extraTasks: readonly AnyTask[] = []): Promise<LocalDriver> {
+/**
+ * The process's local driver, started on first call with `tasks` (default: every registered task,
+ * read now, so after the sandbox devnet is up the catalog knows its URL) and registered as the
+ * kicker, so that `kick()` wakes its loops.
+ */
+export function ensureLocalDriver(tasks?: readonly AnyTask[]): Promise<LocalDriver> {
   holder.__gatewayLocalDriver ??= getDb().then((db) => {
-    const driver = startLocalDriver([...localTasks, ...extraTasks], { db });
+    const driver = startLocalDriver(tasks ?? registeredTasks(), { db });
+    holder.__gatewayLocalKickerUndo = registerKicker(driver);
     log.info("local job driver started", { tasks: driver.taskNames });
     return driver;
   });
@@ -28,14 +36,22 @@ export function runningLocalDriver(): Promise<LocalDriver> | undefined {
 export async function stopLocalDriver(): Promise<void> {
   const driver = holder.__gatewayLocalDriver;
   holder.__gatewayLocalDriver = undefined;
+  holder.__gatewayLocalKickerUndo?.();
+  holder.__gatewayLocalKickerUndo = undefined;
   await (await driver)?.stop();
 }
 
-/** Server start: the local driver runs in-process; Inngest calls /api/inngest instead; `none` runs nothing. */
+/**
+ * Server start: the local driver runs every registered task in-process and new chain heads kick
+ * the chain's watcher; under Inngest, which calls /api/inngest, kicks hand due deliveries over;
+ * `none` runs nothing.
+ */
 export async function startJobs(): Promise<void> {
-  if (env.JOBS_DRIVER !== "local") return;
-  // Chain watching, sweeps and housekeeping: built now, after the sandbox devnet is up, so the catalog knows its URL.
-  const { chainTasks, wireChainKicks } = await import("@/lib/chains/chain-tasks");
-  const driver = await ensureLocalDriver(chainTasks());
-  wireChainKicks((taskName) => driver.kick(taskName));
+  if (env.JOBS_DRIVER === "local") {
+    await ensureLocalDriver();
+    kickOnNewHeads();
+  } else if (env.JOBS_DRIVER === "inngest") {
+    const { inngestKicker } = await import("./inngest/dispatch");
+    registerKicker(inngestKicker());
+  }
 }

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Db } from "@/lib/db/types";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { nextDeliveryDueAt } from "@/lib/webhooks/queries";
+import { taskNames } from "./kick";
 
 export interface TaskContext<P> {
   /** Aborted when the driver stops: long runs should return between units of work. */
@@ -11,10 +12,6 @@ export interface TaskContext<P> {
   payload?: P;
 }
 
-/**
- * A background job: a plain, idempotent function plus how often to run it. Drivers are adapters
- * (STYLE rule 9): the local driver loops over tasks; the Inngest driver wraps them in functions.
- */
 /** What a run may tell the local driver. */
 export interface TaskRunResult {
   /**
@@ -24,6 +21,11 @@ export interface TaskRunResult {
   nextRunInMs?: number;
 }
 
+/**
+ * A background job: a plain, idempotent function plus how often to run it. Drivers are adapters
+ * (STYLE rule 9): the local driver loops over tasks; the Inngest driver wraps them in functions.
+ * Every task is listed once, in lib/jobs/registry.ts, which both drivers read.
+ */
 export interface Task<P = undefined> {
   /** kebab-case and unique: it names the loop, the advisory lock and the Inngest function. */
   name: string;
@@ -37,11 +39,16 @@ export interface Task<P = undefined> {
   concurrency?: "exclusive" | "shared";
   /** Schema of the data a triggered run takes, when it takes any. */
   payload?: z.ZodType<P>;
+  /**
+   * The Inngest driver serves a task as a cron function calling `run()` about every `intervalMs`,
+   * unless this names the event-driven function (its id) that does the task's work there instead.
+   */
+  inngestFunction?: string;
   run(db: Db, context: TaskContext<P>): Promise<void | TaskRunResult>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds tasks of any payload
-export type AnyTask = Task<any>;
+/** A task of any payload, as lists hold them (`run` is a method, so its parameter is bivariant). */
+export type AnyTask = Task<unknown>;
 
 export function defineTask<P = undefined>(task: Task<P>): Task<P> {
   return task;
@@ -53,13 +60,15 @@ export const deliveryIdleBackstopMs = 60_000;
 /**
  * Delivers due webhooks until none are left, then sleeps until the next delivery falls due (a
  * retry, a lease running out), at most `deliveryIdleBackstopMs`. Recording an event kicks it at
- * once (lib/jobs/notify.ts). Shared: several instances claim disjoint rows (SKIP LOCKED), so the
- * work spreads instead of waiting on one lock holder.
+ * once (`notifyDeliveriesDue`, lib/jobs/kick.ts). Shared: several instances claim disjoint rows
+ * (SKIP LOCKED), so the work spreads instead of waiting on one lock holder. Under Inngest, one
+ * `deliver-webhook` run per delivery does this work.
  */
 export const deliverWebhooksTask = defineTask({
-  name: "deliver-webhooks",
+  name: taskNames.deliverWebhooks,
   intervalMs: 1000,
   concurrency: "shared",
+  inngestFunction: "deliver-webhook",
   async run(db, { signal }) {
     await drainDueWebhooks(db, { signal });
     const due = await nextDeliveryDueAt(db);
@@ -67,6 +76,3 @@ export const deliverWebhooksTask = defineTask({
     return { nextRunInMs: Math.min(deliveryIdleBackstopMs, Math.max(0, wait)) };
   },
 });
-
-/** What the local driver runs. Other domains add their tasks here. */
-export const localTasks: AnyTask[] = [deliverWebhooksTask];

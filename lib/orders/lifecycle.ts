@@ -3,22 +3,13 @@ import { BlockNotFoundError, type PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
-import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import {
-  armSweep,
-  confirmDeepTransfers,
-  findCursorUpdatedAt,
-  findOrdersToEvaluate,
-  findOrderTransfers,
-  findUnconfirmedTransfers,
-  setTransferStatus,
-  transitionOrder,
-} from "@/lib/transactions/queries";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
-import { recordOrderEvent } from "@/lib/webhooks/outbox";
-import { insertEvent } from "@/lib/webhooks/queries";
+import { armSweep, findCursorUpdatedAt } from "@/lib/chains/queries";
+import { confirmDeepTransfers, findOrderTransfers, findUnconfirmedTransfers, setTransferStatus } from "@/lib/transactions/queries";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { recordOrderEvent, recordOrderHistory } from "@/lib/webhooks/outbox";
 import { paidWithinTolerance } from "@/lib/pricing/convert";
+import { findOrdersToEvaluate, transitionOrder } from "./queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
 
@@ -136,7 +127,7 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
       await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type, data, webhookUrl: order.webhookUrl }, now);
     } else {
       // processing → pending after a reorg: kept in the order's history, not a webhook event.
-      await insertEvent(tx, { id: newId("event"), merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data, createdAt: now });
+      await recordOrderHistory(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data }, now);
     }
     return updated;
   });

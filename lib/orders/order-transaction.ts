@@ -1,7 +1,8 @@
 import "server-only";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { findLatestOrderTransfer, findScannedHead } from "@/lib/transactions/queries";
+import { findScannedHead } from "@/lib/chains/queries";
+import { findLatestOrderTransfer } from "@/lib/transactions/queries";
 import type { OrderView } from "./queries";
 import { serializeOrder, type OrderSweepSummary, type OrderTransactionSummary } from "./serialize";
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
@@ -292,4 +292,191 @@ export async function findOrderIdByNonce(db: DbOrTx, merchantId: number, nonce: 
     .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.nonce, nonce)))
     .limit(1);
   return row?.orderId ?? null;
+}
+
+/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
+export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
+  const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
+  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(
+      and(
+        eq(paymentOrders.blockchainId, blockchainId),
+        // processing orders always (a reorg may have taken their transfers), pending ones with money or past their deadline
+        or(
+          eq(paymentOrders.status, "processing"),
+          and(eq(paymentOrders.status, "pending"), or(withTransfers, gt(paymentOrders.amountReceived, "0"), lte(paymentOrders.expiresAt, now))),
+          and(eq(paymentOrders.status, "expired"), withLatePayment),
+        ),
+      ),
+    );
+}
+
+/** Moves an order from `from` to its next state; false if another worker got there first (idempotent transitions). */
+export async function transitionOrder(db: DbOrTx, id: number, from: string, values: Partial<PaymentOrder> & { updatedAt: Date }) {
+  const [row] = await db
+    .update(paymentOrders)
+    .set(values)
+    .where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+/** Orders on a chain whose deposit address is among `addresses` (any status: late payments count as facts too). */
+export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: number, addresses: string[]) {
+  if (addresses.length === 0) return [];
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
+}
+
+/** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
+export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+/** The customer's refund address, set once (the first answer wins; the order id is public on the payment page). */
+export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .update(paymentOrders)
+    .set({ refundAddress: address, refundAddressAt: now })
+    .where(and(eq(paymentOrders.id, id), sql`${paymentOrders.refundAddress} is null`))
+    .returning();
+  return row ?? null;
+}
+
+/** Locks an order's row for the rest of the transaction (its events are numbered one after the other). */
+export async function lockOrder(db: DbOrTx, id: number): Promise<void> {
+  await db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, id)).for("update");
+}
+
+/** Open orders on a chain paid in its native coin (their deposits may arrive by internal transfer). */
+export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.status, ["pending", "processing"]), isNull(paymentOrders.tokenAddress)));
+}
+
+export interface DailyBucket {
+  day: string;
+  blockchainId: number;
+  currency: string;
+  decimals: number;
+  status: string;
+  orders: number;
+  /** Sum of order amounts, base units as a decimal string. */
+  amount: string;
+}
+
+/** Orders created since `since`, counted and summed per UTC day, token and status. */
+export async function dailyOrderBuckets(db: DbOrTx, merchantId: number, since: Date): Promise<DailyBucket[]> {
+  const day = sql<string>`to_char(${paymentOrders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      day,
+      blockchainId: paymentOrders.blockchainId,
+      currency: paymentOrders.currency,
+      decimals: paymentOrders.decimals,
+      status: paymentOrders.status,
+      orders: sql<number>`count(*)::int`,
+      amount: sql<string>`sum(${paymentOrders.amount})::text`,
+    })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), gte(paymentOrders.createdAt, since)))
+    .groupBy(day, paymentOrders.blockchainId, paymentOrders.currency, paymentOrders.decimals, paymentOrders.status);
+  return rows.map((r) => ({ ...r, orders: Number(r.orders), amount: String(r.amount ?? "0") }));
+}
+
+export async function recentOrders(db: DbOrTx, merchantId: number, limit: number) {
+  return db.select().from(paymentOrders).where(eq(paymentOrders.merchantId, merchantId)).orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id)).limit(limit);
+}
+
+export interface OrderSearch {
+  /** Matches the public order id or receiving address (substring), or the nonce (exact). */
+  q?: string;
+  status?: string;
+  blockchainId?: number;
+  currency?: string;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+/** `%`, `_` and `\` in user text match themselves in a LIKE pattern. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefined {
+  const q = search.q?.trim();
+  return and(
+    eq(paymentOrders.merchantId, merchantId),
+    q
+      ? or(
+          sql`${paymentOrders.orderId} ilike ${likePattern(q)}`,
+          sql`${paymentOrders.receivingAddress} ilike ${likePattern(q)}`,
+          /^\d{1,15}$/.test(q) ? eq(paymentOrders.nonce, Number(q)) : undefined,
+        )
+      : undefined,
+    search.status ? eq(paymentOrders.status, search.status) : undefined,
+    search.blockchainId !== undefined ? eq(paymentOrders.blockchainId, search.blockchainId) : undefined,
+    search.currency ? sql`lower(${paymentOrders.currency}) = lower(${search.currency})` : undefined,
+    search.from ? gte(paymentOrders.createdAt, search.from) : undefined,
+    search.to ? lt(paymentOrders.createdAt, search.to) : undefined,
+  );
+}
+
+export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
+  const where = orderSearchWhere(merchantId, search);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(paymentOrders).where(where).orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id)).limit(window.limit).offset(window.offset),
+    db.select({ value: count() }).from(paymentOrders).where(where),
+  ]);
+  return { rows, count: total?.value ?? 0 };
+}
+
+/**
+ * One batch of the CSV export, oldest first, after the keyset cursor (created_at, id): batches
+ * stay cheap however deep the export goes, and rows created meanwhile cannot shift it.
+ */
+export async function exportOrdersBatch(
+  db: DbOrTx,
+  merchantId: number,
+  range: { from: Date; to: Date },
+  after: { createdAt: Date; id: number } | null,
+  limit: number,
+) {
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(
+      and(
+        eq(paymentOrders.merchantId, merchantId),
+        gte(paymentOrders.createdAt, range.from),
+        lt(paymentOrders.createdAt, range.to),
+        after
+          ? or(gt(paymentOrders.createdAt, after.createdAt), and(eq(paymentOrders.createdAt, after.createdAt), gt(paymentOrders.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(paymentOrders.createdAt), asc(paymentOrders.id))
+    .limit(limit);
+}
+
+/** How many of the merchant's orders were paid (processing or confirmed). */
+export async function countPaidOrders(db: DbOrTx, merchantId: number): Promise<number> {
+  const [paid] = await db
+    .select({ value: count() })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.status, ["processing", "confirmed"])));
+  return paid?.value ?? 0;
 }

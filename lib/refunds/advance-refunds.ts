@@ -2,7 +2,7 @@ import "server-only";
 import type { PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { Db } from "@/lib/db/types";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { log } from "@/lib/log";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
 import { findMerchantOrderView } from "@/lib/orders/queries";

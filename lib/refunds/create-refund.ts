@@ -2,13 +2,14 @@ import "server-only";
 import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
-import { findMerchantOrder, findMerchantOrderView } from "@/lib/orders/queries";
+import { findMerchantOrder, findMerchantOrderView, lockMerchantOrder } from "@/lib/orders/queries";
+import { sumOrderAssetReceived } from "@/lib/transactions/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
-import { insertRefund, lockMerchantOrder, sumOpenRefunds, sumOrderAssetReceived } from "./queries";
+import { insertRefund, sumOpenRefunds } from "./queries";
 import type { CreateRefundBody } from "./schemas";
 import { serializeRefund } from "./serialize";
 

@@ -1,35 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { paymentOrders, refunds, transactions, type NewRefund, type PaymentOrder, type Refund } from "@/lib/db/schema";
+import { paymentOrders, refunds, type NewRefund, type Refund } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-
-/** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
-export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
-  const [row] = await db
-    .select()
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, id)))
-    .for("update");
-  return row ?? null;
-}
-
-/**
- * What arrived of the order's own asset at its deposit address and still stands on chain: counted
- * transfers and late ones alike (a late payment is refundable too); never another asset, a
- * reverted or a dropped transfer.
- */
-export async function sumOrderAssetReceived(db: DbOrTx, order: Pick<PaymentOrder, "id" | "tokenAddress">): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${transactions.amount}), 0)::text` })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.paymentOrderId, order.id),
-        inArray(transactions.status, ["pending", "confirmed"]),
-        sql`lower(coalesce(${transactions.tokenAddress}, '')) = lower(coalesce(${order.tokenAddress ?? null}::text, ''))`,
-      ),
-    );
-  return BigInt(row?.total ?? "0");
-}
 
 /** What the order's refunds already take: requested, pending and confirmed (a failed refund frees its amount). */
 export async function sumOpenRefunds(db: DbOrTx, paymentOrderId: number): Promise<bigint> {
@@ -111,12 +82,3 @@ export async function reopenRefund(db: DbOrTx, id: number, now: Date): Promise<v
     .where(and(eq(refunds.id, id), eq(refunds.status, "pending")));
 }
 
-/** The customer's refund address, set once (the first answer wins; the order id is public on the payment page). */
-export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, now: Date): Promise<PaymentOrder | null> {
-  const [row] = await db
-    .update(paymentOrders)
-    .set({ refundAddress: address, refundAddressAt: now })
-    .where(and(eq(paymentOrders.id, id), sql`${paymentOrders.refundAddress} is null`))
-    .returning();
-  return row ?? null;
-}

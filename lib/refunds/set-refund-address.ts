@@ -3,7 +3,7 @@ import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { findPublicOrderRow, refundAddressAllowed } from "@/lib/orders/public-order";
-import { setOrderRefundAddress } from "./queries";
+import { setOrderRefundAddress } from "@/lib/orders/queries";
 
 /**
  * The payment page's "where should we send your money back?": stored on the order for the merchant

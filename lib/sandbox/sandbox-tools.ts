@@ -4,9 +4,9 @@ import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain, t
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
+import { kick, taskNames } from "@/lib/jobs/kick";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
-import { kickChainWatch } from "@/lib/chains/watch-chain";
 import { devnetCall, faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
 import type { FaucetBody, MineBody, PayOrderBody } from "./schemas";
 import { assertFaucetAmount } from "./usage-limits";
@@ -28,7 +28,7 @@ export async function payOrder(db: Db, merchantId: number, orderKey: string, inp
   if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
   const amount = input.amount !== undefined ? parseAmount(input.amount, token.decimals) : defaultPayment(order, token);
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
-  kickChainWatch(chain.id);
+  await kick(taskNames.watchChain(chain.slug));
   return {
     transaction_hash: hash,
     order_id: order.orderId,
@@ -54,7 +54,7 @@ function defaultPayment(order: PaymentOrder, token: TokenInfo): bigint {
 export async function mine(input: MineBody) {
   const chain = chainBySlugOrThrow(input.blockchain);
   const head = await devnetCall(() => mineBlocks(chain, input.blocks));
-  kickChainWatch(chain.id);
+  await kick(taskNames.watchChain(chain.slug));
   return { blocks: input.blocks, block_number: Number(head), blockchain: chain.slug };
 }
 

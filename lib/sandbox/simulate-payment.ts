@@ -2,9 +2,9 @@ import "server-only";
 import { getAddress } from "viem";
 import { z } from "zod";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
-import { kickChainWatch } from "@/lib/chains/watch-chain";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
+import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
 import { formatAmount } from "@/lib/orders/amounts";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
@@ -42,7 +42,7 @@ function mineInBackground(chain: Blockchain, orderId: string, blocks: number, in
       for (let i = 0; i < blocks; i++) {
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
         await mineBlocks(chain, 1);
-        kickChainWatch(chain.id);
+        await kick(taskNames.watchChain(chain.slug));
       }
     } catch (error) {
       log.warn("simulated mining stopped", { order_id: orderId, ...describeError(error) });
@@ -90,7 +90,7 @@ export async function simulatePayment(db: Db, orderId: string, kind: SimulateKin
   const blocks = kind === "full" && !isMining(order.orderId) ? Math.min(maxSimulatedBlocks, Math.max(0, order.confirmationThreshold - 1)) : 0;
   if (blocks > 0) await spendMinedBlocks(db, order.merchantId, blocks);
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
-  kickChainWatch(chain.id);
+  await kick(taskNames.watchChain(chain.slug));
   const started = mineInBackground(chain, order.orderId, blocks, intervalMs);
   return {
     kind,

@@ -1,9 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { TokenInfo } from "@/lib/chains/catalog";
-import { rateLimitCounters } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
+import { addToCounter } from "@/lib/auth/queries";
 import { rateLimitedError } from "@/lib/auth/rate-limit";
 import { validationError } from "@/lib/http/errors";
 
@@ -29,12 +28,7 @@ export function assertFaucetAmount(token: Pick<TokenInfo, "address" | "decimals"
 /** Adds `n` to this hour's counter for `key` and refuses with 429 when that takes it over `limit` (nothing is refunded). */
 async function spend(db: DbOrTx, key: string, n: number, limit: number, now = new Date()): Promise<void> {
   const windowStart = Math.floor(now.getTime() / hourMs) * hourMs;
-  const [row] = await db
-    .insert(rateLimitCounters)
-    .values({ key, windowStart: new Date(windowStart), count: n })
-    .onConflictDoUpdate({ target: [rateLimitCounters.key, rateLimitCounters.windowStart], set: { count: sql`${rateLimitCounters.count} + ${n}` } })
-    .returning({ count: rateLimitCounters.count });
-  if (row!.count > limit) {
+  if ((await addToCounter(db, key, new Date(windowStart), n)) > limit) {
     throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((windowStart + hourMs - now.getTime()) / 1000)) });
   }
 }

@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
-import { chainCursors, paymentOrders, sweeps, transactions, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
@@ -15,26 +15,6 @@ export async function setTransferStatus(db: DbOrTx, ids: number[], status: strin
   await db.update(transactions).set({ status, updatedAt }).where(inArray(transactions.id, ids));
 }
 
-/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
-export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
-  const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
-  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
-  return db
-    .select()
-    .from(paymentOrders)
-    .where(
-      and(
-        eq(paymentOrders.blockchainId, blockchainId),
-        // processing orders always (a reorg may have taken their transfers), pending ones with money or past their deadline
-        or(
-          eq(paymentOrders.status, "processing"),
-          and(eq(paymentOrders.status, "pending"), or(withTransfers, gt(paymentOrders.amountReceived, "0"), lte(paymentOrders.expiresAt, now))),
-          and(eq(paymentOrders.status, "expired"), withLatePayment),
-        ),
-      ),
-    );
-}
-
 export async function findOrderTransfers(db: DbOrTx, paymentOrderIds: number[]) {
   if (paymentOrderIds.length === 0) return [];
   return db
@@ -42,16 +22,6 @@ export async function findOrderTransfers(db: DbOrTx, paymentOrderIds: number[]) 
     .from(transactions)
     .where(and(inArray(transactions.paymentOrderId, paymentOrderIds), ne(transactions.status, "dropped")))
     .orderBy(transactions.blockNumber, transactions.logIndex);
-}
-
-/** Moves an order from `from` to its next state; false if another worker got there first (idempotent transitions). */
-export async function transitionOrder(db: DbOrTx, id: number, from: string, values: Partial<PaymentOrder> & { updatedAt: Date }) {
-  const [row] = await db
-    .update(paymentOrders)
-    .set(values)
-    .where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, from)))
-    .returning();
-  return row ?? null;
 }
 
 /**
@@ -69,34 +39,6 @@ export async function confirmDeepTransfers(db: DbOrTx, blockchainId: number, hea
         sql`${head}::bigint - ${transactions.blockNumber} + 1 >= (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${transactions.paymentOrderId})`,
       ),
     );
-}
-
-/**
- * Queues a sweep of an order's deposit address. A sweep that already ran (or gave up, or was skipped) is queued
- * again: this is called when money arrived after it, and a flush of an empty forwarder is harmless.
- */
-export async function armSweep(db: DbOrTx, paymentOrderId: number, blockchainId: number, now: Date): Promise<{ status: "pending"; transaction_hash: null }> {
-  await db
-    .insert(sweeps)
-    .values({ paymentOrderId, blockchainId, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: sweeps.paymentOrderId,
-      set: { status: "pending", attempts: 0, lastError: null, nextAttemptAt: now, updatedAt: now },
-      setWhere: inArray(sweeps.status, ["succeeded", "failed", "skipped"]),
-    });
-  return { status: "pending", transaction_hash: null };
-}
-
-/** The sweep of an order's deposit address, if one was queued. */
-export async function findOrderSweep(db: DbOrTx, paymentOrderId: number) {
-  const [row] = await db.select().from(sweeps).where(eq(sweeps.paymentOrderId, paymentOrderId)).limit(1);
-  return row ?? null;
-}
-
-/** The scanner's last block per chain: what confirmations are counted against when serving an order. */
-export async function findScannedHead(db: DbOrTx, blockchainId: number): Promise<bigint | null> {
-  const [row] = await db.select({ lastBlock: chainCursors.lastBlock }).from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
-  return row?.lastBlock ?? null;
 }
 
 /** The transfer an order response shows: the latest that counts toward it (transfers that do not count never show there). */
@@ -124,20 +66,6 @@ export async function dropTransfersOfOpenOrders(db: DbOrTx, blockchainId: number
     )
     .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId });
 }
-
-export async function deleteCursor(db: DbOrTx, blockchainId: number) {
-  await db.delete(chainCursors).where(eq(chainCursors.blockchainId, blockchainId));
-}
-
-export async function touchCursor(db: DbOrTx, blockchainId: number, now: Date) {
-  await db.update(chainCursors).set({ updatedAt: now }).where(eq(chainCursors.blockchainId, blockchainId));
-}
-
-export async function findCursorUpdatedAt(db: DbOrTx, blockchainId: number): Promise<Date | null> {
-  const [row] = await db.select({ updatedAt: chainCursors.updatedAt }).from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
-  return row?.updatedAt ?? null;
-}
-
 
 export interface TransactionFilters {
   blockchainId?: number;
@@ -178,3 +106,84 @@ export async function findMerchantTransaction(db: DbOrTx, merchantId: number, tx
   return row ?? null;
 }
 
+/**
+ * Records transfers once. A transfer seen again (a rescan, a re-inclusion after a reorg) takes what
+ * the chain says now: its block, and, unless it is already confirmed, its status, amount and
+ * whether it counts, since a re-included transaction can have a different effect.
+ */
+export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
+  if (rows.length === 0) return;
+  const unlessConfirmed = (column: string) => sql.raw(`case when "transactions"."status" = 'confirmed' then "transactions"."${column}" else excluded."${column}" end`);
+  await db
+    .insert(transactions)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex, transactions.toAddress],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        blockTimestamp: sql`excluded.block_timestamp`,
+        status: unlessConfirmed("status"),
+        amount: unlessConfirmed("amount"),
+        counted: unlessConfirmed("counted"),
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}
+
+/**
+ * Removes an order's internal-transfer rows of one block that a fresh attribution no longer
+ * credits (a block is attributed whole each time), so an old, larger credit cannot linger next
+ * to the new one. Confirmed rows are facts already announced and stay.
+ */
+export async function removeStaleInternalTransfers(db: DbOrTx, paymentOrderId: number, blockNumber: bigint, logIndex: number, keepTxHashes: string[]) {
+  await db
+    .delete(transactions)
+    .where(
+      and(
+        eq(transactions.paymentOrderId, paymentOrderId),
+        eq(transactions.blockNumber, blockNumber),
+        eq(transactions.logIndex, logIndex),
+        eq(transactions.status, "pending"),
+        keepTxHashes.length ? notInArray(transactions.txHash, keepTxHashes) : undefined,
+      ),
+    );
+}
+
+/**
+ * What arrived of the order's own asset at its deposit address and still stands on chain: counted
+ * transfers and late ones alike (a late payment is refundable too); never another asset, a
+ * reverted or a dropped transfer.
+ */
+export async function sumOrderAssetReceived(db: DbOrTx, order: Pick<PaymentOrder, "id" | "tokenAddress">): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${transactions.amount}), 0)::text` })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.paymentOrderId, order.id),
+        inArray(transactions.status, ["pending", "confirmed"]),
+        sql`lower(coalesce(${transactions.tokenAddress}, '')) = lower(coalesce(${order.tokenAddress ?? null}::text, ''))`,
+      ),
+    );
+  return BigInt(row?.total ?? "0");
+}
+
+export type RecordedNative = { orderId: number | null; amount: string; blockNumber: bigint; logIndex: number; txHash: string };
+
+/** The native-coin transfers recorded for these orders that still stand (pending or confirmed). */
+export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promise<RecordedNative[]> {
+  return db
+    .select({ orderId: transactions.paymentOrderId, amount: transactions.amount, blockNumber: transactions.blockNumber, logIndex: transactions.logIndex, txHash: transactions.txHash })
+    .from(transactions)
+    .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
+}
+
+/** Every transfer seen for an order, dropped ones included (the detail page shows what happened). */
+export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.merchantId, merchantId), eq(transactions.paymentOrderId, paymentOrderId)))
+    .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
+}

@@ -3,7 +3,8 @@ import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { pageWindow } from "@/lib/http/pagination";
-import { findMerchantTransaction, findScannedHead, listMerchantTransactions } from "./queries";
+import { findScannedHead } from "@/lib/chains/queries";
+import { findMerchantTransaction, listMerchantTransactions } from "./queries";
 import type { ListTransactionsQuery } from "./schemas";
 import { serializeTransaction, serializeTransactionListItem } from "./serialize";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { uniqueViolation } from "@/lib/auth/register-merchant";
+import { uniqueViolation } from "@/lib/db/errors";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";

@@ -56,3 +56,8 @@ export async function listWallets(db: DbOrTx, merchantId: number, window: { limi
   ]);
   return { rows, count: total?.value ?? 0 };
 }
+
+export async function countWallets(db: DbOrTx, merchantId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(merchantWallets).where(eq(merchantWallets.merchantId, merchantId));
+  return row?.value ?? 0;
+}

@@ -1,13 +1,12 @@
 import "server-only";
-import { and, asc, eq } from "drizzle-orm";
 import { findMerchantById } from "@/lib/auth/queries";
 import { verifyPassword } from "@/lib/auth/passwords";
-import { accountEvents, webhookEndpoints, type MerchantWallet } from "@/lib/db/schema";
+import type { MerchantWallet } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { eventBody } from "@/lib/webhooks/outbox";
-import { insertDeliveries } from "@/lib/webhooks/queries";
+import { activeEndpoints, insertAccountEvent, insertDeliveries } from "@/lib/webhooks/queries";
 import { serializeWallet } from "./serialize";
 
 /**
@@ -51,12 +50,8 @@ export async function recordWalletChange(
 ): Promise<void> {
   const data = { change: change.kind, wallet: serializeWallet(wallet), previous_address: change.previousAddress, changed_by: actor.kind, client_ip: actor.clientIp };
   const id = newId("event");
-  await tx.insert(accountEvents).values({ id, merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor: actor.kind, clientIp: actor.clientIp, createdAt: now });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.merchantId, wallet.merchantId), eq(webhookEndpoints.isActive, true)))
-    .orderBy(asc(webhookEndpoints.id));
+  await insertAccountEvent(tx, { id, merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor: actor.kind, clientIp: actor.clientIp, createdAt: now });
+  const endpoints = await activeEndpoints(tx, wallet.merchantId);
   // A first wallet for a chain is recorded, not announced: only a change of an existing payout
   // address can divert payments the merchant expects to receive.
   if (change.kind !== "address_changed" || endpoints.length === 0) return;
@@ -79,7 +74,3 @@ export async function recordWalletChange(
   );
 }
 
-/** The merchant's account events, oldest first. */
-export async function listAccountEvents(db: DbOrTx, merchantId: number) {
-  return db.select().from(accountEvents).where(eq(accountEvents.merchantId, merchantId)).orderBy(asc(accountEvents.createdAt), asc(accountEvents.id));
-}

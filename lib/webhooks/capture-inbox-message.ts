@@ -1,7 +1,8 @@
 import "server-only";
 import type { SandboxInboxMessage } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { accountByInboxToken, endpointSecrets, insertInboxMessage, pruneInbox } from "./queries";
+import { accountByInboxToken } from "@/lib/auth/queries";
+import { endpointSecrets, insertInboxMessage, pruneInbox } from "./queries";
 import { activeSecrets } from "./secrets";
 import { verifySpecSignature, verifyStandardSignature } from "./signing";
 

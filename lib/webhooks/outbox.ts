@@ -2,6 +2,7 @@ import "server-only";
 import type { OrderEvent, WebhookDelivery } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
+import { lockOrder } from "@/lib/orders/queries";
 import { insertDeliveries, insertEvent, subscribedEndpoints } from "./queries";
 
 export interface OrderEventInput {
@@ -28,18 +29,11 @@ export function eventBody(id: string, type: string, createdAt: Date, sequence: n
  * The transactional outbox (DESIGN › Storage): call inside the transaction that changes the
  * order. It writes the event and one pending delivery per active endpoint subscribed to the type,
  * plus one to the order's webhook_url (signed with the account secret), all due now. Nothing is
- * sent here; after the commit, `notifyDeliveriesDue()` (lib/jobs/notify.ts) gets them going at
+ * sent here; after the commit, `notifyDeliveriesDue()` (lib/jobs/kick.ts) gets them going at
  * once, and the job driver's periodic run would find them anyway.
  */
 export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now = new Date()): Promise<{ event: OrderEvent; deliveries: WebhookDelivery[] }> {
-  const event = await insertEvent(tx, {
-    id: newId("event"),
-    merchantId: input.merchantId,
-    paymentOrderId: input.paymentOrderId,
-    type: input.type,
-    data: input.data,
-    createdAt: now,
-  });
+  const event = await insertOrderEvent(tx, input, now);
   const body = eventBody(event.id, event.type, now, event.sequence, input.data);
   const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
   const common = { merchantId: input.merchantId, eventId: event.id, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
@@ -48,4 +42,20 @@ export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now =
     ...(input.webhookUrl ? [{ ...common, messageId: newId("webhookMessage"), endpointId: null, url: input.webhookUrl }] : []),
   ]);
   return { event, deliveries };
+}
+
+/**
+ * An event kept in the order's history (the dashboard's timeline) that is not a webhook event
+ * (payment.reorged: processing → pending after a reorg): no delivery is written.
+ */
+export async function recordOrderHistory(tx: DbOrTx, input: Omit<OrderEventInput, "webhookUrl">, now = new Date()): Promise<OrderEvent> {
+  return insertOrderEvent(tx, input, now);
+}
+
+/** Every order event goes in here, numbered in its order's sequence. */
+async function insertOrderEvent(tx: DbOrTx, input: Omit<OrderEventInput, "webhookUrl">, now: Date): Promise<OrderEvent> {
+  // Writers that did not move the order's status (refunds) hold no lock on it: take it, so two
+  // events of one order are numbered one after the other, never both max + 1.
+  await lockOrder(tx, input.paymentOrderId);
+  return insertEvent(tx, { id: newId("event"), merchantId: input.merchantId, paymentOrderId: input.paymentOrderId, type: input.type, data: input.data, createdAt: now });
 }

@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import {
-  merchants,
+  accountEvents,
   orderEvents,
   paymentOrders,
   sandboxInboxMessages,
@@ -13,12 +13,14 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from "@/lib/db/schema";
+import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 
 type NewEndpoint = typeof webhookEndpoints.$inferInsert;
 type NewDelivery = typeof webhookDeliveries.$inferInsert;
 type NewAttempt = typeof webhookAttempts.$inferInsert;
 type NewInboxMessage = typeof sandboxInboxMessages.$inferInsert;
+type NewAccountEvent = typeof accountEvents.$inferInsert;
 
 interface Window {
   limit: number;
@@ -93,6 +95,15 @@ export async function subscribedEndpoints(db: DbOrTx, merchantId: number, type: 
     .orderBy(asc(webhookEndpoints.id));
 }
 
+/** A merchant's active endpoints, whatever they subscribe to (security notices cannot be opted out of). */
+export async function activeEndpoints(db: DbOrTx, merchantId: number): Promise<Array<Pick<WebhookEndpoint, "id" | "url">>> {
+  return db
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.isActive, true)))
+    .orderBy(asc(webhookEndpoints.id));
+}
+
 export async function findEndpointsByIds(db: DbOrTx, ids: number[]): Promise<WebhookEndpoint[]> {
   if (ids.length === 0) return [];
   return db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
@@ -116,45 +127,15 @@ export async function disableEndpoint(db: DbOrTx, id: number, reason: string, no
   await db.update(webhookEndpoints).set({ isActive: false, disabledReason: reason, updatedAt: now }).where(eq(webhookEndpoints.id, id));
 }
 
-// ─── Merchants' account secrets ──────────────────────────────────────────────
-
-export interface AccountSecrets {
-  id: number;
-  webhookSecret: string;
-  previousWebhookSecret: string | null;
-  previousWebhookSecretExpiresAt: Date | null;
-  inboxToken: string;
-}
-
-const accountSecretColumns = {
-  id: merchants.id,
-  webhookSecret: merchants.webhookSecret,
-  previousWebhookSecret: merchants.previousWebhookSecret,
-  previousWebhookSecretExpiresAt: merchants.previousWebhookSecretExpiresAt,
-  inboxToken: merchants.inboxToken,
-};
-
-export async function accountSecretsByIds(db: DbOrTx, ids: number[]): Promise<AccountSecrets[]> {
-  if (ids.length === 0) return [];
-  return db.select(accountSecretColumns).from(merchants).where(inArray(merchants.id, ids));
-}
-
-export async function accountByInboxToken(db: DbOrTx, token: string): Promise<AccountSecrets | null> {
-  const [row] = await db.select(accountSecretColumns).from(merchants).where(eq(merchants.inboxToken, token)).limit(1);
-  return row ?? null;
-}
-
 // ─── Events (the outbox) ─────────────────────────────────────────────────────
 
 /**
- * The one writer of order events. The sequence is the order's next (1, 2, 3…): computed in the
- * insert, inside the transaction whose conditional update of the order holds its row lock, so two
- * transitions of one order can never take the same number (a unique index checks it too).
+ * The one writer of order events, called only by the outbox (lib/webhooks/outbox.ts). The sequence
+ * is the order's next (1, 2, 3…): computed in the insert, inside the transaction that holds the
+ * order's row lock (the outbox takes it first), so two events of one order can never take the
+ * same number (a unique index checks it too).
  */
 export async function insertEvent(db: DbOrTx, values: Omit<typeof orderEvents.$inferInsert, "sequence">): Promise<OrderEvent> {
-  // Writers that did not move the order's status (refunds) hold no lock on it: take it, so two
-  // events of one order are numbered one after the other, never both max + 1.
-  await db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, values.paymentOrderId)).for("update");
   const sequence = sql<number>`(select coalesce(max(e.sequence), 0) + 1 from ${orderEvents} e where e.payment_order_id = ${values.paymentOrderId})`;
   const [row] = await db.insert(orderEvents).values({ ...values, sequence }).returning();
   return row!;
@@ -183,6 +164,25 @@ export async function listEvents(db: DbOrTx, merchantId: number, filters: { type
       .where(where),
   ]);
   return { rows, count: total?.value ?? 0 };
+}
+
+/** Records an account event (wallet.updated), the account's counterpart of an order event. */
+export async function insertAccountEvent(db: DbOrTx, values: NewAccountEvent): Promise<void> {
+  await db.insert(accountEvents).values(values);
+}
+
+/** The merchant's account events, oldest first. */
+export async function listAccountEvents(db: DbOrTx, merchantId: number) {
+  return db.select().from(accountEvents).where(eq(accountEvents.merchantId, merchantId)).orderBy(asc(accountEvents.createdAt), asc(accountEvents.id));
+}
+
+/** An order's events, oldest first: the timeline. */
+export async function orderTimeline(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  return db
+    .select()
+    .from(orderEvents)
+    .where(and(eq(orderEvents.merchantId, merchantId), eq(orderEvents.paymentOrderId, paymentOrderId)))
+    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
 }
 
 // ─── Deliveries and attempts ─────────────────────────────────────────────────
@@ -301,9 +301,7 @@ export async function finishAttempts(db: DbOrTx, rows: AttemptOutcomeRow[], now:
     from (values ${values}) as v(id, attempt, status, next_attempt_at, last_status_code, last_error, completed_at, url)
     where d.id = v.id and d.attempts = v.attempt and d.status = 'pending'
     returning d.id`);
-  // postgres.js returns the rows; PGlite returns { rows }.
-  const returned = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: number }>;
-  return returned.map((r) => Number(r.id));
+  return rowsOf(result).map((r) => Number(r.id));
 }
 
 export async function insertAttempts(db: DbOrTx, values: NewAttempt[]): Promise<WebhookAttempt[]> {
@@ -349,6 +347,26 @@ export async function markDispatched(db: DbOrTx, items: Array<{ id: number; next
       .set({ nextAttemptAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.id, item.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.nextAttemptAt, item.nextAttemptAt)));
   }
+}
+
+/** Webhook deliveries of an order's events (endpoints and the order's webhook_url), newest first, with their attempts. */
+export async function orderDeliveries(db: DbOrTx, merchantId: number, paymentOrderId: number) {
+  const deliveries = await db
+    .select({ delivery: webhookDeliveries })
+    .from(webhookDeliveries)
+    .innerJoin(orderEvents, eq(orderEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(orderEvents.paymentOrderId, paymentOrderId)))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id));
+  const rows = deliveries.map((d) => d.delivery);
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(webhookAttempts)
+          .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
+          .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+  return { rows, attempts };
 }
 
 // ─── Sandbox inbox ───────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 import type { WebhookEndpoint } from "@/lib/db/schema";
-import type { AccountSecrets } from "./queries";
+import type { AccountSecrets } from "@/lib/auth/queries";
 
 /** The secrets that sign a delivery now: the current one, plus the previous one during its rotation window. */
 export function activeSecrets(current: string, previous: string | null, previousExpiresAt: Date | null, now: Date): [string, ...string[]] {

@@ -4,8 +4,9 @@ import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/p
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
 import { parseAbi } from "viem";
 import { devnetContracts, findBlockchainBySlug } from "@/lib/chains/catalog";
-import { chainTasks, quietChainPollMs, watchChainTaskName, wireChainKicks } from "@/lib/chains/chain-tasks";
+import { chainTasks, kickOnNewHeads, quietChainPollMs } from "@/lib/chains/chain-tasks";
 import { chainClient } from "@/lib/chains/clients";
+import { registerKicker, taskNames } from "@/lib/jobs/kick";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
@@ -38,8 +39,14 @@ async function waitForStatus(merchant: TestMerchant, orderId: string, status: st
 
 describe("local driver with the chain tasks", () => {
   test("scans on its own: sandbox pay → processing, mining → confirmed, then swept", async () => {
+    // What the server's start does: the driver registers as the kicker, new heads kick the watchers.
     driver = startLocalDriver(chainTasks(), { db: testDb.db });
-    unwire = wireChainKicks((name) => driver!.kick(name));
+    const unregister = registerKicker(driver);
+    const unsubscribe = kickOnNewHeads();
+    unwire = () => {
+      unsubscribe();
+      unregister();
+    };
     expect(driver.taskNames).toEqual(expect.arrayContaining(["watch-chain-base", "sweep-deposits", "housekeeping"]));
 
     const merchant = await createMerchant();
@@ -62,7 +69,7 @@ describe("local driver with the chain tasks", () => {
     await driver?.stop();
     unwire = driver = undefined;
     const base = findBlockchainBySlug("base")!;
-    const watch = chainTasks().find((task) => task.name === watchChainTaskName("base"))!;
+    const watch = chainTasks().find((task) => task.name === taskNames.watchChain("base"))!;
     const merchant = await createMerchant();
     let result = await watch.run(testDb.db, {});
     for (let i = 0; i < 5 && result?.nextRunInMs !== quietChainPollMs; i++) result = await watch.run(testDb.db, {});

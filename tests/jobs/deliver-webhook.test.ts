@@ -2,9 +2,11 @@ import { InngestTestEngine, mockCtx } from "@inngest/test";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { inngest } from "@/lib/jobs/inngest/client";
-import { dispatchDueDeliveries } from "@/lib/jobs/inngest/dispatch";
+import { dispatchDueDeliveries, inngestKicker } from "@/lib/jobs/inngest/dispatch";
 import { deliverWebhook } from "@/lib/jobs/inngest/functions/deliver-webhook";
 import { functions } from "@/lib/jobs/inngest/functions";
+import { kick, notifyDeliveriesDue, registerKicker, taskNames } from "@/lib/jobs/kick";
+import { registeredTasks } from "@/lib/jobs/registry";
 import { deliverOnce } from "@/lib/webhooks/deliver-one";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
@@ -142,6 +144,13 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "task-housekeeping",
     ]);
   });
+
+  test("every registered task is served: by the function it names, or by a cron function of its own", () => {
+    const served = functions.map((fn) => fn.id());
+    const tasks = registeredTasks();
+    expect(tasks.map((task) => task.name)).toEqual(expect.arrayContaining([taskNames.deliverWebhooks, taskNames.sweepDeposits, taskNames.housekeeping]));
+    for (const task of tasks) expect(served).toContain(task.inngestFunction ?? `task-${task.name}`);
+  });
 });
 
 describe("Inngest driver: dispatching due deliveries", () => {
@@ -167,5 +176,21 @@ describe("Inngest driver: dispatching due deliveries", () => {
     await dispatchDueDeliveries(database.db, { send: async (events) => void first.push(...events) });
     const event = first.find((e) => e.data.deliveryId === id);
     expect(event).toBeDefined();
+  });
+
+  test("registered as the kicker, a recorded event's notifyDeliveriesDue() hands its delivery over at once; other kicks send nothing", async () => {
+    const sent: any[] = [];
+    const unregister = registerKicker(inngestKicker({ send: async (events) => void sent.push(...events) }));
+    try {
+      const { id } = await deliveryFor("/kicked");
+      await kick(taskNames.sweepDeposits);
+      await kick(taskNames.watchChain("base"));
+      expect(sent).toHaveLength(0);
+      await notifyDeliveriesDue();
+      expect(sent.filter((e) => e.data.deliveryId === id)).toHaveLength(1);
+      expect((await deliveryRow(database.db, id)).nextAttemptAt).toBeNull();
+    } finally {
+      unregister();
+    }
   });
 });

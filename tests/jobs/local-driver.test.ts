@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { ensureLocalDriver, runningLocalDriver, stopLocalDriver } from "@/lib/jobs/start";
 import { defineTask, deliverWebhooksTask, deliveryIdleBackstopMs, type AnyTask } from "@/lib/jobs/tasks";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";

@@ -1,5 +1,6 @@
 import { createApiKeyBody } from "@/lib/auth/api-key-schemas";
-import { createApiKey, listApiKeys, serializeApiKey } from "@/lib/auth/api-keys";
+import { createApiKey, serializeApiKey } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/queries";
 import { created } from "@/lib/http/envelope";
 import { page, pageQuery, pageWindow } from "@/lib/http/pagination";
 import { withApi } from "@/lib/http/with-api";

@@ -1,7 +1,7 @@
 import { page, pageQuery, pageWindow } from "@/lib/http/pagination";
 import { created } from "@/lib/http/envelope";
 import { withApi } from "@/lib/http/with-api";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { createWallet } from "@/lib/wallets/create-wallet";
 import { listWallets } from "@/lib/wallets/queries";
 import { createWalletBody } from "@/lib/wallets/schemas";

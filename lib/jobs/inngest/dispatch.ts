@@ -1,6 +1,8 @@
 import "server-only";
+import { getDb } from "@/lib/db/client";
 import type { DbOrTx } from "@/lib/db/types";
 import { dueUndispatchedDeliveries, markDispatched } from "@/lib/webhooks/queries";
+import { taskNames, type Kicker } from "../kick";
 import { inngest } from "./client";
 import { webhookDeliveryDue } from "./events";
 
@@ -24,4 +26,17 @@ export async function dispatchDueDeliveries(db: DbOrTx, options: { limit?: numbe
     total += due.length;
     if (due.length < (options.limit ?? 500)) return total;
   }
+}
+
+/**
+ * What a kick means under Inngest (registered at server start): recorded events hand their due
+ * deliveries over at once. Other tasks are not kicked: each chain's watch reschedules itself, and
+ * the cron functions keep their schedule.
+ */
+export function inngestKicker(options: { send?: Sender } = {}): Kicker {
+  return {
+    async kick(taskName) {
+      if (taskName === taskNames.deliverWebhooks) await dispatchDueDeliveries(await getDb(), options);
+    },
+  };
 }

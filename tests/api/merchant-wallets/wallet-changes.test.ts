@@ -4,7 +4,7 @@ import { POST as createEndpointRoute } from "@/app/api/webhook-endpoints/route";
 import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { listAccountEvents } from "@/lib/wallets/wallet-events";
+import { listAccountEvents } from "@/lib/webhooks/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createApiKeyFor, createMerchant, randomAddress } from "../../helpers/factories";
 import { call } from "../../helpers/request";

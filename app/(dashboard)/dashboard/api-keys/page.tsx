@@ -4,7 +4,7 @@ import { Badge, Card } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
 import { CreateApiKeyForm } from "@/components/dashboard/create-api-key-form";
 import { formatDate } from "@/components/dashboard/format";
-import { listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/queries";
 import { permissionPresets } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";

@@ -6,7 +6,7 @@ import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { ordersPageSize, parseOrderFilters, toOrderSearch } from "@/lib/dashboard/order-filters";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { searchOrders } from "@/lib/dashboard/queries";
+import { searchOrders } from "@/lib/orders/queries";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import { fiatCurrencies } from "@/lib/pricing/convert";

@@ -8,11 +8,11 @@ import { formatDate } from "@/components/dashboard/format";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { recentOrders } from "@/lib/dashboard/queries";
+import { recentOrders } from "@/lib/orders/queries";
 import { isSandbox } from "@/lib/env";
 import { formatAmount } from "@/lib/orders/amounts";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
-import { accountSecretsByIds } from "@/lib/webhooks/queries";
+import { accountSecretsByIds } from "@/lib/auth/queries";
 import { createTestOrderAction, faucetAction, mineAction, payOrderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };

@@ -7,7 +7,7 @@ import { getAccountOrThrow } from "@/lib/auth/account";
 import { hourlyLimit } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { rateLimitUsage } from "@/lib/dashboard/queries";
+import { rateLimitUsage } from "@/lib/auth/queries";
 import { ActionForm, Field } from "@/components/ui/action-form";
 import { rotateAccountSecretAction, revealAccountSecretAction, updateToleranceAction } from "./actions";
 

@@ -5,7 +5,7 @@ import { authedAction } from "@/lib/auth/authed-action";
 import { createWallet } from "@/lib/wallets/create-wallet";
 import { createWalletBody, updateWalletBody } from "@/lib/wallets/schemas";
 import { serializeWallet } from "@/lib/wallets/serialize";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { findWallet } from "@/lib/wallets/queries";
 import { parseWalletId, updateWallet } from "@/lib/wallets/update-wallet";
 import { assertPasswordReentered } from "@/lib/wallets/wallet-events";

@@ -8,7 +8,7 @@ import { chainSlug, formatDate } from "@/components/dashboard/format";
 import { findBlockchainById, listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { openSweeps } from "@/lib/dashboard/queries";
+import { openSweeps } from "@/lib/chains/queries";
 import { formatAmount } from "@/lib/orders/amounts";
 import { listWallets } from "@/lib/wallets/queries";
 import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/wallets/schemas";

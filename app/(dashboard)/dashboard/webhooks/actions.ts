@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { createEndpoint } from "@/lib/webhooks/create-endpoint";
 import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
 import { getEndpointOrThrow } from "@/lib/webhooks/get-endpoint-or-throw";

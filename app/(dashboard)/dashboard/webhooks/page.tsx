@@ -9,7 +9,8 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { isSandbox } from "@/lib/env";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
-import { accountSecretsByIds, listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
+import { accountSecretsByIds } from "@/lib/auth/queries";
+import { listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
 import { webhookEventTypes } from "@/lib/webhooks/schemas";
 import {
   createEndpointAction,

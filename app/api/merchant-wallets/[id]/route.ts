@@ -1,6 +1,6 @@
 import { ok } from "@/lib/http/envelope";
 import { withApi } from "@/lib/http/with-api";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { updateWalletBody, walletParams } from "@/lib/wallets/schemas";
 import { serializeWallet } from "@/lib/wallets/serialize";
 import { updateWallet } from "@/lib/wallets/update-wallet";

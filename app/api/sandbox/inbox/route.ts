@@ -1,7 +1,8 @@
 import { page, pageQuery, pageWindow } from "@/lib/http/pagination";
 import { withApi } from "@/lib/http/with-api";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
-import { accountSecretsByIds, listInboxMessages } from "@/lib/webhooks/queries";
+import { accountSecretsByIds } from "@/lib/auth/queries";
+import { listInboxMessages } from "@/lib/webhooks/queries";
 import { serializeInboxMessage } from "@/lib/webhooks/serialize";
 
 // GET /api/sandbox/inbox/ – what the merchant's capture URL received, newest first (sandbox only)

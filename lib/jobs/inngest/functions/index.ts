@@ -1,5 +1,5 @@
 import "server-only";
-import { chainTasks } from "@/lib/chains/chain-tasks";
+import { registeredTasks } from "../../registry";
 import { defineTask } from "../../tasks";
 import { dispatchDueDeliveries } from "../dispatch";
 import { deliverWebhook } from "./deliver-webhook";
@@ -7,8 +7,10 @@ import { cronFunctionForTask } from "./task-cron";
 import { startChainWatches, watchChain } from "./watch-chain";
 
 /**
- * Backstop for the after-commit hand-over (lib/jobs/notify.ts): any due delivery not yet given
- * to Inngest (a crash right after the commit, a redelivery) is dispatched within a minute.
+ * Backstop for the after-commit hand-over (`notifyDeliveriesDue`, lib/jobs/kick.ts): any due
+ * delivery not yet given to Inngest (a crash right after the commit, a redelivery) is dispatched
+ * within a minute. This driver's own plumbing, so not in the registry: the local driver has no use
+ * for it.
  */
 export const dispatchWebhookDeliveriesTask = defineTask({
   name: "dispatch-webhook-deliveries",
@@ -18,13 +20,16 @@ export const dispatchWebhookDeliveriesTask = defineTask({
   },
 });
 
-/** Every function /api/inngest serves. */
+/**
+ * Every function /api/inngest serves: the event-driven functions that registered tasks name, then
+ * a cron function for each other registered task.
+ */
 export const functions = [
   deliverWebhook,
   cronFunctionForTask(dispatchWebhookDeliveriesTask),
   watchChain,
   startChainWatches,
-  ...chainTasks()
-    .filter((task) => !task.name.startsWith("watch-chain-"))
+  ...registeredTasks()
+    .filter((task) => !task.inngestFunction)
     .map(cronFunctionForTask),
 ];

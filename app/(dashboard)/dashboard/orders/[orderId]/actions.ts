@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { createRefundBody } from "@/lib/refunds/schemas";

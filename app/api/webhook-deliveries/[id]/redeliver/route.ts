@@ -1,6 +1,6 @@
 import { ok } from "@/lib/http/envelope";
 import { withApi } from "@/lib/http/with-api";
-import { notifyDeliveriesDue } from "@/lib/jobs/notify";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { attemptsOf } from "@/lib/webhooks/queries";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { idParams } from "@/lib/webhooks/schemas";

@@ -1,0 +1,55 @@
+import "server-only";
+import { describeError, log } from "@/lib/log";
+
+/**
+ * The names of the tasks domain code wakes. The tasks themselves (lib/jobs/registry.ts) carry the
+ * same names; they live here so that waking one needs nothing of the tasks or the drivers.
+ */
+export const taskNames = {
+  deliverWebhooks: "deliver-webhooks",
+  sweepDeposits: "sweep-deposits",
+  housekeeping: "housekeeping",
+  watchChain: (slug: string) => `watch-chain-${slug}`,
+} as const;
+
+/** What the running job driver does when a task is kicked. */
+export interface Kicker {
+  kick(taskName: string): void | Promise<void>;
+}
+
+// Next.js may load this module more than once (instrumentation, where the driver starts, vs. the
+// routes that kick): the registered driver is kept on globalThis.
+const holder = globalThis as unknown as { __gatewayJobKicker?: Kicker };
+
+/**
+ * Called by the job driver as it starts (lib/jobs/start.ts). Returns the undo, which leaves a
+ * kicker registered since in place.
+ */
+export function registerKicker(kicker: Kicker): () => void {
+  holder.__gatewayJobKicker = kicker;
+  return () => {
+    if (holder.__gatewayJobKicker === kicker) holder.__gatewayJobKicker = undefined;
+  };
+}
+
+/**
+ * "Run this task now rather than at its next turn": the local driver wakes the task's loop; the
+ * Inngest driver hands due webhook deliveries over at once. Only an accelerator: without a driver
+ * it does nothing, and an error is logged, never thrown, because the task's periodic run finds
+ * the work anyway.
+ */
+export async function kick(taskName: string): Promise<void> {
+  try {
+    await holder.__gatewayJobKicker?.kick(taskName);
+  } catch (error) {
+    log.warn("could not kick a job; its next periodic run will do the work", { task: taskName, ...describeError(error) });
+  }
+}
+
+/**
+ * Call after committing a transaction that wrote webhook deliveries (an order transition via
+ * `recordOrderEvent`, a redelivery): gets them sent now rather than at the next poll.
+ */
+export function notifyDeliveriesDue(): Promise<void> {
+  return kick(taskNames.deliverWebhooks);
+}
