@@ -72,7 +72,7 @@ describe("plainRoute", () => {
 
 describe("the routes outside withApi", () => {
   test("ANY /api/<unknown> is 404 NOT_FOUND with a request id and a log line", async () => {
-    const { result: res, lines } = await captureOutput(() => call(catchAll.PATCH, "PATCH", "/api/nope/deeper/", { params: { path: ["nope", "deeper"] } }));
+    const { result: res, lines } = await captureOutput(() => call(catchAll.PATCH, "PATCH", "/api/nope/deeper/", { params: { path: "nope/deeper" } }));
     expect(res.status).toBe(404);
     expect(res.body).toEqual(envelope("NOT_FOUND", "No API endpoint at this path."));
     expect(lines).toContainEqual(expect.objectContaining({ msg: "request", request_id: res.headers.get("x-request-id"), path: "/api/nope/deeper/", status: 404 }));
