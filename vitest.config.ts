@@ -20,6 +20,8 @@ export default defineConfig({
       test: {
         name: backend,
         include: ["tests/**/*.test.ts"],
+        // What instrumentation.ts sets up once per server process (zod's messages).
+        setupFiles: ["tests/helpers/setup.ts"],
         env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test" },
         testTimeout: 60_000,
         hookTimeout: 120_000,

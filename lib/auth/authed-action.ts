@@ -1,19 +1,37 @@
 import "server-only";
+import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { clientIpOf } from "@/lib/http/client-address";
 import type { ErrorCode } from "@/lib/http/error-codes";
-import { ApiError, type FieldErrors } from "@/lib/http/errors";
+import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
 import { getSessionMerchant, type SessionMerchant } from "./next-auth";
+import { consume, rateLimitedError } from "./rate-limit";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string; details?: FieldErrors } };
 
 export interface ActionContext extends SessionMerchant {
   db: Db;
+}
+
+export interface PublicActionContext {
+  db: Db;
+}
+
+export interface ActionOptions {
+  /** Sandbox tools: NOT_FOUND in live mode before anything else runs, like their API routes. */
+  sandboxOnly?: boolean;
+}
+
+export interface PublicActionOptions extends ActionOptions {
+  /** A per-client-address limit counted before validation, the same one the matching API route uses (e.g. register). */
+  clientLimit?: { name: string; perHour: number };
 }
 
 /** FormData → a plain object: repeated names become arrays, empty fields are left out. */
@@ -29,28 +47,71 @@ export function formDataObject(form: FormData): Record<string, unknown> {
   return out;
 }
 
+/** The client address of the current server action, by the same rule the API uses. */
+export async function actionClientIp(): Promise<string> {
+  return clientIpOf(new Request("http://localhost/", { headers: await headers() }));
+}
+
+const failure = (code: ErrorCode, message: string, details?: FieldErrors): ActionResult<never> => ({ ok: false, error: { code, message, ...(details && { details }) } });
+
+/** Input (a form or a plain object) parsed with the action's schema, or the VALIDATION_ERROR result. */
+function parseInput<S extends z.ZodType>(schema: S, input: unknown): { data: z.output<S> } | { refused: ActionResult<never> } {
+  const parsed = schema.safeParse(input instanceof FormData ? formDataObject(input) : input);
+  if (parsed.success) return { data: parsed.data };
+  return { refused: failure("VALIDATION_ERROR", "Please correct the highlighted fields.", fieldErrors(parsed.error)) };
+}
+
+/**
+ * Runs an action's body with the one error policy: Next's redirects and notFound() pass through;
+ * an ApiError comes back as `{ ok: false, error }` with its code; anything else is logged and
+ * becomes INTERNAL_ERROR with a fixed message.
+ */
+async function settle<T>(options: ActionOptions, body: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
+    return await body();
+  } catch (error) {
+    unstable_rethrow(error);
+    if (error instanceof ApiError) return failure(error.code, error.message, error.details);
+    log.error("dashboard action failed", describeError(error));
+    return failure("INTERNAL_ERROR", "An unexpected error occurred.");
+  }
+}
+
 /**
  * The one wrapper for dashboard mutations (STYLE rule 6): the session's merchant, then zod, then
  * the handler, which calls the same lib/ use-cases as the API with the session's merchant id.
  * Expected failures come back as `{ ok: false, error }` with the API's codes; anything else is
  * logged and becomes INTERNAL_ERROR with a fixed message.
  */
-export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>) {
+export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: ActionOptions = {}) {
   return async function action(input: z.input<S> | FormData): Promise<ActionResult<T>> {
-    try {
+    return settle(options, async () => {
       const merchant = await getSessionMerchant();
-      if (!merchant) return { ok: false, error: { code: "INVALID_TOKEN", message: "Your session has ended. Sign in again." } };
-      const parsed = schema.safeParse(input instanceof FormData ? formDataObject(input) : input);
-      if (!parsed.success) {
-        return { ok: false, error: { code: "VALIDATION_ERROR", message: "Please correct the highlighted fields.", details: fieldErrors(parsed.error) } };
+      if (!merchant) return failure("INVALID_TOKEN", "Your session has ended. Sign in again.");
+      const parsed = parseInput(schema, input);
+      if ("refused" in parsed) return parsed.refused;
+      return { ok: true, data: await handler(parsed.data, { ...merchant, db: await getDb() }) };
+    });
+  };
+}
+
+/**
+ * authedAction for the signed-out forms (sign-up, sign-in): no session, the same zod parsing and
+ * error policy, and optionally the per-address limit of the matching API route. A handler that
+ * ends in a redirect (next-auth's signIn) throws it; it passes through to Next.
+ */
+export function publicAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: PublicActionContext) => Promise<T>, options: PublicActionOptions = {}) {
+  return async function action(input: z.input<S> | FormData): Promise<ActionResult<T>> {
+    return settle(options, async () => {
+      const db = await getDb();
+      if (options.clientLimit) {
+        const quota = await consume(db, `${options.clientLimit.name}:${await actionClientIp()}`, options.clientLimit.perHour);
+        if (quota.exceeded) throw rateLimitedError(quota);
       }
-      const data = await handler(parsed.data, { ...merchant, db: await getDb() });
-      return { ok: true, data };
-    } catch (error) {
-      unstable_rethrow(error);
-      if (error instanceof ApiError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } };
-      log.error("dashboard action failed", describeError(error));
-      return { ok: false, error: { code: "INTERNAL_ERROR", message: "An unexpected error occurred." } };
-    }
+      const parsed = parseInput(schema, input);
+      if ("refused" in parsed) return parsed.refused;
+      return { ok: true, data: await handler(parsed.data, { db }) };
+    });
   };
 }

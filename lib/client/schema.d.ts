@@ -3103,7 +3103,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only events of this type, e.g. payment.confirmed */
-                event?: string;
+                event?: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
                 /** @description Only events of this order (its public ORD-… id) */
                 order_id?: string;
             };

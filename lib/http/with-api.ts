@@ -16,10 +16,6 @@ import { ApiError, notFound, validationError } from "./errors";
 import { readJsonObject } from "./read-body";
 import { fieldErrors } from "./zod-details";
 
-z.config({
-  customError: (issue) => (issue.input === undefined && issue.code === "invalid_type" ? "This field is required." : undefined),
-});
-
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 

@@ -67,8 +67,14 @@ export const listDeliveriesQuery = pageQuery.extend({
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
+/**
+ * Types in the event history (GET /api/events/): what webhooks carry, plus payment.reorged, which
+ * is recorded for the order's history but not delivered (lib/webhooks/outbox.ts recordOrderHistory).
+ */
+export const orderEventTypes = [...webhookEventTypes, "payment.reorged"] as const;
+
 export const listEventsQuery = pageQuery.extend({
-  event: z.string().min(1).max(64).optional().describe("Only events of this type, e.g. payment.confirmed"),
+  event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),
   order_id: z.string().min(1).max(64).optional().describe("Only events of this order (its public ORD-… id)"),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuery>;

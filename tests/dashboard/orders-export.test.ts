@@ -15,7 +15,7 @@ const database = setupTestDatabase();
 async function download(query: Record<string, string>) {
   const url = new URL("http://localhost:3000/dashboard/orders/export");
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const response = await exportOrders(new Request(url));
+  const response = await exportOrders(new Request(url), undefined);
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -79,6 +79,8 @@ describe("GET /dashboard/orders/export", () => {
     const res = await download({ from: "2024-01-01", to: "2024-01-31" });
     expect(res.status).toBe(401);
     expect(res.text).not.toContain("ORD-");
+    expect(JSON.parse(res.text)).toEqual({ success: false, error: { code: "INVALID_TOKEN", message: "Sign in to export orders." }, timestamp: expect.any(String) });
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test("the range is whole UTC days, both ends included, and only the merchant's own orders", async () => {

@@ -95,6 +95,24 @@ describe("next start over real HTTP", () => {
     }
   });
 
+  test("a missing required field says \"This field is required.\" in the built server (instrumentation.ts sets zod's messages)", async () => {
+    const register = await request("POST", "/api/auth/register/", { json: { username: account().username } });
+    expect(register.status).toBe(400);
+    expect(register.body.error.details).toMatchObject({ email: ["This field is required."], password: ["This field is required."], shop_name: ["This field is required."] });
+    const login = await request("POST", "/api/auth/login", { json: {} });
+    expect(login.status).toBe(400);
+    expect(login.body.error.details).toEqual({ username: ["This field is required."], password: ["This field is required."] });
+  });
+
+  test("/api/inngest without JOBS_DRIVER=inngest is 404 NOT_FOUND in the error envelope, with a request id", async () => {
+    for (const method of ["GET", "POST", "PUT"]) {
+      const res = await request(method, "/api/inngest");
+      expect(res.status, method).toBe(404);
+      expect(res.body, method).toEqual(envelope("NOT_FOUND"));
+      expect(res.headers.get("x-request-id"), method).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   test("malformed JSON is 400 VALIDATION_ERROR", async () => {
     const res = await request("POST", "/api/auth/login", { body: '{"username": "a", ', headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);

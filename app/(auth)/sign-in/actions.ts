@@ -1,25 +1,24 @@
 "use server";
 
 import { AuthError, CredentialsSignin } from "next-auth";
-import type { ActionResult } from "@/lib/auth/authed-action";
+import { z } from "zod";
+import { publicAction } from "@/lib/auth/authed-action";
 import { signIn } from "@/lib/auth/next-auth";
-import { safeCallbackPath } from "../public-action";
+import { loginBody } from "@/lib/auth/schemas";
+import { ApiError } from "@/lib/http/errors";
+import { safeCallbackPath } from "@/lib/http/safe-redirect";
+
+/** The login fields, plus where to go after (only same-site paths are followed: no open redirect). */
+const signInForm = loginBody.extend({ callbackUrl: z.unknown().optional().transform((value) => safeCallbackPath(value)) });
 
 /** Sign-in form → next-auth's credentials provider (the login use-case, throttling included); redirects on success. */
-export async function signInAction(form: FormData): Promise<ActionResult<never>> {
-  const username = form.get("username");
-  const password = form.get("password");
-  if (typeof username !== "string" || !username || typeof password !== "string" || !password) {
-    return { ok: false, error: { code: "VALIDATION_ERROR", message: "Enter your username and password." } };
-  }
+export const signInAction = publicAction(signInForm, async ({ username, password, callbackUrl }): Promise<never> => {
   try {
-    await signIn("credentials", { username, password, redirectTo: safeCallbackPath(form.get("callbackUrl")) });
+    await signIn("credentials", { username, password, redirectTo: callbackUrl });
   } catch (error) {
-    if (error instanceof CredentialsSignin && error.code === "rate_limited") {
-      return { ok: false, error: { code: "RATE_LIMITED", message: "Too many failed sign-ins. Wait 15 minutes and try again." } };
-    }
-    if (error instanceof AuthError) return { ok: false, error: { code: "INVALID_CREDENTIALS", message: "Invalid username or password." } };
+    if (error instanceof CredentialsSignin && error.code === "rate_limited") throw new ApiError("RATE_LIMITED", "Too many failed sign-ins. Wait 15 minutes and try again.");
+    if (error instanceof AuthError) throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
     throw error;
   }
-  return { ok: false, error: { code: "INTERNAL_ERROR", message: "Sign-in did not complete." } };
-}
+  throw new ApiError("INTERNAL_ERROR", "Sign-in did not complete.");
+});

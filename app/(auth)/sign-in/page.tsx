@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { ActionForm, Field } from "@/components/ui/action-form";
 import { Card } from "@/components/ui";
 import { getSessionMerchant } from "@/lib/auth/next-auth";
-import { safeCallbackPath } from "../public-action";
+import { safeCallbackPath } from "@/lib/http/safe-redirect";
 import { signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in · Payment Gateway" };

@@ -1,32 +1,19 @@
 "use server";
 
-import type { ActionResult } from "@/lib/auth/authed-action";
-import { formDataObject } from "@/lib/auth/authed-action";
+import { publicAction } from "@/lib/auth/authed-action";
 import { signIn } from "@/lib/auth/next-auth";
-import { consume, rateLimitedError } from "@/lib/auth/rate-limit";
 import { registerMerchant } from "@/lib/auth/register-merchant";
 import { registerBody } from "@/lib/auth/schemas";
-import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { fieldErrors } from "@/lib/http/zod-details";
-import { actionClientIp } from "../public-action";
 
-/** Sign-up form → the same use-case and per-address limit as POST /api/auth/register, then signs in. */
-export async function signUpAction(form: FormData): Promise<ActionResult<never>> {
-  const input = formDataObject(form);
-  try {
-    const db = await getDb();
-    const quota = await consume(db, `register:${await actionClientIp()}`, 100);
-    if (quota.exceeded) throw rateLimitedError(quota);
-    const parsed = registerBody.safeParse(input);
-    if (!parsed.success) {
-      return { ok: false, error: { code: "VALIDATION_ERROR", message: "Please correct the highlighted fields.", details: fieldErrors(parsed.error) } };
-    }
-    await registerMerchant(db, parsed.data);
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } };
-    throw error;
-  }
-  await signIn("credentials", { username: input.username, password: input.password, redirectTo: "/dashboard" });
-  return { ok: false, error: { code: "INTERNAL_ERROR", message: "Sign-up did not complete." } };
-}
+/** Sign-up form → the same use-case and per-address limit as POST /api/auth/register, then signs in (a redirect). */
+export const signUpAction = publicAction(
+  registerBody,
+  async (input, { db }): Promise<never> => {
+    await registerMerchant(db, input);
+    await signIn("credentials", { username: input.username, password: input.password, redirectTo: "/dashboard" });
+    throw new ApiError("INTERNAL_ERROR", "Sign-up did not complete.");
+  },
+  // The same limit as POST /api/auth/register (DESIGN: register per client address, 100 an hour).
+  { clientLimit: { name: "register", perHour: 100 } },
+);

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { errorResponse } from "@/lib/http/envelope";
+import { ApiError } from "@/lib/http/errors";
+import { plainRoute } from "@/lib/http/plain-route";
 
 // ANY /api/* that matches no route – 404 NOT_FOUND in the error envelope
-function notFound(): Response {
-  return errorResponse("NOT_FOUND", "No API endpoint at this path.", { headers: { "x-request-id": randomUUID() } });
-}
+const notFound = plainRoute({ route: "/api/[...path]" }, async () => {
+  throw new ApiError("NOT_FOUND", "No API endpoint at this path.");
+});
 
 export const GET = notFound;
 export const POST = notFound;

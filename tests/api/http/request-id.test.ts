@@ -10,8 +10,7 @@ import { call } from "../../helpers/request";
 
 setupTestDatabase();
 
-// The catch-all's handlers are synchronous; `call` expects the async route signature.
-const notFound = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE") => async () => catchAll[method]();
+const notFound = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE") => catchAll[method];
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -108,6 +108,15 @@ describe("tools reject bad input", () => {
     expect(capped.status).toBe(200);
   });
 
+  test("GET /api/events/ with an unknown event type is 400 on its field; every recorded type filters", async () => {
+    const res = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { event: "order.shipped" } });
+    expectValidation(res, "event");
+    expect(res.body.error.details.event[0]).toContain("payment.confirmed");
+    for (const event of ["payment.confirmed", "refund.created", "payment.reorged"]) {
+      expect((await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { event } })).status, event).toBe(200);
+    }
+  });
+
   test("GET /api/webhook-endpoints/ with page=0 is 400", async () => {
     expectValidation(await call(list, "GET", "/api/webhook-endpoints/", { token: merchant.access, query: { page: 0 } }), "page");
   });

@@ -3,18 +3,11 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { isSandbox } from "@/lib/env";
-import { notFound } from "@/lib/http/errors";
 import { createOrder } from "@/lib/orders/create-order";
 import { createOrderBody } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { dripFaucet, mine, payOrder } from "@/lib/sandbox/sandbox-tools";
 import { faucetBody, mineBody, payOrderBody } from "@/lib/sandbox/schemas";
-
-/** Sandbox tools answer 404 in live mode, like their API routes. */
-function assertSandbox() {
-  if (!isSandbox) throw notFound("Endpoint");
-}
 
 /** A test order from the form: a random nonce and order_info unless given. */
 const orderFromForm = (o: unknown) => {
@@ -26,18 +19,24 @@ const orderFromForm = (o: unknown) => {
   };
 };
 
+// Like their API routes, the sandbox tools answer NOT_FOUND in live mode (sandboxOnly).
+
 /** Same use-case as POST /api/payment-orders/. */
-export const createTestOrderAction = authedAction(z.preprocess(orderFromForm, createOrderBody), async (input, { db, merchantId }) => {
-  assertSandbox();
-  const order = serializeOrder(await createOrder(db, merchantId, input));
-  return { order_id: order.order_id, amount: order.amount, currency: order.currency, blockchain: order.blockchain, receiving_address: order.receiving_address, payment_url: order.payment_url };
-});
+export const createTestOrderAction = authedAction(
+  z.preprocess(orderFromForm, createOrderBody),
+  async (input, { db, merchantId }) => {
+    const order = serializeOrder(await createOrder(db, merchantId, input));
+    return { order_id: order.order_id, amount: order.amount, currency: order.currency, blockchain: order.blockchain, receiving_address: order.receiving_address, payment_url: order.payment_url };
+  },
+  { sandboxOnly: true },
+);
 
 /** Same use-case as POST /api/sandbox/payment-orders/{id}/pay/. */
-export const payOrderAction = authedAction(z.object({ order_id: z.string().min(1).max(64) }).and(payOrderBody), async ({ order_id, ...body }, { db, merchantId }) => {
-  assertSandbox();
-  return payOrder(db, merchantId, order_id, body);
-});
+export const payOrderAction = authedAction(
+  z.object({ order_id: z.string().min(1).max(64) }).and(payOrderBody),
+  async ({ order_id, ...body }, { db, merchantId }) => payOrder(db, merchantId, order_id, body),
+  { sandboxOnly: true },
+);
 
 const numberFields = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
@@ -45,13 +44,7 @@ const numberFields = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/sandbox/mine/. */
-export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input) => {
-  assertSandbox();
-  return mine(input);
-});
+export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input) => mine(input), { sandboxOnly: true });
 
 /** Same use-case as POST /api/sandbox/faucet/. */
-export const faucetAction = authedAction(faucetBody, async (input) => {
-  assertSandbox();
-  return dripFaucet(input);
-});
+export const faucetAction = authedAction(faucetBody, async (input) => dripFaucet(input), { sandboxOnly: true });

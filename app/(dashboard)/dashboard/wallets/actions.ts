@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { authedAction } from "@/lib/auth/authed-action";
+import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
 import { createWallet } from "@/lib/wallets/create-wallet";
 import { createWalletBody, updateWalletBody } from "@/lib/wallets/schemas";
 import { serializeWallet } from "@/lib/wallets/serialize";
@@ -9,7 +9,6 @@ import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { findWallet } from "@/lib/wallets/queries";
 import { parseWalletId, updateWallet } from "@/lib/wallets/update-wallet";
 import { assertPasswordReentered } from "@/lib/wallets/wallet-events";
-import { actionClientIp } from "../../../(auth)/public-action";
 import type { Db } from "@/lib/db/types";
 
 const findWalletByText = async (db: Db, merchantId: number, idText: string) => {

@@ -1,22 +1,19 @@
 import { getSessionMerchant } from "@/lib/auth/next-auth";
 import { exportOrdersQuery, ordersCsvStream } from "@/lib/dashboard/orders-csv";
 import { getDb } from "@/lib/db/client";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { plainRoute } from "@/lib/http/plain-route";
 import { fieldErrors } from "@/lib/http/zod-details";
 
 // GET /dashboard/orders/export?from=YYYY-MM-DD&to=YYYY-MM-DD – the signed-in merchant's orders in that range as CSV
-export async function GET(request: Request): Promise<Response> {
+export const GET = plainRoute({ route: "/dashboard/orders/export" }, async (request) => {
   const merchant = await getSessionMerchant();
-  if (!merchant) return Response.json({ success: false, error: { code: "INVALID_TOKEN", message: "Sign in to export orders." } }, { status: 401 });
+  if (!merchant) throw new ApiError("INVALID_TOKEN", "Sign in to export orders.");
   const url = new URL(request.url);
-  const parsed = exportOrdersQuery.safeParse({ from: url.searchParams.get("from") ?? undefined, to: url.searchParams.get("to") ?? undefined });
-  if (!parsed.success) {
-    return Response.json(
-      { success: false, error: { code: "VALIDATION_ERROR", message: "Request data is invalid.", details: fieldErrors(parsed.error) } },
-      { status: 400 },
-    );
-  }
   const from = url.searchParams.get("from");
   const to = url.searchParams.get("to");
+  const parsed = exportOrdersQuery.safeParse({ from: from ?? undefined, to: to ?? undefined });
+  if (!parsed.success) throw validationError(fieldErrors(parsed.error));
   return new Response(ordersCsvStream(await getDb(), merchant.merchantId, parsed.data), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
@@ -24,4 +21,4 @@ export async function GET(request: Request): Promise<Response> {
       "cache-control": "no-store",
     },
   });
-}
+});
