@@ -108,11 +108,11 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
   test("onFailure marks a pending delivery failed, and never overwrites one that succeeded", async () => {
     const failureFn = inngest.createFunction(
       { id: "deliver-webhook-failure-under-test", triggers: [{ event: "inngest/function.failed" }] },
-      deliverWebhook.opts.onFailure as any,
+      deliverWebhook.opts.onFailure!,
     );
     const failureEngine = {
       execute: (options: Parameters<InngestTestEngine["execute"]>[0]) =>
-        new InngestTestEngine({ function: failureFn, transformCtx: (ctx) => ({ ...mockCtx(ctx), error: new Error("retries exhausted") }) as any }).execute(options),
+        new InngestTestEngine({ function: failureFn, transformCtx: (ctx) => ({ ...mockCtx(ctx), error: new Error("retries exhausted") }) }).execute(options),
     };
     const failed = (deliveryId: number) => ({
       events: [{ name: "inngest/function.failed", data: { event: { name: "gateway/webhook.delivery-due", data: { deliveryId } }, error: { message: "retries exhausted", name: "Error" }, function_id: "deliver-webhook", run_id: "01TEST" } }] as [any],

@@ -58,7 +58,8 @@ describe("payout address changes", () => {
     expect(put.status).toBe(200);
 
     const events = await listAccountEvents(database.db, m.id);
-    expect(events.map((e) => [e.type, (e.data as any).change, (e.data as any).previous_address, e.actor])).toEqual([
+    const dataOf = (e: (typeof events)[number]) => e.data as { change?: string; previous_address?: string | null };
+    expect(events.map((e) => [e.type, dataOf(e).change, dataOf(e).previous_address, e.actor])).toEqual([
       ["wallet.updated", "created", null, "access_token"],
       ["wallet.updated", "address_changed", wallet.wallet_address, "access_token"],
     ]);
@@ -81,9 +82,9 @@ describe("payout address changes", () => {
     expect(missing.ok).toBe(false);
     const added = await addWalletAction(form({ blockchain: "2", wallet_address: address, password: m.password }));
     if (!added.ok) throw new Error(JSON.stringify(added));
-    const id = String((added as any).data.id);
+    const id = String(added.data.id);
     // Threshold only: no password needed.
-    expect((await updateWalletAction(form({ id, wallet_address: (added as any).data.wallet_address, confirmation_threshold: "4" }))).ok).toBe(true);
+    expect((await updateWalletAction(form({ id, wallet_address: added.data.wallet_address, confirmation_threshold: "4" }))).ok).toBe(true);
     const change = await updateWalletAction(form({ id, wallet_address: randomAddress(), confirmation_threshold: "4" }));
     expect(change).toMatchObject({ ok: false, error: { details: { password: [expect.any(String)] } } });
     expect((await updateWalletAction(form({ id, wallet_address: randomAddress(), confirmation_threshold: "4", password: m.password }))).ok).toBe(true);

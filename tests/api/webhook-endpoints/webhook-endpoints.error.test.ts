@@ -82,7 +82,7 @@ describe("unknown ids are 404 NOT_FOUND on every endpoint route", () => {
   for (const [label, handler, body] of routes) {
     test.each(["999999", "abc", "1.5", "-1", "0", "99999999999999"])(`${label} with id %s`, async (id) => {
       const method = label.split(" ")[0]!;
-      const res = await call(handler as any, method, `/api/x/${id}/`, { token: merchant.access, params: { id }, body });
+      const res = await call(handler, method, `/api/x/${id}/`, { token: merchant.access, params: { id }, body });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, error: { code: "NOT_FOUND", message: expect.any(String) }, timestamp: expect.any(String) });
     });

@@ -47,7 +47,7 @@ describe("credentials and permissions", () => {
   test("no credential or a bad one is 401 INVALID_TOKEN everywhere", async () => {
     for (const route of [...manageRoutes(), { name: "events", handler: listEvents, method: "GET", params: {}, body: undefined }, { name: "inbox", handler: listInbox, method: "GET", params: {}, body: undefined }]) {
       for (const token of [undefined, "garbage", "sk_test_" + "A".repeat(43)]) {
-        const res = await call(route.handler as any, route.method, "/api/x/", { token, params: route.params, body: route.body });
+        const res = await call(route.handler, route.method, "/api/x/", { token, params: route.params, body: route.body });
         expect(res.status, route.name).toBe(401);
         expect(res.body.error.code).toBe("INVALID_TOKEN");
       }
@@ -58,7 +58,7 @@ describe("credentials and permissions", () => {
     for (const preset of ["read_only", "create_payments"]) {
       const { key } = await createApiKeyFor(alice, { preset });
       for (const route of manageRoutes()) {
-        const res = await call(route.handler as any, route.method, "/api/x/", { token: key, params: route.params, body: route.body });
+        const res = await call(route.handler, route.method, "/api/x/", { token: key, params: route.params, body: route.body });
         expect(res.status, `${preset} ${route.name}`).toBe(403);
         expect(res.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
       }
@@ -76,7 +76,7 @@ describe("credentials and permissions", () => {
 describe("merchant isolation", () => {
   test("another merchant's endpoint and delivery are 404 on every route, and are left untouched", async () => {
     for (const route of manageRoutes().filter((r) => Object.keys(r.params).length > 0)) {
-      const res = await call(route.handler as any, route.method, "/api/x/", { token: bob.access, params: route.params, body: route.body });
+      const res = await call(route.handler, route.method, "/api/x/", { token: bob.access, params: route.params, body: route.body });
       expect(res.status, route.name).toBe(404);
       expect(res.body.error.code).toBe("NOT_FOUND");
     }
