@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/openapi/primitives";
+import { timestamp } from "@/lib/http/schemas";
 import { permission, permissionPreset } from "./permissions";
 
 export const createApiKeyBody = z
@@ -19,9 +19,6 @@ export const createApiKeyBody = z
     }
   });
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
-
-/** Numeric resource id in a path; anything else is simply not found. */
-export const idParams = z.object({ id: z.string() });
 
 // Response shapes: exactly what lib/auth/api-keys.ts `serializeApiKey` returns (plus `key` once, at creation).
 export const apiKeyJson = z.object({

@@ -45,9 +45,7 @@ export async function createApiKey(db: DbOrTx, merchantId: number, input: Create
 }
 
 /** Revokes one of the merchant's keys; revoking twice is harmless; another merchant's key is 404. */
-export async function revokeApiKey(db: DbOrTx, merchantId: number, rawId: string, now = new Date()) {
-  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : null;
-  if (id === null) throw notFound("API key");
+export async function revokeApiKey(db: DbOrTx, merchantId: number, id: number, now = new Date()) {
   const revoked = await revokeMerchantApiKey(db, merchantId, id, now);
   if (revoked) {
     forgetMerchantCredentials(merchantId);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/openapi/primitives";
+import { timestamp } from "@/lib/http/schemas";
 import { commonPasswordReason } from "./common-passwords";
 import { permission } from "./permissions";
 

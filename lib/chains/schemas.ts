@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { evmAddress } from "@/lib/openapi/primitives";
+import { evmAddress } from "@/lib/http/schemas";
 
 // Response shape: exactly what lib/chains/serialize.ts `serializeBlockchain` returns.
 export const blockchainJson = z.object({

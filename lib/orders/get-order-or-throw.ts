@@ -2,15 +2,15 @@ import "server-only";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
+import { parseRowId } from "@/lib/http/schemas";
 import { findMerchantOrder, findMerchantOrderView, type OrderView } from "./queries";
 
 /** The path accepts the public order id (ORD-…) or the numeric id (DESIGN › API decisions). */
 export function parseOrderKey(text: string): { orderId: string } | { id: number } | null {
   // Order ids are ORD- + base62; anything else (a NUL byte, say) never reaches the database.
   if (text.startsWith("ORD-")) return /^ORD-[A-Za-z0-9]{1,60}$/.test(text) ? { orderId: text } : null;
-  if (!/^\d{1,10}$/.test(text)) return null;
-  const id = Number(text);
-  return id >= 1 && id <= 2_147_483_647 ? { id } : null;
+  const id = parseRowId(text);
+  return id === null ? null : { id };
 }
 
 /** One of the merchant's orders; another merchant's order, or none, is 404. */

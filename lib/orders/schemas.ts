@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { pageQuery } from "@/lib/http/pagination";
-import { decimalString, evmAddress, timestamp } from "@/lib/openapi/primitives";
+import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { refundJson } from "@/lib/refunds/schemas";
 
 /** Order statuses (spec › States). */
@@ -34,18 +34,27 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, "Enter a valid http(s) URL.");
+  }, "Enter a valid http(s) URL.")
+  .meta({ format: "uri", pattern: "^https?://" });
 
 export const createOrderBody = z
   .object({
   amount: z
     .unknown()
     .optional()
-    .meta({ type: "string", description: 'Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals. Required unless the order is priced in fiat (price_amount)' }),
+    .meta({
+      type: "string",
+      pattern: "^\\d+(\\.\\d+)?$",
+      description: 'Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals, at most 2^256 − 1 base units; anything else is INVALID_AMOUNT. Required unless the order is priced in fiat (price_amount)',
+    }),
   price_amount: z
     .unknown()
     .optional()
-    .meta({ type: "string", description: 'Fiat price as a decimal string ("19.90"), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order\'s lifetime' }),
+    .meta({
+      type: "string",
+      pattern: "^\\d{1,15}(\\.\\d+)?$",
+      description: 'Fiat price as a decimal string ("19.90"; at most the currency\'s minor units), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order\'s lifetime',
+    }),
   price_currency: z.string().trim().min(1, "This field may not be blank.").max(8).optional().describe("ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed)"),
   currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol offered on the blockchain (case-insensitive), e.g. USDC or ETH"),
   blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. base"),
@@ -54,7 +63,7 @@ export const createOrderBody = z
     .number({ error: (issue) => (issue.input === undefined ? "This field is required." : "Must be an integer (a JSON number).") })
     .int("Must be a whole number no larger than 2^53 - 1.")
     .min(0, "Must be zero or greater.")
-    .describe("Unique per merchant; a reused nonce is rejected with DUPLICATE_NONCE"),
+    .describe("Unique per merchant, 0 to 2^53 − 1 (a JSON number that is exact in every client); a reused nonce is rejected with DUPLICATE_NONCE"),
   webhook_url: httpUrl.nullish().describe("Per-order webhook URL; the account's webhook secret signs deliveries to it"),
   redirect_url: httpUrl
     .refine((value) => env.GATEWAY_MODE !== "live" || value.startsWith("https:"), "Must be an https URL in live mode.")
@@ -101,7 +110,13 @@ export const listOrdersQuery = pageQuery.extend({
 });
 export type ListOrdersQuery = z.infer<typeof listOrdersQuery>;
 
-export const orderParams = z.object({ orderId: z.string() });
+/** The order in a path: its public order_id (ORD-…) or its numeric id; anything else names no order (404). */
+export const orderParams = z.object({
+  orderId: z
+    .string()
+    .regex(/^(ORD-[A-Za-z0-9]{1,60}|\d{1,10})$/)
+    .describe("The order's public order_id (ORD-…) or its numeric id"),
+});
 
 // Response shapes: exactly what lib/orders/serialize.ts returns (checked by lib/openapi/shape-checks.ts and tests/openapi).
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
-import { decimalString, timestamp } from "@/lib/openapi/primitives";
+import { decimalString, timestamp } from "@/lib/http/schemas";
 
 /** 100 options: every token on every chain several times over. */
 const maxOptions = 100;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, evmAddress, timestamp } from "@/lib/openapi/primitives";
+import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 
 /** Refund statuses: requested (built, not seen on chain) → pending (seen) → confirmed; failed: the transfer reverted. */
 export const refundStatuses = ["requested", "pending", "confirmed", "failed"] as const;

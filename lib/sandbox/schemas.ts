@@ -22,7 +22,13 @@ export const faucetBody = z.object({
 });
 export type FaucetBody = z.infer<typeof faucetBody>;
 
-export const sandboxOrderParams = z.object({ orderId: z.string() });
+/** The payment page's sandbox controls (POST /api/pay/{order_id}/simulate/). */
+export const simulateBody = z.object({
+  kind: z
+    .enum(["full", "partial", "mine"], "Must be one of full, partial, mine.")
+    .describe("full: pay what is missing; partial: pay half of it; mine: mine the confirmations still needed"),
+});
+export type SimulateKind = z.infer<typeof simulateBody>["kind"];
 
 // Response shapes of the sandbox tools (lib/sandbox/sandbox-tools.ts).
 

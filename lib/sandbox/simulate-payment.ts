@@ -1,6 +1,5 @@
 import "server-only";
 import { getAddress } from "viem";
-import { z } from "zod";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -10,14 +9,9 @@ import { formatAmount } from "@/lib/orders/amounts";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
 import { mineBlocks, sendFromFaucet } from "./devnet-tools";
+import type { SimulateKind } from "./schemas";
 import { maxSimulatedBlocks, spendFaucetSend, spendMinedBlocks } from "./usage-limits";
 
-export const simulateBody = z.object({
-  kind: z
-    .enum(["full", "partial", "mine"], "Must be one of full, partial, mine.")
-    .describe("full: pay what is missing; partial: pay half of it; mine: mine the confirmations still needed"),
-});
-export type SimulateKind = z.infer<typeof simulateBody>["kind"];
 
 /** Gap between simulated blocks: longer than the page's 1.5 s poll, so each "n of m" step is seen. */
 export const simulatedBlockIntervalMs = 1_600;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
-import { decimalString, timestamp, txHash } from "@/lib/openapi/primitives";
+import { decimalString, timestamp, txHash } from "@/lib/http/schemas";
 
 export const notCountedReasons = ["wrong_asset", "after_expiry", "reverted", "reorged"] as const;
 export type NotCountedReason = (typeof notCountedReasons)[number];
@@ -13,7 +13,7 @@ export const listTransactionsQuery = pageQuery.extend({
 });
 export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
 
-export const transactionParams = z.object({ transactionHash: z.string() });
+export const transactionParams = z.object({ transactionHash: z.string().describe("0x-prefixed transaction hash") });
 
 // Response shapes: exactly what lib/transactions/serialize.ts returns.
 

@@ -1,6 +1,6 @@
 import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
-import { evmAddress, timestamp } from "@/lib/openapi/primitives";
+import { evmAddress, timestamp } from "@/lib/http/schemas";
 
 /** Bounds a merchant may choose; 10000 blocks is about a day and a half on Ethereum, hours on L2s. */
 export const minConfirmationThreshold = 1;
@@ -52,9 +52,6 @@ export const updateWalletBody = z
     message: "Provide at least one of wallet_address, confirmation_threshold, is_active.",
   });
 export type UpdateWalletBody = z.infer<typeof updateWalletBody>;
-
-/** Path ids are strings; anything but a plain positive integer names no wallet (404, not 400). */
-export const walletParams = z.object({ id: z.string() });
 
 // Response shape: exactly what lib/wallets/serialize.ts returns.
 export const walletJson = z.object({

@@ -5,22 +5,14 @@ import { findWallet, updateWallet as updateWalletRow } from "./queries";
 import { assertMayChangeAddress, recordWalletChange, type WalletActor } from "./wallet-events";
 import type { UpdateWalletBody } from "./schemas";
 
-/** Path id → wallet id; anything but a positive int4 names no wallet. */
-export function parseWalletId(text: string): number | null {
-  if (!/^\d{1,10}$/.test(text)) return null;
-  const id = Number(text);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
-
 /**
  * Changes any of address, threshold and active flag. Orders already created keep the destination
  * and threshold they copied at creation; only new orders see the change. A new payout address
  * needs a login (not an API key) and is recorded and announced (wallet.updated) in the same
  * transaction.
  */
-export async function updateWallet(db: DbOrTx, merchantId: number, idText: string, input: UpdateWalletBody, actor: WalletActor, now = new Date()) {
-  const id = parseWalletId(idText);
-  const current = id === null ? null : await findWallet(db, merchantId, id);
+export async function updateWallet(db: DbOrTx, merchantId: number, id: number, input: UpdateWalletBody, actor: WalletActor, now = new Date()) {
+  const current = await findWallet(db, merchantId, id);
   if (!current) throw notFound("Wallet");
   const addressChanges = input.wallet_address !== undefined && input.wallet_address !== current.walletAddress;
   if (addressChanges) assertMayChangeAddress(actor);

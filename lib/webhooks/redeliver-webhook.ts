@@ -2,7 +2,6 @@ import "server-only";
 import type { WebhookDelivery } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
-import { parseRowId } from "./row-id";
 import { findDelivery, findEndpointsByIds, restartDelivery } from "./queries";
 
 /**
@@ -10,9 +9,8 @@ import { findDelivery, findEndpointsByIds, restartDelivery } from "./queries";
  * a receiver that already processed it can tell), a fresh retry schedule. Its attempt log keeps
  * the earlier cycles. A delivery whose endpoint is disabled is refused: it would only fail again.
  */
-export async function redeliverWebhook(db: DbOrTx, merchantId: number, idText: string, now = new Date()): Promise<WebhookDelivery> {
-  const id = parseRowId(idText);
-  const delivery = id === null ? null : await findDelivery(db, merchantId, id);
+export async function redeliverWebhook(db: DbOrTx, merchantId: number, id: number, now = new Date()): Promise<WebhookDelivery> {
+  const delivery = await findDelivery(db, merchantId, id);
   if (!delivery) throw notFound("Webhook delivery");
   if (delivery.endpointId !== null) {
     const [endpoint] = await findEndpointsByIds(db, [delivery.endpointId]);

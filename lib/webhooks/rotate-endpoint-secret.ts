@@ -11,8 +11,8 @@ import { updateEndpoint } from "./queries";
  * A new secret for the endpoint. The old one keeps signing too for 24 hours (both signatures in
  * `webhook-signature`), so the receiver can switch without dropping deliveries.
  */
-export async function rotateEndpointSecret(db: DbOrTx, merchantId: number, idText: string, now = new Date()): Promise<WebhookEndpoint> {
-  const endpoint = await getEndpointOrThrow(db, merchantId, idText);
+export async function rotateEndpointSecret(db: DbOrTx, merchantId: number, id: number, now = new Date()): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpointOrThrow(db, merchantId, id);
   const updated = await updateEndpoint(db, merchantId, endpoint.id, {
     secret: newId("webhookSecret"),
     previousSecret: endpoint.secret,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
-import { timestamp } from "@/lib/openapi/primitives";
+import { timestamp } from "@/lib/http/schemas";
 import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
@@ -22,7 +22,8 @@ const url = z
   .trim()
   .min(1, "This field may not be blank.")
   .max(maxWebhookUrlLength, `Must be at most ${maxWebhookUrlLength} characters.`)
-  .describe("Where deliveries are POSTed; https in live mode, resolving only to public addresses");
+  .meta({ format: "uri", pattern: "^https?://" })
+  .describe("Where deliveries are POSTed: an http(s) URL; https in live mode, resolving only to public addresses");
 
 const events = z
   .array(webhookEventType)
@@ -59,8 +60,8 @@ export const testEndpointBody = z.object({
 });
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 
-/** Path ids are strings; anything but a plain positive integer names nothing (404, not 400). */
-export const idParams = z.object({ id: z.string() });
+/** The capture URL's token (inb_…): the credential of the sandbox inbox. */
+export const inboxParams = z.object({ token: z.string().regex(/^inb_[0-9A-Za-z]{1,64}$/).describe("The inbox token (inb_…), from GET /api/sandbox/inbox/") });
 
 export const listDeliveriesQuery = pageQuery.extend({
   status: z.enum(deliveryStatuses, `Must be one of ${deliveryStatuses.join(", ")}.`).optional(),

@@ -101,11 +101,11 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
 export async function sendTestWebhook(
   db: DbOrTx,
   merchantId: number,
-  endpointIdText: string,
+  endpointId: number,
   type: WebhookEventType,
   options: AttemptOptions = {},
 ): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
-  const endpoint = await getEndpointOrThrow(db, merchantId, endpointIdText);
+  const endpoint = await getEndpointOrThrow(db, merchantId, endpointId);
   const now = new Date();
   const values = {
     messageId: newId("webhookMessage"),

@@ -11,8 +11,8 @@ import type { UpdateEndpointBody } from "./schemas";
  * Changes any of url, events, description, is_active. Turning an endpoint back on clears the
  * reason it was disabled for; pending retries follow the new URL.
  */
-export async function updateEndpoint(db: DbOrTx, merchantId: number, idText: string, input: UpdateEndpointBody, now = new Date()): Promise<WebhookEndpoint> {
-  const existing = await getEndpointOrThrow(db, merchantId, idText);
+export async function updateEndpoint(db: DbOrTx, merchantId: number, id: number, input: UpdateEndpointBody, now = new Date()): Promise<WebhookEndpoint> {
+  const existing = await getEndpointOrThrow(db, merchantId, id);
   const url = input.url !== undefined ? await checkEndpointUrl(input.url) : undefined;
   const updated = await updateEndpointRow(db, merchantId, existing.id, {
     ...(url !== undefined && { url }),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createApiKeyBody } from "@/lib/auth/api-key-schemas";
 import { createApiKey, revokeApiKey, serializeApiKey } from "@/lib/auth/api-keys";
 import { authedAction } from "@/lib/auth/authed-action";
+import { rowId } from "@/lib/http/schemas";
 
 /** The form's expiry is a date: the key works through the end of that UTC day. */
 const fromForm = (o: unknown) => {
@@ -19,6 +20,6 @@ export const createApiKeyAction = authedAction(z.preprocess(fromForm, createApiK
 });
 
 /** Same use-case as DELETE /api/api-keys/{id}/. */
-export const revokeApiKeyAction = authedAction(z.object({ id: z.string().max(12) }), async ({ id }, { db, merchantId }) =>
+export const revokeApiKeyAction = authedAction(z.object({ id: rowId }), async ({ id }, { db, merchantId }) =>
   serializeApiKey(await revokeApiKey(db, merchantId, id)),
 );

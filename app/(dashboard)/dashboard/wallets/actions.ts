@@ -7,14 +7,9 @@ import { createWalletBody, updateWalletBody } from "@/lib/wallets/schemas";
 import { serializeWallet } from "@/lib/wallets/serialize";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { findWallet } from "@/lib/wallets/queries";
-import { parseWalletId, updateWallet } from "@/lib/wallets/update-wallet";
+import { updateWallet } from "@/lib/wallets/update-wallet";
 import { assertPasswordReentered } from "@/lib/wallets/wallet-events";
-import type { Db } from "@/lib/db/types";
-
-const findWalletByText = async (db: Db, merchantId: number, idText: string) => {
-  const id = parseWalletId(idText);
-  return id === null ? null : findWallet(db, merchantId, id);
-};
+import { rowId } from "@/lib/http/schemas";
 
 /** Form fields are text: numbers and the checkbox become what the API's schema expects. */
 const fromForm = (o: unknown) => {
@@ -35,9 +30,9 @@ export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletB
 
 /** Same use-case as PUT /api/merchant-wallets/{id}/; a new address needs the password entered again. */
 export const updateWalletAction = authedAction(
-  z.preprocess(fromForm, z.object({ id: z.string().max(12) }).and(updateWalletBody).and(reentered)),
+  z.preprocess(fromForm, z.object({ id: rowId }).and(updateWalletBody).and(reentered)),
   async ({ id, password, ...changes }, { db, merchantId }) => {
-    const current = await findWalletByText(db, merchantId, id);
+    const current = await findWallet(db, merchantId, id);
     if (current && changes.wallet_address !== undefined && changes.wallet_address !== current.walletAddress) await assertPasswordReentered(db, merchantId, password);
     const wallet = await updateWallet(db, merchantId, id, changes, { kind: "session", clientIp: await actionClientIp().catch(() => null) });
     await notifyDeliveriesDue();

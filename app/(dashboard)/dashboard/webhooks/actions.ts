@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
+import { rowId } from "@/lib/http/schemas";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { createEndpoint } from "@/lib/webhooks/create-endpoint";
 import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
@@ -13,7 +14,7 @@ import { sendTestWebhook } from "@/lib/webhooks/send-test-webhook";
 import { serializeEndpoint } from "@/lib/webhooks/serialize";
 import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
 
-const idInput = z.object({ id: z.string().max(12) });
+const idInput = z.object({ id: rowId });
 
 /** Checkboxes arrive as one string or several; the API schema wants a list (and a boolean for is_active). */
 const fromForm = (o: unknown) => {

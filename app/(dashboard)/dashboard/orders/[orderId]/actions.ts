@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
+import { rowId } from "@/lib/http/schemas";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { createRefund } from "@/lib/refunds/create-refund";
@@ -10,7 +11,7 @@ import { createRefundBody } from "@/lib/refunds/schemas";
 const createRefundInput = z.intersection(z.object({ orderId: z.string().max(80) }), createRefundBody);
 
 /** Same use-case as POST /api/webhook-deliveries/{id}/redeliver/. */
-export const redeliverAction = authedAction(z.object({ id: z.string().max(20) }), async ({ id }, { db, merchantId }) => {
+export const redeliverAction = authedAction(z.object({ id: rowId }), async ({ id }, { db, merchantId }) => {
   const delivery = await redeliverWebhook(db, merchantId, id);
   await notifyDeliveriesDue();
   return { id: delivery.id, status: delivery.status };

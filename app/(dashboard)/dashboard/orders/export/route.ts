@@ -3,10 +3,11 @@ import { exportOrdersQuery, ordersCsvStream } from "@/lib/dashboard/orders-csv";
 import { getDb } from "@/lib/db/client";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { plainRoute } from "@/lib/http/plain-route";
+import { routeMethods } from "@/lib/http/route-methods";
 import { fieldErrors } from "@/lib/http/zod-details";
 
 // GET /dashboard/orders/export?from=YYYY-MM-DD&to=YYYY-MM-DD – the signed-in merchant's orders in that range as CSV
-export const GET = plainRoute({ route: "/dashboard/orders/export" }, async (request) => {
+const exportOrders = plainRoute({ route: "/dashboard/orders/export" }, async (request) => {
   const merchant = await getSessionMerchant();
   if (!merchant) throw new ApiError("INVALID_TOKEN", "Sign in to export orders.");
   const url = new URL(request.url);
@@ -22,3 +23,5 @@ export const GET = plainRoute({ route: "/dashboard/orders/export" }, async (requ
     },
   });
 });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: exportOrders });

@@ -5,9 +5,8 @@ import { Card } from "@/components/ui";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { ApiError } from "@/lib/http/errors";
-import { getEndpointOrThrow } from "@/lib/webhooks/get-endpoint-or-throw";
-import { attemptsOf, listEndpointDeliveries } from "@/lib/webhooks/queries";
+import { parseRowId } from "@/lib/http/schemas";
+import { attemptsOf, findEndpoint, listEndpointDeliveries } from "@/lib/webhooks/queries";
 import { redeliverAction } from "../actions";
 
 export const metadata: Metadata = { title: "Delivery log · Dashboard" };
@@ -16,10 +15,8 @@ export default async function EndpointDeliveriesPage({ params }: { params: Promi
   const merchant = await requirePageMerchant();
   const { id } = await params;
   const db = await getDb();
-  const endpoint = await getEndpointOrThrow(db, merchant.merchantId, id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
-    throw error;
-  });
+  const endpointId = parseRowId(id);
+  const endpoint = endpointId === null ? null : await findEndpoint(db, merchant.merchantId, endpointId);
   if (!endpoint) notFound();
   const { rows, count } = await listEndpointDeliveries(db, merchant.merchantId, endpoint.id, undefined, { limit: 50, offset: 0 });
   const attempts = await attemptsOf(db, rows.map((r) => r.id));

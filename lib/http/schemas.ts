@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/**
+ * Zod building blocks shared by the domains' schemas (lib/<domain>/schemas.ts): the response
+ * primitives the serializers emit, and the one path-id parameter every `[id]` route takes.
+ */
+
+/** An ISO 8601 timestamp as `Date#toISOString()` writes it. */
+export const timestamp = z.string().meta({ format: "date-time", examples: ["2030-01-01T12:00:00.000Z"] });
+
+/** A decimal amount in token units, as a string (never a float). */
+export const decimalString = z.string().regex(/^\d+(\.\d+)?$/).meta({ examples: ["10.5"] });
+
+/** A 0x-prefixed EVM address. */
+export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ examples: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
+
+/** A 0x-prefixed 32-byte transaction hash. */
+export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+/** 2^31 − 1: ids are PostgreSQL `serial` (int4) columns. */
+const maxRowId = 2_147_483_647;
+
+/**
+ * A numeric row id as it appears in a path or a form: 1 to 2^31 − 1 in decimal digits. Anything
+ * else names no row, so a route answers 404, never a database error.
+ */
+export const rowId = z
+  .string()
+  .regex(/^\d{1,10}$/, "Must be a numeric id.")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "Must be a numeric id.").max(maxRowId, "Must be a numeric id."))
+  .meta({ description: "Numeric id" });
+
+/** The path parameters of every `…/[id]` route. */
+export const idParams = z.object({ id: rowId });
+
+/** A path or form id → the row id, or null when it names no row. */
+export function parseRowId(text: string): number | null {
+  const parsed = rowId.safeParse(text);
+  return parsed.success ? parsed.data : null;
+}
