@@ -1,5 +1,4 @@
-import type { ErrorCode } from "./error-codes";
-import { errorStatus } from "./error-codes";
+import { statusOf, type ErrorCode } from "./error-codes";
 import type { FieldErrors } from "./errors";
 
 /** What a handler returns; withApi adds headers and serialises it. */
@@ -41,7 +40,7 @@ export function errorResponse(
   options: { details?: FieldErrors; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Response {
   return Response.json(errorBody(code, message, options.details, options.extra), {
-    status: errorStatus[code],
+    status: statusOf(code),
     headers: options.headers,
   });
 }

@@ -1,40 +1,158 @@
 import { z } from "zod";
 
-/** Every error code the API can answer with, and its HTTP status (spec › Errors; DESIGN › API decisions). */
-export const errorStatus = {
-  VALIDATION_ERROR: 400,
-  INVALID_AMOUNT: 400,
-  UNSUPPORTED_CURRENCY: 400,
-  INVALID_BLOCKCHAIN: 400,
-  WALLET_NOT_CONFIGURED: 400,
-  DUPLICATE_NONCE: 400,
-  INVALID_ORDER_INFO: 400,
-  /** A fiat price_currency the gateway does not price in, or no price feed for the pair on the chain. */
-  UNSUPPORTED_PRICE_CURRENCY: 400,
-  /** A refund of an order that is not confirmed or failed (underpaid / late payment), or that holds none of its asset. */
-  ORDER_NOT_REFUNDABLE: 400,
-  /** A refund larger than what is still refundable (received minus refunds requested, pending or confirmed). */
-  REFUND_EXCEEDS_REFUNDABLE: 400,
-  INVALID_TOKEN: 401,
-  INVALID_CREDENTIALS: 401,
-  INSUFFICIENT_PERMISSIONS: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  /** The request conflicts with the resource's state (e.g. a sweep already running). */
-  CONFLICT: 409,
-  /** A request with the same Idempotency-Key is still running; retry once it has answered. */
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
-  /** The Idempotency-Key was already used with a different request (method, path or body). */
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  /** A dependency (chain RPC, devnet) did not answer. */
-  SERVICE_UNAVAILABLE: 503,
-  /** A price feed's last answer is older than its bound: no rate is locked from it. */
-  PRICE_FEED_STALE: 503,
-  /** A price feed could not be read, or answered nothing usable. */
-  PRICE_FEED_UNAVAILABLE: 503,
-} as const;
+export interface ErrorCodeInfo {
+  status: number;
+  /** When the code is answered, for the error guide (/docs/errors) and the reference. */
+  description: string;
+  /** A body's `error` as the code answers it, for the reference's examples. */
+  example: { message: string; details?: Record<string, string[]> };
+  /** Whether and when a client should retry; absent: not without fixing the request. */
+  retry?: string;
+}
 
-export type ErrorCode = keyof typeof errorStatus;
-export const errorCode = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]);
+/**
+ * Every error code the API can answer with (spec › Errors; DESIGN › API decisions): its HTTP
+ * status, what it means and an example. The error envelope takes the status from here, and the
+ * error guide and the OpenAPI document print the rest, so the three cannot drift apart.
+ */
+export const errorCodes = {
+  VALIDATION_ERROR: {
+    status: 400,
+    description: "The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.",
+    example: { message: "Request data is invalid.", details: { amount: ["This field is required."] } },
+  },
+  INVALID_AMOUNT: {
+    status: 400,
+    description: "amount is not a positive decimal string, or has more decimals than the token.",
+    example: { message: "Amount must be a positive number." },
+  },
+  UNSUPPORTED_CURRENCY: {
+    status: 400,
+    description: "The currency is not offered on that blockchain (see GET /api/blockchains/).",
+    example: { message: "Currency 'DOGE' is not supported on base; supported: USDC, ETH." },
+  },
+  INVALID_BLOCKCHAIN: {
+    status: 400,
+    description: "The blockchain is not supported by this deployment.",
+    example: { message: "Blockchain 'solana' is not supported; see GET /api/blockchains/." },
+  },
+  WALLET_NOT_CONFIGURED: {
+    status: 400,
+    description: "No active wallet for that blockchain: add one with POST /api/merchant-wallets/.",
+    example: { message: "No active wallet is configured for base; add one with POST /api/merchant-wallets/." },
+  },
+  DUPLICATE_NONCE: {
+    status: 400,
+    description: "The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.",
+    example: {
+      message: "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N).",
+      details: { nonce: ["Already used by order ORD-7Kq2xW9pLm3N; GET /api/payment-orders/?nonce=42 finds it."], order_id: ["ORD-7Kq2xW9pLm3N"] },
+    },
+  },
+  INVALID_ORDER_INFO: {
+    status: 400,
+    description: "order_info is not a string holding valid JSON.",
+    example: { message: "order_info is not valid JSON." },
+  },
+  UNSUPPORTED_PRICE_CURRENCY: {
+    status: 400,
+    description:
+      "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
+    example: { message: "Orders cannot be priced in 'XAU'; supported: USD, EUR, GBP, CHF, JPY." },
+  },
+  ORDER_NOT_REFUNDABLE: {
+    status: 400,
+    description:
+      "The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.",
+    example: { message: "Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is pending." },
+  },
+  REFUND_EXCEEDS_REFUNDABLE: {
+    status: 400,
+    description: "The refund is more than what is still refundable: received minus refunds requested, pending or confirmed. The message says how much is left.",
+    example: {
+      message: "At most 2.5 USDC can still be refunded (received 12.5, minus refunds requested, pending or confirmed).",
+      details: { amount: ["Must be at most 2.5."] },
+    },
+  },
+  INVALID_TOKEN: {
+    status: 401,
+    description: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
+    example: { message: "Token is invalid or expired." },
+    retry: "After refreshing the token",
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    description: "Wrong username or password.",
+    example: { message: "Invalid username or password." },
+  },
+  INSUFFICIENT_PERMISSIONS: {
+    status: 403,
+    description: "The credential lacks the operation's permission, or an API key called a login-only operation.",
+    example: { message: "This credential lacks the 'create_payments' permission." },
+  },
+  NOT_FOUND: {
+    status: 404,
+    description: "No such resource for your account (another merchant's resource is not found either), or no endpoint at this path.",
+    example: { message: "Resource not found." },
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    description: "The path exists, but not with this method; the `Allow` header lists the methods it has.",
+    example: { message: "DELETE is not allowed here; allowed: GET, POST." },
+  },
+  CONFLICT: {
+    status: 409,
+    description: "The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).",
+    example: { message: "The request conflicts with the resource's current state." },
+  },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: {
+    status: 409,
+    description: "A request with the same Idempotency-Key is still running (`Retry-After: 1`).",
+    example: { message: "A request with this Idempotency-Key is still being processed; retry once it has answered." },
+    retry: "After Retry-After (1 s), with the same key",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    description: "The Idempotency-Key was already used (within 24 hours) with a different method, path or body.",
+    example: { message: "This Idempotency-Key was already used with a different request (method, path or body); use a new key for a new request." },
+    retry: "No: use a new key for a new request",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    description: "Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).",
+    example: { message: "Too many requests. Try again later." },
+    retry: "After retry_after",
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    description: "Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header.",
+    example: { message: "An unexpected error occurred." },
+    retry: "With backoff",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description: "A dependency (chain RPC, sandbox devnet) did not answer. Retry later.",
+    example: { message: "The sandbox devnet is not running." },
+    retry: "With backoff",
+  },
+  PRICE_FEED_STALE: {
+    status: 503,
+    description:
+      "A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.",
+    example: { message: "The ETH/USD price feed on base was last updated 7300 s ago (more than 4200 s); no rate can be locked now." },
+    retry: "Later",
+  },
+  PRICE_FEED_UNAVAILABLE: {
+    status: 503,
+    description: "A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.",
+    example: { message: "The ETH/USD price feed on base could not be read; try again shortly." },
+    retry: "With backoff",
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof errorCodes;
+export const allErrorCodes = Object.keys(errorCodes) as ErrorCode[];
+export const errorCode = z.enum(allErrorCodes as [ErrorCode, ...ErrorCode[]]);
+
+/** The HTTP status of a code. */
+export const statusOf = (code: ErrorCode): number => errorCodes[code].status;

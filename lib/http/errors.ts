@@ -1,4 +1,4 @@
-import { errorStatus, type ErrorCode } from "./error-codes";
+import { statusOf, type ErrorCode } from "./error-codes";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -14,7 +14,7 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
-    this.status = errorStatus[code];
+    this.status = statusOf(code);
   }
 }
 

@@ -1,46 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
+import { allErrorCodes, errorCodes, type ErrorCodeInfo } from "@/lib/http/error-codes";
 import { Code, styles } from "../code";
 
 export const metadata: Metadata = { title: "Errors and rate limits" };
-
-const meaning: Record<ErrorCode, string> = {
-  VALIDATION_ERROR: "The request data is invalid: malformed JSON, a missing or malformed field. `details` maps each field to its messages.",
-  INVALID_AMOUNT: "amount is not a positive decimal string, or has more decimals than the token.",
-  UNSUPPORTED_CURRENCY: "The currency is not offered on that blockchain (see GET /api/blockchains/).",
-  INVALID_BLOCKCHAIN: "The blockchain is not supported by this deployment.",
-  WALLET_NOT_CONFIGURED: "No active wallet for that blockchain: add one with POST /api/merchant-wallets/.",
-  DUPLICATE_NONCE: "The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.",
-  INVALID_ORDER_INFO: "order_info is not a string holding valid JSON.",
-  UNSUPPORTED_PRICE_CURRENCY: "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
-  ORDER_NOT_REFUNDABLE: "The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.",
-  REFUND_EXCEEDS_REFUNDABLE: "The refund is more than what is still refundable: received minus refunds requested, pending or confirmed. The message says how much is left.",
-  INVALID_TOKEN: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
-  INVALID_CREDENTIALS: "Wrong username or password.",
-  INSUFFICIENT_PERMISSIONS: "The credential lacks the operation's permission, or an API key called a login-only operation.",
-  NOT_FOUND: "No such resource for your account, or no such endpoint. Another merchant's resource is not found either.",
-  METHOD_NOT_ALLOWED: "The path exists but not with this method.",
-  CONFLICT: "The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint).",
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: "A request with the same Idempotency-Key is still running.",
-  IDEMPOTENCY_KEY_REUSED: "The Idempotency-Key was already used (within 24 hours) with a different method, path or body.",
-  RATE_LIMITED: "Too many requests: wait `retry_after` seconds.",
-  INTERNAL_ERROR: "Something failed on our side. The body never carries details; quote the x-request-id header.",
-  SERVICE_UNAVAILABLE: "A dependency (chain RPC, sandbox devnet) did not answer. Retry later.",
-  PRICE_FEED_STALE: "A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.",
-  PRICE_FEED_UNAVAILABLE: "A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.",
-};
-
-const retry: Partial<Record<ErrorCode, string>> = {
-  RATE_LIMITED: "After retry_after",
-  INTERNAL_ERROR: "With backoff",
-  SERVICE_UNAVAILABLE: "With backoff",
-  PRICE_FEED_STALE: "Later",
-  PRICE_FEED_UNAVAILABLE: "With backoff",
-  INVALID_TOKEN: "After refreshing the token",
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: "After Retry-After (1 s), with the same key",
-  IDEMPOTENCY_KEY_REUSED: "No: use a new key for a new request",
-};
 
 // /docs/errors – error envelope, every code with its status, and rate limits
 export default function ErrorsGuidePage() {
@@ -80,16 +43,19 @@ x-request-id: 3d5c1b7e-2f0a-4c1e-9a55-0b1f6f0e2a11
           </tr>
         </thead>
         <tbody>
-          {(Object.keys(errorStatus) as ErrorCode[]).map((code) => (
-            <tr key={code}>
-              <td>
-                <code>{code}</code>
-              </td>
-              <td>{errorStatus[code]}</td>
-              <td>{meaning[code]}</td>
-              <td>{retry[code] ?? "No: fix the request"}</td>
-            </tr>
-          ))}
+          {allErrorCodes.map((code) => {
+            const info: ErrorCodeInfo = errorCodes[code];
+            return (
+              <tr key={code}>
+                <td>
+                  <code>{code}</code>
+                </td>
+                <td>{info.status}</td>
+                <td>{info.description}</td>
+                <td>{info.retry ?? "No: fix the request"}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
 
