@@ -1146,64 +1146,6 @@ export interface components {
              */
             updated_at: string;
         };
-        PaymentLink: {
-            /** @description Public id, LNK-… */
-            id: string;
-            title: string;
-            amount: string | null;
-            price_amount: string | null;
-            price_currency: string | null;
-            options: {
-                /** @description Blockchain slug, e.g. base */
-                blockchain: string;
-                /** @description Token symbol on that blockchain, e.g. USDC */
-                currency: string;
-            }[];
-            max_quantity: number;
-            is_active: boolean;
-            /** @description The public page to share: /link/{id} */
-            url: string;
-            /**
-             * Format: date-time
-             * @example 2030-01-01T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2030-01-01T12:00:00.000Z
-             */
-            updated_at: string;
-        };
-        DeletePaymentLinksByIdResult: {
-            id: string;
-            /** @constant */
-            deleted: true;
-        };
-        PublicPaymentLink: {
-            /** @description Public id, LNK-… */
-            id: string;
-            title: string;
-            amount: string | null;
-            price_amount: string | null;
-            price_currency: string | null;
-            options: {
-                /** @description Blockchain slug, e.g. base */
-                blockchain: string;
-                /** @description Token symbol on that blockchain, e.g. USDC */
-                currency: string;
-            }[];
-            max_quantity: number;
-            shop_name: string;
-        };
-        PaymentLinkOrder: {
-            order_id: string;
-            /** @description The hosted payment page: send the customer here */
-            payment_url: string;
-            /** @example 10.5 */
-            amount: string;
-            currency: string;
-            blockchain: string;
-        };
         OrderListItem: {
             /** @description Internal numeric id; the single-order path accepts it too */
             id: number;
@@ -1337,6 +1279,64 @@ export interface components {
             /** @description Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/) */
             refunds: components["schemas"]["Refund"][];
         };
+        PublicOrder: {
+            order_id: string;
+            shop_name: string;
+            /** @example 10.5 */
+            amount: string;
+            currency: string;
+            token: {
+                symbol: string;
+                /** @description null for the native coin */
+                address: string | null;
+                decimals: number;
+            };
+            blockchain: {
+                slug: string;
+                name: string;
+                chain_id: number;
+                native_currency: {
+                    symbol: string;
+                    name: string;
+                    decimals: number;
+                };
+                /** @description Browser RPC: the sandbox devnet's URL only; null elsewhere */
+                rpc_url: string | null;
+                explorer_url: string | null;
+            };
+            receiving_address: string;
+            status: string;
+            failure_reason: string | null;
+            /** @example 10.5 */
+            amount_received: string;
+            /** @example 10.5 */
+            amount_missing: string;
+            /** @description Fiat-priced orders: the price shown to the customer */
+            price_amount: string | null;
+            price_currency: string | null;
+            /** @description Locked rate: price_currency per whole token */
+            rate: string | null;
+            /** @description When the token's price feed last updated the rate's answer */
+            rate_updated_at: string | null;
+            confirmations: number;
+            confirmation_threshold: number;
+            transaction_hash: string | null;
+            /** @description Block-explorer link (live chains and public testnets only) */
+            transaction_url: string | null;
+            qr_code_url: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Only once the order is confirmed */
+            redirect_url: string | null;
+            /** @description Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late */
+            refund_address_allowed: boolean;
+            /** @description The refund address the customer left (set once) */
+            refund_address: string | null;
+            sandbox: boolean;
+        };
         GetPaymentOrdersByOrderIdRefundsResult: components["schemas"]["Refund"][];
         Refund: {
             id: number;
@@ -1391,6 +1391,16 @@ export interface components {
                 chainId: number;
             };
         };
+        RefundAddressResult: {
+            order_id: string;
+            /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+            refund_address: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            refund_address_at: string;
+        };
         SandboxPayment: {
             transaction_hash: string;
             order_id: string;
@@ -1413,6 +1423,16 @@ export interface components {
             amount: string;
             currency: string;
             blockchain: string;
+        };
+        SimulatedPayment: {
+            /** @enum {string} */
+            kind: "full" | "partial" | "mine";
+            /** @description null for kind mine */
+            transaction_hash: string | null;
+            amount: string;
+            currency: string;
+            /** @description Blocks mined in the background after this answer */
+            blocks_to_mine: number;
         };
         TransactionListItem: {
             transaction_hash: string;
@@ -1658,90 +1678,6 @@ export interface components {
                 signed_with: string | null;
             } | null;
         };
-        /** @description The OpenAPI 3.1 document */
-        GetOpenapiJsonResult: {
-            openapi: string;
-        } & {
-            [key: string]: unknown;
-        };
-        PublicOrder: {
-            order_id: string;
-            shop_name: string;
-            /** @example 10.5 */
-            amount: string;
-            currency: string;
-            token: {
-                symbol: string;
-                /** @description null for the native coin */
-                address: string | null;
-                decimals: number;
-            };
-            blockchain: {
-                slug: string;
-                name: string;
-                chain_id: number;
-                native_currency: {
-                    symbol: string;
-                    name: string;
-                    decimals: number;
-                };
-                /** @description Browser RPC: the sandbox devnet's URL only; null elsewhere */
-                rpc_url: string | null;
-                explorer_url: string | null;
-            };
-            receiving_address: string;
-            status: string;
-            failure_reason: string | null;
-            /** @example 10.5 */
-            amount_received: string;
-            /** @example 10.5 */
-            amount_missing: string;
-            /** @description Fiat-priced orders: the price shown to the customer */
-            price_amount: string | null;
-            price_currency: string | null;
-            /** @description Locked rate: price_currency per whole token */
-            rate: string | null;
-            /** @description When the token's price feed last updated the rate's answer */
-            rate_updated_at: string | null;
-            confirmations: number;
-            confirmation_threshold: number;
-            transaction_hash: string | null;
-            /** @description Block-explorer link (live chains and public testnets only) */
-            transaction_url: string | null;
-            qr_code_url: string;
-            /**
-             * Format: date-time
-             * @example 2030-01-01T12:00:00.000Z
-             */
-            expires_at: string;
-            /** @description Only once the order is confirmed */
-            redirect_url: string | null;
-            /** @description Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late */
-            refund_address_allowed: boolean;
-            /** @description The refund address the customer left (set once) */
-            refund_address: string | null;
-            sandbox: boolean;
-        };
-        SimulatedPayment: {
-            /** @enum {string} */
-            kind: "full" | "partial" | "mine";
-            /** @description null for kind mine */
-            transaction_hash: string | null;
-            amount: string;
-            currency: string;
-            /** @description Blocks mined in the background after this answer */
-            blocks_to_mine: number;
-        };
-        RefundAddressResult: {
-            order_id: string;
-            /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
-            refund_address: string;
-            /**
-             * Format: date-time
-             * @example 2030-01-01T12:00:00.000Z
-             */
-            refund_address_at: string;
-        };
         InboxCapture: {
             id: number;
             signature_valid: boolean | null;
@@ -1752,6 +1688,70 @@ export interface components {
                 webhook_signature: string;
                 signed_with: string | null;
             } | null;
+        };
+        PaymentLink: {
+            /** @description Public id, LNK-… */
+            id: string;
+            title: string;
+            amount: string | null;
+            price_amount: string | null;
+            price_currency: string | null;
+            options: {
+                /** @description Blockchain slug, e.g. base */
+                blockchain: string;
+                /** @description Token symbol on that blockchain, e.g. USDC */
+                currency: string;
+            }[];
+            max_quantity: number;
+            is_active: boolean;
+            /** @description The public page to share: /link/{id} */
+            url: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        DeletePaymentLinksByIdResult: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        PublicPaymentLink: {
+            /** @description Public id, LNK-… */
+            id: string;
+            title: string;
+            amount: string | null;
+            price_amount: string | null;
+            price_currency: string | null;
+            options: {
+                /** @description Blockchain slug, e.g. base */
+                blockchain: string;
+                /** @description Token symbol on that blockchain, e.g. USDC */
+                currency: string;
+            }[];
+            max_quantity: number;
+            shop_name: string;
+        };
+        PaymentLinkOrder: {
+            order_id: string;
+            /** @description The hosted payment page: send the customer here */
+            payment_url: string;
+            /** @example 10.5 */
+            amount: string;
+            currency: string;
+            blockchain: string;
+        };
+        /** @description The OpenAPI 3.1 document */
+        GetOpenapiJsonResult: {
+            openapi: string;
+        } & {
+            [key: string]: unknown;
         };
         WebhookEvent: {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
@@ -1811,13 +1811,57 @@ export interface components {
         /** @enum {string} */
         ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
-    responses: never;
+    responses: {
+        /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+        NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "Resource not found."
+                 *       },
+                 *       "timestamp": "2030-01-01T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists, but not with this method; the `Allow` header lists the methods it has. Answered for every method a path does not list. */
+        MethodNotAllowed: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "METHOD_NOT_ALLOWED",
+                 *         "message": "DELETE is not allowed here; allowed: GET, POST."
+                 *       },
+                 *       "timestamp": "2030-01-01T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: {
         /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
         IdempotencyKey: string;
     };
     requestBodies: never;
     headers: {
+        /** @description The methods the path has, e.g. `GET, POST, HEAD, OPTIONS` */
+        Allow: string;
         /** @description This request's id; quote it when asking for support */
         RequestId: string;
         /** @description Requests allowed in the current hour */
@@ -1867,7 +1911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1882,7 +1926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1900,7 +1944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1919,7 +1963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1946,6 +1990,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1976,7 +2021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1994,7 +2039,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2009,7 +2054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2027,7 +2072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2046,7 +2091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2101,7 +2146,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2116,7 +2161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2134,7 +2179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2152,7 +2197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2170,7 +2215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2189,7 +2234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2244,7 +2289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2262,7 +2307,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2277,7 +2322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2295,7 +2340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2314,7 +2359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2344,6 +2389,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2385,7 +2431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2403,7 +2449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2418,7 +2464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2436,7 +2482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2454,7 +2500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2472,7 +2518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2491,7 +2537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2544,25 +2590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2577,7 +2605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2595,7 +2623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2613,7 +2641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2632,7 +2660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2659,6 +2687,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2678,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResult"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2693,7 +2722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_CREDENTIALS`: the username or password is wrong */
+            /** @description `INVALID_CREDENTIALS`: Wrong username or password. */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2708,7 +2737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2724,7 +2753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2748,6 +2777,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2773,7 +2803,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResult"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2788,7 +2818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2804,7 +2834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2828,6 +2858,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2847,7 +2878,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2862,7 +2893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2877,7 +2908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2916,7 +2947,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResult"];
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2931,7 +2962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2950,7 +2981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3005,7 +3036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3023,7 +3054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3038,7 +3069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3056,7 +3087,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3075,7 +3106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3134,7 +3165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3152,7 +3183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3167,7 +3198,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3185,7 +3216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3204,7 +3235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3253,22 +3284,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3283,7 +3299,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3309,6 +3341,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3343,7 +3376,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `WALLET_NOT_CONFIGURED`; `UNSUPPORTED_PRICE_CURRENCY` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3358,7 +3397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3373,7 +3412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3389,7 +3428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3404,7 +3443,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PRICE_FEED_STALE`; `PRICE_FEED_UNAVAILABLE` */
+            /**
+             * @description `PRICE_FEED_STALE`: A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.
+             *
+             *     `PRICE_FEED_UNAVAILABLE`: A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.
+             */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3456,7 +3499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3474,7 +3517,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3489,7 +3532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3507,7 +3550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3526,7 +3569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3556,6 +3599,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3594,7 +3638,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_BLOCKCHAIN` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3612,7 +3660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3627,7 +3675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3645,7 +3693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3663,7 +3711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3681,7 +3729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3700,7 +3748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3730,6 +3778,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3763,7 +3812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3781,7 +3830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3796,7 +3845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3814,7 +3863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3832,7 +3881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3851,7 +3900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3890,7 +3939,7 @@ export interface operations {
                     "application/json": components["schemas"]["GetOpenapiJsonResult"];
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3937,22 +3986,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3967,7 +4001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3994,6 +4028,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4021,7 +4056,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `ORDER_NOT_REFUNDABLE` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `ORDER_NOT_REFUNDABLE`: The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4036,7 +4075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4051,7 +4090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT` */
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4066,7 +4105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4082,7 +4121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4109,6 +4148,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4139,7 +4179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4154,7 +4194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4169,7 +4209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT` */
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4184,7 +4224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4200,7 +4240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4215,7 +4255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: a dependency (chain RPC, devnet) did not answer */
+            /** @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4267,7 +4307,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4285,7 +4325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4300,7 +4340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4318,7 +4358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4337,7 +4377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4367,6 +4407,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4422,7 +4463,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `UNSUPPORTED_PRICE_CURRENCY` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4440,7 +4491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4455,7 +4506,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4473,7 +4524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4491,7 +4542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4509,7 +4560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4528,7 +4579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4581,25 +4632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4614,7 +4647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4632,7 +4665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4650,7 +4683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4669,7 +4702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4699,6 +4732,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4752,7 +4786,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `UNSUPPORTED_PRICE_CURRENCY` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4770,7 +4814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4785,7 +4829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4803,7 +4847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4821,7 +4865,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4840,7 +4884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4893,25 +4937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4926,7 +4952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4944,7 +4970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4962,7 +4988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4981,7 +5007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5042,7 +5068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5060,7 +5086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5075,7 +5101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5093,7 +5119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5112,7 +5138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5142,12 +5168,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Positive decimal amount in token units, as a string ("10.50"); at most the token's decimals. Required unless the order is priced in fiat (price_amount) */
+                    /** @description Positive decimal amount in token units, as a string ("10.50"); at most the token's decimals, at most 2^256 − 1 base units; anything else is INVALID_AMOUNT. Required unless the order is priced in fiat (price_amount) */
                     amount?: string;
-                    /** @description Fiat price as a decimal string ("19.90"), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order's lifetime */
+                    /** @description Fiat price as a decimal string ("19.90"; at most the currency's minor units), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order's lifetime */
                     price_amount?: string;
                     /** @description ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed) */
                     price_currency?: string;
@@ -5157,7 +5184,7 @@ export interface operations {
                     blockchain: string;
                     /** @description JSON text with order details; stored and returned exactly as sent */
                     order_info: string;
-                    /** @description Unique per merchant; a reused nonce is rejected with DUPLICATE_NONCE */
+                    /** @description Unique per merchant, 0 to 2^53 − 1 (a JSON number that is exact in every client); a reused nonce is rejected with DUPLICATE_NONCE */
                     nonce: number;
                     /** @description Per-order webhook URL; the account's webhook secret signs deliveries to it */
                     webhook_url?: string | null;
@@ -5192,7 +5219,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN`; `WALLET_NOT_CONFIGURED`; `DUPLICATE_NONCE`: the nonce was already used; `details.order_id` names the order that has it; `INVALID_ORDER_INFO`; `UNSUPPORTED_PRICE_CURRENCY` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             *
+             *     `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/.
+             *
+             *     `DUPLICATE_NONCE`: The nonce was already used for another of your orders: `details.order_id` names it, and GET /api/payment-orders/?nonce=N finds it.
+             *
+             *     `INVALID_ORDER_INFO`: order_info is not a string holding valid JSON.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5210,7 +5253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5225,7 +5268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5243,7 +5286,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5261,7 +5304,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5279,7 +5322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5298,7 +5341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5316,7 +5359,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PRICE_FEED_STALE`; `PRICE_FEED_UNAVAILABLE` */
+            /**
+             * @description `PRICE_FEED_STALE`: A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.
+             *
+             *     `PRICE_FEED_UNAVAILABLE`: A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.
+             */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5369,25 +5416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5402,7 +5431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5420,7 +5449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5438,7 +5467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5457,7 +5486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5510,25 +5539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5543,7 +5554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5561,7 +5572,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5579,7 +5590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5598,7 +5609,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5631,6 +5642,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5669,7 +5681,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `ORDER_NOT_REFUNDABLE`; `REFUND_EXCEEDS_REFUNDABLE` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `ORDER_NOT_REFUNDABLE`: The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.
+             *
+             *     `REFUND_EXCEEDS_REFUNDABLE`: The refund is more than what is still refundable: received minus refunds requested, pending or confirmed. The message says how much is left.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5687,7 +5707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5702,7 +5722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5720,7 +5740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5738,7 +5758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5756,7 +5776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5774,7 +5794,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5793,7 +5813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5823,6 +5843,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5858,7 +5879,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY`; `INVALID_BLOCKCHAIN` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5876,7 +5905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5891,7 +5920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5909,7 +5938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5927,7 +5956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5945,7 +5974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5963,7 +5992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5982,7 +6011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6000,7 +6029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: a dependency (chain RPC, devnet) did not answer */
+            /** @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6057,7 +6086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6075,7 +6104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6090,7 +6119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6108,7 +6137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6126,7 +6155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6145,7 +6174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6195,22 +6224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6225,7 +6239,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6252,6 +6266,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6292,7 +6307,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_BLOCKCHAIN` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6310,7 +6329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6325,7 +6344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6343,7 +6362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6361,7 +6380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6379,7 +6398,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6397,7 +6416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6416,7 +6435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6434,7 +6453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: a dependency (chain RPC, devnet) did not answer */
+            /** @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6467,6 +6486,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6501,7 +6521,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_AMOUNT`; `UNSUPPORTED_CURRENCY` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6519,7 +6545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6534,7 +6560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6552,7 +6578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6570,7 +6596,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT`; `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6588,7 +6618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6606,7 +6636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6625,7 +6655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6643,7 +6673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: a dependency (chain RPC, devnet) did not answer */
+            /** @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6702,7 +6732,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages; `INVALID_BLOCKCHAIN` */
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6720,7 +6754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6735,7 +6769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6753,7 +6787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6772,7 +6806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6825,25 +6859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6858,7 +6874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6876,7 +6892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6894,7 +6910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6913,7 +6929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6971,25 +6987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7004,7 +7002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7022,7 +7020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7040,7 +7038,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CONFLICT`; `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7058,7 +7060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7076,7 +7078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7095,7 +7097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7150,7 +7152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7168,7 +7170,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7183,7 +7185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7201,7 +7203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7220,7 +7222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7250,10 +7252,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where deliveries are POSTed; https in live mode, resolving only to public addresses */
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: an http(s) URL; https in live mode, resolving only to public addresses
+                     */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
                     events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
@@ -7288,7 +7294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7306,7 +7312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7321,7 +7327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7339,7 +7345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7357,7 +7363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7375,7 +7381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7394,7 +7400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7447,25 +7453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7480,7 +7468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7498,7 +7486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7516,7 +7504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7535,7 +7523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7565,10 +7553,14 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where deliveries are POSTed; https in live mode, resolving only to public addresses */
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: an http(s) URL; https in live mode, resolving only to public addresses
+                     */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
                     events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
@@ -7601,7 +7593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7619,7 +7611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7634,7 +7626,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7652,7 +7644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7670,7 +7662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7689,7 +7681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7742,25 +7734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7775,7 +7749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7793,7 +7767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7811,7 +7785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7830,7 +7804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7889,7 +7863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7907,7 +7881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7922,7 +7896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7940,7 +7914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7958,7 +7932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7977,7 +7951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8035,25 +8009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8068,7 +8024,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8086,7 +8042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8104,7 +8060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8122,7 +8078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8140,7 +8096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8159,7 +8115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8192,6 +8148,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
         requestBody: {
             content: {
                 "application/json": {
@@ -8227,7 +8184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages */
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8245,7 +8202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_TOKEN`: the credential is missing, invalid, expired or revoked */
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8260,7 +8217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_PERMISSIONS`: the credential lacks the permission (or is an API key on a login-only route) */
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8278,7 +8235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no such resource for this merchant (another merchant's resource is not found either) */
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8296,7 +8253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running (`Retry-After: 1`) */
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8314,7 +8271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used within 24 hours with a different method, path or body */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8332,7 +8289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: too many requests; the body has `retry_after` seconds and the `Retry-After` header is set */
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8351,7 +8308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries a stack or SQL */
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

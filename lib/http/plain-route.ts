@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
+import type { RouteDefinition } from "./define-route";
 import { ApiError, notFound } from "./errors";
 
 /**
@@ -33,8 +34,10 @@ export function logRequest(fields: { requestId: string; method: string; path: st
 }
 
 export interface PlainRouteOptions {
-  /** The route's pattern, e.g. "/api/sandbox/inbox/[token]": named in error logs. */
-  route: string;
+  /** The route's pattern, e.g. "/api/[...path]": named in error logs. */
+  route?: string;
+  /** A documented operation that is not a withApi route (the inbox capture URL): its path names it, its sandboxOnly applies. */
+  definition?: RouteDefinition;
   /** Sandbox tools: 404 NOT_FOUND in live mode, before the handler runs. */
   sandboxOnly?: boolean;
   /** The path holds a credential (a capture token): the request log shows the route's pattern instead. */
@@ -48,21 +51,24 @@ export interface PlainRouteOptions {
  * an `ApiResult` (sent as JSON) or a ready Response, and throws ApiError for expected failures.
  */
 export function plainRoute<C = unknown>(options: PlainRouteOptions, handler: (request: Request, context: C, requestId: string) => Promise<ApiResult | Response>) {
-  return async function route(request: Request, context: C): Promise<Response> {
+  const routeName = options.definition?.path ?? options.route ?? "route";
+  const sandboxOnly = options.sandboxOnly ?? options.definition?.sandboxOnly;
+  async function route(request: Request, context: C): Promise<Response> {
     const started = performance.now();
     const requestId = randomUUID();
     const headers = { "x-request-id": requestId };
     let response: Response;
     try {
-      if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
+      if (sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
       const result = await handler(request, context, requestId);
       response = result instanceof Response ? withHeaders(result, headers) : Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
     } catch (error) {
-      response = errorAnswer(error, { requestId, route: options.route, headers });
+      response = errorAnswer(error, { requestId, route: routeName, headers });
     }
-    logRequest({ requestId, method: request.method, path: options.secretPath ? options.route : new URL(request.url).pathname, status: response.status, started });
+    logRequest({ requestId, method: request.method, path: options.secretPath ? routeName : new URL(request.url).pathname, status: response.status, started });
     return response;
-  };
+  }
+  return Object.assign(route, { definition: options.definition });
 }
 
 /** The response with these headers added; a response with immutable headers (e.g. from fetch) is copied first. */

@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/authenticate";
 import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMeter, type RateLimitState } from "@/lib/auth/rate-limit";
-import { routeAccess, type AccessOf, type RouteKey } from "@/lib/auth/route-access";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
@@ -14,36 +13,19 @@ import { errorResponse } from "./envelope";
 import { clientIpOf } from "./client-address";
 import { ApiError, notFound, validationError } from "./errors";
 import { readJsonObject } from "./read-body";
+import { routeKeyOf, type RouteAccess, type RouteDefinition } from "./define-route";
 import { fieldErrors } from "./zod-details";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteOptions<K extends RouteKey, B, Q, P> {
-  /** The route's key in lib/auth/route-access.ts: decides who may call it. */
-  route: K;
-  body?: B;
-  query?: Q;
-  params?: P;
-  /** Sandbox tools: 404 NOT_FOUND in live mode. */
-  sandboxOnly?: boolean;
-  /** A per-client-address limit for public routes, counted before validation (e.g. register). */
-  clientLimit?: { name: string; perHour: number };
-  /**
-   * The handler counts the request in the statement that does its work (`meter`, see
-   * lib/auth/rate-limit.ts RequestMeter), so that statement is the request's one round trip.
-   * Only for a route whose one write is that statement.
-   */
-  countInStatement?: boolean;
-}
-
-export interface RouteContext<K extends RouteKey, B, Q, P> {
+export interface RouteContext<A extends RouteAccess, B, Q, P> {
   request: Request;
   url: URL;
   db: Db;
   requestId: string;
   clientIp: string;
-  principal: AccessOf<K> extends "public" ? null : Principal;
+  principal: A extends "public" ? null : Principal;
   /** With `countInStatement`: the request's count, to embed in the route's statement (null: already counted). */
   meter: RequestMeter | null;
   body: Out<B>;
@@ -79,8 +61,8 @@ function fieldsWithNul(input: unknown, path: string[] = [], out: string[] = []):
 
 function parseWith<S extends Schema>(schema: S, input: unknown, part: "params" | "query" | "body"): z.output<S> {
   const withNul = fieldsWithNul(input);
-  // A path with NUL names no resource.
-  if (withNul.length && part === "params") throw notFound("Resource");
+  // A path parameter that does not parse (a NUL byte, a malformed id) names no resource.
+  if (part === "params" && (withNul.length || !schema.safeParse(input).success)) throw notFound("Resource");
   if (withNul.length) throw validationError(Object.fromEntries(withNul.map((field) => [field, ["Must not contain the NUL character (\\u0000)."]])));
   if (part === "query" && schema instanceof z.ZodObject && input && typeof input === "object") {
     // Lists refuse filters they do not know instead of silently ignoring them (issue 15).
@@ -97,13 +79,15 @@ function parseWith<S extends Schema>(schema: S, input: unknown, part: "params" |
 
 /**
  * The one wrapper every API route goes through: request id, authentication, rate limit,
- * permission (from the route table), zod validation, envelope, and the error envelope.
+ * permission, zod validation, envelope, and the error envelope, all as the route's definition
+ * (lib/http/define-route.ts) says.
  */
-export function withApi<K extends RouteKey, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
-  options: RouteOptions<K, B, Q, P>,
-  handler: (ctx: RouteContext<K, B, Q, P>) => Promise<ApiResult>,
+export function withApi<A extends RouteAccess, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  options: RouteDefinition<A, B, Q, P>,
+  handler: (ctx: RouteContext<A, B, Q, P>) => Promise<ApiResult>,
 ) {
-  const access = routeAccess[options.route] as string;
+  const access: RouteAccess = options.access;
+  const routeKey = routeKeyOf(options);
 
   async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
     const started = performance.now();
@@ -134,7 +118,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
         db: database,
         requestId,
         clientIp: clientIpOf(request),
-        principal: principal as RouteContext<K, B, Q, P>["principal"],
+        principal: principal as RouteContext<A, B, Q, P>["principal"],
         meter,
         body: body as Out<B>,
         query: query as Out<Q>,
@@ -147,7 +131,7 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
       if (error instanceof ApiError) {
         return errorResponse(error.code, error.message, { details: error.details, extra: error.extra?.body, headers: { ...headers, ...error.extra?.headers } });
       }
-      log.error("unhandled error", { request_id: requestId, route: options.route, ...describeError(error) });
+      log.error("unhandled error", { request_id: requestId, route: routeKey, ...describeError(error) });
       return errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
     };
 
@@ -227,6 +211,6 @@ export function withApi<K extends RouteKey, B extends Schema | undefined = undef
     });
     return response;
   }
-  // The route's options stay readable on the handler, so tests/openapi can check the docs use the very same schemas.
-  return Object.assign(route, { apiOptions: options as Readonly<RouteOptions<K, B, Q, P>> });
+  // The definition stays readable on the handler: routeMethods exports it under its method, tests walk it.
+  return Object.assign(route, { definition: options as RouteDefinition });
 }

@@ -2,11 +2,13 @@ import { z } from "zod";
 import { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
 import { apiKeyJson, createdApiKeyJson } from "@/lib/auth/api-key-schemas";
 import { allPermissions } from "@/lib/auth/permissions";
-import { routeAccess, type RouteAccess, type RouteKey } from "@/lib/auth/route-access";
+import { apiRoutes } from "@/lib/api-routes";
 import { accountJson, loginJson, registerJson, rotatedAccountSecretJson, tokenPairJson, verifyJson } from "@/lib/auth/schemas";
 import { blockchainJson } from "@/lib/chains/schemas";
-import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
+import { apiTags, routeKeyOf, type RouteAccess, type RouteDefinition, type SuccessResponse } from "@/lib/http/define-route";
+import { allErrorCodes, errorCodes, statusOf, type ErrorCode } from "@/lib/http/error-codes";
 import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
+import { maxBodyBytes } from "@/lib/http/read-body";
 import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
 import { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
 import { faucetJson, mineJson, payOrderJson, simulatedPaymentJson } from "@/lib/sandbox/schemas";
@@ -25,11 +27,11 @@ import {
   webhookEventJson,
   webhookEventTypes,
 } from "@/lib/webhooks/schemas";
-import { extraOperations, operations, tags, type OperationDoc, type SuccessResponse } from "./registry";
 
 /**
- * Builds the OpenAPI 3.1 document from the route table (lib/auth/route-access.ts: every route,
- * its access rule) and the registry (lib/openapi/registry.ts: the zod schemas the routes use).
+ * Builds the OpenAPI 3.1 document from the route definitions (lib/api-routes.ts: every operation's
+ * access rule, the very zod schemas withApi validates with, and its documentation) and the
+ * error-code table (lib/http/error-codes.ts).
  * Pure: no env, no database, so `npm run client:generate` and the tests can call it directly.
  */
 
@@ -77,22 +79,26 @@ const namedSchemas: Array<[z.ZodType, string]> = [
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const safeIntegerBounds = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
-/** Drops what JSON Schema output carries but an OpenAPI component should not ($schema, $id, the ±2^53 bounds of z.int()). */
-function tidy(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(tidy);
+/**
+ * Drops what JSON Schema output carries but an OpenAPI component should not ($schema, $id) and,
+ * in responses, the ±2^53 bounds of z.int(). Requests keep them: the server refuses an integer a
+ * JSON number cannot hold exactly (a nonce above 2^53 − 1, say), so the bound is part of the contract.
+ */
+function tidy(value: unknown, keepSafeIntegerBounds = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => tidy(item, keepSafeIntegerBounds));
   if (!value || typeof value !== "object") return value;
   const out: Json = {};
   for (const [key, inner] of Object.entries(value)) {
     if (key === "$schema" || key === "$id") continue;
-    if ((key === "minimum" || key === "maximum") && typeof inner === "number" && safeIntegerBounds.has(inner)) continue;
-    out[key] = tidy(inner);
+    if (!keepSafeIntegerBounds && (key === "minimum" || key === "maximum") && typeof inner === "number" && safeIntegerBounds.has(inner)) continue;
+    out[key] = tidy(inner, keepSafeIntegerBounds);
   }
   return out;
 }
 
 /** A request schema (body, query or path parameters) as the client sends it: zod's input side. */
 function inputSchema(schema: z.ZodType): Json {
-  return tidy(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Json;
+  return tidy(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }), true) as Json;
 }
 
 /** "GET /api/payment-orders/[orderId]" → method and OpenAPI path "/api/payment-orders/{orderId}". */
@@ -114,64 +120,25 @@ export function operationIdOf(key: string): string {
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join("");
 }
 
-const errorExamples: Partial<Record<ErrorCode, { message: string; details?: Record<string, string[]> }>> = {
-  VALIDATION_ERROR: { message: "Request data is invalid.", details: { amount: ["This field is required."] } },
-  INVALID_AMOUNT: { message: "Amount must be a positive number." },
-  UNSUPPORTED_CURRENCY: { message: "Currency 'DOGE' is not supported on base; supported: USDC, ETH." },
-  INVALID_BLOCKCHAIN: { message: "Blockchain 'solana' is not supported; see GET /api/blockchains/." },
-  WALLET_NOT_CONFIGURED: { message: "No active wallet is configured for base; add one with POST /api/merchant-wallets/." },
-  DUPLICATE_NONCE: {
-    message: "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N).",
-    details: { nonce: ["Already used by order ORD-7Kq2xW9pLm3N; GET /api/payment-orders/?nonce=42 finds it."], order_id: ["ORD-7Kq2xW9pLm3N"] },
-  },
-  INVALID_ORDER_INFO: { message: "order_info is not valid JSON." },
-  INVALID_TOKEN: { message: "Token is invalid or expired." },
-  INVALID_CREDENTIALS: { message: "Invalid username or password." },
-  INSUFFICIENT_PERMISSIONS: { message: "This credential lacks the 'create_payments' permission." },
-  NOT_FOUND: { message: "Resource not found." },
-  CONFLICT: { message: "The request conflicts with the resource's current state." },
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: { message: "A request with this Idempotency-Key is still being processed; retry once it has answered." },
-  IDEMPOTENCY_KEY_REUSED: {
-    message: "This Idempotency-Key was already used with a different request (method, path or body); use a new key for a new request.",
-  },
-  RATE_LIMITED: { message: "Too many requests. Try again later." },
-  INTERNAL_ERROR: { message: "An unexpected error occurred." },
-  SERVICE_UNAVAILABLE: { message: "The sandbox devnet is not running." },
-  UNSUPPORTED_PRICE_CURRENCY: { message: "Orders cannot be priced in 'XAU'; supported: USD, EUR, GBP, CHF, JPY." },
-  PRICE_FEED_STALE: { message: "The ETH/USD price feed on base was last updated 7300 s ago (more than 4200 s); no rate can be locked now." },
-  PRICE_FEED_UNAVAILABLE: { message: "The ETH/USD price feed on base could not be read; try again shortly." },
-};
-
-const errorWhen: Partial<Record<ErrorCode, string>> = {
-  VALIDATION_ERROR: "the request data is invalid (bad JSON, a missing or malformed field); `details` maps fields to messages",
-  INVALID_TOKEN: "the credential is missing, invalid, expired or revoked",
-  INVALID_CREDENTIALS: "the username or password is wrong",
-  INSUFFICIENT_PERMISSIONS: "the credential lacks the permission (or is an API key on a login-only route)",
-  NOT_FOUND: "no such resource for this merchant (another merchant's resource is not found either)",
-  RATE_LIMITED: "too many requests; the body has `retry_after` seconds and the `Retry-After` header is set",
-  DUPLICATE_NONCE: "the nonce was already used; `details.order_id` names the order that has it",
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: "a request with the same `Idempotency-Key` is still running (`Retry-After: 1`)",
-  IDEMPOTENCY_KEY_REUSED: "the `Idempotency-Key` was used within 24 hours with a different method, path or body",
-  INTERNAL_ERROR: "an unexpected failure; the body never carries a stack or SQL",
-  SERVICE_UNAVAILABLE: "a dependency (chain RPC, devnet) did not answer",
-};
-
-/** The error codes an operation can answer with: derived from its access rule and inputs, plus its own. */
-export function errorCodesOf(access: RouteAccess | "none", doc: OperationDoc, method?: string): ErrorCode[] {
-  const codes = new Set<ErrorCode>(doc.errors ?? []);
-  if (method === "post" && access !== "public" && access !== "none") {
+/** The error codes an operation can answer with: derived from its definition (access, inputs, limits), plus its own. */
+export function errorCodesOf(route: RouteDefinition): ErrorCode[] {
+  const codes = new Set<ErrorCode>(route.doc.errors ?? []);
+  const protectedRoute = route.access !== "public";
+  if (route.method === "POST" && protectedRoute) {
     codes.add("IDEMPOTENCY_REQUEST_IN_PROGRESS");
     codes.add("IDEMPOTENCY_KEY_REUSED");
   }
-  if (doc.body || doc.query || doc.params) codes.add("VALIDATION_ERROR");
-  if (access !== "public" && access !== "none") {
+  if (route.body || route.query) codes.add("VALIDATION_ERROR");
+  if (protectedRoute) {
     codes.add("INVALID_TOKEN");
-    if (access !== "authenticated") codes.add("INSUFFICIENT_PERMISSIONS");
+    if (route.access !== "authenticated") codes.add("INSUFFICIENT_PERMISSIONS");
     codes.add("RATE_LIMITED");
   }
-  if (doc.params || doc.sandboxOnly) codes.add("NOT_FOUND");
+  if (route.clientLimit) codes.add("RATE_LIMITED");
+  // A path parameter that names nothing (or does not parse), or a sandbox tool in live mode.
+  if (route.params || route.sandboxOnly) codes.add("NOT_FOUND");
   codes.add("INTERNAL_ERROR");
-  return (Object.keys(errorStatus) as ErrorCode[]).filter((code) => codes.has(code));
+  return allErrorCodes.filter((code) => codes.has(code));
 }
 
 function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) => Json): Json {
@@ -208,14 +175,17 @@ function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) =>
   }
 }
 
+/** An error body as the reference shows it. */
+const errorExample = (code: ErrorCode) => ({ success: false, error: { code, ...errorCodes[code].example }, timestamp: "2030-01-01T12:00:00.000Z" });
+
 function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  for (const code of codes) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
   const out: Json = {};
   for (const [status, list] of byStatus) {
     const rateLimited = status === 429;
     out[String(status)] = {
-      description: list.map((code) => `\`${code}\`${errorWhen[code] ? `: ${errorWhen[code]}` : ""}`).join("; "),
+      description: list.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join("\n\n"),
       headers: {
         "x-request-id": { $ref: "#/components/headers/RequestId" },
         ...(rateLimited ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : {}),
@@ -233,12 +203,7 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
             list.map((code) => [
               code,
               {
-                value: {
-                  success: false,
-                  error: { code, ...errorExamples[code] },
-                  ...(rateLimited ? { retry_after: 1800 } : {}),
-                  timestamp: "2030-01-01T12:00:00.000Z",
-                },
+                value: { ...errorExample(code), ...(rateLimited ? { retry_after: 1800 } : {}) },
               },
             ]),
           ),
@@ -283,48 +248,44 @@ function parameters(schema: z.ZodType | undefined, where: "query" | "path"): Jso
   });
 }
 
-const accessText = (access: RouteAccess | "none"): string => {
-  if (access === "public" || access === "none") return "No credential needed.";
+const accessText = (access: RouteAccess): string => {
+  if (access === "public") return "No credential needed.";
   if (access === "login") return "Needs a login (access token or dashboard session); API keys are refused with 403.";
   if (access === "authenticated") return "Any valid credential (access token or API key).";
   return `Needs the \`${access}\` permission (an access token, or an API key carrying it).`;
 };
 
-function security(access: RouteAccess | "none"): Json[] {
-  if (access === "public" || access === "none") return [];
+function security(access: RouteAccess): Json[] {
+  if (access === "public") return [];
   if (access === "login") return [{ bearerAuth: [] }];
   return [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 }
 
-function operation(key: string, access: RouteAccess | "none", doc: OperationDoc | undefined, nameOf: (schema: z.ZodType) => Json): Json {
-  const id = operationIdOf(key);
-  if (!doc) {
-    // In the route table but not in the registry: still listed, so clients see it, but flagged (tests fail on it).
-    return {
-      operationId: id,
-      summary: key,
-      tags: ["Undocumented"],
-      "x-undocumented": true,
-      "x-permission": access,
-      security: security(access),
-      responses: { default: { description: "Not documented yet." } },
-    };
-  }
-  const protectedRoute = access !== "public" && access !== "none";
-  const idempotent = protectedRoute && splitRouteKey(key).method === "post";
-  const codes = errorCodesOf(access, doc, idempotent ? "post" : undefined);
+const requestBodyText = `A JSON object of at most ${maxBodyBytes / 1024} KiB (${maxBodyBytes} bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR.`;
+
+function operation(route: RouteDefinition, nameOf: (schema: z.ZodType) => Json): Json {
+  const { access, doc } = route;
+  const protectedRoute = access !== "public";
+  const idempotent = protectedRoute && route.method === "POST";
+  const codes = errorCodesOf(route);
   const status = doc.response.kind === "page" ? 200 : doc.response.status;
   return {
-    operationId: id,
+    operationId: operationIdOf(routeKeyOf(route)),
     summary: doc.summary,
-    description: [doc.description, accessText(access), doc.sandboxOnly ? "Sandbox only: 404 NOT_FOUND in live mode." : undefined].filter(Boolean).join("\n\n"),
+    description: [doc.description, accessText(access), route.sandboxOnly ? "Sandbox only: 404 NOT_FOUND in live mode." : undefined].filter(Boolean).join("\n\n"),
     tags: [...doc.tags],
     "x-permission": access,
-    ...(doc.sandboxOnly ? { "x-sandbox-only": true } : {}),
+    ...(route.sandboxOnly ? { "x-sandbox-only": true } : {}),
     security: security(access),
-    parameters: [...parameters(doc.params, "path"), ...parameters(doc.query, "query"), ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
-    ...(doc.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(doc.body), ...(doc.bodyExamples ? { examples: doc.bodyExamples } : {}) } } } }
+    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            description: requestBodyText,
+            content: { "application/json": { schema: inputSchema(route.body), ...(doc.bodyExamples ? { examples: doc.bodyExamples } : {}) } },
+          },
+        }
       : {}),
     responses: {
       [String(status)]: {
@@ -396,6 +357,8 @@ const overview = `Multi-chain crypto payment gateway: create payment orders, eac
 
 **Responses.** Single objects come in the envelope \`{ success, data, message, timestamp }\`; lists are the bare page \`{ count, next, previous, results }\` (\`page\`, \`page_size\` up to ${maxPageSize}); the auth endpoints answer bare objects. Errors are \`{ success: false, error: { code, message, details? }, timestamp }\` with the status of their code. Paths work with and without a trailing slash.
 
+**Unknown paths and methods.** A path that names no endpoint, or a resource id that names nothing of yours, is 404 \`NOT_FOUND\` (response \`NotFound\`). A method a path does not have (say \`DELETE /api/payment-orders/\`) is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header listing the methods it has (response \`MethodNotAllowed\`); \`OPTIONS\` on any path answers 204 with the same \`Allow\`. Request bodies are JSON objects of at most ${maxBodyBytes / 1024} KiB.
+
 **Rate limits.** Per merchant and plan (standard 1000, premium 5000 requests an hour), shared by all of a merchant's credentials. Every authenticated response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (unix seconds); over the limit: 429 \`RATE_LIMITED\` with \`retry_after\` and \`Retry-After\`.
 
 **Idempotent retries.** Every authenticated POST accepts an \`Idempotency-Key\` header (1–255 printable ASCII characters, e.g. a UUID v4), kept 24 hours per merchant: a retry with the same key and the same request gets the first answer again (status and body, plus \`Idempotent-Replayed: true\`) instead of creating a second order. The same key with another request: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. A create answered \`DUPLICATE_NONCE\` names the existing order in \`details.order_id\`, and \`GET /api/payment-orders/?nonce=N\` finds it. List endpoints refuse unknown query parameters with 400 \`VALIDATION_ERROR\`.
@@ -405,7 +368,7 @@ Guides: [Quick start](/docs/quick-start) · [Webhooks](/docs/webhooks) · [Sandb
 function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRegistry<{ id: string }>): Json {
   nameOf(webhookEventJson);
   const generated = tidy(z.toJSONSchema(registry, { io: "output", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` })) as { schemas: Json };
-  const errorCodes = Object.keys(errorStatus);
+  const codeNames = allErrorCodes;
   const error = {
     type: "object",
     properties: {
@@ -413,7 +376,7 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
       error: {
         type: "object",
         properties: {
-          code: { type: "string", enum: errorCodes, description: "Stable, machine-readable; the HTTP status follows from it" },
+          code: { type: "string", enum: codeNames, description: "Stable, machine-readable; the HTTP status follows from it" },
           message: { type: "string", description: "For humans; may change" },
           details: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, description: "VALIDATION_ERROR: field name → messages" },
         },
@@ -434,9 +397,22 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
         properties: { ...error.properties, retry_after: { type: "integer", minimum: 0, description: "Seconds until the limit resets" } },
         required: [...error.required, "retry_after"],
       },
-      ErrorCode: { type: "string", enum: errorCodes, "x-status": errorStatus },
+      ErrorCode: { type: "string", enum: codeNames, "x-status": Object.fromEntries(codeNames.map((code) => [code, statusOf(code)])) },
+    },
+    responses: {
+      NotFound: {
+        description: errorCodes.NOT_FOUND.description,
+        headers: { "x-request-id": { $ref: "#/components/headers/RequestId" } },
+        content: { "application/json": { schema: ref("Error"), example: errorExample("NOT_FOUND") } },
+      },
+      MethodNotAllowed: {
+        description: `${errorCodes.METHOD_NOT_ALLOWED.description} Answered for every method a path does not list.`,
+        headers: { "x-request-id": { $ref: "#/components/headers/RequestId" }, Allow: { $ref: "#/components/headers/Allow" } },
+        content: { "application/json": { schema: ref("Error"), example: errorExample("METHOD_NOT_ALLOWED") } },
+      },
     },
     headers: {
+      Allow: { description: "The methods the path has, e.g. `GET, POST, HEAD, OPTIONS`", schema: { type: "string" } },
       RequestId: { description: "This request's id; quote it when asking for support", schema: { type: "string", format: "uuid" } },
       RateLimitLimit: { description: "Requests allowed in the current hour", schema: { type: "integer" } },
       RateLimitRemaining: { description: "Requests left in the current hour", schema: { type: "integer" } },
@@ -480,7 +456,7 @@ export interface DocumentOptions {
   serverUrl?: string;
 }
 
-/** The OpenAPI 3.1 document of every route in the route table (plus the few route files outside it). */
+/** The OpenAPI 3.1 document of every operation in the route table. */
 export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
   const registry = z.registry<{ id: string }>();
   const names = new Map<z.ZodType, string>(namedSchemas);
@@ -501,13 +477,11 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
   };
 
   const paths: Record<string, Record<string, Json>> = {};
-  const add = (key: string, access: RouteAccess | "none", doc: OperationDoc | undefined) => {
-    const { method, path } = splitRouteKey(key);
-    current = operationIdOf(key);
-    (paths[path] ??= {})[method] = operation(key, access, doc, nameOf);
-  };
-  for (const [key, access] of Object.entries(routeAccess) as Array<[RouteKey, RouteAccess]>) add(key, access, operations[key]);
-  for (const [key, doc] of Object.entries(extraOperations)) add(key, "none", doc);
+  for (const route of apiRoutes) {
+    const { method, path } = splitRouteKey(routeKeyOf(route));
+    current = operationIdOf(routeKeyOf(route));
+    (paths[path] ??= {})[method] = operation(route, nameOf);
+  }
 
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {
@@ -520,7 +494,7 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
       description: overview,
     },
     servers: [{ url: options.serverUrl ?? "http://localhost:3000", description: options.serverUrl ? "This deployment" : "npm run dev" }],
-    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(apiTags).map(([name, description]) => ({ name, description })),
     paths: sortedPaths,
     webhooks: webhooks(),
     components: components(nameOf, registry),

@@ -7,7 +7,7 @@ import { sessionModuleMock, signInAs } from "./session";
 
 vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
-const { GET: exportOrders } = await import("@/app/(dashboard)/dashboard/orders/export/route");
+const { GET: exportOrders, POST: postExport } = await import("@/app/(dashboard)/dashboard/orders/export/route");
 const { csvField } = await import("@/lib/dashboard/orders-csv");
 
 const database = setupTestDatabase();
@@ -161,5 +161,14 @@ describe("GET /dashboard/orders/export", () => {
     const ids = parseCsv(res.text).slice(1).map((r) => r[0]);
     expect(ids.length).toBe(1204);
     expect(new Set(ids).size).toBe(1204);
+  });
+});
+
+describe("other methods", () => {
+  test("POST /dashboard/orders/export is 405 METHOD_NOT_ALLOWED in the error envelope, with Allow", async () => {
+    const response = await postExport(new Request("http://localhost:3000/dashboard/orders/export", { method: "POST" }), undefined);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await response.json()).error.code).toBe("METHOD_NOT_ALLOWED");
   });
 });

@@ -1,97 +1,58 @@
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { routeAccess, type RouteKey } from "@/lib/auth/route-access";
+import { apiRoutes, routesOutsideTheTable } from "@/lib/api-routes";
+import { routeKeyOf } from "@/lib/http/define-route";
 import { splitRouteKey } from "@/lib/openapi/document";
-import { extraOperations, operations, undocumentedRoutes } from "@/lib/openapi/registry";
 import { openApiDocument } from "../helpers/openapi";
+import { definitionOf, httpMethods, loadRouteModule, routeFolders } from "../helpers/routes";
 
-const appApi = path.resolve(__dirname, "../../app/api");
-const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-const routeKeys = Object.keys(routeAccess) as RouteKey[];
-
-function routeFolders(dir = appApi): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return routeFolders(full);
-    return name === "route.ts" ? [path.relative(appApi, dir).split(path.sep).join("/")] : [];
-  });
-}
+type Operation = { "x-permission"?: string; "x-undocumented"?: boolean; summary?: string };
+const paths = openApiDocument.paths as Record<string, Record<string, Operation>>;
 
 /** "payment-orders/[orderId]" → "/api/payment-orders/{orderId}" (the document's form). */
 const documentPath = (folder: string) => `/api/${folder}`.replace(/\[([^\]]+)\]/g, "{$1}");
 
-const excluded = (folder: string, method?: string) =>
-  Object.keys(undocumentedRoutes).some((entry) => {
+const excluded = (folder: string, method: string) =>
+  Object.keys(routesOutsideTheTable).some((entry) => {
     const [where, which] = entry.split(" ");
-    return where === folder && (which === undefined || (method !== undefined && which.split(",").includes(method)));
+    return where === folder && (which === undefined || which.split(",").includes(method));
   });
 
-async function exportedMethods(folder: string): Promise<Array<{ method: string; handler: any }>> {
-  const mod: Record<string, unknown> = await import(path.join(appApi, folder, "route.ts"));
-  return methods.filter((m) => typeof mod[m] === "function").map((method) => ({ method, handler: mod[method] }));
-}
-
 describe("the document covers the code", () => {
-  test("every route in the route table has a documented operation in the registry", () => {
-    const missing = routeKeys.filter((key) => !operations[key]);
-    expect(missing, "add these to lib/openapi/registry.ts").toEqual([]);
-    for (const [path, item] of Object.entries<any>(openApiDocument.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) expect(operation["x-undocumented"], `${method} ${path}`).toBeUndefined();
+  test("every operation in the route table is in the document, with its summary and access rule", () => {
+    for (const route of apiRoutes) {
+      const { method, path } = splitRouteKey(routeKeyOf(route));
+      const operation = paths[path]?.[method];
+      expect(operation, routeKeyOf(route)).toBeDefined();
+      expect(operation!.summary, routeKeyOf(route)).toBe(route.doc.summary);
+      expect(operation!["x-permission"], routeKeyOf(route)).toBe(route.access);
     }
   });
 
-  test("every route file and exported method under app/api has an operation (or a stated reason not to)", async () => {
+  test("every handler a route file exports with a definition is documented; methods without one answer 405", async () => {
     const folders = routeFolders();
     expect(folders.length).toBeGreaterThan(20);
     const missing: string[] = [];
     for (const folder of folders) {
-      if (excluded(folder)) continue;
-      for (const { method } of await exportedMethods(folder)) {
-        if (excluded(folder, method)) continue;
-        if (!openApiDocument.paths[documentPath(folder)]?.[method.toLowerCase()]) missing.push(`${method} /api/${folder}`);
+      const mod = await loadRouteModule(folder);
+      for (const method of httpMethods) {
+        if (excluded(folder, method) || !definitionOf(mod[method])) continue;
+        if (!paths[documentPath(folder)]?.[method.toLowerCase()]) missing.push(`${method} /api/${folder}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
-  test("every documented operation exists: its route file exports the method", async () => {
+  test("every documented operation exists: its route file exports the method with that very definition", async () => {
     const absent: string[] = [];
-    for (const [docPath, item] of Object.entries<any>(openApiDocument.paths)) {
+    for (const [docPath, item] of Object.entries(paths)) {
       const folder = docPath.replace(/^\/api\//, "").replace(/\{([^}]+)\}/g, "[$1]");
-      let exported: string[] = [];
-      try {
-        exported = (await exportedMethods(folder)).map((e) => e.method.toLowerCase());
-      } catch {
-        exported = [];
+      const mod = await loadRouteModule(folder).catch(() => ({}) as Record<string, unknown>);
+      for (const method of Object.keys(item)) {
+        const definition = definitionOf(mod[method.toUpperCase()]);
+        const documented = apiRoutes.find((route) => routeKeyOf(route) === `${method.toUpperCase()} /api/${folder}`);
+        if (!definition || definition !== documented) absent.push(`${method.toUpperCase()} ${docPath}`);
       }
-      for (const method of Object.keys(item)) if (!exported.includes(method)) absent.push(`${method.toUpperCase()} ${docPath}`);
     }
     expect(absent).toEqual([]);
-  });
-
-  test("the registry documents the very schemas each route validates with", async () => {
-    for (const key of routeKeys) {
-      const doc = operations[key];
-      if (!doc) continue;
-      const { method } = splitRouteKey(key);
-      const folder = key.split(" ")[1]!.replace(/^\/api\//, "");
-      const handler = (await exportedMethods(folder)).find((e) => e.method.toLowerCase() === method)?.handler;
-      expect(handler, key).toBeDefined();
-      const options = handler.apiOptions;
-      expect(options?.route, `${key}: not a withApi route`).toBe(key);
-      expect(doc.body === options.body, `${key}: body schema differs from the route's`).toBe(true);
-      expect(doc.query === options.query, `${key}: query schema differs from the route's`).toBe(true);
-      expect(doc.params === options.params, `${key}: params schema differs from the route's`).toBe(true);
-      expect(Boolean(doc.sandboxOnly), `${key}: sandboxOnly`).toBe(Boolean(options.sandboxOnly));
-    }
-  });
-
-  test("routes outside the table are documented as extra operations", () => {
-    for (const key of Object.keys(extraOperations)) {
-      const { method, path: docPath } = splitRouteKey(key);
-      expect(openApiDocument.paths[docPath]?.[method], key).toBeDefined();
-      expect(openApiDocument.paths[docPath][method].security).toEqual([]);
-    }
   });
 });

@@ -3,10 +3,11 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, test } from "vitest";
 import { GET as openapiJson } from "@/app/api/openapi.json/route";
-import { routeAccess, type RouteKey } from "@/lib/auth/route-access";
-import { errorStatus, type ErrorCode } from "@/lib/http/error-codes";
+import { apiRoutes } from "@/lib/api-routes";
+import { routeKeyOf } from "@/lib/http/define-route";
+import { allErrorCodes, errorCodes, statusOf } from "@/lib/http/error-codes";
+import { maxBodyBytes } from "@/lib/http/read-body";
 import { splitRouteKey } from "@/lib/openapi/document";
-import { operations } from "@/lib/openapi/registry";
 import { webhookEventTypes } from "@/lib/webhooks/schemas";
 import { setupTestDatabase } from "../helpers/db";
 import { documentedErrorCodes, documentedOperation, expectMatchesSchema, openApiDocument } from "../helpers/openapi";
@@ -14,7 +15,8 @@ import { call } from "../helpers/request";
 
 setupTestDatabase();
 
-const routeKeys = Object.keys(routeAccess) as RouteKey[];
+const routeKeys = apiRoutes.map(routeKeyOf);
+const accessOf = (key: string) => apiRoutes.find((route) => routeKeyOf(route) === key)!.access;
 
 describe("the OpenAPI document", () => {
   test("is a valid OpenAPI 3.1 document", async () => {
@@ -58,7 +60,7 @@ describe("the OpenAPI document", () => {
   test("each operation carries its route's access rule as x-permission and the matching security", () => {
     for (const key of routeKeys) {
       const operation = documentedOperation(key);
-      const access = routeAccess[key];
+      const access = accessOf(key);
       expect(operation["x-permission"], key).toBe(access);
       const expected = access === "public" ? [] : access === "login" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { apiKeyAuth: [] }];
       expect(operation.security, key).toEqual(expected);
@@ -67,7 +69,7 @@ describe("the OpenAPI document", () => {
 
   test("protected operations document 401, 403 (unless any credential will do) and 429", () => {
     for (const key of routeKeys) {
-      const access: string = routeAccess[key];
+      const access: string = accessOf(key);
       if (access === "public") continue;
       expect(documentedErrorCodes(key, 401), key).toContain("INVALID_TOKEN");
       expect(documentedErrorCodes(key, 429), key).toContain("RATE_LIMITED");
@@ -77,17 +79,17 @@ describe("the OpenAPI document", () => {
   });
 
   test("operations with input document 400 VALIDATION_ERROR; with path parameters, 404 NOT_FOUND; and their domain codes", () => {
-    for (const key of routeKeys) {
-      const doc = operations[key];
-      if (!doc) continue;
-      if (doc.body || doc.query || doc.params) expect(documentedErrorCodes(key, 400), key).toContain("VALIDATION_ERROR");
-      if (doc.params) {
+    for (const route of apiRoutes) {
+      const key = routeKeyOf(route);
+      const doc = route.doc;
+      if (route.body || route.query) expect(documentedErrorCodes(key, 400), key).toContain("VALIDATION_ERROR");
+      if (route.params) {
         expect(documentedErrorCodes(key, 404), key).toContain("NOT_FOUND");
         const names = [...splitRouteKey(key).path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
         const pathParams = documentedOperation(key).parameters.filter((p: any) => p.in === "path").map((p: any) => p.name);
         expect(pathParams.sort(), key).toEqual(names.sort());
       }
-      for (const code of doc.errors ?? []) expect(documentedErrorCodes(key, errorStatus[code as ErrorCode]), `${key} ${code}`).toContain(code);
+      for (const code of doc.errors ?? []) expect(documentedErrorCodes(key, statusOf(code)), `${key} ${code}`).toContain(code);
     }
     expect(documentedErrorCodes("POST /api/payment-orders", 400).sort()).toEqual(
       ["VALIDATION_ERROR", "INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO", "UNSUPPORTED_PRICE_CURRENCY"].sort(),
@@ -101,7 +103,42 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(schemaOf("GET /api/payment-orders", 200).properties).sort()).toEqual(["count", "next", "previous", "results"]);
     expect(schemaOf("GET /api/payment-orders", 200).properties.results.items).toEqual({ $ref: "#/components/schemas/OrderListItem" });
     expect(schemaOf("POST /api/auth/login", 200)).toEqual({ $ref: "#/components/schemas/LoginResult" });
-    expect(Object.keys(openApiDocument.components.schemas.ErrorCode.enum).length).toBe(Object.keys(errorStatus).length);
+    expect(openApiDocument.components.schemas.ErrorCode.enum).toEqual(allErrorCodes);
+  });
+
+  test("every error code's description and example come from the one error-code table", () => {
+    expect(documentedOperation("POST /api/payment-orders").responses["400"].description).toContain(errorCodes.DUPLICATE_NONCE.description);
+    const examples = documentedOperation("POST /api/payment-orders").responses["400"].content["application/json"].examples;
+    expect(examples.DUPLICATE_NONCE.value.error).toEqual({ code: "DUPLICATE_NONCE", ...errorCodes.DUPLICATE_NONCE.example });
+    expect(openApiDocument.components.schemas.ErrorCode["x-status"].METHOD_NOT_ALLOWED).toBe(405);
+  });
+
+  test("request schemas state what the server enforces", () => {
+    const body = documentedOperation("POST /api/payment-orders").requestBody;
+    const fields = body.content["application/json"].schema.properties;
+    // The amount is a plain decimal string (INVALID_AMOUNT otherwise) and the nonce an integer a JSON number holds exactly.
+    expect(new RegExp(fields.amount.pattern).test("10.50")).toBe(true);
+    for (const bad of ["-1", "1e3", " 1", "1.", "0x10"]) expect(new RegExp(fields.amount.pattern).test(bad), bad).toBe(false);
+    expect(fields.nonce).toMatchObject({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    for (const url of ["webhook_url", "redirect_url"]) {
+      const schema = JSON.stringify(fields[url]);
+      expect(schema, url).toContain('"format":"uri"');
+      expect(schema, url).toContain('"pattern":"^https?://"');
+    }
+    expect(JSON.stringify(documentedOperation("POST /api/webhook-endpoints").requestBody.content["application/json"].schema.properties.url)).toContain('"pattern":"^https?://"');
+    // The 64 KiB cap on every body.
+    for (const route of apiRoutes.filter((r) => r.body)) {
+      expect(documentedOperation(routeKeyOf(route)).requestBody.description, routeKeyOf(route)).toContain(`${maxBodyBytes} bytes`);
+    }
+  });
+
+  test("documents 404 for unknown paths and resources and 405 (with Allow) for methods a path does not have", () => {
+    const { NotFound, MethodNotAllowed } = openApiDocument.components.responses;
+    expect(NotFound.content["application/json"].example.error.code).toBe("NOT_FOUND");
+    expect(MethodNotAllowed.content["application/json"].example.error.code).toBe("METHOD_NOT_ALLOWED");
+    expect(MethodNotAllowed.headers.Allow).toEqual({ $ref: "#/components/headers/Allow" });
+    expect(openApiDocument.info.description).toContain("405 `METHOD_NOT_ALLOWED`");
+    expect(documentedErrorCodes("GET /api/payment-orders/[orderId]", 404)).toEqual(["NOT_FOUND"]);
   });
 
   test("lists every webhook event with its payload and both signature headers", () => {

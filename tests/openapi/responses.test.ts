@@ -32,12 +32,11 @@ import { POST as rotateEndpointSecret } from "@/app/api/webhook-endpoints/[id]/r
 import { DELETE as deleteEndpoint, GET as getEndpoint, PUT as updateEndpoint } from "@/app/api/webhook-endpoints/[id]/route";
 import { POST as testEndpoint } from "@/app/api/webhook-endpoints/[id]/test/route";
 import { GET as listEndpoints, POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
-import { routeAccess, type RouteKey } from "@/lib/auth/route-access";
 import { merchants } from "@/lib/db/schema";
 import { setupTestDatabase } from "../helpers/db";
 import { createApiKeyFor, createMerchant, randomAddress, uniqueName, type TestMerchant } from "../helpers/factories";
 import { call, type Handler } from "../helpers/request";
-import { loadRoute } from "../helpers/routes";
+import { accessOf, allRouteKeys, loadRoute } from "../helpers/routes";
 import { expectMatchesSchema } from "../helpers/openapi";
 
 const testDb = setupTestDatabase();
@@ -65,7 +64,7 @@ afterAll(async () => {
 });
 
 /** Calls a handler and checks the answer against the document; returns it for further assertions. */
-async function check(route: RouteKey | string, handler: Handler, options: Parameters<typeof call>[3] & { status: number }) {
+async function check(route: string, handler: Handler, options: Parameters<typeof call>[3] & { status: number }) {
   const [method, routePath] = route.split(" ") as [string, string];
   const urlPath = routePath.replace(/\[([^\]]+)\]/g, (_, name: string) => options.params?.[name] ?? "x");
   const res = await call(handler, method, urlPath, options);
@@ -191,7 +190,7 @@ describe("webhooks and the sandbox", () => {
 });
 
 describe("every protected route", () => {
-  const keys = (Object.keys(routeAccess) as RouteKey[]).filter((key) => routeAccess[key] !== "public");
+  const keys = allRouteKeys.filter((key) => accessOf(key) !== "public");
 
   test("answers 401 without a credential, as documented", async () => {
     for (const key of keys) {
@@ -206,7 +205,7 @@ describe("every protected route", () => {
     const noPermissions = await createMerchant();
     const webhookKey = (await createApiKeyFor(noPermissions, { permissions: ["manage_webhooks"] })).key;
     for (const key of keys) {
-      const access: string = routeAccess[key];
+      const access: string = accessOf(key);
       if (access === "authenticated" || access === "manage_webhooks") continue;
       const { method, handler, params, urlPath } = await loadRoute(key);
       const res = await call(handler, method, urlPath, { params, token: webhookKey });

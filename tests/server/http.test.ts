@@ -95,6 +95,23 @@ describe("next start over real HTTP", () => {
     }
   });
 
+  test("a method a path does not have is 405 METHOD_NOT_ALLOWED in the error envelope with Allow; OPTIONS is 204 with Allow", async () => {
+    for (const [method, path, allow] of [
+      ["DELETE", "/api/payment-orders/", "GET, POST, HEAD, OPTIONS"],
+      ["PUT", "/api/auth/login", "POST, OPTIONS"],
+      ["PATCH", "/api/webhook-endpoints/1/", "GET, PUT, DELETE, HEAD, OPTIONS"],
+    ] as const) {
+      const res = await request(method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.body, `${method} ${path}`).toEqual(envelope("METHOD_NOT_ALLOWED"));
+      expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow);
+      expect(res.headers.get("x-request-id"), `${method} ${path}`).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const options = await request("OPTIONS", "/api/payment-orders/");
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+  });
+
   test("a missing required field says \"This field is required.\" in the built server (instrumentation.ts sets zod's messages)", async () => {
     const register = await request("POST", "/api/auth/register/", { json: { username: account().username } });
     expect(register.status).toBe(400);

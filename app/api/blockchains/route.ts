@@ -1,11 +1,15 @@
 import { listBlockchains } from "@/lib/chains/catalog";
-import { page, pageQuery, pageWindow } from "@/lib/http/pagination";
-import { withApi } from "@/lib/http/with-api";
+import { chainRoutes } from "@/lib/chains/routes";
 import { serializeBlockchain } from "@/lib/chains/serialize";
+import { page, pageWindow } from "@/lib/http/pagination";
+import { routeMethods } from "@/lib/http/route-methods";
+import { withApi } from "@/lib/http/with-api";
 
-// GET /api/blockchains/ – the networks this deployment serves, with their numeric ids for merchant wallets
-export const GET = withApi({ route: "GET /api/blockchains", query: pageQuery }, async ({ url, query }) => {
-  const chains = listBlockchains();
-  const { limit, offset } = pageWindow(query);
-  return page(url, query, chains.length, chains.slice(offset, offset + limit).map(serializeBlockchain));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/blockchains/ – the networks this deployment serves, with their numeric ids for merchant wallets
+  GET: withApi(chainRoutes.listBlockchains, async ({ url, query }) => {
+    const chains = listBlockchains();
+    const { limit, offset } = pageWindow(query);
+    return page(url, query, chains.length, chains.slice(offset, offset + limit).map(serializeBlockchain));
+  }),
 });

@@ -1,11 +1,14 @@
 import { page, pageWindow } from "@/lib/http/pagination";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { listEvents } from "@/lib/webhooks/queries";
-import { listEventsQuery } from "@/lib/webhooks/schemas";
+import { webhookRoutes } from "@/lib/webhooks/routes";
 import { serializeEvent } from "@/lib/webhooks/serialize";
 
-// GET /api/events/ – the merchant's order events (what webhooks carry), newest first
-export const GET = withApi({ route: "GET /api/events", query: listEventsQuery }, async ({ db, url, query, principal }) => {
-  const { rows, count } = await listEvents(db, principal.merchantId, { type: query.event, orderId: query.order_id }, pageWindow(query));
-  return page(url, query, count, rows.map((row) => serializeEvent(row.event, row.orderId)));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/events/ – the merchant's order events (what webhooks carry), newest first
+  GET: withApi(webhookRoutes.listEvents, async ({ db, url, query, principal }) => {
+    const { rows, count } = await listEvents(db, principal.merchantId, { type: query.event, orderId: query.order_id }, pageWindow(query));
+    return page(url, query, count, rows.map((row) => serializeEvent(row.event, row.orderId)));
+  }),
 });

@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/http/errors";
 import { plainRoute } from "@/lib/http/plain-route";
+import { routeMethods } from "@/lib/http/route-methods";
 import { inngest } from "@/lib/jobs/inngest/client";
 import { functions } from "@/lib/jobs/inngest/functions";
 
@@ -17,6 +18,4 @@ function inngestEndpoint(method: "GET" | "POST" | "PUT") {
 }
 
 // GET/POST/PUT /api/inngest – the Inngest serve endpoint (JOBS_DRIVER=inngest); no logic here
-export const GET = inngestEndpoint("GET");
-export const POST = inngestEndpoint("POST");
-export const PUT = inngestEndpoint("PUT");
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: inngestEndpoint("GET"), POST: inngestEndpoint("POST"), PUT: inngestEndpoint("PUT") });

@@ -1,17 +1,20 @@
 import { created } from "@/lib/http/envelope";
 import { page, pageWindow } from "@/lib/http/pagination";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { createLink, serializeLink } from "@/lib/payment-links/payment-links";
 import { listMerchantLinks } from "@/lib/payment-links/queries";
-import { createLinkBody, listLinksQuery } from "@/lib/payment-links/schemas";
+import { paymentLinkRoutes } from "@/lib/payment-links/routes";
 
-// GET /api/payment-links/ – the merchant's payment links, newest first
-export const GET = withApi({ route: "GET /api/payment-links", query: listLinksQuery }, async ({ db, url, query, principal }) => {
-  const { rows, count } = await listMerchantLinks(db, principal.merchantId, pageWindow(query));
-  return page(url, query, count, rows.map(serializeLink));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/payment-links/ – the merchant's payment links, newest first
+  GET: withApi(paymentLinkRoutes.listLinks, async ({ db, url, query, principal }) => {
+    const { rows, count } = await listMerchantLinks(db, principal.merchantId, pageWindow(query));
+    return page(url, query, count, rows.map(serializeLink));
+  }),
+
+  // POST /api/payment-links/ – a reusable link: each customer opening it gets a fresh order
+  POST: withApi(paymentLinkRoutes.createLink, async ({ db, body, principal }) =>
+    created(serializeLink(await createLink(db, principal.merchantId, body)), "Payment link created."),
+  ),
 });
-
-// POST /api/payment-links/ – a reusable link: each customer opening it gets a fresh order
-export const POST = withApi({ route: "POST /api/payment-links", body: createLinkBody }, async ({ db, body, principal }) =>
-  created(serializeLink(await createLink(db, principal.merchantId, body)), "Payment link created."),
-);

@@ -1,10 +1,13 @@
 import { page } from "@/lib/http/pagination";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
-import { listTransactionsQuery } from "@/lib/transactions/schemas";
+import { transactionRoutes } from "@/lib/transactions/routes";
 import { listTransactions } from "@/lib/transactions/transactions";
 
-// GET /api/transactions/ – the merchant's transfers, newest first
-export const GET = withApi({ route: "GET /api/transactions", query: listTransactionsQuery }, async ({ db, principal, query, url }) => {
-  const { count, results } = await listTransactions(db, principal.merchantId, query);
-  return page(url, query, count, results);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/transactions/ – the merchant's transfers, newest first
+  GET: withApi(transactionRoutes.listTransactions, async ({ db, principal, query, url }) => {
+    const { count, results } = await listTransactions(db, principal.merchantId, query);
+    return page(url, query, count, results);
+  }),
 });

@@ -221,8 +221,8 @@ describe("list endpoints refuse unknown query parameters", () => {
     const { allRouteKeys, loadRoute } = await import("../../helpers/routes");
     let lists = 0;
     for (const key of allRouteKeys.filter((k) => k.startsWith("GET "))) {
-      const { handler, params, urlPath } = await loadRoute(key);
-      if (!(handler as { apiOptions?: { query?: unknown } } | undefined)?.apiOptions?.query) continue;
+      const { handler, params, urlPath, definition } = await loadRoute(key);
+      if (!definition?.query) continue;
       lists += 1;
       const res = await call(handler, "GET", urlPath, { token: merchant.access, params, query: { page: 1, frobnicate: "1" } });
       expect(res.status, key).toBe(400);

@@ -1,9 +1,12 @@
-import { idParams } from "@/lib/auth/api-key-schemas";
 import { revokeApiKey, serializeApiKey } from "@/lib/auth/api-keys";
+import { authRoutes } from "@/lib/auth/routes";
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 
-// DELETE /api/api-keys/{id}/ – revoke a key; it stops working at once
-export const DELETE = withApi({ route: "DELETE /api/api-keys/[id]", params: idParams }, async ({ db, principal, params }) =>
-  ok(serializeApiKey(await revokeApiKey(db, principal.merchantId, params.id)), "API key revoked."),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // DELETE /api/api-keys/{id}/ – revoke a key; it stops working at once
+  DELETE: withApi(authRoutes.revokeApiKey, async ({ db, principal, params }) =>
+    ok(serializeApiKey(await revokeApiKey(db, principal.merchantId, params.id)), "API key revoked."),
+  ),
+});

@@ -1,10 +1,13 @@
-import { loginBody } from "@/lib/auth/schemas";
+import { authRoutes } from "@/lib/auth/routes";
 import { login } from "@/lib/auth/sessions";
 import { bare } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 
-// POST /api/auth/login – exchange username and password for an access and a refresh token
-export const POST = withApi({ route: "POST /api/auth/login", body: loginBody }, async ({ db, body, clientIp }) => {
-  const { access, refresh, merchant } = await login(db, body.username, body.password, clientIp);
-  return bare({ access, refresh, user: { id: merchant.id, username: merchant.username, email: merchant.email } });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/auth/login – exchange username and password for an access and a refresh token
+  POST: withApi(authRoutes.login, async ({ db, body, clientIp }) => {
+    const { access, refresh, merchant } = await login(db, body.username, body.password, clientIp);
+    return bare({ access, refresh, user: { id: merchant.id, username: merchant.username, email: merchant.email } });
+  }),
 });

@@ -1,12 +1,12 @@
 import { registerMerchant } from "@/lib/auth/register-merchant";
-import { registerBody } from "@/lib/auth/schemas";
+import { authRoutes } from "@/lib/auth/routes";
 import { bare } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 
-// POST /api/auth/register – create a merchant account (DESIGN: 100 registrations an hour per client address)
-export const POST = withApi(
-  { route: "POST /api/auth/register", body: registerBody, clientLimit: { name: "register", perHour: 100 } },
-  async ({ db, body }) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/auth/register – create a merchant account (DESIGN: 100 registrations an hour per client address)
+  POST: withApi(authRoutes.register, async ({ db, body }) => {
     const merchant = await registerMerchant(db, body);
     return bare(
       {
@@ -15,5 +15,5 @@ export const POST = withApi(
       },
       201,
     );
-  },
-);
+  }),
+});

@@ -1,11 +1,15 @@
+import { authRoutes } from "@/lib/auth/routes";
 import { bare } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 
-// GET /api/auth/verify/ – report whether the presented credential is valid, and what it may do
-export const GET = withApi({ route: "GET /api/auth/verify" }, async ({ principal }) =>
-  bare({
-    valid: true,
-    user: { id: principal.merchantId, username: principal.username, permissions: principal.permissions },
-    expires_at: principal.expiresAt ? principal.expiresAt.toISOString() : null,
-  }),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/auth/verify/ – report whether the presented credential is valid, and what it may do
+  GET: withApi(authRoutes.verify, async ({ principal }) =>
+    bare({
+      valid: true,
+      user: { id: principal.merchantId, username: principal.username, permissions: principal.permissions },
+      expires_at: principal.expiresAt ? principal.expiresAt.toISOString() : null,
+    }),
+  ),
+});

@@ -1,13 +1,13 @@
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { getPublicLinkOrThrow, serializePublicLink } from "@/lib/payment-links/payment-links";
-import { publicLinkParams } from "@/lib/payment-links/schemas";
+import { paymentLinkRoutes } from "@/lib/payment-links/routes";
 
-// GET /api/links/{link_id}/ – public: what the link's page shows (title, price, options)
-export const GET = withApi(
-  { route: "GET /api/links/[linkId]", params: publicLinkParams, clientLimit: { name: "link-view", perHour: 600 } },
-  async ({ db, params }) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/links/{link_id}/ – public: what the link's page shows (title, price, options)
+  GET: withApi(paymentLinkRoutes.getPublicLink, async ({ db, params }) => {
     const { link, shopName } = await getPublicLinkOrThrow(db, params.linkId);
     return ok(serializePublicLink(link, shopName));
-  },
-);
+  }),
+});

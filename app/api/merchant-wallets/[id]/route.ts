@@ -1,16 +1,16 @@
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { updateWalletBody, walletParams } from "@/lib/wallets/schemas";
+import { walletRoutes } from "@/lib/wallets/routes";
 import { serializeWallet } from "@/lib/wallets/serialize";
 import { updateWallet } from "@/lib/wallets/update-wallet";
 
-// PUT /api/merchant-wallets/{id}/ – change a wallet's address, confirmation threshold or active flag
-export const PUT = withApi(
-  { route: "PUT /api/merchant-wallets/[id]", params: walletParams, body: updateWalletBody },
-  async ({ db, params, body, principal, clientIp }) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // PUT /api/merchant-wallets/{id}/ – change a wallet's address, confirmation threshold or active flag
+  PUT: withApi(walletRoutes.updateWallet, async ({ db, params, body, principal, clientIp }) => {
     const wallet = await updateWallet(db, principal.merchantId, params.id, body, { kind: principal.kind, clientIp });
     await notifyDeliveriesDue();
     return ok(serializeWallet(wallet));
-  },
-);
+  }),
+});

@@ -1,10 +1,13 @@
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { getOrderViewOrThrow } from "@/lib/orders/get-order-or-throw";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
-import { orderParams } from "@/lib/orders/schemas";
+import { orderRoutes } from "@/lib/orders/routes";
 
-// GET /api/payment-orders/{order_id}/ – one order, by ORD-… or numeric id
-export const GET = withApi({ route: "GET /api/payment-orders/[orderId]", params: orderParams }, async ({ db, params, principal }) => {
-  return ok(serializeOrderView(await getOrderViewOrThrow(db, principal.merchantId, params.orderId)));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/payment-orders/{order_id}/ – one order, by ORD-… or numeric id
+  GET: withApi(orderRoutes.getOrder, async ({ db, params, principal }) =>
+    ok(serializeOrderView(await getOrderViewOrThrow(db, principal.merchantId, params.orderId))),
+  ),
 });

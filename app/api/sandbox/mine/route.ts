@@ -1,11 +1,14 @@
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
+import { sandboxRoutes } from "@/lib/sandbox/routes";
 import { mine } from "@/lib/sandbox/sandbox-tools";
-import { mineBody } from "@/lib/sandbox/schemas";
 import { spendMinedBlocks } from "@/lib/sandbox/usage-limits";
 
-// POST /api/sandbox/mine/ – mine n blocks on the devnet (simulated confirmations)
-export const POST = withApi({ route: "POST /api/sandbox/mine", body: mineBody, sandboxOnly: true }, async ({ db, body, principal }) => {
-  await spendMinedBlocks(db, principal.merchantId, body.blocks);
-  return ok(await mine(body), `Mined ${body.blocks} block(s).`);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/sandbox/mine/ – mine n blocks on the devnet (simulated confirmations)
+  POST: withApi(sandboxRoutes.mine, async ({ db, body, principal }) => {
+    await spendMinedBlocks(db, principal.merchantId, body.blocks);
+    return ok(await mine(body), `Mined ${body.blocks} block(s).`);
+  }),
 });

@@ -1,9 +1,10 @@
 import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
-import { transactionParams } from "@/lib/transactions/schemas";
+import { transactionRoutes } from "@/lib/transactions/routes";
 import { getTransactionOrThrow } from "@/lib/transactions/transactions";
 
-// GET /api/transactions/{transaction_hash}/ – one transfer with its order
-export const GET = withApi({ route: "GET /api/transactions/[transactionHash]", params: transactionParams }, async ({ db, principal, params }) =>
-  ok(await getTransactionOrThrow(db, principal.merchantId, params.transactionHash)),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/transactions/{transaction_hash}/ – one transfer with its order
+  GET: withApi(transactionRoutes.getTransaction, async ({ db, principal, params }) => ok(await getTransactionOrThrow(db, principal.merchantId, params.transactionHash))),
+});

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { routeMethods } from "@/lib/http/route-methods";
 import { describeError, log } from "@/lib/log";
 import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
 import { orderPaymentUri, qrSvg } from "@/lib/orders/qr-code";
@@ -8,7 +9,7 @@ const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 
 // GET /pay/{order_id}/qr.svg – public QR code of an order's payment URI (no credential: the payment page shows it)
-export async function GET(_request: Request, context: { params: Promise<{ orderId: string }> }): Promise<Response> {
+async function qrCode(_request: Request, context: { params: Promise<{ orderId: string }> }): Promise<Response> {
   const { orderId } = await context.params;
   // Only the unguessable public id: numeric ids are sequential and would enumerate everyone's orders.
   const key = parseOrderKey(orderId);
@@ -33,3 +34,5 @@ export async function GET(_request: Request, context: { params: Promise<{ orderI
     return plain(500, "Internal error");
   }
 }
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: qrCode });

@@ -1,9 +1,10 @@
-import { refreshBody } from "@/lib/auth/schemas";
+import { authRoutes } from "@/lib/auth/routes";
 import { refreshTokens } from "@/lib/auth/sessions";
 import { bare } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 
-// POST /api/auth/token/refresh/ – rotate a refresh token into a new access/refresh pair
-export const POST = withApi({ route: "POST /api/auth/token/refresh", body: refreshBody }, async ({ db, body }) =>
-  bare(await refreshTokens(db, body.refresh)),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/auth/token/refresh/ – rotate a refresh token into a new access/refresh pair
+  POST: withApi(authRoutes.refresh, async ({ db, body }) => bare(await refreshTokens(db, body.refresh))),
+});

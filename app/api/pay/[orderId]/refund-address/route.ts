@@ -1,17 +1,12 @@
 import { created } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
-import { orderParams } from "@/lib/orders/schemas";
-import { refundAddressBody } from "@/lib/refunds/schemas";
+import { refundRoutes } from "@/lib/refunds/routes";
 import { setRefundAddress } from "@/lib/refunds/set-refund-address";
 
-// POST /api/pay/{order_id}/refund-address/ – the customer leaves an address for a refund (overpaid, underpaid or late orders; once)
-export const POST = withApi(
-  {
-    route: "POST /api/pay/[orderId]/refund-address",
-    params: orderParams,
-    body: refundAddressBody,
-    // Public (the customer has no credential), so limited per client address like simulate.
-    clientLimit: { name: "pay-refund-address", perHour: 30 },
-  },
-  async ({ db, params, body }) => created(await setRefundAddress(db, params.orderId, body.refund_address), "Refund address saved; the merchant will see it."),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/pay/{order_id}/refund-address/ – the customer leaves an address for a refund (overpaid, underpaid or late orders; once)
+  POST: withApi(refundRoutes.setRefundAddress, async ({ db, params, body }) =>
+    created(await setRefundAddress(db, params.orderId, body.refund_address), "Refund address saved; the merchant will see it."),
+  ),
+});

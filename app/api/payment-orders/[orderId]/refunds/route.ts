@@ -1,17 +1,16 @@
 import { created, ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
-import { orderParams } from "@/lib/orders/schemas";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { listRefunds } from "@/lib/refunds/list-refunds";
-import { createRefundBody } from "@/lib/refunds/schemas";
+import { refundRoutes } from "@/lib/refunds/routes";
 
-// GET /api/payment-orders/{order_id}/refunds/ – the order's refunds, oldest first
-export const GET = withApi({ route: "GET /api/payment-orders/[orderId]/refunds", params: orderParams }, async ({ db, params, principal }) =>
-  ok(await listRefunds(db, principal.merchantId, params.orderId)),
-);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // GET /api/payment-orders/{order_id}/refunds/ – the order's refunds, oldest first
+  GET: withApi(refundRoutes.listRefunds, async ({ db, params, principal }) => ok(await listRefunds(db, principal.merchantId, params.orderId))),
 
-// POST /api/payment-orders/{order_id}/refunds/ – request a refund and get the transaction to sign with your wallet
-export const POST = withApi(
-  { route: "POST /api/payment-orders/[orderId]/refunds", params: orderParams, body: createRefundBody },
-  async ({ db, params, body, principal }) => created(await createRefund(db, principal.merchantId, params.orderId, body), "Refund requested: sign and send the transaction with your wallet."),
-);
+  // POST /api/payment-orders/{order_id}/refunds/ – request a refund and get the transaction to sign with your wallet
+  POST: withApi(refundRoutes.createRefund, async ({ db, params, body, principal }) =>
+    created(await createRefund(db, principal.merchantId, params.orderId, body), "Refund requested: sign and send the transaction with your wallet."),
+  ),
+});

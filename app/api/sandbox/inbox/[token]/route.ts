@@ -4,6 +4,8 @@ import { ApiError } from "@/lib/http/errors";
 import { plainRoute } from "@/lib/http/plain-route";
 import { maxBodyBytes, readCappedText } from "@/lib/http/read-body";
 import { captureInboxMessage } from "@/lib/webhooks/capture-inbox-message";
+import { webhookRoutes } from "@/lib/webhooks/routes";
+import { inboxParams } from "@/lib/webhooks/schemas";
 
 type Context = { params: Promise<{ token?: string | string[] }> };
 
@@ -12,11 +14,11 @@ type Context = { params: Promise<{ token?: string | string[] }> };
  * in the path is the credential, kept out of the log) and is not a withApi route.
  * It answers in the same envelopes; 404 in live mode or for an unknown token.
  */
-const capture = plainRoute<Context>({ route: "/api/sandbox/inbox/[token]", sandboxOnly: true, secretPath: true }, async (request, context) => {
-  const token = (await context.params).token;
-  if (typeof token !== "string" || !/^inb_[0-9A-Za-z]{1,64}$/.test(token)) throw new ApiError("NOT_FOUND", "Inbox not found.");
+const capture = plainRoute<Context>({ definition: webhookRoutes.captureInbox, secretPath: true }, async (request, context) => {
+  const token = inboxParams.safeParse(await context.params);
+  if (!token.success) throw new ApiError("NOT_FOUND", "Inbox not found.");
   const body = await readCappedText(request, maxBodyBytes);
-  const message = await captureInboxMessage(await getDb(), token, { method: request.method, headers: request.headers, body });
+  const message = await captureInboxMessage(await getDb(), token.data.token, { method: request.method, headers: request.headers, body });
   if (!message) throw new ApiError("NOT_FOUND", "Inbox not found.");
   return ok({ id: message.id, signature_valid: message.signatureValid, signature_details: message.signatureDetails }, "Captured.");
 });
