@@ -3,9 +3,10 @@ import { defineConfig, devices } from "@playwright/test";
 /**
  * Every end-to-end spec in tests/e2e (payment page, refunds, merchant dashboard), in Debian's
  * chromium, against one production server on the sandbox devnet: tests/e2e/global-setup.ts builds
- * into .next-e2e (E2E_DIST_DIR) and starts `next start` (which starts its own hardhat devnet) on
- * free ports with a fresh PGlite database, and stops both at the end. One project per area:
- * `npx playwright test --project dashboard` runs the dashboard spec alone.
+ * into .next-e2e (E2E_DIST_DIR; `npm test` has it reuse the build it has just made) and starts
+ * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database,
+ * and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
+ * the dashboard spec alone.
  */
 export default defineConfig({
   testDir: "tests/e2e",

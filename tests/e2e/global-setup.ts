@@ -5,7 +5,8 @@
  *
  * - E2E_BASE_URL already set: the specs test that running server; nothing is built or started.
  * - E2E_DIST_DIR (default .next-e2e): the build folder. Without E2E_REUSE_BUILD=1 the app is built
- *   into it first; with it, a build already there is used.
+ *   into it first; with it, a build already there is used (`npm test` passes the build it has just
+ *   made, so CI builds once).
  */
 import { buildApp, startAppServer } from "./app-server";
 
