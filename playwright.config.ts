@@ -1,10 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
 
 /**
- * End-to-end tests of the hosted payment page, in Debian's chromium, against the production build
- * on the sandbox devnet. tests/e2e/global-setup.ts builds into .next-e2e and starts `next start`
- * (which starts its own hardhat devnet) on free ports with a fresh PGlite database, and stops both
- * at the end.
+ * Every end-to-end spec in tests/e2e (payment page, refunds, merchant dashboard), in Debian's
+ * chromium, against one production server on the sandbox devnet: tests/e2e/global-setup.ts builds
+ * into .next-e2e (E2E_DIST_DIR; `npm test` has it reuse the build it has just made) and starts
+ * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database,
+ * and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
+ * the dashboard spec alone.
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -26,5 +28,9 @@ export default defineConfig({
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },
-  projects: [{ name: "chromium" }],
+  projects: [
+    { name: "pay", testIgnore: "dashboard.spec.ts" },
+    // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test.
+    { name: "dashboard", testMatch: "dashboard.spec.ts", timeout: 240_000, use: { viewport: { width: 1280, height: 900 } } },
+  ],
 });

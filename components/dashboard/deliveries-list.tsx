@@ -60,9 +60,7 @@ export function DeliveriesList({
               ))}
             </details>
             {d.endpointId !== null || d.eventId !== null ? (
-              <ActionForm action={redeliver} small submitLabel="Redeliver" label={`Redeliver delivery ${d.id}`} successMessage="Redelivery scheduled.">
-                <input type="hidden" name="id" value={String(d.id)} />
-              </ActionForm>
+              <ActionForm action={redeliver} hiddenFields={{ id: d.id }} small submitLabel="Redeliver" label={`Redeliver delivery ${d.id}`} successMessage="Redelivery scheduled." />
             ) : null}
           </li>
         );

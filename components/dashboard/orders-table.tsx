@@ -1,48 +1,25 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui";
-import type { PaymentOrder } from "@/lib/db/schema";
-import { formatAmount } from "@/lib/orders/amounts";
-import { chainSlug, formatDate } from "./format";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import type { OrderJson } from "@/lib/orders/serialize";
+import { formatDate } from "./format";
 
-export function OrdersTable({ orders, caption }: { orders: PaymentOrder[]; caption: string }) {
-  if (orders.length === 0) return <p>No orders yet.</p>;
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Order</th>
-            <th scope="col">Status</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Received</th>
-            <th scope="col">Blockchain</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((o) => (
-            <tr key={o.id} data-order-id={o.orderId}>
-              <td>
-                <Link href={`/dashboard/orders/${o.orderId}`} className="mono">
-                  {o.orderId}
-                </Link>
-              </td>
-              <td>
-                <Badge status={o.status} />
-              </td>
-              <td>
-                {formatAmount(BigInt(o.amount), o.decimals)} {o.currency}
-              </td>
-              <td>
-                {formatAmount(BigInt(o.amountReceived), o.decimals)} {o.currency}
-              </td>
-              <td>{chainSlug(o.blockchainId)}</td>
-              <td>{formatDate(o.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+/** The order columns of the dashboard's tables, for pages that show a few of them. */
+export const orderColumns = {
+  order: { header: "Order", cell: (o) => <Link href={`/dashboard/orders/${o.order_id}`} className="mono">{o.order_id}</Link> },
+  status: { header: "Status", cell: (o) => <Badge status={o.status} /> },
+  amount: { header: "Amount", cell: (o) => `${o.amount} ${o.currency}` },
+  received: { header: "Received", cell: (o) => `${o.amount_received} ${o.currency}` },
+  blockchain: { header: "Blockchain", cell: "blockchain" },
+  created: { header: "Created", cell: (o) => formatDate(o.created_at) },
+} satisfies Record<string, Column<OrderJson>>;
+
+const { order, status, amount, received, blockchain, created } = orderColumns;
+
+/**
+ * Orders as the API serializes them (`serializeOrder`), each row linking to the order's page;
+ * `columns` replaces the default set.
+ */
+export function OrdersTable({ orders, caption, columns = [order, status, amount, received, blockchain, created] }: { orders: OrderJson[]; caption: string; columns?: Array<Column<OrderJson>> }) {
+  return <DataTable caption={caption} columns={columns} rows={orders} rowKey={(o) => o.id} rowData={(o) => ({ "data-order-id": o.order_id })} empty="No orders yet." />;
 }

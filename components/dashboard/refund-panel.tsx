@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createWalletClient, custom, type Address, type EIP1193Provider, type Hex } from "viem";
 import { Alert, Button } from "@/components/ui";
+import { Checkbox } from "@/components/ui/checkbox";
 import type { ActionResult } from "@/lib/auth/authed-action";
 
 export interface UnsignedRefundTransaction {
@@ -103,9 +104,7 @@ export function RefundForm({ orderId, currency, refundAddress, overpaid, action 
       </p>
       {overpaid ? (
         <p>
-          <label>
-            <input type="checkbox" name="overpaid_only" /> Only the overpaid part ({overpaid} {currency})
-          </label>
+          <Checkbox inline name="overpaid_only" label={`Only the overpaid part (${overpaid} ${currency})`} />
         </p>
       ) : null}
       <p>

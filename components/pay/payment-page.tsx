@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeLeft } from "./countdown";
 import { RefundAddressForm } from "./refund-address-form";
 import { SandboxControls } from "./sandbox-controls";
@@ -11,6 +11,8 @@ import { StatusPanel } from "./status-panel";
 import { usePublicOrder } from "./use-public-order";
 import { WalletPay } from "./wallet-pay";
 import styles from "./pay.module.css";
+
+const copyClass = `${styles.button} ${styles.secondary} ${styles.small}`;
 
 interface Props {
   order: PublicOrder;
@@ -72,7 +74,9 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
               <span className={styles.mono} data-testid="amount">
                 {order.amount} {order.currency}
               </span>
-              <CopyButton text={order.amount} label="Copy the amount" />
+              <CopyButton text={order.amount} label="Copy the amount" className={copyClass}>
+                Copy
+              </CopyButton>
             </dd>
           </div>
           {order.price_amount && order.price_currency && order.rate && (
@@ -105,7 +109,9 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
               <code className={styles.mono} data-testid="address">
                 {order.receiving_address}
               </code>
-              <CopyButton text={order.receiving_address} label="Copy the deposit address" />
+              <CopyButton text={order.receiving_address} label="Copy the deposit address" className={copyClass}>
+                Copy
+              </CopyButton>
             </dd>
           </div>
           <div>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { createContext, startTransition, useActionState, useContext, useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 import type { ActionResult } from "@/lib/auth/authed-action";
+import { Checkbox } from "./checkbox";
 import { Alert, Button } from "./index";
 import styles from "./ui.module.css";
 
@@ -26,6 +27,7 @@ export function ActionForm({
   label,
   small = false,
   showResult = false,
+  hiddenFields,
 }: {
   action: FormAction;
   submitLabel: string;
@@ -41,6 +43,8 @@ export function ActionForm({
   small?: boolean;
   /** Shows the action's data as JSON after success (sandbox tools). */
   showResult?: boolean;
+  /** Sent as hidden inputs, e.g. the id of the row a button acts on. */
+  hiddenFields?: Record<string, string | number>;
 }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -67,6 +71,7 @@ export function ActionForm({
           startTransition(() => run(form));
         }}
       >
+        {hiddenFields ? Object.entries(hiddenFields).map(([name, value]) => <input key={name} type="hidden" name={name} value={String(value)} />) : null}
         {children}
         {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
         {result?.ok && successMessage ? <Alert kind="ok">{successMessage}</Alert> : null}
@@ -130,16 +135,26 @@ export function SelectField({
   );
 }
 
-export function CheckboxGroup({ legend, name, options, defaultChecked = [] }: { legend: string; name: string; options: string[]; defaultChecked?: string[] }) {
+/** Checkboxes sending one `name` with every checked value; options are values, or values with labels. */
+export function CheckboxGroup({
+  legend,
+  name,
+  options,
+  defaultChecked = [],
+}: {
+  legend: string;
+  name: string;
+  options: ReadonlyArray<string | { value: string; label: string }>;
+  defaultChecked?: string[];
+}) {
   const errors = useFieldErrors(name);
   return (
     <fieldset className={styles.checkboxes}>
       <legend className={styles.legend}>{legend}</legend>
-      {options.map((o) => (
-        <label key={o}>
-          <input type="checkbox" name={name} value={o} defaultChecked={defaultChecked.includes(o)} /> {o}
-        </label>
-      ))}
+      {options.map((option) => {
+        const { value, label } = typeof option === "string" ? { value: option, label: option } : option;
+        return <Checkbox key={value} inline name={name} value={value} label={label} defaultChecked={defaultChecked.includes(value)} />;
+      })}
       {errors.length > 0 ? <span className={styles.fieldError}>{errors.join(" ")}</span> : null}
     </fieldset>
   );

@@ -1,31 +1,41 @@
 "use client";
 
-import { useState } from "react";
-import { Button } from "./index";
+import { useEffect, useState, type ReactNode } from "react";
+import { buttonClass } from "./index";
+import styles from "./ui.module.css";
 
-/** Copies `text` to the clipboard and says so (politely, for screen readers). */
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+/**
+ * Copies `text` to the clipboard. `label` is the button's accessible name and stays the same;
+ * the button shows `children` (default: `label`), then "Copied" for 2 s, and a polite status
+ * region says whether it worked. `className` replaces the dashboard's small secondary button look
+ * (the payment page has its own styles).
+ */
+export function CopyButton({ text, label, children = label, className }: { text: string; label: string; children?: ReactNode; className?: string }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (copied === null) return;
+    const timer = setTimeout(() => setCopied(null), 2_000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   return (
     <>
-      <Button
+      <button
         type="button"
-        variant="secondary"
-        small
+        className={className ?? buttonClass("secondary", true)}
+        aria-label={label}
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(text);
             setCopied(true);
-            setTimeout(() => setCopied(false), 2000);
           } catch {
             setCopied(false);
           }
         }}
       >
-        {copied ? "Copied" : label}
-      </Button>
-      <span aria-live="polite" className="visually-hidden">
-        {copied ? "Copied to clipboard" : ""}
+        {copied ? "Copied" : children}
+      </button>
+      <span role="status" className={styles.visuallyHidden}>
+        {copied === true ? "Copied to the clipboard" : copied === false ? "Copy failed: select the text and copy it yourself" : ""}
       </span>
     </>
   );

@@ -8,10 +8,10 @@ import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
  * The merchant dashboard end to end (issue #8 › 11): sign up, wallet, API key used on the API,
  * webhook endpoint at the sandbox inbox, a test order paid and confirmed on the devnet, its
  * deliveries and a redelivery, key revocation, isolation between merchants, axe checks and a
- * screenshot of every page. Runs under playwright.dashboard.config.ts (DASH_BASE_URL) or the
- * root playwright.config.ts (PAY_E2E_BASE_URL).
+ * screenshot of every page. The "dashboard" project of playwright.config.ts; the server is the one
+ * tests/e2e/global-setup.ts starts for every spec (E2E_BASE_URL).
  */
-const baseURL = process.env.DASH_BASE_URL ?? process.env.PAY_E2E_BASE_URL ?? "http://127.0.0.1:3000";
+const baseURL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
 const shots = "test-results/dashboard";
 mkdirSync(shots, { recursive: true });
 

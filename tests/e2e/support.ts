@@ -2,8 +2,8 @@
 import { randomBytes } from "node:crypto";
 
 export function baseUrl(): string {
-  const url = process.env.PAY_E2E_BASE_URL;
-  if (!url) throw new Error("PAY_E2E_BASE_URL is not set: run through `playwright test` (tests/e2e/global-setup.ts)");
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error("E2E_BASE_URL is not set: run through `playwright test` (tests/e2e/global-setup.ts)");
   return url;
 }
 

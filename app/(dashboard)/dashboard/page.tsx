@@ -1,15 +1,22 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { Badge, Card } from "@/components/ui";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { loadOverview, overviewDays } from "@/lib/dashboard/overview";
+import { loadOverview, overviewDays, type TokenSeries } from "@/lib/dashboard/overview";
 import { orderStatuses } from "@/lib/orders/schemas";
+import { serializeOrder } from "@/lib/orders/serialize";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Overview · Dashboard" };
+
+const statusColumns: Array<Column<TokenSeries>> = [
+  ...orderStatuses.map((s): Column<TokenSeries> => ({ header: s, cell: (t) => t.countsByStatus[s] })),
+  { header: "confirmed volume", cell: (t) => `${t.confirmedVolume} ${t.currency}` },
+];
 
 export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
@@ -50,36 +57,12 @@ export default async function OverviewPage() {
       {tokens.map((t) => (
         <Card key={t.key} title={`${t.currency} on ${t.blockchain}`} headingLevel={3}>
           <VolumeChart series={t} />
-          <div className="table-wrap" style={{ marginTop: "0.75rem" }}>
-            <table>
-              <caption className="visually-hidden">{`Orders by status, ${t.currency} on ${t.blockchain}`}</caption>
-              <thead>
-                <tr>
-                  {orderStatuses.map((s) => (
-                    <th key={s} scope="col">
-                      {s}
-                    </th>
-                  ))}
-                  <th scope="col">confirmed volume</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  {orderStatuses.map((s) => (
-                    <td key={s}>{t.countsByStatus[s]}</td>
-                  ))}
-                  <td>
-                    {t.confirmedVolume} {t.currency}
-                  </td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption={`Orders by status, ${t.currency} on ${t.blockchain}`} columns={statusColumns} rows={[t]} rowKey={(row) => row.key} empty={null} />
         </Card>
       ))}
 
       <h2>Recent orders</h2>
-      <OrdersTable orders={recent} caption="Recent orders" />
+      <OrdersTable orders={recent.map((o) => serializeOrder(o))} caption="Recent orders" />
       <p>
         <Link href="/dashboard/orders">All orders</Link>
       </p>

@@ -2,8 +2,10 @@ import { requestTime } from "@/lib/dashboard/clock";
 import type { Metadata } from "next";
 import { Badge, Card } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { CreateApiKeyForm } from "@/components/dashboard/create-api-key-form";
 import { formatDate } from "@/components/dashboard/format";
+import { serializeApiKey } from "@/lib/auth/api-keys";
 import { listApiKeys } from "@/lib/auth/queries";
 import { permissionPresets } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
@@ -19,10 +21,36 @@ const presetLabels: Record<keyof typeof permissionPresets, string> = {
   full_access: "Full access",
 };
 
+type ApiKeyJson = ReturnType<typeof serializeApiKey>;
+
+const columns = (now: number): Array<Column<ApiKeyJson>> => [
+  { header: "Name", cell: "name" },
+  { header: "Prefix", cell: (k) => <code>{k.prefix}…</code> },
+  { header: "Permissions", cell: (k) => k.permissions.join(", ") },
+  { header: "Last used", cell: (k) => (k.last_used_at ? formatDate(k.last_used_at) : "never") },
+  { header: "Expires", cell: (k) => (k.expires_at ? formatDate(k.expires_at) : "never") },
+  { header: "State", cell: (k) => <Badge status={k.revoked ? "revoked" : k.expires_at !== null && Date.parse(k.expires_at) <= now ? "expired" : "active"} /> },
+  {
+    header: "Actions",
+    hideHeader: true,
+    cell: (k) =>
+      k.revoked ? null : (
+        <ActionForm
+          action={revokeApiKeyAction}
+          hiddenFields={{ id: k.id }}
+          submitLabel="Revoke"
+          variant="danger"
+          small
+          confirmText={`Revoke the key “${k.name}” (${k.prefix}…)? Requests using it will be refused at once. This cannot be undone.`}
+          label={`Revoke ${k.name}`}
+        />
+      ),
+  },
+];
+
 export default async function ApiKeysPage() {
   const merchant = await requirePageMerchant();
   const { rows } = await listApiKeys(await getDb(), merchant.merchantId, 100, 0);
-  const now = requestTime().getTime();
   return (
     <>
       <h1>API keys</h1>
@@ -33,62 +61,7 @@ export default async function ApiKeysPage() {
         <CreateApiKeyForm action={createApiKeyAction} presets={Object.entries(presetLabels).map(([value, label]) => ({ value, label }))} />
       </Card>
       <h2>Your keys</h2>
-      {rows.length === 0 ? (
-        <p>No keys yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((k) => {
-                const expired = k.expiresAt !== null && k.expiresAt.getTime() <= now;
-                const state = k.revokedAt ? "revoked" : expired ? "expired" : "active";
-                return (
-                  <tr key={k.id} data-key-prefix={k.prefix}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{k.permissions.join(", ")}</td>
-                    <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
-                    <td>{k.expiresAt ? formatDate(k.expiresAt) : "never"}</td>
-                    <td>
-                      <Badge status={state} />
-                    </td>
-                    <td>
-                      {k.revokedAt ? null : (
-                        <ActionForm
-                          action={revokeApiKeyAction}
-                          submitLabel="Revoke"
-                          variant="danger"
-                          small
-                          confirmText={`Revoke the key “${k.name}” (${k.prefix}…)? Requests using it will be refused at once. This cannot be undone.`}
-                          label={`Revoke ${k.name}`}
-                        >
-                          <input type="hidden" name="id" value={String(k.id)} />
-                        </ActionForm>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable caption="API keys" columns={columns(requestTime().getTime())} rows={rows.map(serializeApiKey)} rowKey={(k) => k.id} rowData={(k) => ({ "data-key-prefix": k.prefix })} empty="No keys yet." />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Card, Row } from "@/components/ui";
-import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
@@ -11,11 +12,24 @@ import { createLinkAction, deleteLinkAction } from "./actions";
 
 export const metadata: Metadata = { title: "Payment links · Dashboard" };
 
+const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
+  { header: "Title", cell: (l) => `${l.title}${l.is_active ? "" : " (inactive)"}` },
+  { header: "Price", cell: (l) => (l.price_amount ? `${l.price_amount} ${l.price_currency}` : `${l.amount} ${l.options[0]?.currency ?? ""}`) },
+  { header: "Options", cell: (l) => l.options.map((o) => `${o.currency}/${o.blockchain}`).join(", ") },
+  { header: "Link", cell: (l) => <a href={l.url}>{l.id}</a> },
+  {
+    header: "Actions",
+    hideHeader: true,
+    cell: (l) => (
+      <ActionForm action={deleteLinkAction} hiddenFields={{ id: l.id }} submitLabel="Delete" variant="danger" small confirmText={`Delete the link “${l.title}”? Its page will answer 404.`} label={`Delete ${l.title}`} />
+    ),
+  },
+];
+
 // /dashboard/links – create, share and delete reusable payment links
 export default async function PaymentLinksPage() {
   const merchant = await requirePageMerchant();
   const { rows } = await listMerchantLinks(await getDb(), merchant.merchantId, { limit: 100, offset: 0 });
-  const links = rows.map(serializeLink);
   const choices = listBlockchains().flatMap((c) => c.tokens.map((t) => ({ value: `${c.slug}:${t.symbol}`, label: `${t.symbol} on ${c.name}` })));
 
   return (
@@ -34,52 +48,11 @@ export default async function PaymentLinksPage() {
             />
             <Field label="Most items per order" name="max_quantity" type="number" min={1} max={1000} defaultValue={1} />
           </Row>
-          <fieldset>
-            <legend>The customer may pay with</legend>
-            {choices.map((c) => (
-              <label key={c.value} style={{ display: "inline-flex", gap: "0.35rem", marginRight: "1rem" }}>
-                <input type="checkbox" name="options" value={c.value} defaultChecked={c.value === "base:USDC"} /> {c.label}
-              </label>
-            ))}
-          </fieldset>
+          <CheckboxGroup legend="The customer may pay with" name="options" options={choices} defaultChecked={["base:USDC"]} />
         </ActionForm>
       </Card>
       <Card title="Your links">
-        {links.length === 0 ? (
-          <p>No payment links yet.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Title</th>
-                <th>Price</th>
-                <th>Options</th>
-                <th>Link</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {links.map((l) => (
-                <tr key={l.id}>
-                  <td>
-                    {l.title}
-                    {l.is_active ? "" : " (inactive)"}
-                  </td>
-                  <td>{l.price_amount ? `${l.price_amount} ${l.price_currency}` : `${l.amount} ${l.options[0]?.currency ?? ""}`}</td>
-                  <td>{l.options.map((o) => `${o.currency}/${o.blockchain}`).join(", ")}</td>
-                  <td>
-                    <a href={l.url}>{l.id}</a>
-                  </td>
-                  <td>
-                    <ActionForm action={deleteLinkAction} submitLabel="Delete" variant="danger" small confirmText={`Delete the link “${l.title}”? Its page will answer 404.`} label={`Delete ${l.title}`}>
-                      <input type="hidden" name="id" value={l.id} />
-                    </ActionForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable caption="Payment links" columns={columns} rows={rows.map(serializeLink)} rowKey={(l) => l.id} empty="No payment links yet." />
       </Card>
     </>
   );

@@ -1,12 +1,15 @@
 import { requestTime } from "@/lib/dashboard/clock";
 import type { Metadata } from "next";
-import { Button, Card, LinkButton, PlainField, Row, uiStyles } from "@/components/ui";
+import { Button, Card, Row, uiStyles } from "@/components/ui";
+import { FilterForm, FilterInput, FilterSelect } from "@/components/ui/filter-form";
+import { Pager } from "@/components/ui/pager";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { ordersPageSize, parseOrderFilters, toOrderSearch } from "@/lib/dashboard/order-filters";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { searchOrders } from "@/lib/orders/queries";
+import { serializeOrder } from "@/lib/orders/serialize";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import { fiatCurrencies } from "@/lib/pricing/convert";
@@ -23,7 +26,6 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
     limit: ordersPageSize,
     offset: (pageNumber - 1) * ordersPageSize,
   });
-  const lastPage = Math.max(1, Math.ceil(count / ordersPageSize));
   const linkTo = (p: number) => {
     const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
     params.set("page", String(p));
@@ -60,70 +62,26 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
           <Field label="Order info (JSON, optional)" name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
         </ActionForm>
       </Card>
-      <Card>
-        <form method="get" role="search" aria-label="Filter orders">
-          <Row>
-            <PlainField label="Search" name="q">
-              <input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order id, address or nonce" />
-            </PlainField>
-            <PlainField label="Status" name="status">
-              <select id="f-status" name="status" defaultValue={filters.status ?? ""}>
-                <option value="">Any</option>
-                {orderStatuses.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </PlainField>
-            <PlainField label="Blockchain" name="blockchain">
-              <select id="f-blockchain" name="blockchain" defaultValue={filters.blockchain ?? ""}>
-                <option value="">Any</option>
-                {listBlockchains().map((c) => (
-                  <option key={c.slug} value={c.slug}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </PlainField>
-            <PlainField label="Currency" name="currency">
-              <input id="f-currency" name="currency" defaultValue={filters.currency ?? ""} placeholder="USDC" />
-            </PlainField>
-            <PlainField label="From" name="from">
-              <input id="f-from" name="from" type="date" defaultValue={filters.from ?? ""} />
-            </PlainField>
-            <PlainField label="To" name="to">
-              <input id="f-to" name="to" type="date" defaultValue={filters.to ?? ""} />
-            </PlainField>
-          </Row>
-          <Row>
-            <Button type="submit">Apply filters</Button>
-            <LinkButton href="/dashboard/orders">Clear</LinkButton>
-          </Row>
-        </form>
-      </Card>
+      <FilterForm label="Filter orders" clearHref="/dashboard/orders">
+        <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address or nonce" />
+        <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
+        <FilterSelect label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={filters.blockchain} />
+        <FilterInput label="Currency" name="currency" value={filters.currency} placeholder="USDC" />
+        <FilterInput label="From" name="from" type="date" value={filters.from} />
+        <FilterInput label="To" name="to" type="date" value={filters.to} />
+      </FilterForm>
 
       <p aria-live="polite">
         {count} order{count === 1 ? "" : "s"}
       </p>
-      <OrdersTable orders={rows} caption="Orders" />
-      <nav className={uiStyles.pager} aria-label="Pages">
-        {pageNumber > 1 ? <a href={linkTo(pageNumber - 1)}>← Previous</a> : null}
-        <span>
-          Page {Math.min(pageNumber, lastPage)} of {lastPage}
-        </span>
-        {pageNumber < lastPage ? <a href={linkTo(pageNumber + 1)}>Next →</a> : null}
-      </nav>
+      <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" />
+      <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / ordersPageSize))} href={linkTo} />
 
       <Card title="Export CSV">
         <form method="get" action="/dashboard/orders/export" aria-label="Export orders as CSV">
           <Row>
-            <PlainField label="Created from" name="export-from">
-              <input id="f-export-from" name="from" type="date" required defaultValue={filters.from ?? monthAgo} />
-            </PlainField>
-            <PlainField label="Created to (inclusive)" name="export-to">
-              <input id="f-export-to" name="to" type="date" required defaultValue={filters.to ?? today} />
-            </PlainField>
+            <FilterInput label="Created from" id="export-from" name="from" type="date" required value={filters.from ?? monthAgo} />
+            <FilterInput label="Created to (inclusive)" id="export-to" name="to" type="date" required value={filters.to ?? today} />
             <Button type="submit" variant="secondary">
               Download CSV
             </Button>

@@ -1,21 +1,28 @@
-import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { Badge, Card } from "@/components/ui";
+import { Card } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import type { Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
-import { formatDate } from "@/components/dashboard/format";
+import { OrdersTable, orderColumns } from "@/components/dashboard/orders-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { recentOrders } from "@/lib/orders/queries";
 import { isSandbox } from "@/lib/env";
-import { formatAmount } from "@/lib/orders/amounts";
+import { serializeOrder, type OrderJson } from "@/lib/orders/serialize";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
 import { accountSecretsByIds } from "@/lib/auth/queries";
 import { createTestOrderAction, faucetAction, mineAction, payOrderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };
+
+const { order, status, amount, created } = orderColumns;
+const payColumn: Column<OrderJson> = {
+  header: "Actions",
+  hideHeader: true,
+  cell: (o) => (o.status === "pending" ? <ActionForm action={payOrderAction} hiddenFields={{ order_id: o.order_id }} submitLabel="Pay in full" small label={`Pay ${o.order_id}`} /> : null),
+};
 
 export default async function SandboxPage() {
   if (!isSandbox) notFound();
@@ -61,51 +68,7 @@ export default async function SandboxPage() {
       </div>
 
       <h2>Recent orders</h2>
-      {orders.length === 0 ? (
-        <p>No orders yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Recent orders</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.id} data-order-id={o.orderId}>
-                  <td>
-                    <Link className="mono" href={`/dashboard/orders/${o.orderId}`}>
-                      {o.orderId}
-                    </Link>
-                  </td>
-                  <td>
-                    <Badge status={o.status} />
-                  </td>
-                  <td>
-                    {formatAmount(BigInt(o.amount), o.decimals)} {o.currency}
-                  </td>
-                  <td>{formatDate(o.createdAt)}</td>
-                  <td>
-                    {o.status === "pending" ? (
-                      <ActionForm action={payOrderAction} submitLabel="Pay in full" small label={`Pay ${o.orderId}`}>
-                        <input type="hidden" name="order_id" value={o.orderId} />
-                      </ActionForm>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <OrdersTable caption="Recent orders" orders={orders.map((o) => serializeOrder(o))} columns={[order, status, amount, created, payColumn]} />
     </>
   );
 }

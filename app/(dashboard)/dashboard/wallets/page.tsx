@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import type { Address, Hex } from "viem";
 import { Badge, Card, DescriptionList } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { Checkbox } from "@/components/ui/checkbox";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { FlushButton } from "@/components/dashboard/flush-button";
 import { chainSlug, formatDate } from "@/components/dashboard/format";
 import { findBlockchainById, listBlockchains } from "@/lib/chains/catalog";
@@ -16,6 +18,29 @@ import { addWalletAction, updateWalletAction } from "./actions";
 import { redactUrls } from "@/lib/redact";
 
 export const metadata: Metadata = { title: "Wallets · Dashboard" };
+
+const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>> = [
+  { header: "Order", cell: ({ order }) => <Link className="mono" href={`/dashboard/orders/${order.orderId}`}>{order.orderId}</Link> },
+  { header: "Order state", cell: ({ order }) => <Badge status={order.status} /> },
+  { header: "Counted toward it", cell: ({ order }) => `${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency}` },
+  { header: "State", cell: ({ sweep }) => <><Badge status={sweep.status} />{sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}</> },
+  { header: "Attempts", cell: ({ sweep }) => sweep.attempts },
+  {
+    header: "Flush",
+    cell: ({ order }) => {
+      const chain = findBlockchainById(order.blockchainId);
+      return chain ? (
+        <FlushButton
+          chainId={chain.chainId}
+          factory={order.depositFactory as Address}
+          destination={order.depositDestination as Address}
+          salt={order.depositSalt as Hex}
+          tokens={chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))}
+        />
+      ) : null;
+    },
+  },
+];
 
 export default async function WalletsPage() {
   const merchant = await requirePageMerchant();
@@ -43,8 +68,7 @@ export default async function WalletsPage() {
             />
             <details style={{ marginTop: "0.75rem" }}>
               <summary>Edit</summary>
-              <ActionForm action={updateWalletAction} submitLabel="Save wallet" successMessage="Wallet saved." resetOnSuccess={false} label={`Edit ${chain?.slug} wallet`}>
-                <input type="hidden" name="id" value={String(w.id)} />
+              <ActionForm action={updateWalletAction} submitLabel="Save wallet" successMessage="Wallet saved." resetOnSuccess={false} hiddenFields={{ id: w.id }} label={`Edit ${chain?.slug} wallet`}>
                 <Field label="Wallet address" name="wallet_address" defaultValue={w.walletAddress} required spellCheck={false} />
                 <Field
                   label="Confirmation threshold"
@@ -55,9 +79,7 @@ export default async function WalletsPage() {
                   defaultValue={w.confirmationThreshold}
                   required
                 />
-                <label style={{ display: "block", marginBottom: "0.75rem" }}>
-                  <input type="checkbox" name="is_active" defaultChecked={w.isActive} /> Active (accepts new orders)
-                </label>
+                <Checkbox name="is_active" defaultChecked={w.isActive} label="Active (accepts new orders)" />
                 <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
               </ActionForm>
             </details>
@@ -78,9 +100,7 @@ export default async function WalletsPage() {
               max={maxConfirmationThreshold}
               hint="Leave empty for the blockchain's default."
             />
-            <label style={{ display: "block", marginBottom: "0.75rem" }}>
-              <input type="checkbox" name="is_active" defaultChecked /> Active (accepts new orders)
-            </label>
+            <Checkbox name="is_active" defaultChecked label="Active (accepts new orders)" />
             <Field label="Current password" name="password" type="password" autoComplete="current-password" required hint="A payout address decides where payments go, so your password is asked again." />
           </ActionForm>
         </Card>
@@ -91,61 +111,7 @@ export default async function WalletsPage() {
           Deposits waiting to be forwarded to your wallet: confirmed orders, and failed or expired ones that received money (underpaid, paid late, or
           paid in another asset). The gateway retries on its own; you can also flush one yourself with a browser wallet.
         </p>
-        {sweeps.length === 0 ? (
-          <p>Nothing waiting.</p>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Pending sweeps</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Order state</th>
-                  <th scope="col">Counted toward it</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Flush</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sweeps.map(({ sweep, order }) => {
-                  const chain = findBlockchainById(order.blockchainId);
-                  return (
-                    <tr key={sweep.id}>
-                      <td>
-                        <Link className="mono" href={`/dashboard/orders/${order.orderId}`}>
-                          {order.orderId}
-                        </Link>
-                      </td>
-                      <td>
-                        <Badge status={order.status} />
-                      </td>
-                      <td>
-                        {formatAmount(BigInt(order.amountReceived), order.decimals)} {order.currency}
-                      </td>
-                      <td>
-                        <Badge status={sweep.status} />
-                        {sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}
-                      </td>
-                      <td>{sweep.attempts}</td>
-                      <td>
-                        {chain ? (
-                          <FlushButton
-                            chainId={chain.chainId}
-                            factory={order.depositFactory as Address}
-                            destination={order.depositDestination as Address}
-                            salt={order.depositSalt as Hex}
-                            tokens={chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))}
-                          />
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable caption="Pending sweeps" columns={sweepColumns} rows={sweeps} rowKey={(s) => s.sweep.id} empty="Nothing waiting." />
       </Card>
     </>
   );

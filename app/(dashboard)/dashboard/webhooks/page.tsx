@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { Metadata } from "next";
 import { Badge, Card, DescriptionList, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
+import { Checkbox } from "@/components/ui/checkbox";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDate } from "@/components/dashboard/format";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
@@ -57,27 +58,21 @@ export default async function WebhooksPage() {
             </p>
             <details>
               <summary>Send a test event</summary>
-              <ActionForm action={sendTestAction} submitLabel="Send test event" successMessage="Test event sent; see the delivery log for the response." resetOnSuccess={false} label={`Send a test event to ${e.url}`}>
-                <input type="hidden" name="id" value={String(e.id)} />
+              <ActionForm action={sendTestAction} hiddenFields={{ id: e.id }} submitLabel="Send test event" successMessage="Test event sent; see the delivery log for the response." resetOnSuccess={false} label={`Send a test event to ${e.url}`}>
                 <SelectField label="Event" name="event" options={webhookEventTypes.map((t) => ({ value: t, label: t }))} />
               </ActionForm>
             </details>
             <details>
               <summary>Edit</summary>
-              <ActionForm action={updateEndpointAction} submitLabel="Save endpoint" successMessage="Endpoint saved." resetOnSuccess={false} label={`Edit ${e.url}`}>
-                <input type="hidden" name="id" value={String(e.id)} />
+              <ActionForm action={updateEndpointAction} hiddenFields={{ id: e.id }} submitLabel="Save endpoint" successMessage="Endpoint saved." resetOnSuccess={false} label={`Edit ${e.url}`}>
                 <Field label="URL" name="url" type="url" defaultValue={e.url} required />
-                <CheckboxGroup legend="Events (none checked: all)" name="events" options={[...webhookEventTypes]} defaultChecked={e.events} />
+                <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} defaultChecked={e.events} />
                 <Field label="Description" name="description" defaultValue={e.description ?? ""} />
-                <label style={{ display: "block", marginBottom: "0.75rem" }}>
-                  <input type="checkbox" name="is_active" defaultChecked={e.isActive} /> Active
-                </label>
+                <Checkbox name="is_active" defaultChecked={e.isActive} label="Active" />
               </ActionForm>
             </details>
             <div style={{ marginTop: "0.5rem" }}>
-              <ActionForm action={deleteEndpointAction} submitLabel="Delete endpoint" variant="danger" small confirmText={`Delete ${e.url} and its delivery log?`} label={`Delete ${e.url}`}>
-                <input type="hidden" name="id" value={String(e.id)} />
-              </ActionForm>
+              <ActionForm action={deleteEndpointAction} hiddenFields={{ id: e.id }} submitLabel="Delete endpoint" variant="danger" small confirmText={`Delete ${e.url} and its delivery log?`} label={`Delete ${e.url}`} />
             </div>
           </div>
         </Card>
@@ -86,7 +81,7 @@ export default async function WebhooksPage() {
       <Card title="Add an endpoint">
         <ActionForm action={createEndpointAction} submitLabel="Add endpoint" successMessage="Endpoint added." label="Add an endpoint">
           <Field label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" hint={isSandbox ? "In the sandbox you can use your inbox URL below." : "https only; must resolve to a public address."} />
-          <CheckboxGroup legend="Events (none checked: all)" name="events" options={[...webhookEventTypes]} />
+          <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} />
           <Field label="Description" name="description" />
         </ActionForm>
       </Card>
