@@ -28,7 +28,8 @@ interface Attempt {
   orderId?: string;
 }
 
-test("kill -9 during a burst of order creation: every acknowledged order exists after restart, none half-written, no duplicate nonce", async () => {
+// Two server starts, a sign-up (argon2) and ~70 creates: minutes on a loaded 2-core machine, so more than the default 60 s.
+test("kill -9 during a burst of order creation: every acknowledged order exists after restart, none half-written, no duplicate nonce", { timeout: 240_000 }, async () => {
   server = await startServer({ database, env: serverEnv });
   const merchant: Account = await signUp(server);
   expect((await http(server, "POST", "/api/merchant-wallets/", { token: merchant.access, json: { blockchain: 2, wallet_address: randomAddress() } })).status).toBe(201);
