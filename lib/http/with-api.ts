@@ -7,9 +7,8 @@ import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { finishIdempotentRequest, idempotencyHeader, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
-import { describeError, log } from "@/lib/log";
 import type { ApiResult } from "./envelope";
-import { errorResponse } from "./envelope";
+import { errorAnswer as errorEnvelope, logRequest } from "./plain-route";
 import { clientIpOf } from "./client-address";
 import { ApiError, notFound, validationError } from "./errors";
 import { readJsonObject } from "./read-body";
@@ -127,13 +126,7 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
       return Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
     }
 
-    const errorAnswer = (error: unknown): Response => {
-      if (error instanceof ApiError) {
-        return errorResponse(error.code, error.message, { details: error.details, extra: error.extra?.body, headers: { ...headers, ...error.extra?.headers } });
-      }
-      log.error("unhandled error", { request_id: requestId, route: routeKey, ...describeError(error) });
-      return errorResponse("INTERNAL_ERROR", "An unexpected error occurred.", { headers });
-    };
+    const errorAnswer = (error: unknown): Response => errorEnvelope(error, { requestId, route: routeKey, headers });
 
     try {
       if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
@@ -200,15 +193,7 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
 
     if (idempotent && db) await finishIdempotentRequest(db, idempotent, response);
 
-    log.info("request", {
-      request_id: requestId,
-      method: request.method,
-      path: url.pathname,
-      status: response.status,
-      duration_ms: Math.round(performance.now() - started),
-      merchant_id: principal?.merchantId,
-      credential: principal?.kind,
-    });
+    logRequest({ requestId, method: request.method, path: url.pathname, status: response.status, started, merchantId: principal?.merchantId, credential: principal?.kind });
     return response;
   }
   // The definition stays readable on the handler: routeMethods exports it under its method, tests walk it.
