@@ -36,7 +36,7 @@ export function processTree(pid: number): number[] {
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd on
@@ -63,4 +63,9 @@ export async function measureTreeCpu(pid: number, seconds: number): Promise<{ pe
     }
   });
   return { percent: (100 * used) / elapsed, processes };
+}
+
+/** CPU seconds the process tree of `pid` has used so far (all threads: JS, GC, libuv pool). */
+export function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
 }
