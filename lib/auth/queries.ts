@@ -361,24 +361,25 @@ export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, 
 }
 
 /**
- * Counts one request of a credential already known (lib/auth/credential-cache.ts) in the
- * merchant's window (`merchant:<id>`), in a statement of its own that commits without waiting for
- * the disk (see `asyncCommit`); the window's total. Its plan is cached (the counter's key).
+ * Counts `requests` requests of a credential already known (lib/auth/credential-cache.ts) in the
+ * merchant's window (`merchant:<id>`), in one atomic upsert of its own that commits without
+ * waiting for the disk (see `asyncCommit`); the window's total, these included. Its plan is cached
+ * (the counter's key). lib/auth/rate-limit.ts `countMerchant` hands each request its own number.
  */
 const merchantRequestCount = preparedStatement(
   "auth_merchant_request_count",
   () => sql`
     with counted as (
       insert into ${rateLimitCounters} (key, window_start, count)
-      values (${counterKey(sql`${p("merchantId")}::integer`)}, ${p("windowStart")}::timestamptz, 1)
-      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
+      values (${counterKey(sql`${p("merchantId")}::integer`)}, ${p("windowStart")}::timestamptz, ${p("requests")}::integer)
+      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + ${p("requests")}::integer
       returning count
     )
     select count, ${asyncCommit} from counted`,
 );
 
-export async function countMerchantRequest(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
-  const result = await merchantRequestCount(withCachedPlans(db), { merchantId, windowStart: windowStart.toISOString() });
+export async function countMerchantRequests(db: DbOrTx, merchantId: number, windowStart: Date, requests: number): Promise<number> {
+  const result = await merchantRequestCount(withCachedPlans(db), { merchantId, windowStart: windowStart.toISOString(), requests });
   return Number(rowsOf(result)[0]!.count);
 }
 

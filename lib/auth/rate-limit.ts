@@ -2,7 +2,7 @@ import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { countMerchantRequest, incrementCounter } from "./queries";
+import { countMerchantRequests, incrementCounter } from "./queries";
 
 const hourMs = 60 * 60 * 1000;
 
@@ -59,11 +59,58 @@ export interface MeteredMerchant {
   rateLimitPerHour: number | null;
 }
 
-/** Counts one request of a merchant in its current window, in a statement of its own (async commit). */
-export async function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
+/**
+ * Counts one request of a merchant in its current window (async commit, lib/auth/queries.ts
+ * `countMerchantRequests`). Counts are grouped like commits: while this process's statement for a
+ * merchant's window is on its way, that merchant's next requests wait and go together in the next
+ * one, which adds their number at once; each request then gets its own place in what that
+ * statement added (a total T after adding n: T − n + 1, …, T, in arrival order), exactly as if
+ * they had been counted one by one. The counter stays one atomic upsert, exact across instances;
+ * a lone request is counted at once, and a busy merchant's requests cost a fraction of a statement
+ * each (the row is locked for every update anyway, so counts of one merchant never ran in parallel).
+ */
+export function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
   const window = merchantWindow(now);
-  const used = await countMerchantRequest(db, who.merchantId, window.start);
-  return windowState(used, hourlyLimit(who.plan, who.rateLimitPerHour), window, now);
+  const limit = hourlyLimit(who.plan, who.rateLimitPerHour);
+  return new Promise<number>((resolve, reject) => enqueueCount(db, who.merchantId, window.start, { resolve, reject })).then((used) => windowState(used, limit, window, now));
+}
+
+interface WaitingCount {
+  resolve(used: number): void;
+  reject(error: unknown): void;
+}
+
+interface CounterQueue {
+  waiting: WaitingCount[];
+  inFlight: boolean;
+}
+
+/** Per database handle, per merchant and window: the requests waiting for the next counting statement. */
+const counterQueues = new WeakMap<object, Map<string, CounterQueue>>();
+
+function enqueueCount(db: DbOrTx, merchantId: number, windowStart: Date, waiter: WaitingCount): void {
+  let queues = counterQueues.get(db);
+  if (!queues) counterQueues.set(db, (queues = new Map()));
+  const key = `${merchantId}:${windowStart.getTime()}`;
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, (queue = { waiting: [], inFlight: false }));
+  queue.waiting.push(waiter);
+  if (!queue.inFlight) void flushCounts(db, queues, key, queue, merchantId, windowStart);
+}
+
+async function flushCounts(db: DbOrTx, queues: Map<string, CounterQueue>, key: string, queue: CounterQueue, merchantId: number, windowStart: Date): Promise<void> {
+  queue.inFlight = true;
+  while (queue.waiting.length > 0) {
+    const batch = queue.waiting.splice(0);
+    try {
+      const total = await countMerchantRequests(db, merchantId, windowStart, batch.length);
+      batch.forEach((waiter, i) => waiter.resolve(total - batch.length + 1 + i));
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+  }
+  queue.inFlight = false;
+  queues.delete(key);
 }
 
 /**

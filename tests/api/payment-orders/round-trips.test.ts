@@ -103,6 +103,22 @@ describe("authentication and rate limit: one statement", () => {
     const remaining = answers.map((a) => Number(a.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
     expect(new Set(remaining).size).toBe(12); // every request saw its own count
   });
+
+  test("a merchant's concurrent requests are counted together, each with its own number (fewer statements, the same count)", async () => {
+    const merchant = await createMerchant();
+    const { key } = await createApiKeyFor(merchant);
+    expect((await call(listBlockchains, "GET", "/api/blockchains/", { token: key })).status).toBe(200); // the key's lookup, reused below
+    const before = await counter(merchant);
+    const res = await counting(() => Promise.all(Array.from({ length: 12 }, () => call(listBlockchains, "GET", "/api/blockchains/", { token: key }))));
+    expect(res.result.every((a) => a.status === 200)).toBe(true);
+    expect(await counter(merchant)).toBe(before + 12);
+    const remaining = res.result.map((a) => Number(a.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+    const limit = Number(res.result[0]!.headers.get("x-ratelimit-limit"));
+    // Exactly the places before + 1 … before + 12, one each.
+    expect(remaining).toEqual(Array.from({ length: 12 }, (_, i) => limit - before - 12 + i));
+    // The first request's statement goes at once; those arriving meanwhile share the next one.
+    if (backend === "postgres") expect(res.statements).toBeLessThan(12);
+  });
 });
 
 describe("order creation: one statement after the count", () => {
