@@ -54,12 +54,14 @@ export async function measureTreeCpu(pid: number, seconds: number): Promise<{ pe
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const tree = processTree(pid);
   let used = 0;
-  for (const p of tree) used += cpuSeconds(p) - (before.get(p) ?? 0);
   const processes = tree.map((p) => {
+    const own = cpuSeconds(p) - (before.get(p) ?? 0);
+    used += own;
+    const share = `${((100 * own) / elapsed).toFixed(1)} %`;
     try {
-      return `${p} ${readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ").slice(0, 80)}`;
+      return `${p} ${readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ").slice(0, 80)} (${share})`;
     } catch {
-      return String(p);
+      return `${p} (${share})`;
     }
   });
   return { percent: (100 * used) / elapsed, processes };
