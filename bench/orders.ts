@@ -102,18 +102,20 @@ const spreadMerchants = 8;
  * each request cost the server process and PostgreSQL (from /proc: unlike req/s, it hardly moves
  * with the machine's load). Then the idle CPU of a sandbox `next start` (PGlite, devnet, local jobs).
  *
- * BENCH_BASELINE_DIST_DIR=<dir> (another production build, e.g. of main): that build is measured
- * too, interleaved in the same rounds, so before and after share the machine's load.
+ * BENCH_BASELINE_DIST_DIR=<dir> (another production build, e.g. of main; in BENCH_BASELINE_CWD, another
+ * checkout with its node_modules, when given): that build is measured too, interleaved in the same
+ * rounds, so before and after share the machine's load.
  */
 export async function runOrdersBench(): Promise<void> {
   await ensureProductionBuild();
   const baselineDir = process.env.BENCH_BASELINE_DIST_DIR;
-  if (baselineDir && !existsSync(path.join(process.cwd(), baselineDir, "BUILD_ID"))) throw new Error(`no production build in ${baselineDir}`);
+  const baselineCwd = process.env.BENCH_BASELINE_CWD ?? process.cwd();
+  if (baselineDir && !existsSync(path.join(baselineCwd, baselineDir, "BUILD_ID"))) throw new Error(`no production build in ${path.join(baselineCwd, baselineDir)}`);
   const database = await createBenchDatabase("orders");
   const proxy = await startCountingProxy(database.url);
   const startServers = async (databaseUrl: string) => ({
     current: await startNextServer({ ...serverEnv, DATABASE_URL: databaseUrl }),
-    baseline: baselineDir ? await startNextServer({ ...serverEnv, DATABASE_URL: databaseUrl, NEXT_DIST_DIR: baselineDir }) : null,
+    baseline: baselineDir ? await startNextServer({ ...serverEnv, DATABASE_URL: databaseUrl, NEXT_DIST_DIR: baselineDir }, baselineCwd) : null,
   });
   let servers = await startServers(proxy.url(database.url));
   let bare: { url: string; child: ChildProcess } | undefined;
@@ -266,12 +268,13 @@ export async function runOrdersBench(): Promise<void> {
     line("bare node:http + postgres.js, GET with key check + counter", bareGet);
     line("bare node:http + postgres.js, POST order (wallet + insert)", barePost);
     nextRows(baseline ? "next start (this build)" : "next start", "");
-    if (baseline) nextRows(`next start (baseline ${baselineDir})`, "baseline.");
+    const baselineName = path.join(path.relative(process.cwd(), baselineCwd), baselineDir ?? "");
+    if (baseline) nextRows(`next start (baseline ${baselineName})`, "baseline.");
     const openLine = (label: string, f: Figures, runs: Figures[]) =>
       console.log(`  ${label}: ${fmt(f.requestsPerSecond, 0)} req/s served, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx/errors ${f.non2xx + f.errors} (p99 of each run: ${allP99(runs)} ms)`);
     console.log(`\nOpen loop, POST order at ${openLoopRate} req/s on a fixed schedule for ${durationSeconds} s, each request timed from when it was due; the median of ${rounds} interleaved runs by p99:`);
     openLine(baseline ? "next start, this build (target p99 < 50 ms)" : "next start (target p99 < 50 ms)", open, openRuns.post!);
-    if (baselineOpen) openLine(`next start, baseline ${baselineDir}`, baselineOpen, openRuns["baseline.post"]!);
+    if (baselineOpen) openLine(`next start, baseline ${baselineName}`, baselineOpen, openRuns["baseline.post"]!);
     openLine("bare server", bareOpen, openRuns.barePost!);
     console.log("\nSent to PostgreSQL per request (counted on the wire; a round trip is each wait for the server, a parse a statement planned afresh):");
     console.log(`| request | statements | round trips | parses |${baselineWire ? " baseline: statements | round trips | parses |" : ""}`);

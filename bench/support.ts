@@ -90,8 +90,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on a free port (an `undefined` value unsets that variable) with the given environment; resolves once it answers. */
-export async function startNextServer(env: Record<string, string | undefined>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+/** `next start` on a free port (an `undefined` value unsets that variable) with the given environment, in `cwd` (a checkout with its build); resolves once it answers. */
+export async function startNextServer(env: Record<string, string | undefined>, cwd = process.cwd()): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const { spawn } = await import("node:child_process");
   const port = await freePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", ...env };
@@ -99,6 +99,7 @@ export async function startNextServer(env: Record<string, string | undefined>): 
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (bench/profile.ts reads it).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
   const child = spawn(process.execPath, [...profile, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });
