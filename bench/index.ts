@@ -1,6 +1,7 @@
 import { runAuthBench } from "./auth";
 import { runOrdersBench } from "./orders";
 import { runPayPageBench } from "./pay-page";
+import { runProfileBench } from "./profile";
 import { runScannerBench } from "./scanner";
 import { runWebhookBench } from "./webhooks";
 
@@ -11,12 +12,14 @@ const benches: Record<string, () => Promise<void>> = {
   scanner: runScannerBench,
   webhooks: runWebhookBench,
   "pay-page": runPayPageBench,
+  // Not a benchmark: CPU profiles of `next start` under load (only when named).
+  profile: runProfileBench,
 };
 
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length && !wanted.includes(name)) continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile") continue;
     await run();
   }
 }

@@ -11,6 +11,8 @@ interface LoadSpec {
   headers?: Record<string, string>;
   /** POST: an order body is sent with a fresh nonce per request, counting up from here. */
   firstNonce?: number;
+  /** Several credentials (e.g. one API key per merchant): each connection takes them in turn, request by request. */
+  headersList?: Array<Record<string, string>>;
   connections: number;
   durationSeconds: number;
   /**
@@ -39,13 +41,11 @@ async function closedLoop(spec: LoadSpec): Promise<Figures> {
     url: spec.url,
     connections: spec.connections,
     duration: spec.durationSeconds,
-    requests: [
-      {
-        method: spec.method,
-        headers: { ...(spec.method === "POST" ? { "content-type": "application/json" } : {}), ...spec.headers },
-        ...(spec.method === "POST" ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: orderBody(nonce++) }) } : {}),
-      },
-    ],
+    requests: (spec.headersList ?? [spec.headers ?? {}]).map((headers) => ({
+      method: spec.method,
+      headers: { ...(spec.method === "POST" ? { "content-type": "application/json" } : {}), ...headers },
+      ...(spec.method === "POST" ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: orderBody(nonce++) }) } : {}),
+    })),
   });
   return {
     requestsPerSecond: result.requests.average,

@@ -36,7 +36,7 @@ export function processTree(pid: number): number[] {
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd on
@@ -54,13 +54,20 @@ export async function measureTreeCpu(pid: number, seconds: number): Promise<{ pe
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const tree = processTree(pid);
   let used = 0;
-  for (const p of tree) used += cpuSeconds(p) - (before.get(p) ?? 0);
   const processes = tree.map((p) => {
+    const own = cpuSeconds(p) - (before.get(p) ?? 0);
+    used += own;
+    const share = `${((100 * own) / elapsed).toFixed(1)} %`;
     try {
-      return `${p} ${readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ").slice(0, 80)}`;
+      return `${p} ${readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ").slice(0, 80)} (${share})`;
     } catch {
-      return String(p);
+      return `${p} (${share})`;
     }
   });
   return { percent: (100 * used) / elapsed, processes };
+}
+
+/** CPU seconds the process tree of `pid` has used so far (all threads: JS, GC, libuv pool). */
+export function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
 }

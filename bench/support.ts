@@ -30,6 +30,19 @@ export async function createBenchDatabase(label: string): Promise<Database & { u
   };
 }
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends connected to this database (from /proc: the
+ * server must run on this machine; 0 where it cannot be read). Backends that have exited are not
+ * counted, so take both readings while the same connections are open.
+ */
+export async function databaseCpuSeconds(database: Database): Promise<number> {
+  const { sql } = await import("drizzle-orm");
+  const { rowsOf } = await import("@/lib/db/map-row");
+  const { cpuSeconds } = await import("./process-cpu");
+  const rows = rowsOf(await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`));
+  return rows.reduce((sum, row) => sum + cpuSeconds(Number(row.pid)), 0);
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -77,13 +90,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on a free port (an `undefined` value unsets that variable) with the given environment; resolves once it answers. */
-export async function startNextServer(env: Record<string, string | undefined>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+/** `next start` on a free port (an `undefined` value unsets that variable) with the given environment, in `cwd` (a checkout with its build); resolves once it answers. */
+export async function startNextServer(env: Record<string, string | undefined>, cwd = process.cwd()): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const { spawn } = await import("node:child_process");
   const port = await freePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]; // undefined: unset it
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (bench/profile.ts reads it).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import { apiKeys, knownLoginAddresses, loginFailures, merchants, rateLimitCounters, refreshTokens, type ApiKey, type Merchant, type NewMerchant } from "@/lib/db/schema";
@@ -278,35 +279,46 @@ const counterKey = (merchantIdSql: SQL) => sql`'merchant:' || ${merchantIdSql}`;
  */
 const asyncCommit = sql`set_config('synchronous_commit', 'off', true) as async_commit`;
 
+const p = sql.placeholder;
+
 /**
  * One round trip for an API key: finds the key with its merchant, counts the request in the
  * merchant's window (`merchant:<id>`, the key lib/auth/rate-limit.ts uses) only when the key is
  * neither revoked nor expired, and records use at most once a minute. The caller decides the
- * answer from the row, so revocation is seen by the very next request.
+ * answer from the row, so revocation is seen by the very next request. Its plan is cached
+ * (`withCachedPlans`: the key's hash, the merchant's id and the counter's key are unique keys).
  */
-export async function findApiKeyAndCount(db: DbOrTx, keyHash: string, windowStart: Date, now: Date) {
-  const at = now.toISOString();
-  const staleBefore = new Date(now.getTime() - 60_000).toISOString();
-  const result = await db.execute(sql`
+const apiKeyAndCount = preparedStatement(
+  "auth_api_key_and_count",
+  () => sql`
     with k as (
       select k.id, k.merchant_id, k.permissions, k.expires_at, k.revoked_at, m.username, m.plan, m.rate_limit_per_hour,
-             (k.revoked_at is null and (k.expires_at is null or k.expires_at > ${at}::timestamptz)) as usable
+             (k.revoked_at is null and (k.expires_at is null or k.expires_at > ${p("at")}::timestamptz)) as usable
       from ${apiKeys} k join ${merchants} m on m.id = k.merchant_id
-      where k.key_hash = ${keyHash}
+      where k.key_hash = ${p("keyHash")}::text
       limit 1
     ),
     counted as (
       insert into ${rateLimitCounters} (key, window_start, count)
-      select ${counterKey(sql`k.merchant_id`)}, ${windowStart.toISOString()}::timestamptz, 1 from k where k.usable
+      select ${counterKey(sql`k.merchant_id`)}, ${p("windowStart")}::timestamptz, 1 from k where k.usable
       on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
       returning count
     ),
     touched as (
-      update ${apiKeys} set last_used_at = ${at}::timestamptz
-      where id = (select id from k where k.usable) and (last_used_at is null or last_used_at < ${staleBefore}::timestamptz)
+      update ${apiKeys} set last_used_at = ${p("at")}::timestamptz
+      where id = (select id from k where k.usable) and (last_used_at is null or last_used_at < ${p("staleBefore")}::timestamptz)
       returning id
     )
-    select k.*, (select count from counted) as used, ${asyncCommit} from k`);
+    select k.*, (select count from counted) as used, ${asyncCommit} from k`,
+);
+
+export async function findApiKeyAndCount(db: DbOrTx, keyHash: string, windowStart: Date, now: Date) {
+  const result = await apiKeyAndCount(withCachedPlans(db), {
+    keyHash,
+    at: now.toISOString(),
+    windowStart: windowStart.toISOString(),
+    staleBefore: new Date(now.getTime() - 60_000).toISOString(),
+  });
   const [row] = rowsOf(result);
   if (!row) return null;
   return {
@@ -320,43 +332,54 @@ export async function findApiKeyAndCount(db: DbOrTx, keyHash: string, windowStar
 
 /**
  * One round trip for an access token: whether its refresh family was revoked (or is unknown), the merchant,
- * and (when neither revoked nor missing) the request counted in the merchant's window.
+ * and (when neither revoked nor missing) the request counted in the merchant's window. Its plan is
+ * cached (`withCachedPlans`: the family's tokens through their one index, the merchant by id).
  */
-export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, familyId: string | null, windowStart: Date) {
-  const result = await db.execute(sql`
+const tokenMerchantAndCount = preparedStatement(
+  "auth_token_merchant_and_count",
+  () => sql`
     with f as (
       -- as isRefreshFamilyRevoked: a revoked family, and one this database never issued, are refused
-      select (${familyId}::text is null or coalesce((
-        select bool_or(r.revoked_at is not null) from ${refreshTokens} r where r.family_id = ${familyId}::text
+      select (${p("familyId")}::text is null or coalesce((
+        select bool_or(r.revoked_at is not null) from ${refreshTokens} r where r.family_id = ${p("familyId")}::text
       ), true)) as revoked
     ),
-    m as (select id as merchant_id, username, plan, rate_limit_per_hour from ${merchants} where id = ${merchantId}::integer and not (select revoked from f)),
+    m as (select id as merchant_id, username, plan, rate_limit_per_hour from ${merchants} where id = ${p("merchantId")}::integer and not (select revoked from f)),
     counted as (
       insert into ${rateLimitCounters} (key, window_start, count)
-      select ${counterKey(sql`m.merchant_id`)}, ${windowStart.toISOString()}::timestamptz, 1 from m
+      select ${counterKey(sql`m.merchant_id`)}, ${p("windowStart")}::timestamptz, 1 from m
       on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
       returning count
     )
-    select f.revoked, m.*, (select count from counted) as used, ${asyncCommit} from f left join m on true`);
+    select f.revoked, m.*, (select count from counted) as used, ${asyncCommit} from f left join m on true`,
+);
+
+export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, familyId: string | null, windowStart: Date) {
+  const result = await tokenMerchantAndCount(withCachedPlans(db), { familyId, merchantId, windowStart: windowStart.toISOString() });
   const [row] = rowsOf(result);
   return { revoked: row?.revoked === true, merchant: row && row.merchant_id != null ? credentialOf(row) : null };
 }
 
 /**
- * The statement that counts one request in a merchant's window (`merchant:<id>`), returning the
- * window's total, for use as a CTE (`with counted as (…)`) inside the statement that does a
- * route's work, so the count costs no round trip of its own (lib/auth/rate-limit.ts RequestMeter).
+ * Counts `requests` requests of a credential already known (lib/auth/credential-cache.ts) in the
+ * merchant's window (`merchant:<id>`), in one atomic upsert of its own that commits without
+ * waiting for the disk (see `asyncCommit`); the window's total, these included. Its plan is cached
+ * (the counter's key). lib/auth/rate-limit.ts `countMerchant` hands each request its own number.
  */
-export function merchantRequestCounter(merchantId: number, windowStart: Date): SQL {
-  return sql`insert into ${rateLimitCounters} (key, window_start, count)
-      values (${counterKey(sql`${merchantId}::integer`)}, ${windowStart.toISOString()}::timestamptz, 1)
-      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + 1
-      returning count`;
-}
+const merchantRequestCount = preparedStatement(
+  "auth_merchant_request_count",
+  () => sql`
+    with counted as (
+      insert into ${rateLimitCounters} (key, window_start, count)
+      values (${counterKey(sql`${p("merchantId")}::integer`)}, ${p("windowStart")}::timestamptz, ${p("requests")}::integer)
+      on conflict (key, window_start) do update set count = ${rateLimitCounters}.count + ${p("requests")}::integer
+      returning count
+    )
+    select count, ${asyncCommit} from counted`,
+);
 
-/** Counts one request of a credential already known (lib/auth/credential-cache.ts); the window's total. */
-export async function countMerchantRequest(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {
-  const result = await db.execute(sql`with counted as (${merchantRequestCounter(merchantId, windowStart)}) select count, ${asyncCommit} from counted`);
+export async function countMerchantRequests(db: DbOrTx, merchantId: number, windowStart: Date, requests: number): Promise<number> {
+  const result = await merchantRequestCount(withCachedPlans(db), { merchantId, windowStart: windowStart.toISOString(), requests });
   return Number(rowsOf(result)[0]!.count);
 }
 

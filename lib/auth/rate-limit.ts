@@ -1,9 +1,8 @@
 import "server-only";
-import type { SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { countMerchantRequest, incrementCounter, merchantRequestCounter } from "./queries";
+import { countMerchantRequests, incrementCounter } from "./queries";
 
 const hourMs = 60 * 60 * 1000;
 
@@ -60,52 +59,85 @@ export interface MeteredMerchant {
   rateLimitPerHour: number | null;
 }
 
-/** Counts one request of a merchant in its current window, in a statement of its own (async commit). */
-export async function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
+/**
+ * Counts one request of a merchant in its current window (async commit, lib/auth/queries.ts
+ * `countMerchantRequests`). Counts are grouped like commits: while this process's statement for a
+ * merchant's window is on its way, that merchant's next requests wait and go together in the next
+ * one, which adds their number at once; each request then gets its own place in what that
+ * statement added (a total T after adding n: T − n + 1, …, T, in arrival order), exactly as if
+ * they had been counted one by one. The counter stays one atomic upsert, exact across instances;
+ * a lone request is counted at once, and a busy merchant's requests cost a fraction of a statement
+ * each (the row is locked for every update anyway, so counts of one merchant never ran in parallel).
+ */
+export function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
   const window = merchantWindow(now);
-  const used = await countMerchantRequest(db, who.merchantId, window.start);
-  return windowState(used, hourlyLimit(who.plan, who.rateLimitPerHour), window, now);
+  const limit = hourlyLimit(who.plan, who.rateLimitPerHour);
+  return new Promise<number>((resolve, reject) => enqueueCount(db, who.merchantId, window.start, { resolve, reject })).then((used) => windowState(used, limit, window, now));
+}
+
+interface WaitingCount {
+  resolve(used: number): void;
+  reject(error: unknown): void;
+}
+
+interface CounterQueue {
+  waiting: WaitingCount[];
+  inFlight: boolean;
+}
+
+/** Per database handle, per merchant and window: the requests waiting for the next counting statement. */
+const counterQueues = new WeakMap<object, Map<string, CounterQueue>>();
+
+function enqueueCount(db: DbOrTx, merchantId: number, windowStart: Date, waiter: WaitingCount): void {
+  let queues = counterQueues.get(db);
+  if (!queues) counterQueues.set(db, (queues = new Map()));
+  const key = `${merchantId}:${windowStart.getTime()}`;
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, (queue = { waiting: [], inFlight: false }));
+  queue.waiting.push(waiter);
+  if (!queue.inFlight) void flushCounts(db, queues, key, queue, merchantId, windowStart);
+}
+
+async function flushCounts(db: DbOrTx, queues: Map<string, CounterQueue>, key: string, queue: CounterQueue, merchantId: number, windowStart: Date): Promise<void> {
+  queue.inFlight = true;
+  while (queue.waiting.length > 0) {
+    const batch = queue.waiting.splice(0);
+    try {
+      const total = await countMerchantRequests(db, merchantId, windowStart, batch.length);
+      batch.forEach((waiter, i) => waiter.resolve(total - batch.length + 1 + i));
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+  }
+  queue.inFlight = false;
+  queues.delete(key);
 }
 
 /**
- * A request whose count rides in the statement that does its work (withApi `meteredStatement`),
- * so that statement is the request's only round trip. The statement embeds `counter` as a CTE
- * (`with counted as (${meter.counter})`), does its write only when `(select count from counted)
- * <= meter.limit`, and hands the count back with `settle`; a statement after that must not count
- * again (`counter` is null then). If the request ends without settling (it failed before its
- * statement), withApi counts it on its own and answers 429 if that goes over the limit: a route
- * metered this way writes nothing but through the metered statement.
+ * A request whose count runs beside its validation and handler (withApi starts it as soon as the
+ * credential is known, `countInStatement`), so its round trip overlaps the request's own work; the
+ * route's write waits for it with `admit`, which throws 429 when the request is over the limit, so
+ * nothing is written then. The count is its own statement, committed without waiting for the disk
+ * (lib/auth/queries.ts `countMerchantRequest`): were it part of the write's transaction, its
+ * counter row would stay locked through the write's synchronous commit, and a merchant's writes
+ * would queue one fsync at a time. If the route fails before `admit` (validation, say), withApi
+ * still awaits the count and answers 429 over the limit, as if the request had been counted first.
  */
 export class RequestMeter {
-  readonly limit: number;
-  private readonly window: { start: Date; end: Date };
-  state: RateLimitState | null = null;
+  constructor(private readonly count: Promise<RateLimitState>) {}
 
-  constructor(
-    readonly who: MeteredMerchant,
-    private readonly now = new Date(),
-  ) {
-    this.limit = hourlyLimit(who.plan, who.rateLimitPerHour);
-    this.window = merchantWindow(now);
-  }
-
-  /** The counting statement to embed, or null once this request was counted. */
-  get counter(): SQL | null {
-    return this.state ? null : merchantRequestCounter(this.who.merchantId, this.window.start);
-  }
-
-  /** Records the count the statement returned; throws 429 when it is over the limit (the statement then wrote nothing). */
-  settle(used: number): void {
-    this.state = windowState(used, this.limit, this.window, this.now);
-    if (this.state.exceeded) throw rateLimitedError(this.state);
+  /** Waits for the request's count; throws 429 when it is over the limit. A metered route writes only after this. */
+  async admit(): Promise<void> {
+    const state = await this.count;
+    if (state.exceeded) throw rateLimitedError(state);
   }
 }
 
 /**
  * Counts one request against `key` in a fixed window (one upsert, shared by every app instance
  * through the database) and reports the state. Does not throw; see `rateLimitedError`. Authenticated
- * API requests count with their credential's lookup, or by `countMerchant`, or in their route's
- * own statement (RequestMeter).
+ * API requests count with their credential's lookup, or by `countMerchant` (beside a read's or a
+ * metered write's work: RequestMeter).
  */
 export async function consume(db: DbOrTx, key: string, limit: number, windowMs = hourMs, now = new Date()): Promise<RateLimitState> {
   const window = merchantWindow(now, windowMs);

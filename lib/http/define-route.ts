@@ -87,9 +87,9 @@ export interface RouteDefinition<
   /** A per-client-address limit for public routes, counted before validation (e.g. register). */
   clientLimit?: { name: string; perHour: number };
   /**
-   * The handler counts the request in the statement that does its work (`meter`, see
-   * lib/auth/rate-limit.ts RequestMeter), so that statement is the request's one round trip.
-   * Only for a route whose one write is that statement.
+   * The request's count runs beside validation and the handler, and the handler's write waits
+   * for it (`meter.admit()`, see lib/auth/rate-limit.ts RequestMeter) instead of the count being
+   * awaited before the handler. Only for a route that writes nothing before `admit`.
    */
   countInStatement?: boolean;
   doc: RouteDoc;

@@ -25,7 +25,7 @@ export interface RouteContext<A extends RouteAccess, B, Q, P> {
   requestId: string;
   clientIp: string;
   principal: A extends "public" ? null : Principal;
-  /** With `countInStatement`: the request's count, to embed in the route's statement (null: already counted). */
+  /** With `countInStatement`: the request's count in flight, to `admit()` before writing (null: already counted). */
   meter: RequestMeter | null;
   body: Out<B>;
   query: Out<Q>;
@@ -145,11 +145,13 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
         principal = authenticated.principal;
         quota = authenticated.quota;
         if (!quota) {
-          // A stored answer is looked up before the handler: such a request is counted first.
-          if (options.countInStatement && !withIdempotencyKey) meter = new RequestMeter(principal, now);
-          // A read changes nothing, so it need not wait for its count: the answer waits instead.
-          else if (request.method === "GET") (countAside = countMerchant(db, principal, now)).catch(() => {}); // awaited below
+          // A read changes nothing, so it need not wait for its count: the answer waits instead; a
+          // metered write waits for it only before it writes. A stored answer is looked up before the
+          // handler: a request with an Idempotency-Key is counted first.
+          const metered = options.countInStatement && !withIdempotencyKey;
+          if (request.method === "GET" || metered) (countAside = countMerchant(db, principal, now)).catch(() => {}); // awaited below
           else quota = await countMerchant(db, principal, now);
+          if (metered && countAside) meter = new RequestMeter(countAside);
         }
         if (quota?.exceeded) throw rateLimitedError(quota);
         if (access === "login" && principal.kind === "api_key") {
@@ -177,18 +179,16 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
       response = errorAnswer(error);
     }
 
-    // A count that was deferred: the one that ran beside a read, or a metered request's that its
-    // statement never made (it failed first, so nothing was written). Over the limit, the answer
-    // is 429, as if the request had been counted first.
-    const deferred = countAside ?? (meter && !meter.state && db ? countMerchant(db, meter.who, now) : null);
-    if (deferred) {
+    // The count that ran beside a read or a metered write. Over the limit, the answer is 429, as
+    // if the request had been counted first (a metered write wrote nothing: it admits first).
+    if (countAside) {
       try {
-        quota = await deferred;
+        quota = await countAside;
         if (quota.exceeded) response = errorAnswer(rateLimitedError(quota));
       } catch (error) {
         response = errorAnswer(error);
       }
-    } else if (meter) quota = meter.state;
+    }
     if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) response.headers.set(name, value);
 
     if (idempotent && db) await finishIdempotentRequest(db, idempotent, response);

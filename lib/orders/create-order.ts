@@ -78,8 +78,8 @@ function checkWebhookUrl(raw: string): void {
  * 7. nonce already used by this merchant → DUPLICATE_NONCE
  * Cheap request checks come first; the database decides the last two in the same single
  * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`). With an
- * API request's `meter`, that statement also counts the request (over the limit: 429, nothing
- * inserted).
+ * API request's `meter`, that statement waits for the request's count, which ran meanwhile (over
+ * the limit: 429, nothing inserted).
  */
 export async function createOrder(
   db: DbOrTx,
@@ -118,6 +118,8 @@ export async function createOrder(
     const destination = expectedWallet ? getAddress(expectedWallet) : null;
     const salt = newOrderSalt();
     const receivingAddress = destination ? computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt }) : "";
+    // Over the API rate limit nothing is inserted: 429 comes before every other answer.
+    if (attempt === 0) await meter?.admit();
     const outcome = await insertOrderIfWalletMatches(
       db,
       {
@@ -147,19 +149,16 @@ export async function createOrder(
         updatedAt: now,
       },
       expectedWallet,
-      meter?.counter ? { counter: meter.counter, limit: meter.limit } : null,
     );
-    // Over the API rate limit nothing was inserted: 429 comes before every other answer.
-    if (outcome.used !== null) meter!.settle(outcome.used);
     if (!outcome.wallet || !outcome.wallet.isActive) {
       walletHints.delete(hintKey);
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
     }
     rememberWallet(hintKey, outcome.wallet.walletAddress);
-    if (outcome.nonceOrderId) throw duplicateNonce(input.nonce, outcome.nonceOrderId);
     if (outcome.order) return outcome.order;
-    // Same wallet, free nonce, no row: a concurrent request with the same nonce won the race
-    // (the (merchant, nonce) index decided); its row is committed now, so a second read names it.
+    // The expected wallet, active, and no row: the (merchant, nonce) index refused the nonce,
+    // already used or just taken by a concurrent request (committed now either way), so a
+    // second read names the order that has it.
     if (outcome.wallet.walletAddress === expectedWallet) throw duplicateNonce(input.nonce, await findOrderIdByNonce(db, merchantId, input.nonce));
     expectedWallet = outcome.wallet.walletAddress;
   }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import type { OrderingField } from "./schemas";
@@ -78,74 +79,84 @@ export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id" | 
 export interface OrderInsertOutcome {
   /** The merchant's wallet on the order's chain, as the statement saw it (null: none). */
   wallet: { walletAddress: string; isActive: boolean } | null;
-  /** The public id of the order that already had this nonce before this statement (null: free). */
-  nonceOrderId: string | null;
-  /** The new order; null when nothing was inserted (see the other fields for why). */
+  /** The new order; null when nothing was inserted: no active wallet, another wallet, or the nonce taken. */
   order: PaymentOrder | null;
-  /** With `counting`: the merchant's requests in this window, this one included (over the limit: nothing was inserted). */
-  used: number | null;
 }
 
-/** A request counted in the statement that does its work (lib/auth/rate-limit.ts RequestMeter). */
-export interface CountedHere {
-  /** The counter upsert, embedded as the CTE `counted`. */
-  counter: SQL;
-  /** The write happens only when the count, this request included, is at most this. */
-  limit: number;
-}
+const p = sql.placeholder;
 
 /**
- * Order creation in one statement: reads the merchant's wallet on the chain and whether the
- * nonce is taken, and inserts the order only when the wallet is active, is the one the deposit
- * address was computed for (`expectedWallet`), and the nonce is free. The merchant's payment
- * tolerance is copied onto the order in the same statement. A concurrent insert with
- * the same nonce makes the unique index skip the row (ON CONFLICT DO NOTHING), never a 500.
- * With `counting`, the same statement counts the API request and inserts only within the limit.
+ * Order creation in one statement: reads the merchant's wallet on the chain and inserts the order
+ * only when the wallet is active and is the one the deposit address was computed for; the
+ * (merchant, nonce) unique index decides whether the nonce is free (ON CONFLICT DO NOTHING: a
+ * used nonce, or one a concurrent insert just took, inserts nothing, never a 500). The merchant's
+ * payment tolerance is copied onto the order in the same statement. The text is built once and
+ * its plan cached (`withCachedPlans`): the wallet is found by its (merchant, chain) key, the
+ * merchant by id, and the nonce is checked by the index itself, never by a lookup the planner
+ * could route through the (merchant, created_at) index.
  */
-export async function insertOrderIfWalletMatches(
-  db: DbOrTx,
-  draft: OrderDraft,
-  expectedWallet: string | null,
-  counting: CountedHere | null = null,
-): Promise<OrderInsertOutcome> {
-  const iso = (d: Date | undefined | null) => (d ? d.toISOString() : null);
-  const result = await db.execute(sql`
-    with ${counting ? sql`counted as (${counting.counter}),` : sql``}
-    w as (
+const insertOrder = preparedStatement(
+  "orders_insert_if_wallet_matches",
+  () => sql`
+    with w as (
       select wallet_address, is_active, confirmation_threshold from ${merchantWallets}
-      where merchant_id = ${draft.merchantId}::integer and blockchain_id = ${draft.blockchainId}::integer
+      where merchant_id = ${p("merchantId")}::integer and blockchain_id = ${p("blockchainId")}::integer
       limit 1
-    ),
-    taken as (
-      select (select order_id from ${paymentOrders} where merchant_id = ${draft.merchantId}::integer and nonce = ${draft.nonce}::bigint) as order_id
     ),
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, webhook_url, redirect_url, confirmation_threshold,
         expires_at, price_amount, price_currency, rate, rate_source, payment_tolerance_bps, created_at, updated_at)
-      select ${draft.orderId}::text, ${draft.merchantId}::integer, ${draft.nonce}::bigint, ${draft.blockchainId}::integer, ${draft.currency}::text,
-        ${draft.tokenAddress ?? null}::text, ${draft.decimals}::integer, ${draft.amount}::numeric, ${draft.amountReceived ?? "0"}::numeric, ${draft.status}::text,
-        ${draft.receivingAddress}::text, ${draft.depositDestination}::text, ${draft.depositSalt}::text, ${draft.depositFactory}::text, ${draft.orderInfo}::text,
-        ${draft.webhookUrl ?? null}::text, ${draft.redirectUrl ?? null}::text, w.confirmation_threshold,
-        ${iso(draft.expiresAt)}::timestamptz, ${draft.priceAmount ?? null}::text, ${draft.priceCurrency ?? null}::text, ${draft.rate ?? null}::text,
-        ${draft.rateSource == null ? null : JSON.stringify(draft.rateSource)}::jsonb,
-        (select payment_tolerance_bps from ${merchants} where id = ${draft.merchantId}::integer),
-        ${iso(draft.createdAt)}::timestamptz, ${iso(draft.updatedAt)}::timestamptz
+      select ${p("orderId")}::text, ${p("merchantId")}::integer, ${p("nonce")}::bigint, ${p("blockchainId")}::integer, ${p("currency")}::text,
+        ${p("tokenAddress")}::text, ${p("decimals")}::integer, ${p("amount")}::numeric, ${p("amountReceived")}::numeric, ${p("status")}::text,
+        ${p("receivingAddress")}::text, ${p("depositDestination")}::text, ${p("depositSalt")}::text, ${p("depositFactory")}::text, ${p("orderInfo")}::text,
+        ${p("webhookUrl")}::text, ${p("redirectUrl")}::text, w.confirmation_threshold,
+        ${p("expiresAt")}::timestamptz, ${p("priceAmount")}::text, ${p("priceCurrency")}::text, ${p("rate")}::text,
+        ${p("rateSource")}::jsonb,
+        (select payment_tolerance_bps from ${merchants} where id = ${p("merchantId")}::integer),
+        ${p("createdAt")}::timestamptz, ${p("updatedAt")}::timestamptz
       from w
-      where w.is_active and w.wallet_address = ${expectedWallet}::text and (select order_id from taken) is null
-        ${counting ? sql`and (select count from counted) <= ${counting.limit}::integer` : sql``}
+      where w.is_active and w.wallet_address = ${p("expectedWallet")}::text
       on conflict (merchant_id, nonce) do nothing
       returning *
     )
-    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, (select order_id from taken) as w_nonce_order_id,
-      ${counting ? sql`(select count from counted)` : sql`null::integer`} as w_used, ins.*
-    from (select 1) as one left join w on true left join ins on true`);
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, ins.*
+    from (select 1) as one left join w on true left join ins on true`,
+);
+
+export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, expectedWallet: string | null): Promise<OrderInsertOutcome> {
+  const iso = (d: Date | undefined | null) => (d ? d.toISOString() : null);
+  const result = await insertOrder(withCachedPlans(db), {
+    merchantId: draft.merchantId,
+    blockchainId: draft.blockchainId,
+    orderId: draft.orderId,
+    nonce: draft.nonce,
+    currency: draft.currency,
+    tokenAddress: draft.tokenAddress ?? null,
+    decimals: draft.decimals,
+    amount: draft.amount,
+    amountReceived: draft.amountReceived ?? "0",
+    status: draft.status,
+    receivingAddress: draft.receivingAddress,
+    depositDestination: draft.depositDestination,
+    depositSalt: draft.depositSalt,
+    depositFactory: draft.depositFactory,
+    orderInfo: draft.orderInfo,
+    webhookUrl: draft.webhookUrl ?? null,
+    redirectUrl: draft.redirectUrl ?? null,
+    expiresAt: iso(draft.expiresAt),
+    priceAmount: draft.priceAmount ?? null,
+    priceCurrency: draft.priceCurrency ?? null,
+    rate: draft.rate ?? null,
+    rateSource: draft.rateSource == null ? null : JSON.stringify(draft.rateSource),
+    createdAt: iso(draft.createdAt),
+    updatedAt: iso(draft.updatedAt),
+    expectedWallet,
+  });
   const [row] = rowsOf(result);
   return {
     wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
-    nonceOrderId: row?.w_nonce_order_id != null ? String(row.w_nonce_order_id) : null,
     order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
-    used: row?.w_used != null ? Number(row.w_used) : null,
   };
 }
 
@@ -236,24 +247,25 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
 /**
  * The order views, built once per database handle with placeholders (drizzle prepared queries):
  * GET order and the payment page's status (polled by every open page) are the hottest reads, and
- * building this statement cost more than running it.
+ * building this statement cost more than running it. They run with cached plans
+ * (`withCachedPlans`): the order is found by one unique key only (its public id, or its id) and
+ * every joined table by its key; whose order it is, withApi's callers check on the row
+ * (`findMerchantOrderView`), since a `merchant_id = …` condition would offer the planner the
+ * (merchant, created_at) index, which a plan cached on a nearly empty table can pick for good.
  */
 function preparedOrderViews(db: DbOrTx) {
-  const merchantId = sql.placeholder("merchantId");
   return {
-    byMerchantAndOrderId: orderViewQuery(db, and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.orderId, sql.placeholder("orderId")))).prepare(
-      "order_view_by_merchant_order_id",
-    ),
-    byMerchantAndId: orderViewQuery(db, and(eq(paymentOrders.merchantId, merchantId), eq(paymentOrders.id, sql.placeholder("id")))).prepare("order_view_by_merchant_id"),
     byOrderId: orderViewQuery(db, eq(paymentOrders.orderId, sql.placeholder("orderId"))).prepare("order_view_by_order_id"),
+    byId: orderViewQuery(db, eq(paymentOrders.id, sql.placeholder("id"))).prepare("order_view_by_id"),
   };
 }
 
 const orderViews = new WeakMap<DbOrTx, ReturnType<typeof preparedOrderViews>>();
 
 function orderViewsOf(db: DbOrTx) {
-  let views = orderViews.get(db);
-  if (!views) orderViews.set(db, (views = preparedOrderViews(db)));
+  const handle = withCachedPlans(db);
+  let views = orderViews.get(handle);
+  if (!views) orderViews.set(handle, (views = preparedOrderViews(handle)));
   return views;
 }
 
@@ -274,8 +286,9 @@ function toOrderView(row: OrderViewRow | undefined): OrderView | null {
 /** One of the merchant's orders with its transfer and head (GET /api/payment-orders/{id}/). */
 export async function findMerchantOrderView(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<OrderView | null> {
   const views = orderViewsOf(db);
-  const [row] = "orderId" in key ? await views.byMerchantAndOrderId.execute({ merchantId, orderId: key.orderId }) : await views.byMerchantAndId.execute({ merchantId, id: key.id });
-  return toOrderView(row);
+  const [row] = "orderId" in key ? await views.byOrderId.execute({ orderId: key.orderId }) : await views.byId.execute({ id: key.id });
+  // Another merchant's order is as good as none (404), whichever key found it.
+  return row && row.order.merchantId === merchantId ? toOrderView(row) : null;
 }
 
 /** An order by its public id with its transfer, head and shop name (the payment page's status). */

@@ -21,9 +21,11 @@ import {
 } from "@/lib/chains/contract-artifacts";
 import {
   computeDepositAddress,
+  depositAddressViaViem,
   depositSalt,
   newOrderSalt,
 } from "@/lib/chains/deposit-address";
+import { randomBytesPooled } from "@/lib/ids";
 import {
   deployGatewayContracts,
   devnetAccounts,
@@ -54,6 +56,25 @@ describe("deposit address helpers (pure)", () => {
     expect(a).toMatch(/^0x[0-9a-f]{64}$/);
     expect(newOrderSalt()).not.toBe(a);
     expect(() => depositSalt(freshAddress(), "0x1234")).toThrow(/32 bytes/);
+  });
+
+  it("compute the CREATE2 address on bytes exactly as viem's getContractAddress does", () => {
+    for (let i = 0; i < 300; i++) {
+      const params = { factory: freshAddress(), implementation: freshAddress(), destination: freshAddress(), salt: newOrderSalt() };
+      const expected = depositAddressViaViem(params);
+      expect(computeDepositAddress(params)).toBe(expected);
+      expect(computeDepositAddress({ ...params, destination: params.destination.toLowerCase() as Address, factory: params.factory.toLowerCase() as Address })).toBe(expected);
+    }
+    expect(() => computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: "0x1234" as Address, salt: newOrderSalt() })).toThrow(/invalid/);
+    expect(() => computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: freshAddress(), salt: "0x12" })).toThrow(/32 bytes/);
+  });
+
+  it("draw order salts from a pooled CSPRNG that never hands out the same bytes twice", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) seen.add(newOrderSalt()); // crosses several pool refills
+    expect(seen.size).toBe(1000);
+    expect(randomBytesPooled(7)).toHaveLength(7);
+    expect(randomBytesPooled(1000)).toHaveLength(1000); // larger than a share of the pool: its own call
   });
 
   it("lists funded accounts whose keys match their addresses", () => {
