@@ -1,5 +1,6 @@
 import { runAuthBench } from "./auth";
-import { runOrdersBench } from "./orders";
+import { measureIdle, runOrdersBench } from "./orders";
+import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
 import { runProfileBench } from "./profile";
 import { runScannerBench } from "./scanner";
@@ -12,6 +13,11 @@ const benches: Record<string, () => Promise<void>> = {
   scanner: runScannerBench,
   webhooks: runWebhookBench,
   "pay-page": runPayPageBench,
+  // The idle CPU of a sandbox server alone (also the last figure of `orders`; only when named).
+  idle: async () => {
+    await ensureProductionBuild();
+    await measureIdle();
+  },
   // Not a benchmark: CPU profiles of `next start` under load (only when named).
   profile: runProfileBench,
 };
@@ -19,7 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle") continue;
     await run();
   }
 }

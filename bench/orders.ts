@@ -14,7 +14,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const roundSeconds = 5;
 /** Open loop: offered requests per second, on a fixed schedule. */
 const openLoopRate = 100;
-const idleSeconds = 30;
+/** The idle window (BENCH_IDLE_SECONDS overrides: the quiet loops wake once a minute, so a longer window averages over their wakes). */
+const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 
 interface Figures {
   requestsPerSecond: number;
@@ -304,7 +305,7 @@ function orderBody(nonce: number) {
 }
 
 /** Idle cost: a sandbox `next start` as `npm start` runs it (PGlite, hardhat devnet, local job driver), no traffic. */
-async function measureIdle(): Promise<void> {
+export async function measureIdle(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "gw-bench-idle-"));
   const sandbox = await startNextServer({
     DATABASE_URL: undefined,

@@ -1,7 +1,8 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
 import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
-import { kick, taskNames } from "@/lib/jobs/kick";
+import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
+import { nextPendingDeadline } from "@/lib/orders/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
 import { findBlockchainById, listBlockchains } from "./catalog";
 import { chainClient } from "./clients";
@@ -10,13 +11,25 @@ import { sweepConfirmedDeposits } from "./sweeper";
 import { watchChainTick } from "./watch-chain";
 
 /**
- * A chain with newHeads over WebSocket is looked at this often while nothing happens on it (new
- * heads and sandbox tools kick its watcher at once; this is the backstop, and bounds how late a
- * quiet chain notices an order's expiry). Chains without WebSocket poll at their own interval.
+ * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
+ * has one thing left that no block announces: a pending order reaching its deadline. Its watcher
+ * sleeps until the first such deadline, at most `quietChainBackstopMs` (a backstop for a
+ * subscription that missed something; a new order with a sooner deadline wakes it), and polls every `quietChainPollMs` while an order is
+ * past its deadline but not yet judged (the chain has not been seen past it). Chains without
+ * WebSocket poll at their own interval.
  */
+export { quietChainBackstopMs };
 export const quietChainPollMs = 15_000;
-/** The sweeper's pause when nothing was due; a confirmation kicks it at once. */
-export const quietSweepMs = 15_000;
+/** The sweeper's pause when nothing was due; an order that settles (and may leave money to sweep) kicks it at once. */
+export const quietSweepMs = 60_000;
+
+/** How long a quiet chain's watcher may sleep, given its first pending deadline. */
+export function quietChainSleepMs(deadline: Date | null, now = Date.now()): number {
+  if (!deadline) return quietChainBackstopMs;
+  const untilDeadline = deadline.getTime() - now;
+  // Just past the deadline, so the tick that wakes finds the order due.
+  return untilDeadline > 0 ? Math.min(quietChainBackstopMs, Math.max(1_000, untilDeadline + 500)) : quietChainPollMs;
+}
 
 /**
  * One exclusive task per chain with an RPC URL (an advisory lock per chain: only one instance
@@ -42,8 +55,10 @@ export function chainTasks(): AnyTask[] {
           const busy =
             tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.lifecycle.dropped > 0;
           checkBalancesNext = busy;
-          if (tick.lifecycle.transitions.some((t) => t.to === "confirmed")) await kick(taskNames.sweepDeposits);
-          return { nextRunInMs: !busy && current.wsUrl ? Math.max(current.pollIntervalMs, quietChainPollMs) : current.pollIntervalMs };
+          // An order that settles may leave money in its deposit address: the sweeper looks at once.
+          if (tick.lifecycle.transitions.length > 0) await kick(taskNames.sweepDeposits);
+          if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
+          return { nextRunInMs: Math.max(current.pollIntervalMs, quietChainSleepMs(await nextPendingDeadline(db, chain.id))) };
         },
       });
     }),

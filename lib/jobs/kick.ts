@@ -12,6 +12,13 @@ export const taskNames = {
   watchChain: (slug: string) => `watch-chain-${slug}`,
 } as const;
 
+/**
+ * The longest a quiet chain's watcher sleeps (lib/chains/chain-tasks.ts). It sleeps until the
+ * first pending deadline it knows of, so an order whose window closes sooner than this wakes it
+ * (lib/orders/create-order.ts).
+ */
+export const quietChainBackstopMs = 60_000;
+
 /** What the running job driver does when a task is kicked. */
 export interface Kicker {
   kick(taskName: string): void | Promise<void>;

@@ -7,6 +7,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import type { RequestMeter } from "@/lib/auth/rate-limit";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
+import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
 import { lockFiatPrice } from "@/lib/pricing/lock-price";
@@ -155,7 +156,11 @@ export async function createOrder(
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
     }
     rememberWallet(hintKey, outcome.wallet.walletAddress);
-    if (outcome.order) return outcome.order;
+    if (outcome.order) {
+      // A quiet chain's watcher sleeps until the first deadline it knew of: a shorter window wakes it.
+      if (expiresAt.getTime() - now.getTime() < quietChainBackstopMs) await kick(taskNames.watchChain(chain.slug));
+      return outcome.order;
+    }
     // The expected wallet, active, and no row: the (merchant, nonce) index refused the nonce,
     // already used or just taken by a concurrent request (committed now either way), so a
     // second read names the order that has it.

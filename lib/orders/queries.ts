@@ -327,6 +327,15 @@ export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now
     );
 }
 
+/** When the first pending order on a chain reaches its deadline (null: none pending): the one thing a chain's clock decides without a new block. */
+export async function nextPendingDeadline(db: DbOrTx, blockchainId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | string | null>`min(${paymentOrders.expiresAt})` })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), eq(paymentOrders.status, "pending")));
+  return row?.at ? new Date(row.at) : null;
+}
+
 /** Moves an order from `from` to its next state; false if another worker got there first (idempotent transitions). */
 export async function transitionOrder(db: DbOrTx, id: number, from: string, values: Partial<PaymentOrder> & { updatedAt: Date }) {
   const [row] = await db

@@ -4,7 +4,7 @@ import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/p
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
 import { parseAbi } from "viem";
 import { devnetContracts, findBlockchainBySlug } from "@/lib/chains/catalog";
-import { chainTasks, kickOnNewHeads, quietChainPollMs } from "@/lib/chains/chain-tasks";
+import { chainTasks, kickOnNewHeads, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs } from "@/lib/chains/chain-tasks";
 import { chainClient } from "@/lib/chains/clients";
 import { registerKicker, taskNames } from "@/lib/jobs/kick";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
@@ -64,7 +64,7 @@ describe("local driver with the chain tasks", () => {
     expect(await balance()).toBe(9_000_000n);
   });
 
-  test("a quiet chain's watcher sleeps until the backstop; a new block brings back its poll interval", async () => {
+  test("a quiet chain's watcher sleeps until the backstop, or its first pending deadline; a new block brings back its poll interval", async () => {
     unwire?.(); // the driver of the test above would take the new block first
     await driver?.stop();
     unwire = driver = undefined;
@@ -72,9 +72,51 @@ describe("local driver with the chain tasks", () => {
     const watch = chainTasks().find((task) => task.name === taskNames.watchChain("base"))!;
     const merchant = await createMerchant();
     let result = await watch.run(testDb.db, {});
-    for (let i = 0; i < 5 && result?.nextRunInMs !== quietChainPollMs; i++) result = await watch.run(testDb.db, {});
-    expect(result).toEqual({ nextRunInMs: quietChainPollMs }); // newHeads (the devnet's WebSocket) wakes it instead
+    for (let i = 0; i < 5 && result?.nextRunInMs !== quietChainBackstopMs; i++) result = await watch.run(testDb.db, {});
+    expect(result).toEqual({ nextRunInMs: quietChainBackstopMs }); // nothing pending: newHeads (the devnet's WebSocket) wakes it instead
+
+    // A pending order: the watcher wakes just after its deadline, which no block would announce.
+    await createWallet(merchant, { blockchain: 2 });
+    const expiresAt = new Date(Date.now() + 20_000);
+    await createOrder(merchant, { amount: "1", currency: "USDC", blockchain: "base", expires_at: expiresAt.toISOString() });
+    const before = Date.now();
+    const asleep = (await watch.run(testDb.db, {}))?.nextRunInMs ?? 0;
+    expect(asleep).toBeGreaterThan(10_000);
+    expect(asleep).toBeLessThanOrEqual(expiresAt.getTime() - before + 500);
+
     await call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks: 1 } });
     expect(await watch.run(testDb.db, {})).toEqual({ nextRunInMs: base.pollIntervalMs });
+  });
+
+  test("an order whose window closes before the watcher's backstop wakes it: it expires on time with no block mined", async () => {
+    const watch = chainTasks().find((task) => task.name === taskNames.watchChain("base"))!;
+    let lastSleep: number | undefined;
+    const observed = { ...watch, run: async (...args: Parameters<typeof watch.run>) => {
+      const result = await watch.run(...args);
+      lastSleep = result?.nextRunInMs;
+      return result;
+    } };
+    driver = startLocalDriver([observed], { db: testDb.db });
+    const unregister = registerKicker(driver);
+    unwire = unregister;
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2 });
+    // Asleep well past the window below (until the backstop or the order of the test above):
+    // without the wake the order would be judged that much late.
+    const started = Date.now();
+    while (!(lastSleep! >= 8_000) && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 50));
+    expect(lastSleep).toBeGreaterThanOrEqual(8_000);
+
+    const order = await createOrder(merchant, { amount: "1", currency: "USDC", blockchain: "base", expires_at: new Date(Date.now() + 2_000).toISOString() });
+    expect(await waitForStatus(merchant, order.order_id, "expired", 6_000)).toBeLessThan(6_000);
+  });
+
+  test("quietChainSleepMs: the backstop without a deadline, until just past a coming one, the poll interval past one", () => {
+    const now = 1_000_000;
+    expect(quietChainSleepMs(null, now)).toBe(quietChainBackstopMs);
+    expect(quietChainSleepMs(new Date(now + 10_000), now)).toBe(10_500);
+    expect(quietChainSleepMs(new Date(now + 10 * 60_000), now)).toBe(quietChainBackstopMs);
+    expect(quietChainSleepMs(new Date(now + 100), now)).toBe(1_000);
+    expect(quietChainSleepMs(new Date(now - 1), now)).toBe(quietChainPollMs);
   });
 });
