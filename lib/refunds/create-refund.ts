@@ -1,5 +1,6 @@
 import "server-only";
 import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
+import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
@@ -19,6 +20,11 @@ export const refundConfirmedEvent = "refund.confirmed";
 /** Failure reasons of failed orders that hold the customer's money (a reverted payment holds none). */
 const refundableFailures = new Set(["underpaid", "late_payment"]);
 
+/** Whether an order can be refunded at all: confirmed, or failed while holding the customer's money. */
+export function isRefundable(order: Pick<PaymentOrder, "status" | "failureReason">): boolean {
+  return order.status === "confirmed" || (order.status === "failed" && refundableFailures.has(order.failureReason ?? ""));
+}
+
 /**
  * A refund of (part of) a confirmed, underpaid or late order, in the order's asset, from the
  * merchant wallet the deposit was swept to. The order row is locked while what is refundable is
@@ -32,7 +38,7 @@ export async function createRefund(db: Db, merchantId: number, orderKey: string,
 
   const result = await db.transaction(async (tx) => {
     const order = (await lockMerchantOrder(tx, merchantId, found.id))!;
-    if (!(order.status === "confirmed" || (order.status === "failed" && refundableFailures.has(order.failureReason ?? "")))) {
+    if (!isRefundable(order)) {
       throw new ApiError("ORDER_NOT_REFUNDABLE", `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`);
     }
     const toAddress = getAddress(body.to_address) as Address;

@@ -12,6 +12,7 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { formatAmount } from "@/lib/orders/amounts";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
+import { isRefundable } from "@/lib/refunds/create-refund";
 import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import { createRefundAction, redeliverAction } from "./actions";
@@ -72,9 +73,6 @@ const refundColumns: Array<Column<ReturnType<typeof serializeRefund>>> = [
   },
   { header: "Requested", cell: (r) => formatDate(r.created_at) },
 ];
-
-/** Refunds are for confirmed orders and failed ones that still hold the customer's money. */
-const refundable = (order: PaymentOrder) => order.status === "confirmed" || (order.status === "failed" && (order.failureReason === "underpaid" || order.failureReason === "late_payment"));
 
 export default async function OrderDetailPage({ params }: { params: Promise<{ orderId: string }> }) {
   const merchant = await requirePageMerchant();
@@ -145,7 +143,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
 
       <Card title="Refunds">
         <DataTable caption="Refunds of this order" columns={refundColumns} rows={refunds} rowKey={(r) => r.id} rowData={(r) => ({ "data-refund": r.id })} empty="No refunds." />
-        {refundable(order) ? (
+        {isRefundable(order) ? (
           <RefundForm
             orderId={order.orderId}
             currency={order.currency}
