@@ -7,6 +7,7 @@ import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
 import { findBlockchainById, listBlockchains } from "./catalog";
 import { chainClient } from "./clients";
 import { subscribeNewHeads } from "./new-heads";
+import { nextSweepDueAt } from "./queries";
 import { sweepConfirmedDeposits } from "./sweeper";
 import { watchChainTick } from "./watch-chain";
 
@@ -20,7 +21,7 @@ import { watchChainTick } from "./watch-chain";
  */
 export { quietChainBackstopMs };
 export const quietChainPollMs = 15_000;
-/** The sweeper's pause when nothing was due; an order that settles (and may leave money to sweep) kicks it at once. */
+/** The sweeper's longest pause when nothing was due: it sleeps until its next retry falls due, and new money to sweep kicks it at once. */
 export const quietSweepMs = 60_000;
 
 /** How long a quiet chain's watcher may sleep, given its first pending deadline. */
@@ -55,8 +56,8 @@ export function chainTasks(): AnyTask[] {
           const busy =
             tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.lifecycle.dropped > 0;
           checkBalancesNext = busy;
-          // An order that settles may leave money in its deposit address: the sweeper looks at once.
-          if (tick.lifecycle.transitions.length > 0) await kick(taskNames.sweepDeposits);
+          // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
+          if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0) await kick(taskNames.sweepDeposits);
           if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
           return { nextRunInMs: Math.max(current.pollIntervalMs, quietChainSleepMs(await nextPendingDeadline(db, chain.id))) };
         },
@@ -68,11 +69,15 @@ export function chainTasks(): AnyTask[] {
       concurrency: "exclusive",
       async run(db) {
         let worked = false;
-        for (const chain of listBlockchains().filter((c) => c.rpcUrl)) {
+        const chains = listBlockchains().filter((c) => c.rpcUrl);
+        for (const chain of chains) {
           const result = await sweepConfirmedDeposits(db, chain, chainClient(chain));
           if (result.swept.length > 0 || result.failed.length > 0) worked = true;
         }
-        return { nextRunInMs: worked ? 2_000 : quietSweepMs };
+        if (worked) return { nextRunInMs: 2_000 };
+        // Until the next retry or deferred sweep falls due (a kick brings new ones at once).
+        const due = await nextSweepDueAt(db, chains.map((c) => c.id));
+        return { nextRunInMs: due ? Math.min(quietSweepMs, Math.max(1_000, due.getTime() - Date.now())) : quietSweepMs };
       },
     }),
     defineTask({

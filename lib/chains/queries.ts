@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
 import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -106,6 +106,18 @@ export async function findDueSweeps(db: DbOrTx, blockchainId: number, now: Date,
       ),
     )
     .limit(20);
+}
+
+/** When the first pending sweep on these chains falls due (null: none), so an idle sweeper can sleep until then. */
+export async function nextSweepDueAt(db: DbOrTx, blockchainIds: number[]): Promise<Date | null> {
+  if (blockchainIds.length === 0) return null;
+  const [row] = await db
+    .select({ at: sweeps.nextAttemptAt })
+    .from(sweeps)
+    .where(and(eq(sweeps.status, "pending"), inArray(sweeps.blockchainId, blockchainIds)))
+    .orderBy(asc(sweeps.nextAttemptAt))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 /** Puts a pending sweep off until `until` (its merchant's sweep budget is spent), without counting an attempt. */

@@ -2,10 +2,12 @@ import { afterAll, describe, expect, test } from "vitest";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
+import { eq } from "drizzle-orm";
 import { parseAbi } from "viem";
 import { devnetContracts, findBlockchainBySlug } from "@/lib/chains/catalog";
-import { chainTasks, kickOnNewHeads, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs } from "@/lib/chains/chain-tasks";
+import { chainTasks, kickOnNewHeads, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs, quietSweepMs } from "@/lib/chains/chain-tasks";
 import { chainClient } from "@/lib/chains/clients";
+import { sweeps } from "@/lib/db/schema";
 import { registerKicker, taskNames } from "@/lib/jobs/kick";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { setupTestDatabase } from "../helpers/db";
@@ -109,6 +111,19 @@ describe("local driver with the chain tasks", () => {
 
     const order = await createOrder(merchant, { amount: "1", currency: "USDC", blockchain: "base", expires_at: new Date(Date.now() + 2_000).toISOString() });
     expect(await waitForStatus(merchant, order.order_id, "expired", 6_000)).toBeLessThan(6_000);
+  });
+
+  test("an idle sweeper sleeps until its next retry falls due, at most a minute", async () => {
+    const sweeper = chainTasks().find((task) => task.name === taskNames.sweepDeposits)!;
+    expect(await sweeper.run(testDb.db, {})).toEqual({ nextRunInMs: quietSweepMs }); // the first test's sweep is done: nothing pending
+
+    // The first test's sweep as if its last attempt had failed: retried in 5 s, not a minute.
+    const [retry] = await testDb.db.update(sweeps).set({ status: "pending", nextAttemptAt: new Date(Date.now() + 5_000) }).where(eq(sweeps.status, "succeeded")).returning();
+    expect(retry).toBeDefined();
+    const asleep = (await sweeper.run(testDb.db, {}))?.nextRunInMs ?? 0;
+    expect(asleep).toBeGreaterThanOrEqual(1_000);
+    expect(asleep).toBeLessThanOrEqual(5_000);
+    await testDb.db.update(sweeps).set({ status: "succeeded" }).where(eq(sweeps.id, retry!.id));
   });
 
   test("quietChainSleepMs: the backstop without a deadline, until just past a coming one, the poll interval past one", () => {
