@@ -14,10 +14,11 @@ import { watchChainTick } from "./watch-chain";
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
  * has one thing left that no block announces: a pending order reaching its deadline. Its watcher
- * sleeps until the first such deadline, at most `quietChainBackstopMs` (a backstop for a
- * subscription that missed something; a new order with a sooner deadline wakes it), and polls every `quietChainPollMs` while an order is
- * past its deadline but not yet judged (the chain has not been seen past it). Chains without
- * WebSocket poll at their own interval.
+ * sleeps until the first such deadline, at most `quietChainBackstopMs` (a new order with a sooner
+ * deadline wakes it). It polls every `quietChainPollMs` instead while an order is past its
+ * deadline but not yet judged (the chain has not been seen past it), and while its subscription
+ * has not announced the head the watcher saw (the subscription is down, or this process has none).
+ * Chains without WebSocket poll at their own interval.
  */
 export { quietChainBackstopMs };
 export const quietChainPollMs = 15_000;
@@ -59,7 +60,10 @@ export function chainTasks(): AnyTask[] {
           // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
           if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0) await kick(taskNames.sweepDeposits);
           if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
-          return { nextRunInMs: Math.max(current.pollIntervalMs, quietChainSleepMs(await nextPendingDeadline(db, chain.id))) };
+          const untilDeadline = quietChainSleepMs(await nextPendingDeadline(db, chain.id));
+          // A head newHeads never announced: the subscription is down (or this process has none), and no block will wake the watcher.
+          const sleep = headsAnnouncedUpTo(chain.id, tick.scan.head) ? untilDeadline : Math.min(untilDeadline, quietChainPollMs);
+          return { nextRunInMs: Math.max(current.pollIntervalMs, sleep) };
         },
       });
     }),
@@ -94,14 +98,35 @@ export function chainTasks(): AnyTask[] {
   ];
 }
 
+// The newest head each chain's newHeads subscription announced in this process (on globalThis:
+// Next may load this module more than once). A quiet watcher sleeps long only while its
+// subscription has announced every head it has seen.
+const holder = globalThis as unknown as { __gatewayAnnouncedHeads?: Map<number, bigint> };
+const announcedHeads = (holder.__gatewayAnnouncedHeads ??= new Map());
+
+function headsAnnouncedUpTo(chainId: number, head: bigint): boolean {
+  const announced = announcedHeads.get(chainId);
+  return announced !== undefined && announced >= head;
+}
+
 /**
  * Runs a chain's task at once when a new head arrives over WebSocket (the local driver; sandbox
- * tools kick it themselves). Returns the unsubscribe.
+ * tools kick it themselves), and notes the head, starting with the one the subscription begins at.
+ * Returns the unsubscribe.
  */
 export function kickOnNewHeads(): () => void {
   const unsubscribers = listBlockchains()
     .filter((chain) => chain.rpcUrl)
-    .map((chain) => subscribeNewHeads(chain, () => void kick(taskNames.watchChain(chain.slug))));
+    .map((chain) =>
+      subscribeNewHeads(
+        chain,
+        (head) => {
+          if (head > (announcedHeads.get(chain.id) ?? -1n)) announcedHeads.set(chain.id, head);
+          void kick(taskNames.watchChain(chain.slug));
+        },
+        { emitOnBegin: true },
+      ),
+    );
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe();
   };

@@ -66,15 +66,19 @@ describe("local driver with the chain tasks", () => {
     expect(await balance()).toBe(9_000_000n);
   });
 
-  test("a quiet chain's watcher sleeps until the backstop, or its first pending deadline; a new block brings back its poll interval", async () => {
+  test("a quiet chain's watcher sleeps until the backstop, or its first pending deadline; a new block brings back its poll interval; a head newHeads missed, 15 s polls", async () => {
     unwire?.(); // the driver of the test above would take the new block first
     await driver?.stop();
-    unwire = driver = undefined;
+    driver = undefined;
+    unwire = kickOnNewHeads(); // heads announced, nobody kicked: this test runs the watcher itself
     const base = findBlockchainBySlug("base")!;
     const watch = chainTasks().find((task) => task.name === taskNames.watchChain("base"))!;
     const merchant = await createMerchant();
     let result = await watch.run(testDb.db, {});
-    for (let i = 0; i < 5 && result?.nextRunInMs !== quietChainBackstopMs; i++) result = await watch.run(testDb.db, {});
+    for (let i = 0; i < 20 && result?.nextRunInMs !== quietChainBackstopMs; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      result = await watch.run(testDb.db, {});
+    }
     expect(result).toEqual({ nextRunInMs: quietChainBackstopMs }); // nothing pending: newHeads (the devnet's WebSocket) wakes it instead
 
     // A pending order: the watcher wakes just after its deadline, which no block would announce.
@@ -88,6 +92,13 @@ describe("local driver with the chain tasks", () => {
 
     await call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks: 1 } });
     expect(await watch.run(testDb.db, {})).toEqual({ nextRunInMs: base.pollIntervalMs });
+
+    // The subscription goes down and a block comes: no announcement will wake the watcher, so it polls.
+    unwire();
+    unwire = undefined;
+    await call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks: 1 } });
+    expect(await watch.run(testDb.db, {})).toEqual({ nextRunInMs: base.pollIntervalMs });
+    expect(await watch.run(testDb.db, {})).toEqual({ nextRunInMs: Math.max(base.pollIntervalMs, quietChainPollMs) });
   });
 
   test("an order whose window closes before the watcher's backstop wakes it: it expires on time with no block mined", async () => {
