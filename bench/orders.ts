@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startCountingProxy, type WireCounts } from "./pg-count-proxy";
 import { measureTreeCpu, treeCpuSeconds } from "./process-cpu";
-import { createBenchDatabase, databaseCpuSeconds, ensureProductionBuild, fmt, freePort, startNextServer } from "./support";
+import { call, createBenchDatabase, databaseCpuSeconds, ensureProductionBuild, fmt, freePort, serverEnv, startNextServer } from "./support";
 
 const connections = 32;
 const durationSeconds = 10;
@@ -71,24 +71,6 @@ const nonces = (count: number) => {
   const first = nextNonce;
   nextNonce += count;
   return first;
-};
-
-const serverEnv = {
-  AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-  GATEWAY_MODE: "sandbox",
-  JOBS_DRIVER: "none",
-  DEVNET: "off",
-  LOG_LEVEL: "silent",
-  RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
-};
-
-const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json().catch(() => null)) as T;
 };
 
 /** Extra merchants for the load-shape row: the same POST spread over several merchants' keys. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { printProfileSummary, summarizeProfile } from "./cpu-profile-summary";
-import { databaseCpuSeconds, createBenchDatabase, ensureProductionBuild, startNextServer } from "./support";
+import { call, databaseCpuSeconds, createBenchDatabase, ensureProductionBuild, serverEnv, startNextServer } from "./support";
 import { treeCpuSeconds } from "./process-cpu";
 
 /**
@@ -14,24 +14,6 @@ import { treeCpuSeconds } from "./process-cpu";
  */
 const seconds = Number(process.env.PROFILE_SECONDS ?? 15);
 const connections = 32;
-
-const serverEnv = {
-  AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-  GATEWAY_MODE: "sandbox",
-  JOBS_DRIVER: "none",
-  DEVNET: "off",
-  LOG_LEVEL: "silent",
-  RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
-};
-
-const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json().catch(() => null)) as T;
-};
 
 function load(spec: Record<string, unknown>): Promise<{ requestsPerSecond: number; total: number; non2xx: number }> {
   return new Promise((resolve, reject) => {

@@ -128,3 +128,23 @@ export async function startNextServer(env: Record<string, string | undefined>, c
       }),
   };
 }
+
+/** The environment of a `next start` under load: sandbox, no jobs, no devnet, no log lines, a rate limit that never bites. */
+export const serverEnv = {
+  AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+  GATEWAY_MODE: "sandbox",
+  JOBS_DRIVER: "none",
+  DEVNET: "off",
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_STANDARD_PER_HOUR: "100000000",
+};
+
+/** A JSON call to a bench server; the parsed answer (null when it is not JSON). */
+export const call = async <T = unknown>(url: string, method: string, body?: unknown, token?: string): Promise<T> => {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json().catch(() => null)) as T;
+};
