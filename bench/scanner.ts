@@ -9,7 +9,7 @@ import { createChainClient } from "@/lib/chains/clients";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import { startDevnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { merchants, paymentOrders } from "@/lib/db/schema";
 import { sendFromFaucet, mineBlocks } from "@/lib/sandbox/devnet-tools";
 import { createBenchDatabase, fmt, noParams, percentile, request } from "./support";

@@ -7,7 +7,6 @@ import type { Blockchain } from "./catalog";
 import { advanceCursor, armSweep, findCursor, saveCursor, touchCursor } from "./queries";
 import { findOrdersByDepositAddresses } from "@/lib/orders/queries";
 import { upsertTransfers } from "@/lib/transactions/queries";
-import { handleChainReset } from "./chain-reset";
 import { matchRefunds } from "@/lib/refunds/match-refunds";
 import { findRequestedRefundsTo, markRefundSeen } from "@/lib/refunds/queries";
 
@@ -23,6 +22,11 @@ export interface ScanOptions {
   /** Blocks re-scanned when the cursor's block was reorged away. */
   reorgRewind?: number;
   now?: () => Date;
+  /**
+   * The chain was replaced under the cursor (new genesis): forget what it held and drop the cursor,
+   * in one transaction (the engine's rule, lib/engine/chain-reset.ts). The scan starts afresh after.
+   */
+  onChainReset: (db: Db, chain: Blockchain, now: Date) => Promise<void>;
 }
 
 export interface ScanResult {
@@ -83,7 +87,7 @@ interface Candidate {
  * calls: a few per tick, one per block, one per chunk of logs, and one receipt per matched
  * transaction: never one per open order or refund.
  */
-export async function scanChain(db: Db, chain: Blockchain, client: PublicClient, options: ScanOptions = {}): Promise<ScanResult> {
+export async function scanChain(db: Db, chain: Blockchain, client: PublicClient, options: ScanOptions): Promise<ScanResult> {
   const now = options.now ?? (() => new Date());
   const maxBlocks = BigInt(options.maxBlocksPerTick ?? 500);
   const chunkSize = BigInt(options.chunkSize ?? 100);
@@ -96,7 +100,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
 
   if (cursor && (cursor.genesisHash !== genesis.hash || cursor.lastBlock > head)) {
     log.warn("chain was reset under us (new genesis); recovering", { chain: chain.slug });
-    await handleChainReset(db, chain, now());
+    await options.onChainReset(db, chain, now());
     cursor = null;
     reset = true;
   }

@@ -13,7 +13,7 @@ export const taskNames = {
 } as const;
 
 /**
- * The longest a quiet chain's watcher sleeps (lib/chains/chain-tasks.ts). It sleeps until the
+ * The longest a quiet chain's watcher sleeps (lib/engine/tasks.ts). It sleeps until the
  * first pending deadline it knows of, so an order whose window closes sooner than this wakes it
  * (lib/orders/create-order.ts).
  */

@@ -1,5 +1,5 @@
 import "server-only";
-import { chainTasks } from "@/lib/chains/chain-tasks";
+import { chainTasks } from "@/lib/engine/tasks";
 import { deliverWebhooksTask, type AnyTask } from "./tasks";
 
 /**

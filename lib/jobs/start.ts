@@ -1,5 +1,5 @@
 import "server-only";
-import { kickOnNewHeads } from "@/lib/chains/chain-tasks";
+import { kickOnNewHeads } from "@/lib/engine/tasks";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";

@@ -6,7 +6,7 @@ import { GET as listTransactions } from "@/app/api/transactions/route";
 import { chainClient, createChainClient } from "@/lib/chains/clients";
 import { internalSenderArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts } from "@/lib/chains/devnet";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../helpers/factories";

@@ -15,7 +15,7 @@ import { chainClient } from "@/lib/chains/clients";
 import { depositFactoryArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts } from "@/lib/chains/devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";

@@ -9,7 +9,7 @@ import { GET as listEvents } from "@/app/api/events/route";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { devnetChain } from "@/lib/chains/devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { chainClient } from "@/lib/chains/clients";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";

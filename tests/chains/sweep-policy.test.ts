@@ -6,7 +6,7 @@ import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/p
 import { chainClient } from "@/lib/chains/clients";
 import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { sweeps } from "@/lib/db/schema";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";

@@ -5,7 +5,7 @@ import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
 import { eq } from "drizzle-orm";
 import { parseAbi } from "viem";
 import { devnetContracts, findBlockchainBySlug } from "@/lib/chains/catalog";
-import { chainTasks, kickOnNewHeads, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs, quietSweepMs } from "@/lib/chains/chain-tasks";
+import { chainTasks, kickOnNewHeads, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs, quietSweepMs } from "@/lib/engine/tasks";
 import { chainClient } from "@/lib/chains/clients";
 import { sweeps } from "@/lib/db/schema";
 import { registerKicker, taskNames } from "@/lib/jobs/kick";

@@ -17,7 +17,7 @@ import { devnetContracts } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { devnetAccounts } from "@/lib/chains/devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { expectMatchesSchema } from "../helpers/openapi";

@@ -4,7 +4,7 @@ import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
 import { chainClient } from "@/lib/chains/clients";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../helpers/factories";

@@ -4,7 +4,7 @@ import { POST as simulate } from "@/app/api/pay/[orderId]/simulate/route";
 import { findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { sendFromFaucet } from "@/lib/sandbox/devnet-tools";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";

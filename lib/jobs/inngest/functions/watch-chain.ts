@@ -3,7 +3,7 @@ import { eventType } from "inngest";
 import { z } from "zod";
 import { findBlockchainBySlug, listBlockchains } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { getDb } from "@/lib/db/client";
 import { inngest } from "../client";
 

@@ -4,12 +4,12 @@ import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
-import { findBlockchainById, listBlockchains } from "./catalog";
-import { chainClient } from "./clients";
-import { subscribeNewHeads } from "./new-heads";
-import { nextSweepDueAt } from "./queries";
-import { sweepConfirmedDeposits } from "./sweeper";
-import { watchChainTick } from "./watch-chain";
+import { findBlockchainById, listBlockchains } from "@/lib/chains/catalog";
+import { chainClient } from "@/lib/chains/clients";
+import { subscribeNewHeads } from "@/lib/chains/new-heads";
+import { nextSweepDueAt } from "@/lib/chains/queries";
+import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
+import { watchChainTick } from "./chain-tick";
 
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)

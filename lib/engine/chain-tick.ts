@@ -3,10 +3,11 @@ import type { PublicClient } from "viem";
 import type { Db } from "@/lib/db/types";
 import { advanceOrders, type LifecycleResult } from "@/lib/orders/lifecycle";
 import { advanceRefunds } from "@/lib/refunds/advance-refunds";
-import type { Blockchain } from "./catalog";
-import { chainClient } from "./clients";
-import { detectInternalDeposits } from "./internal-deposits";
-import { scanChain, type ScanOptions, type ScanResult } from "./scanner";
+import type { Blockchain } from "@/lib/chains/catalog";
+import { chainClient } from "@/lib/chains/clients";
+import { detectInternalDeposits } from "@/lib/chains/internal-deposits";
+import { scanChain, type ScanOptions, type ScanResult } from "@/lib/chains/scanner";
+import { handleChainReset } from "./chain-reset";
 
 export interface ChainTickResult {
   scan: ScanResult;
@@ -15,7 +16,7 @@ export interface ChainTickResult {
   refunds: { confirmed: number; reopened: number };
 }
 
-export interface ChainTickOptions extends ScanOptions {
+export interface ChainTickOptions extends Omit<ScanOptions, "onChainReset"> {
   /** Run the balance check for internal native deposits this tick (default: at most once per interval). */
   checkInternalDeposits?: boolean;
 }
@@ -34,7 +35,7 @@ function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
 /** One pass for one chain: scan new blocks, catch internal deposits, then move orders (detect, confirm, expire, fall back) and refunds (confirm, reorg). */
 export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
   const now = options.now ?? (() => new Date());
-  const scan = await scanChain(db, chain, client, options);
+  const scan = await scanChain(db, chain, client, { ...options, onChainReset: handleChainReset });
   const checkInternal = options.checkInternalDeposits ?? balanceCheckDue(chain, Date.now());
   // Only up to where the scan got: a block's top-level transfers must be recorded before its balance is attributed.
   const scannedTo = scan.toBlock ?? scan.head;

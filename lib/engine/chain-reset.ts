@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
 import { dropTransfersOfOpenOrders } from "@/lib/transactions/queries";
-import type { Blockchain } from "./catalog";
-import { deleteCursor } from "./queries";
+import type { Blockchain } from "@/lib/chains/catalog";
+import { deleteCursor } from "@/lib/chains/queries";
 
 /**
  * The chain under us was replaced (a devnet restarted: new genesis). Transfers not yet confirmed
