@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import type { RecheckWindow } from "./block-check";
 import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -149,4 +150,46 @@ export async function openSweeps(db: DbOrTx, merchantId: number) {
     .where(and(eq(paymentOrders.merchantId, merchantId), ne(sweeps.status, "succeeded")))
     .orderBy(desc(sweeps.createdAt))
     .limit(100);
+}
+
+/** Whether a sweep's block is still inside the re-check window below `head` (by its order's threshold). */
+function sweepWithinWindow(head: bigint, window: RecheckWindow) {
+  return sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * ${paymentOrders.confirmationThreshold}, ${window.minBlocks}::int) > ${head}::bigint`;
+}
+
+/** Succeeded sweeps on a chain mined inside the re-check window (lib/engine/reorg-recheck.ts). */
+export async function findSweepsToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow): Promise<Sweep[]> {
+  const rows = await db
+    .select({ sweep: sweeps })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), sweepWithinWindow(head, window)));
+  return rows.map((row) => row.sweep);
+}
+
+const reorgedSweepNote = "Its transaction was reorged out of the chain; queued again.";
+
+/**
+ * Succeeded sweeps whose transaction a reorg took away go back to pending (the sweeper looks again:
+ * it flushes what the deposit address holds now, or skips an empty one). Compare-and-set on the block hash.
+ */
+export async function requeueReorgedSweeps(db: DbOrTx, gone: Pick<Sweep, "id" | "blockHash">[], now: Date): Promise<number> {
+  if (gone.length === 0) return 0;
+  const rows = await db
+    .update(sweeps)
+    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now })
+    .where(and(eq(sweeps.status, "succeeded"), or(...gone.map((s) => and(eq(sweeps.id, s.id), eq(sweeps.blockHash, s.blockHash!))))))
+    .returning({ id: sweeps.id });
+  return rows.length;
+}
+
+/** The chain was replaced: succeeded sweeps mined inside the window below the last scanned block vanished with it. */
+export async function requeueSweepsOnReset(db: DbOrTx, blockchainId: number, lastScanned: bigint, window: RecheckWindow, now: Date): Promise<number> {
+  const inWindow = sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${sweeps.paymentOrderId}), ${window.minBlocks}::int) > ${lastScanned}::bigint`;
+  const rows = await db
+    .update(sweeps)
+    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now })
+    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), inWindow))
+    .returning({ id: sweeps.id });
+  return rows.length;
 }

@@ -74,7 +74,7 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
       if (receipt.status !== "success") throw new Error(`deployAndFlush reverted (tx ${hash})`);
-      await updateSweep(db, sweep.id, { status: "succeeded", txHash: hash, lastError: null, updatedAt: new Date() });
+      await updateSweep(db, sweep.id, { status: "succeeded", txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, lastError: null, updatedAt: new Date() });
       result.swept.push(order.orderId);
     } catch (error) {
       const attempts = claimed.attempts;

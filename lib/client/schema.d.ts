@@ -999,6 +999,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.reorged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.reorged
+         * @description A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.
+         *
+         *     POSTed to every active endpoint subscribed to `payment.reorged` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPaymentReorged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1278,6 +1300,12 @@ export interface components {
             refund_address: string | null;
             /** @description Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/) */
             refunds: components["schemas"]["Refund"][];
+            /** @description A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so */
+            at_risk: boolean;
+            /** @description Why the order is at risk; null when it is not */
+            at_risk_reason: "payment_reorged" | null;
+            /** @description When the gateway found the payment gone; null when the order is not at risk */
+            at_risk_since: string | null;
         };
         PublicOrder: {
             order_id: string;
@@ -1501,7 +1529,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -1521,7 +1549,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -1543,7 +1571,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -1585,7 +1613,7 @@ export interface components {
             /** @description The webhook-id header sent */
             webhook_id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
             url: string;
             /** @description Whether the receiver answered 2xx */
             succeeded: boolean;
@@ -1757,7 +1785,7 @@ export interface components {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
             id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -7262,7 +7290,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -7563,7 +7591,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -8156,7 +8184,7 @@ export interface operations {
                      * @description Which event to send a signed sample of
                      * @enum {string}
                      */
-                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed";
+                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
                 };
             };
         };
@@ -8554,6 +8582,47 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "refund.confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentReorged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "payment.reorged";
                 };
             };
         };

@@ -231,6 +231,12 @@ export const paymentOrders = pgTable(
     /** Where the customer asked to be refunded (pay page, over/under/late payments); set once. */
     refundAddress: text("refund_address"),
     refundAddressAt: ts("refund_address_at"),
+    /**
+     * Set when a reorg took away the payment of an order already confirmed (it stays confirmed:
+     * the merchant was told; lib/engine/reorg-recheck.ts): why (payment_reorged) and when.
+     */
+    atRiskReason: text("at_risk_reason"),
+    atRiskAt: ts("at_risk_at"),
     ...timestamps,
   },
   (t) => [
@@ -438,6 +444,9 @@ export const sweeps = pgTable(
     /** pending | submitted | succeeded | failed | skipped (not worth or not safe to sweep: lib/chains/sweep-policy.ts) */
     status: text("status").notNull(),
     txHash: text("tx_hash"),
+    /** Where a succeeded sweep's transaction was mined: re-checked for a window after (a reorg re-queues it). */
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    blockHash: text("block_hash"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     nextAttemptAt: ts("next_attempt_at").notNull(),

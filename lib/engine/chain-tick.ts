@@ -8,10 +8,12 @@ import { chainClient } from "@/lib/chains/clients";
 import { detectInternalDeposits } from "@/lib/chains/internal-deposits";
 import { scanChain, type ScanOptions, type ScanResult } from "@/lib/chains/scanner";
 import { handleChainReset } from "./chain-reset";
+import { recheckReorgs, type ReorgRecheckResult } from "./reorg-recheck";
 
 export interface ChainTickResult {
   scan: ScanResult;
   internalDeposits: number;
+  reorg: ReorgRecheckResult;
   lifecycle: LifecycleResult;
   refunds: { confirmed: number; reopened: number };
 }
@@ -32,7 +34,11 @@ function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
   return true;
 }
 
-/** One pass for one chain: scan new blocks, catch internal deposits, then move orders (detect, confirm, expire, fall back) and refunds (confirm, reorg). */
+/**
+ * One pass for one chain: scan new blocks, catch internal deposits, re-check what a reorg may have
+ * taken (lib/engine/reorg-recheck.ts), then move orders (detect, confirm, expire, fall back) and
+ * refunds (confirm, reorg).
+ */
 export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
   const now = options.now ?? (() => new Date());
   const scan = await scanChain(db, chain, client, { ...options, onChainReset: handleChainReset });
@@ -40,7 +46,10 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
   // Only up to where the scan got: a block's top-level transfers must be recorded before its balance is attributed.
   const scannedTo = scan.toBlock ?? scan.head;
   const internalDeposits = checkInternal ? await detectInternalDeposits(db, chain, client, scannedTo, now()) : 0;
-  const lifecycle = await advanceOrders(db, chain, client, now());
+  // The head first: a transfer is confirmed only against blocks re-checked after it was read.
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const reorg = await recheckReorgs(db, chain, client, head, now());
+  const lifecycle = await advanceOrders(db, chain, client, now(), head);
   const refunds = await advanceRefunds(db, chain, client, scan.head, now());
-  return { scan, internalDeposits, lifecycle, refunds };
+  return { scan, internalDeposits, reorg, lifecycle, refunds };
 }

@@ -55,10 +55,10 @@ export function chainTasks(): AnyTask[] {
           if (!current.rpcUrl) return;
           const tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
           const busy =
-            tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.lifecycle.dropped > 0;
+            tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.reorg.dropped > 0 || tick.reorg.sweepsRequeued > 0;
           checkBalancesNext = busy;
           // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
-          if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0) await kick(taskNames.sweepDeposits);
+          if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0 || tick.reorg.sweepsRequeued > 0) await kick(taskNames.sweepDeposits);
           if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
           const untilDeadline = quietChainSleepMs(await nextPendingDeadline(db, chain.id));
           // A head newHeads never announced: the subscription is down (or this process has none), and no block will wake the watcher.

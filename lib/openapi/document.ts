@@ -309,6 +309,8 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "payment.expired": "The payment window closed with nothing received: the order is `expired`.",
   "refund.created": "A refund was requested (`POST /api/payment-orders/{order_id}/refunds/`): the new entry of `data.refunds` has status `requested` until your wallet's transfer is seen on chain.",
   "refund.confirmed": "A refund's transfer has the order's confirmations: its entry in `data.refunds` is `confirmed` with its `transaction_hash`.",
+  "payment.reorged":
+    "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
 };
 
 function webhooks(): Json {

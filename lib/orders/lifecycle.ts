@@ -1,48 +1,21 @@
 import "server-only";
-import { BlockNotFoundError, type PublicClient } from "viem";
+import type { PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
-import { log } from "@/lib/log";
 import { armSweep, findCursorUpdatedAt } from "@/lib/chains/queries";
-import { confirmDeepTransfers, findOrderTransfers, findUnconfirmedTransfers, setTransferStatus } from "@/lib/transactions/queries";
+import { confirmDeepTransfers, findOrderTransfers, setTransferStatus } from "@/lib/transactions/queries";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { recordOrderEvent, recordOrderHistory } from "@/lib/webhooks/outbox";
+import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { paidWithinTolerance } from "@/lib/pricing/convert";
 import { findOrdersToEvaluate, transitionOrder } from "./queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
 
-export type OrderEventType = "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired";
+export type OrderEventType = "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "payment.reorged";
 
 export interface LifecycleResult {
   transitions: { orderId: string; from: string; to: string }[];
-  dropped: number;
-}
-
-/**
- * Re-checks the block hash of every transfer still waiting for confirmations. The scan that runs
- * just before already re-recorded whatever the new chain holds (a reorg moves the cursor back, and
- * a re-included transaction is recorded again with what it did this time), so a transfer still
- * pointing at a replaced block is stale: it is dropped, never carried over, since a transaction
- * re-included after a reorg can have a different effect. One RPC call per distinct block.
- */
-async function recheckTransferBlocks(db: Db, chain: Blockchain, client: PublicClient, now: Date): Promise<number> {
-  const pending = await findUnconfirmedTransfers(db, chain.id);
-  const hashes = new Map<bigint, string | null>();
-  for (const blockNumber of new Set(pending.map((t) => t.blockNumber))) {
-    // A block the node says does not exist was reorged away; any other failure (a node behind, a
-    // timeout) aborts the pass, so a flaky RPC never drops a real payment.
-    const block = await client.getBlock({ blockNumber }).catch((error: unknown) => {
-      if (error instanceof BlockNotFoundError) return null;
-      throw error;
-    });
-    hashes.set(blockNumber, block?.hash ?? null);
-  }
-  const dropped = pending.filter((t) => hashes.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
-  if (dropped.length) log.warn("transfers reorged out", { chain: chain.slug, count: dropped.length });
-  await setTransferStatus(db, dropped, "dropped", now);
-  return dropped.length;
 }
 
 const confirmationsOf = (head: bigint, transfer: Transaction) => (head >= transfer.blockNumber ? Number(head - transfer.blockNumber + 1n) : 0);
@@ -98,7 +71,9 @@ export function decide(order: PaymentOrder, transfers: Transaction[], head: bigi
   }
 }
 
-const eventFor: Partial<Record<string, OrderEventType>> = {
+const eventFor: Record<Decision["to"], OrderEventType> = {
+  // processing → pending: a reorg took the payment away (its transfers were dropped by the re-check).
+  pending: "payment.reorged",
   processing: "payment.pending",
   confirmed: "payment.confirmed",
   failed: "payment.failed",
@@ -122,13 +97,7 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
     const sweep = settledStates.has(decision.to) && transfers.some(isLive) ? await armSweep(tx, order.id, chain.id, now) : null;
     const latest = transfers.filter((t) => t.counted && isLive(t)).sort((a, b) => Number(b.blockNumber - a.blockNumber) || b.logIndex - a.logIndex)[0];
     const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null, sweep);
-    const type = eventFor[decision.to];
-    if (type) {
-      await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type, data, webhookUrl: order.webhookUrl }, now);
-    } else {
-      // processing → pending after a reorg: kept in the order's history, not a webhook event.
-      await recordOrderHistory(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data }, now);
-    }
+    await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: eventFor[decision.to], data, webhookUrl: order.webhookUrl }, now);
     return updated;
   });
 }
@@ -136,15 +105,14 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
 const settledStates = new Set(["confirmed", "failed", "expired"]);
 
 /**
- * One lifecycle pass over a chain's orders: re-checks unconfirmed transfers' blocks, then moves
- * every order whose transfers or deadline call for it. Each transition is a conditional update
- * plus its outbox event in one transaction, so running this twice, or on two instances at once,
- * changes nothing more.
+ * One lifecycle pass over a chain's orders: moves every order whose transfers or deadline call for
+ * it, judged against `head`. Each transition is a conditional update plus its outbox event in one
+ * transaction, so running this twice, or on two instances at once, changes nothing more. The
+ * transfers' blocks must have been re-checked against the chain after `head` was read (the chain
+ * tick runs lib/engine/reorg-recheck.ts first); without a `head` this reads one.
  */
-export async function advanceOrders(db: Db, chain: Blockchain, client: PublicClient, now = new Date()): Promise<LifecycleResult> {
-  // The head first: a transfer is confirmed only against blocks re-checked after it was read.
-  const head = await client.getBlockNumber({ cacheTime: 0 });
-  const dropped = await recheckTransferBlocks(db, chain, client, now);
+export async function advanceOrders(db: Db, chain: Blockchain, client: PublicClient, now = new Date(), head?: bigint): Promise<LifecycleResult> {
+  head ??= await client.getBlockNumber({ cacheTime: 0 });
   await confirmDeepTransfers(db, chain.id, head, now);
   const scannedAt = await findCursorUpdatedAt(db, chain.id);
   const orders = await findOrdersToEvaluate(db, chain.id, now);
@@ -174,5 +142,5 @@ export async function advanceOrders(db: Db, chain: Blockchain, client: PublicCli
   }
   // Webhook deliveries were committed with the transitions: get them sent now, not at the next poll.
   if (transitions.length) await notifyDeliveriesDue();
-  return { transitions, dropped };
+  return { transitions };
 }

@@ -502,3 +502,16 @@ export async function countPaidOrders(db: DbOrTx, merchantId: number): Promise<n
     .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.status, ["processing", "confirmed"])));
   return paid?.value ?? 0;
 }
+
+/**
+ * A confirmed order whose payment a reorg took away stays confirmed but is flagged at risk, once:
+ * null when it is not confirmed or already flagged.
+ */
+export async function flagOrderAtRisk(db: DbOrTx, id: number, reason: "payment_reorged", now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .update(paymentOrders)
+    .set({ atRiskReason: reason, atRiskAt: now, updatedAt: now })
+    .where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, "confirmed"), isNull(paymentOrders.atRiskReason)))
+    .returning();
+  return row ?? null;
+}

@@ -173,6 +173,11 @@ export const orderJson = z.object({
     .describe("Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise"),
   refund_address: evmAddress.nullable().describe("The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise"),
   refunds: z.array(refundJson).describe("Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/)"),
+  at_risk: z
+    .boolean()
+    .describe("A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so"),
+  at_risk_reason: z.enum(["payment_reorged"]).nullable().describe("Why the order is at risk; null when it is not"),
+  at_risk_since: timestamp.nullable().describe("When the gateway found the payment gone; null when the order is not at risk"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 

@@ -70,6 +70,9 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
     sweep: sweep ? { status: sweep.status, destination: order.depositDestination, transaction_hash: sweep.transaction_hash } : null,
     refund_address: order.refundAddress,
     refunds: refunds.map((refund) => serializeRefund(refund, order)),
+    at_risk: order.atRiskReason !== null,
+    at_risk_reason: order.atRiskReason as "payment_reorged" | null,
+    at_risk_since: order.atRiskAt?.toISOString() ?? null,
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

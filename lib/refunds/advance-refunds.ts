@@ -1,5 +1,6 @@
 import "server-only";
 import type { PublicClient } from "viem";
+import { canonicalHashes, isReorgedOut } from "@/lib/chains/block-check";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { Db } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
@@ -14,19 +15,19 @@ import { confirmRefund, findPendingRefunds, reopenRefund } from "./queries";
  * Refunds seen on chain: a transfer whose block was reorged away sends its refund back to
  * `requested` (the scan that ran just before re-recorded whatever the chain holds now); one with
  * the order's confirmation threshold becomes `confirmed` with a `refund.confirmed` event, in one
- * transaction. One RPC call per distinct block of a pending refund; nothing when there is none.
+ * transaction. One RPC call per distinct block of a pending refund; nothing when there is none. A
+ * lookup that fails (timeout, RPC error) throws: nothing is reopened on a guess.
  */
 export async function advanceRefunds(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now = new Date()): Promise<{ confirmed: number; reopened: number }> {
   const pending = await findPendingRefunds(db, chain.id);
   if (pending.length === 0) return { confirmed: 0, reopened: 0 };
-  const hashes = new Map<bigint, string | null>();
-  for (const blockNumber of new Set(pending.map((p) => p.refund.blockNumber!))) {
-    hashes.set(blockNumber, (await client.getBlock({ blockNumber }).catch(() => null))?.hash ?? null);
-  }
+  // Only a block the node says is gone or replaced reopens a refund; a failed lookup aborts the pass
+  // and leaves every refund as it is (reopening one would invite the merchant to pay it twice).
+  const hashes = await canonicalHashes(client, pending.map((p) => p.refund.blockNumber!), head);
   let confirmed = 0;
   let reopened = 0;
   for (const { refund, order } of pending) {
-    if (hashes.get(refund.blockNumber!) !== refund.blockHash) {
+    if (isReorgedOut(hashes, refund.blockNumber!, refund.blockHash!)) {
       log.warn("refund transfer reorged out", { chain: chain.slug, refund: refund.id });
       await reopenRefund(db, refund.id, now);
       reopened++;

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import type { RecheckWindow } from "@/lib/chains/block-check";
 import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -52,8 +53,40 @@ export async function findLatestOrderTransfer(db: DbOrTx, paymentOrderId: number
   return row ?? null;
 }
 
-/** Devnet restart: transfers of unconfirmed orders vanished with the chain. */
-export async function dropTransfersOfOpenOrders(db: DbOrTx, blockchainId: number, now: Date) {
+/** Orders not final yet: every transfer of theirs, confirmed or not, still answers to the chain. */
+const openOrderIds = sql`(select o.id from ${paymentOrders} o where o.status in ('pending', 'processing'))`;
+
+/** Whether a transfer's block is still inside the re-check window below `head` (by its order's threshold). */
+function withinWindow(head: bigint, window: RecheckWindow) {
+  return sql`${transactions.blockNumber} + greatest(${window.thresholdMultiple}::int * (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${transactions.paymentOrderId}), ${window.minBlocks}::int) > ${head}::bigint`;
+}
+
+/**
+ * The transfers on a chain whose blocks a reorg re-check compares with the chain's: every one not
+ * yet confirmed, every one of an order not final (whatever its own status: a transfer confirmed
+ * just before a crash kept its order from moving), and confirmed ones still inside the window.
+ */
+export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow): Promise<Transaction[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.blockchainId, blockchainId),
+        or(
+          eq(transactions.status, "pending"),
+          and(eq(transactions.status, "confirmed"), or(inArray(transactions.paymentOrderId, openOrderIds), withinWindow(head, window))),
+        ),
+      ),
+    );
+}
+
+/**
+ * The chain was replaced (a devnet restart): what it held vanished. Drops every transfer not yet
+ * confirmed, every transfer of an order not final, and confirmed ones inside the re-check window
+ * below the last scanned block; returns them (their orders are judged by the caller).
+ */
+export async function dropTransfersOfOpenOrders(db: DbOrTx, blockchainId: number, lastScanned: bigint, window: RecheckWindow, now: Date) {
   return db
     .update(transactions)
     .set({ status: "dropped", updatedAt: now })
@@ -61,9 +94,22 @@ export async function dropTransfersOfOpenOrders(db: DbOrTx, blockchainId: number
       and(
         eq(transactions.blockchainId, blockchainId),
         ne(transactions.status, "dropped"),
-        ne(transactions.status, "confirmed"),
+        or(ne(transactions.status, "confirmed"), inArray(transactions.paymentOrderId, openOrderIds), withinWindow(lastScanned, window)),
       ),
     )
+    .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId });
+}
+
+/**
+ * Transfers reorged out: dropped, whatever they were, unless a rescan re-recorded one at another
+ * block since it was read (compare-and-set on the block hash).
+ */
+export async function dropTransfers(db: DbOrTx, gone: Pick<Transaction, "id" | "blockHash">[], now: Date) {
+  if (gone.length === 0) return [];
+  return db
+    .update(transactions)
+    .set({ status: "dropped", updatedAt: now })
+    .where(and(ne(transactions.status, "dropped"), or(...gone.map((t) => and(eq(transactions.id, t.id), eq(transactions.blockHash, t.blockHash))))))
     .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId });
 }
 

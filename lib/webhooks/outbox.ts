@@ -9,7 +9,7 @@ export interface OrderEventInput {
   merchantId: number;
   /** payment_orders.id (the numeric id) */
   paymentOrderId: number;
-  /** payment.pending | payment.confirmed | payment.failed | payment.expired */
+  /** One of lib/webhooks/schemas.ts webhookEventTypes (payment.*, refund.*) */
   type: string;
   /** The order exactly as GET /api/payment-orders/{order_id}/ returns it after the transition. */
   data: unknown;
@@ -42,14 +42,6 @@ export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now =
     ...(input.webhookUrl ? [{ ...common, messageId: newId("webhookMessage"), endpointId: null, url: input.webhookUrl }] : []),
   ]);
   return { event, deliveries };
-}
-
-/**
- * An event kept in the order's history (the dashboard's timeline) that is not a webhook event
- * (payment.reorged: processing → pending after a reorg): no delivery is written.
- */
-export async function recordOrderHistory(tx: DbOrTx, input: Omit<OrderEventInput, "webhookUrl">, now = new Date()): Promise<OrderEvent> {
-  return insertOrderEvent(tx, input, now);
 }
 
 /** Every order event goes in here, numbered in its order's sequence. */

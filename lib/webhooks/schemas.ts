@@ -5,7 +5,7 @@ import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed"] as const;
+export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 
@@ -68,11 +68,8 @@ export const listDeliveriesQuery = pageQuery.extend({
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
-/**
- * Types in the event history (GET /api/events/): what webhooks carry, plus payment.reorged, which
- * is recorded for the order's history but not delivered (lib/webhooks/outbox.ts recordOrderHistory).
- */
-export const orderEventTypes = [...webhookEventTypes, "payment.reorged"] as const;
+/** Types in the event history (GET /api/events/): exactly what webhooks carry. */
+export const orderEventTypes = webhookEventTypes;
 
 export const listEventsQuery = pageQuery.extend({
   event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),

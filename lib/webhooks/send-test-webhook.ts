@@ -21,6 +21,8 @@ const sampleStatus: Record<WebhookEventType, { status: string; failureReason: st
   "payment.expired": { status: "expired", failureReason: null, received: "0", tx: null },
   "refund.created": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
   "refund.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
+  // A confirmed order whose payment a reorg took away: at risk, no transfer left to show.
+  "payment.reorged": { status: "confirmed", failureReason: null, received: "10500000", tx: null },
 };
 
 /** A made-up order in the state the event reports, shaped exactly like a real one (10.5 USDC on base). */
@@ -59,6 +61,8 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     paymentToleranceBps: 0,
     refundAddress: null,
     refundAddressAt: null,
+    atRiskReason: type === "payment.reorged" ? "payment_reorged" : null,
+    atRiskAt: type === "payment.reorged" ? now : null,
     createdAt,
     updatedAt: now,
   };

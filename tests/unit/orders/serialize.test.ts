@@ -32,6 +32,8 @@ const row: PaymentOrder = {
   paymentToleranceBps: 0,
   refundAddress: null,
   refundAddressAt: null,
+  atRiskReason: null,
+  atRiskAt: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
@@ -66,6 +68,9 @@ describe("serializeOrder", () => {
       sweep: null,
       refund_address: null,
       refunds: [],
+      at_risk: false,
+      at_risk_reason: null,
+      at_risk_since: null,
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);

@@ -1,0 +1,74 @@
+import "server-only";
+import type { PublicClient } from "viem";
+import { canonicalHashes, isReorgedOut, type RecheckWindow } from "@/lib/chains/block-check";
+import type { Blockchain } from "@/lib/chains/catalog";
+import { findSweepsToRecheck, requeueReorgedSweeps } from "@/lib/chains/queries";
+import type { Db, DbOrTx } from "@/lib/db/types";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { log } from "@/lib/log";
+import { serializeOrderView } from "@/lib/orders/order-transaction";
+import { findMerchantOrderView, flagOrderAtRisk } from "@/lib/orders/queries";
+import { dropTransfers, findTransfersToRecheck } from "@/lib/transactions/queries";
+import { recordOrderEvent } from "@/lib/webhooks/outbox";
+
+/**
+ * Confirmed transfers and succeeded sweeps stay under watch for 2 × their order's threshold, at
+ * least 64 blocks (docs/decisions.md › Reorgs after confirmation): a reorg that deep takes away
+ * something the merchant was told about, and they hear it.
+ */
+export const recheckWindow: RecheckWindow = { thresholdMultiple: 2, minBlocks: 64 };
+
+export interface ReorgRecheckResult {
+  /** Transfers whose block left the chain (marked dropped: the API shows them failed / reorged). */
+  dropped: number;
+  /** Confirmed orders newly flagged at risk (their payment vanished), by public id. */
+  atRisk: string[];
+  /** Succeeded sweeps whose transaction vanished, queued again. */
+  sweepsRequeued: number;
+}
+
+/**
+ * Compares the block of every transfer that can still change an order (not yet confirmed, or of an
+ * order not final) and of confirmed transfers and succeeded sweeps inside the window with what the
+ * chain holds at `head`. The scan that runs just before re-recorded whatever the new chain holds (a
+ * reorg moves the cursor back, and a re-included transaction is recorded again at its new block),
+ * so a record still pointing at a replaced block is gone. A block lookup that fails throws (never a
+ * reorg on a guess). One RPC call per distinct block; every change of one pass in one transaction.
+ */
+export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date): Promise<ReorgRecheckResult> {
+  const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow);
+  const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow);
+  if (transfers.length === 0 && sweeps.length === 0) return { dropped: 0, atRisk: [], sweepsRequeued: 0 };
+  const hashes = await canonicalHashes(client, [...transfers.map((t) => t.blockNumber), ...sweeps.map((s) => s.blockNumber!)], head);
+  const goneTransfers = transfers.filter((t) => isReorgedOut(hashes, t.blockNumber, t.blockHash));
+  const goneSweeps = sweeps.filter((s) => isReorgedOut(hashes, s.blockNumber!, s.blockHash!));
+  if (goneTransfers.length === 0 && goneSweeps.length === 0) return { dropped: 0, atRisk: [], sweepsRequeued: 0 };
+
+  const result = await db.transaction(async (tx) => {
+    const dropped = await dropTransfers(tx, goneTransfers, now);
+    const sweepsRequeued = await requeueReorgedSweeps(tx, goneSweeps, now);
+    const atRisk = await flagVanishedPayments(tx, dropped.map((t) => t.paymentOrderId), now);
+    return { dropped: dropped.length, atRisk, sweepsRequeued };
+  });
+  log.warn("reorged out", { chain: chain.slug, transfers: result.dropped, sweeps: result.sweepsRequeued, at_risk: result.atRisk.length });
+  if (result.atRisk.length) await notifyDeliveriesDue();
+  return result;
+}
+
+/**
+ * Of these orders, the confirmed ones lost (part of) their payment: each stays confirmed (the
+ * documented policy: the merchant was told) but is flagged at risk and announced by a
+ * `payment.reorged` event, once. Orders not final fall back through the lifecycle, which announces
+ * processing → pending itself. Call inside the transaction that dropped the transfers.
+ */
+export async function flagVanishedPayments(tx: DbOrTx, orderIds: (number | null)[], now: Date): Promise<string[]> {
+  const flagged: string[] = [];
+  for (const id of new Set(orderIds.filter((id): id is number => id !== null))) {
+    const order = await flagOrderAtRisk(tx, id, "payment_reorged", now);
+    if (!order) continue;
+    const view = (await findMerchantOrderView(tx, order.merchantId, { id: order.id }))!;
+    await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data: serializeOrderView(view), webhookUrl: order.webhookUrl }, now);
+    flagged.push(order.orderId);
+  }
+  return flagged;
+}
