@@ -6,6 +6,7 @@ import { testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetFaucet } from "@/lib/chains/sandbox-devnet";
 import { isRpcUnreachable, serialWallet } from "@/lib/chains/serial-sender";
 import { ApiError } from "@/lib/http/errors";
+import { reorgDevnet, snapshotHead, type DevnetReorg } from "./devnet-snapshots";
 
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
@@ -45,6 +46,8 @@ export async function sendFromFaucet(chain: Blockchain, token: TokenInfo, to: Ad
   const client = chainClient(chain);
   return devnetCall(() =>
     faucetAccount.run(async (wallet) => {
+      // The state before the payment, for the reorg tool to go back to.
+      await snapshotHead(chain, chain.rpcUrl!);
       let hash: Hex;
       if (!token.address) {
         hash = await wallet.sendTransaction({ to, value: amount });
@@ -66,6 +69,7 @@ export async function faucet(chain: Blockchain, token: TokenInfo, to: Address, a
   const client = chainClient(chain);
   return devnetCall(() =>
     faucetAccount.run(async (wallet) => {
+      await snapshotHead(chain, chain.rpcUrl!);
       const hash = token.address
         ? await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [to, amount] })
         : await wallet.sendTransaction({ to, value: amount });
@@ -82,6 +86,12 @@ export async function faucet(chain: Blockchain, token: TokenInfo, to: Address, a
  */
 export async function mineBlocks(chain: Blockchain, blocks: number): Promise<bigint> {
   const rpcUrl = devnetOrThrow(chain);
+  await snapshotHead(chain, rpcUrl);
   await createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(rpcUrl) }).mine({ blocks, interval: 0 });
   return chainClient(chain).getBlockNumber({ cacheTime: 0 });
+}
+
+/** Replaces the devnet's newest blocks (at least `depth`) with a longer branch; lib/sandbox/devnet-snapshots.ts. */
+export async function reorgBlocks(chain: Blockchain, depth: number): Promise<DevnetReorg> {
+  return reorgDevnet(chain, devnetOrThrow(chain), depth);
 }

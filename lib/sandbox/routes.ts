@@ -1,6 +1,6 @@
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
 import { orderParams } from "@/lib/orders/schemas";
-import { faucetBody, faucetJson, mineBody, mineJson, payOrderBody, payOrderJson, simulateBody, simulatedPaymentJson } from "./schemas";
+import { faucetBody, faucetJson, mineBody, mineJson, payOrderBody, payOrderJson, reorgBody, reorgJson, simulateBody, simulatedPaymentJson } from "./schemas";
 
 /** The sandbox's devnet tools (404 in live mode). */
 export const sandboxRoutes = {
@@ -32,6 +32,21 @@ export const sandboxRoutes = {
       tags: ["Sandbox"],
       response: okAnswer(mineJson, "Mined 1 block(s)."),
       errors: ["INVALID_BLOCKCHAIN", "SERVICE_UNAVAILABLE"],
+    },
+  }),
+  reorg: defineRoute({
+    method: "POST",
+    path: "/api/sandbox/reorg",
+    access: "create_payments",
+    body: reorgBody,
+    sandboxOnly: true,
+    doc: {
+      summary: "Reorganise the devnet",
+      description:
+        "Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).",
+      tags: ["Sandbox"],
+      response: okAnswer(reorgJson, "Replaced 3 block(s)."),
+      errors: ["INVALID_BLOCKCHAIN", "CONFLICT", "RATE_LIMITED", "SERVICE_UNAVAILABLE"],
     },
   }),
   faucet: defineRoute({

@@ -7,9 +7,9 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
-import { devnetCall, faucet, mineBlocks, sendFromFaucet } from "./devnet-tools";
-import type { FaucetBody, MineBody, PayOrderBody } from "./schemas";
-import { assertFaucetAmount } from "./usage-limits";
+import { devnetCall, faucet, mineBlocks, reorgBlocks, sendFromFaucet } from "./devnet-tools";
+import type { FaucetBody, MineBody, PayOrderBody, ReorgBody } from "./schemas";
+import { assertFaucetAmount, spendMinedBlocks } from "./usage-limits";
 
 function chainBySlugOrThrow(slug: string): Blockchain {
   const chain = findBlockchainBySlug(slug);
@@ -56,6 +56,19 @@ export async function mine(input: MineBody) {
   const head = await devnetCall(() => mineBlocks(chain, input.blocks));
   await kick(taskNames.watchChain(chain.slug));
   return { blocks: input.blocks, block_number: Number(head), blockchain: chain.slug };
+}
+
+/**
+ * POST /api/sandbox/reorg/ (and the sandbox page's button): a chain reorganisation on the devnet, so
+ * a merchant can rehearse what a vanished payment looks like. Charged to the merchant's mined-block
+ * budget like mine: the new branch is at least depth + 1 blocks.
+ */
+export async function reorg(db: Db, merchantId: number, input: ReorgBody) {
+  const chain = chainBySlugOrThrow(input.blockchain);
+  await spendMinedBlocks(db, merchantId, input.depth + 1);
+  const result = await devnetCall(() => reorgBlocks(chain, input.depth));
+  await kick(taskNames.watchChain(chain.slug));
+  return { depth: result.depth, from_block: Number(result.fromBlock), block_number: Number(result.head), blockchain: chain.slug };
 }
 
 /** POST /api/sandbox/faucet/: test tokens or native coin to any address. */

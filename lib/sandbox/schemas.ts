@@ -14,6 +14,20 @@ export const mineBody = z.object({
 });
 export type MineBody = z.infer<typeof mineBody>;
 
+/** The deepest sandbox reorg: past any sandbox threshold, inside the gateway's re-check window (lib/engine/reorg-recheck.ts). */
+export const maxReorgDepth = 64;
+
+export const reorgBody = z.object({
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxReorgDepth)
+    .describe(`Blocks to take away from the top of the chain (1–${maxReorgDepth}); at least this many are replaced by a longer branch`),
+  blockchain: z.string().min(1).max(32).default("ethereum").describe("Any sandbox slug on the devnet"),
+});
+export type ReorgBody = z.infer<typeof reorgBody>;
+
 export const faucetBody = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "Enter a 0x-prefixed EVM address."),
   currency: z.string().min(1).max(16),
@@ -44,6 +58,13 @@ export const payOrderJson = z.object({
 export const mineJson = z.object({
   blocks: z.number().int(),
   block_number: z.number().int().describe("The devnet's head after mining"),
+  blockchain: z.string(),
+});
+
+export const reorgJson = z.object({
+  depth: z.number().int().describe("Blocks replaced (at least the depth asked for: the devnet goes back to its newest saved state that deep)"),
+  from_block: z.number().int().describe("The first height whose block was replaced: transactions from there on that are not on the new branch are gone"),
+  block_number: z.number().int().describe("The head of the new, longer branch"),
   blockchain: z.string(),
 });
 

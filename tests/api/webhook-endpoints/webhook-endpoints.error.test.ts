@@ -46,6 +46,12 @@ describe("POST /api/webhook-endpoints/ rejects bad input with 400 VALIDATION_ERR
     expectValidation(await call(create, "POST", "/api/webhook-endpoints/", { token: merchant.access, body }), field);
   });
 
+  test("payment.reorged is an event like the others: an endpoint subscribes to it", async () => {
+    const res = await call(create, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: "http://127.0.0.1:9/reorgs", events: ["payment.reorged"] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.events).toEqual(["payment.reorged"]);
+  });
+
   test("malformed JSON", async () => {
     expectValidation(await call(create, "POST", "/api/webhook-endpoints/", { token: merchant.access, rawBody: '{"url": ' }), "non_field_errors");
   });

@@ -6,8 +6,8 @@ import { authedAction } from "@/lib/auth/authed-action";
 import { createOrder } from "@/lib/orders/create-order";
 import { createOrderBody } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
-import { dripFaucet, mine, payOrder } from "@/lib/sandbox/sandbox-tools";
-import { faucetBody, mineBody, payOrderBody } from "@/lib/sandbox/schemas";
+import { dripFaucet, mine, payOrder, reorg } from "@/lib/sandbox/sandbox-tools";
+import { faucetBody, mineBody, payOrderBody, reorgBody } from "@/lib/sandbox/schemas";
 
 /** A test order from the form: a random nonce and order_info unless given. */
 const orderFromForm = (o: unknown) => {
@@ -40,7 +40,7 @@ export const payOrderAction = authedAction(
 
 const numberFields = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
-  return { ...f, ...(typeof f.blocks === "string" && { blocks: Number(f.blocks) }) };
+  return { ...f, ...(typeof f.blocks === "string" && { blocks: Number(f.blocks) }), ...(typeof f.depth === "string" && { depth: Number(f.depth) }) };
 };
 
 /** Same use-case as POST /api/sandbox/mine/. */
@@ -48,3 +48,6 @@ export const mineAction = authedAction(z.preprocess(numberFields, mineBody), asy
 
 /** Same use-case as POST /api/sandbox/faucet/. */
 export const faucetAction = authedAction(faucetBody, async (input) => dripFaucet(input), { sandboxOnly: true });
+
+/** Same use-case as POST /api/sandbox/reorg/ (charged to the same mined-block budget). */
+export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), { sandboxOnly: true });

@@ -13,7 +13,8 @@ import { isSandbox } from "@/lib/env";
 import { serializeOrder, type OrderJson } from "@/lib/orders/serialize";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
 import { accountSecretsByIds } from "@/lib/auth/queries";
-import { createTestOrderAction, faucetAction, mineAction, payOrderAction } from "./actions";
+import { maxReorgDepth } from "@/lib/sandbox/schemas";
+import { createTestOrderAction, faucetAction, mineAction, payOrderAction, reorgAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };
 
@@ -54,6 +55,21 @@ export default async function SandboxPage() {
         <Card title="Mine blocks">
           <ActionForm action={mineAction} submitLabel="Mine" showResult resetOnSuccess={false} label="Mine blocks">
             <Field label="Blocks" name="blocks" type="number" min={1} max={1000} defaultValue={3} required />
+            <SelectField label="Blockchain" name="blockchain" options={chains} />
+          </ActionForm>
+        </Card>
+        <Card title="Reorganise the chain">
+          <ActionForm action={reorgAction} submitLabel="Reorg" showResult resetOnSuccess={false} label="Reorganise the chain">
+            <Field
+              label="Depth (blocks)"
+              name="depth"
+              type="number"
+              min={1}
+              max={maxReorgDepth}
+              defaultValue={3}
+              required
+              hint="The newest blocks are replaced by a longer branch without their transactions: a payment in them vanishes and a payment.reorged webhook follows."
+            />
             <SelectField label="Blockchain" name="blockchain" options={chains} />
           </ActionForm>
         </Card>

@@ -1,0 +1,146 @@
+/**
+ * The sandbox reorg tool (POST /api/sandbox/reorg/ and the sandbox page's button) on the real
+ * devnet: a paid, confirmed order's payment vanishes, the order reads at risk and payment.reorged
+ * is recorded; it is charged to the mined-block budget, refused past what the devnet can go back
+ * to, and 404 in live mode.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { GET as listEvents } from "@/app/api/events/route";
+import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
+import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
+import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
+import { POST as sandboxReorg } from "@/app/api/sandbox/reorg/route";
+import { GET as getTransaction } from "@/app/api/transactions/[transactionHash]/route";
+import { createChainClient } from "@/lib/chains/clients";
+import { watchChainTick } from "@/lib/engine/chain-tick";
+import { env } from "@/lib/env";
+import { setupTestDatabase } from "../helpers/db";
+import { setupTestDevnet } from "../helpers/devnet";
+import { createMerchant, createOrder, createWallet, type TestMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
+import { sessionModuleMock, signInAs } from "../dashboard/session";
+import { inMode } from "../webhooks/support";
+
+vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
+const { reorgAction } = await import("@/app/(dashboard)/dashboard/sandbox/actions");
+
+const testDb = setupTestDatabase();
+const net = setupTestDevnet();
+const base = () => net.chain("base");
+const tick = () => watchChainTick(testDb.db, base(), createChainClient(base()), { checkInternalDeposits: false });
+const head = () => createChainClient(base()).getBlockNumber({ cacheTime: 0 });
+
+const mineBudget = env.SANDBOX_MINE_BLOCKS_PER_HOUR;
+afterEach(() => {
+  env.SANDBOX_MINE_BLOCKS_PER_HOUR = mineBudget;
+});
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.append(key, value);
+  return data;
+}
+
+const reorg = (merchant: TestMerchant, body: Record<string, unknown>) => call(sandboxReorg, "POST", "/api/sandbox/reorg/", { token: merchant.access, body });
+const mine = (merchant: TestMerchant, blocks: number) => call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks, blockchain: "base" } });
+
+async function fetchOrder(merchant: TestMerchant, orderId: string) {
+  return (await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } })).body.data;
+}
+
+/** A USDC order paid and confirmed through the sandbox tools (threshold 2). */
+async function confirmedOrder(merchant: TestMerchant) {
+  const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
+  const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  expect((await mine(merchant, 2)).status).toBe(200);
+  await tick();
+  expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
+  return { order, hash: paid.body.data.transaction_hash as string };
+}
+
+describe("POST /api/sandbox/reorg/", () => {
+  test("bad input is 400 on its field; deeper than the devnet can go back is 409 CONFLICT", async () => {
+    const merchant = await createMerchant();
+    for (const [body, field] of [
+      [{ depth: 0 }, "depth"],
+      [{ depth: 65 }, "depth"],
+      [{ depth: "3" }, "depth"],
+      [{}, "depth"],
+    ] as const) {
+      const res = await reorg(merchant, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details).toHaveProperty(field);
+    }
+    expect((await reorg(merchant, { depth: 1, blockchain: "nope" })).body.error.code).toBe("INVALID_BLOCKCHAIN");
+    // Fewer blocks than that exist since the devnet began.
+    const deep = await reorg(merchant, { depth: 64, blockchain: "base" });
+    expect(deep.status, JSON.stringify(deep.body)).toBe(409);
+    expect(deep.body.error.code).toBe("CONFLICT");
+  });
+
+  test("takes a confirmed payment away: transfer reorged, order at risk, payment.reorged; the longer branch is mined", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2, confirmation_threshold: 2 });
+    const { order, hash } = await confirmedOrder(merchant);
+    const before = await head();
+
+    const res = await reorg(merchant, { depth: 3, blockchain: "base" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Back to the newest state the devnet holds at least 3 blocks down (the one before the payment's mint and transfer).
+    const { depth } = res.body.data;
+    expect(depth).toBeGreaterThanOrEqual(3);
+    expect(res.body.data).toMatchObject({ from_block: Number(before) - depth + 1, block_number: Number(before) + 1, blockchain: "base" });
+    expect(await head()).toBe(before + 1n);
+
+    await tick();
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged" });
+    const transfer = await call(getTransaction, "GET", `/api/transactions/${hash}/`, { token: merchant.access, params: { transactionHash: hash } });
+    expect(transfer.body.data).toMatchObject({ status: "failed", not_counted_reason: "reorged" });
+    const events = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { order_id: order.order_id, event: "payment.reorged" } });
+    expect(events.body.count).toBe(1);
+  });
+
+  test("charged to the mined-block budget (depth + 1): over it is 429, and nothing is reorganised", async () => {
+    const merchant = await createMerchant();
+    env.SANDBOX_MINE_BLOCKS_PER_HOUR = 6;
+    expect((await mine(merchant, 2)).status).toBe(200); // 2 of 6
+    expect((await reorg(merchant, { depth: 1, blockchain: "base" })).status).toBe(200); // + 2 = 4
+    const before = await head();
+    const over = await reorg(merchant, { depth: 2, blockchain: "base" }); // + 3 = 7 > 6
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ error: { code: "RATE_LIMITED" }, retry_after: expect.any(Number) });
+    expect(await head()).toBe(before);
+  });
+
+  test("404 in live mode, like the other sandbox tools", async () => {
+    const merchant = await createMerchant();
+    const before = await head();
+    const res = await inMode("live", () => reorg(merchant, { depth: 1, blockchain: "base" }));
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("NOT_FOUND");
+    expect(await head()).toBe(before);
+  });
+});
+
+describe("the sandbox page's reorg button (server action)", () => {
+  test("the same use-case: reorganises, charges the same budget, and is refused in live mode", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2, confirmation_threshold: 2 });
+    signInAs(merchant);
+    const { order } = await confirmedOrder(merchant);
+
+    const done = await reorgAction(form({ depth: "3", blockchain: "base" }));
+    expect(done).toMatchObject({ ok: true, data: { depth: expect.any(Number), blockchain: "base" } });
+    await tick();
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true });
+
+    env.SANDBOX_MINE_BLOCKS_PER_HOUR = 2 + 4 + 2; // the mine of confirmedOrder (2), that reorg (3 + 1), 2 to spare: a depth 2 (3) is over
+    const over = await reorgAction(form({ depth: "2", blockchain: "base" }));
+    expect(over).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+
+    expect(await reorgAction(form({ depth: "0", blockchain: "base" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { depth: expect.any(Array) } } });
+    const live = await inMode("live", () => reorgAction(form({ depth: "1", blockchain: "base" })));
+    expect(live).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+});
