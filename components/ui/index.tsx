@@ -38,6 +38,7 @@ const badgeClasses: Record<string, string | undefined> = {
   revoked: styles.b_revoked,
   dropped: styles.b_dropped,
   invalid: styles.b_failed,
+  at_risk: styles.b_failed,
 };
 
 export function Badge({ status, children }: { status: string; children?: ReactNode }) {

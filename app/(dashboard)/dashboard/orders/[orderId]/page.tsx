@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { Badge, Card, DescriptionList, LinkButton } from "@/components/ui";
+import { Alert, Badge, Card, DescriptionList, LinkButton } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
 import { OrderTimeline } from "@/components/dashboard/order-timeline";
@@ -90,7 +90,15 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
       </p>
       <h1>
         Order <span className="mono">{order.orderId}</span> <Badge status={order.status} />
+        {order.atRiskReason ? <Badge status="at_risk">at risk</Badge> : null}
       </h1>
+      {order.atRiskReason ? (
+        <Alert kind="warn">
+          At risk since {formatDate(order.atRiskAt)}: a chain reorganisation took away this order&apos;s payment after it was confirmed (its
+          transfer below reads reorged). The order stays confirmed, as announced; check that the money reached you before shipping more. A
+          payment.reorged webhook was sent.
+        </Alert>
+      ) : null}
       <Card title="Details">
         <DescriptionList
           items={[
@@ -103,6 +111,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             ["Expires", formatDate(order.expiresAt)],
             ["Confirmed", formatDate(order.confirmedAt)],
             ["Failure reason", order.failureReason],
+            ["At risk", order.atRiskReason ? `yes: ${order.atRiskReason}, since ${formatDate(order.atRiskAt)}` : "no"],
             ["Confirmations required", order.confirmationThreshold],
             ["Order info", <code key="i">{order.orderInfo}</code>],
             ["Webhook URL", order.webhookUrl],
