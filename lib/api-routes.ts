@@ -1,5 +1,6 @@
 import { authRoutes } from "@/lib/auth/routes";
 import { chainRoutes } from "@/lib/chains/routes";
+import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
 import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
@@ -26,6 +27,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(webhookRoutes),
   ...Object.values(paymentLinkRoutes),
   ...Object.values(openApiRoutes),
+  ...Object.values(healthRoutes),
 ];
 
 /** Route files under app/api that are not API operations, with why (the OpenAPI coverage test reads it). */

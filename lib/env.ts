@@ -48,6 +48,12 @@ const envSchema = z.object({
   SWEEP_MIN_TOKEN_UNITS: z.coerce.number().int().min(0).default(1),
   /** Sweeper, live networks: sweeps per merchant per hour (0: unlimited). */
   SWEEPS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(60),
+  /** PostgreSQL: seconds a new connection may take before the query fails (an outage answers 503 within this, never hangs). */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
+  /** PostgreSQL: statement_timeout of every pooled connection, in seconds (0: none). A wait on the database has a deadline. */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  /** GET /api/metrics: when set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`; unset, the endpoint is open (keep it off the public network). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */

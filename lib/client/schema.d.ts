@@ -233,6 +233,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description 200 while the process answers HTTP. It does not touch the database, so a database outage never gets the process restarted.
+         *
+         *     No credential needed.
+         */
+        get: operations["getHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description 200 when the database answers within 2 s and (local job driver) every background task completed a tick within the sleep it announced plus a 30 s grace; otherwise 503 with the same body, whose `failed` names the checks that failed and `checks.workers.stale` the late tasks.
+         *
+         *     No credential needed.
+         */
+        get: operations["getHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{linkId}": {
         parameters: {
             query?: never;
@@ -318,6 +362,28 @@ export interface paths {
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
         put: operations["putMerchantWalletsById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise).
+         *
+         *     No credential needed.
+         */
+        get: operations["getMetrics"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1781,6 +1847,58 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        GetHealthLiveResult: {
+            /**
+             * @description The process answers HTTP; it checks nothing else
+             * @constant
+             */
+            status: "alive";
+        };
+        /** @description 200 when ready, 503 with the same shape when a check failed */
+        GetHealthReadyResult: {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            /** @description The checks that failed (empty when ready) */
+            failed: ("database" | "workers")[];
+            checks: {
+                database: {
+                    /** @enum {string} */
+                    status: "ok" | "failed";
+                    duration_ms: number;
+                    error?: string;
+                };
+                workers: {
+                    /** @enum {string} */
+                    status: "ok" | "failed";
+                    /** @enum {string} */
+                    driver: "local" | "inngest" | "none";
+                    error?: string;
+                    /** @description Task loops that have not completed a tick within the sleep they announced plus the grace */
+                    stale: {
+                        task: string;
+                        overdue_seconds: number;
+                        consecutive_errors: number;
+                        last_error: string | null;
+                    }[];
+                    /** @description Every task loop of this instance (local driver) */
+                    tasks: {
+                        task: string;
+                        running_since: string | null;
+                        last_success_at: string | null;
+                        last_error_at: string | null;
+                        last_error: string | null;
+                        consecutive_errors: number;
+                        backing_off_until: string | null;
+                        last_tick_duration_ms: number | null;
+                        due_by: string;
+                        restarts: number;
+                        locked_elsewhere: boolean;
+                    }[];
+                };
+            };
+        };
+        /** @description Prometheus text exposition format (text/plain; version=0.0.4) */
+        GetMetricsResult: string;
         WebhookEvent: {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
             id: string;
@@ -3283,6 +3401,78 @@ export interface operations {
             };
         };
     };
+    getHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result (a bare object, no envelope). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthLiveResult"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result (a bare object, no envelope). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthReadyResult"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getLinksByLinkId: {
         parameters: {
             query?: never;
@@ -3935,6 +4125,42 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result (a bare object, no envelope). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMetricsResult"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,20 +24,33 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    // Migrations run on their own connection, without the pools' statement timeout (an index
+    // build on a large table may take longer).
+    const migrator = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: env.DATABASE_CONNECT_TIMEOUT_SECONDS });
+    try {
+      await migrate(drizzle(migrator), { migrationsFolder });
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
     const sqlClient = postgres(options.url, {
       max: 10,
-      onnotice: () => {},
+      ...outageBounds(),
       // Named statements are parsed once per connection but planned at every execution, against
       // the tables as they are then: a generic plan cached while a table was still empty (say,
       // the merchant-and-date index picked for a nonce lookup) would stay with the connection
       // as the table grows whenever nothing re-analyzes it (autovacuum off or behind).
-      connection: { plan_cache_mode: "force_custom_plan" },
+      connection: { plan_cache_mode: "force_custom_plan", ...statementTimeout() },
     });
     const db = drizzle(withNamedStatements(sqlClient), { schema, logger: options.logger });
-    await migrate(db, { migrationsFolder });
     // The hot path's statements, on connections that keep their plans (see `withCachedPlans`).
-    const cachedPlansClient = postgres(options.url, { max: 10, onnotice: () => {}, connection: { plan_cache_mode: "auto" } });
+    const cachedPlansClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "auto", ...statementTimeout() } });
     cachedPlanDbs.set(db, drizzle(withNamedStatements(cachedPlansClient), { schema, logger: options.logger }) as unknown as Db);
+    const url = options.url;
+    sessionConnectionOpeners.set(db, (onclose) => {
+      // One connection, never recycled while idle (a session lock lives as long as its connection).
+      const client = postgres(url, { max: 1, ...outageBounds(), max_lifetime: null, onclose, connection: statementTimeout() });
+      return { db: drizzle(client) as unknown as DbOrTx, end: () => client.end({ timeout: 5 }) };
+    });
     return {
       db: db as unknown as Db,
       driver: "postgres",
@@ -55,6 +68,40 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
   const db = drizzle(client, { schema, logger: options.logger });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+}
+
+/**
+ * Bounds on every wait for PostgreSQL, so an outage answers fast instead of hanging: a new
+ * connection gives up after DATABASE_CONNECT_TIMEOUT_SECONDS, and a failed connect is retried
+ * after a fixed 0.1 s. postgres.js's default backoff grows to 20 s per attempt over an outage, and
+ * a query queued behind failed connects waited for each of them: requests hung past 30 s.
+ */
+function outageBounds() {
+  return { onnotice: () => {}, connect_timeout: env.DATABASE_CONNECT_TIMEOUT_SECONDS, backoff: () => 0.1 };
+}
+
+/** statement_timeout (ms) for pooled connections: no statement waits on the database for ever. */
+function statementTimeout(): Record<string, string> {
+  const seconds = env.DATABASE_STATEMENT_TIMEOUT_SECONDS;
+  return seconds > 0 ? { statement_timeout: String(Math.round(seconds * 1000)) } : {};
+}
+
+/** A connection of its own (outside the pools) and how to close it. */
+export interface SessionConnection {
+  db: DbOrTx;
+  end(): Promise<void>;
+}
+
+const sessionConnectionOpeners = new WeakMap<object, (onclose: () => void) => SessionConnection>();
+
+/**
+ * A dedicated single-connection client for session state (advisory locks) on PostgreSQL, or null
+ * on PGlite (one connection, one process). It reconnects by itself on its next statement after
+ * the connection was lost; `onclose` is told each time a connection closes, since the session's
+ * state (its locks) went with it.
+ */
+export function openSessionConnection(db: Db, onclose: () => void): SessionConnection | null {
+  return sessionConnectionOpeners.get(db)?.(onclose) ?? null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
 import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
+import { recordChainHead } from "@/lib/health/metrics";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
@@ -54,6 +55,7 @@ export function chainTasks(): AnyTask[] {
           const current = findBlockchainById(chain.id)!;
           if (!current.rpcUrl) return;
           const tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          recordChainHead(chain.slug, tick.scan.head);
           const busy =
             tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.reorg.dropped > 0 || tick.reorg.sweepsRequeued > 0;
           checkBalancesNext = busy;

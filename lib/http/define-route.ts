@@ -35,6 +35,7 @@ export const apiTags = {
   "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
   Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
   Meta: "This document.",
+  Operations: "Liveness, readiness and Prometheus metrics for the operator's monitoring (no merchant credential).",
 } as const;
 export type ApiTag = keyof typeof apiTags;
 

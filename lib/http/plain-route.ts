@@ -1,18 +1,37 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { databaseUnavailableReason } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
+import { observeHttpRequest } from "@/lib/health/metrics";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
 import type { RouteDefinition } from "./define-route";
 import { ApiError, notFound } from "./errors";
 
+/** Seconds a client is told to wait (`Retry-After`) when the database is unavailable. */
+export const databaseRetryAfterSeconds = 5;
+
+/** The 503 a request gets while the database cannot be reached: retry advice in the body and in `Retry-After`. */
+export function databaseUnavailableError(): ApiError {
+  return new ApiError("SERVICE_UNAVAILABLE", "The service is temporarily unavailable (its database cannot be reached). Retry shortly.", undefined, {
+    body: { retry_after: databaseRetryAfterSeconds },
+    headers: { "Retry-After": String(databaseRetryAfterSeconds) },
+  });
+}
+
 /**
  * A thrown error as the error envelope: an ApiError gives its code, status, details and extra
- * fields; anything else is logged with the request id and becomes a fixed 500 INTERNAL_ERROR
- * (no stack, no SQL in the body).
+ * fields; a lost or unreachable database (lib/db/errors.ts) is a 503 SERVICE_UNAVAILABLE with
+ * Retry-After, logged as a warning with its cause; anything else is logged with the request id
+ * and becomes a fixed 500 INTERNAL_ERROR (no stack, no SQL in the body).
  */
 export function errorAnswer(error: unknown, { requestId, route, headers }: { requestId: string; route: string; headers: Record<string, string> }): Response {
+  const unavailable = error instanceof ApiError ? null : databaseUnavailableReason(error);
+  if (unavailable) {
+    log.warn("database unavailable; answered 503", { request_id: requestId, route, cause: unavailable, error: error instanceof Error ? error.message : String(error) });
+    error = databaseUnavailableError();
+  }
   if (error instanceof ApiError) {
     return errorResponse(error.code, error.message, { details: error.details, extra: error.extra?.body, headers: { ...headers, ...error.extra?.headers } });
   }
@@ -21,13 +40,15 @@ export function errorAnswer(error: unknown, { requestId, route, headers }: { req
 }
 
 /** The one log line per request (never a body, token or secret). */
-export function logRequest(fields: { requestId: string; method: string; path: string; status: number; started: number; merchantId?: number; credential?: string }): void {
+export function logRequest(fields: { requestId: string; method: string; path: string; route: string; status: number; started: number; merchantId?: number; credential?: string }): void {
+  const durationMs = performance.now() - fields.started;
+  observeHttpRequest(fields.method, fields.route, fields.status, durationMs / 1000);
   log.info("request", {
     request_id: fields.requestId,
     method: fields.method,
     path: fields.path,
     status: fields.status,
-    duration_ms: Math.round(performance.now() - fields.started),
+    duration_ms: Math.round(durationMs),
     merchant_id: fields.merchantId,
     credential: fields.credential,
   });
@@ -65,7 +86,7 @@ export function plainRoute<C = unknown>(options: PlainRouteOptions, handler: (re
     } catch (error) {
       response = errorAnswer(error, { requestId, route: routeName, headers });
     }
-    logRequest({ requestId, method: request.method, path: options.secretPath ? routeName : new URL(request.url).pathname, status: response.status, started });
+    logRequest({ requestId, method: request.method, path: options.secretPath ? routeName : new URL(request.url).pathname, route: routeName, status: response.status, started });
     return response;
   }
   return Object.assign(route, { definition: options.definition });

@@ -6,6 +6,7 @@ import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMete
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
 import { finishIdempotentRequest, idempotencyHeader, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
 import type { ApiResult } from "./envelope";
 import { errorAnswer as errorEnvelope, logRequest } from "./plain-route";
@@ -191,9 +192,12 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
     }
     if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) response.headers.set(name, value);
 
-    if (idempotent && db) await finishIdempotentRequest(db, idempotent, response);
+    if (idempotent && db) {
+      // The answer stands even if it cannot be stored (the database went away meanwhile): a retry with the key then runs again or waits on the stale claim.
+      await finishIdempotentRequest(db, idempotent, response).catch((error) => log.warn("could not store an idempotent answer", { request_id: requestId, ...describeError(error) }));
+    }
 
-    logRequest({ requestId, method: request.method, path: url.pathname, status: response.status, started, merchantId: principal?.merchantId, credential: principal?.kind });
+    logRequest({ requestId, method: request.method, path: url.pathname, route: options.path, status: response.status, started, merchantId: principal?.merchantId, credential: principal?.kind });
     return response;
   }
   // The definition stays readable on the handler: routeMethods exports it under its method, tests walk it.

@@ -37,6 +37,11 @@ export interface Task<P = undefined> {
    * itself divides the work (e.g. `FOR UPDATE SKIP LOCKED`).
    */
   concurrency?: "exclusive" | "shared";
+  /**
+   * The longest one run may take before the local driver's supervisor abandons it (its `signal` is
+   * aborted) and starts the next; readiness counts a run past it as stuck. Default 5 minutes.
+   */
+  runDeadlineMs?: number;
   /** Schema of the data a triggered run takes, when it takes any. */
   payload?: z.ZodType<P>;
   /**

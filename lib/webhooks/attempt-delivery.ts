@@ -1,6 +1,7 @@
 import "server-only";
 import type { WebhookDelivery, WebhookEndpoint } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { observeWebhookAttempt } from "@/lib/health/metrics";
 import { sendWebhook, type SendResult } from "./deliver";
 import { accountSecretsByIds, type AccountSecrets } from "@/lib/auth/queries";
 import { disableEndpoint, findEndpointsByIds, finishAttempts, insertAttempts, type AttemptOutcomeRow } from "./queries";
@@ -44,8 +45,10 @@ export async function loadTargets(db: DbOrTx, deliveries: WebhookDelivery[], now
   return targets;
 }
 
-export function sendTo(target: Exclude<Target, { skip: string }>, delivery: WebhookDelivery, options: AttemptOptions): Promise<SendResult> {
-  return sendWebhook({ url: target.url, body: delivery.body, messageId: delivery.messageId, secrets: target.secrets, timeoutMs: options.timeoutMs, policy: options.policy });
+export async function sendTo(target: Exclude<Target, { skip: string }>, delivery: WebhookDelivery, options: AttemptOptions): Promise<SendResult> {
+  const result = await sendWebhook({ url: target.url, body: delivery.body, messageId: delivery.messageId, secrets: target.secrets, timeoutMs: options.timeoutMs, policy: options.policy });
+  observeWebhookAttempt(result.statusCode, result.durationMs / 1000);
+  return result;
 }
 
 /** The outcome of one claimed attempt, ready to be written. `result` is null when nothing was sent (skipped). */

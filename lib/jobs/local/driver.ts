@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
+import { superviseTask, type BackoffPolicy, type SupervisedRunResult, type SupervisedTask } from "@/lib/engine/supervisor";
 import { describeError, log } from "@/lib/log";
-import type { AnyTask, TaskRunResult } from "../tasks";
+import type { AnyTask } from "../tasks";
 import { openLockSession, type LockSession } from "./lock-session";
 
 export interface LocalDriver {
@@ -15,90 +16,63 @@ export interface LocalDriver {
 export interface LocalDriverOptions {
   /** The database the tasks run against (default: the process-wide one). */
   db: Db;
+  /** Retry backoff after a failed run (default: lib/engine/supervisor.ts defaultBackoff). */
+  backoff?: BackoffPolicy;
+  /** Deadline of every run, for tasks that set none (default: lib/engine/supervisor.ts defaultRunDeadlineMs). */
+  runDeadlineMs?: number;
 }
 
 /**
- * The in-process scheduler (DESIGN › Shape): one loop per task, each single-flight (a run never
- * overlaps the previous one), exclusive tasks guarded by a Postgres advisory lock so that several
- * app instances never run one at the same time. An error is logged and the loop goes on.
+ * The in-process scheduler (DESIGN › Shape): one supervised loop per task (lib/engine/supervisor.ts:
+ * backoff on errors, a deadline per run, restart after a crash, state for readiness and metrics),
+ * each single-flight (a run never overlaps the previous one, unless the previous one was abandoned
+ * at its deadline), exclusive tasks guarded by a Postgres advisory lock so that several app
+ * instances never run one at the same time.
  */
 export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriverOptions): LocalDriver {
   const { db } = options;
   const controller = new AbortController();
-  let session: Promise<LockSession> | null = null;
-  const lockSession = () => (session ??= openLockSession(db).catch((error) => ((session = null), Promise.reject(error))));
+  const locks: LockSession = openLockSession(db);
 
-  const loops = tasks.map((task) => {
-    const state = { kicked: false, wake: null as (() => void) | null };
+  async function runOnce(task: AnyTask, signal: AbortSignal): Promise<SupervisedRunResult | void> {
+    const exclusive = (task.concurrency ?? "exclusive") === "exclusive";
+    // A lock statement fails like any other during an outage: the supervisor counts it and backs off.
+    if (exclusive && !(await locks.tryLock(task.name))) return { sleepMs: task.intervalMs, lockedElsewhere: true };
+    try {
+      const result = await task.run(db, { signal });
+      return { sleepMs: result?.nextRunInMs ?? task.intervalMs };
+    } finally {
+      if (exclusive) await locks.unlock(task.name).catch((error) => log.debug("job unlock failed (the lock went with its connection)", { task: task.name, ...describeError(error) }));
+    }
+  }
 
-    const runOnce = async (): Promise<TaskRunResult | void> => {
-      const exclusive = (task.concurrency ?? "exclusive") === "exclusive";
-      let locks: LockSession | null = null;
-      if (exclusive) {
-        try {
-          locks = await lockSession();
-          if (!(await locks.tryLock(task.name))) return; // another instance is on it
-        } catch (error) {
-          log.error("job lock failed", { task: task.name, ...describeError(error) });
-          const broken = session;
-          session = null;
-          await broken?.then((s) => s.close()).catch(() => {});
-          return;
-        }
-      }
-      try {
-        return await task.run(db, { signal: controller.signal });
-      } catch (error) {
-        log.error("job run failed", { task: task.name, ...describeError(error) });
-      } finally {
-        if (locks) await locks.unlock(task.name).catch((error) => log.error("job unlock failed", { task: task.name, ...describeError(error) }));
-      }
-    };
+  const loops: Array<{ task: AnyTask; supervised: SupervisedTask }> = tasks.map((task) => ({
+    task,
+    supervised: superviseTask({
+      name: task.name,
+      intervalMs: task.intervalMs,
+      runDeadlineMs: task.runDeadlineMs ?? options.runDeadlineMs,
+      backoff: options.backoff,
+      signal: controller.signal,
+      run: (signal) => runOnce(task, signal),
+    }),
+  }));
 
-    const sleep = (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        timer.unref?.();
-        function done() {
-          clearTimeout(timer);
-          state.wake = null;
-          resolve();
-        }
-        state.wake = done;
-      });
-
-    const running = (async () => {
-      while (!controller.signal.aborted) {
-        state.kicked = false;
-        const result = await runOnce();
-        if (controller.signal.aborted) break;
-        // Idle tasks say when there is next something to do; the sleep ends early on a kick.
-        if (!state.kicked) await sleep(result?.nextRunInMs ?? task.intervalMs);
-      }
-    })();
-
-    return { task, state, running };
-  });
-
-  const byName = new Map(loops.map((loop) => [loop.task.name, loop]));
+  const byName = new Map(loops.map((loop) => [loop.task.name, loop.supervised]));
   let stopping: Promise<void> | null = null;
 
   return {
     taskNames: tasks.map((t) => t.name),
     kick(taskName) {
-      const loop = byName.get(taskName);
-      if (!loop || controller.signal.aborted) return;
-      loop.state.kicked = true;
-      loop.state.wake?.();
+      if (controller.signal.aborted) return;
+      byName.get(taskName)?.kick();
     },
     stop() {
       stopping ??= (async () => {
         controller.abort();
-        for (const loop of loops) loop.state.wake?.();
-        await Promise.all(loops.map((loop) => loop.running));
-        const open = session;
-        session = null;
-        await open?.then((s) => s.close()).catch((error) => log.error("job lock release failed", describeError(error)));
+        for (const loop of loops) loop.supervised.wake();
+        await Promise.all(loops.map((loop) => loop.supervised.stopped));
+        await locks.close().catch((error) => log.warn("job lock release failed", describeError(error)));
       })();
       return stopping;
     },

@@ -1,0 +1,198 @@
+import "server-only";
+import { databaseUnavailableReason } from "@/lib/db/errors";
+import { describeError, log } from "@/lib/log";
+import { forgetTaskState, markRunFailed, markRunStarted, markRunSucceeded, registerTaskState, taskClock, type TaskState } from "./task-state";
+
+/** What one run tells its supervisor: how long to sleep before the next (a kick ends the sleep early). */
+export interface SupervisedRunResult {
+  sleepMs: number;
+  /** The run did nothing because another instance holds the task's lock. */
+  lockedElsewhere?: boolean;
+}
+
+export interface BackoffPolicy {
+  /** The first retry after an error waits about this long; each further one twice as long… */
+  baseMs: number;
+  /** …up to this. */
+  capMs: number;
+}
+
+/** 1 s, 2 s, 4 s … capped at 30 s: an outage costs a task a retry every 30 s, not one a second. */
+export const defaultBackoff: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
+
+/** How long one run may take before its supervisor abandons it and starts the next (its signal is aborted). */
+export const defaultRunDeadlineMs = 5 * 60_000;
+
+/** The wait before retry number `consecutiveErrors` (1 = after the first error), with up to 20 % jitter below. */
+export function backoffDelayMs(consecutiveErrors: number, policy: BackoffPolicy = defaultBackoff, random = Math.random): number {
+  const exponential = policy.baseMs * 2 ** Math.min(Math.max(consecutiveErrors - 1, 0), 30);
+  return Math.round(Math.min(policy.capMs, exponential) * (0.8 + 0.2 * random()));
+}
+
+/** A run that passed its deadline. */
+export class RunDeadlineExceeded extends Error {
+  constructor(readonly task: string, readonly deadlineMs: number) {
+    super(`the run did not finish within its deadline (${deadlineMs} ms)`);
+    this.name = "RunDeadlineExceeded";
+  }
+}
+
+export interface SupervisedTaskOptions {
+  name: string;
+  /** Sleep after a run that named none. */
+  intervalMs: number;
+  runDeadlineMs?: number;
+  backoff?: BackoffPolicy;
+  /** Aborted when the driver stops. */
+  signal: AbortSignal;
+  /** One run; its signal is aborted at the deadline or when the driver stops. Throws on failure. */
+  run(signal: AbortSignal): Promise<SupervisedRunResult | void>;
+}
+
+export interface SupervisedTask {
+  readonly state: TaskState;
+  /** Ends the current sleep so the task runs now (not during an error backoff: the retry comes when it ends). */
+  kick(): void;
+  /** Ends the current sleep (the driver is stopping). */
+  wake(): void;
+  /** Settles when the loop has stopped (after `signal` aborted). */
+  readonly stopped: Promise<void>;
+}
+
+/**
+ * Runs a task in a supervised loop, the way graphile-worker and pg-boss keep workers alive: a run
+ * that throws is counted (consecutive errors) and retried after an exponential, capped backoff; a
+ * run that hangs past its deadline is abandoned (its signal aborted) and the next one started; a
+ * loop that crashes is restarted. A streak of failures logs ONE warning (an error when the cause is
+ * not the database) and one "recovered" line when a run succeeds again, not a line per retry.
+ */
+export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
+  const runDeadlineMs = options.runDeadlineMs ?? defaultRunDeadlineMs;
+  const policy = options.backoff ?? defaultBackoff;
+  const state = registerTaskState(options.name, runDeadlineMs);
+  let kicked = false;
+  let wake: (() => void) | null = null;
+  let inBackoff = false;
+  let streakStartedAt: number | null = null;
+  let lastLoggedError: string | null = null;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  /** One run with its deadline: rejects with RunDeadlineExceeded when it passes. */
+  async function runWithDeadline(): Promise<SupervisedRunResult | void> {
+    const controller = new AbortController();
+    const stop = () => controller.abort(options.signal.reason);
+    options.signal.addEventListener("abort", stop, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const run = options.run(controller.signal);
+    try {
+      return await Promise.race([
+        run,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            controller.abort(new RunDeadlineExceeded(options.name, runDeadlineMs));
+            reject(new RunDeadlineExceeded(options.name, runDeadlineMs));
+          }, runDeadlineMs);
+          timer.unref?.();
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", stop);
+      // An abandoned run may still settle later; its failure is already accounted for.
+      run.catch(() => {});
+    }
+  }
+
+  function noteFailure(error: unknown): number {
+    const backoffMs = backoffDelayMs(state.consecutiveErrors + 1, policy);
+    const cause = databaseUnavailableReason(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RunDeadlineExceeded) state.restarts += 1;
+    const fields = { task: options.name, consecutive_errors: state.consecutiveErrors + 1, retry_in_ms: backoffMs, ...(cause ? { cause, error: message } : describeError(error)) };
+    if (state.consecutiveErrors === 0) {
+      streakStartedAt = taskClock.now();
+      lastLoggedError = message;
+      if (cause) log.warn("task failing: database unavailable; retrying with backoff", fields);
+      else log.error("task failing; retrying with backoff", fields);
+    } else if (!cause && message !== lastLoggedError) {
+      lastLoggedError = message;
+      log.error("task still failing, with another error", fields);
+    } else {
+      log.debug("task still failing", fields);
+    }
+    markRunFailed(state, error, backoffMs);
+    return backoffMs;
+  }
+
+  function noteSuccess(result: SupervisedRunResult | void): number {
+    const sleepMs = result?.sleepMs ?? options.intervalMs;
+    if (state.consecutiveErrors > 0) {
+      log.info("task recovered", { task: options.name, after_errors: state.consecutiveErrors, failing_for_ms: streakStartedAt === null ? null : taskClock.now() - streakStartedAt });
+      streakStartedAt = null;
+      lastLoggedError = null;
+    }
+    markRunSucceeded(state, sleepMs, { lockedElsewhere: result?.lockedElsewhere });
+    return sleepMs;
+  }
+
+  async function loop(): Promise<void> {
+    while (!options.signal.aborted) {
+      kicked = false;
+      markRunStarted(state);
+      let sleepMs: number;
+      try {
+        sleepMs = noteSuccess(await runWithDeadline());
+      } catch (error) {
+        if (options.signal.aborted) break;
+        const backoffMs = noteFailure(error);
+        inBackoff = true;
+        try {
+          await sleep(backoffMs);
+        } finally {
+          inBackoff = false;
+        }
+        continue;
+      }
+      if (options.signal.aborted) break;
+      // Idle tasks say when there is next something to do; the sleep ends early on a kick.
+      if (!kicked) await sleep(sleepMs);
+    }
+  }
+
+  const stopped = (async () => {
+    while (!options.signal.aborted) {
+      try {
+        await loop();
+      } catch (error) {
+        // Only a bug in the loop itself gets here (a run's failure is caught above): start it again.
+        state.restarts += 1;
+        log.error("task loop crashed; restarting it", { task: options.name, ...describeError(error) });
+        await sleep(backoffDelayMs(1, policy));
+      }
+    }
+    forgetTaskState(state);
+  })();
+
+  return {
+    state,
+    kick() {
+      kicked = true;
+      if (!inBackoff) wake?.();
+    },
+    wake() {
+      wake?.();
+    },
+    stopped,
+  };
+}

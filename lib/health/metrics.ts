@@ -1,0 +1,76 @@
+import "server-only";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * The Prometheus metrics of this process (GET /api/metrics), on one prom-client registry kept on
+ * globalThis: Next loads modules more than once, and a second registry would split the counters.
+ * Request and attempt counters are observed as they happen; the rest is read at scrape time
+ * (lib/health/render-metrics.ts).
+ */
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "gateway_process_" });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({ name: "gateway_http_requests_total", help: "HTTP requests answered, by route pattern and status.", labelNames: ["method", "route", "status"], registers }),
+    httpDuration: new Histogram({
+      name: "gateway_http_request_duration_seconds",
+      help: "Time to answer an HTTP request, by route pattern.",
+      labelNames: ["method", "route"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    chainHead: new Gauge({ name: "gateway_chain_head_block", help: "The chain's head as this instance's watcher last saw it.", labelNames: ["chain"], registers }),
+    chainScanned: new Gauge({ name: "gateway_chain_scanned_block", help: "The last block fully scanned (the stored cursor).", labelNames: ["chain"], registers }),
+    chainLag: new Gauge({ name: "gateway_chain_lag_blocks", help: "Head minus scanned cursor: blocks the scanner is behind.", labelNames: ["chain"], registers }),
+    chainTickAge: new Gauge({ name: "gateway_chain_last_tick_age_seconds", help: "Seconds since the chain's watcher last completed a tick in this instance.", labelNames: ["chain"], registers }),
+    deliveriesDue: new Gauge({ name: "gateway_webhook_deliveries_due", help: "Webhook deliveries due now and not yet sent.", registers }),
+    oldestDueAge: new Gauge({ name: "gateway_webhook_oldest_due_age_seconds", help: "How long the oldest due webhook delivery has been waiting (0: none).", registers }),
+    attemptDuration: new Histogram({
+      name: "gateway_webhook_attempt_duration_seconds",
+      help: "Duration of webhook delivery attempts, by outcome.",
+      labelNames: ["outcome"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers,
+    }),
+    attempts: new Counter({ name: "gateway_webhook_attempts_total", help: "Webhook delivery attempts by outcome (2xx, 3xx, 4xx, 5xx, error).", labelNames: ["outcome"], registers }),
+    sweeps: new Gauge({ name: "gateway_sweeps", help: "Sweeps by status: pending and submitted (to do), failed (given up).", labelNames: ["status"], registers }),
+    databaseUp: new Gauge({ name: "gateway_database_up", help: "1 when this scrape could read the database, else 0.", registers }),
+    taskErrors: new Gauge({ name: "gateway_task_consecutive_errors", help: "Failed runs in a row of a background task (0: its last run succeeded).", labelNames: ["task"], registers }),
+    taskSuccessAge: new Gauge({ name: "gateway_task_last_success_age_seconds", help: "Seconds since the task's last good run (since its start when it has had none).", labelNames: ["task"], registers }),
+    taskOverdue: new Gauge({ name: "gateway_task_overdue", help: "1 when the task has not completed a tick within the sleep it announced plus the grace (readiness fails).", labelNames: ["task"], registers }),
+    taskTickDuration: new Gauge({ name: "gateway_task_last_tick_duration_seconds", help: "Duration of the task's last run.", labelNames: ["task"], registers }),
+    taskRestarts: new Gauge({ name: "gateway_task_restarts", help: "Runs abandoned at their deadline and loops restarted after a crash, since start.", labelNames: ["task"], registers }),
+  };
+}
+
+type Metrics = ReturnType<typeof createMetrics>;
+const holder = globalThis as unknown as { __gatewayMetrics?: Metrics; __gatewayChainHeads?: Map<string, bigint> };
+
+export function metrics(): Metrics {
+  return (holder.__gatewayMetrics ??= createMetrics());
+}
+
+/** The newest head each chain's watcher saw in this process. */
+export const chainHeads = (holder.__gatewayChainHeads ??= new Map<string, bigint>());
+
+/** Called after each chain tick with the head it saw. */
+export function recordChainHead(chainSlug: string, head: bigint): void {
+  chainHeads.set(chainSlug, head);
+}
+
+/** One answered HTTP request (lib/http/plain-route.ts logRequest). */
+export function observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
+  const m = metrics();
+  m.httpRequests.inc({ method, route, status: String(status) });
+  m.httpDuration.observe({ method, route }, seconds);
+}
+
+/** One webhook attempt: its HTTP status (null when it got none: refused, timed out, blocked) and duration. */
+export function observeWebhookAttempt(statusCode: number | null, seconds: number): void {
+  const outcome = statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`;
+  const m = metrics();
+  m.attempts.inc({ outcome });
+  m.attemptDuration.observe({ outcome }, seconds);
+}

@@ -1,0 +1,62 @@
+import "server-only";
+import { listBlockchains } from "@/lib/chains/catalog";
+import type { DbOrTx } from "@/lib/db/types";
+import { withDeadline } from "@/lib/engine/deadline";
+import { taskClock, taskStates } from "@/lib/engine/task-state";
+import { taskNames } from "@/lib/jobs/kick";
+import { describeError, log } from "@/lib/log";
+import { chainHeads, metrics } from "./metrics";
+import { dueDeliveries, scannedBlocks, sweepCountsByStatus } from "./queries";
+
+/** How long the scrape may wait for the database before reporting it down. */
+const scrapeDatabaseDeadlineMs = 3_000;
+
+/**
+ * Refreshes the gauges, then renders the registry in the Prometheus text format.
+ * The database-backed gauges (cursors, due deliveries, sweeps) are read now, so every instance
+ * reports the same numbers; a database that does not answer sets gateway_database_up to 0.
+ */
+export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; body: string }> {
+  const m = metrics();
+  const now = taskClock.now();
+  const chains = listBlockchains().filter((chain) => chain.rpcUrl);
+  const tasks = new Map(taskStates().map((state) => [state.task, state]));
+
+  for (const state of tasks.values()) {
+    const labels = { task: state.task };
+    m.taskErrors.set(labels, state.consecutiveErrors);
+    m.taskSuccessAge.set(labels, (now - (state.lastSuccessAt ?? state.startedAt)) / 1000);
+    m.taskOverdue.set(labels, now > state.dueBy && !(state.runningSince !== null && now - state.runningSince < state.runDeadlineMs) ? 1 : 0);
+    if (state.lastTickDurationMs !== null) m.taskTickDuration.set(labels, state.lastTickDurationMs / 1000);
+    m.taskRestarts.set(labels, state.restarts);
+  }
+  for (const chain of chains) {
+    const head = chainHeads.get(chain.slug);
+    if (head !== undefined) m.chainHead.set({ chain: chain.slug }, Number(head));
+    const watcher = tasks.get(taskNames.watchChain(chain.slug));
+    if (watcher?.lastSuccessAt != null) m.chainTickAge.set({ chain: chain.slug }, (now - watcher.lastSuccessAt) / 1000);
+  }
+
+  try {
+    const [cursors, deliveries, sweepCounts] = await withDeadline(
+      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db)]),
+      scrapeDatabaseDeadlineMs,
+    );
+    m.databaseUp.set(1);
+    for (const cursor of cursors) {
+      const chain = chains.find((c) => c.id === cursor.blockchainId);
+      if (!chain) continue;
+      m.chainScanned.set({ chain: chain.slug }, Number(cursor.lastBlock));
+      const head = chainHeads.get(chain.slug);
+      if (head !== undefined) m.chainLag.set({ chain: chain.slug }, Math.max(0, Number(head - cursor.lastBlock)));
+    }
+    m.deliveriesDue.set(deliveries.due);
+    m.oldestDueAge.set(deliveries.oldestDueAt ? Math.max(0, (now - deliveries.oldestDueAt.getTime()) / 1000) : 0);
+    for (const [status, n] of Object.entries(sweepCounts)) m.sweeps.set({ status }, n);
+  } catch (error) {
+    // The scrape still answers (the process metrics and task states are what tells why).
+    m.databaseUp.set(0);
+    log.debug("metrics: database gauges not refreshed", describeError(error));
+  }
+  return { contentType: m.registry.contentType, body: await m.registry.metrics() };
+}

@@ -1,0 +1,253 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { backend } from "../helpers/db";
+import { randomAddress } from "../helpers/factories";
+import { buildTimeoutMs, ensureBuilt, startServer, type ServerProcess } from "../helpers/server";
+import { privatePostgresAvailable, startPrivatePostgres, type PrivatePostgres } from "./private-postgres";
+import { FlakyReceiver, http, listAll, printSummary, signUp, sleep, waitFor, type Account } from "./support";
+
+// Issue #23: PostgreSQL stops for 20 s, then (same server, no restart) for 60 s, under `next start`
+// with the local job driver and traffic from a few clients. During each outage every request is
+// answered within a few seconds with 503 SERVICE_UNAVAILABLE and Retry-After (never a 500, never a
+// hang), readiness is 503 and liveness 200. After PostgreSQL is back, without touching the app, an
+// order paid on the devnet confirms and its payment.confirmed webhook arrives. The cluster is the
+// test's own (tests/faults/private-postgres.ts), so stopping it disturbs no one.
+// PostgreSQL only: PGlite is embedded in the process and has no outage to survive.
+
+/** A request answered later than this during an outage counts as a hang. */
+const hangMs = 6_000;
+const metricsToken = randomBytes(24).toString("hex");
+
+let cluster: PrivatePostgres;
+let devnet: Devnet;
+let receiver: FlakyReceiver;
+let server: ServerProcess;
+let merchant: Account;
+let nonce = 0;
+
+interface Answer {
+  at: number;
+  ms: number;
+  method: string;
+  status: number;
+  code?: string;
+  retryAfter: string | null;
+  orderId?: string;
+}
+
+const skipReason = backend !== "postgres" ? "PostgreSQL only: PGlite is embedded and cannot go away on its own" : "no PostgreSQL 15 binaries for a private cluster";
+const scenarios = describe.skipIf(backend !== "postgres" || !privatePostgresAvailable);
+
+beforeAll(async () => {
+  if (backend !== "postgres" || !privatePostgresAvailable) {
+    console.log(`[faults] database outage: skipped (${skipReason})`);
+    return;
+  }
+  await ensureBuilt();
+  [cluster, devnet, receiver] = await Promise.all([startPrivatePostgres(), startDevnet(), FlakyReceiver.start()]);
+  await ensureGatewayContracts(devnet.rpcUrl);
+  server = await startServer({
+    database: { env: { DATABASE_URL: cluster.url }, drop: async () => {} },
+    env: {
+      DEVNET: "start",
+      DEVNET_RPC_URL: devnet.rpcUrl,
+      JOBS_DRIVER: "local",
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,1,2,2,2,2",
+      RATE_LIMIT_STANDARD_PER_HOUR: "1000000",
+      METRICS_TOKEN: metricsToken,
+      LOG_LEVEL: "info",
+    },
+  });
+  merchant = await signUp(server);
+  expect((await http(server, "POST", "/api/merchant-wallets/", { token: merchant.access, json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 2 } })).status).toBe(201);
+  expect((await http(server, "POST", "/api/webhook-endpoints/", { token: merchant.access, json: { url: receiver.url("/outage"), events: ["payment.confirmed"] } })).status).toBe(201);
+}, buildTimeoutMs);
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await devnet?.stop();
+  await cluster?.destroy();
+});
+
+async function timedRequest(method: string, path: string, json?: unknown): Promise<Answer & { body: any }> {
+  const started = Date.now();
+  try {
+    const res = await http(server, method, path, { token: merchant.access, json, timeoutMs: 30_000 });
+    return { at: started, ms: Date.now() - started, method, status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), body: res.body };
+  } catch {
+    return { at: started, ms: Date.now() - started, method, status: 0, retryAfter: null, body: null };
+  }
+}
+
+/** A customer-facing client: creates an order and reads it back, over and over, until stopped. */
+async function client(answers: Answer[], running: () => boolean): Promise<void> {
+  while (running()) {
+    const created = await timedRequest("POST", "/api/payment-orders/", { amount: "1.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
+    const orderId = created.status === 201 ? (created.body.data.order_id as string) : undefined;
+    answers.push({ ...created, orderId, body: undefined } as Answer);
+    if (orderId) {
+      const read = await timedRequest("GET", `/api/payment-orders/${orderId}/`);
+      answers.push({ ...read, body: undefined } as Answer);
+    } else {
+      const list = await timedRequest("GET", "/api/payment-orders/?page_size=5");
+      answers.push({ ...list, body: undefined } as Answer);
+    }
+    await sleep(100);
+  }
+}
+
+const probeStatus = async (path: string) => {
+  const started = Date.now();
+  try {
+    const res = await http(server, "GET", path, { timeoutMs: 30_000 });
+    return { at: started, ms: Date.now() - started, status: res.status, body: res.body };
+  } catch {
+    return { at: started, ms: Date.now() - started, status: 0, body: null };
+  }
+};
+
+function countLines(output: string, pattern: RegExp): number {
+  return output.split("\n").filter((line) => pattern.test(line)).length;
+}
+
+async function outage(seconds: number) {
+  const logStart = server.output().length;
+  const answers: Answer[] = [];
+  const probes: Array<{ path: string; at: number; ms: number; status: number; body: any }> = [];
+  let traffic = true;
+  const clients = Array.from({ length: 4 }, () => client(answers, () => traffic));
+  await waitFor("traffic to flow", async () => answers.filter((a) => a.status === 201).length >= 8, 30_000, 100);
+
+  await cluster.stop();
+  const stoppedAt = Date.now();
+  let probing = true;
+  const prober = (async () => {
+    while (probing) {
+      for (const path of ["/api/health/ready", "/api/health/live"]) probes.push({ path, ...(await probeStatus(path)) });
+      await sleep(1_000);
+    }
+  })();
+  // The outage length is the scenario: the one deliberate wait.
+  await sleep(seconds * 1000);
+  probing = false;
+  await prober;
+  await cluster.start();
+  const restartedAt = Date.now();
+
+  const apiBack = await waitFor("an order to be created again", async () => {
+    const res = await timedRequest("POST", "/api/payment-orders/", { amount: "2", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
+    return res.status === 201 && res.body.data;
+  }, 60_000, 200);
+  const apiRecoveredAt = Date.now();
+  traffic = false;
+  await Promise.all(clients);
+  await waitFor("readiness to pass again", async () => (await probeStatus("/api/health/ready")).status === 200, 90_000, 250);
+  const readyAt = Date.now();
+
+  // Paid after the restart, with nothing restarted on the app's side: it confirms and its webhook arrives.
+  const paid = await timedRequest("POST", `/api/sandbox/payment-orders/${apiBack.order_id}/pay/`, {});
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  expect((await timedRequest("POST", "/api/sandbox/mine/", { blocks: 2, blockchain: "base" })).status).toBe(200);
+  await waitFor("the paid order to confirm", async () => (await timedRequest("GET", `/api/payment-orders/${apiBack.order_id}/`)).body?.data?.status === "confirmed", 90_000, 250);
+  const confirmedAt = Date.now();
+  const webhooks = await waitFor("its payment.confirmed webhook", async () => {
+    const got = receiver.requests.filter((r) => {
+      const body = JSON.parse(r.body);
+      return body.event === "payment.confirmed" && body.data.order_id === apiBack.order_id;
+    });
+    return got.length > 0 && got;
+  }, 90_000, 250);
+  const webhookAt = Date.now();
+
+  // What happened to everything acknowledged: every 201 order exists; none but the paid one is confirmed.
+  const all = await listAll(server, "/api/payment-orders/", merchant.access);
+  const byId = new Map(all.map((o) => [o.order_id as string, o]));
+  const acknowledged = answers.filter((a) => a.orderId).map((a) => a.orderId!);
+  const lost = acknowledged.filter((id) => !byId.has(id));
+  const falseConfirmed = all.filter((o) => o.status === "confirmed" && o.order_id !== apiBack.order_id && !receiver.requests.some((r) => JSON.parse(r.body).data.order_id === o.order_id));
+
+  const linesOf = (msg: string) =>
+    server
+      .output()
+      .slice(logStart)
+      .split("\n")
+      .filter((line) => line.includes(`"msg":"${msg}"`))
+      .map((line) => JSON.parse(line).task as string);
+  // A task backing off (at most 30 s) takes its next run, and says it recovered, when its backoff ends.
+  await waitFor("every task that warned to recover", async () => {
+    const recovered = new Set(linesOf("task recovered"));
+    return linesOf("task failing: database unavailable; retrying with backoff").every((task) => recovered.has(task));
+  }, 60_000, 250);
+  const log = server.output().slice(logStart);
+  const during = answers.filter((a) => a.at >= stoppedAt && a.at < restartedAt);
+  const failures = during.filter((a) => a.status !== 201 && a.status !== 200);
+  const other5xx = answers.filter((a) => a.status >= 500 && a.status !== 503);
+  const hung = during.filter((a) => a.ms > hangMs || a.status === 0);
+  const readyDuring = probes.filter((p) => p.path === "/api/health/ready" && p.at >= stoppedAt + 3_000);
+  const liveDuring = probes.filter((p) => p.path === "/api/health/live");
+  const taskWarnings = linesOf("task failing: database unavailable; retrying with backoff");
+  const recovered = linesOf("task recovered");
+
+  printSummary(`database outage ${seconds} s`, {
+    acknowledged: acknowledged.length,
+    found: acknowledged.length - lost.length,
+    lost: lost.length,
+    duplicated: Math.max(0, new Set(webhooks.map((w) => w.headers["webhook-id"])).size - 1),
+    "false-confirmed": falseConfirmed.length,
+    "5xx": other5xx.length,
+    answered_503: failures.filter((a) => a.status === 503).length,
+    slowest_outage_answer_ms: Math.max(0, ...during.map((a) => a.ms)),
+    hung: hung.length,
+    api_recovery_s: Math.round((apiRecoveredAt - restartedAt) / 100) / 10,
+    ready_recovery_s: Math.round((readyAt - restartedAt) / 100) / 10,
+    confirm_after_restart_s: Math.round((confirmedAt - restartedAt) / 100) / 10,
+    webhook_after_restart_s: Math.round((webhookAt - restartedAt) / 100) / 10,
+    task_warnings: taskWarnings.length,
+    tasks_recovered: recovered.length,
+  });
+
+  expect(during.length).toBeGreaterThan(10);
+  expect(failures.length).toBeGreaterThan(0);
+  expect(failures.filter((a) => a.status !== 503 || a.code !== "SERVICE_UNAVAILABLE" || a.retryAfter !== "5")).toEqual([]);
+  expect(other5xx).toEqual([]);
+  expect(hung).toEqual([]);
+  expect(readyDuring.length).toBeGreaterThan(0);
+  expect(readyDuring.filter((p) => p.status !== 503 || !p.body?.failed?.includes("database"))).toEqual([]);
+  expect(readyDuring.every((p) => p.ms < hangMs)).toBe(true);
+  expect(liveDuring.filter((p) => p.status !== 200)).toEqual([]);
+  expect(lost).toEqual([]);
+  expect(falseConfirmed).toEqual([]);
+  // One warning per task for the whole outage, and each of those tasks says it recovered.
+  expect(taskWarnings.length).toBe(new Set(taskWarnings).size);
+  expect(taskWarnings).toContain("watch-chain-base");
+  expect(new Set(recovered)).toEqual(new Set(taskWarnings));
+  expect(countLines(log, /uncaughtException|unhandledRejection|Cannot read properties of null/)).toBe(0);
+  expect(countLines(log, /"msg":"unhandled error"/)).toBe(0);
+  expect(server.child.exitCode).toBeNull();
+}
+
+scenarios("PostgreSQL outage under a running server", () => {
+  test("20 s outage: fast 503s, readiness 503, liveness 200; afterwards a paid order confirms and its webhook arrives", { timeout: 300_000 }, async () => {
+    await outage(20);
+  });
+
+  test("60 s outage on the same server (no restart in between): the same", { timeout: 400_000 }, async () => {
+    await outage(60);
+  });
+
+  test("metrics need the token, and show the chain, the tasks and the requests after the outages", async () => {
+    expect((await http(server, "GET", "/api/metrics")).status).toBe(401);
+    const res = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/^gateway_chain_head_block\{chain="base"\} \d+$/m);
+    expect(text).toMatch(/^gateway_chain_lag_blocks\{chain="base"\} \d+$/m);
+    expect(text).toMatch(/^gateway_database_up 1$/m);
+    expect(text).toMatch(/^gateway_task_consecutive_errors\{task="watch-chain-base"\} 0$/m);
+    expect(text).toMatch(/^gateway_http_requests_total\{method="POST",route="\/api\/payment-orders",status="503"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^gateway_webhook_attempts_total\{outcome="2xx"\} [1-9]\d*$/m);
+  });
+});
