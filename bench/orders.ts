@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stopRecordedDevnet } from "@/lib/chains/devnet-record";
 import { startCountingProxy, type WireCounts } from "./pg-count-proxy";
 import { measureTreeCpu, treeCpuSeconds } from "./process-cpu";
 import { call, createBenchDatabase, databaseCpuSeconds, ensureProductionBuild, fmt, freePort, serverEnv, startNextServer } from "./support";
@@ -297,6 +298,7 @@ export async function measureIdle(): Promise<void> {
     DEVNET: "start",
     DEVNET_PORT: String(await freePort()),
     DEVNET_RPC_URL: undefined,
+    DEVNET_STATE_FILE: path.join(dir, "devnet.json"),
     LOG_LEVEL: "silent",
   });
   try {
@@ -306,6 +308,8 @@ export async function measureIdle(): Promise<void> {
     console.log(`  process tree: ${idle.processes.join(" · ")}`);
   } finally {
     await sandbox.stop();
+    // The devnet outlives its server (lib/chains/devnet-record.ts).
+    await stopRecordedDevnet(path.join(dir, "devnet.json"));
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -62,6 +62,12 @@ const envSchema = z.object({
   DEVNET_RPC_URL: z.string().url().optional(),
   /** Sandbox: port for the hardhat devnet the app starts (a free one is picked when taken). */
   DEVNET_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
+  /**
+   * Sandbox: where the devnet the app started is recorded (pid, port, chain id, genesis hash). The
+   * devnet outlives the server; the next server re-attaches to it when it is still the same chain.
+   * Its log (stderr) goes next to it, with `.log` for `.json`.
+   */
+  DEVNET_STATE_FILE: z.string().min(1).default(".data/devnet.json"),
   /** WalletConnect Cloud project id: the payment page offers WalletConnect only when it is set. */
   WALLETCONNECT_PROJECT_ID: z.string().min(1).optional(),
   /** Live mode: key that pays gas to deploy-and-flush confirmed deposits. Unset: no sweeping (merchants flush themselves). */

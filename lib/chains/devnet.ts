@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import {
@@ -114,18 +115,41 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await waitForExit(child, STOP_TIMEOUT_MS);
 }
 
-async function startOnce(host: string, port: number, rootDir: string): Promise<Devnet> {
+function spawnHardhatNode(host: string, port: number, rootDir: string, options: { detached: boolean; stdio: StdioOptions }): ChildProcess {
   const cli = path.join(rootDir, "node_modules", "hardhat", "internal", "cli", "bootstrap.js");
   const config = path.join(rootDir, "devnet", "hardhat.config.cjs");
-  const child = spawn(
-    process.execPath,
-    [cli, "--config", config, "node", "--hostname", host, "--port", String(port)],
-    {
-      cwd: rootDir,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_COLOR: "1" },
-    },
-  );
+  return spawn(process.execPath, [cli, "--config", config, "node", "--hostname", host, "--port", String(port)], {
+    cwd: rootDir,
+    detached: options.detached,
+    stdio: options.stdio,
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_COLOR: "1" },
+  });
+}
+
+/** Waits until the node at `rpcUrl` answers; stops `child` and throws (with `logs()`) when it exits, fails to spawn or takes too long. */
+async function waitUntilAnswering(child: ChildProcess, rpcUrl: string, logs: () => string): Promise<void> {
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await answersChainId(rpcUrl))) {
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (spawnError || exited || Date.now() > deadline) {
+      await stopChild(child);
+      const reason = spawnError
+        ? `failed to spawn: ${spawnError.message}`
+        : exited
+          ? `exited early (code ${child.exitCode}, signal ${child.signalCode})`
+          : `did not answer within ${READY_TIMEOUT_MS} ms`;
+      throw new Error(`Hardhat devnet on ${rpcUrl} ${reason}\n${logs().slice(-4_000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function startOnce(host: string, port: number, rootDir: string): Promise<Devnet> {
+  const child = spawnHardhatNode(host, port, rootDir, { detached: false, stdio: ["ignore", "pipe", "pipe"] });
   trackChild(child);
 
   // Always consume both pipes: a child writing to a full pipe would block forever.
@@ -137,27 +161,8 @@ async function startOnce(host: string, port: number, rootDir: string): Promise<D
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
 
-  let spawnError: Error | undefined;
-  child.once("error", (error) => {
-    spawnError = error;
-  });
-
   const rpcUrl = `http://${host}:${port}`;
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await answersChainId(rpcUrl))) {
-    const exited = child.exitCode !== null || child.signalCode !== null;
-    if (spawnError || exited || Date.now() > deadline) {
-      await stopChild(child);
-      const reason = spawnError
-        ? `failed to spawn: ${spawnError.message}`
-        : exited
-          ? `exited early (code ${child.exitCode}, signal ${child.signalCode})`
-          : `did not answer within ${READY_TIMEOUT_MS} ms`;
-      throw new Error(`Hardhat devnet on ${rpcUrl} ${reason}\n${log.slice(-4_000)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-
+  await waitUntilAnswering(child, rpcUrl, () => log);
   return {
     rpcUrl,
     port,
@@ -185,6 +190,83 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   throw lastError;
 }
 
+/** A devnet started with `startDetachedDevnet`: not this process's child in any way that ties their lives together. */
+export type DetachedDevnet = { rpcUrl: string; port: number; pid: number };
+
+/**
+ * Starts `hardhat node` in its own session (detached, unref'd, stderr appended to `logFile`, stdout
+ * dropped: it logs every RPC call), so it outlives this process: a crash, `kill -9` or Ctrl-C of
+ * the server leaves the chain running for the next server to re-attach to. Stopping it is the
+ * caller's business (`stopRecordedDevnet` in lib/chains/devnet-record.ts).
+ */
+export async function startDetachedDevnet(options: { logFile: string; port?: number; host?: "127.0.0.1"; rootDir?: string }): Promise<DetachedDevnet> {
+  const host = options.host ?? "127.0.0.1";
+  const rootDir = options.rootDir ?? process.cwd();
+  const attempt = async (port: number): Promise<DetachedDevnet> => {
+    const logFd = openSync(options.logFile, "a");
+    let child: ChildProcess;
+    try {
+      child = spawnHardhatNode(host, port, rootDir, { detached: true, stdio: ["ignore", "ignore", logFd] });
+    } finally {
+      closeSync(logFd);
+    }
+    child.unref();
+    const rpcUrl = `http://${host}:${port}`;
+    await waitUntilAnswering(child, rpcUrl, () => readLogTail(options.logFile));
+    if (child.pid === undefined) throw new Error(`Hardhat devnet on ${rpcUrl} has no pid`);
+    return { rpcUrl, port, pid: child.pid };
+  };
+  if (options.port !== undefined) return attempt(options.port);
+  let lastError: unknown;
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      return await attempt(await findFreePort(host));
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+function readLogTail(file: string): string {
+  try {
+    return readFileSync(file, "utf8").slice(-4_000);
+  } catch {
+    return "";
+  }
+}
+
+/** What makes one devnet run distinguishable from another: chain id, genesis block hash, and hardhat's per-run instance id. */
+export type DevnetIdentity = { chainId: number; genesisHash: Hex; instanceId: Hex | null };
+
+/** Asks the node at `rpcUrl` who it is; null when it does not answer (or not like an EVM node). */
+export async function readDevnetIdentity(rpcUrl: string, timeoutMs = 2_000): Promise<DevnetIdentity | null> {
+  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) return undefined;
+    return ((await response.json()) as { result?: unknown }).result;
+  };
+  try {
+    const [chainId, genesis, metadata] = await Promise.all([
+      call("eth_chainId", []),
+      call("eth_getBlockByNumber", ["0x0", false]),
+      // hardhat only; other nodes answer with an error (undefined here).
+      call("hardhat_metadata", []),
+    ]);
+    const genesisHash = (genesis as { hash?: unknown } | undefined)?.hash;
+    if (typeof chainId !== "string" || typeof genesisHash !== "string") return null;
+    const instanceId = (metadata as { instanceId?: unknown } | undefined)?.instanceId;
+    return { chainId: Number(chainId), genesisHash: genesisHash as Hex, instanceId: typeof instanceId === "string" ? (instanceId as Hex) : null };
+  } catch {
+    return null;
+  }
+}
+
 export type GatewayContracts = {
   factory: Address;
   implementation: Address;
@@ -192,8 +274,6 @@ export type GatewayContracts = {
   /** MockAggregator price feeds, by pair ("ETH/USD"). */
   priceFeeds: Record<DevnetFeedPair, Address>;
 };
-
-
 
 /** Deploys DepositFactory, 6-decimal USDC and USDT test tokens and the price feeds, waiting for each receipt. */
 export async function deployGatewayContracts(options: {

@@ -4,13 +4,20 @@ import { createPublicClient, getAddress, http } from "viem";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
-import { deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, startDevnet, type Devnet } from "./devnet";
+import { deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
+import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
 
 /** Devnet roles: account 0 only deploys (so contract addresses stay fixed), 1 is the faucet, 2 the sweeper. */
 export const devnetFaucet = devnetAccounts[1];
 export const devnetSweeper = devnetAccounts[2];
 
-const holder = globalThis as unknown as { __gatewaySandboxDevnet?: Promise<{ rpcUrl: string; devnet: Devnet | null }> };
+export type SandboxDevnet = {
+  rpcUrl: string;
+  /** started: this server started it; attached: it was already running (the record's devnet); external: DEVNET_RPC_URL. */
+  source: "started" | "attached" | "external";
+};
+
+const holder = globalThis as unknown as { __gatewaySandboxDevnet?: Promise<SandboxDevnet> };
 
 /** Deploys the factory and test tokens unless they are already there (a devnet that outlived a restart of the app). */
 export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
@@ -42,27 +49,55 @@ export function needsDevnet(): boolean {
 }
 
 /**
- * Sandbox start: use DEVNET_RPC_URL, or start `hardhat node` on DEVNET_PORT (a free port if taken),
- * deploy the contracts, and point the catalog at it. A process-wide singleton; the devnet child
- * is killed when the app exits.
+ * Sandbox start: use DEVNET_RPC_URL, or re-attach to the devnet recorded in DEVNET_STATE_FILE when
+ * it still answers as the recorded chain, or else start a detached `hardhat node` on DEVNET_PORT (a
+ * free port if taken) and record it. The gateway contracts are deployed once per chain (found again
+ * on re-attach). All of it under a file lock next to the record, so instances starting together
+ * end on one devnet with one set of contracts. A process-wide singleton. The devnet outlives the
+ * server (a crash, a restart, Ctrl-C of `npm run dev`); `npm run devnet:stop` stops it.
  */
-export function startSandboxDevnet(): Promise<{ rpcUrl: string; devnet: Devnet | null }> {
-  holder.__gatewaySandboxDevnet ??= (async () => {
-    let devnet: Devnet | null = null;
-    let rpcUrl = env.DEVNET_RPC_URL;
-    if (!rpcUrl) {
-      // A busy port could be answered by someone else's node: only use it when it is free.
-      devnet = (await portIsFree(env.DEVNET_PORT)) ? await startDevnet({ port: env.DEVNET_PORT }).catch(() => startDevnet()) : await startDevnet();
-      rpcUrl = devnet.rpcUrl;
+export function startSandboxDevnet(): Promise<SandboxDevnet> {
+  holder.__gatewaySandboxDevnet ??= withDevnetStartLock(env.DEVNET_STATE_FILE, async (): Promise<SandboxDevnet> => {
+    if (env.DEVNET_RPC_URL) {
+      await ensureGatewayContracts(env.DEVNET_RPC_URL);
+      return { rpcUrl: env.DEVNET_RPC_URL, source: "external" };
     }
-    await ensureGatewayContracts(rpcUrl);
-    setDevnetRpcUrl(rpcUrl);
-    log.info("sandbox devnet ready", { rpc_url: rpcUrl, factory: devnetContracts.factory, usdc: devnetContracts.USDC, usdt: devnetContracts.USDT });
-    return { rpcUrl, devnet };
-  })().catch((error) => {
-    holder.__gatewaySandboxDevnet = undefined;
-    throw error;
-  });
+    const recorded = await liveRecordedDevnet(env.DEVNET_STATE_FILE);
+    if (recorded) {
+      await ensureGatewayContracts(recorded.rpcUrl);
+      return { rpcUrl: recorded.rpcUrl, source: "attached" };
+    }
+    // The recorded devnet is gone or no longer that chain: stop it if it is ours and hung, forget it.
+    await stopRecordedDevnet(env.DEVNET_STATE_FILE);
+    const logFile = devnetLogFile(env.DEVNET_STATE_FILE);
+    // A busy port could be answered by someone else's node: only use it when it is free.
+    const started = (await portIsFree(env.DEVNET_PORT))
+      ? await startDetachedDevnet({ port: env.DEVNET_PORT, logFile }).catch(() => startDetachedDevnet({ logFile }))
+      : await startDetachedDevnet({ logFile });
+    try {
+      await ensureGatewayContracts(started.rpcUrl);
+      const identity = await readDevnetIdentity(started.rpcUrl, 10_000);
+      if (!identity) throw new Error(`The devnet on ${started.rpcUrl} stopped answering`);
+      writeDevnetRecord(env.DEVNET_STATE_FILE, { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl, ...identity, startedAt: new Date().toISOString() });
+    } catch (error) {
+      try {
+        process.kill(started.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      throw error;
+    }
+    return { rpcUrl: started.rpcUrl, source: "started" };
+  })
+    .then((devnet) => {
+      setDevnetRpcUrl(devnet.rpcUrl);
+      log.info("sandbox devnet ready", { rpc_url: devnet.rpcUrl, source: devnet.source, factory: devnetContracts.factory, usdc: devnetContracts.USDC, usdt: devnetContracts.USDT });
+      return devnet;
+    })
+    .catch((error) => {
+      holder.__gatewaySandboxDevnet = undefined;
+      throw error;
+    });
   return holder.__gatewaySandboxDevnet;
 }
 

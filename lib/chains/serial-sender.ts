@@ -1,6 +1,6 @@
 import "server-only";
 import { createWalletClient, http, type Account, type Chain, type Hex, type Transport, type WalletClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { parseAccount, privateKeyToAccount } from "viem/accounts";
 import type { Blockchain } from "./catalog";
 import { viemChain } from "./clients";
 
@@ -14,9 +14,9 @@ const holder = globalThis as unknown as { __gatewayAccountQueues?: Map<string, P
  * sends from one account at once race on its nonce ("nonce too low"), and a mint followed by a
  * transfer must not interleave with another pair; a per-account lock around "send + wait" rules
  * out both. The key is the RPC URL, not the chain id, because every sandbox slug shares one devnet
- * (and so one nonce per account). In-process only: two app instances sharing one devnet and one
- * key can still collide, which the sandbox (one instance) and the live sweeper (one key per
- * deployment; failed sweeps retry) accept.
+ * (and so one nonce per account). In-process only: across instances, devnet accounts are safe
+ * because the node picks their nonces (`serialWallet`), and a live sweeper key is used by one
+ * exclusive job at a time (the sweep task's advisory lock).
  */
 export async function withAccountLock<T>(rpcUrl: string, address: string, work: () => Promise<T>): Promise<T> {
   const queues = (holder.__gatewayAccountQueues ??= new Map());
@@ -44,15 +44,22 @@ export interface SerialWallet {
   run<T>(work: (wallet: AccountWallet) => Promise<T>): Promise<T>;
 }
 
-/** The one way the gateway sends transactions from its own keys (sandbox faucet, sweeper). */
+/**
+ * The one way the gateway sends transactions from its own keys (sandbox faucet, sweeper). On the
+ * devnet the node holds the key (hardhat unlocks the mnemonic's accounts) and the wallet sends with
+ * eth_sendTransaction without a nonce: the node assigns it while it handles requests one at a time,
+ * so two app instances sharing one devnet never race on it (with a local key, each instance reads
+ * the same pending nonce and one of them gets "nonce too low"). Elsewhere the key signs locally.
+ */
 export function serialWallet(chain: Blockchain, privateKey: Hex): SerialWallet {
   if (!chain.rpcUrl) throw new Error(`No RPC URL configured for ${chain.slug}`);
   const rpcUrl = chain.rpcUrl;
-  const account = privateKeyToAccount(privateKey);
+  const localAccount = privateKeyToAccount(privateKey);
+  const account: Account = chain.isDevnet ? parseAccount(localAccount.address) : localAccount;
   const wallet = createWalletClient({ account, chain: viemChain(chain), transport: http(rpcUrl) });
   return {
-    address: account.address,
-    run: (work) => withAccountLock(rpcUrl, account.address, () => work(wallet)),
+    address: localAccount.address,
+    run: (work) => withAccountLock(rpcUrl, localAccount.address, () => work(wallet)),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Builds the app into its own folder and runs it with `next start`, for the e2e tests and bench/pay-page.ts. */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,6 +27,27 @@ function baseEnv(distDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && keep.test(key)) out[key] = value;
   return { ...out, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: distDir };
+}
+
+/**
+ * Ends the sandbox devnet a server recorded in `stateFile` (the app starts it detached, so it
+ * outlives the server). Self-contained (no app imports) so Playwright loads this file as it is;
+ * the app's own `npm run devnet:stop` also checks the pid is still that devnet, which a temporary
+ * record read right after its server stopped does not need.
+ */
+function stopRecordedDevnet(stateFile: string): void {
+  let pid: unknown;
+  try {
+    pid = (JSON.parse(readFileSync(stateFile, "utf8")) as { pid?: unknown }).pid;
+  } catch {
+    return; // no devnet was started
+  }
+  if (typeof pid !== "number") return;
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
 
 /** `next build` into `distDir` (its own folder: other builds may run at the same time); `reuse` keeps an existing build. */
@@ -64,7 +85,9 @@ export async function startAppServer(options: { distDir: string; devnet: boolean
     env: {
       ...baseEnv(options.distDir),
       NODE_ENV: "production",
-      PGLITE_DIR: dataDir,
+      PGLITE_DIR: path.join(dataDir, "pglite"),
+      // The devnet the app starts outlives it (lib/chains/devnet-record.ts): recorded here, stopped by stop().
+      DEVNET_STATE_FILE: path.join(dataDir, "devnet.json"),
       AUTH_SECRET: randomBytes(32).toString("base64url"),
       GATEWAY_MODE: "sandbox",
       JOBS_DRIVER: options.devnet ? "local" : "none",
@@ -74,7 +97,7 @@ export async function startAppServer(options: { distDir: string; devnet: boolean
       LOG_LEVEL: "warn",
       ...options.env,
     },
-    // Its own process group: stopping the group also stops the hardhat node the app starts.
+    // Its own process group, stopped as a whole (the devnet has its own session: stop() ends it by its record).
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -98,9 +121,9 @@ export async function startAppServer(options: { distDir: string; devnet: boolean
       };
       signal("SIGTERM");
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      // The devnet may outlive its parent's graceful exit: end the whole group either way.
       signal("SIGKILL");
       await exited;
+      stopRecordedDevnet(path.join(dataDir, "devnet.json"));
       rmSync(dataDir, { recursive: true, force: true });
     })());
 

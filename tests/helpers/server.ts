@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stopRecordedDevnet } from "@/lib/chains/devnet-record";
 import { backend, createEmptyPostgresDatabase } from "./db";
 
 const root = path.resolve(__dirname, "../..");
@@ -79,7 +80,7 @@ export function freePort(): Promise<number> {
 
 /** The parent's environment without what vitest and the test projects set, so the child decides for itself. */
 function childEnv(): Record<string, string> {
-  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|DEVNET$|LOG_LEVEL$|NODE_OPTIONS$)/;
+  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|DEVNET$|DEVNET_STATE_FILE$|LOG_LEVEL$|NODE_OPTIONS$)/;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !dropped.test(key)) out[key] = value;
   return { ...out, NEXT_TELEMETRY_DISABLED: "1" };
@@ -104,20 +105,39 @@ export interface ServerOptions {
   database?: ServerDatabase;
 }
 
-/** A database for `next start` children: `env` is DATABASE_URL or PGLITE_DIR; `drop()` removes it. */
+/**
+ * A database for `next start` children: `env` is DATABASE_URL or PGLITE_DIR, plus DEVNET_STATE_FILE
+ * (in the same temporary folder), so that servers on one database share one sandbox devnet, the way
+ * servers in one checkout share `.data/`. `drop()` stops that devnet (it outlives its servers) and
+ * removes the database.
+ */
 export interface ServerDatabase {
   env: Record<string, string>;
+  /** Where servers on this database record the devnet they start (DEVNET=start without DEVNET_RPC_URL). */
+  devnetStateFile: string;
   drop(): Promise<void>;
 }
 
 /** A fresh database for this test project's backend, to be shared by several server processes in turn. */
 export async function createServerDatabase(): Promise<ServerDatabase> {
+  const dir = mkdtempSync(path.join(tmpdir(), "gw-server-data-"));
+  const devnetStateFile = path.join(dir, "devnet.json");
+  const removeDir = async () => {
+    await stopRecordedDevnet(devnetStateFile);
+    rmSync(dir, { recursive: true, force: true });
+  };
   if (backend === "postgres") {
     const created = await createEmptyPostgresDatabase();
-    return { env: { DATABASE_URL: created.url }, drop: () => created.drop() };
+    return {
+      env: { DATABASE_URL: created.url, DEVNET_STATE_FILE: devnetStateFile },
+      devnetStateFile,
+      drop: async () => {
+        await removeDir();
+        await created.drop();
+      },
+    };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), "gw-server-pglite-"));
-  return { env: { PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { env: { PGLITE_DIR: path.join(dir, "pglite"), DEVNET_STATE_FILE: devnetStateFile }, devnetStateFile, drop: removeDir };
 }
 
 /** Spawns `next start` on a free port with a fresh database for this test project's backend. Does not wait. */
