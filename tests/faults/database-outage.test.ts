@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
@@ -49,7 +51,8 @@ beforeAll(async () => {
   [cluster, devnet, receiver] = await Promise.all([startPrivatePostgres(), startDevnet(), FlakyReceiver.start()]);
   await ensureGatewayContracts(devnet.rpcUrl);
   server = await startServer({
-    database: { env: { DATABASE_URL: cluster.url }, drop: async () => {} },
+    // The devnet is this file's own (DEVNET_RPC_URL), so the state file only has to be a path of its own.
+    database: { env: { DATABASE_URL: cluster.url }, devnetStateFile: path.join(tmpdir(), `gw-outage-devnet-${randomBytes(4).toString("hex")}.json`), drop: async () => {} },
     env: {
       DEVNET: "start",
       DEVNET_RPC_URL: devnet.rpcUrl,

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { GET as liveness } from "@/app/api/health/live/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as readiness } from "@/app/api/health/ready/route";
-import { chainTasks } from "@/lib/chains/chain-tasks";
+import { chainTasks } from "@/lib/engine/tasks";
 import { chainClient } from "@/lib/chains/clients";
 import { backoffDelayMs, RunDeadlineExceeded } from "@/lib/engine/supervisor";
 import { defaultTaskGraceMs, setTaskClock, taskStates } from "@/lib/engine/task-state";
