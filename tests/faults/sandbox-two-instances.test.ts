@@ -51,7 +51,10 @@ describe.runIf(backend === "postgres")("two instances sharing one devnet", () =>
 
   test("concurrent sandbox pays, faucet drips and mines split across two instances: all 2xx, all on chain, every order confirmed once and swept", { timeout: 300_000 }, async () => {
     const devnetPort = await freePort();
-    servers = await Promise.all([startServer({ database, env: serverEnv(devnetPort) }), startServer({ database, env: serverEnv(devnetPort) })]);
+    // Both at once, and both kept for afterAll even when one of them fails to start.
+    const starts = await Promise.allSettled([startServer({ database, env: serverEnv(devnetPort) }), startServer({ database, env: serverEnv(devnetPort) })]);
+    servers = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    for (const s of starts) if (s.status === "rejected") throw s.reason;
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const recorded = readDevnetRecord(database.devnetStateFile)!;
     const merchant: Account = await signUp(a);
