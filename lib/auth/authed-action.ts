@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/client-address";
 import type { ErrorCode } from "@/lib/http/error-codes";
+import { databaseUnavailability } from "@/lib/db/errors";
 import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
@@ -63,8 +64,9 @@ function parseInput<S extends z.ZodType>(schema: S, input: unknown): { data: z.o
 
 /**
  * Runs an action's body with the one error policy: Next's redirects and notFound() pass through;
- * an ApiError comes back as `{ ok: false, error }` with its code; anything else is logged and
- * becomes INTERNAL_ERROR with a fixed message.
+ * an ApiError comes back as `{ ok: false, error }` with its code; a lost database as
+ * SERVICE_UNAVAILABLE (logged as a warning); anything else is logged and becomes INTERNAL_ERROR
+ * with a fixed message.
  */
 async function settle<T>(options: ActionOptions, body: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
   try {
@@ -73,6 +75,11 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof ApiError) return failure(error.code, error.message, error.details);
+    const unavailable = databaseUnavailability(error);
+    if (unavailable) {
+      log.warn("database unavailable; dashboard action refused", unavailable);
+      return failure("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Try again in a few seconds.");
+    }
     log.error("dashboard action failed", describeError(error));
     return failure("INTERNAL_ERROR", "An unexpected error occurred.");
   }

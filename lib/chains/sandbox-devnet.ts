@@ -2,10 +2,11 @@ import "server-only";
 import { createServer } from "node:net";
 import { createPublicClient, getAddress, http } from "viem";
 import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { describeError, log } from "@/lib/log";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
 import { deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
+import { isRpcUnreachable } from "./serial-sender";
 
 /** Devnet roles: account 0 only deploys (so contract addresses stay fixed), 1 is the faucet, 2 the sweeper. */
 export const devnetFaucet = devnetAccounts[1];
@@ -64,8 +65,14 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
     }
     const recorded = await liveRecordedDevnet(env.DEVNET_STATE_FILE);
     if (recorded) {
-      await ensureGatewayContracts(recorded.rpcUrl);
-      return { rpcUrl: recorded.rpcUrl, source: "attached" };
+      try {
+        await ensureGatewayContracts(recorded.rpcUrl);
+        return { rpcUrl: recorded.rpcUrl, source: "attached" };
+      } catch (error) {
+        if (isRpcUnreachable(error)) throw error;
+        // Contracts at other addresses: a start cut short mid-deploy (the record is written first). Replace it.
+        log.warn("the recorded sandbox devnet has unusable contracts; starting a fresh one", describeError(error));
+      }
     }
     // The recorded devnet is gone or no longer that chain: stop it if it is ours and hung, forget it.
     await stopRecordedDevnet(env.DEVNET_STATE_FILE);
@@ -74,17 +81,21 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
     const started = (await portIsFree(env.DEVNET_PORT))
       ? await startDetachedDevnet({ port: env.DEVNET_PORT, logFile }).catch(() => startDetachedDevnet({ logFile }))
       : await startDetachedDevnet({ logFile });
-    try {
-      await ensureGatewayContracts(started.rpcUrl);
-      const identity = await readDevnetIdentity(started.rpcUrl, 10_000);
-      if (!identity) throw new Error(`The devnet on ${started.rpcUrl} stopped answering`);
-      writeDevnetRecord(env.DEVNET_STATE_FILE, { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl, ...identity, startedAt: new Date().toISOString() });
-    } catch (error) {
+    // Recorded before the deploys, so that whatever happens to this server from here on, the devnet can be found (and stopped).
+    const identity = await readDevnetIdentity(started.rpcUrl, 10_000);
+    if (!identity) {
       try {
         process.kill(started.pid, "SIGKILL");
       } catch {
         // already gone
       }
+      throw new Error(`The devnet on ${started.rpcUrl} stopped answering`);
+    }
+    writeDevnetRecord(env.DEVNET_STATE_FILE, { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl, ...identity, startedAt: new Date().toISOString() });
+    try {
+      await ensureGatewayContracts(started.rpcUrl);
+    } catch (error) {
+      await stopRecordedDevnet(env.DEVNET_STATE_FILE);
       throw error;
     }
     return { rpcUrl: started.rpcUrl, source: "started" };

@@ -23,10 +23,20 @@ const unavailableSqlStates = new Set(["57P01", "57P02", "57P03", "53300", "57014
  * Walks `cause` because drizzle wraps the driver's error.
  */
 export function databaseUnavailableReason(error: unknown): string | null {
+  return databaseUnavailability(error)?.cause ?? null;
+}
+
+/**
+ * The unavailability for the log: the code and the driver's own message (never drizzle's wrapper
+ * message, which carries the SQL and its bound parameters).
+ */
+export function databaseUnavailability(error: unknown): { cause: string; error: string } | null {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== "string") continue;
-    if (unreachableErrnos.has(code) || clientConnectionCodes.has(code) || unavailableSqlStates.has(code) || /^08...$/.test(code)) return code;
+    if (unreachableErrnos.has(code) || clientConnectionCodes.has(code) || unavailableSqlStates.has(code) || /^08...$/.test(code)) {
+      return { cause: code, error: e instanceof Error ? e.message : String((e as { message?: unknown }).message ?? code) };
+    }
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { databaseUnavailableReason } from "@/lib/db/errors";
+import { databaseUnavailability } from "@/lib/db/errors";
 import { describeError, log } from "@/lib/log";
 import { forgetTaskState, markRunFailed, markRunStarted, markRunSucceeded, registerTaskState, taskClock, type TaskState } from "./task-state";
 
@@ -116,10 +116,12 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
 
   function noteFailure(error: unknown): number {
     const backoffMs = backoffDelayMs(state.consecutiveErrors + 1, policy);
-    const cause = databaseUnavailableReason(error);
-    const message = error instanceof Error ? error.message : String(error);
+    const unavailable = databaseUnavailability(error);
+    const cause = unavailable?.cause;
+    // Never drizzle's own message: it carries the SQL and its bound parameters, and readiness shows this.
+    const message = unavailable?.error ?? String(describeError(error).error);
     if (error instanceof RunDeadlineExceeded) state.restarts += 1;
-    const fields = { task: options.name, consecutive_errors: state.consecutiveErrors + 1, retry_in_ms: backoffMs, ...(cause ? { cause, error: message } : describeError(error)) };
+    const fields = { task: options.name, consecutive_errors: state.consecutiveErrors + 1, retry_in_ms: backoffMs, ...(unavailable ?? describeError(error)) };
     if (state.consecutiveErrors === 0) {
       streakStartedAt = taskClock.now();
       lastLoggedError = message;
@@ -131,7 +133,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
     } else {
       log.debug("task still failing", fields);
     }
-    markRunFailed(state, error, backoffMs);
+    markRunFailed(state, message, backoffMs);
     return backoffMs;
   }
 

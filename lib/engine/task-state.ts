@@ -15,7 +15,7 @@ export interface TaskState {
   runningSince: number | null;
   lastSuccessAt: number | null;
   lastErrorAt: number | null;
-  /** The last error's message (never a stack or SQL parameters). */
+  /** The last error's message (never a stack, SQL or its parameters: readiness shows it). */
   lastError: string | null;
   consecutiveErrors: number;
   /** Backing off after errors until then (ms since epoch), or null. */
@@ -109,12 +109,12 @@ export function markRunSucceeded(state: TaskState, nextSleepMs: number, options:
 }
 
 /** A failed tick (or one abandoned at its deadline): counted, and the loop backs off until `backoffMs` from now. */
-export function markRunFailed(state: TaskState, error: unknown, backoffMs: number): void {
+export function markRunFailed(state: TaskState, errorMessage: string, backoffMs: number): void {
   const now = taskClock.now();
   state.lastTickDurationMs = state.runningSince === null ? null : now - state.runningSince;
   state.runningSince = null;
   state.lastErrorAt = now;
-  state.lastError = error instanceof Error ? error.message : String(error);
+  state.lastError = errorMessage;
   state.consecutiveErrors += 1;
   state.backingOffUntil = now + backoffMs;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { databaseUnavailableReason } from "@/lib/db/errors";
+import { databaseUnavailability } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { observeHttpRequest } from "@/lib/health/metrics";
@@ -27,9 +27,9 @@ export function databaseUnavailableError(): ApiError {
  * and becomes a fixed 500 INTERNAL_ERROR (no stack, no SQL in the body).
  */
 export function errorAnswer(error: unknown, { requestId, route, headers }: { requestId: string; route: string; headers: Record<string, string> }): Response {
-  const unavailable = error instanceof ApiError ? null : databaseUnavailableReason(error);
+  const unavailable = error instanceof ApiError ? null : databaseUnavailability(error);
   if (unavailable) {
-    log.warn("database unavailable; answered 503", { request_id: requestId, route, cause: unavailable, error: error instanceof Error ? error.message : String(error) });
+    log.warn("database unavailable; answered 503", { request_id: requestId, route, ...unavailable });
     error = databaseUnavailableError();
   }
   if (error instanceof ApiError) {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
-import type { PublicClient } from "viem";
+import { custom, http, type PublicClient } from "viem";
 import { GET as listEvents } from "@/app/api/events/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
@@ -95,6 +95,48 @@ async function refuseOrderUpdate(orderId: string, status: string) {
 async function allowOrderUpdates() {
   await testDb.db.execute(sql.raw(`drop trigger if exists i23_refuse_order_update on payment_orders`));
 }
+
+/** A client through a counting transport: how many block lookups one tick makes. */
+function countingClient() {
+  const inner = http(net.rpcUrl)({ chain: undefined, retryCount: 0 });
+  const counts = { getBlock: 0 };
+  const counted = createChainClient(
+    base(),
+    custom({
+      async request(args) {
+        if (args.method === "eth_getBlockByNumber") counts.getBlock++;
+        return inner.request(args);
+      },
+    }),
+  );
+  return { counted, counts };
+}
+
+// First in the file, while the database holds no other transfers.
+describe("what the re-check window costs", () => {
+  test("an idle tick looks up each distinct block holding a confirmed transfer in the window once, and none once it is past", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
+    for (let i = 0; i < 3; i++) {
+      const order = await createOrder(merchant, { amount: "1", currency: "USDC", blockchain: "base" });
+      await pay(merchant, order.order_id); // one block each
+    }
+    await tick();
+    const { counted, counts } = countingClient();
+    const idle = () => watchChainTick(testDb.db, base(), counted, { checkInternalDeposits: false });
+    await idle();
+    const inWindow = counts.getBlock;
+    await net.testClient().mine({ blocks: 64 });
+    await tick();
+    counts.getBlock = 0;
+    await idle();
+    const pastWindow = counts.getBlock;
+    console.log(`[measure] block lookups per idle tick: ${inWindow} with 3 confirmed transfers in the re-check window, ${pastWindow} after it`);
+    // The scanner's own two (genesis, cursor) either way; the re-check one per block with a transfer.
+    expect(pastWindow).toBe(2);
+    expect(inWindow).toBe(pastWindow + 3);
+  });
+});
 
 describe("a crash between a transfer's confirmation and its order's", () => {
   test("then a devnet reset: the order never confirms and payment.confirmed is never sent; it falls back to pending, with payment.reorged", async () => {

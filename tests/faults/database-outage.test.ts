@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { createPublicClient, createTestClient, createWalletClient, http as viemHttp, parseEther, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { backend } from "../helpers/db";
 import { randomAddress } from "../helpers/factories";
@@ -28,6 +30,8 @@ let receiver: FlakyReceiver;
 let server: ServerProcess;
 let merchant: Account;
 let nonce = 0;
+/** Every order paid so far (across both scenarios): only these may be confirmed. */
+const paidOrderIds = new Set<string>();
 
 interface Answer {
   at: number;
@@ -124,8 +128,18 @@ async function outage(seconds: number) {
   const clients = Array.from({ length: 4 }, () => client(answers, () => traffic));
   await waitFor("traffic to flow", async () => answers.filter((a) => a.status === 201).length >= 8, 30_000, 100);
 
+  // An order a customer pays on the chain while the database is down (the chain does not wait).
+  const paidDuringOutage = (await timedRequest("POST", "/api/payment-orders/", { amount: "0.01", currency: "ETH", blockchain: "base", order_info: "{}", nonce: ++nonce })).body.data;
+  expect(paidDuringOutage?.order_id).toBeDefined();
+
   await cluster.stop();
   const stoppedAt = Date.now();
+  // New blocks wake the chain watchers (newHeads), whose ticks now meet the outage.
+  const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[7].privateKey as Hex), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const chain = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const paymentHash = await payer.sendTransaction({ to: paidDuringOutage.receiving_address as Address, value: parseEther(paidDuringOutage.amount) });
+  await chain.waitForTransactionReceipt({ hash: paymentHash });
+  await createTestClient({ mode: "hardhat", chain: devnetChain, transport: viemHttp(devnet.rpcUrl) }).mine({ blocks: 2 });
   let probing = true;
   const prober = (async () => {
     while (probing) {
@@ -140,10 +154,16 @@ async function outage(seconds: number) {
   await cluster.start();
   const restartedAt = Date.now();
 
+  let lastAnswer: unknown;
   const apiBack = await waitFor("an order to be created again", async () => {
     const res = await timedRequest("POST", "/api/payment-orders/", { amount: "2", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
+    lastAnswer = res.body;
     return res.status === 201 && res.body.data;
-  }, 60_000, 200);
+  }, 60_000, 200).catch((error) => {
+    const warnings = server.output().slice(logStart).split("\n").filter((line) => /"level":"(warn|error)"/.test(line));
+    console.log(`[faults] no recovery; last answer ${JSON.stringify(lastAnswer)}; last warnings:\n${warnings.slice(-15).join("\n")}`);
+    throw error;
+  });
   const apiRecoveredAt = Date.now();
   traffic = false;
   await Promise.all(clients);
@@ -154,15 +174,19 @@ async function outage(seconds: number) {
   const paid = await timedRequest("POST", `/api/sandbox/payment-orders/${apiBack.order_id}/pay/`, {});
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
   expect((await timedRequest("POST", "/api/sandbox/mine/", { blocks: 2, blockchain: "base" })).status).toBe(200);
-  await waitFor("the paid order to confirm", async () => (await timedRequest("GET", `/api/payment-orders/${apiBack.order_id}/`)).body?.data?.status === "confirmed", 90_000, 250);
-  const confirmedAt = Date.now();
-  const webhooks = await waitFor("its payment.confirmed webhook", async () => {
-    const got = receiver.requests.filter((r) => {
-      const body = JSON.parse(r.body);
-      return body.event === "payment.confirmed" && body.data.order_id === apiBack.order_id;
-    });
-    return got.length > 0 && got;
+  const paidIds = [apiBack.order_id as string, paidDuringOutage.order_id as string];
+  for (const id of paidIds) paidOrderIds.add(id);
+  await waitFor("both paid orders to confirm", async () => {
+    const statuses = await Promise.all(paidIds.map(async (id) => (await timedRequest("GET", `/api/payment-orders/${id}/`)).body?.data?.status));
+    return statuses.every((status) => status === "confirmed");
   }, 90_000, 250);
+  const confirmedAt = Date.now();
+  const confirmedWebhooks = (id: string) =>
+    receiver.requests.filter((r) => {
+      const body = JSON.parse(r.body);
+      return body.event === "payment.confirmed" && body.data.order_id === id;
+    });
+  await waitFor("their payment.confirmed webhooks", async () => paidIds.every((id) => confirmedWebhooks(id).length > 0), 90_000, 250);
   const webhookAt = Date.now();
 
   // What happened to everything acknowledged: every 201 order exists; none but the paid one is confirmed.
@@ -170,7 +194,7 @@ async function outage(seconds: number) {
   const byId = new Map(all.map((o) => [o.order_id as string, o]));
   const acknowledged = answers.filter((a) => a.orderId).map((a) => a.orderId!);
   const lost = acknowledged.filter((id) => !byId.has(id));
-  const falseConfirmed = all.filter((o) => o.status === "confirmed" && o.order_id !== apiBack.order_id && !receiver.requests.some((r) => JSON.parse(r.body).data.order_id === o.order_id));
+  const falseConfirmed = all.filter((o) => o.status === "confirmed" && !paidOrderIds.has(o.order_id));
 
   const linesOf = (msg: string) =>
     server
@@ -198,7 +222,7 @@ async function outage(seconds: number) {
     acknowledged: acknowledged.length,
     found: acknowledged.length - lost.length,
     lost: lost.length,
-    duplicated: Math.max(0, new Set(webhooks.map((w) => w.headers["webhook-id"])).size - 1),
+    duplicated: paidIds.filter((id) => new Set(confirmedWebhooks(id).map((w) => w.headers["webhook-id"])).size > 1).length,
     "false-confirmed": falseConfirmed.length,
     "5xx": other5xx.length,
     answered_503: failures.filter((a) => a.status === 503).length,

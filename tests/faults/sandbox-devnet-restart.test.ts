@@ -172,9 +172,15 @@ test("kill -9 of next start after an acknowledged sandbox pay: the next server r
   expect(statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
-test("the devnet itself killed with the server: the next server starts a fresh chain, the vanished payment stops counting, a new one confirms", { timeout: 240_000 }, async () => {
+test("Ctrl-C of the server keeps the devnet; the devnet itself killed with the server: the next server starts a fresh chain, the vanished payment stops counting, a new one confirms", { timeout: 240_000 }, async () => {
   server ??= await startServer({ database, env: serverEnv() });
   const before = record();
+  // Ctrl-C of the server (SIGINT to it; the devnet is in its own session): the server exits, the devnet stays.
+  server.child.kill("SIGINT");
+  await server.exited;
+  expect(processAlive(before.pid)).toBe(true);
+  server = await startServer({ database, env: serverEnv() });
+  expect(record()).toEqual(before);
   // Paid, one confirmation of three: processing, not confirmed, when the chain goes away.
   const order = await createOrder(2, "7.25");
   const paid = await api("POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`);

@@ -4,6 +4,7 @@ import { createPublicClient, erc20Abi, http as viemHttp, parseUnits, type Addres
 import { devnetContracts } from "@/lib/chains/catalog";
 import { devnetChain } from "@/lib/chains/devnet";
 import { readDevnetRecord } from "@/lib/chains/devnet-record";
+import { openDatabase } from "@/lib/db/client";
 import { backend } from "../helpers/db";
 import { randomAddress } from "../helpers/factories";
 import { buildTimeoutMs, createServerDatabase, ensureBuilt, freePort, startServer, type ServerDatabase, type ServerProcess } from "../helpers/server";
@@ -38,6 +39,9 @@ describe.runIf(backend === "postgres")("two instances sharing one devnet", () =>
   beforeAll(async () => {
     await ensureBuilt();
     database = await createServerDatabase();
+    // Migrated first: two servers migrating one empty database at the same moment collide in
+    // drizzle's migrator (a separate matter from the devnet, which they do start together below).
+    await (await openDatabase({ url: database.env.DATABASE_URL! })).close();
   }, buildTimeoutMs);
 
   afterAll(async () => {
@@ -47,16 +51,18 @@ describe.runIf(backend === "postgres")("two instances sharing one devnet", () =>
 
   test("concurrent sandbox pays, faucet drips and mines split across two instances: all 2xx, all on chain, every order confirmed once and swept", { timeout: 300_000 }, async () => {
     const devnetPort = await freePort();
-    servers = await Promise.all([startServer({ database, env: serverEnv(devnetPort) }), startServer({ database, env: serverEnv(devnetPort) })]);
+    // Both at once, and both kept for afterAll even when one of them fails to start.
+    const starts = await Promise.allSettled([startServer({ database, env: serverEnv(devnetPort) }), startServer({ database, env: serverEnv(devnetPort) })]);
+    servers = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    for (const s of starts) if (s.status === "rejected") throw s.reason;
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const recorded = readDevnetRecord(database.devnetStateFile)!;
-    const rpcUrls = await Promise.all(
-      servers.map(async (s) => (await http(s, "GET", "/api/blockchains/")).body.data.find((c: { slug: string }) => c.slug === "base").rpc_url as string),
-    );
-    expect(rpcUrls).toEqual([recorded.rpcUrl, recorded.rpcUrl]);
-
     const merchant: Account = await signUp(a);
     const call = (server: ServerProcess, method: string, path: string, json?: unknown) => http(server, method, path, { token: merchant.access, json });
+    const rpcUrls = await Promise.all(
+      servers.map(async (s) => (await call(s, "GET", "/api/blockchains/")).body.results.find((c: { slug: string }) => c.slug === "base").rpc_url as string),
+    );
+    expect(rpcUrls).toEqual([recorded.rpcUrl, recorded.rpcUrl]);
     const wallet = randomAddress() as Address;
     expect((await call(a, "POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: wallet, confirmation_threshold: 2 })).status).toBe(201);
     const orders: { order_id: string; amount: string }[] = [];

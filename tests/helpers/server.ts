@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stopRecordedDevnet } from "@/lib/chains/devnet-record";
+import { stopRecordedDevnet, withDevnetStartLock } from "@/lib/chains/devnet-record";
 import { backend, createEmptyPostgresDatabase } from "./db";
 
 const root = path.resolve(__dirname, "../..");
@@ -123,7 +123,8 @@ export async function createServerDatabase(): Promise<ServerDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), "gw-server-data-"));
   const devnetStateFile = path.join(dir, "devnet.json");
   const removeDir = async () => {
-    await stopRecordedDevnet(devnetStateFile);
+    // Under the start lock: a server still starting the devnet finishes (or died and left the lock) first.
+    await withDevnetStartLock(devnetStateFile, () => stopRecordedDevnet(devnetStateFile));
     rmSync(dir, { recursive: true, force: true });
   };
   if (backend === "postgres") {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as liveness } from "@/app/api/health/live/route";
 import { GET as readiness } from "@/app/api/health/ready/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
@@ -13,6 +13,10 @@ import { backend } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { privatePostgresAvailable, startPrivatePostgres, type PrivatePostgres } from "../faults/private-postgres";
+import { sessionModuleMock, signInAs } from "../dashboard/session";
+
+vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
+const { updateToleranceAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 
 // The database stops under the running code (its own PostgreSQL cluster, `pg_ctl stop -m fast`):
 // routes answer a fast 503 SERVICE_UNAVAILABLE with Retry-After, readiness fails on the database
@@ -35,6 +39,7 @@ beforeAll(async () => {
   setDatabase(database);
   merchant = await createMerchant();
   await createWallet(merchant);
+  signInAs(merchant);
 }, 120_000);
 
 afterAll(async () => {
@@ -61,6 +66,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number }
 
 outageScenario("PostgreSQL stops under the running code", () => {
   test("503 with Retry-After within seconds, readiness 503 / liveness 200, one warning per task, recovery without a restart", { timeout: 120_000 }, async () => {
+    const tolerance = (bps: string) => {
+      const form = new FormData();
+      form.append("payment_tolerance_bps", bps);
+      return updateToleranceAction(form);
+    };
     const orders = () => call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
     const newOrder = (nonce: number) =>
       call(createOrderRoute, "POST", "/api/payment-orders/", { token: merchant.access, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce } });
@@ -94,6 +104,10 @@ outageScenario("PostgreSQL stops under the running code", () => {
         expect(result.headers.get("retry-after")).toBe("5");
         expect(ms).toBeLessThan(5_000);
       }
+      // A dashboard action (authedAction) says the same, as its result rather than a 500 page.
+      const action = await timed(() => tolerance("30"));
+      expect(action.result).toEqual({ ok: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable. Try again in a few seconds." } });
+      expect(action.ms).toBeLessThan(5_000);
       const ready = await timed(() => call(readiness, "GET", "/api/health/ready"));
       expect(ready.result.status).toBe(503);
       expect(ready.result.body).toMatchObject({ status: "not_ready", checks: { database: { status: "failed" } } });
@@ -113,6 +127,7 @@ outageScenario("PostgreSQL stops under the running code", () => {
       await cluster.start();
       await until("the API to answer again", async () => (await orders()).status === 200);
       expect((await newOrder(2)).status).toBe(201);
+      expect(await tolerance("30")).toEqual({ ok: true, data: { payment_tolerance_bps: 30 } });
       const ticksAfter = ticks;
       await until("the task to tick again", () => ticks > ticksAfter && taskStates().find((s) => s.task === "test-database-ping")?.consecutiveErrors === 0);
       await until("readiness to pass again", async () => (await call(readiness, "GET", "/api/health/ready")).status === 200);
@@ -125,6 +140,7 @@ outageScenario("PostgreSQL stops under the running code", () => {
     ]);
     expect(lines.filter((l) => l.msg === "unhandled error")).toEqual([]);
     expect(lines.filter((l) => l.msg === "database unavailable; answered 503").length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.msg === "database unavailable; dashboard action refused")).toHaveLength(1);
     expect(lines.filter((l) => l.level === "error")).toEqual([]);
   });
 });
