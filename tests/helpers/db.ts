@@ -4,6 +4,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
+import { timed } from "./profile";
 
 /** Which backend this test project runs on (vitest.config.ts sets it per project). */
 export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "postgres";
@@ -14,9 +15,9 @@ export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "
  * process-wide database that route handlers use.
  */
 export async function createTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
-  if (backend === "pglite") return openDatabase({ pgliteDir: "memory://", ...options });
+  if (backend === "pglite") return timed("database: open + migrate", () => openDatabase({ pgliteDir: "memory://", ...options }));
   const empty = await createEmptyPostgresDatabase();
-  const database = await openDatabase({ url: empty.url, ...options });
+  const database = await timed("database: open + migrate", () => openDatabase({ url: empty.url, ...options }));
   return {
     ...database,
     async close() {
@@ -32,16 +33,20 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres test project");
   const url = new URL(adminUrl);
   const name = `${url.pathname.slice(1)}_t${randomBytes(5).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  await timed("database: create", async () => {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+    await admin.end();
+  });
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await dropper.end();
+      await timed("database: drop", async () => {
+        const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+        await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await dropper.end();
+      });
     },
   };
 }

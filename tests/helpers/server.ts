@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { backend, createEmptyPostgresDatabase } from "./db";
+import { recordPhase, timed } from "./profile";
 
 const root = path.resolve(__dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -38,7 +39,7 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       if (existsSync(buildIdFile)) break;
-      await build();
+      await timed("next build", build);
     } finally {
       rmSync(buildLock, { recursive: true, force: true });
     }
@@ -175,6 +176,7 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
 
 /** Starts the production server and waits until it answers HTTP; call `stop()` after. */
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  const started = performance.now();
   const server = await spawnServer(options);
   const deadline = Date.now() + 60_000;
   let exitCode: number | string | undefined;
@@ -187,6 +189,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     try {
       // Any answer will do: the 404 catch-all does not touch the database.
       await fetch(`${server.url}/api/__ready`, { signal: AbortSignal.timeout(2000) });
+      recordPhase("next start (until it answers)", performance.now() - started);
       return server;
     } catch {
       if (Date.now() > deadline) {
