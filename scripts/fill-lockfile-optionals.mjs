@@ -42,7 +42,8 @@ for (const [location, entry] of Object.entries(packages)) {
 for (const [key, entry] of Object.entries(packages)) {
   if (!key || !isPlaceholder(entry)) continue;
   const needers = dependents.get(key) ?? [];
-  const { dev: _dev, ...rest } = entry;
+  const rest = { ...entry };
+  delete rest.dev;
   packages[key] = npmOrder(needers.length > 0 && needers.every((needer) => needer.dev) ? { ...rest, dev: true } : rest);
 }
 lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { backend, createEmptyPostgresDatabase } from "./db";
+import { backend, createEmptyPostgresDatabase, createMigratedPgliteDir, createMigratedPostgresDatabase } from "./db";
 import { recordPhase, timed } from "./profile";
 
 const root = path.resolve(__dirname, "../..");
@@ -111,13 +111,17 @@ export interface ServerDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database for this test project's backend, to be shared by several server processes in turn. */
-export async function createServerDatabase(): Promise<ServerDatabase> {
+/**
+ * A fresh database for this test project's backend, to be shared by several server processes in turn.
+ * It is already migrated (a copy of the migrated template), so the server's own migration at start
+ * finds nothing to do; `{ empty: true }` gives an empty one instead, for the server to migrate.
+ */
+export async function createServerDatabase(options: { empty?: boolean } = {}): Promise<ServerDatabase> {
   if (backend === "postgres") {
-    const created = await createEmptyPostgresDatabase();
+    const created = options.empty ? await createEmptyPostgresDatabase() : await createMigratedPostgresDatabase();
     return { env: { DATABASE_URL: created.url }, drop: () => created.drop() };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), "gw-server-pglite-"));
+  const dir = options.empty ? mkdtempSync(path.join(tmpdir(), "gw-server-pglite-")) : await createMigratedPgliteDir();
   return { env: { PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
