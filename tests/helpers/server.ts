@@ -178,11 +178,17 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   return { child, port, url: `http://127.0.0.1:${port}`, output: () => output, exited, stop };
 }
 
+/**
+ * How long `startServer` waits for `next start` to answer: about 10 s on a quiet machine, but files
+ * run three at a time beside other work (a bound on an event, not a sleep: it returns as soon as the server answers).
+ */
+const serverReadyTimeoutMs = 120_000;
+
 /** Starts the production server and waits until it answers HTTP; call `stop()` after. */
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const started = performance.now();
   const server = await spawnServer(options);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + serverReadyTimeoutMs;
   let exitCode: number | string | undefined;
   void server.exited.then((code) => (exitCode = code));
   for (;;) {
@@ -198,7 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     } catch {
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`next start did not answer within 60 s:\n${server.output()}`);
+        throw new Error(`next start did not answer within ${serverReadyTimeoutMs / 1000} s:\n${server.output()}`);
       }
       await sleep(200);
     }
