@@ -9,7 +9,7 @@
 // The run's data (files.jsonl, phases-*.jsonl, summary.json) stays in DIR (default: a new folder
 // under the system's temp dir), so two runs can be compared later.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 
@@ -141,6 +141,8 @@ if (args[0] === "--compare") {
 } else {
   const dir = takeOption("--out") ?? mkdtempSync(path.join(tmpdir(), "gw-test-profile-"));
   mkdirSync(dir, { recursive: true });
+  // A folder used before: start from nothing.
+  for (const name of readdirSync(dir)) if (name.endsWith(".jsonl") || name === "summary.json") rmSync(path.join(dir, name));
   const loadStart = load();
   const started = Date.now();
   const child = spawn(
