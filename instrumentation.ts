@@ -1,16 +1,10 @@
 // Runs once per server process before it serves requests.
 export async function register() {
   // NEXT_RUNTIME is Next's own marker, not configuration: the edge runtime has nothing to start.
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  try {
-    // zod's messages for every route and action this process serves (lib/http/zod-messages.ts).
-    const { configureZodMessages } = await import("@/lib/http/zod-messages");
-    configureZodMessages();
-    const { startServer } = await import("@/lib/server-start");
-    await startServer();
-  } catch (error) {
-    // An invalid environment makes lib/env.ts throw on import; Next would log it and keep serving 500s.
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+  // The import stays inside this condition so the edge bundle drops it (and its process.exit,
+  // which Next would flag there as a Node.js API the Edge Runtime lacks).
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { registerNode } = await import("./instrumentation-node");
+    await registerNode();
   }
 }

@@ -13,8 +13,14 @@ const shared = {
 
 const backends = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
+// Test files mostly wait on their child processes (hardhat, `next start`, PostgreSQL) and each has
+// its own database, devnet and ports, so they run side by side: vitest's default on two cores
+// (cores − 1 = one file at a time) left a core idle most of the run. TEST_MAX_WORKERS overrides.
+const maxWorkers = Number(process.env.TEST_MAX_WORKERS) || 3;
+
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: backends.map((backend) => ({
       resolve: shared,
       test: {

@@ -18,8 +18,10 @@ export interface Database {
 /**
  * Opens a database and applies the migrations in drizzle/. `url` undefined = PGlite at `pgliteDir`
  * ("memory://" for tests). `logger` sees every statement drizzle sends (tests count round trips).
+ * `pgliteDataDir`: a tarball from PGlite's `dumpDataDir()` to start from instead of an empty
+ * cluster (tests keep one of a migrated database: PGlite's initdb costs seconds of CPU per start).
  */
-export async function openDatabase(options: { url?: string; pgliteDir?: string; logger?: Logger }): Promise<Database> {
+export async function openDatabase(options: { url?: string; pgliteDir?: string; pgliteDataDir?: Blob; logger?: Logger }): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -64,7 +66,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create({ dataDir: dir, loadDataDir: options.pgliteDataDir });
   const db = drizzle(client, { schema, logger: options.logger });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };

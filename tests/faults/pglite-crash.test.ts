@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase } from "@/lib/db/client";
-import { backend } from "../helpers/db";
+import { backend, createMigratedPgliteDir } from "../helpers/db";
 import { printSummary } from "./support";
 
 // Embedded PGlite on disk, its writer killed with SIGKILL mid-write, several times over: the
@@ -13,9 +12,14 @@ import { printSummary } from "./support";
 // transaction may be half there. PGlite-only (PostgreSQL's durability is PostgreSQL's).
 
 const root = path.resolve(__dirname, "../..");
-const dir = mkdtempSync(path.join(tmpdir(), "gw-faults-pglite-"));
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A migrated data directory to start from: the writer's first start then skips PGlite's initdb.
+let dir: string;
+beforeAll(async () => {
+  if (backend === "pglite") dir = await createMigratedPgliteDir("gw-faults-pglite-");
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Runs the writer until it has acknowledged `acks` more commits, then SIGKILLs it; returns the last acknowledged n. */
 function writeThenKill(acks: number): Promise<{ first: number; last: number; output: string }> {

@@ -1,9 +1,10 @@
 /** Shared machinery of the fault-injection group: HTTP against a `next start` child, accounts, waiting, summary lines. */
 import { randomBytes } from "node:crypto";
 import { backend } from "../helpers/db";
+import { recordPhase, timed } from "../helpers/profile";
 import type { ServerProcess } from "../helpers/server";
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => timed("fixed sleep", () => new Promise((resolve) => setTimeout(resolve, ms)));
 
 export interface HttpResult {
   status: number;
@@ -68,17 +69,22 @@ export async function signUp(target: ServerProcess | string): Promise<Account> {
 
 /** Polls `probe` until it returns something truthy; throws with `what` after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, intervalMs = 250): Promise<T> {
+  const started = performance.now();
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      lastError = error;
+  try {
+    for (;;) {
+      try {
+        const value = await probe();
+        if (value) return value;
+      } catch (error) {
+        lastError = error;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
-    await sleep(intervalMs);
+  } finally {
+    recordPhase("polling for a condition (waitFor)", performance.now() - started);
   }
 }
 

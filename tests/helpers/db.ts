@@ -1,12 +1,197 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Logger } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
+import { timed } from "./profile";
 
 /** Which backend this test project runs on (vitest.config.ts sets it per project). */
 export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "postgres";
+
+const root = path.resolve(__dirname, "../..");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What a migrated database depends on: the migrations (drizzle/) and the PGlite build. Templates and
+ * snapshots are named after it, so a new migration (or a PGlite upgrade) makes new ones.
+ */
+const migrationsKey = (() => {
+  const hash = createHash("sha256");
+  const add = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) add(full);
+      else hash.update(path.relative(root, full)).update(readFileSync(full));
+    }
+  };
+  add(path.join(root, "drizzle"));
+  hash.update(readFileSync(path.join(root, "node_modules/@electric-sql/pglite/package.json")));
+  return hash.digest("hex").slice(0, 12);
+})();
+
+/**
+ * Runs `make` once across every test process of this machine: the first caller creates a lock
+ * directory and makes the thing, the others wait for `ready()`. A lock left by a killed run is taken over.
+ */
+async function onceAcrossProcesses(name: string, ready: () => boolean, make: () => Promise<void>): Promise<void> {
+  const lock = path.join(tmpdir(), `${name}.lock`);
+  const deadline = Date.now() + 5 * 60_000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to make ${name}`);
+    try {
+      mkdirSync(lock);
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 5 * 60_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(100);
+      continue;
+    }
+    try {
+      if (!ready()) await make();
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+const pgliteSnapshotFile = path.join(tmpdir(), `gw-pglite-migrated-${migrationsKey}.tar`);
+let pgliteSnapshot: Promise<Blob> | undefined;
+
+/**
+ * A tarball (`dumpDataDir`) of a migrated PGlite cluster, made once per set of migrations and kept in
+ * the temp dir for every test process: starting from it skips PGlite's initdb and the migrations,
+ * which cost several seconds of CPU per database.
+ */
+export function migratedPgliteDataDir(): Promise<Blob> {
+  pgliteSnapshot ??= (async () => {
+    await onceAcrossProcesses(path.basename(pgliteSnapshotFile), () => existsSync(pgliteSnapshotFile), () =>
+      timed("database: make the migrated PGlite snapshot", async () => {
+        const database = await openDatabase({ pgliteDir: "memory://" });
+        const client = (database.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+        const dump = await client.dumpDataDir("none");
+        await database.close();
+        const partial = `${pgliteSnapshotFile}.${process.pid}`;
+        writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+        renameSync(partial, pgliteSnapshotFile);
+      }),
+    );
+    return new Blob([readFileSync(pgliteSnapshotFile)]);
+  })();
+  return pgliteSnapshot;
+}
+
+/** A fresh in-memory PGlite database, migrated (from the snapshot). */
+export async function openTestPglite(options: { logger?: Logger } = {}): Promise<Database> {
+  const pgliteDataDir = await migratedPgliteDataDir();
+  return timed("database: open (PGlite snapshot)", () => openDatabase({ pgliteDir: "memory://", pgliteDataDir, ...options }));
+}
+
+const pgliteTemplateDir = path.join(tmpdir(), `gw-pglite-migrated-${migrationsKey}.dir`);
+
+/**
+ * A new PGlite data directory holding a migrated database (a copy of one made from the snapshot),
+ * for a `next start` child or a second process; remove it with rmSync when done.
+ */
+export async function createMigratedPgliteDir(prefix = "gw-server-pglite-"): Promise<string> {
+  await onceAcrossProcesses(path.basename(pgliteTemplateDir), () => existsSync(path.join(pgliteTemplateDir, "PG_VERSION")), async () => {
+    const pgliteDataDir = await migratedPgliteDataDir();
+    const partial = `${pgliteTemplateDir}.${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    const database = await openDatabase({ pgliteDir: partial, pgliteDataDir });
+    await database.close();
+    rmSync(pgliteTemplateDir, { recursive: true, force: true });
+    renameSync(partial, pgliteTemplateDir);
+  });
+  const dir = path.join(tmpdir(), `${prefix}${randomBytes(6).toString("hex")}`);
+  await timed("database: copy the migrated PGlite directory", async () => cpSync(pgliteTemplateDir, dir, { recursive: true }));
+  return dir;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("TEST_DATABASE_URL is required for the postgres test project");
+  return url;
+}
+
+async function withAdmin<T>(fn: (admin: postgres.Sql) => Promise<T>): Promise<T> {
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The name of a new database next to TEST_DATABASE_URL's, and its URL. */
+function nextToBase(suffix: string): { name: string; url: string } {
+  const url = new URL(adminUrl());
+  const name = `${url.pathname.slice(1)}_${suffix}`;
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+function dropper(name: string): () => Promise<void> {
+  return () => timed("database: drop", () => withAdmin((admin) => admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => undefined)));
+}
+
+let postgresTemplate: Promise<string> | undefined;
+
+/**
+ * The migrated template database next to TEST_DATABASE_URL's (`<base>_tpl_<migrations key>`), made
+ * once: test processes take an advisory lock while one of them creates and migrates it. It keeps its
+ * name across runs on the same base database (a new migration makes a new one); `.ci/run` drops it
+ * with the rest, since its name starts with the base database's.
+ */
+function migratedPostgresTemplate(): Promise<string> {
+  postgresTemplate ??= withAdmin(async (admin) => {
+    const { name, url } = nextToBase(`tpl_${migrationsKey}`);
+    const ready = `${name} migrated`;
+    await admin`SELECT pg_advisory_lock(hashtext(${name}))`;
+    try {
+      const [existing] = await admin`SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = ${name}`;
+      if (existing?.note === ready) return name;
+      await timed("database: make the migrated PostgreSQL template", async () => {
+        // A template left half-made by a killed run is made again.
+        await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.unsafe(`CREATE DATABASE "${name}"`);
+        const database = await openDatabase({ url });
+        await database.close();
+        await admin.unsafe(`COMMENT ON DATABASE "${name}" IS '${ready}'`);
+      });
+      return name;
+    } finally {
+      await admin`SELECT pg_advisory_unlock(hashtext(${name}))`;
+    }
+  }).catch((error) => {
+    postgresTemplate = undefined;
+    throw error;
+  });
+  return postgresTemplate;
+}
+
+/** A new, migrated PostgreSQL database next to TEST_DATABASE_URL's: a copy of the migrated template (CREATE DATABASE … TEMPLATE). */
+export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = await migratedPostgresTemplate();
+  const { name, url } = nextToBase(`t${randomBytes(5).toString("hex")}`);
+  await timed("database: create from the template", () =>
+    withAdmin(async (admin) => {
+      // PostgreSQL refuses to copy a template someone is connected to (an autovacuum worker, say), for a moment.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "55006" || attempt === 5) throw error;
+          await sleep(200 * attempt);
+        }
+      }
+    }),
+  );
+  return { url, drop: dropper(name) };
+}
 
 /**
  * A fresh, migrated database for the current test file: in-memory PGlite, or on PostgreSQL a new
@@ -14,36 +199,23 @@ export const backend = (process.env.TEST_DB_BACKEND ?? "pglite") as "pglite" | "
  * process-wide database that route handlers use.
  */
 export async function createTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
-  if (backend === "pglite") return openDatabase({ pgliteDir: "memory://", ...options });
-  const empty = await createEmptyPostgresDatabase();
-  const database = await openDatabase({ url: empty.url, ...options });
+  if (backend === "pglite") return openTestPglite(options);
+  const migrated = await createMigratedPostgresDatabase();
+  const database = await timed("database: open", () => openDatabase({ url: migrated.url, ...options }));
   return {
     ...database,
     async close() {
       await database.close();
-      await empty.drop();
+      await migrated.drop();
     },
   };
 }
 
 /** A new, empty PostgreSQL database next to TEST_DATABASE_URL's (e.g. for a `next start` child to migrate). */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres test project");
-  const url = new URL(adminUrl);
-  const name = `${url.pathname.slice(1)}_t${randomBytes(5).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
+  const { name, url } = nextToBase(`t${randomBytes(5).toString("hex")}`);
+  await timed("database: create", () => withAdmin((admin) => admin.unsafe(`CREATE DATABASE "${name}"`)));
+  return { url, drop: dropper(name) };
 }
 
 /** Registers beforeAll/afterAll hooks giving this file its own database (`logger`: sees every statement). */

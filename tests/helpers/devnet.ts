@@ -4,18 +4,19 @@ import { privateKeyToAccount } from "viem/accounts";
 import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
 import { devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { timed } from "./profile";
 
 /** Starts this file's own hardhat devnet on a free port, deploys the gateway contracts and points the sandbox catalog at it. */
 export function setupTestDevnet() {
   let devnet: Devnet | undefined;
   beforeAll(async () => {
-    devnet = await startDevnet();
-    await ensureGatewayContracts(devnet.rpcUrl);
+    devnet = await timed("devnet: start", () => startDevnet());
+    await timed("devnet: deploy contracts", () => ensureGatewayContracts(devnet!.rpcUrl));
     setDevnetRpcUrl(devnet.rpcUrl);
   });
   afterAll(async () => {
     setDevnetRpcUrl(undefined);
-    await devnet?.stop();
+    await timed("devnet: stop", async () => devnet?.stop());
   });
   const handle = {
     get devnet(): Devnet {
@@ -37,9 +38,11 @@ export function setupTestDevnet() {
     /** Replaces the devnet with a fresh one on the same port (a restart: new genesis, empty state). */
     async restart(): Promise<void> {
       const port = handle.devnet.port;
-      await handle.devnet.stop();
-      devnet = await startDevnet({ port });
-      await ensureGatewayContracts(devnet.rpcUrl);
+      await timed("devnet: restart", async () => {
+        await handle.devnet.stop();
+        devnet = await startDevnet({ port });
+        await ensureGatewayContracts(devnet.rpcUrl);
+      });
     },
   };
   return handle;

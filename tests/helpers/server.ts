@@ -6,7 +6,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stopRecordedDevnet, withDevnetStartLock } from "@/lib/chains/devnet-record";
-import { backend, createEmptyPostgresDatabase } from "./db";
+import { backend, createEmptyPostgresDatabase, createMigratedPgliteDir, createMigratedPostgresDatabase } from "./db";
+import { recordPhase, timed } from "./profile";
 
 const root = path.resolve(__dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -39,7 +40,7 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       if (existsSync(buildIdFile)) break;
-      await build();
+      await timed("next build", build);
     } finally {
       rmSync(buildLock, { recursive: true, force: true });
     }
@@ -118,8 +119,15 @@ export interface ServerDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database for this test project's backend, to be shared by several server processes in turn. */
-export async function createServerDatabase(): Promise<ServerDatabase> {
+/**
+ * A fresh database for this test project's backend, to be shared by several server processes in turn:
+ * `env` is DATABASE_URL or PGLITE_DIR, plus DEVNET_STATE_FILE (in a temporary folder of its own), so that
+ * servers on one database share one sandbox devnet, the way servers in one checkout share `.data/`.
+ * It is already migrated (a copy of the migrated template), so the server's own migration at start
+ * finds nothing to do; `{ empty: true }` gives an empty one instead, for the server to migrate.
+ * `drop()` stops the recorded devnet (it outlives its servers) and removes the database.
+ */
+export async function createServerDatabase(options: { empty?: boolean } = {}): Promise<ServerDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), "gw-server-data-"));
   const devnetStateFile = path.join(dir, "devnet.json");
   const removeDir = async () => {
@@ -128,7 +136,7 @@ export async function createServerDatabase(): Promise<ServerDatabase> {
     rmSync(dir, { recursive: true, force: true });
   };
   if (backend === "postgres") {
-    const created = await createEmptyPostgresDatabase();
+    const created = options.empty ? await createEmptyPostgresDatabase() : await createMigratedPostgresDatabase();
     return {
       env: { DATABASE_URL: created.url, DEVNET_STATE_FILE: devnetStateFile },
       devnetStateFile,
@@ -138,7 +146,15 @@ export async function createServerDatabase(): Promise<ServerDatabase> {
       },
     };
   }
-  return { env: { PGLITE_DIR: path.join(dir, "pglite"), DEVNET_STATE_FILE: devnetStateFile }, devnetStateFile, drop: removeDir };
+  const pgliteDir = options.empty ? path.join(dir, "pglite") : await createMigratedPgliteDir();
+  return {
+    env: { PGLITE_DIR: pgliteDir, DEVNET_STATE_FILE: devnetStateFile },
+    devnetStateFile,
+    drop: async () => {
+      await removeDir();
+      rmSync(pgliteDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Spawns `next start` on a free port with a fresh database for this test project's backend. Does not wait. */
@@ -194,10 +210,17 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   return { child, port, url: `http://127.0.0.1:${port}`, output: () => output, exited, stop };
 }
 
+/**
+ * How long `startServer` waits for `next start` to answer: about 10 s on a quiet machine, but files
+ * run three at a time beside other work (a bound on an event, not a sleep: it returns as soon as the server answers).
+ */
+const serverReadyTimeoutMs = 120_000;
+
 /** Starts the production server and waits until it answers HTTP; call `stop()` after. */
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  const started = performance.now();
   const server = await spawnServer(options);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + serverReadyTimeoutMs;
   let exitCode: number | string | undefined;
   void server.exited.then((code) => (exitCode = code));
   for (;;) {
@@ -208,11 +231,12 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     try {
       // Any answer will do: the 404 catch-all does not touch the database.
       await fetch(`${server.url}/api/__ready`, { signal: AbortSignal.timeout(2000) });
+      recordPhase("next start (until it answers)", performance.now() - started);
       return server;
     } catch {
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`next start did not answer within 60 s:\n${server.output()}`);
+        throw new Error(`next start did not answer within ${serverReadyTimeoutMs / 1000} s:\n${server.output()}`);
       }
       await sleep(200);
     }

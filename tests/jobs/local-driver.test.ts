@@ -6,7 +6,7 @@ import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { ensureLocalDriver, runningLocalDriver, stopLocalDriver } from "@/lib/jobs/start";
 import { defineTask, deliverWebhooksTask, deliveryIdleBackstopMs, type AnyTask } from "@/lib/jobs/tasks";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { backend, createEmptyPostgresDatabase } from "../helpers/db";
+import { backend, createMigratedPostgresDatabase, openTestPglite } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "../webhooks/support";
@@ -21,11 +21,11 @@ const extraDatabases: Database[] = [];
 
 beforeAll(async () => {
   if (backend === "postgres") {
-    const empty = await createEmptyPostgresDatabase();
-    url = empty.url;
-    drop = empty.drop;
+    const migrated = await createMigratedPostgresDatabase();
+    url = migrated.url;
+    drop = migrated.drop;
   }
-  database = await openDatabase(url ? { url } : { pgliteDir: "memory://" });
+  database = url ? await openDatabase({ url }) : await openTestPglite();
   setDatabase(database);
   receiver = await startReceiver();
 });

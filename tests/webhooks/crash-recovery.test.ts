@@ -7,7 +7,7 @@ import { recordAttempt } from "@/lib/webhooks/attempt-delivery";
 import { sendWebhook } from "@/lib/webhooks/deliver";
 import { defaultLeaseMs, deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { claimDueDeliveries } from "@/lib/webhooks/queries";
-import { backend, createEmptyPostgresDatabase } from "../helpers/db";
+import { backend, createMigratedPostgresDatabase, openTestPglite } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { attemptRows, deliveryRow, endpointRow, orderFor, recordEventFor, settlePending, startReceiver, type Receiver } from "./support";
@@ -20,11 +20,11 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   if (backend === "postgres") {
-    const empty = await createEmptyPostgresDatabase();
-    url = empty.url;
-    drop = empty.drop;
+    const migrated = await createMigratedPostgresDatabase();
+    url = migrated.url;
+    drop = migrated.drop;
   }
-  database = await openDatabase(url ? { url } : { pgliteDir: "memory://" });
+  database = url ? await openDatabase({ url }) : await openTestPglite();
   setDatabase(database);
   receiver = await startReceiver();
 });

@@ -1,0 +1,159 @@
+// Where the test suite's time goes: runs vitest with tests/helpers/profile-reporter.ts and prints the
+// slowest files and the time spent in each phase the helpers record (tests/helpers/profile.ts:
+// database creation and migration, devnet start and contract deployment, next build, next start,
+// fixed sleeps, polling).
+//
+//   npm run test:profile [-- --top 15] [-- --out DIR] [-- <vitest arguments, e.g. tests/faults>]
+//   node scripts/test-profile.mjs --compare BEFORE/summary.json AFTER/summary.json
+//
+// The run's data (files.jsonl, phases-*.jsonl, summary.json) stays in DIR (default: a new folder
+// under the system's temp dir), so two runs can be compared later.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+
+function takeOption(name) {
+  const at = args.indexOf(name);
+  if (at === -1) return undefined;
+  const [, value] = args.splice(at, 2);
+  return value;
+}
+
+const seconds = (ms) => (ms / 1000).toFixed(1);
+const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+
+function table(header, rows) {
+  const lines = [header, header.map(() => "---"), ...rows];
+  return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+function readLines(file) {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
+function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode) {
+  const files = readLines(path.join(dir, "files.jsonl"));
+  const phases = readdirSync(dir).filter((name) => name.startsWith("phases-")).flatMap((name) => readLines(path.join(dir, name)));
+  const byFile = new Map();
+  for (const phase of phases) {
+    const key = `${phase.project}\t${phase.file}`;
+    const entry = byFile.get(key) ?? {};
+    entry[phase.phase] = (entry[phase.phase] ?? 0) + phase.ms;
+    byFile.set(key, entry);
+  }
+  for (const file of files) file.phases = byFile.get(`${file.project}\t${file.file}`) ?? {};
+  files.sort((a, b) => b.totalMs - a.totalMs);
+  const phaseTotals = {};
+  for (const phase of phases) {
+    const total = (phaseTotals[phase.phase] ??= { count: 0, ms: 0, maxMs: 0 });
+    total.count += 1;
+    total.ms += phase.ms;
+    total.maxMs = Math.max(total.maxMs, phase.ms);
+  }
+  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals };
+}
+
+function report(summary, top) {
+  const failed = summary.files.filter((file) => file.failed > 0 || file.state === "failed");
+  console.log(`\nvitest ${summary.vitestArgs.join(" ") || "(whole suite)"}: exit ${summary.exitCode}`);
+  console.log(`wall ${seconds(summary.wallMs)} s for ${summary.files.length} files (sum of file times ${seconds(summary.fileMsSum)} s); load average at start ${summary.loadStart}, at end ${summary.loadEnd}`);
+  if (failed.length) console.log(`failed: ${failed.map((file) => `${file.project}:${file.file}`).join(", ")}`);
+  console.log(`\nSlowest ${top} files (s):\n`);
+  console.log(
+    table(
+      ["project", "file", "total", "import", "tests+hooks", "tests", "where the time went"],
+      summary.files.slice(0, top).map((file) => [
+        file.project,
+        file.file,
+        seconds(file.totalMs),
+        seconds(file.collectMs + file.setupMs),
+        seconds(file.runMs),
+        String(file.tests),
+        Object.entries(file.phases)
+          .sort((a, b) => b[1] - a[1])
+          .map(([phase, ms]) => `${phase} ${seconds(ms)}`)
+          .join("; "),
+      ]),
+    ),
+  );
+  console.log("\nPhases over all files (s; they overlap when files run in parallel):\n");
+  console.log(
+    table(
+      ["phase", "count", "total", "max"],
+      Object.entries(summary.phaseTotals)
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .map(([phase, total]) => [phase, String(total.count), seconds(total.ms), seconds(total.maxMs)]),
+    ),
+  );
+  const imports = summary.files.reduce((sum, file) => sum + file.collectMs + file.setupMs, 0);
+  console.log(`\nImporting and collecting test files: ${seconds(imports)} s in all.`);
+}
+
+function compare(beforePath, afterPath, top) {
+  const before = JSON.parse(readFileSync(beforePath, "utf8"));
+  const after = JSON.parse(readFileSync(afterPath, "utf8"));
+  console.log(
+    table(
+      ["", "before", "after"],
+      [
+        ["vitest wall time (s)", seconds(before.wallMs), seconds(after.wallMs)],
+        ["sum of file times (s)", seconds(before.fileMsSum), seconds(after.fileMsSum)],
+        ["files", String(before.files.length), String(after.files.length)],
+        ["load average at start / end", `${before.loadStart} / ${before.loadEnd}`, `${after.loadStart} / ${after.loadEnd}`],
+      ],
+    ),
+  );
+  const afterByKey = new Map(after.files.map((file) => [`${file.project}\t${file.file}`, file]));
+  console.log(`\nThe ${top} slowest files before (s):\n`);
+  console.log(
+    table(
+      ["project", "file", "before", "after"],
+      before.files.slice(0, top).map((file) => {
+        const later = afterByKey.get(`${file.project}\t${file.file}`);
+        return [file.project, file.file, seconds(file.totalMs), later ? seconds(later.totalMs) : "–"];
+      }),
+    ),
+  );
+  const phases = [...new Set([...Object.keys(before.phaseTotals), ...Object.keys(after.phaseTotals)])];
+  console.log("\nPhases (count, total s):\n");
+  console.log(
+    table(
+      ["phase", "before", "after"],
+      phases.map((phase) => {
+        const cell = (totals) => (totals[phase] ? `${totals[phase].count} × → ${seconds(totals[phase].ms)}` : "–");
+        return [phase, cell(before.phaseTotals), cell(after.phaseTotals)];
+      }),
+    ),
+  );
+}
+
+const top = Number(takeOption("--top") ?? 10);
+if (args[0] === "--compare") {
+  compare(args[1], args[2], top);
+} else {
+  const dir = takeOption("--out") ?? mkdtempSync(path.join(tmpdir(), "gw-test-profile-"));
+  mkdirSync(dir, { recursive: true });
+  // A folder used before: start from nothing.
+  for (const name of readdirSync(dir)) if (name.endsWith(".jsonl") || name === "summary.json") rmSync(path.join(dir, name));
+  const loadStart = load();
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=dot", "--reporter=./tests/helpers/profile-reporter.ts", ...args],
+    { cwd: root, stdio: "inherit", env: { ...process.env, TEST_PROFILE_DIR: dir } },
+  );
+  const exitCode = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  const summary = summarize(dir, Date.now() - started, loadStart, load(), args, exitCode);
+  writeFileSync(path.join(dir, "summary.json"), JSON.stringify(summary, null, 2));
+  report(summary, top);
+  console.log(`\nData: ${dir}/summary.json (compare two runs: node scripts/test-profile.mjs --compare A B)`);
+  process.exitCode = exitCode === 0 ? 0 : 1;
+}
