@@ -20,7 +20,7 @@ export async function handleChainReset(db: Db, chain: Blockchain, now: Date): Pr
     const lastScanned = (await findScannedHead(tx, chain.id)) ?? 0n;
     const dropped = await dropTransfersOfOpenOrders(tx, chain.id, lastScanned, recheckWindow, now);
     await requeueSweepsOnReset(tx, chain.id, lastScanned, recheckWindow, now);
-    const flagged = await flagVanishedPayments(tx, dropped.map((t) => t.paymentOrderId), now);
+    const flagged = await flagVanishedPayments(tx, dropped, now);
     await deleteCursor(tx, chain.id);
     return flagged;
   });

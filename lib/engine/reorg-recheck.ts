@@ -47,7 +47,7 @@ export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicCli
   const result = await db.transaction(async (tx) => {
     const dropped = await dropTransfers(tx, goneTransfers, now);
     const sweepsRequeued = await requeueReorgedSweeps(tx, goneSweeps, now);
-    const atRisk = await flagVanishedPayments(tx, dropped.map((t) => t.paymentOrderId), now);
+    const atRisk = await flagVanishedPayments(tx, dropped, now);
     return { dropped: dropped.length, atRisk, sweepsRequeued };
   });
   log.warn("reorged out", { chain: chain.slug, transfers: result.dropped, sweeps: result.sweepsRequeued, at_risk: result.atRisk.length });
@@ -56,14 +56,17 @@ export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicCli
 }
 
 /**
- * Of these orders, the confirmed ones lost (part of) their payment: each stays confirmed (the
- * documented policy: the merchant was told) but is flagged at risk and announced by a
- * `payment.reorged` event, once. Orders not final fall back through the lifecycle, which announces
- * processing → pending itself. Call inside the transaction that dropped the transfers.
+ * Of the orders of these dropped transfers, the confirmed ones that lost (part of) their payment (a
+ * transfer that counted toward them): each stays confirmed (the documented policy: the merchant was
+ * told) but is flagged at risk and announced by a `payment.reorged` event, once. Another asset or a
+ * late extra vanishing does not put the payment at risk. Orders not final fall back through the
+ * lifecycle, which announces processing → pending itself. Call inside the transaction that dropped
+ * the transfers.
  */
-export async function flagVanishedPayments(tx: DbOrTx, orderIds: (number | null)[], now: Date): Promise<string[]> {
+export async function flagVanishedPayments(tx: DbOrTx, dropped: { paymentOrderId: number | null; counted: boolean }[], now: Date): Promise<string[]> {
   const flagged: string[] = [];
-  for (const id of new Set(orderIds.filter((id): id is number => id !== null))) {
+  const orderIds = dropped.filter((t) => t.counted && t.paymentOrderId !== null).map((t) => t.paymentOrderId!);
+  for (const id of new Set(orderIds)) {
     const order = await flagOrderAtRisk(tx, id, "payment_reorged", now);
     if (!order) continue;
     const view = (await findMerchantOrderView(tx, order.merchantId, { id: order.id }))!;

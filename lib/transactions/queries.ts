@@ -97,7 +97,7 @@ export async function dropTransfersOfOpenOrders(db: DbOrTx, blockchainId: number
         or(ne(transactions.status, "confirmed"), inArray(transactions.paymentOrderId, openOrderIds), withinWindow(lastScanned, window)),
       ),
     )
-    .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId });
+    .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId, counted: transactions.counted });
 }
 
 /**
@@ -110,7 +110,7 @@ export async function dropTransfers(db: DbOrTx, gone: Pick<Transaction, "id" | "
     .update(transactions)
     .set({ status: "dropped", updatedAt: now })
     .where(and(ne(transactions.status, "dropped"), or(...gone.map((t) => and(eq(transactions.id, t.id), eq(transactions.blockHash, t.blockHash))))))
-    .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId });
+    .returning({ id: transactions.id, paymentOrderId: transactions.paymentOrderId, counted: transactions.counted });
 }
 
 export interface TransactionFilters {

@@ -182,5 +182,5 @@ describe("a reorg after crashed, confirmed and processing payments", () => {
     expect(serverErrors).toBe(0);
     for (const id of reopened) expect(final.get(id)).toEqual(["payment.pending", "payment.reorged", "payment.pending", "payment.confirmed"]);
     for (const id of [sweptA, sweptB]) expect(final.get(id)).toEqual(["payment.pending", "payment.confirmed", "payment.reorged"]);
-  });
+  }, 180_000);
 });

@@ -12,6 +12,7 @@ import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/p
 import { POST as sandboxReorg } from "@/app/api/sandbox/reorg/route";
 import { GET as getTransaction } from "@/app/api/transactions/[transactionHash]/route";
 import { createChainClient } from "@/lib/chains/clients";
+import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { env } from "@/lib/env";
 import { setupTestDatabase } from "../helpers/db";
@@ -134,6 +135,8 @@ describe("the sandbox page's reorg button (server action)", () => {
     expect(done).toMatchObject({ ok: true, data: { depth: expect.any(Number), blockchain: "base" } });
     await tick();
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true });
+    // What the dashboard's order page shows its at-risk banner from.
+    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.order).toMatchObject({ status: "confirmed", atRiskReason: "payment_reorged", atRiskAt: expect.any(Date) });
 
     env.SANDBOX_MINE_BLOCKS_PER_HOUR = 2 + 4 + 2; // the mine of confirmedOrder (2), that reorg (3 + 1), 2 to spare: a depth 2 (3) is over
     const over = await reorgAction(form({ depth: "2", blockchain: "base" }));
