@@ -5,7 +5,7 @@ import { POST as register } from "@/app/api/auth/register/route";
 import { GET as verify } from "@/app/api/auth/verify/route";
 import { setDatabase, type Database } from "@/lib/db/client";
 import { captureOutput } from "../../helpers/capture-output";
-import { createTestDatabase } from "../../helpers/db";
+import { backend, createTestDatabase } from "../../helpers/db";
 import { createMerchant, uniqueName, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
@@ -82,7 +82,9 @@ describe("unexpected failures", () => {
     }
   });
 
-  test("a closed database is 500 INTERNAL_ERROR on public and authenticated routes", async () => {
+  // On PostgreSQL an ended pool is CONNECTION_ENDED, a lost database (issue 23): 503 with Retry-After.
+  // A closed PGlite says only that it is closed, with no code: still the generic 500.
+  test("a closed database is 503 SERVICE_UNAVAILABLE (PostgreSQL) or 500 INTERNAL_ERROR (PGlite) on public and authenticated routes", async () => {
     closed = true;
     await database.close();
     const { result: responses } = await captureOutput(async () => [
@@ -90,8 +92,14 @@ describe("unexpected failures", () => {
       await call(verify, "GET", "/api/auth/verify/", { token: merchant.access }),
     ]);
     for (const res of responses) {
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual(internalError);
+      if (backend === "postgres") {
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ success: false, error: { code: "SERVICE_UNAVAILABLE" }, retry_after: 5 });
+        expect(res.headers.get("retry-after")).toBe("5");
+      } else {
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual(internalError);
+      }
       expectNothingLeaked(JSON.stringify(res.body));
       expect(res.headers.get("x-request-id")).toBeTruthy();
     }
