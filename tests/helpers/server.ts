@@ -103,6 +103,8 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   /** Use this database (e.g. to restart a killed server on its data); `stop()` then leaves it alone. */
   database?: ServerDatabase;
+  /** How long `startServer` waits for the first answer (default 60 s; a server that starts its own devnet and deploys to it needs longer on a busy machine). */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -197,7 +199,8 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
 /** Starts the production server and waits until it answers HTTP; call `stop()` after. */
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const server = await spawnServer(options);
-  const deadline = Date.now() + 60_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   let exitCode: number | string | undefined;
   void server.exited.then((code) => (exitCode = code));
   for (;;) {
@@ -212,7 +215,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     } catch {
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`next start did not answer within 60 s:\n${server.output()}`);
+        throw new Error(`next start did not answer within ${readyTimeoutMs / 1000} s:\n${server.output()}`);
       }
       await sleep(200);
     }
