@@ -118,7 +118,7 @@ afterAll(async () => {
 });
 
 test("kill -9 of next start after an acknowledged sandbox pay: the next server re-attaches to the same chain and confirms the order once", { timeout: 240_000 }, async () => {
-  server = await startServer({ database, env: serverEnv() });
+  server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   const before = record();
   expect(before.port).toBe(devnetPort);
   merchant = await signUp(server);
@@ -135,7 +135,7 @@ test("kill -9 of next start after an acknowledged sandbox pay: the next server r
   expect(processAlive(before.pid)).toBe(true);
 
   const restartedAt = Date.now();
-  server = await startServer({ database, env: serverEnv() });
+  server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   const after = record();
   const chain = chainAt(after.rpcUrl);
   const genesis = await chain.getBlock({ blockNumber: 0n });
@@ -173,13 +173,13 @@ test("kill -9 of next start after an acknowledged sandbox pay: the next server r
 });
 
 test("Ctrl-C of the server keeps the devnet; the devnet itself killed with the server: the next server starts a fresh chain, the vanished payment stops counting, a new one confirms", { timeout: 240_000 }, async () => {
-  server ??= await startServer({ database, env: serverEnv() });
+  server ??= await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   const before = record();
   // Ctrl-C of the server (SIGINT to it; the devnet is in its own session): the server exits, the devnet stays.
   server.child.kill("SIGINT");
   await server.exited;
   expect(processAlive(before.pid)).toBe(true);
-  server = await startServer({ database, env: serverEnv() });
+  server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   expect(record()).toEqual(before);
   // Paid, one confirmation of three: processing, not confirmed, when the chain goes away.
   const order = await createOrder(2, "7.25");
@@ -193,7 +193,7 @@ test("Ctrl-C of the server keeps the devnet; the devnet itself killed with the s
   await waitFor("the devnet gone", async () => !processAlive(before.pid) || !(await chainAt(before.rpcUrl).getChainId().then(() => true, () => false)), 10_000, 50);
 
   const restartedAt = Date.now();
-  server = await startServer({ database, env: serverEnv() });
+  server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   const after = record();
   expect(after.pid).not.toBe(before.pid);
   expect(after.genesisHash).not.toBe(before.genesisHash);

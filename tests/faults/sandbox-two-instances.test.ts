@@ -52,7 +52,7 @@ describe.runIf(backend === "postgres")("two instances sharing one devnet", () =>
   test("concurrent sandbox pays, faucet drips and mines split across two instances: all 2xx, all on chain, every order confirmed once and swept", { timeout: 300_000 }, async () => {
     const devnetPort = await freePort();
     // Both at once, and both kept for afterAll even when one of them fails to start.
-    const starts = await Promise.allSettled([startServer({ database, env: serverEnv(devnetPort) }), startServer({ database, env: serverEnv(devnetPort) })]);
+    const starts = await Promise.allSettled([startServer({ database, env: serverEnv(devnetPort), readyTimeoutMs: 180_000 }), startServer({ database, env: serverEnv(devnetPort), readyTimeoutMs: 180_000 })]);
     servers = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
     for (const s of starts) if (s.status === "rejected") throw s.reason;
     const [a, b] = servers as [ServerProcess, ServerProcess];

@@ -104,6 +104,8 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   /** Use this database (e.g. to restart a killed server on its data); `stop()` then leaves it alone. */
   database?: ServerDatabase;
+  /** How long `startServer` waits for the first answer (default 60 s; a server that starts its own devnet and deploys to it needs longer on a busy machine). */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -220,7 +222,8 @@ const serverReadyTimeoutMs = 120_000;
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const started = performance.now();
   const server = await spawnServer(options);
-  const deadline = Date.now() + serverReadyTimeoutMs;
+  const readyTimeoutMs = options.readyTimeoutMs ?? serverReadyTimeoutMs;
+  const deadline = Date.now() + readyTimeoutMs;
   let exitCode: number | string | undefined;
   void server.exited.then((code) => (exitCode = code));
   for (;;) {
@@ -236,7 +239,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     } catch {
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`next start did not answer within ${serverReadyTimeoutMs / 1000} s:\n${server.output()}`);
+        throw new Error(`next start did not answer within ${readyTimeoutMs / 1000} s:\n${server.output()}`);
       }
       await sleep(200);
     }
