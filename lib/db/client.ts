@@ -7,6 +7,9 @@ import { env } from "@/lib/env";
 import * as schema from "./schema";
 import type { Db, DbOrTx } from "./types";
 
+/** The session lock migrations run under (any fixed 64-bit key no task's lock takes). */
+const migrationLockKey = "7346101905139811841";
+
 export const migrationsFolder = path.join(process.cwd(), "drizzle");
 
 export interface Database {
@@ -27,9 +30,11 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     // Migrations run on their own connection, without the pools' statement timeout (an index
-    // build on a large table may take longer).
+    // build on a large table may take longer), under an advisory lock: instances starting at the
+    // same moment on an empty database would otherwise both create the tables, and one crash.
     const migrator = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: env.DATABASE_CONNECT_TIMEOUT_SECONDS });
     try {
+      await migrator`select pg_advisory_lock(${migrationLockKey}::bigint)`;
       await migrate(drizzle(migrator), { migrationsFolder });
     } finally {
       await migrator.end({ timeout: 5 });
