@@ -147,7 +147,7 @@ export async function runWebhookBench(): Promise<void> {
       );
     }
     const started = performance.now();
-    const delivered = await drainDueWebhooks(db, { limit: 256, concurrency: 32 });
+    const delivered = await drainDueWebhooks(db, { concurrency: 64, perReceiver: 64 });
     const seconds = (performance.now() - started) / 1000;
     if (received !== dueDeliveries || delivered !== dueDeliveries) throw new Error(`expected ${dueDeliveries} deliveries, claimed ${delivered}, received ${received}`);
 

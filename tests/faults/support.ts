@@ -199,3 +199,62 @@ export class FlakyReceiver {
     await this.down(true);
   }
 }
+
+/** One request a receiver in the receiver process got. */
+export interface ReceivedElsewhere {
+  receiver: string;
+  /** webhook-id */
+  id: string;
+  /** When it arrived (ms since epoch, the receiver process's clock: the same machine's). */
+  at: number;
+  sequence: number | null;
+  order: string | null;
+}
+
+export interface ReceiverProcess {
+  url(name: string): string;
+  /** What `name` has received so far, in arrival order. */
+  requests(name: string): ReceivedElsewhere[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts webhook receivers in a child process (tests/faults/fixtures/receivers.ts), so that how
+ * fast they answer and when they note a request do not depend on the sender's event loop.
+ */
+export async function startReceiverProcess(behaviours: Record<string, import("./fixtures/receivers").ReceiverBehaviour>): Promise<ReceiverProcess> {
+  const { spawn } = await import("node:child_process");
+  const path = await import("node:path");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "fixtures/receivers.ts"), JSON.stringify(behaviours)], {
+    cwd: path.resolve(__dirname, "../.."),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const received: ReceivedElsewhere[] = [];
+  let ports: Record<string, number> | null = null;
+  let buffered = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`receiver process exited with ${code}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        const message = JSON.parse(line) as { ready?: Record<string, number> } & ReceivedElsewhere;
+        if (message.ready) {
+          ports = message.ready;
+          resolve();
+        } else received.push(message);
+      }
+    });
+  });
+  await ready;
+  return {
+    url: (name) => `http://127.0.0.1:${ports![name]}/hook`,
+    requests: (name) => received.filter((r) => r.receiver === name),
+    async close() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}

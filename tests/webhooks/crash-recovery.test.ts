@@ -5,7 +5,7 @@ import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { recordAttempt } from "@/lib/webhooks/attempt-delivery";
 import { sendWebhook } from "@/lib/webhooks/deliver";
-import { defaultLeaseMs, deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
+import { deliverDueWebhooks, leaseMs } from "@/lib/webhooks/deliver-due-webhooks";
 import { claimDueDeliveries } from "@/lib/webhooks/queries";
 import { backend, createEmptyPostgresDatabase } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
@@ -47,7 +47,7 @@ async function merchantWithEndpoint(pathName: string): Promise<{ merchant: TestM
 
 function pastTheLease() {
   vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date(Date.now() + defaultLeaseMs + 1000));
+  vi.setSystemTime(new Date(Date.now() + leaseMs() + 1000));
 }
 
 describe("at-least-once across a crash", () => {
@@ -60,7 +60,7 @@ describe("at-least-once across a crash", () => {
 
     // The doomed worker: claims, sends, and "crashes" before writing the outcome.
     const now = new Date();
-    const [claimed] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + defaultLeaseMs), 10);
+    const claimed = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + leaseMs()), 10))[0]?.delivery;
     expect(claimed!.id).toBe(id);
     const endpoint = await endpointRow(database.db, endpointId);
     await sendWebhook({ url: endpoint.url, body: claimed!.body, messageId: claimed!.messageId, secrets: [secret] });
@@ -85,7 +85,7 @@ describe("at-least-once across a crash", () => {
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     const id = deliveries[0]!.id;
     const now = new Date();
-    const [slow] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + 1000), 10);
+    const slow = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + 1000), 10))[0]?.delivery;
     pastTheLease();
     receiver.reply(() => ({ status: 503 }));
     expect(await deliverDueWebhooks(database.db)).toBe(1); // a second worker takes over: attempt 2, retry later

@@ -17,6 +17,13 @@ export interface LocalDriverOptions {
   db: Db;
 }
 
+/** A promise and its resolve: one per kick, so a run can wait for the next one (`TaskContext.kicked`). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /**
  * The in-process scheduler (DESIGN › Shape): one loop per task, each single-flight (a run never
  * overlaps the previous one), exclusive tasks guarded by a Postgres advisory lock so that several
@@ -29,7 +36,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
   const lockSession = () => (session ??= openLockSession(db).catch((error) => ((session = null), Promise.reject(error))));
 
   const loops = tasks.map((task) => {
-    const state = { kicked: false, wake: null as (() => void) | null };
+    const state = { kicked: false, wake: null as (() => void) | null, kick: signal() };
 
     const runOnce = async (): Promise<TaskRunResult | void> => {
       const exclusive = (task.concurrency ?? "exclusive") === "exclusive";
@@ -47,7 +54,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
         }
       }
       try {
-        return await task.run(db, { signal: controller.signal });
+        return await task.run(db, { signal: controller.signal, kicked: () => state.kick.promise });
       } catch (error) {
         log.error("job run failed", { task: task.name, ...describeError(error) });
       } finally {
@@ -90,6 +97,9 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
       if (!loop || controller.signal.aborted) return;
       loop.state.kicked = true;
       loop.state.wake?.();
+      const kicked = loop.state.kick;
+      loop.state.kick = signal();
+      kicked.resolve();
     },
     stop() {
       stopping ??= (async () => {
