@@ -5,12 +5,12 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { loadTargets, recordAttempts, sendTo, type AttemptOptions, type AttemptRecord, type Target } from "./attempt-delivery";
 import { attemptTimeoutMs } from "./deliver";
-import { claimDueDeliveries, nextDeliveryDueAfter } from "./queries";
+import { claimDueDeliveries } from "./queries";
 import { nextState, retrySchedule, type RetrySchedule } from "./retry-schedule";
 
-/** Attempts in inFlight at once in one worker, all receivers together: delivery time is mostly waiting on receivers. */
+/** Attempts in flight at once in one worker, all receivers together: delivery time is mostly waiting on receivers. */
 export const defaultConcurrency = 64;
-/** Attempts in inFlight at once to one receiver (an endpoint, or one order webhook_url): a hanging one holds no more than this. */
+/** Attempts in flight at once to one receiver (an endpoint, or one order webhook_url): a hanging one holds no more than this. */
 export const defaultPerReceiver = 16;
 /** Outcomes written per transaction at most (the writer takes whatever is waiting, up to this). */
 const recordBatchSize = 64;
@@ -29,9 +29,9 @@ export function leaseMs(timeoutMs = attemptTimeoutMs()): number {
 }
 
 export interface DeliverDueOptions extends AttemptOptions {
-  /** Attempts in inFlight at once in this worker (default 64). */
+  /** Attempts in flight at once in this worker (default 64). */
   concurrency?: number;
-  /** Attempts in inFlight at once to one receiver (default 16). */
+  /** Attempts in flight at once to one receiver (default 16). */
   perReceiver?: number;
   leaseMs?: number;
   schedule?: RetrySchedule;
@@ -91,7 +91,7 @@ async function attemptClaimed(delivery: WebhookDelivery, target: Target | undefi
 }
 
 /**
- * One worker's deliveries in inFlight. Each is claimed on its own (at most `perReceiver` per
+ * One worker's deliveries in flight. Each is claimed on its own (at most `perReceiver` per
  * receiver, one per order and receiver) and its outcome written the moment its attempt ends, which
  * frees its slot: a hanging receiver holds at most its own `perReceiver` slots, and every other
  * receiver's deliveries come and go meanwhile. One order's next event to a receiver is claimed
@@ -100,6 +100,8 @@ async function attemptClaimed(delivery: WebhookDelivery, target: Target | undefi
 class DeliveriesInFlight {
   private readonly flying = new Map<number, { receiver: string; order: string }>();
   private readonly settled = new Set<Promise<void>>();
+  /** When retries this worker scheduled fall due (ms since epoch), so it wakes for them without asking the database. */
+  private retriesDue: number[] = [];
   private readonly writer: OutcomeWriter;
   private ended: () => void = () => {};
   private nextEnd: Promise<void> = this.newEnd();
@@ -123,7 +125,13 @@ class DeliveriesInFlight {
     return Math.max(0, (this.options.concurrency ?? defaultConcurrency) - this.flying.size);
   }
 
-  /** Resolves when the next delivery in inFlight ends (its outcome written). */
+  /** The soonest retry this worker scheduled that is not due yet (null: none). */
+  nextRetryDue(now: number): number | null {
+    this.retriesDue = this.retriesDue.filter((at) => at > now);
+    return this.retriesDue.length === 0 ? null : Math.min(...this.retriesDue);
+  }
+
+  /** Resolves when the next delivery in flight ends (its outcome written). */
   anyEnd(): Promise<void> {
     return this.nextEnd;
   }
@@ -151,7 +159,10 @@ class DeliveriesInFlight {
     const schedule = this.options.schedule ?? retrySchedule();
     for (const { delivery } of claimed) {
       const done = attemptClaimed(delivery, targets.get(delivery.id), this.options, schedule)
-        .then((record) => this.writer.write(record))
+        .then((record) => {
+          if (record.next.status === "pending" && "delayMs" in record.next) this.retriesDue.push(Date.now() + record.next.delayMs);
+          return this.writer.write(record);
+        })
         .finally(() => {
           this.flying.delete(delivery.id);
           this.settled.delete(done);
@@ -164,7 +175,7 @@ class DeliveriesInFlight {
     return claimed.length;
   }
 
-  /** Waits for every delivery in inFlight to end. */
+  /** Waits for every delivery in flight to end. */
   async settle(): Promise<void> {
     while (this.settled.size > 0) await Promise.all([...this.settled]);
   }
@@ -207,9 +218,10 @@ export async function drainDueWebhooks(db: DbOrTx, options: DrainOptions = {}): 
       // Taken before claiming, so a delivery that ends or a kick that comes while claiming is not missed.
       const anyEnd = inFlight.anyEnd();
       const kicked = options.wake?.();
+      const started = performance.now();
       const claimed = options.signal?.aborted ? 0 : await inFlight.claimAndStart();
       total += claimed;
-      log.debug("webhook deliveries claimed", { claimed, in_flight: inFlight.count });
+      log.debug("webhook deliveries claimed", { claimed, in_flight: inFlight.count, claim_ms: Math.round(performance.now() - started) });
       if (inFlight.count === 0) {
         if (claimed === 0) return total;
         continue;
@@ -222,8 +234,9 @@ export async function drainDueWebhooks(db: DbOrTx, options: DrainOptions = {}): 
       if (kicked) waits.push(kicked);
       let timer: NodeJS.Timeout | undefined;
       if (inFlight.freeSlots > 0) {
-        const due = await nextDeliveryDueAfter(db, new Date());
-        const wait = Math.min(busyPollMs, due ? Math.max(0, due.getTime() - Date.now()) : busyPollMs);
+        // Retries scheduled here wake it when due; anything else (another instance's work, leases running out) within busyPollMs.
+        const due = inFlight.nextRetryDue(Date.now());
+        const wait = Math.min(busyPollMs, due === null ? busyPollMs : Math.max(0, due - Date.now()));
         waits.push(new Promise((resolve) => (timer = setTimeout(resolve, wait))));
       }
       await Promise.race(waits);

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import { and, arrayContains, asc, count, desc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import {
   accountEvents,
   orderEvents,
@@ -303,19 +303,6 @@ export async function claimDueDeliveries(db: DbOrTx, now: Date, leaseUntil: Date
     .where(and(inArray(webhookDeliveries.id, lockable), eq(webhookDeliveries.status, "pending")))
     .returning();
   return claimed.sort((a, b) => a.id - b.id).map((delivery) => ({ delivery, ...keys.get(delivery.id)! }));
-}
-
-/**
- * When the next pending delivery falls due after `now` (a retry, a lease running out), so a
- * worker busy with slow receivers still wakes for it on time. What is due already is either
- * claimed or waits for a delivery in flight to end, which wakes the worker anyway.
- */
-export async function nextDeliveryDueAfter(db: DbOrTx, now: Date): Promise<Date | null> {
-  const [row] = await db
-    .select({ at: sql<Date | string | null>`min(${webhookDeliveries.nextAttemptAt})` })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.nextAttemptAt, now)));
-  return row?.at ? new Date(row.at) : null;
 }
 
 /** Counts one attempt on a delivery outside the lease machinery (test sends, the Inngest driver). */

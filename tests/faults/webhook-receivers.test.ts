@@ -15,7 +15,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { GET as listDeliveries } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
 import { DELETE as deleteEndpointRoute } from "@/app/api/webhook-endpoints/[id]/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { and, eq, inArray } from "drizzle-orm";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
+import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
@@ -68,8 +70,8 @@ afterAll(async () => {
   await drop?.();
 });
 
-async function endpoint(merchant: TestMerchant, receiver: string): Promise<number> {
-  const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receivers.url(receiver) } });
+async function endpoint(merchant: TestMerchant, receiver: string, events: string[] = []): Promise<number> {
+  const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receivers.url(receiver), events } });
   expect(res.status).toBe(201);
   return res.body.data.id as number;
 }
@@ -86,7 +88,7 @@ test(
     const shop = await createMerchant();
     const other = await createMerchant();
     const ids = {
-      hang: await endpoint(shop, "hang"),
+      hang: await endpoint(shop, "hang", ["payment.confirmed"]),
       healthy: await endpoint(shop, "healthy"),
       slow: await endpoint(shop, "slow"),
       flaky: await endpoint(other, "flaky"),
@@ -115,7 +117,7 @@ test(
     try {
       // The other merchant's events first, so the doomed endpoint has deliveries in flight early.
       for (const order of otherOrders) await record(other, order, "payment.confirmed");
-      await waitFor("the doomed endpoint's first delivery in flight", async () => receivers.requests("doomed").length > 0, 30_000, 20);
+      await waitFor("the doomed endpoint's first delivery in flight", async () => (await receivers.refresh(), receivers.requests("doomed").length > 0), 30_000, 20);
       const deleted = await call(deleteEndpointRoute, "DELETE", `/api/webhook-endpoints/${ids.doomed}/`, { token: other.access, params: { id: String(ids.doomed) } });
       expect(deleted.status).toBe(200);
 
@@ -130,21 +132,37 @@ test(
         const got = new Set(receivers.requests(receiver).map((r) => r.id));
         return [...expected.get(endpointId)!.keys()].every((id) => got.has(id));
       };
-      await waitFor("every event at the healthy, slow and flaky endpoints", async () => arrivedOnce("healthy", ids.healthy) && arrivedOnce("slow", ids.slow) && arrivedOnce("flaky", ids.flaky), 90_000, 100);
-      const settled = async (endpointId: number) => {
-        for (const { deliveryId } of expected.get(endpointId)!.values()) if ((await deliveryRow(db, deliveryId)).status !== "succeeded") return false;
-        return true;
-      };
-      await waitFor("their deliveries recorded as succeeded", async () => (await settled(ids.healthy)) && (await settled(ids.slow)) && (await settled(ids.flaky)), 30_000, 200);
-      const hangTried = async () => {
-        for (const { deliveryId } of expected.get(ids.hang)!.values()) if ((await attemptRows(db, deliveryId)).length === 0) return false;
-        return true;
-      };
-      await waitFor("every delivery to the hanging endpoint tried at least once", hangTried, 90_000, 500);
+      await waitFor("every event at the healthy, slow and flaky endpoints", async () => (await receivers.refresh(), true) && arrivedOnce("healthy", ids.healthy) && arrivedOnce("slow", ids.slow) && arrivedOnce("flaky", ids.flaky), 90_000, 100);
+      // One query per poll: polling must not load the database it measures (PGlite shares this process).
+      const idsOf = (...endpointIds: number[]) => endpointIds.flatMap((id) => [...expected.get(id)!.values()].map((e) => e.deliveryId));
+      const settled = idsOf(ids.healthy, ids.slow, ids.flaky);
+      await waitFor(
+        "their deliveries recorded as succeeded",
+        async () => {
+          const rows = await db
+            .select({ id: webhookDeliveries.id })
+            .from(webhookDeliveries)
+            .where(and(inArray(webhookDeliveries.id, settled), eq(webhookDeliveries.status, "succeeded")));
+          return rows.length === settled.length;
+        },
+        30_000,
+        200,
+      );
+      const hung = idsOf(ids.hang);
+      await waitFor(
+        "every delivery to the hanging endpoint tried at least once",
+        async () => {
+          const rows = await db.selectDistinct({ id: webhookAttempts.deliveryId }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, hung));
+          return rows.length === hung.length;
+        },
+        90_000,
+        500,
+      );
     } finally {
       await Promise.all(drivers.map((d) => d.stop()));
       lag.disable();
     }
+    await receivers.refresh();
 
     // Exactly once: one request per webhook-id, one attempt per delivery, nothing left that could go again.
     let duplicated = 0;
@@ -160,7 +178,14 @@ test(
         else found += 1;
         duplicated += Math.max(0, n - 1);
         const attempts = await attemptRows(db, deliveryId);
-        if (attempts.length !== 1) console.log(`[faults] ${name} ${messageId}: ${attempts.map((a) => `${a.attemptedAt.toISOString()} ${a.statusCode} ${a.error} ${a.durationMs} ms`).join(" | ")}`);
+        if (attempts.length !== 1)
+          console.log(
+            `[faults] ${name} ${messageId}: attempts ${attempts.map((a) => `${a.attemptedAt.toISOString()} ${a.statusCode} ${a.error} ${a.durationMs} ms`).join(" | ")}; arrived ${receivers
+              .requests(name)
+              .filter((r) => r.id === messageId)
+              .map((r) => new Date(r.at).toISOString())
+              .join(", ")}`,
+          );
         rows.push({ what: `${name} ${messageId}`, row: await deliveryRow(db, deliveryId), attempts: attempts.length });
       }
       expect(counts.size, `${name}: nothing it was not sent`).toBe(expected.get(ids[name])!.size);
@@ -181,7 +206,7 @@ test(
     const log = await call(listDeliveries, "GET", `/api/webhook-endpoints/${ids.hang}/deliveries/?page_size=100`, { token: shop.access, params: { id: String(ids.hang) } });
     expect(log.status).toBe(200);
     const hangAttempts = (log.body.results as Array<{ attempt_log: Array<{ error: string | null; status_code: number | null; duration_ms: number }> }>).flatMap((d) => d.attempt_log);
-    expect(hangAttempts.length).toBeGreaterThanOrEqual(2 * orderCount);
+    expect(hangAttempts.length).toBeGreaterThanOrEqual(orderCount);
     const timeouts = hangAttempts.filter((a) => a.status_code === null && a.error === `Timed out: no answer within ${timeoutSeconds * 1000} ms.` && a.duration_ms >= timeoutSeconds * 1000 - 50);
 
     // Retries keep to the schedule: each gap from one answer to the next attempt is its delay (±20 % jitter) within a second and a half.
