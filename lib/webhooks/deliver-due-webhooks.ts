@@ -208,10 +208,10 @@ export interface DrainOptions extends DeliverDueOptions {
  */
 export async function drainDueWebhooks(db: DbOrTx, options: DrainOptions = {}): Promise<number> {
   const inFlight = new DeliveriesInFlight(db, options);
-  const aborted = new Promise<void>((resolve) => {
-    if (options.signal?.aborted) resolve();
-    options.signal?.addEventListener("abort", () => resolve(), { once: true });
-  });
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   let total = 0;
   try {
     for (;;) {
@@ -243,6 +243,7 @@ export async function drainDueWebhooks(db: DbOrTx, options: DrainOptions = {}): 
       clearTimeout(timer);
     }
   } finally {
+    options.signal?.removeEventListener("abort", onAbort);
     await inFlight.settle();
   }
 }
