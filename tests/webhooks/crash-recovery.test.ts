@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import { DELETE as deleteEndpoint } from "@/app/api/webhook-endpoints/[id]/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { recordAttempt, recordAttempts } from "@/lib/webhooks/attempt-delivery";
 import { sendWebhook } from "@/lib/webhooks/deliver";
 import { deliverDueWebhooks, leaseMs } from "@/lib/webhooks/deliver-due-webhooks";
@@ -45,6 +46,17 @@ async function merchantWithEndpoint(pathName: string): Promise<{ merchant: TestM
   const merchant = await createMerchant();
   const res = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url(pathName) } });
   return { merchant, endpointId: res.body.data.id, secret: res.body.data.secret };
+}
+
+/** The log lines `fn` writes, whatever LOG_LEVEL the run was started with. */
+async function logged<T>(fn: () => Promise<T>) {
+  const level = env.LOG_LEVEL;
+  env.LOG_LEVEL = "info";
+  try {
+    return await captureOutput(fn);
+  } finally {
+    env.LOG_LEVEL = level;
+  }
 }
 
 function pastTheLease() {
@@ -96,7 +108,7 @@ describe("at-least-once across a crash", () => {
 
     // The slow worker finally reports that its attempt 1 got 410 Gone: logged, but not applied.
     const result = { statusCode: 410, error: null, retryAfterMs: null, refused: false, attemptedAt: new Date(), durationMs: 12_000, requestHeaders: {}, responseBody: "late" };
-    const { result: late, lines } = await captureOutput(() => recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true }));
+    const { result: late, lines } = await logged(() => recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true }));
     expect(late.applied).toBe(false);
     // Not silent: it means the webhook may have gone out twice.
     expect(lines).toContainEqual(
@@ -126,7 +138,7 @@ describe("at-least-once across a crash", () => {
     await call(deleteEndpoint, "DELETE", `/api/webhook-endpoints/${doomed.endpointId}/`, { token: doomed.merchant.access, params: { id: String(doomed.endpointId) } });
 
     const ok = { statusCode: 200, error: null, retryAfterMs: null, refused: false, attemptedAt: now, durationMs: 5, requestHeaders: {}, responseBody: "" };
-    const { result: applied, lines } = await captureOutput(() =>
+    const { result: applied, lines } = await logged(() =>
       recordAttempts(database.db, claimed.map((delivery) => ({ delivery, attemptNumber: 1, url: delivery.url, result: ok, next: { status: "succeeded" as const } }))),
     );
     expect([...applied]).toEqual([keptDelivery.id]);
