@@ -248,7 +248,11 @@ test(
       expect(gap).toBeGreaterThanOrEqual(scheduled * 0.8 - 0.05);
       expect(gap).toBeLessThanOrEqual(scheduled * 1.2 + 1.5);
     }
-    for (const { name, byOrder } of sequencesByOrder) for (const [orderId, sequences] of byOrder) expect(sequences, `${name} ${orderId}`).toEqual([1, 2]);
+    // In order per instance only: with two instances the second may take an order's next event while the first still sends the previous one (docs/decisions.md).
+    for (const { name, byOrder } of sequencesByOrder)
+      for (const [orderId, sequences] of byOrder) expect([...sequences].sort(), `${name} ${orderId}`).toEqual([1, 2]);
+    if (drivers.length === 1)
+      for (const { name, byOrder } of sequencesByOrder) for (const [orderId, sequences] of byOrder) expect(sequences, `${name} ${orderId}`).toEqual([1, 2]);
     for (const { what, row, attempts } of rows) {
       expect(row, what).toMatchObject({ status: "succeeded", attempts: 1 });
       expect(attempts, what).toBe(1);
