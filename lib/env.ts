@@ -92,12 +92,17 @@ const envSchema = z.object({
       return seconds;
     }),
   /**
-   * Seconds a claimed webhook delivery stays leased beyond its worker's slowest possible round
-   * (waves of 10 s attempts). A delivery whose worker died is sent again once the lease ends; a
+   * Seconds a claimed webhook delivery stays leased beyond its one attempt's timeout
+   * (WEBHOOK_ATTEMPT_TIMEOUT_SECONDS). A delivery whose worker died is sent again once the lease ends; a
    * shorter margin re-sends sooner after a crash, at the risk of a duplicate from a worker that is
    * merely slow (receivers de-duplicate on webhook-id). Tests use 1.
    */
   WEBHOOK_LEASE_MARGIN_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+  /**
+   * How long a receiver gets to answer one delivery attempt (DESIGN › Webhooks: 10 s). Tests use a
+   * few seconds so a hanging receiver is cut sooner.
+   */
+  WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: z.coerce.number().gt(0).max(300).default(10),
   /**
    * Deposit-forwarder factories on live networks or public testnets, as JSON:
    * {"base":{"factory":"0x…","implementation":"0x…"}}. The sandbox devnet needs none.

@@ -10,6 +10,11 @@ export interface TaskContext<P> {
   signal?: AbortSignal;
   /** Present when the run was triggered with data (validated with the task's `payload`). */
   payload?: P;
+  /**
+   * Resolves at the task's next kick: a run that keeps working for a while (the delivery loop,
+   * waiting on slow receivers) picks up new work at once instead of after it returns.
+   */
+  kicked?: () => Promise<void>;
 }
 
 /** What a run may tell the local driver. */
@@ -63,7 +68,8 @@ export function defineTask<P = undefined>(task: Task<P>): Task<P> {
 export const deliveryIdleBackstopMs = 60_000;
 
 /**
- * Delivers due webhooks until none are left, then sleeps until the next delivery falls due (a
+ * Delivers due webhooks until none are left or in flight (per receiver: a hanging receiver holds
+ * only its own deliveries, and a kick during the run is picked up at once), then sleeps until the next delivery falls due (a
  * retry, a lease running out), at most `deliveryIdleBackstopMs`. Recording an event kicks it at
  * once (`notifyDeliveriesDue`, lib/jobs/kick.ts). Shared: several instances claim disjoint rows
  * (SKIP LOCKED), so the work spreads instead of waiting on one lock holder. Under Inngest, one
@@ -74,8 +80,8 @@ export const deliverWebhooksTask = defineTask({
   intervalMs: 1000,
   concurrency: "shared",
   inngestFunction: "deliver-webhook",
-  async run(db, { signal }) {
-    await drainDueWebhooks(db, { signal });
+  async run(db, { signal, kicked }) {
+    await drainDueWebhooks(db, { signal, wake: kicked });
     const due = await nextDeliveryDueAt(db);
     const wait = due ? due.getTime() - Date.now() : deliveryIdleBackstopMs;
     return { nextRunInMs: Math.min(deliveryIdleBackstopMs, Math.max(0, wait)) };

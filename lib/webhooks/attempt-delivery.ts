@@ -4,7 +4,8 @@ import type { DbOrTx } from "@/lib/db/types";
 import { observeWebhookAttempt } from "@/lib/health/metrics";
 import { sendWebhook, type SendResult } from "./deliver";
 import { accountSecretsByIds, type AccountSecrets } from "@/lib/auth/queries";
-import { disableEndpoint, findEndpointsByIds, finishAttempts, insertAttempts, type AttemptOutcomeRow } from "./queries";
+import { log } from "@/lib/log";
+import { disableEndpoint, findEndpointsByIds, finishAttempts, insertAttempts, lockDeliveries, type AttemptOutcomeRow } from "./queries";
 import type { NextState } from "./retry-schedule";
 import { accountSigningSecrets, endpointSigningSecrets } from "./secrets";
 import type { UrlPolicy } from "./url-safety";
@@ -61,24 +62,26 @@ export interface AttemptRecord {
 }
 
 /**
- * Logs attempts and applies their outcomes in one transaction (two statements however many there
- * are). Each state change is fenced on its attempt number: if an attempt's lease was lost (it took
- * too long and another worker retried), only its log row is written. Returns the applied ids.
+ * Logs attempts and applies their outcomes in one transaction (four statements however many there
+ * are). The deliveries are locked first: one deleted meanwhile (its endpoint was deleted while the
+ * attempt was in flight) is skipped with a warning, so it cannot fail the others' outcomes. Each
+ * state change is fenced on its attempt number: an outcome that matches no row (the lease ran out
+ * and another worker re-claimed the delivery, or it was settled meanwhile) is logged as an error,
+ * since it means the webhook may have gone out twice; its attempt is still logged. Returns the
+ * applied ids.
  */
 export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Promise<Set<number>> {
   if (records.length === 0) return new Set();
   const now = new Date();
-  const rows: AttemptOutcomeRow[] = records.map(({ delivery, attemptNumber, url, result, next }) => {
-    const common = { id: delivery.id, attempt: attemptNumber, url, lastStatusCode: result?.statusCode ?? null };
-    if (next.status === "succeeded") return { ...common, status: "succeeded", lastError: null, nextAttemptAt: null, completedAt: now };
-    if (next.status === "failed") return { ...common, status: "failed", lastError: next.reason, nextAttemptAt: null, completedAt: now };
-    const nextAttemptAt = "delayMs" in next ? new Date(now.getTime() + next.delayMs) : next.nextAttemptAt;
-    return { ...common, status: "pending", lastError: next.reason, nextAttemptAt, completedAt: null };
-  });
   return db.transaction(async (tx) => {
+    const current = new Map((await lockDeliveries(tx, [...new Set(records.map((r) => r.delivery.id))])).map((row) => [row.id, row]));
+    const present = records.filter((r) => current.has(r.delivery.id));
+    for (const { delivery, attemptNumber } of records) {
+      if (!current.has(delivery.id)) log.warn("webhook delivery deleted while its attempt was in flight; outcome dropped", { delivery_id: delivery.id, endpoint_id: delivery.endpointId, attempt: attemptNumber });
+    }
     await insertAttempts(
       tx,
-      records.flatMap(({ delivery, result }) =>
+      present.flatMap(({ delivery, result }) =>
         result
           ? [
               {
@@ -94,14 +97,31 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
           : [],
       ),
     );
-    const applied = new Set(await finishAttempts(tx, rows, now));
-    for (const { delivery, next } of records) {
-      if (applied.has(delivery.id) && next.status === "failed" && "disableEndpoint" in next && next.disableEndpoint && delivery.endpointId !== null) {
+    const applied = new Set(await finishAttempts(tx, present.map((record) => outcomeRow(record, now)), now));
+    for (const { delivery, attemptNumber, next } of present) {
+      if (!applied.has(delivery.id)) {
+        const row = current.get(delivery.id)!;
+        log.error("webhook outcome matched no delivery: it was claimed again or settled while this attempt was in flight", {
+          delivery_id: delivery.id,
+          attempt: attemptNumber,
+          outcome: next.status,
+          current_attempts: row.attempts,
+          current_status: row.status,
+        });
+      } else if (next.status === "failed" && "disableEndpoint" in next && next.disableEndpoint && delivery.endpointId !== null) {
         await disableEndpoint(tx, delivery.endpointId, `The receiver answered 410 Gone on ${now.toISOString()}.`, now);
       }
     }
     return applied;
   });
+}
+
+function outcomeRow({ delivery, attemptNumber, url, result, next }: AttemptRecord, now: Date): AttemptOutcomeRow {
+  const common = { id: delivery.id, attempt: attemptNumber, url, lastStatusCode: result?.statusCode ?? null };
+  if (next.status === "succeeded") return { ...common, status: "succeeded", lastError: null, nextAttemptAt: null, completedAt: now };
+  if (next.status === "failed") return { ...common, status: "failed", lastError: next.reason, nextAttemptAt: null, completedAt: now };
+  const nextAttemptAt = "delayMs" in next ? new Date(now.getTime() + next.delayMs) : next.nextAttemptAt;
+  return { ...common, status: "pending", lastError: next.reason, nextAttemptAt, completedAt: null };
 }
 
 /** One attempt's `recordAttempts`. */

@@ -2,12 +2,20 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
+import { env } from "@/lib/env";
 import { parseRetryAfter, type AttemptOutcome } from "./retry-schedule";
 import { signatureHeaders } from "./signing";
 import { anyNonPublic, bareHostname, currentUrlPolicy, parseWebhookUrl, resolveCheckedAddresses, UnsafeUrlError, type ResolvedAddress, type UrlPolicy } from "./url-safety";
 
-/** DESIGN › Webhooks: a receiver gets 10 s to answer. */
-export const deliveryTimeoutMs = 10_000;
+/** DESIGN › Webhooks: a receiver gets 10 s to answer (WEBHOOK_ATTEMPT_TIMEOUT_SECONDS). */
+export function attemptTimeoutMs(): number {
+  return Math.round(env.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000);
+}
+
+/** The attempt error of a receiver that did not answer in time: its own words, apart from "could not be reached". */
+export function timedOutError(timeoutMs: number): string {
+  return `Timed out: no answer within ${timeoutMs} ms.`;
+}
 /** Only the first 2 KiB of a response body is kept (and read). */
 export const maxResponseBytes = 2 * 1024;
 
@@ -88,12 +96,13 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
   }
 
   const internal = anyNonPublic(addresses);
-  const timeoutMs = input.timeoutMs ?? deliveryTimeoutMs;
+  const timeoutMs = input.timeoutMs ?? attemptTimeoutMs();
   const bodyBytes = Buffer.from(input.body, "utf8");
   const isHttps = url.protocol === "https:";
 
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let timedOut = false;
     const finish = (partial: Partial<SendResult>) => {
       if (settled) return;
       settled = true;
@@ -113,7 +122,8 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
     });
 
     const timer = setTimeout(() => {
-      request.destroy(new Error(`Timed out after ${timeoutMs} ms`));
+      timedOut = true;
+      request.destroy(new Error(timedOutError(timeoutMs)));
     }, timeoutMs);
 
     request.on("response", (response) => {
@@ -137,7 +147,11 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       response.on("error", complete);
       response.on("close", complete);
     });
-    request.on("error", (error) => finish({ error: internal ? "The receiver on this machine could not be reached." : error.message || String(error) }));
+    // A timeout is named as such whatever the target (its duration shows it anyway); other network
+    // failures of a target on this machine read alike, so sends cannot tell closed ports from open ones.
+    request.on("error", (error) =>
+      finish({ error: timedOut ? timedOutError(timeoutMs) : internal ? "The receiver on this machine could not be reached." : error.message || String(error) }),
+    );
     request.end(bodyBytes);
   });
 }

@@ -237,25 +237,72 @@ export async function insertAttempt(db: DbOrTx, values: NewAttempt): Promise<Web
 }
 
 /**
- * Claims up to `limit` due deliveries for this worker: `FOR UPDATE SKIP LOCKED` lets several
- * instances claim side by side without waiting on or taking each other's rows. A claim counts
- * the attempt (the count is the fencing token that `finishAttempts` checks) and moves
- * `next_attempt_at` to the lease's end: if the worker dies before recording the outcome, the
- * delivery simply falls due again then.
+ * Who a delivery goes to: its endpoint, or (no endpoint) the order's webhook_url. Deliveries are
+ * claimed and finished per receiver, so a receiver that hangs holds up only its own.
  */
-export async function claimDueDeliveries(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<WebhookDelivery[]> {
-  const due = db
+const receiverOf = sql<string>`coalesce('endpoint:' || d.endpoint_id::text, 'url:' || d.url)`;
+
+export interface ClaimOptions {
+  /** Most deliveries in flight per receiver, counting `inFlight`. */
+  perReceiver?: number;
+  /** What this worker already has in flight: none of these orders' deliveries to that receiver is claimed, and each receiver's count comes off its `perReceiver`. */
+  inFlight?: ReadonlyArray<{ receiver: string; order: string }>;
+}
+
+/** A claimed delivery with the keys it is tracked by while in flight. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  /** `endpoint:<id>` or `url:<webhook_url>`. */
+  receiver: string;
+  /** `order:<payment order id>`, or `delivery:<id>` for a delivery that belongs to no order. */
+  order: string;
+}
+
+/**
+ * Claims due deliveries for this worker: at most `perReceiver` in flight per receiver, at most
+ * `limit` in all, oldest due first, and of one order's deliveries to one receiver only the
+ * earliest due, never one whose order already has a delivery to that receiver in flight here (so
+ * they go out in event order, one after another). `FOR UPDATE SKIP LOCKED` lets several
+ * instances claim side by side without waiting on or taking each other's rows. A claim counts the
+ * attempt (the count is the fencing token the outcome is written against) and moves
+ * `next_attempt_at` to the lease's end: if the worker dies before recording the outcome, the
+ * delivery falls due again then.
+ */
+export async function claimDueDeliveries(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, options: ClaimOptions = {}): Promise<ClaimedDelivery[]> {
+  const perReceiver = options.perReceiver ?? limit;
+  const inFlight = options.inFlight ?? [];
+  const counts = new Map<string, number>();
+  for (const { receiver } of inFlight) counts.set(receiver, (counts.get(receiver) ?? 0) + 1);
+  const busyOrders = JSON.stringify(inFlight.map((f) => `${f.receiver} ${f.order}`));
+  const busyReceivers = JSON.stringify(Object.fromEntries(counts));
+  const candidates = rowsOf(
+    await db.execute(sql`
+      with due as (
+        select d.id, d.next_attempt_at, ${receiverOf} as receiver, coalesce('order:' || e.payment_order_id::text, 'delivery:' || d.id::text) as order_key
+        from ${webhookDeliveries} d left join ${orderEvents} e on e.id = d.event_id
+        where d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+      ), firsts as (
+        select *, row_number() over (partition by receiver, order_key order by id) as in_order from due
+      ), open as (
+        select f.*, row_number() over (partition by f.receiver order by f.next_attempt_at, f.id) as in_receiver, coalesce(b.n, 0) as busy
+        from firsts f left join (select key, value::int as n from jsonb_each_text(${busyReceivers}::jsonb)) b on b.key = f.receiver
+        where f.in_order = 1 and f.receiver || ' ' || f.order_key not in (select jsonb_array_elements_text(${busyOrders}::jsonb))
+      )
+      select id, receiver, order_key from open where in_receiver + busy <= ${perReceiver} order by next_attempt_at, id limit ${limit}`),
+  );
+  if (candidates.length === 0) return [];
+  const keys = new Map(candidates.map((r) => [Number(r.id), { receiver: String(r.receiver), order: String(r.order_key) }]));
+  const lockable = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now)))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-    .limit(limit)
+    .where(and(inArray(webhookDeliveries.id, [...keys.keys()]), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now)))
     .for("update", { skipLocked: true });
-  return db
+  const claimed = await db
     .update(webhookDeliveries)
     .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
-    .where(and(inArray(webhookDeliveries.id, due), eq(webhookDeliveries.status, "pending")))
+    .where(and(inArray(webhookDeliveries.id, lockable), eq(webhookDeliveries.status, "pending")))
     .returning();
+  return claimed.sort((a, b) => a.id - b.id).map((delivery) => ({ delivery, ...keys.get(delivery.id)! }));
 }
 
 /** Counts one attempt on a delivery outside the lease machinery (test sends, the Inngest driver). */
@@ -302,6 +349,21 @@ export async function finishAttempts(db: DbOrTx, rows: AttemptOutcomeRow[], now:
     where d.id = v.id and d.attempts = v.attempt and d.status = 'pending'
     returning d.id`);
   return rowsOf(result).map((r) => Number(r.id));
+}
+
+/**
+ * Locks the given deliveries that still exist (a deleted endpoint takes its deliveries with it) and
+ * returns their fencing state, so the attempt log can be written for exactly those: nobody can
+ * delete them until the transaction ends, and no foreign key can fail.
+ */
+export async function lockDeliveries(db: DbOrTx, ids: number[]): Promise<Array<Pick<WebhookDelivery, "id" | "attempts" | "status">>> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, status: webhookDeliveries.status })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.id, ids))
+    .orderBy(asc(webhookDeliveries.id))
+    .for("update");
 }
 
 export async function insertAttempts(db: DbOrTx, values: NewAttempt[]): Promise<WebhookAttempt[]> {

@@ -205,3 +205,5 @@ export class FlakyReceiver {
     await this.down(true);
   }
 }
+
+export { startReceiverProcess, type ReceivedElsewhere, type ReceiverProcess } from "./receiver-process";

@@ -196,7 +196,7 @@ describe("local driver", () => {
         intervalMs: 5,
         concurrency: "shared",
         async run(db) {
-          claimedBy[who] += await drainDueWebhooks(db, { limit: 10, concurrency: 4 });
+          claimedBy[who] += await drainDueWebhooks(db, { concurrency: 4, perReceiver: 4 });
         },
       });
     start([worker(0)]);

@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { DELETE as deleteEndpoint } from "@/app/api/webhook-endpoints/[id]/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
-import { recordAttempt } from "@/lib/webhooks/attempt-delivery";
+import { env } from "@/lib/env";
+import { recordAttempt, recordAttempts } from "@/lib/webhooks/attempt-delivery";
 import { sendWebhook } from "@/lib/webhooks/deliver";
-import { defaultLeaseMs, deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
+import { deliverDueWebhooks, leaseMs } from "@/lib/webhooks/deliver-due-webhooks";
 import { claimDueDeliveries } from "@/lib/webhooks/queries";
+import { captureOutput } from "../helpers/capture-output";
 import { backend, createMigratedPostgresDatabase, openTestPglite } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
@@ -45,9 +48,20 @@ async function merchantWithEndpoint(pathName: string): Promise<{ merchant: TestM
   return { merchant, endpointId: res.body.data.id, secret: res.body.data.secret };
 }
 
+/** The log lines `fn` writes, whatever LOG_LEVEL the run was started with. */
+async function logged<T>(fn: () => Promise<T>) {
+  const level = env.LOG_LEVEL;
+  env.LOG_LEVEL = "info";
+  try {
+    return await captureOutput(fn);
+  } finally {
+    env.LOG_LEVEL = level;
+  }
+}
+
 function pastTheLease() {
   vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date(Date.now() + defaultLeaseMs + 1000));
+  vi.setSystemTime(new Date(Date.now() + leaseMs() + 1000));
 }
 
 describe("at-least-once across a crash", () => {
@@ -60,7 +74,7 @@ describe("at-least-once across a crash", () => {
 
     // The doomed worker: claims, sends, and "crashes" before writing the outcome.
     const now = new Date();
-    const [claimed] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + defaultLeaseMs), 10);
+    const claimed = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + leaseMs()), 10))[0]?.delivery;
     expect(claimed!.id).toBe(id);
     const endpoint = await endpointRow(database.db, endpointId);
     await sendWebhook({ url: endpoint.url, body: claimed!.body, messageId: claimed!.messageId, secrets: [secret] });
@@ -85,7 +99,7 @@ describe("at-least-once across a crash", () => {
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     const id = deliveries[0]!.id;
     const now = new Date();
-    const [slow] = await claimDueDeliveries(database.db, now, new Date(now.getTime() + 1000), 10);
+    const slow = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + 1000), 10))[0]?.delivery;
     pastTheLease();
     receiver.reply(() => ({ status: 503 }));
     expect(await deliverDueWebhooks(database.db)).toBe(1); // a second worker takes over: attempt 2, retry later
@@ -94,8 +108,12 @@ describe("at-least-once across a crash", () => {
 
     // The slow worker finally reports that its attempt 1 got 410 Gone: logged, but not applied.
     const result = { statusCode: 410, error: null, retryAfterMs: null, refused: false, attemptedAt: new Date(), durationMs: 12_000, requestHeaders: {}, responseBody: "late" };
-    const { applied } = await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true });
-    expect(applied).toBe(false);
+    const { result: late, lines } = await logged(() => recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true }));
+    expect(late.applied).toBe(false);
+    // Not silent: it means the webhook may have gone out twice.
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: "error", msg: expect.stringMatching(/outcome matched no delivery/), delivery_id: id, attempt: 1, current_attempts: 2, current_status: "pending" }),
+    );
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 503, nextAttemptAt: afterSecond.nextAttemptAt });
     expect((await endpointRow(database.db, endpointId)).isActive).toBe(true);
     expect((await attemptRows(database.db, id)).map((a) => a.statusCode)).toEqual([503, 410]);
@@ -107,6 +125,27 @@ describe("at-least-once across a crash", () => {
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded", attempts: 3 });
     expect((await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true })).applied).toBe(false);
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded" });
+  });
+
+  test("an endpoint deleted while its delivery is in flight: that outcome is dropped with a warning, the others in the same write are recorded", async () => {
+    const doomed = await merchantWithEndpoint("/doomed");
+    const kept = await merchantWithEndpoint("/kept");
+    const doomedDelivery = (await recordEventFor(database.db, doomed.merchant, await orderFor(doomed.merchant))).deliveries[0]!;
+    const keptDelivery = (await recordEventFor(database.db, kept.merchant, await orderFor(kept.merchant))).deliveries[0]!;
+    const now = new Date();
+    const claimed = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + leaseMs()), 10)).map((c) => c.delivery);
+    expect(claimed.map((d) => d.id).sort()).toEqual([doomedDelivery.id, keptDelivery.id].sort());
+    await call(deleteEndpoint, "DELETE", `/api/webhook-endpoints/${doomed.endpointId}/`, { token: doomed.merchant.access, params: { id: String(doomed.endpointId) } });
+
+    const ok = { statusCode: 200, error: null, retryAfterMs: null, refused: false, attemptedAt: now, durationMs: 5, requestHeaders: {}, responseBody: "" };
+    const { result: applied, lines } = await logged(() =>
+      recordAttempts(database.db, claimed.map((delivery) => ({ delivery, attemptNumber: 1, url: delivery.url, result: ok, next: { status: "succeeded" as const } }))),
+    );
+    expect([...applied]).toEqual([keptDelivery.id]);
+    expect(await deliveryRow(database.db, keptDelivery.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await attemptRows(database.db, keptDelivery.id)).toHaveLength(1);
+    expect(lines).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringMatching(/deleted while its attempt was in flight/), delivery_id: doomedDelivery.id }));
+    expect(lines.filter((l) => l.level === "error")).toEqual([]);
   });
 
   test.skipIf(backend !== "postgres")("a worker process killed with SIGKILL during delivery: a restarted worker delivers it, same webhook-id", async () => {

@@ -25,6 +25,8 @@ export interface Reply {
   body?: string;
   /** Never answer (for timeouts). */
   hang?: boolean;
+  /** Answer only after this many milliseconds (a slow receiver). */
+  delayMs?: number;
 }
 
 export interface Receiver {
@@ -56,8 +58,15 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.add(res);
         return;
       }
-      res.writeHead(reply.status ?? 200, { "content-type": "text/plain", ...reply.headers });
-      res.end(reply.body ?? "");
+      const answer = () => {
+        hanging.delete(res);
+        if (res.destroyed) return;
+        res.writeHead(reply.status ?? 200, { "content-type": "text/plain", ...reply.headers });
+        res.end(reply.body ?? "");
+      };
+      if (!reply.delayMs) return answer();
+      hanging.add(res);
+      setTimeout(answer, reply.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -22,6 +22,13 @@ export interface LocalDriverOptions {
   runDeadlineMs?: number;
 }
 
+/** A promise and its resolve: one per kick, so a run can wait for the next one (`TaskContext.kicked`). */
+function kickSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /**
  * The in-process scheduler (DESIGN › Shape): one supervised loop per task (lib/engine/supervisor.ts:
  * backoff on errors, a deadline per run, restart after a crash, state for readiness and metrics),
@@ -34,12 +41,15 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
   const controller = new AbortController();
   const locks: LockSession = openLockSession(db);
 
+  // One promise per kick, so a run can wait for the next one (`TaskContext.kicked`).
+  const kickSignals = new Map(tasks.map((task) => [task.name, kickSignal()]));
+
   async function runOnce(task: AnyTask, signal: AbortSignal): Promise<SupervisedRunResult | void> {
     const exclusive = (task.concurrency ?? "exclusive") === "exclusive";
     // A lock statement fails like any other during an outage: the supervisor counts it and backs off.
     if (exclusive && !(await locks.tryLock(task.name))) return { sleepMs: task.intervalMs, lockedElsewhere: true };
     try {
-      const result = await task.run(db, { signal });
+      const result = await task.run(db, { signal, kicked: () => kickSignals.get(task.name)!.promise });
       return { sleepMs: result?.nextRunInMs ?? task.intervalMs };
     } finally {
       if (exclusive) await locks.unlock(task.name).catch((error) => log.debug("job unlock failed (the lock went with its connection)", { task: task.name, ...describeError(error) }));
@@ -66,6 +76,11 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
     kick(taskName) {
       if (controller.signal.aborted) return;
       byName.get(taskName)?.kick();
+      const kicked = kickSignals.get(taskName);
+      if (kicked) {
+        kickSignals.set(taskName, kickSignal());
+        kicked.resolve();
+      }
     },
     stop() {
       stopping ??= (async () => {
