@@ -355,6 +355,16 @@ export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: num
     .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
 }
 
+/** Whether `address` (checksummed) is the deposit address of any order of any merchant on any of `blockchainIds` (served by the chain/address index). */
+export async function isAnyOrderDepositAddress(db: DbOrTx, blockchainIds: number[], address: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentOrders.id })
+    .from(paymentOrders)
+    .where(and(inArray(paymentOrders.blockchainId, blockchainIds), eq(paymentOrders.receivingAddress, address)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
 export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
   const [row] = await db
