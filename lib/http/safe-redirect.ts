@@ -29,6 +29,6 @@ function isPlainLocalPath(path: string): boolean {
   if (!path.startsWith("/") || path.startsWith("//")) return false;
   if (UNSAFE_RAW.test(path)) return false;
   // Encoded separators and controls: a proxy or a later decode could turn them into "//" or "/\".
-  const pathname = path.split(/[?#]/, 1)[0];
+  const pathname = path.split(/[?#]/, 1)[0] ?? path;
   return !UNSAFE_ENCODED.test(pathname);
 }

@@ -31,7 +31,7 @@ export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletB
 /** Same use-case as PUT /api/merchant-wallets/{id}/, which asks for the password when the address changes. */
 export const updateWalletAction = authedAction(
   z.preprocess(fromForm, z.object({ id: rowId }).and(updateWalletBody).and(reentered)),
-  async ({ id, password, reauth: _ignored, ...changes }, { db, merchantId }) => {
+  async ({ id, password, ...changes }, { db, merchantId }) => {
     const reauth = password ? { password } : undefined;
     const wallet = await updateWallet(db, merchantId, id, { ...changes, reauth }, { kind: "session", clientIp: await actionClientIp().catch(() => null), proofField: "password" });
     await notifyDeliveriesDue();
