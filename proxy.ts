@@ -8,6 +8,7 @@ import { errorResponse } from "@/lib/http/envelope";
  * Every other request passes straight through (authorisation stays in withApi and the pages).
  */
 export function proxy(request: NextRequest): Response {
+  if (isCrossOriginAction(request)) return errorResponse("CROSS_ORIGIN_REQUEST", "This form was sent from another site.");
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {
@@ -17,9 +18,29 @@ export function proxy(request: NextRequest): Response {
   return NextResponse.next();
 }
 
+/**
+ * A server action (a dashboard form) posted from another site. Next refuses it too, but by throwing,
+ * which `next start` answers with a bare 500; this answers 403 in the error envelope first, with
+ * the same rule as Next: the Origin's host must be the request's (X-Forwarded-Host, else Host).
+ */
+export function isCrossOriginAction(request: Request): boolean {
+  if (request.method !== "POST" || !request.headers.has("next-action")) return false;
+  const origin = request.headers.get("origin");
+  if (!origin) return false; // old browsers send none; Next lets those through as well
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true; // "null" (sandboxed iframes, data: URLs) and garbage are never our own pages
+  }
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
+  return !host || originHost.toLowerCase() !== host.toLowerCase();
+}
+
 export const config = {
   // Only a path with a percent sign can fail to decode. Next tests the matcher against the raw
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
-  matcher: "/(.*%.*)",
+  // Server actions carry a `next-action` header; only those POSTs go through the origin check.
+  matcher: ["/(.*%.*)", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
 };

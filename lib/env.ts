@@ -40,6 +40,19 @@ const envSchema = z.object({
   SANDBOX_MINE_BLOCKS_PER_HOUR: positiveInt.default(2000),
   /** Shared sandbox devnet: faucet transfers (faucet, pay, simulate) per merchant per hour. */
   SANDBOX_FAUCET_SENDS_PER_HOUR: positiveInt.default(100),
+  /**
+   * The payment page's public simulate (anyone holding a pay URL): its own budgets per merchant per
+   * hour, apart from the merchant's, so strangers cannot use up the merchant's sandbox tools.
+   */
+  /**
+   * Payment links (public, anyone may create orders from one): most orders still pending at once
+   * per link and per merchant (all links together); past it the link answers 429 until some are
+   * paid or expire (issue 24).
+   */
+  LINK_OPEN_ORDERS_PER_LINK: positiveInt.default(50),
+  LINK_OPEN_ORDERS_PER_MERCHANT: positiveInt.default(200),
+  SANDBOX_PUBLIC_SENDS_PER_HOUR: positiveInt.default(30),
+  SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR: positiveInt.default(600),
   /** Sweeper: most gas one deploy-and-flush may use; above it the sweep is skipped (gas griefing by a destination contract). */
   SWEEP_MAX_GAS: positiveInt.default(400_000),
   /** Sweeper, live networks: skip native sweeps worth less than this many times their gas cost (0: never). */

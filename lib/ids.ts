@@ -69,3 +69,4 @@ export function newId(kind: IdKind): string {
 }
 
 export const apiKeyPrefixes = ["sk_live_", "sk_test_"] as const;
+export const webhookSecretPrefix = prefixes.webhookSecret;

@@ -91,3 +91,16 @@ export const rotatedAccountSecretJson = z.object({
   webhook_secret: z.string().describe("The new secret"),
   previous_secret_expires_at: timestamp.nullable().describe("Until then deliveries carry a signature with the old secret too"),
 });
+
+/**
+ * A fresh proof that the account owner is at the keyboard, asked for on top of the credential
+ * before a change that redirects money (a payout address). A stolen 24 h access token or session
+ * cookie is not enough. Today the proof is the current password; a second factor (TOTP, passkey)
+ * will be another member of this object, so clients already send `{ "reauth": { … } }`.
+ */
+export const reauthProof = z
+  .object({
+    password: z.string().min(1, "Enter your current password.").max(256).describe("The account's current password"),
+  })
+  .describe("Fresh proof of the account owner, required to add or change a payout address: { password }. A second factor will be accepted here once the account has one.");
+export type ReauthProof = z.infer<typeof reauthProof>;

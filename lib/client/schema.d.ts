@@ -310,7 +310,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order from a payment link
-         * @description Public: the customer picks one of the link's options and a quantity; the gateway creates a fresh order (its own nonce, order_info naming the link) and answers its `payment_url`. Limited per client address (60 an hour).
+         * @description Public: the customer picks one of the link's options and a quantity; the gateway creates a fresh order (its own nonce, order_info naming the link) and answers its `payment_url`. Limited per client address (60 an hour; IPv6 clients per /64). Each order counts toward the merchant's hourly rate limit, and while 50 of the link's orders (200 of all the merchant's link orders) are still pending the link answers 429 RATE_LIMITED.
          *
          *     No credential needed.
          */
@@ -357,7 +357,7 @@ export interface paths {
         get?: never;
         /**
          * Update a merchant wallet
-         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403), is recorded and is announced to every active webhook endpoint as wallet.updated.
+         * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403) and a fresh proof of the owner in `reauth` ({ password }; missing or wrong: 400 VALIDATION_ERROR on reauth.password, and wrong guesses count toward the login throttle, 429), is recorded and is announced to every active webhook endpoint as wallet.updated.
          *
          *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
          */
@@ -1922,7 +1922,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1941,7 +1941,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -1955,7 +1955,7 @@ export interface components {
             retry_after: number;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -2001,7 +2001,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+        /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -2022,6 +2022,8 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description On a replay: the x-request-id of the request that produced the answer */
         OriginalRequest: string;
+        /** @description On a replay of an answer that carried a secret (API key, webhook secret): the JSON paths of the secrets, which are null in the replayed body. Secrets are shown once and never stored. */
+        IdempotentRedacted: string;
     };
     pathItems: never;
 }
@@ -2261,7 +2263,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2278,6 +2280,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,7 +2532,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2563,6 +2566,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,7 +3815,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3842,6 +3846,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4005,6 +4010,11 @@ export interface operations {
                     /** @description Confirmations required before an order counts as confirmed; defaults to the blockchain's default_confirmations */
                     confirmation_threshold?: number;
                     is_active?: boolean;
+                    /** @description Fresh proof of the account owner, required to add or change a payout address: { password }. A second factor will be accepted here once the account has one. */
+                    reauth?: {
+                        /** @description The account's current password */
+                        password: string;
+                    };
                 };
             };
         };
@@ -4655,7 +4665,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4703,6 +4713,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,7 +5427,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5459,6 +5470,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5887,7 +5899,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5921,6 +5933,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6091,7 +6104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6119,6 +6132,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,7 +6528,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6547,6 +6561,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6731,7 +6746,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6761,6 +6776,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,7 +7223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7227,6 +7243,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7500,7 +7517,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7534,6 +7551,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8229,7 +8247,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8249,6 +8267,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8393,7 +8412,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8424,6 +8443,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -56,3 +56,22 @@ export function clientIpOf(request: Request): string {
   }
   return peer ? normalise(peer) : "unknown";
 }
+
+/**
+ * Whom a per-client limit counts: the address itself for IPv4, its /64 network for IPv6. One
+ * subscriber usually gets a whole /64 (2^64 addresses), so counting IPv6 per address would give
+ * every client an unlimited supply of fresh quotas (issue 24).
+ */
+export function clientLimitSubject(address: string): string {
+  if (!address.includes(":")) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("%")[0]!.split("::", 2) as [string, string?];
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  // An embedded IPv4 tail ("::1.2.3.4") takes two groups; only the first four groups matter here.
+  const groups = address.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  if (groups.length < 4) return address;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(":")}::/64`;
+}

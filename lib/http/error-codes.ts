@@ -90,6 +90,11 @@ export const errorCodes = {
     description: "The credential lacks the operation's permission, or an API key called a login-only operation.",
     example: { message: "This credential lacks the 'create_payments' permission." },
   },
+  CROSS_ORIGIN_REQUEST: {
+    status: 403,
+    description: "A dashboard form was submitted from another site (its Origin is not this server's host); nothing was done.",
+    example: { message: "This form was sent from another site." },
+  },
   NOT_FOUND: {
     status: 404,
     description: "No such resource for your account (another merchant's resource is not found either), or no endpoint at this path.",

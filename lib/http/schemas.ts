@@ -1,3 +1,4 @@
+import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 
 /**
@@ -13,6 +14,26 @@ export const decimalString = z.string().regex(/^\d+(\.\d+)?$/).meta({ examples: 
 
 /** A 0x-prefixed EVM address. */
 export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ examples: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
+
+/** EIP-55: a mixed-case address must match its checksum; all-lower or all-upper hex carries none. */
+export function isTypedAddress(value: string): boolean {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  const hex = value.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
+  return isAddress(value, { strict: true });
+}
+
+/**
+ * An address a person typed or pasted, returned checksummed. Mixed-case input must carry a valid
+ * EIP-55 checksum, so a typo in a checksummed address is caught instead of sending money to it;
+ * all-lowercase and all-uppercase input has no checksum to check.
+ */
+export const typedAddress = z
+  .string()
+  .trim()
+  .refine(isTypedAddress, "Enter a valid EVM address (0x followed by 40 hex digits, with a correct checksum if mixed-case).")
+  .transform((value) => getAddress(value))
+  .meta({ examples: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
 
 /** A 0x-prefixed 32-byte transaction hash. */
 export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);

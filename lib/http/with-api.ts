@@ -10,7 +10,7 @@ import { describeError, log } from "@/lib/log";
 import { finishIdempotentRequest, idempotencyHeader, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
 import type { ApiResult } from "./envelope";
 import { errorAnswer as errorEnvelope, logRequest } from "./plain-route";
-import { clientIpOf } from "./client-address";
+import { clientIpOf, clientLimitSubject } from "./client-address";
 import { ApiError, notFound, validationError } from "./errors";
 import { readJsonObject } from "./read-body";
 import { routeKeyOf, type RouteAccess, type RouteDefinition } from "./define-route";
@@ -134,7 +134,7 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
       db = await getDb();
 
       if (options.clientLimit) {
-        const clientQuota = await consume(db, `${options.clientLimit.name}:${clientIpOf(request)}`, options.clientLimit.perHour);
+        const clientQuota = await consume(db, `${options.clientLimit.name}:${clientLimitSubject(clientIpOf(request))}`, options.clientLimit.perHour);
         if (clientQuota.exceeded) throw rateLimitedError(clientQuota);
       }
 

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { maxBodyBytes, readCappedText } from "@/lib/http/read-body";
+import { apiKeyPrefixes, webhookSecretPrefix } from "@/lib/ids";
 import { log, describeError } from "@/lib/log";
 import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from "./queries";
 
@@ -91,11 +92,13 @@ export async function startIdempotentRequest(db: Db, merchantId: number, key: st
       headers: { "Retry-After": "1" },
     });
   }
+  // Answers stored before secrets were redacted at write time are redacted on the way out too.
+  const { body, paths } = redactSecrets(row.responseBody);
   return {
     kind: "replay",
     status: row.status,
-    body: row.responseBody,
-    headers: { ...row.responseHeaders, "Idempotent-Replayed": "true", "Original-Request": row.requestId },
+    body,
+    headers: { ...row.responseHeaders, ...(paths.length > 0 && { [redactedSecretsHeader]: paths.join(", ") }), "Idempotent-Replayed": "true", "Original-Request": row.requestId },
   };
 }
 
@@ -108,7 +111,40 @@ export function isReplayable(status: number): boolean {
   return status < 500 && status !== 409 && status !== 429;
 }
 
-/** Stores the answer for replays, or releases the key (see isReplayable). Never throws. */
+/** A whole secret as newId makes it: an API key (43 base62 characters) or a webhook secret (base64 of 32 bytes). */
+const secretValue = new RegExp(`^(?:(?:${apiKeyPrefixes.join("|")})[0-9A-Za-z]{43}|${webhookSecretPrefix}[A-Za-z0-9+/]{43}=)$`);
+
+/** Header on a replay whose stored answer had secrets taken out; lists the JSON paths, e.g. `data.key`. */
+export const redactedSecretsHeader = "Idempotent-Redacted";
+
+/**
+ * The answer with every secret value (API key, webhook secret) replaced by null, and the paths it
+ * was at. Secrets are shown once: an answer that carries one is never stored in clear, so a
+ * replay says the operation happened (ids, names) but not the secret (issue 24).
+ */
+export function redactSecrets(body: string): { body: string; paths: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { body, paths: [] };
+  }
+  const paths: string[] = [];
+  const walk = (value: unknown, path: string): unknown => {
+    if (typeof value === "string") {
+      if (!secretValue.test(value)) return value;
+      paths.push(path);
+      return null;
+    }
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${path}[${i}]`));
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));
+    return value;
+  };
+  const redacted = walk(parsed, "");
+  return paths.length === 0 ? { body, paths } : { body: JSON.stringify(redacted), paths };
+}
+
+/** Stores the answer for replays (secrets redacted), or releases the key (see isReplayable). Never throws. */
 export async function finishIdempotentRequest(db: Db, claim: Extract<IdempotencyStart, { kind: "run" }>, response: Response): Promise<void> {
   try {
     if (!isReplayable(response.status)) {
@@ -119,7 +155,8 @@ export async function finishIdempotentRequest(db: Db, claim: Extract<Idempotency
     response.headers.forEach((value, name) => {
       if (!perRequestHeaders.has(name)) headers[name] = value;
     });
-    const body = await response.clone().text();
+    const { body, paths } = redactSecrets(await response.clone().text());
+    if (paths.length > 0) headers[redactedSecretsHeader.toLowerCase()] = paths.join(", ");
     await saveIdempotentResponse(db, claim.merchantId, claim.key, claim.lockToken, { status: response.status, body, headers });
   } catch (error) {
     // The claim then stays unanswered and is taken over by the same request after abandonedClaimMs.

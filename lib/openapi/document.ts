@@ -217,6 +217,7 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
 const idempotencyHeaderRefs = {
   "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" },
   "Original-Request": { $ref: "#/components/headers/OriginalRequest" },
+  "Idempotent-Redacted": { $ref: "#/components/headers/IdempotentRedacted" },
 };
 
 const rateLimitHeaderRefs = {
@@ -363,7 +364,7 @@ const overview = `Multi-chain crypto payment gateway: create payment orders, eac
 
 **Rate limits.** Per merchant and plan (standard 1000, premium 5000 requests an hour), shared by all of a merchant's credentials. Every authenticated response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (unix seconds); over the limit: 429 \`RATE_LIMITED\` with \`retry_after\` and \`Retry-After\`.
 
-**Idempotent retries.** Every authenticated POST accepts an \`Idempotency-Key\` header (1–255 printable ASCII characters, e.g. a UUID v4), kept 24 hours per merchant: a retry with the same key and the same request gets the first answer again (status and body, plus \`Idempotent-Replayed: true\`) instead of creating a second order. The same key with another request: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. A create answered \`DUPLICATE_NONCE\` names the existing order in \`details.order_id\`, and \`GET /api/payment-orders/?nonce=N\` finds it. List endpoints refuse unknown query parameters with 400 \`VALIDATION_ERROR\`.
+**Idempotent retries.** Every authenticated POST accepts an \`Idempotency-Key\` header (1–255 printable ASCII characters, e.g. a UUID v4), kept 24 hours per merchant: a retry with the same key and the same request gets the first answer again (status and body, plus \`Idempotent-Replayed: true\`) instead of creating a second order; secrets in such an answer (API keys, webhook secrets) are not stored and come back as null, listed in \`Idempotent-Redacted\`. The same key with another request: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. A create answered \`DUPLICATE_NONCE\` names the existing order in \`details.order_id\`, and \`GET /api/payment-orders/?nonce=N\` finds it. List endpoints refuse unknown query parameters with 400 \`VALIDATION_ERROR\`.
 
 Guides: [Quick start](/docs/quick-start) · [Webhooks](/docs/webhooks) · [Sandbox](/docs/sandbox) · [Errors and rate limits](/docs/errors).`;
 
@@ -425,6 +426,10 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
         schema: { type: "string", enum: ["true"] },
       },
       OriginalRequest: { description: "On a replay: the x-request-id of the request that produced the answer", schema: { type: "string", format: "uuid" } },
+      IdempotentRedacted: {
+        description: "On a replay of an answer that carried a secret (API key, webhook secret): the JSON paths of the secrets, which are null in the replayed body. Secrets are shown once and never stored.",
+        schema: { type: "string", examples: ["data.key"] },
+      },
     },
     parameters: {
       IdempotencyKey: {
@@ -432,7 +437,7 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
         in: "header",
         required: false,
         description:
-          "Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4.",
+          "Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4.",
         schema: { type: "string", minLength: 1, maxLength: 255, examples: ["5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f"] },
       },
     },

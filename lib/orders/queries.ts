@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
@@ -353,6 +353,33 @@ export async function findOrdersByDepositAddresses(db: DbOrTx, blockchainId: num
     .select()
     .from(paymentOrders)
     .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.receivingAddress, addresses)));
+}
+
+/**
+ * Pending orders of a merchant created from payment links since `since` (link orders live the
+ * default lifetime, so older ones are no longer pending), and of them those of `linkId`. Served by
+ * the merchant/created_at index; link orders are told by the order_info the link writes.
+ */
+export async function countOpenLinkOrders(db: DbOrTx, merchantId: number, linkId: string, since: Date): Promise<{ merchant: number; link: number }> {
+  const linkPrefix = `{"payment_link":"${likePattern(linkId)}"%`;
+  const [row] = await db
+    .select({
+      merchant: count(),
+      link: sql<number>`count(*) filter (where ${paymentOrders.orderInfo} like ${linkPrefix})`.mapWith(Number),
+    })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchantId), gte(paymentOrders.createdAt, since), eq(paymentOrders.status, "pending"), like(paymentOrders.orderInfo, '{"payment_link":%')));
+  return { merchant: row?.merchant ?? 0, link: row?.link ?? 0 };
+}
+
+/** Whether `address` (checksummed) is the deposit address of any order of any merchant on any of `blockchainIds` (served by the chain/address index). */
+export async function isAnyOrderDepositAddress(db: DbOrTx, blockchainIds: number[], address: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentOrders.id })
+    .from(paymentOrders)
+    .where(and(inArray(paymentOrders.blockchainId, blockchainIds), eq(paymentOrders.receivingAddress, address)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */

@@ -6,8 +6,12 @@ import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
-import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { formatAmount, maxBaseUnits, parseAmount } from "@/lib/orders/amounts";
 import { createOrder } from "@/lib/orders/create-order";
+import { countOpenLinkOrders } from "@/lib/orders/queries";
+import { defaultOrderLifetimeMs } from "@/lib/orders/schemas";
+import { findMerchantById } from "@/lib/auth/queries";
+import { countMerchant, rateLimitedError } from "@/lib/auth/rate-limit";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { deleteMerchantLink, findActiveLink, findMerchantLink, insertLink, updateMerchantLink } from "./queries";
@@ -75,6 +79,22 @@ function checkedLink(input: CreateLinkBody) {
     if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
     if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Links cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
     parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
+    // Every order of an option converts through its chain's feeds: an option without them could never sell.
+    for (const option of options) {
+      const chain = findBlockchainBySlug(option.blockchain)!;
+      const missing = [`${option.currency.toUpperCase()}/USD`, ...(priceCurrency === "USD" ? [] : [`${priceCurrency}/USD`])].filter((pair) => !chain.priceFeeds[pair]);
+      if (missing.length > 0) {
+        throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `${option.currency} on ${option.blockchain} cannot be priced in ${priceCurrency}: no ${missing.join(" or ")} price feed is configured there.`);
+      }
+    }
+  } else {
+    // price × max_quantity must still be an amount an order takes.
+    for (const option of options) {
+      const token = findToken(findBlockchainBySlug(option.blockchain)!, option.currency)!;
+      if (parseAmount(input.amount, token.decimals) * BigInt(input.max_quantity ?? 1) > maxBaseUnits) {
+        throw validationError({ max_quantity: ["amount × max_quantity is larger than any order can be."] });
+      }
+    }
   }
   return {
     title: input.title,
@@ -114,6 +134,19 @@ export async function getPublicLinkOrThrow(db: DbOrTx, linkId: string) {
   return found;
 }
 
+/** Throws 429 RATE_LIMITED when the link's merchant is over its hourly limit or has too many link orders pending. */
+async function assertLinkMayCreateOrder(db: DbOrTx, link: PaymentLink, now: Date): Promise<void> {
+  const open = await countOpenLinkOrders(db, link.merchantId, link.linkId, new Date(now.getTime() - defaultOrderLifetimeMs));
+  if (open.link >= env.LINK_OPEN_ORDERS_PER_LINK || open.merchant >= env.LINK_OPEN_ORDERS_PER_MERCHANT) {
+    // Retry once the oldest could have expired: at most an order lifetime.
+    throw rateLimitedError({ retryAfterSeconds: 60 });
+  }
+  const merchant = await findMerchantById(db, link.merchantId);
+  if (!merchant) throw notFound("Payment link");
+  const quota = await countMerchant(db, { merchantId: merchant.id, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour }, now);
+  if (quota.exceeded) throw rateLimitedError(quota);
+}
+
 /** price × quantity, exactly, in the same decimal notation. */
 function times(price: string, quantity: number): string {
   const [whole, fraction = ""] = price.split(".");
@@ -125,9 +158,13 @@ function times(price: string, quantity: number): string {
  * A fresh order from a link for a customer: one of its options, a quantity within its bound, the
  * link's price × quantity (fiat prices converted at the rate of now), a nonce the gateway picks,
  * and order_info naming the link. The merchant's wallet on that chain must be set, as for any order.
+ * Anyone may call it, so (issue 24) each order counts toward the merchant's own hourly rate limit,
+ * and a link stops taking orders while LINK_OPEN_ORDERS_PER_LINK of its orders, or
+ * LINK_OPEN_ORDERS_PER_MERCHANT of all the merchant's link orders, are still pending (429).
  */
-export async function createOrderFromLink(db: DbOrTx, linkId: string, input: CreateLinkOrderBody) {
+export async function createOrderFromLink(db: DbOrTx, linkId: string, input: CreateLinkOrderBody, now = new Date()) {
   const { link } = await getPublicLinkOrThrow(db, linkId);
+  await assertLinkMayCreateOrder(db, link, now);
   const options = link.options as LinkOption[];
   const option = options.find((o) => o.blockchain === input.blockchain.toLowerCase() && o.currency.toLowerCase() === input.currency.toLowerCase());
   if (!option) throw validationError({ currency: [`Not offered by this link; choose one of ${options.map((o) => `${o.currency} on ${o.blockchain}`).join(", ")}.`] });

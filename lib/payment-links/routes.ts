@@ -119,7 +119,7 @@ export const paymentLinkRoutes = {
     doc: {
       summary: "Create an order from a payment link",
       description:
-        "Public: the customer picks one of the link's options and a quantity; the gateway creates a fresh order (its own nonce, order_info naming the link) and answers its `payment_url`. Limited per client address (60 an hour).",
+        "Public: the customer picks one of the link's options and a quantity; the gateway creates a fresh order (its own nonce, order_info naming the link) and answers its `payment_url`. Limited per client address (60 an hour; IPv6 clients per /64). Each order counts toward the merchant's hourly rate limit, and while 50 of the link's orders (200 of all the merchant's link orders) are still pending the link answers 429 RATE_LIMITED.",
       tags: ["Payment links", "Payment page"],
       bodyExamples: { pick: { summary: "Two items, paid in USDC on base", value: { blockchain: "base", currency: "USDC", quantity: 2 } } },
       response: createdAnswer(linkOrderJson, "Order created."),

@@ -1,5 +1,5 @@
 import "server-only";
-import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
+import { isAddressEqual, type Address } from "viem";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
@@ -11,6 +11,7 @@ import { findMerchantOrder, findMerchantOrderView, lockMerchantOrder } from "@/l
 import { sumOrderAssetReceived } from "@/lib/transactions/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { insertRefund, sumOpenRefunds } from "./queries";
+import { assertRefundDestination } from "./refund-destination";
 import type { CreateRefundBody } from "./schemas";
 import { serializeRefund } from "./serialize";
 
@@ -35,14 +36,15 @@ export async function createRefund(db: Db, merchantId: number, orderKey: string,
   const key = parseOrderKey(orderKey);
   const found = key ? await findMerchantOrder(db, merchantId, key) : null;
   if (!found) throw notFound("Payment order");
+  // The destination is checked first: whatever the order's state, money never goes to the gateway's own addresses.
+  const toAddress = await assertRefundDestination(db, merchantId, body.to_address, "to_address");
 
   const result = await db.transaction(async (tx) => {
     const order = (await lockMerchantOrder(tx, merchantId, found.id))!;
     if (!isRefundable(order)) {
       throw new ApiError("ORDER_NOT_REFUNDABLE", `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`);
     }
-    const toAddress = getAddress(body.to_address) as Address;
-    if (isAddressEqual(toAddress, zeroAddress) || isAddressEqual(toAddress, order.receivingAddress as Address) || isAddressEqual(toAddress, order.depositDestination as Address)) {
+    if (isAddressEqual(toAddress, order.receivingAddress as Address) || isAddressEqual(toAddress, order.depositDestination as Address)) {
       throw validationError({ to_address: ["Must be the customer's address: not the zero address, the order's deposit address or your own wallet."] });
     }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
+import { decimalString, evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
 
 /** Refund statuses: requested (built, not seen on chain) → pending (seen) → confirmed; failed: the transfer reverted. */
 export const refundStatuses = ["requested", "pending", "confirmed", "failed"] as const;
@@ -8,7 +8,8 @@ export type RefundStatus = (typeof refundStatuses)[number];
 /** 500: a reason is a note, not a document. */
 export const maxReasonLength = 500;
 
-const address = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, "Enter a 0x-prefixed 20-byte address.");
+/** Typed by a person (merchant or customer): EIP-55 checked when mixed-case. */
+const address = typedAddress;
 
 export const createRefundBody = z
   .object({

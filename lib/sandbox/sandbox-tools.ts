@@ -9,7 +9,7 @@ import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { devnetCall, faucet, mineBlocks, reorgBlocks, sendFromFaucet } from "./devnet-tools";
 import type { FaucetBody, MineBody, PayOrderBody, ReorgBody } from "./schemas";
-import { assertFaucetAmount, spendMinedBlocks } from "./usage-limits";
+import { assertFaucetAmount, spendFaucetSend, spendMinedBlocks } from "./usage-limits";
 
 function chainBySlugOrThrow(slug: string): Blockchain {
   const chain = findBlockchainBySlug(slug);
@@ -20,6 +20,8 @@ function chainBySlugOrThrow(slug: string): Blockchain {
 /**
  * POST /api/sandbox/payment-orders/{id}/pay/: a real devnet transfer from the faucet to the order's
  * deposit address. Without an amount it pays what is still missing (all of it in another asset).
+ * Every tool here charges the merchant's hourly devnet budget itself, whoever calls it (API route,
+ * dashboard action), once its input is valid.
  */
 export async function payOrder(db: Db, merchantId: number, orderKey: string, input: PayOrderBody) {
   const order = await getOrderOrThrow(db, merchantId, orderKey);
@@ -27,6 +29,7 @@ export async function payOrder(db: Db, merchantId: number, orderKey: string, inp
   const token = findToken(chain, input.currency ?? order.currency);
   if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
   const amount = input.amount !== undefined ? parseAmount(input.amount, token.decimals) : defaultPayment(order, token);
+  await spendFaucetSend(db, merchantId);
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
   await kick(taskNames.watchChain(chain.slug));
   return {
@@ -50,9 +53,10 @@ function defaultPayment(order: PaymentOrder, token: TokenInfo): bigint {
   return missing;
 }
 
-/** POST /api/sandbox/mine/: simulated confirmations. */
-export async function mine(input: MineBody) {
+/** POST /api/sandbox/mine/: simulated confirmations, charged to the merchant's block budget. */
+export async function mine(db: Db, merchantId: number, input: MineBody) {
   const chain = chainBySlugOrThrow(input.blockchain);
+  await spendMinedBlocks(db, merchantId, input.blocks);
   const head = await devnetCall(() => mineBlocks(chain, input.blocks));
   await kick(taskNames.watchChain(chain.slug));
   return { blocks: input.blocks, block_number: Number(head), blockchain: chain.slug };
@@ -71,14 +75,15 @@ export async function reorg(db: Db, merchantId: number, input: ReorgBody) {
   return { depth: result.depth, from_block: Number(result.fromBlock), block_number: Number(result.head), blockchain: chain.slug };
 }
 
-/** POST /api/sandbox/faucet/: test tokens or native coin to any address. */
-export async function dripFaucet(input: FaucetBody) {
+/** POST /api/sandbox/faucet/: test tokens or native coin to any address, charged to the merchant's faucet budget. */
+export async function dripFaucet(db: Db, merchantId: number, input: FaucetBody) {
   const chain = chainBySlugOrThrow(input.blockchain);
   if (!isAddress(input.address, { strict: false })) throw validationError({ address: ["Enter a valid EVM address."] });
   const token = findToken(chain, input.currency);
   if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `${input.currency} is not offered on ${chain.slug}.`);
   const amount = parseAmount(input.amount, token.decimals);
   assertFaucetAmount(token, amount);
+  await spendFaucetSend(db, merchantId);
   const hash = await faucet(chain, token, getAddress(input.address), amount);
   return { transaction_hash: hash, address: getAddress(input.address), amount: formatAmount(amount, token.decimals), currency: token.symbol, blockchain: chain.slug };
 }

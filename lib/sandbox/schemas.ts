@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typedAddress } from "@/lib/http/schemas";
 
 const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, "Enter a positive decimal amount as a string, e.g. \"10.5\".");
 
@@ -29,7 +30,7 @@ export const reorgBody = z.object({
 export type ReorgBody = z.infer<typeof reorgBody>;
 
 export const faucetBody = z.object({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "Enter a 0x-prefixed EVM address."),
+  address: typedAddress,
   currency: z.string().min(1).max(16),
   amount: decimalAmount,
   blockchain: z.string().min(1).max(32).default("ethereum"),

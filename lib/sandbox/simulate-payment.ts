@@ -67,10 +67,10 @@ export async function simulatePayment(db: Db, orderId: string, kind: SimulateKin
       throw new ApiError("CONFLICT", `The order is ${order.status}; there is nothing left to confirm.`);
     }
     const transaction = await findOrderTransactionSummary(db, order);
-    // At most maxSimulatedBlocks per call (a threshold can be 10,000), charged to the order's merchant.
+    // At most maxSimulatedBlocks per call (a threshold can be 10,000), charged to the order's merchant's public budget.
     const blocks = Math.min(maxSimulatedBlocks, Math.max(1, order.confirmationThreshold - (transaction?.confirmations ?? 0)));
     if (isMining(order.orderId)) return { kind, transaction_hash: null, amount: "0", currency: token.symbol, blocks_to_mine: 0 };
-    await spendMinedBlocks(db, order.merchantId, blocks);
+    await spendMinedBlocks(db, order.merchantId, blocks, undefined, "public");
     const started = mineInBackground(chain, order.orderId, blocks, intervalMs);
     return { kind, transaction_hash: null, amount: "0", currency: token.symbol, blocks_to_mine: started ? blocks : 0 };
   }
@@ -79,10 +79,10 @@ export async function simulatePayment(db: Db, orderId: string, kind: SimulateKin
     throw new ApiError("CONFLICT", `The order is ${order.status}; it does not accept a payment now.`);
   }
   const amount = kind === "full" ? missing : missing / 2n > 0n ? missing / 2n : 1n;
-  await spendFaucetSend(db, order.merchantId);
+  await spendFaucetSend(db, order.merchantId, undefined, "public");
   // The transfer's own block is its first confirmation; at most maxSimulatedBlocks more per call.
   const blocks = kind === "full" && !isMining(order.orderId) ? Math.min(maxSimulatedBlocks, Math.max(0, order.confirmationThreshold - 1)) : 0;
-  if (blocks > 0) await spendMinedBlocks(db, order.merchantId, blocks);
+  if (blocks > 0) await spendMinedBlocks(db, order.merchantId, blocks, undefined, "public");
   const hash = await sendFromFaucet(chain, token, getAddress(order.receivingAddress), amount);
   await kick(taskNames.watchChain(chain.slug));
   const started = mineInBackground(chain, order.orderId, blocks, intervalMs);

@@ -33,12 +33,20 @@ async function spend(db: DbOrTx, key: string, n: number, limit: number, now = ne
   }
 }
 
-/** Charges `blocks` mined blocks to the merchant's hourly budget (SANDBOX_MINE_BLOCKS_PER_HOUR). */
-export function spendMinedBlocks(db: DbOrTx, merchantId: number, blocks: number, now?: Date): Promise<void> {
+/**
+ * Who spends: the merchant's own tools (API, dashboard), or the public payment page's simulate,
+ * which anyone with a pay URL can call and which therefore has budgets of its own (issue 24).
+ */
+export type SandboxSpender = "merchant" | "public";
+
+/** Charges `blocks` mined blocks to the hourly budget (SANDBOX_MINE_BLOCKS_PER_HOUR, or SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR). */
+export function spendMinedBlocks(db: DbOrTx, merchantId: number, blocks: number, now?: Date, spender: SandboxSpender = "merchant"): Promise<void> {
+  if (spender === "public") return spend(db, `sandbox-public-mine:${merchantId}`, blocks, env.SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR, now);
   return spend(db, `sandbox-mine:${merchantId}`, blocks, env.SANDBOX_MINE_BLOCKS_PER_HOUR, now);
 }
 
-/** Charges one faucet transfer (faucet, pay, simulate) to the merchant's hourly budget (SANDBOX_FAUCET_SENDS_PER_HOUR). */
-export function spendFaucetSend(db: DbOrTx, merchantId: number, now?: Date): Promise<void> {
+/** Charges one faucet transfer (faucet, pay; simulate: the public budget) (SANDBOX_FAUCET_SENDS_PER_HOUR, SANDBOX_PUBLIC_SENDS_PER_HOUR). */
+export function spendFaucetSend(db: DbOrTx, merchantId: number, now?: Date, spender: SandboxSpender = "merchant"): Promise<void> {
+  if (spender === "public") return spend(db, `sandbox-public-faucet:${merchantId}`, 1, env.SANDBOX_PUBLIC_SENDS_PER_HOUR, now);
   return spend(db, `sandbox-faucet:${merchantId}`, 1, env.SANDBOX_FAUCET_SENDS_PER_HOUR, now);
 }

@@ -61,3 +61,13 @@ export async function countWallets(db: DbOrTx, merchantId: number): Promise<numb
   const [row] = await db.select({ value: count() }).from(merchantWallets).where(eq(merchantWallets.merchantId, merchantId));
   return row?.value ?? 0;
 }
+
+/** Whether `address` (checksummed) is one of the merchant's payout wallets, on any chain. */
+export async function isMerchantWalletAddress(db: DbOrTx, merchantId: number, address: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: merchantWallets.id })
+    .from(merchantWallets)
+    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.walletAddress, address)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -35,7 +35,7 @@ export const walletRoutes = {
     doc: {
       summary: "Update a merchant wallet",
       description:
-        "Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403), is recorded and is announced to every active webhook endpoint as wallet.updated.",
+        "Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403) and a fresh proof of the owner in `reauth` ({ password }; missing or wrong: 400 VALIDATION_ERROR on reauth.password, and wrong guesses count toward the login throttle, 429), is recorded and is announced to every active webhook endpoint as wallet.updated.",
       tags: ["Merchant wallets"],
       response: okAnswer(walletJson),
     },

@@ -1,29 +1,18 @@
-import { getAddress, isAddress, zeroAddress } from "viem";
+import { zeroAddress } from "viem";
 import { z } from "zod";
-import { evmAddress, timestamp } from "@/lib/http/schemas";
+import { reauthProof } from "@/lib/auth/schemas";
+import { evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
 
 /** Bounds a merchant may choose; 10000 blocks is about a day and a half on Ethereum, hours on L2s. */
 export const minConfirmationThreshold = 1;
 export const maxConfirmationThreshold = 10_000;
-
-/** EIP-55: a mixed-case address must match its checksum; all-lower or all-upper hex carries none. */
-function isEvmAddress(value: string): boolean {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
-  const hex = value.slice(2);
-  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
-  return isAddress(value, { strict: true });
-}
 
 /**
  * An EVM address, stored checksummed. Mixed-case input must carry a valid EIP-55 checksum
  * (a typo in a checksummed address is caught, not silently accepted); all-lowercase and
  * all-uppercase input has no checksum to check. The zero address burns funds and is refused.
  */
-export const walletAddress = z
-  .string()
-  .trim()
-  .refine(isEvmAddress, "Enter a valid EVM address (0x followed by 40 hex digits, with a correct checksum if mixed-case).")
-  .transform((value) => getAddress(value))
+export const walletAddress = typedAddress
   .refine((value) => value !== zeroAddress, "The zero address cannot receive payments.")
   .describe("Receiving address on that blockchain; returned checksummed");
 
@@ -47,6 +36,7 @@ export const updateWalletBody = z
     wallet_address: walletAddress.optional(),
     confirmation_threshold: confirmationThreshold.optional(),
     is_active: z.boolean().optional(),
+    reauth: reauthProof.optional(),
   })
   .refine((body) => body.wallet_address !== undefined || body.confirmation_threshold !== undefined || body.is_active !== undefined, {
     message: "Provide at least one of wallet_address, confirmation_threshold, is_active.",

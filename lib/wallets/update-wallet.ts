@@ -2,20 +2,20 @@ import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
 import { findWallet, updateWallet as updateWalletRow } from "./queries";
-import { assertMayChangeAddress, recordWalletChange, type WalletActor } from "./wallet-events";
+import { assertMayRedirectPayouts, recordWalletChange, type WalletActor } from "./wallet-events";
 import type { UpdateWalletBody } from "./schemas";
 
 /**
  * Changes any of address, threshold and active flag. Orders already created keep the destination
  * and threshold they copied at creation; only new orders see the change. A new payout address
- * needs a login (not an API key) and is recorded and announced (wallet.updated) in the same
+ * needs a login (not an API key) and a fresh proof (`reauth`, the password), whoever calls, and is recorded and announced (wallet.updated) in the same
  * transaction.
  */
 export async function updateWallet(db: DbOrTx, merchantId: number, id: number, input: UpdateWalletBody, actor: WalletActor, now = new Date()) {
   const current = await findWallet(db, merchantId, id);
   if (!current) throw notFound("Wallet");
   const addressChanges = input.wallet_address !== undefined && input.wallet_address !== current.walletAddress;
-  if (addressChanges) assertMayChangeAddress(actor);
+  if (addressChanges) await assertMayRedirectPayouts(db, merchantId, actor, input.reauth);
   const updated = await db.transaction(async (tx) => {
     const row = await updateWalletRow(tx, merchantId, current.id, {
       ...(input.wallet_address !== undefined && { walletAddress: input.wallet_address }),

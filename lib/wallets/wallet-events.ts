@@ -1,9 +1,9 @@
 import "server-only";
-import { findMerchantById } from "@/lib/auth/queries";
-import { verifyPassword } from "@/lib/auth/passwords";
+import { assertFreshProof } from "@/lib/auth/fresh-proof";
+import type { ReauthProof } from "@/lib/auth/schemas";
 import type { MerchantWallet } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { ApiError, validationError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { eventBody } from "@/lib/webhooks/outbox";
 import { activeEndpoints, insertAccountEvent, insertDeliveries } from "@/lib/webhooks/queries";
@@ -18,6 +18,8 @@ import { serializeWallet } from "./serialize";
 export interface WalletActor {
   kind: "access_token" | "api_key" | "session";
   clientIp: string | null;
+  /** Where a refused proof is reported in `details`: `reauth.password` (API), `password` (dashboard form). */
+  proofField?: string;
 }
 
 export const walletUpdatedEvent = "wallet.updated";
@@ -28,12 +30,13 @@ export function assertMayChangeAddress(actor: WalletActor): void {
   }
 }
 
-/** Dashboard: the password is asked again before a payout address changes. */
-export async function assertPasswordReentered(db: DbOrTx, merchantId: number, password: string | undefined): Promise<void> {
-  const merchant = await findMerchantById(db, merchantId);
-  if (!password || !merchant || !(await verifyPassword(merchant.passwordHash, password))) {
-    throw validationError({ password: ["Enter your current password to change a payout address."] }, "The password is not correct.");
-  }
+/**
+ * Any path (API with an access token, dashboard): a payout address is added or changed only with a
+ * fresh proof of the owner (issue 24), the password today; see lib/auth/fresh-proof.ts.
+ */
+export async function assertMayRedirectPayouts(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined): Promise<void> {
+  assertMayChangeAddress(actor);
+  await assertFreshProof(db, merchantId, proof, actor.clientIp, { field: actor.proofField });
 }
 
 /**

@@ -102,6 +102,11 @@ Original-Request: 0b6f0d52-7d8e-4a44-9c1a-3f3e2b1d9a10
 `}</Code>
       <ul>
         <li>
+          Secrets are shown once. An answer that carries one (a new API key, a webhook endpoint&apos;s secret, a rotated secret) is stored with the
+          secret taken out: its replay has <code>null</code> in its place and an <code>Idempotent-Redacted</code> header naming the field (e.g.{" "}
+          <code>data.key</code>). The retry still creates nothing twice; if the first answer was lost, revoke or rotate and create again.
+        </li>
+        <li>
           The same key with a different request: 422 <code>IDEMPOTENCY_KEY_REUSED</code>. While the first request is still running: 409{" "}
           <code>IDEMPOTENCY_REQUEST_IN_PROGRESS</code> with <code>Retry-After: 1</code>.
         </li>

@@ -86,7 +86,7 @@ describe("PUT /api/merchant-wallets/{id}/", () => {
     const first = await call(PUT, "PUT", `/api/merchant-wallets/${wallet.id}/`, {
       token: other.access,
       params: { id: String(wallet.id) },
-      body: { wallet_address: address.toLowerCase() },
+      body: { wallet_address: address.toLowerCase(), reauth: { password: other.password } },
     });
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(true);

@@ -54,7 +54,7 @@ describe("payout address changes", () => {
     const first = randomAddress();
     const wallet = (await call(postWallet, "POST", "/api/merchant-wallets/", { token: m.access, body: { blockchain: 2, wallet_address: first } })).body.data;
     const second = randomAddress();
-    const put = await call(putWallet, "PUT", "/api/x/", { token: m.access, params: { id: String(wallet.id) }, body: { wallet_address: second } });
+    const put = await call(putWallet, "PUT", "/api/x/", { token: m.access, params: { id: String(wallet.id) }, body: { wallet_address: second, reauth: { password: m.password } } });
     expect(put.status).toBe(200);
 
     const events = await listAccountEvents(database.db, m.id);

@@ -166,7 +166,7 @@ describe("POST /api/payment-orders/", () => {
     const changed = await call(updateWallet, "PUT", `/api/merchant-wallets/${wallet.id}/`, {
       token: who.access,
       params: { id: String(wallet.id) },
-      body: { wallet_address: newAddress, confirmation_threshold: 40 },
+      body: { wallet_address: newAddress, confirmation_threshold: 40, reauth: { password: who.password } },
     });
     expect(changed.status).toBe(200);
     const second = await call(POST, "POST", "/api/payment-orders/", {

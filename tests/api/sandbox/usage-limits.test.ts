@@ -13,10 +13,11 @@ import { call } from "../../helpers/request";
 const testDb = setupTestDatabase();
 setupTestDevnet();
 
-const limits = { mine: env.SANDBOX_MINE_BLOCKS_PER_HOUR, faucet: env.SANDBOX_FAUCET_SENDS_PER_HOUR };
+const limits = { mine: env.SANDBOX_MINE_BLOCKS_PER_HOUR, faucet: env.SANDBOX_FAUCET_SENDS_PER_HOUR, publicMine: env.SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR };
 afterEach(() => {
   env.SANDBOX_MINE_BLOCKS_PER_HOUR = limits.mine;
   env.SANDBOX_FAUCET_SENDS_PER_HOUR = limits.faucet;
+  env.SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR = limits.publicMine;
 });
 
 let merchant: TestMerchant;
@@ -55,14 +56,14 @@ describe("sandbox devnet budgets", () => {
     expect(over.status).toBe(429);
   });
 
-  test("the public simulate mines at most a few blocks per call, charged to the order's merchant", async () => {
+  test("the public simulate mines at most a few blocks per call, charged to the order's merchant's public budget", async () => {
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2, confirmation_threshold: 10_000 });
     const order = await createOrder(m, { amount: "1", currency: "USDC" });
     const paid = await simulatePayment(testDb.db, order.order_id, "full", 5);
     expect(paid.blocks_to_mine).toBe(maxSimulatedBlocks);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let the background run finish
-    env.SANDBOX_MINE_BLOCKS_PER_HOUR = maxSimulatedBlocks + 5;
+    env.SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR = maxSimulatedBlocks + 5;
     await expect(simulatePayment(testDb.db, order.order_id, "mine", 5)).rejects.toMatchObject({ code: "RATE_LIMITED" });
   });
 });

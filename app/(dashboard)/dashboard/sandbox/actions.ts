@@ -44,10 +44,10 @@ const numberFields = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/sandbox/mine/. */
-export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input) => mine(input), { sandboxOnly: true });
+export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input, { db, merchantId }) => mine(db, merchantId, input), { sandboxOnly: true });
 
 /** Same use-case as POST /api/sandbox/faucet/. */
-export const faucetAction = authedAction(faucetBody, async (input) => dripFaucet(input), { sandboxOnly: true });
+export const faucetAction = authedAction(faucetBody, async (input, { db, merchantId }) => dripFaucet(db, merchantId, input), { sandboxOnly: true });
 
 /** Same use-case as POST /api/sandbox/reorg/ (charged to the same mined-block budget). */
 export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), { sandboxOnly: true });

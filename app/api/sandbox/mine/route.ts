@@ -3,12 +3,10 @@ import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { sandboxRoutes } from "@/lib/sandbox/routes";
 import { mine } from "@/lib/sandbox/sandbox-tools";
-import { spendMinedBlocks } from "@/lib/sandbox/usage-limits";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/sandbox/mine/ – mine n blocks on the devnet (simulated confirmations)
   POST: withApi(sandboxRoutes.mine, async ({ db, body, principal }) => {
-    await spendMinedBlocks(db, principal.merchantId, body.blocks);
-    return ok(await mine(body), `Mined ${body.blocks} block(s).`);
+    return ok(await mine(db, principal.merchantId, body), `Mined ${body.blocks} block(s).`);
   }),
 });

@@ -1,0 +1,32 @@
+import "server-only";
+import type { DbOrTx } from "@/lib/db/types";
+import { validationError } from "@/lib/http/errors";
+import type { ReauthProof } from "./schemas";
+import { findMerchantById } from "./queries";
+import { verifyPassword } from "./passwords";
+import { assertLoginAllowed, recordLoginFailure } from "./login-throttle";
+
+
+const refusal = "Enter your current password to change a payout address.";
+
+/**
+ * Throws 400 VALIDATION_ERROR (details on `field`, `reauth.password` in the API) unless `proof` holds the account's
+ * current password. Wrong guesses count as login failures of the account, so a stolen token
+ * cannot be used to guess the password past the login throttle (429 RATE_LIMITED).
+ */
+export async function assertFreshProof(
+  db: DbOrTx,
+  merchantId: number,
+  proof: ReauthProof | undefined,
+  clientIp: string | null,
+  { field = "reauth.password", now = new Date() }: { field?: string; now?: Date } = {},
+): Promise<void> {
+  const merchant = await findMerchantById(db, merchantId);
+  if (!merchant || !proof?.password) throw validationError({ [field]: [refusal] }, "Your current password is required for this change.");
+  const address = clientIp ?? "unknown";
+  await assertLoginAllowed(db, merchant.username, address, merchant.id, now);
+  if (!(await verifyPassword(merchant.passwordHash, proof.password))) {
+    await recordLoginFailure(db, merchant.username, address, now);
+    throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
+  }
+}
