@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, lt, lte, ne, or } from "drizzle-orm";
-import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { chainCursors, paymentOrders, sweeps, type PaymentOrder, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 // ─── chain cursors (how far each chain was scanned) ───
@@ -149,4 +149,23 @@ export async function openSweeps(db: DbOrTx, merchantId: number) {
     .where(and(eq(paymentOrders.merchantId, merchantId), ne(sweeps.status, "succeeded")))
     .orderBy(desc(sweeps.createdAt))
     .limit(100);
+}
+
+/**
+ * Settled native orders whose deposit address still holds money for a sweep that has not
+ * succeeded: money that reaches them by internal transfer is there to be seen before it is flushed.
+ */
+export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
+  return db
+    .select(getTableColumns(paymentOrders))
+    .from(paymentOrders)
+    .innerJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
+    .where(
+      and(
+        eq(paymentOrders.blockchainId, blockchainId),
+        inArray(paymentOrders.status, ["confirmed", "failed", "expired"]),
+        isNull(paymentOrders.tokenAddress),
+        ne(sweeps.status, "succeeded"),
+      ),
+    );
 }
