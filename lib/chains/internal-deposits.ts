@@ -6,6 +6,7 @@ import { log } from "@/lib/log";
 import { findOpenNativeOrders } from "@/lib/orders/queries";
 import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
+import { armSweep, findUnsweptSettledNativeOrders } from "./queries";
 import { countsToward } from "./scanner";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
@@ -95,6 +96,8 @@ async function traceDelivery(client: PublicClient, txHash: Hex, address: Address
   }
 }
 
+const settledStatuses = new Set(["confirmed", "failed", "expired"]);
+
 /** Most blocks one order's balance check attributes per pass (each costs a bisection). */
 const blocksPerOrderPerPass = 8;
 
@@ -110,7 +113,10 @@ const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
  * and what is credited in a block never exceeds the balance increase the block really shows.
  */
 export async function detectInternalDeposits(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now = new Date()): Promise<number> {
-  const open = await findOpenNativeOrders(db, chain.id);
+  // Settled orders too while their sweep is still to run: a contract payment arriving after
+  // settlement would otherwise be flushed to the merchant unrecorded (not seen, not refundable).
+  const [openOrders, settled] = await Promise.all([findOpenNativeOrders(db, chain.id), findUnsweptSettledNativeOrders(db, chain.id)]);
+  const open = [...openOrders, ...settled];
   if (open.length === 0) return 0;
 
   const balances = await readBalances(client, chain, open.map((o) => o.receivingAddress as Address), head);
@@ -254,6 +260,8 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
   await db.transaction(async (tx) => {
     await upsertTransfers(tx, rows);
     await removeStaleInternalTransfers(tx, order.id, blockNumber, internalTransferLogIndex, rows.map((r) => r.txHash));
+    // Money reaching a settled order is flushed to the merchant too (as the scanner does for top-level transfers).
+    if (rows.length && settledStatuses.has(order.status)) await armSweep(tx, order.id, chain.id, now);
   });
   return rows.map((r) => ({ orderId: order.id, amount: r.amount, blockNumber: r.blockNumber, logIndex: r.logIndex, txHash: r.txHash }));
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
-import { chainCursors, paymentOrders, sweeps, type Sweep } from "@/lib/db/schema";
+import { chainCursors, paymentOrders, sweeps, type PaymentOrder, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 // ─── chain cursors (how far each chain was scanned) ───
@@ -192,4 +192,23 @@ export async function requeueSweepsOnReset(db: DbOrTx, blockchainId: number, las
     .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), inWindow))
     .returning({ id: sweeps.id });
   return rows.length;
+}
+
+/**
+ * Settled native orders whose deposit address still holds money for a sweep that has not
+ * succeeded: money that reaches them by internal transfer is there to be seen before it is flushed.
+ */
+export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
+  return db
+    .select(getTableColumns(paymentOrders))
+    .from(paymentOrders)
+    .innerJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
+    .where(
+      and(
+        eq(paymentOrders.blockchainId, blockchainId),
+        inArray(paymentOrders.status, ["confirmed", "failed", "expired"]),
+        isNull(paymentOrders.tokenAddress),
+        ne(sweeps.status, "succeeded"),
+      ),
+    );
 }

@@ -14,6 +14,7 @@ import { findMerchantById } from "@/lib/auth/queries";
 import { countMerchant, rateLimitedError } from "@/lib/auth/rate-limit";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
+import { checkFiatPrice } from "@/lib/pricing/lock-price";
 import { deleteMerchantLink, findActiveLink, findMerchantLink, insertLink, updateMerchantLink } from "./queries";
 import type { CreateLinkBody, CreateLinkOrderBody } from "./schemas";
 
@@ -96,6 +97,7 @@ function checkedLink(input: CreateLinkBody) {
       }
     }
   }
+  checkOrdersPossible(input, options);
   return {
     title: input.title,
     amount: fiat ? null : input.amount!,
@@ -105,6 +107,26 @@ function checkedLink(input: CreateLinkBody) {
     maxQuantity: input.max_quantity,
     isActive: input.is_active,
   };
+}
+
+/**
+ * What every order from the link will meet, checked at save so a link never offers a price all its
+ * orders refuse: each option's chain takes orders (a deposit factory), and the price, at one and at
+ * max_quantity, passes order creation's own checks there (the token's precision and size; for a
+ * fiat price its size and the feeds the conversion needs on that chain).
+ */
+function checkOrdersPossible(input: CreateLinkBody, options: LinkOption[]): void {
+  for (const [i, option] of options.entries()) {
+    const chain = findBlockchainBySlug(option.blockchain)!;
+    const token = findToken(chain, option.currency)!;
+    if (!chain.factory || !chain.implementation) {
+      throw new ApiError("INVALID_BLOCKCHAIN", `options[${i}]: payments on ${chain.slug} are not available: no deposit-address factory is deployed or configured for it.`);
+    }
+    for (const quantity of new Set([1, input.max_quantity])) {
+      if (input.price_amount != null) checkFiatPrice(chain, token, times(input.price_amount, quantity), input.price_currency ?? "");
+      else parseAmount(times(input.amount!, quantity), token.decimals);
+    }
+  }
 }
 
 export async function createLink(db: DbOrTx, merchantId: number, input: CreateLinkBody, now = new Date()): Promise<PaymentLink> {

@@ -48,18 +48,37 @@ const sourceOf = (reading: FeedReading): RateSource => ({
   updated_at: reading.updatedAt.toISOString(),
 });
 
+/** What a fiat price needs of a chain: `<TOKEN>/USD`, and `<FIAT>/USD` unless the price is in USD. */
+function feedPairsFor(token: TokenInfo, priceCurrency: string): string[] {
+  return [`${token.symbol.toUpperCase()}/USD`, ...(priceCurrency === "USD" ? [] : [`${priceCurrency}/USD`])];
+}
+
 /**
- * Locks the rate for a fiat-priced order: reads `<TOKEN>/USD` (and `<FIAT>/USD` unless the price is
- * in USD) from the order's chain, refuses stale feeds, and converts the price into the token amount,
- * rounded up to the token's smallest unit. The amount is then fixed for the order's lifetime.
+ * The checks of a fiat price that need no feed reading: a supported currency, a price within its
+ * minor units and size, and the feeds the conversion needs configured on the chain. Order creation
+ * runs them before reading the feeds; a payment link runs them at save for each of its options, so
+ * it cannot offer a price every one of its orders would refuse.
  */
-export async function lockFiatPrice(chain: Blockchain, token: TokenInfo, priceAmount: unknown, priceCurrencyInput: string, now: Date): Promise<LockedPrice> {
+export function checkFiatPrice(chain: Blockchain, token: TokenInfo, priceAmount: unknown, priceCurrencyInput: string) {
   const priceCurrency = priceCurrencyInput.trim().toUpperCase();
   if (!isFiatCurrency(priceCurrency)) {
     throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Orders cannot be priced in '${priceCurrencyInput}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
   }
   const minorUnits = fiatCurrencies[priceCurrency];
   const price = parsePrice(priceAmount, minorUnits, priceCurrency);
+  for (const pair of feedPairsFor(token, priceCurrency)) {
+    if (!chain.priceFeeds[pair]) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `No ${pair} price feed is configured on ${chain.slug}, so this order cannot be priced that way.`);
+  }
+  return { priceCurrency, minorUnits, price };
+}
+
+/**
+ * Locks the rate for a fiat-priced order: reads `<TOKEN>/USD` (and `<FIAT>/USD` unless the price is
+ * in USD) from the order's chain, refuses stale feeds, and converts the price into the token amount,
+ * rounded up to the token's smallest unit. The amount is then fixed for the order's lifetime.
+ */
+export async function lockFiatPrice(chain: Blockchain, token: TokenInfo, priceAmount: unknown, priceCurrencyInput: string, now: Date): Promise<LockedPrice> {
+  const { priceCurrency, minorUnits, price } = checkFiatPrice(chain, token, priceAmount, priceCurrencyInput);
   const [tokenUsd, fiatUsd] = await Promise.all([
     readFeed(chain, `${token.symbol.toUpperCase()}/USD`, now),
     priceCurrency === "USD" ? Promise.resolve(null) : readFeed(chain, `${priceCurrency}/USD`, now),

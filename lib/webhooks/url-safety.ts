@@ -51,9 +51,23 @@ export function ownServicePorts(): Map<number, string | null> {
   refuse(5432); // PostgreSQL
   refuse(loopbackPort(env.DATABASE_URL, 5432));
   refuse(8288); // Inngest dev server
+  // The app itself, both where APP_URL says it is and where this process listens (behind a proxy,
+  // or started with `next start -p`, the two differ): only its inbox is a webhook target.
   const appPort = loopbackPort(env.APP_URL, new URL(env.APP_URL).protocol === "https:" ? 443 : 80);
-  if (appPort) ports.set(appPort, "/api/sandbox/inbox/");
+  for (const port of [appPort, listeningPort()]) {
+    if (port && !ports.has(port)) ports.set(port, "/api/sandbox/inbox/");
+  }
   return ports;
+}
+
+/**
+ * The port this process serves HTTP on. Next's server (`next start -p`, `next dev`, the standalone
+ * server) stores the port it listens on in process.env.PORT before it serves a request, so it is
+ * read here at call time, not from the env parsed at import.
+ */
+export function listeningPort(): number | null {
+  const port = Number(process.env.PORT);
+  return Number.isInteger(port) && port > 0 && port <= 65535 ? port : null;
 }
 
 /** The policy of the running deployment (read at call time, so tests can switch modes). */

@@ -75,13 +75,13 @@ describe("fiat-priced orders (POST /api/payment-orders/ with price_amount)", () 
     expect(order).toMatchObject({ amount: "0.00632238459577386", price_amount: "19.90", price_currency: "EUR", rate: "3147.54657812" });
     expect(order.rate_source.map((s: { pair: string }) => s.pair)).toEqual(["ETH/USD", "EUR/USD"]);
 
-    // ETH doubles: the existing order keeps its amount, a new order gets the new rate
+    // ETH rises 20 % (within a round's allowed move): the existing order keeps its amount, a new order gets the new rate
     const deployer = net.wallet(devnetAccounts[0].privateKey);
-    const hash = await deployer.writeContract({ address: devnetContracts.priceFeeds["ETH/USD"], abi: mockAggregatorArtifact.abi, functionName: "setAnswer", args: [682_514_000_000n] });
+    const hash = await deployer.writeContract({ address: devnetContracts.priceFeeds["ETH/USD"], abi: mockAggregatorArtifact.abi, functionName: "setAnswer", args: [409_508_400_000n] });
     await chainClient(net.chain("base")).waitForTransactionReceipt({ hash });
     expect((await fetchOrder(merchant, order.order_id)).amount).toBe("0.00632238459577386");
     const next = await create(merchant, { price_amount: "19.90", price_currency: "EUR", currency: "ETH" });
-    expect(next.body.data.amount).toBe("0.00316119229788693");
+    expect(next.body.data.amount).toBe("0.00526865382981155");
     expect(next.body.data.rate_source[0].round_id).toBe("2");
   });
 
