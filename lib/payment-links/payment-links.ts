@@ -6,7 +6,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
-import { formatAmount, maxBaseUnits, parseAmount } from "@/lib/orders/amounts";
+import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { createOrder } from "@/lib/orders/create-order";
 import { countOpenLinkOrders } from "@/lib/orders/queries";
 import { defaultOrderLifetimeMs } from "@/lib/orders/schemas";
@@ -80,22 +80,6 @@ function checkedLink(input: CreateLinkBody) {
     if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
     if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Links cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
     parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
-    // Every order of an option converts through its chain's feeds: an option without them could never sell.
-    for (const option of options) {
-      const chain = findBlockchainBySlug(option.blockchain)!;
-      const missing = [`${option.currency.toUpperCase()}/USD`, ...(priceCurrency === "USD" ? [] : [`${priceCurrency}/USD`])].filter((pair) => !chain.priceFeeds[pair]);
-      if (missing.length > 0) {
-        throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `${option.currency} on ${option.blockchain} cannot be priced in ${priceCurrency}: no ${missing.join(" or ")} price feed is configured there.`);
-      }
-    }
-  } else {
-    // price × max_quantity must still be an amount an order takes.
-    for (const option of options) {
-      const token = findToken(findBlockchainBySlug(option.blockchain)!, option.currency)!;
-      if (parseAmount(input.amount, token.decimals) * BigInt(input.max_quantity ?? 1) > maxBaseUnits) {
-        throw validationError({ max_quantity: ["amount × max_quantity is larger than any order can be."] });
-      }
-    }
   }
   checkOrdersPossible(input, options);
   return {
