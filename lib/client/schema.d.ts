@@ -741,6 +741,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sandbox/reorg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorganise the devnet
+         * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
+         *
+         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *
+         *     Sandbox only: 404 NOT_FOUND in live mode.
+         */
+        post: operations["postSandboxReorg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions": {
         parameters: {
             query?: never;
@@ -1508,6 +1532,15 @@ export interface components {
         SandboxMineResult: {
             blocks: number;
             /** @description The devnet's head after mining */
+            block_number: number;
+            blockchain: string;
+        };
+        PostSandboxReorgResult: {
+            /** @description Blocks replaced (at least the depth asked for: the devnet goes back to its newest saved state that deep) */
+            depth: number;
+            /** @description The first height whose block was replaced: transactions from there on that are not on the new branch are gone */
+            from_block: number;
+            /** @description The head of the new, longer branch */
             block_number: number;
             blockchain: string;
         };
@@ -6811,6 +6844,225 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSandboxReorg: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Blocks to take away from the top of the chain (1–64); at least this many are replaced by a longer branch */
+                    depth: number;
+                    /**
+                     * @description Any sandbox slug on the devnet
+                     * @default ethereum
+                     */
+                    blockchain?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostSandboxReorgResult"];
+                        /** @example Replaced 3 block(s). */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "INVALID_BLOCKCHAIN";
                         };
                     };
                 };

@@ -11,7 +11,7 @@ import { chainClient } from "@/lib/chains/clients";
 import { internalSenderArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts } from "@/lib/chains/devnet";
 import { findOrderSweep } from "@/lib/chains/queries";
-import { watchChainTick } from "@/lib/chains/watch-chain";
+import { watchChainTick } from "@/lib/engine/chain-tick";
 import { env } from "@/lib/env";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
