@@ -59,6 +59,7 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     paymentToleranceBps: 0,
     refundAddress: null,
     refundAddressAt: null,
+    refundAddressSignedBy: null,
     createdAt,
     updatedAt: now,
   };

@@ -32,6 +32,7 @@ const row: PaymentOrder = {
   paymentToleranceBps: 0,
   refundAddress: null,
   refundAddressAt: null,
+  refundAddressSignedBy: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
