@@ -5,11 +5,7 @@ import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { findPublicOrderRow, refundAddressAllowed } from "@/lib/orders/public-order";
 import { listOrderPayers, setOrderRefundAddress } from "@/lib/orders/queries";
 import { assertRefundDestination } from "./refund-destination";
-
-/** What the paying wallet signs (EIP-191 personal_sign) to name its refund address; the pay page shows the same text. */
-export function refundAddressMessage(orderId: string, refundAddress: string): string {
-  return `Refund address for payment order ${orderId}: ${getAddress(refundAddress)}`;
-}
+import { refundAddressMessage } from "./refund-address-message";
 
 /**
  * The payment page's "where should we send your money back?": stored on the order for the merchant

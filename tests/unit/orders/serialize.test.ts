@@ -66,6 +66,8 @@ describe("serializeOrder", () => {
       rate_source: null,
       sweep: null,
       refund_address: null,
+      refund_address_payer_signed: false,
+      refund_address_signed_by: null,
       refunds: [],
     });
     // Never leaks internal deposit details.
