@@ -10,8 +10,15 @@ import styles from "./pay.module.css";
 
 const noWallet = "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
 
+/** The first EIP-6963 wallet that answers (they announce synchronously), else the legacy window.ethereum. */
 function browserWallet(): EIP1193Provider | undefined {
-  return typeof window !== "undefined" ? (window as unknown as { ethereum?: EIP1193Provider }).ethereum : undefined;
+  if (typeof window === "undefined") return undefined;
+  const announced: EIP1193Provider[] = [];
+  const onAnnounce = (event: Event) => announced.push((event as CustomEvent<{ provider: EIP1193Provider }>).detail.provider);
+  window.addEventListener("eip6963:announceProvider", onAnnounce);
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+  window.removeEventListener("eip6963:announceProvider", onAnnounce);
+  return announced[0] ?? (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
 }
 
 const subscribeNever = () => () => {};
