@@ -1,30 +1,68 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
+import type { EIP1193Provider } from "viem";
 import type { PublicOrder } from "@/lib/orders/public-order";
+import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 
+const noWallet = "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
+
+/** The first EIP-6963 wallet that answers (they announce synchronously), else the legacy window.ethereum. */
+function browserWallet(): EIP1193Provider | undefined {
+  if (typeof window === "undefined") return undefined;
+  const announced: EIP1193Provider[] = [];
+  const onAnnounce = (event: Event) => announced.push((event as CustomEvent<{ provider: EIP1193Provider }>).detail.provider);
+  window.addEventListener("eip6963:announceProvider", onAnnounce);
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+  window.removeEventListener("eip6963:announceProvider", onAnnounce);
+  return announced[0] ?? (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
+}
+
+const subscribeNever = () => () => {};
+
+/** Asks the browser wallet (the one that paid) to personal_sign the refund address; viem loads only now. */
+async function signRefundAddress(orderId: string, address: string): Promise<{ address: string; signature: string }> {
+  const ethereum = browserWallet();
+  if (!ethereum) throw new Error(noWallet);
+  const { createWalletClient, custom, getAddress, isAddress } = await import("viem");
+  if (!isAddress(address, { strict: false })) throw new Error("Enter a 0x address of 40 hex digits.");
+  const checksummed = getAddress(address);
+  const wallet = createWalletClient({ transport: custom(ethereum) });
+  const [account] = await wallet.requestAddresses();
+  if (!account) throw new Error(noWallet);
+  const signature = await wallet.signMessage({ account, message: refundAddressMessage(orderId, checksummed) });
+  return { address: checksummed, signature };
+}
+
 async function saveRefundAddress(orderId: string, address: string): Promise<{ refund_address: string }> {
+  const signed = await signRefundAddress(orderId, address);
   const response = await fetch(`/api/pay/${encodeURIComponent(orderId)}/refund-address/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ refund_address: address }),
+    body: JSON.stringify({ refund_address: signed.address, signature: signed.signature }),
   });
   const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { message?: string; details?: Record<string, string[]> } } | null;
-  if (!response.ok) throw new Error(body?.error?.details?.refund_address?.join(" ") ?? body?.error?.message ?? `Request failed (${response.status})`);
+  if (!response.ok) {
+    const details = body?.error?.details;
+    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? body?.error?.message ?? `Request failed (${response.status})`);
+  }
   return body!.data!;
 }
 
 /**
  * Over-, under- or late payments: the customer leaves the address the merchant should refund to
- * (POST /api/pay/{id}/refund-address/, once). The merchant sees it on the order and refunds from
- * their own wallet; the gateway never holds the money.
+ * (POST /api/pay/{id}/refund-address/), signed by the wallet that paid, since the page's URL is
+ * no secret (issue 24). The merchant sees it on the order and refunds from their own wallet; the
+ * gateway never holds the money.
  */
 export function RefundAddressForm({ order }: { order: PublicOrder }) {
   const queryClient = useQueryClient();
   const [address, setAddress] = useState("");
+  // The server renders as if a wallet were there; the browser then says whether one is.
+  const hasWallet = useSyncExternalStore(subscribeNever, () => browserWallet() !== undefined, () => true);
   const mutation = useMutation({
     mutationFn: (value: string) => saveRefundAddress(order.order_id, value),
     onSettled: () => queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) }),
@@ -36,11 +74,13 @@ export function RefundAddressForm({ order }: { order: PublicOrder }) {
       <h2 id="refund-title" className={styles.sectionTitle}>
         Get your money back
       </h2>
-      {order.refund_address ? (
+      {order.refund_address && (
         <p className={styles.hint}>
-          Refund address left: <code className={styles.mono}>{order.refund_address}</code>. {order.shop_name || "The merchant"} refunds from their own wallet; contact them to change it.
+          Refund address left: <code className={styles.mono}>{order.refund_address}</code>. {order.shop_name || "The merchant"} refunds from their own wallet. To change it, sign a new one below
+          with the wallet you paid with.
         </p>
-      ) : (
+      )}
+      {order.refund_address_allowed && (
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -49,14 +89,16 @@ export function RefundAddressForm({ order }: { order: PublicOrder }) {
         >
           <p className={styles.hint}>
             {order.status === "confirmed" ? "You paid more than the amount." : "Your payment did not complete the order."} Leave your {order.blockchain.name} address and {order.shop_name || "the merchant"} can send the{" "}
-            {order.status === "confirmed" ? "difference" : "money"} back to it ({order.currency}). You can leave it once.
+            {order.status === "confirmed" ? "difference" : "money"} back to it ({order.currency}). Your wallet will ask you to sign it: only the wallet that paid this order can set the refund
+            address.
           </p>
+          {!hasWallet && <p className={styles.hint}>{noWallet}</p>}
           <label>
             Your address{" "}
             <input className={styles.mono} name="refund_address" value={address} onChange={(e) => setAddress(e.target.value)} required pattern="0x[0-9a-fA-F]{40}" size={44} placeholder="0x…" />
           </label>{" "}
           <button type="submit" className={styles.button} disabled={mutation.isPending}>
-            {mutation.isPending ? "Saving…" : "Save refund address"}
+            {mutation.isPending ? "Waiting for your wallet…" : "Sign and save refund address"}
           </button>
           {mutation.isError && <p className={styles.error}>{mutation.error.message}</p>}
         </form>

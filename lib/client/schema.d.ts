@@ -444,7 +444,7 @@ export interface paths {
         put?: never;
         /**
          * Leave a refund address (payment page)
-         * @description For an overpaid, underpaid or late payment (`refund_address_allowed` in the public order): the customer's address for the merchant to refund to. Set once (409 CONFLICT afterwards: the order id is public, so a second answer could come from anyone). Limited per client address.
+         * @description For an overpaid, underpaid or late payment (`refund_address_allowed` in the public order): the customer's address for the merchant to refund to. The order id is public, so the address must be signed (EIP-191 personal_sign) by a wallet that paid the order: `signature` over `Refund address for payment order <order_id>: <refund_address>` (EIP-55 checksummed). A payer's signature replaces any earlier address; without one, or with another wallet's, or over another order or address, 400 VALIDATION_ERROR on `signature`. The merchant sees who signed (`refund_address_signed_by`). Limited per client address.
          *
          *     No credential needed.
          */
@@ -1388,6 +1388,10 @@ export interface components {
             } | null;
             /** @description The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise */
             refund_address: string | null;
+            /** @description Whether refund_address was signed by a wallet that paid this order (always, since issue 24; false only for an address left unsigned before that, or none) */
+            refund_address_payer_signed: boolean;
+            /** @description The paying address whose signature set refund_address; null when unsigned or none */
+            refund_address_signed_by: string | null;
             /** @description Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/) */
             refunds: components["schemas"]["Refund"][];
             /** @description A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so */
@@ -1518,6 +1522,11 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             refund_address_at: string;
+            /**
+             * @description The paying address that signed it
+             * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+             */
+            refund_address_signed_by: string;
         };
         SandboxPayment: {
             transaction_hash: string;
@@ -4331,6 +4340,8 @@ export interface operations {
                 "application/json": {
                     /** @description Your address on the order's blockchain, for the merchant to send the money back to */
                     refund_address: string;
+                    /** @description EIP-191 personal_sign, by a wallet that paid this order, of "Refund address for payment order <order_id>: <refund_address, EIP-55 checksummed>" */
+                    signature: string;
                 };
             };
         };
@@ -4383,21 +4394,6 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
-            409: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {string} */
-                            code?: "CONFLICT";
                         };
                     };
                 };

@@ -228,7 +228,7 @@ export const paymentOrders = pgTable(
     rateSource: jsonb("rate_source"),
     /** The merchant's payment tolerance when the order was created, in basis points (lib/orders/lifecycle.ts). */
     paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
-    /** Where the customer asked to be refunded (pay page, over/under/late payments); set once. */
+    /** Where the customer asked to be refunded (pay page, over/under/late payments). */
     refundAddress: text("refund_address"),
     refundAddressAt: ts("refund_address_at"),
     /**
@@ -237,6 +237,8 @@ export const paymentOrders = pgTable(
      */
     atRiskReason: text("at_risk_reason"),
     atRiskAt: ts("at_risk_at"),
+    /** The paying address whose signature set refund_address (issue 24); null: left unsigned, before signatures were required. */
+    refundAddressSignedBy: text("refund_address_signed_by"),
     ...timestamps,
   },
   (t) => [

@@ -392,14 +392,22 @@ export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: numb
   return row ?? null;
 }
 
-/** The customer's refund address, set once (the first answer wins; the order id is public on the payment page). */
-export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, now: Date): Promise<PaymentOrder | null> {
-  const [row] = await db
-    .update(paymentOrders)
-    .set({ refundAddress: address, refundAddressAt: now })
-    .where(and(eq(paymentOrders.id, id), sql`${paymentOrders.refundAddress} is null`))
-    .returning();
+/**
+ * The customer's refund address, signed by `signedBy`, a sender of one of the order's counted
+ * transfers (lib/refunds/set-refund-address.ts). A payer's signature replaces any earlier one.
+ */
+export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, signedBy: string, now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db.update(paymentOrders).set({ refundAddress: address, refundAddressAt: now, refundAddressSignedBy: signedBy }).where(eq(paymentOrders.id, id)).returning();
   return row ?? null;
+}
+
+/** The distinct senders of an order's transfers that counted toward it: who paid it. */
+export async function listOrderPayers(db: DbOrTx, paymentOrderId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ from: transactions.fromAddress })
+    .from(transactions)
+    .where(and(eq(transactions.paymentOrderId, paymentOrderId), eq(transactions.counted, true), inArray(transactions.status, ["pending", "confirmed"])));
+  return rows.map((row) => row.from);
 }
 
 /** Locks an order's row for the rest of the transaction (its events are numbered one after the other). */

@@ -172,6 +172,10 @@ export const orderJson = z.object({
     .nullable()
     .describe("Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise"),
   refund_address: evmAddress.nullable().describe("The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise"),
+  refund_address_payer_signed: z
+    .boolean()
+    .describe("Whether refund_address was signed by a wallet that paid this order (always, since issue 24; false only for an address left unsigned before that, or none)"),
+  refund_address_signed_by: evmAddress.nullable().describe("The paying address whose signature set refund_address; null when unsigned or none"),
   refunds: z.array(refundJson).describe("Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/)"),
   at_risk: z
     .boolean()

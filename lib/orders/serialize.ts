@@ -69,6 +69,8 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
     rate_source: (order.rateSource as RateSource[] | null) ?? null,
     sweep: sweep ? { status: sweep.status, destination: order.depositDestination, transaction_hash: sweep.transaction_hash } : null,
     refund_address: order.refundAddress,
+    refund_address_payer_signed: order.refundAddressSignedBy !== null,
+    refund_address_signed_by: order.refundAddressSignedBy,
     refunds: refunds.map((refund) => serializeRefund(refund, order)),
     at_risk: order.atRiskReason !== null,
     at_risk_reason: order.atRiskReason as "payment_reorged" | null,

@@ -44,10 +44,10 @@ export const refundRoutes = {
     doc: {
       summary: "Leave a refund address (payment page)",
       description:
-        "For an overpaid, underpaid or late payment (`refund_address_allowed` in the public order): the customer's address for the merchant to refund to. Set once (409 CONFLICT afterwards: the order id is public, so a second answer could come from anyone). Limited per client address.",
+        "For an overpaid, underpaid or late payment (`refund_address_allowed` in the public order): the customer's address for the merchant to refund to. The order id is public, so the address must be signed (EIP-191 personal_sign) by a wallet that paid the order: `signature` over `Refund address for payment order <order_id>: <refund_address>` (EIP-55 checksummed). A payer's signature replaces any earlier address; without one, or with another wallet's, or over another order or address, 400 VALIDATION_ERROR on `signature`. The merchant sees who signed (`refund_address_signed_by`). Limited per client address.",
       tags: ["Payment page"],
       response: createdAnswer(publicRefundAddressJson, "Refund address saved; the merchant will see it."),
-      errors: ["ORDER_NOT_REFUNDABLE", "CONFLICT", "RATE_LIMITED"],
+      errors: ["ORDER_NOT_REFUNDABLE", "RATE_LIMITED"],
     },
   }),
 };

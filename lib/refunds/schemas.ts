@@ -27,6 +27,10 @@ export type CreateRefundBody = z.infer<typeof createRefundBody>;
 /** The customer's refund address from the payment page (public). */
 export const refundAddressBody = z.object({
   refund_address: address.describe("Your address on the order's blockchain, for the merchant to send the money back to"),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{130}$/, "Must be a 65-byte hex signature (0x…).")
+    .describe('EIP-191 personal_sign, by a wallet that paid this order, of "Refund address for payment order <order_id>: <refund_address, EIP-55 checksummed>"'),
 });
 
 export const unsignedTransactionJson = z
@@ -62,4 +66,5 @@ export const publicRefundAddressJson = z.object({
   order_id: z.string(),
   refund_address: evmAddress,
   refund_address_at: timestamp,
+  refund_address_signed_by: evmAddress.describe("The paying address that signed it"),
 });

@@ -63,6 +63,7 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     refundAddressAt: null,
     atRiskReason: type === "payment.reorged" ? "payment_reorged" : null,
     atRiskAt: type === "payment.reorged" ? now : null,
+    refundAddressSignedBy: null,
     createdAt,
     updatedAt: now,
   };

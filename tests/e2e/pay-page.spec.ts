@@ -5,6 +5,8 @@ import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder,
 
 /** hardhat account 5: funded with ETH, unlocked on the devnet, not used by the gateway (0 deploys, 1 faucet, 2 sweeper). */
 const customer = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+/** hardhat account 1: the sandbox faucet, which the sandbox pay tool pays from. */
+const sandboxFaucet = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -197,7 +199,7 @@ test.describe("on a phone", () => {
   });
 });
 
-test("an overpaid order lets the customer leave a refund address once; the merchant's order shows it", async ({ page }) => {
+test("an overpaid order lets the paying wallet sign a refund address; the merchant's order shows it was payer-signed", async ({ page }) => {
   const order = await createOrder(merchant, { amount: "1" });
   const paid = await fetch(`${baseUrl()}/api/sandbox/payment-orders/${order.order_id}/pay/`, {
     method: "POST",
@@ -211,11 +213,17 @@ test("an overpaid order lets the customer leave a refund address once; the merch
     body: JSON.stringify({ blocks: 3, blockchain: "base" }),
   });
   await expect.poll(async () => (await getPublicOrder(order.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
+  // Without a wallet the page says who must sign.
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   const section = page.getByTestId("refund-address");
   await expect(section).toContainText("You paid more than the amount");
+  await expect(section).toContainText("must be signed by the wallet you paid with");
+  // The sandbox pay tool paid from the faucet (hardhat account 1, unlocked): that wallet signs (personal_sign on the devnet).
+  const { blockchain } = await getPublicOrder(order.order_id);
+  await page.addInitScript(installInjectedWallet, { rpcUrl: blockchain.rpc_url, address: sandboxFaucet, chainId: blockchain.chain_id });
+  await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   await section.getByLabel("Your address").fill(customer);
-  await section.getByRole("button", { name: "Save refund address" }).click();
+  await section.getByRole("button", { name: "Sign and save refund address" }).click();
   await expect(section).toContainText(`Refund address left: ${customer}`);
-  expect((await getOrder(merchant, order.order_id)).refund_address).toBe(customer);
+  expect(await getOrder(merchant, order.order_id)).toMatchObject({ refund_address: customer, refund_address_signed_by: sandboxFaucet });
 });

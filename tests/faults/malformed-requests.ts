@@ -74,7 +74,7 @@ function writeRoutes(): Array<{ method: string; path: string; body: Record<strin
     { method: "POST", path: `/api/webhook-endpoints/${ids.endpoint}/rotate-secret/`, body: {} },
     { method: "POST", path: `/api/pay/${ids.order}/simulate/`, body: { kind: "partial" }, auth: false },
     { method: "POST", path: `/api/payment-orders/${ids.order}/refunds/`, body: { amount: "0.5", to_address: randomAddress(), reason: "r", overpaid_only: false } },
-    { method: "POST", path: `/api/pay/${ids.order}/refund-address/`, body: { refund_address: randomAddress() }, auth: false },
+    { method: "POST", path: `/api/pay/${ids.order}/refund-address/`, body: { refund_address: randomAddress(), signature: `0x${"ab".repeat(65)}` }, auth: false },
     { method: "POST", path: ids.inbox!, body: { id: "evt", event: "payment.pending", data: {} }, auth: false },
   ];
 }
@@ -111,7 +111,7 @@ function probes(): Probe[] {
     (id: string) => ["POST", `/api/pay/${id}/simulate/`, JSON.stringify({ kind: "full" })],
     (id: string) => ["GET", `/api/payment-orders/${id}/refunds/`, undefined],
     (id: string) => ["POST", `/api/payment-orders/${id}/refunds/`, JSON.stringify({ to_address: randomAddress() })],
-    (id: string) => ["POST", `/api/pay/${id}/refund-address/`, JSON.stringify({ refund_address: randomAddress() })],
+    (id: string) => ["POST", `/api/pay/${id}/refund-address/`, JSON.stringify({ refund_address: randomAddress(), signature: `0x${"ab".repeat(65)}` })],
     (id: string) => ["POST", `/api/sandbox/inbox/${id}/`, "{}"],
   ];
   for (const make of idPaths) {

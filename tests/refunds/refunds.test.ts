@@ -26,6 +26,10 @@ import { call } from "../helpers/request";
 import { sessionModuleMock, signInAs } from "../dashboard/session";
 import { createRefundAction } from "@/app/(dashboard)/dashboard/orders/[orderId]/actions";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
+import { devnetFaucet } from "@/lib/chains/sandbox-devnet";
+import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
+import { getAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
 vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
@@ -55,6 +59,11 @@ const eventsOf = async (merchant: TestMerchant, orderId: string) => {
   const res = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { order_id: orderId } });
   return (res.body.results as { event: string; sequence: number }[]).sort((a, b) => a.sequence - b.sequence).map((e) => `${e.sequence}:${e.event}`);
 };
+/** The sandbox pay tool pays from the faucet: its signature is the payer's (issue 24 item 6). */
+const signedByPayer = async (orderId: string, address: string, key: Hex = devnetFaucet.privateKey) => ({
+  refund_address: address,
+  signature: await privateKeyToAccount(key).signMessage({ message: refundAddressMessage(orderId, getAddress(address)) }),
+});
 const usdcOf = (address: string) => client().readContract({ address: devnetContracts.USDC, abi: erc20, functionName: "balanceOf", args: [address as Address] });
 
 /** A paid (overpaid: 12 of 10 USDC), confirmed and swept order of a merchant whose wallet is `merchantKey`. */
@@ -154,7 +163,7 @@ describe("refunds", () => {
     await watchChainTick(testDb.db, base(), client(), { checkInternalDeposits: true, now: () => new Date(expiresAt.getTime() + 1_000) });
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "failed", failure_reason: "underpaid", amount_received: "2" });
     const customer = randomAddress();
-    const left = await call(refundAddress, "POST", `/api/pay/${order.order_id}/refund-address/`, { params: { orderId: order.order_id }, body: { refund_address: customer }, ip: "203.0.113.8" });
+    const left = await call(refundAddress, "POST", `/api/pay/${order.order_id}/refund-address/`, { params: { orderId: order.order_id }, body: await signedByPayer(order.order_id, customer), ip: "203.0.113.8" });
     expect(left.status).toBe(201);
     const overpaidOnly = await refund(merchant.access, order.order_id, { overpaid_only: true, to_address: customer });
     expect(overpaidOnly.body.error.code).toBe("ORDER_NOT_REFUNDABLE");
@@ -200,12 +209,12 @@ describe("refunds", () => {
     expect((await fetchOrder(merchant, order.order_id)).refunds).toEqual([]);
   });
 
-  test("the payment page takes a refund address once for an overpaid order, never for an open one; the merchant sees it", async () => {
+  test("the payment page takes a refund address signed by the payer for an overpaid order, never for an open one; the merchant sees it", async () => {
     const { merchant, order } = await paidOrder();
     const customer = randomAddress();
     const open = await createOrder(merchant, { blockchain: "base", amount: "1", currency: "USDC" });
-    const post = (orderId: string, address: string, ip = "203.0.113.7") =>
-      call(refundAddress, "POST", `/api/pay/${orderId}/refund-address/`, { params: { orderId }, body: { refund_address: address }, ip });
+    const post = async (orderId: string, address: string, key?: Hex) =>
+      call(refundAddress, "POST", `/api/pay/${orderId}/refund-address/`, { params: { orderId }, body: await signedByPayer(orderId, address, key), ip: "203.0.113.7" });
 
     const publicOpen = await call(getPublicOrder, "GET", `/api/pay/${open.order_id}/`, { params: { orderId: open.order_id } });
     expect(publicOpen.body.data).toMatchObject({ refund_address_allowed: false, refund_address: null });
@@ -218,10 +227,10 @@ describe("refunds", () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expectMatchesSchema("POST /api/pay/[orderId]/refund-address", 201, saved.body);
     expect(saved.body.data).toMatchObject({ order_id: order.order_id, refund_address: customer });
-    const again = await post(order.order_id, randomAddress());
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe("CONFLICT");
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: customer });
+    const notThePayer = await post(order.order_id, randomAddress(), devnetAccounts[8].privateKey);
+    expect(notThePayer.status).toBe(400);
+    expect(notThePayer.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { signature: [expect.any(String)] } });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: customer, refund_address_payer_signed: true, refund_address_signed_by: devnetFaucet.address });
     expect((await post("ORD-doesnotexist", customer)).status).toBe(404);
 
     // The dashboard: the order page shows the customer's address, and its form refunds through the same use-case.

@@ -90,7 +90,8 @@ x-webhook-signature: 9f2c4e0b8a7d…(64 hex digits)
       <p>
         The gateway never holds funds, so a refund is a transfer you sign with your own wallet (the one the deposit was swept to).{" "}
         <code>POST /api/payment-orders/{"{order_id}"}/refunds/</code> with <code>to_address</code> (the customer&apos;s; the payment page lets the
-        customer leave one for an overpaid, underpaid or late payment, shown as the order&apos;s <code>refund_address</code>) and an optional{" "}
+        customer leave one for an overpaid, underpaid or late payment, signed by the wallet that paid, shown as the order&apos;s <code>refund_address</code>
+        with the signer in <code>refund_address_signed_by</code>) and an optional{" "}
         <code>amount</code> (default: everything refundable) or <code>&quot;overpaid_only&quot;: true</code> answers with{" "}
         <code>transaction</code>: <code>from</code>, <code>to</code>, <code>data</code>, <code>value</code>, <code>chainId</code>. Send exactly that
         (the dashboard&apos;s order page has a &quot;Sign with my wallet&quot; button). The gateway matches the transfer on chain by sender, recipient,

@@ -64,6 +64,8 @@ describe("POST /api/payment-orders/", () => {
       rate_source: null,
       sweep: null,
       refund_address: null,
+      refund_address_payer_signed: false,
+      refund_address_signed_by: null,
       refunds: [],
     });
     const created = Date.parse(order.created_at);

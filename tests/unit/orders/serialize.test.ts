@@ -34,6 +34,7 @@ const row: PaymentOrder = {
   refundAddressAt: null,
   atRiskReason: null,
   atRiskAt: null,
+  refundAddressSignedBy: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
@@ -67,6 +68,8 @@ describe("serializeOrder", () => {
       rate_source: null,
       sweep: null,
       refund_address: null,
+      refund_address_payer_signed: false,
+      refund_address_signed_by: null,
       refunds: [],
       at_risk: false,
       at_risk_reason: null,

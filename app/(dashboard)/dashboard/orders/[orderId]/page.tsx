@@ -115,7 +115,21 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             ["Confirmations required", order.confirmationThreshold],
             ["Order info", <code key="i">{order.orderInfo}</code>],
             ["Webhook URL", order.webhookUrl],
-            ["Customer's refund address", order.refundAddress ? <code key="r">{order.refundAddress}</code> : null],
+            [
+              "Customer's refund address",
+              order.refundAddress ? (
+                <span key="r" data-testid="refund-address-provenance">
+                  <code>{order.refundAddress}</code>{" "}
+                  {order.refundAddressSignedBy ? (
+                    <>
+                      (signed by payer <code>{order.refundAddressSignedBy}</code>)
+                    </>
+                  ) : (
+                    "(not signed by the payer: left before signatures were required; confirm it with the customer)"
+                  )}
+                </span>
+              ) : null,
+            ],
           ]}
         />
         <p style={{ marginTop: "1rem" }}>
