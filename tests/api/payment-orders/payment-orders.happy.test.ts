@@ -67,6 +67,9 @@ describe("POST /api/payment-orders/", () => {
       refund_address_payer_signed: false,
       refund_address_signed_by: null,
       refunds: [],
+      at_risk: false,
+      at_risk_reason: null,
+      at_risk_since: null,
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);
