@@ -124,12 +124,13 @@ describe("payment links (customer)", () => {
   test("public link endpoints are rate-limited per client address", async () => {
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2 });
-    const link = await newLink(m, tokenLink);
+    // Two links, so neither reaches its own cap of pending orders (LINK_OPEN_ORDERS_PER_LINK): the client's count is the route's.
+    const links = [await newLink(m, tokenLink), await newLink(m, tokenLink)];
     let last = 0;
-    for (let i = 0; i < 61; i++) last = (await order(link.id, { blockchain: "base", currency: "USDC" }, "198.51.100.9")).status;
+    for (let i = 0; i < 61; i++) last = (await order(links[i % 2]!.id, { blockchain: "base", currency: "USDC" }, "198.51.100.9")).status;
     expect(last).toBe(429);
     // another client is not affected
-    expect((await order(link.id, { blockchain: "base", currency: "USDC" }, "198.51.100.10")).status).toBe(201);
+    expect((await order(links[0]!.id, { blockchain: "base", currency: "USDC" }, "198.51.100.10")).status).toBe(201);
   });
 });
 
