@@ -51,7 +51,7 @@ export interface SupervisedTaskOptions {
 
 export interface SupervisedTask {
   readonly state: TaskState;
-  /** Ends the current sleep so the task runs now (not during an error backoff: the retry comes when it ends). */
+  /** Ends the current sleep so the task runs now; during an error backoff, retries at most one base delay after the failure. */
   kick(): void;
   /** Ends the current sleep (the driver is stopping). */
   wake(): void;
@@ -73,6 +73,9 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
   let kicked = false;
   let wake: (() => void) | null = null;
   let inBackoff = false;
+  /** A kick during a backoff (a new head: the chain answers again; new work) retries from this moment on, never sooner. */
+  let backoffEndsEarliestAt = 0;
+  let earlyRetry: NodeJS.Timeout | undefined;
   let streakStartedAt: number | null = null;
   let lastLoggedError: string | null = null;
 
@@ -159,6 +162,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
         if (options.signal.aborted) break;
         const backoffMs = noteFailure(error);
         inBackoff = true;
+        backoffEndsEarliestAt = Date.now() + Math.min(backoffMs, policy.baseMs);
         try {
           await sleep(backoffMs);
         } finally {
@@ -190,7 +194,15 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
     state,
     kick() {
       kicked = true;
-      if (!inBackoff) wake?.();
+      if (!inBackoff) {
+        wake?.();
+        return;
+      }
+      // A kick cuts an error backoff short, but retries at most once per base delay: a provider or
+      // database that is back is used at once, and one still down is not asked more than before.
+      clearTimeout(earlyRetry);
+      earlyRetry = setTimeout(() => wake?.(), Math.max(0, backoffEndsEarliestAt - Date.now()));
+      earlyRetry.unref?.();
     },
     wake() {
       wake?.();

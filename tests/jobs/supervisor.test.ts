@@ -111,6 +111,49 @@ describe("supervised task loops", () => {
     expect(mine[1]).toMatchObject({ after_errors: 5 });
   });
 
+  test("a kick cuts an error backoff short, but never retries sooner than the base delay after the failure", async () => {
+    const runTimes: number[] = [];
+    const task = defineTask({
+      name: "test-kicked-in-backoff",
+      intervalMs: 10,
+      async run() {
+        runTimes.push(performance.now());
+        // Two failures: the second backoff is 2 × 100 ms… capped far above anything the test waits for.
+        if (runTimes.length <= 2) throw new Error("provider down");
+        return { nextRunInMs: 60_000 };
+      },
+    });
+    await captureOutput(async () => {
+      const driver = start([task], { backoff: { baseMs: 100, capMs: 60_000 } });
+      await until("the second run", () => runTimes.length >= 2);
+      // Now in a backoff of ~200 ms: a storm of kicks retries once, about one base delay after the failure.
+      const failedAt = runTimes[1]!;
+      for (let i = 0; i < 20; i++) driver.kick("test-kicked-in-backoff");
+      await until("the third run", () => runTimes.length >= 3);
+      expect(runTimes[2]! - failedAt).toBeGreaterThanOrEqual(95);
+      expect(runTimes.length).toBe(3);
+    });
+    // A long backoff is cut short by a kick: after five failures the wait is ~1.6 s; the kick retries within a base delay.
+    const longRuns: number[] = [];
+    const slow = defineTask({
+      name: "test-kicked-in-long-backoff",
+      intervalMs: 10,
+      async run() {
+        longRuns.push(performance.now());
+        if (longRuns.length <= 5) throw new Error("provider down");
+        return { nextRunInMs: 60_000 };
+      },
+    });
+    await captureOutput(async () => {
+      const driver = start([slow], { backoff: { baseMs: 100, capMs: 60_000 } });
+      await until("the fifth run", () => longRuns.length >= 5, 5_000);
+      const fifthFailedAt = longRuns[4]!;
+      driver.kick("test-kicked-in-long-backoff");
+      await until("the retry after the kick", () => longRuns.length >= 6, 5_000);
+      expect(longRuns[5]! - fifthFailedAt).toBeLessThan(1_000);
+    });
+  });
+
   test("backoff doubles from the base and stops at the cap", () => {
     const policy = { baseMs: 1_000, capMs: 30_000 };
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => backoffDelayMs(n, policy, () => 1))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
