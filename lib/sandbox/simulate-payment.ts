@@ -18,15 +18,16 @@ export const simulatedBlockIntervalMs = 1_600;
 
 const holder = globalThis as unknown as { __gatewaySimulatedMining?: Set<string> };
 
+/** Whether this process is still mining an order's simulated confirmations. */
+export function isMining(orderId: string): boolean {
+  return holder.__gatewaySimulatedMining?.has(orderId) ?? false;
+}
+
 /**
  * Mines `blocks` blocks one at a time, `intervalMs` apart, waking the chain watcher after each,
  * in the background: the request returns at once and the page watches confirmations arrive.
  * One run per order at a time.
  */
-function isMining(orderId: string): boolean {
-  return holder.__gatewaySimulatedMining?.has(orderId) ?? false;
-}
-
 function mineInBackground(chain: Blockchain, orderId: string, blocks: number, intervalMs: number): boolean {
   const running = (holder.__gatewaySimulatedMining ??= new Set());
   if (running.has(orderId) || blocks <= 0) return false;

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { POST as faucet } from "@/app/api/sandbox/faucet/route";
 import { POST as mine } from "@/app/api/sandbox/mine/route";
 import { env } from "@/lib/env";
-import { simulatePayment } from "@/lib/sandbox/simulate-payment";
+import { isMining, simulatePayment } from "@/lib/sandbox/simulate-payment";
 import { maxSimulatedBlocks } from "@/lib/sandbox/usage-limits";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
@@ -62,7 +62,11 @@ describe("sandbox devnet budgets", () => {
     const order = await createOrder(m, { amount: "1", currency: "USDC" });
     const paid = await simulatePayment(testDb.db, order.order_id, "full", 5);
     expect(paid.blocks_to_mine).toBe(maxSimulatedBlocks);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // let the background run finish
+    // Until the background run has mined its blocks (a call while it runs starts nothing and spends nothing).
+    for (const deadline = Date.now() + 30_000; isMining(order.order_id); ) {
+      if (Date.now() > deadline) throw new Error("the simulated mining did not finish within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     env.SANDBOX_PUBLIC_MINE_BLOCKS_PER_HOUR = maxSimulatedBlocks + 5;
     await expect(simulatePayment(testDb.db, order.order_id, "mine", 5)).rejects.toMatchObject({ code: "RATE_LIMITED" });
   });
