@@ -1,5 +1,5 @@
 import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createPublicClient, createWalletClient, http as viemHttp, parseAbi, parseEther, parseUnits, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetContracts } from "@/lib/chains/catalog";
@@ -10,6 +10,10 @@ import { buildTimeoutMs, ensureBuilt, freePort, startServer, type ServerProcess 
 import { malformedRequestSuite } from "./malformed-requests";
 import { FlakyReceiver, http, isErrorEnvelope, listAll, printSummary, signUp, waitFor, type Account, type HttpResult } from "./support";
 import { flakyReceiverSuite, scheduleSeconds } from "./webhook-receiver";
+
+// Each scenario waits on events (answers, confirmations), each bounded; with three test files at a
+// time beside this one's server and devnet, a scenario on PGlite takes longer than the suite's 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 // Faults against one running `next start` (one server per file: starting one is the costly part):
 // concurrent sandbox tools, malformed requests, a failing webhook receiver, and last the devnet
