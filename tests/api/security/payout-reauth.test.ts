@@ -3,8 +3,8 @@ import { describe, expect, test, vi } from "vitest";
 import { sessionModuleMock, signInAs } from "../../dashboard/session";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createWallet, randomAddress } from "../../helpers/factories";
+import { openApiDocument as doc } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { PUT } = await import("@/app/api/merchant-wallets/[id]/route");
@@ -73,7 +73,6 @@ describe("the dashboard's wallet form goes through the same rule", () => {
 
 describe("OpenAPI", () => {
   test("documents reauth on PUT /api/merchant-wallets/{id}/", () => {
-    const doc = buildOpenApiDocument() as any;
     const body = doc.paths["/api/merchant-wallets/{id}"].put.requestBody.content["application/json"].schema;
     const schema = body.$ref ? doc.components.schemas[body.$ref.split("/").at(-1)] : body;
     expect(schema.properties.reauth.properties.password.type).toBe("string");
