@@ -257,6 +257,9 @@ test(
       expect(row, what).toMatchObject({ status: "succeeded", attempts: 1 });
       expect(attempts, what).toBe(1);
     }
-    expect(percentile(latencies, 99)).toBeLessThan(1000);
+    // Under a second, plus whatever this process's own event loop stalled meanwhile (measured in the
+    // same run): on PGlite the database shares that loop, and three test files share two cores. The
+    // fault this guards against cost 8–20 s; `npm run bench -- webhooks` measures the figure alone.
+    expect(percentile(latencies, 99)).toBeLessThan(1000 + lag.max / 1e6);
   },
 );
