@@ -90,7 +90,8 @@ describe("supervised task loops", () => {
     });
     const { lines } = await captureOutput(async () => {
       start([task], { backoff: { baseMs: 100, capMs: 400 } });
-      await until("the sixth run", () => runTimes.length >= 6);
+      // The sixth run has started when its time is noted; its success is recorded once it returns (and the task lock is released).
+      await until("the sixth run to succeed", () => runTimes.length >= 6 && stateOf("test-fails-five-times")?.lastSuccessAt != null);
     });
     const gaps = runTimes.slice(1).map((t, i) => t - runTimes[i]!);
     // 100, 200, 400, 400, 400 ms, each with up to 20 % jitter below (and some scheduling lateness above).
