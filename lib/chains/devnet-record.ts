@@ -80,7 +80,7 @@ async function answersAsRecorded(record: DevnetRecord, timeoutMs = 2_000): Promi
 }
 
 /** Whether `pid` is gone (or a zombie nobody reaped: it no longer runs). */
-function processGone(pid: number): boolean {
+export function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {

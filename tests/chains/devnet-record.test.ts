@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { readDevnetIdentity, startDetachedDevnet, startDevnet } from "@/lib/chains/devnet";
-import { devnetLogFile, liveRecordedDevnet, readDevnetRecord, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord, type DevnetRecord } from "@/lib/chains/devnet-record";
+import { devnetLogFile, liveRecordedDevnet, processGone, readDevnetRecord, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord, type DevnetRecord } from "@/lib/chains/devnet-record";
 
 // The record of the sandbox's detached devnet: re-attach only to the very chain recorded, never
 // signal a process that is not that devnet, and let one starter at a time in.
@@ -24,19 +24,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Whether `pid` still runs (a zombie waiting to be reaped by its parent does not). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 async function recordNewDevnet(): Promise<DevnetRecord> {
   const devnet = await startDetachedDevnet({ logFile: devnetLogFile(stateFile) });
@@ -54,7 +41,7 @@ test("a recorded devnet is found again while it answers as that chain, and stopp
   expect(await liveRecordedDevnet(stateFile)).toEqual(record);
 
   expect(await stopRecordedDevnet(stateFile)).toBe("stopped");
-  expect(alive(record.pid)).toBe(false);
+  expect(processGone(record.pid)).toBe(true);
   expect(existsSync(stateFile)).toBe(false);
   expect(await liveRecordedDevnet(stateFile)).toBeNull();
   expect(await stopRecordedDevnet(stateFile)).toBe("not running");
@@ -77,7 +64,7 @@ test("another chain on the recorded port is not re-attached to, and its process 
     });
     expect(await liveRecordedDevnet(stateFile)).toBeNull();
     expect(await stopRecordedDevnet(stateFile)).toBe("not running");
-    expect(alive(bystander.pid!)).toBe(true);
+    expect(processGone(bystander.pid!)).toBe(false);
     expect(await readDevnetIdentity(stranger.rpcUrl)).toEqual(identity);
     expect(readDevnetRecord(stateFile)).toBeNull();
     bystander.kill("SIGKILL");

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPublicClient, http as viemHttp, type Hex } from "viem";
 import { devnetChain } from "@/lib/chains/devnet";
-import { readDevnetRecord, type DevnetRecord } from "@/lib/chains/devnet-record";
+import { processGone, readDevnetRecord, type DevnetRecord } from "@/lib/chains/devnet-record";
 import { randomAddress } from "../helpers/factories";
 import { buildTimeoutMs, createServerDatabase, ensureBuilt, freePort, startServer, type ServerDatabase, type ServerProcess } from "../helpers/server";
 import { FlakyReceiver, http, listAll, printSummary, signUp, waitFor, type Account } from "./support";
@@ -52,19 +51,6 @@ function record(): DevnetRecord {
   return found;
 }
 
-/** Whether `pid` still runs (a zombie waiting to be reaped by its parent does not). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 const chainAt = (rpcUrl: string) => createPublicClient({ chain: devnetChain, transport: viemHttp(rpcUrl) });
 const orderOf = async (orderId: string) => (await api("GET", `/api/payment-orders/${orderId}/`)).body.data;
@@ -114,7 +100,7 @@ afterAll(async () => {
   // Stops the devnet recorded for this database (it outlives every server) and removes both.
   const pid = readDevnetRecord(database.devnetStateFile)?.pid;
   await database?.drop();
-  if (pid) expect(processAlive(pid)).toBe(false);
+  if (pid) expect(processGone(pid)).toBe(true);
 });
 
 test("kill -9 of next start after an acknowledged sandbox pay: the next server re-attaches to the same chain and confirms the order once", { timeout: 240_000 }, async () => {
@@ -132,7 +118,7 @@ test("kill -9 of next start after an acknowledged sandbox pay: the next server r
 
   await killServer();
   // The devnet was not the server's to take down with it.
-  expect(processAlive(before.pid)).toBe(true);
+  expect(processGone(before.pid)).toBe(false);
 
   const restartedAt = Date.now();
   server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
@@ -178,7 +164,7 @@ test("Ctrl-C of the server keeps the devnet; the devnet itself killed with the s
   // Ctrl-C of the server (SIGINT to it; the devnet is in its own session): the server exits, the devnet stays.
   server.child.kill("SIGINT");
   await server.exited;
-  expect(processAlive(before.pid)).toBe(true);
+  expect(processGone(before.pid)).toBe(false);
   server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
   expect(record()).toEqual(before);
   // Paid, one confirmation of three: processing, not confirmed, when the chain goes away.
@@ -190,7 +176,7 @@ test("Ctrl-C of the server keeps the devnet; the devnet itself killed with the s
 
   await killServer();
   process.kill(before.pid, "SIGKILL");
-  await waitFor("the devnet gone", async () => !processAlive(before.pid) || !(await chainAt(before.rpcUrl).getChainId().then(() => true, () => false)), 10_000, 50);
+  await waitFor("the devnet gone", async () => processGone(before.pid) || !(await chainAt(before.rpcUrl).getChainId().then(() => true, () => false)), 10_000, 50);
 
   const restartedAt = Date.now();
   server = await startServer({ database, env: serverEnv(), readyTimeoutMs: 180_000 });
