@@ -1,46 +1,23 @@
 import "server-only";
-import type { Address, PublicClient } from "viem";
+import { parseAbi, type Address, type PublicClient } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import type { FeedAnswer } from "./convert";
 
-/** The read side of Chainlink's AggregatorV3Interface. */
-export const aggregatorV3Abi = [
-  { type: "function", name: "decimals", stateMutability: "view", inputs: [], outputs: [{ type: "uint8" }] },
-  {
-    type: "function",
-    name: "latestRoundData",
-    stateMutability: "view",
-    inputs: [],
-    outputs: [
-      { name: "roundId", type: "uint80" },
-      { name: "answer", type: "int256" },
-      { name: "startedAt", type: "uint256" },
-      { name: "updatedAt", type: "uint256" },
-      { name: "answeredInRound", type: "uint80" },
-    ],
-  },
-  {
-    type: "function",
-    name: "getRoundData",
-    stateMutability: "view",
-    inputs: [{ name: "roundId", type: "uint80" }],
-    outputs: [
-      { name: "roundId", type: "uint80" },
-      { name: "answer", type: "int256" },
-      { name: "startedAt", type: "uint256" },
-      { name: "updatedAt", type: "uint256" },
-      { name: "answeredInRound", type: "uint80" },
-    ],
-  },
-  // The proxy's current aggregator, and that aggregator's circuit-breaker bounds (OCR aggregators
-  // have them; a feed without them is checked without).
-  { type: "function", name: "aggregator", stateMutability: "view", inputs: [], outputs: [{ type: "address" }] },
-  { type: "function", name: "minAnswer", stateMutability: "view", inputs: [], outputs: [{ type: "int192" }] },
-  { type: "function", name: "maxAnswer", stateMutability: "view", inputs: [], outputs: [{ type: "int192" }] },
-] as const;
+/**
+ * The read side of Chainlink's AggregatorV3Interface, plus the proxy's current aggregator and that
+ * aggregator's circuit-breaker bounds (OCR aggregators have them; a feed without them is checked without).
+ */
+export const aggregatorV3Abi = parseAbi([
+  "function decimals() view returns (uint8)",
+  "function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
+  "function getRoundData(uint80 roundId) view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
+  "function aggregator() view returns (address)",
+  "function minAnswer() view returns (int192)",
+  "function maxAnswer() view returns (int192)",
+]);
 
 /**
  * The most a feed's answer may move from its previous round, in percent. Chainlink's USD feeds
