@@ -81,7 +81,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 test(
-  "a hanging endpoint delays only itself: every event reaches its healthy and slow neighbours exactly once, in order, the healthy one within a second",
+  "a hanging endpoint delays only itself: every event reaches its healthy and slow neighbours exactly once, in order, the healthy one well before the hang's timeout",
   { timeout: 180_000 },
   async () => {
     const db: Db = database.db;
@@ -257,9 +257,11 @@ test(
       expect(row, what).toMatchObject({ status: "succeeded", attempts: 1 });
       expect(attempts, what).toBe(1);
     }
-    // Under a second, plus whatever this process's own event loop stalled meanwhile (measured in the
-    // same run): on PGlite the database shares that loop, and three test files share two cores. The
-    // fault this guards against cost 8–20 s; `npm run bench -- webhooks` measures the figure alone.
-    expect(percentile(latencies, 99)).toBeLessThan(1000 + lag.max / 1e6);
+    // Had the healthy endpoint queued behind its hanging neighbour, each of its events would wait at
+    // least one attempt timeout (the fault this guards against cost 8–20 s). Half that timeout, plus
+    // whatever this process's own event loop stalled meanwhile (on PGlite the database shares that
+    // loop, and three test files share two cores), tells the two apart without timing the machine:
+    // `npm run bench -- webhooks` measures the latency itself (p99 under a second, quiet machine).
+    expect(percentile(latencies, 99)).toBeLessThan((timeoutSeconds * 1000) / 2 + lag.max / 1e6);
   },
 );
