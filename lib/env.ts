@@ -5,6 +5,21 @@ const rpcOverrideSlugs = ["ETHEREUM", "BASE", "POLYGON", "ARBITRUM", "OPTIMISM"]
 
 const positiveInt = z.coerce.number().int().positive();
 
+const rpcUrlList = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    if (text === undefined || text.trim() === "") return undefined;
+    const urls = text.split(",").map((part) => part.trim()).filter(Boolean);
+    for (const url of urls) {
+      if (!/^(https?|wss?):\/\/[^\s]+$/.test(url) || !URL.canParse(url)) {
+        ctx.addIssue({ code: "custom", message: "must be comma-separated http(s):// or ws(s):// URLs" });
+        return z.NEVER;
+      }
+    }
+    return urls;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** live: real networks and sk_live_ keys; sandbox: devnet/testnets, sk_test_ keys, sandbox tools. Required in production. */
@@ -151,15 +166,24 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** Live networks and public testnets: most requests the gateway sends one RPC provider per second (it never provokes the provider's own limit). */
+  RPC_PROVIDER_REQUESTS_PER_SECOND: positiveInt.default(25),
   /** Refuse a price feed answer older than this many seconds (unset: each feed's heartbeat plus a margin). */
   PRICE_FEED_MAX_AGE_SECONDS: z.coerce.number().int().positive().optional(),
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_URL_${s}`, z.string().url().optional()])),
+  /**
+   * Several RPC providers per chain (`RPC_URLS_<SLUG>`, comma-separated http(s):// and ws(s):// URLs):
+   * calls fail over between them and the scanner trusts the head two of them agree on. Takes
+   * precedence over RPC_URL_<SLUG>.
+   */
+  ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_URLS_${s}`, rpcUrlList])),
   /** WebSocket endpoint per chain (`RPC_WS_URL_<SLUG>`): newHeads wakes the scanner at once instead of waiting for the next poll. */
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`RPC_WS_URL_${s}`, z.string().url().optional()])),
 });
 
 export type Env = z.infer<typeof envSchema> &
-  Partial<Record<`RPC_URL_${(typeof rpcOverrideSlugs)[number]}` | `RPC_WS_URL_${(typeof rpcOverrideSlugs)[number]}`, string>>;
+  Partial<Record<`RPC_URL_${(typeof rpcOverrideSlugs)[number]}` | `RPC_WS_URL_${(typeof rpcOverrideSlugs)[number]}`, string>> &
+  Partial<Record<`RPC_URLS_${(typeof rpcOverrideSlugs)[number]}`, string[]>>;
 
 function loadEnv(): Env {
   const parsed = envSchema.safeParse(process.env);

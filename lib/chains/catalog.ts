@@ -15,7 +15,10 @@ export interface Blockchain {
   slug: string;
   name: string;
   chainId: number;
+  /** The first HTTP provider (or the first provider); null: no RPC configured. */
   rpcUrl: string | null;
+  /** Every provider for this chain, HTTP and WebSocket, in the configured order (RPC_URLS_<SLUG>, else RPC_URL_<SLUG>). */
+  rpcUrls: string[];
   /** WebSocket RPC for newHeads; null: polling only. */
   wsUrl: string | null;
   defaultConfirmations: number;
@@ -173,12 +176,23 @@ export function devnetRpcUrl(): string | null {
   return holder.__gatewayDevnetRpcUrl ?? null;
 }
 
+type Slug = "ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM";
+
+/** The configured providers of a chain: RPC_URLS_<SLUG>, else the one RPC_URL_<SLUG>; empty when neither is set. */
+function rpcOverrides(slug: string): string[] {
+  const list = env[`RPC_URLS_${slug.toUpperCase()}` as `RPC_URLS_${Slug}`];
+  if (list?.length) return list;
+  const one = env[`RPC_URL_${slug.toUpperCase()}` as `RPC_URL_${Slug}`];
+  return one ? [one] : [];
+}
+
 function rpcOverride(slug: string): string | undefined {
-  return env[`RPC_URL_${slug.toUpperCase()}` as `RPC_URL_${"ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM"}`];
+  const urls = rpcOverrides(slug);
+  return urls.find((url) => /^https?:/.test(url)) ?? urls[0];
 }
 
 function wsOverride(slug: string): string | null {
-  return env[`RPC_WS_URL_${slug.toUpperCase()}` as `RPC_WS_URL_${"ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM"}`] ?? null;
+  return env[`RPC_WS_URL_${slug.toUpperCase()}` as `RPC_WS_URL_${Slug}`] ?? rpcOverrides(slug).find((url) => /^wss?:/.test(url)) ?? null;
 }
 
 function factoryOverride(slug: string): { factory: Address; implementation: Address } | null {
@@ -191,7 +205,7 @@ function build(def: NetworkDef): Blockchain {
   if (env.GATEWAY_MODE === "live") {
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null, wsUrl: wsOverride(def.slug),
+      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
       defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
       nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
@@ -203,7 +217,7 @@ function build(def: NetworkDef): Blockchain {
     // Sandbox on a public testnet: Circle's test USDC; the factory must be deployed there and configured.
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, wsUrl: wsOverride(def.slug),
+      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
       defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
@@ -212,7 +226,7 @@ function build(def: NetworkDef): Blockchain {
   }
   // Sandbox default: every slug runs on the one local devnet the app starts.
   return {
-    id: def.id, slug: def.slug, name: `${def.liveName} (local devnet)`, chainId: devnetChainId, rpcUrl: devnetRpcUrl(),
+    id: def.id, slug: def.slug, name: `${def.liveName} (local devnet)`, chainId: devnetChainId, rpcUrl: devnetRpcUrl(), rpcUrls: devnetRpcUrl() ? [devnetRpcUrl()!] : [],
     // hardhat node serves WebSocket JSON-RPC on the same port
     wsUrl: devnetRpcUrl()?.replace(/^http/, "ws") ?? null,
     defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
@@ -234,7 +248,7 @@ function build(def: NetworkDef): Blockchain {
 const builtNetworks = new Map<NetworkDef, { inputs: unknown[]; chain: Blockchain }>();
 
 function catalogInputs(def: NetworkDef): unknown[] {
-  return [env.GATEWAY_MODE, rpcOverride(def.slug), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl()];
+  return [env.GATEWAY_MODE, rpcOverrides(def.slug).join(","), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl()];
 }
 
 function networkOf(def: NetworkDef): Blockchain {
@@ -243,6 +257,7 @@ function networkOf(def: NetworkDef): Blockchain {
   if (cached && cached.inputs.every((value, i) => value === inputs[i])) return cached.chain;
   const chain = build(def);
   for (const token of chain.tokens) Object.freeze(token);
+  Object.freeze(chain.rpcUrls);
   Object.freeze(chain.tokens);
   Object.freeze(chain);
   builtNetworks.set(def, { inputs, chain });

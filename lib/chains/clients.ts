@@ -1,8 +1,16 @@
 import "server-only";
-import { createPublicClient, defineChain, http, type PublicClient, type Transport } from "viem";
+import { createPublicClient, defineChain, type PublicClient, type Transport } from "viem";
+import { env } from "@/lib/env";
 import type { Blockchain } from "./catalog";
+import { createProviderPool, type ProviderHealth, type ProviderPool, type ProviderPoolOptions } from "./provider-pool";
 
-const holder = globalThis as unknown as { __gatewayChainClients?: Map<string, PublicClient> };
+interface PooledClient {
+  key: string;
+  client: PublicClient;
+  pool: ProviderPool;
+}
+
+const holder = globalThis as unknown as { __gatewayChainClients?: Map<string, PooledClient> };
 
 /** viem chain definition for a catalog entry. */
 export function viemChain(chain: Blockchain) {
@@ -15,25 +23,41 @@ export function viemChain(chain: Blockchain) {
   });
 }
 
-/** A public client for a chain; `transport` lets benchmarks and tests wrap the RPC (e.g. to count calls). */
+/**
+ * How the gateway treats a chain's providers: the request budget on live networks and public
+ * testnets (the local devnet has no limits to respect), JSON-RPC batching of concurrent calls.
+ */
+export function providerPoolOptions(chain: Blockchain): ProviderPoolOptions {
+  return { requestsPerSecond: chain.isDevnet ? Infinity : env.RPC_PROVIDER_REQUESTS_PER_SECOND, timeoutMs: 10_000, batch: true };
+}
+
+/** A public client for a chain; `transport` lets benchmarks and tests wrap the RPC (e.g. to count calls, or a pool of their own). */
 export function createChainClient(chain: Blockchain, transport?: Transport): PublicClient {
-  if (!chain.rpcUrl && !transport) throw new Error(`No RPC URL configured for ${chain.slug}`);
+  if (chain.rpcUrls.length === 0 && !transport) throw new Error(`No RPC URL configured for ${chain.slug}`);
   return createPublicClient({
     chain: viemChain(chain),
-    transport: transport ?? http(chain.rpcUrl!, { retryCount: 2, timeout: 15_000 }),
+    transport: transport ?? createProviderPool(chain.rpcUrls, providerPoolOptions(chain)).transport,
     // the scanner asks for fresh heads itself
     cacheTime: 0,
   }) as PublicClient;
 }
 
-/** The process-wide client for a chain's current RPC URL. */
+/** The process-wide client for a chain's current providers (one provider pool per chain, kept while its URLs stay). */
 export function chainClient(chain: Blockchain): PublicClient {
   const clients = (holder.__gatewayChainClients ??= new Map());
-  const key = `${chain.id}:${chain.rpcUrl}`;
-  let client = clients.get(key);
-  if (!client) {
-    client = createChainClient(chain);
-    clients.set(key, client);
+  const key = chain.rpcUrls.join(",");
+  let entry = clients.get(chain.slug);
+  if (!entry || entry.key !== key) {
+    if (chain.rpcUrls.length === 0) throw new Error(`No RPC URL configured for ${chain.slug}`);
+    const pool = createProviderPool(chain.rpcUrls, providerPoolOptions(chain));
+    entry = { key, pool, client: createChainClient(chain, pool.transport) };
+    clients.set(chain.slug, entry);
   }
-  return client;
+  return entry.client;
+}
+
+/** Each chain's providers as this process's clients see them (chains not used yet in this process are absent). */
+export function providerHealth(): Array<{ chain: string; providers: ProviderHealth[] }> {
+  const clients = holder.__gatewayChainClients ?? new Map<string, PooledClient>();
+  return [...clients.entries()].map(([chain, entry]) => ({ chain, providers: entry.pool.health() }));
 }

@@ -3,6 +3,7 @@ import { getAddress, parseAbiItem, type Block, type Hex, type Log, type PublicCl
 import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
+import { logRangeAdvice } from "./log-range";
 import type { Blockchain } from "./catalog";
 import { advanceCursor, armSweep, findCursor, saveCursor, touchCursor } from "./queries";
 import { findOrdersByDepositAddresses } from "@/lib/orders/queries";
@@ -17,8 +18,6 @@ export const transferEvent = parseAbiItem("event Transfer(address indexed from, 
 export interface ScanOptions {
   /** Most blocks one tick scans, so a scanner far behind still commits progress often. */
   maxBlocksPerTick?: number;
-  /** Blocks per eth_getLogs request; halved when the provider refuses a range. */
-  chunkSize?: number;
   /** Blocks re-scanned when the cursor's block was reorged away. */
   reorgRewind?: number;
   now?: () => Date;
@@ -39,22 +38,49 @@ export interface ScanResult {
 
 type FullBlock = Block<bigint, true>;
 
-/** Rejections from providers that mean "ask for fewer blocks" rather than "broken". */
-function isRangeRefusal(error: unknown): boolean {
-  const text = String((error as { details?: string; message?: string })?.details ?? (error as Error)?.message ?? error).toLowerCase();
-  return /range|too many|limit|exceed|10000|response size|block range/.test(text);
-}
+/** The block-range limit each client's provider stated (lib/chains/log-range.ts), so later scans ask within it at once. */
+const learnedLogRange = new WeakMap<PublicClient, bigint>();
 
-/** eth_getLogs for the catalog's tokens over [from, to], splitting the range when the provider refuses it. */
+/**
+ * eth_getLogs for the catalog's tokens over [from, to], in as few requests as the provider allows:
+ * a refused range is narrowed to the limit the refusal states (remembered for the client), to the
+ * range it suggests, or else halved; the next piece starts at the same span again.
+ */
 export async function getTransferLogs(client: PublicClient, tokens: Hex[], from: bigint, to: bigint): Promise<Log[]> {
   if (tokens.length === 0) return [];
-  try {
-    return await client.getLogs({ address: tokens, event: transferEvent, fromBlock: from, toBlock: to });
-  } catch (error) {
-    if (from === to || !isRangeRefusal(error)) throw error;
-    const mid = from + (to - from) / 2n;
-    return [...(await getTransferLogs(client, tokens, from, mid)), ...(await getTransferLogs(client, tokens, mid + 1n, to))];
+  const logs: Log[] = [];
+  let start = from;
+  while (start <= to) {
+    const limit = learnedLogRange.get(client);
+    let span = to - start + 1n;
+    if (limit !== undefined && span > limit) span = limit;
+    for (;;) {
+      const end = start + span - 1n;
+      try {
+        logs.push(...(await client.getLogs({ address: tokens, event: transferEvent, fromBlock: start, toBlock: end })));
+        start = end + 1n;
+        break;
+      } catch (error) {
+        const advice = logRangeAdvice(error);
+        if (!advice || span === 1n) throw error;
+        let next = span / 2n;
+        if (advice.maxBlocks !== null && advice.maxBlocks < span) {
+          next = advice.maxBlocks;
+          learnedLogRange.set(client, advice.maxBlocks);
+        } else if (advice.suggestedTo !== null && advice.suggestedTo >= start && advice.suggestedTo < end) {
+          next = advice.suggestedTo - start + 1n;
+        }
+        span = next < 1n ? 1n : next;
+      }
+    }
   }
+  return logs;
+}
+
+/** Whether the cursor's block is still there, unchanged: the chain was not replaced, the head reported is merely behind. */
+async function isBehindCursor(client: PublicClient, cursor: { lastBlock: bigint; lastBlockHash: string }): Promise<boolean> {
+  const block = await client.getBlock({ blockNumber: cursor.lastBlock }).catch(() => null);
+  return block?.hash === cursor.lastBlockHash;
 }
 
 async function getBlocks(client: PublicClient, from: bigint, to: bigint): Promise<Map<bigint, FullBlock>> {
@@ -90,7 +116,6 @@ interface Candidate {
 export async function scanChain(db: Db, chain: Blockchain, client: PublicClient, options: ScanOptions): Promise<ScanResult> {
   const now = options.now ?? (() => new Date());
   const maxBlocks = BigInt(options.maxBlocksPerTick ?? 500);
-  const chunkSize = BigInt(options.chunkSize ?? 100);
   const rewind = BigInt(options.reorgRewind ?? 64);
 
   const head = await client.getBlockNumber({ cacheTime: 0 });
@@ -98,6 +123,10 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   let cursor = await findCursor(db, chain.id);
   let reset = false;
 
+  if (cursor && cursor.genesisHash === genesis.hash && cursor.lastBlock > head && (await isBehindCursor(client, cursor))) {
+    // The providers' head is behind what this chain already showed us (a lagging provider): nothing new yet.
+    return { head, fromBlock: null, toBlock: null, transfers: 0, reset: false };
+  }
   if (cursor && (cursor.genesisHash !== genesis.hash || cursor.lastBlock > head)) {
     log.warn("chain was reset under us (new genesis); recovering", { chain: chain.slug });
     await options.onChainReset(db, chain, now());
@@ -134,25 +163,21 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
 
   const tokens = chain.tokens.filter((t) => t.address).map((t) => t.address!) as Hex[];
   const candidates: Candidate[] = [];
-  const blocks = new Map<bigint, FullBlock>();
-  for (let start = from; start <= to; start += chunkSize) {
-    const end = start + chunkSize - 1n > to ? to : start + chunkSize - 1n;
-    const [logs, chunkBlocks] = await Promise.all([getTransferLogs(client, tokens, start, end), getBlocks(client, start, end)]);
-    for (const [n, b] of chunkBlocks) blocks.set(n, b);
-    for (const entry of logs as Log<bigint, number, false, typeof transferEvent>[]) {
-      const block = blocks.get(entry.blockNumber!);
-      // The chain moved between the two reads: leave this range for the next tick.
-      if (!block || block.hash !== entry.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${entry.blockNumber}`);
-      candidates.push({
-        txHash: entry.transactionHash!,
-        logIndex: entry.logIndex!,
-        blockNumber: entry.blockNumber!,
-        from: getAddress(entry.args.from!),
-        to: getAddress(entry.args.to!),
-        tokenAddress: getAddress(entry.address),
-        amount: entry.args.value!,
-      });
-    }
+  // Logs over the whole range (split only where the provider refuses it), blocks alongside.
+  const [logs, blocks] = await Promise.all([getTransferLogs(client, tokens, from, to), getBlocks(client, from, to)]);
+  for (const entry of logs as Log<bigint, number, false, typeof transferEvent>[]) {
+    const block = blocks.get(entry.blockNumber!);
+    // The chain moved between the two reads: leave this range for the next tick.
+    if (!block || block.hash !== entry.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${entry.blockNumber}`);
+    candidates.push({
+      txHash: entry.transactionHash!,
+      logIndex: entry.logIndex!,
+      blockNumber: entry.blockNumber!,
+      from: getAddress(entry.args.from!),
+      to: getAddress(entry.args.to!),
+      tokenAddress: getAddress(entry.address),
+      amount: entry.args.value!,
+    });
   }
   for (const block of blocks.values()) {
     for (const tx of block.transactions) {

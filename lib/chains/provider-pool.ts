@@ -1,0 +1,361 @@
+import { custom, http, webSocket, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from "viem";
+import { isLogRangeRefusal } from "./log-range";
+
+/** How the pool treats its providers; every figure has a default fit for public RPC providers. */
+export interface ProviderPoolOptions {
+  /** Most requests sent to one provider per second (token bucket, bursts up to this many); Infinity: no budget. */
+  requestsPerSecond?: number;
+  /** One request's timeout. */
+  timeoutMs?: number;
+  /** First put-aside after a failure; doubles with each failure in a row, with ±25 % jitter. */
+  cooldownMs?: number;
+  maxCooldownMs?: number;
+  /** Blocks a provider's head may be behind the trusted head before it is put aside as lagging. */
+  maxHeadLag?: number;
+  /** Attempts of one request over all providers before its error is thrown. */
+  maxAttempts?: number;
+  /** Longest one request waits for a provider to come back from its put-aside (or for budget). */
+  maxWaitMs?: number;
+  /** JSON-RPC batching of concurrent calls to one HTTP provider (one HTTP request for many calls). */
+  batch?: boolean;
+}
+
+/** What the dashboard and the metrics show of one provider (never its URL: keys live in paths and queries). */
+export interface ProviderHealth {
+  label: string;
+  calls: number;
+  errors: number;
+  rateLimited: number;
+  /** Errors among the last 100 outcomes (0..1). */
+  errorRate: number;
+  /** Smoothed latency of successful calls, ms (null: none yet). */
+  latencyMs: number | null;
+  head: bigint | null;
+  /** The highest head any provider showed minus this provider's (null: unknown). */
+  headLag: number | null;
+  /** Put aside until this time (ms since epoch), or null when in use. */
+  asideUntil: number | null;
+  asideReason: string | null;
+}
+
+type RequestFn = (args: { method: string; params?: unknown }) => Promise<unknown>;
+
+const outcomeWindow = 100;
+
+class Provider {
+  calls = 0;
+  errors = 0;
+  rateLimited = 0;
+  failuresInRow = 0;
+  latencyMs: number | null = null;
+  head: bigint | null = null;
+  asideUntil = 0;
+  asideReason: string | null = null;
+  /** Back from a put-aside: the next call goes to it, to learn whether it recovered. */
+  probeDue = false;
+  private outcomes: boolean[] = [];
+  private tokens: number;
+  private refilledAt = Date.now();
+
+  constructor(
+    readonly label: string,
+    readonly send: RequestFn,
+    private readonly budget: number,
+  ) {
+    this.tokens = budget;
+  }
+
+  /** Takes one request from the budget; the ms to wait when there is none. */
+  takeToken(now: number): number {
+    if (!Number.isFinite(this.budget)) return 0;
+    this.tokens = Math.min(this.budget, this.tokens + ((now - this.refilledAt) / 1000) * this.budget);
+    this.refilledAt = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - this.tokens) / this.budget) * 1000);
+  }
+
+  record(ok: boolean) {
+    this.outcomes.push(ok);
+    if (this.outcomes.length > outcomeWindow) this.outcomes.shift();
+  }
+
+  errorRate(): number {
+    return this.outcomes.length === 0 ? 0 : this.outcomes.filter((ok) => !ok).length / this.outcomes.length;
+  }
+}
+
+/** Seconds or an HTTP date from a Retry-After header, in ms (null: absent or unreadable). */
+export function retryAfterMs(value: string | null | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function errorText(error: unknown): string {
+  const e = error as { details?: string; shortMessage?: string; message?: string };
+  return `${e?.details ?? ""} ${e?.shortMessage ?? ""} ${e?.message ?? String(error)}`.toLowerCase();
+}
+
+function findCause<T>(error: unknown, kind: abstract new (...args: never[]) => T): T | null {
+  for (let e = error as { cause?: unknown } | undefined, depth = 0; e && depth < 6; e = e.cause as typeof e, depth++) {
+    if (e instanceof kind) return e as T;
+  }
+  return null;
+}
+
+type Verdict = { kind: "answer" } | { kind: "limited"; waitMs: number | null } | { kind: "failed" };
+
+/**
+ * Whether an error is the provider's (try another, put it aside) or the request's own answer
+ * (a revert, bad params, a log range to split: thrown to the caller as is).
+ */
+function judge(error: unknown, method: string): Verdict {
+  const httpError = findCause(error, HttpRequestError);
+  const text = errorText(error);
+  if (httpError?.status === 429 || /\b429\b|too many requests|rate limit|exceeded .*capacity|request limit/.test(text)) {
+    return { kind: "limited", waitMs: retryAfterMs(httpError?.headers?.get("retry-after")) };
+  }
+  if (method === "eth_getLogs" && isLogRangeRefusal(error)) return { kind: "answer" };
+  if (httpError || findCause(error, TimeoutError)) return { kind: "failed" };
+  const rpcError = findCause(error, RpcRequestError);
+  // Internal error, server busy, header not found (a provider behind), resource unavailable.
+  if (rpcError && [-32603, -32000, -32002, -32005].includes(rpcError.code) && !/revert|exception|nonce|insufficient|already known|underpriced|invalid/.test(text)) {
+    return { kind: "failed" };
+  }
+  if (!rpcError && !(error as { code?: unknown })?.code) return { kind: "failed" }; // socket closed, fetch failed
+  return { kind: "answer" };
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A provider's display name: its host, never the path or query (where providers put API keys). */
+export function providerLabel(url: string, index: number): string {
+  try {
+    return `${index + 1}:${new URL(url).host}`;
+  } catch {
+    return `${index + 1}:provider`;
+  }
+}
+
+function blockNumberParam(value: unknown): bigint | null {
+  return typeof value === "string" && value.startsWith("0x") ? BigInt(value) : null;
+}
+
+/**
+ * Several RPC providers behind one viem transport. Each call goes to the best provider in use
+ * (fewest recent errors, then lowest latency) within its request budget; a provider that answers
+ * 429, fails, times out or lags is put aside (for its Retry-After, else a cool-down that doubles
+ * with jitter) and the call moves to the next one. eth_blockNumber answers the head at least two
+ * providers have reached (the one provider's when only one answers). Block reads above a
+ * provider's known head go elsewhere; a block at or below the trusted head that a provider does
+ * not know is asked of another.
+ */
+export function createProviderPool(urls: string[], options: ProviderPoolOptions = {}) {
+  if (urls.length === 0) throw new Error("a provider pool needs at least one RPC URL");
+  const timeout = options.timeoutMs ?? 10_000;
+  const cooldownMs = options.cooldownMs ?? 2_000;
+  const maxCooldownMs = options.maxCooldownMs ?? 60_000;
+  const maxHeadLag = options.maxHeadLag ?? 5;
+  const maxWaitMs = options.maxWaitMs ?? 15_000;
+  const budget = options.requestsPerSecond ?? Infinity;
+  const providers = urls.map((url, i) => {
+    const transport = /^wss?:/.test(url)
+      ? webSocket(url, { retryCount: 0, timeout })
+      : http(url, { retryCount: 0, timeout, batch: options.batch ? { batchSize: 50 } : false });
+    const { request } = transport({ chain: undefined, retryCount: 0, timeout });
+    return new Provider(providerLabel(url, i), request as RequestFn, budget);
+  });
+  const maxAttempts = options.maxAttempts ?? Math.max(4, providers.length * 3);
+  let trustedHead: bigint | null = null;
+  /** The highest head any provider showed in the last round: lag is measured from it. */
+  let bestHead: bigint | null = null;
+
+  function putAside(provider: Provider, reason: string, waitMs: number | null) {
+    provider.failuresInRow += 1;
+    const backoff = Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * (0.75 + Math.random() * 0.5);
+    provider.asideUntil = Date.now() + Math.max(waitMs ?? 0, backoff);
+    provider.asideReason = reason;
+    provider.probeDue = true;
+  }
+
+  function inUse(provider: Provider, now: number) {
+    return provider.asideUntil <= now;
+  }
+
+  function rank(candidates: Provider[]): Provider[] {
+    return [...candidates].sort((a, b) => a.errorRate() - b.errorRate() || (a.latencyMs ?? 0) - (b.latencyMs ?? 0));
+  }
+
+  /**
+   * The provider for the next call: one just back from a put-aside first (its probe), else a draw
+   * weighted by health (fewer recent errors, lower latency), so load is spread and a recovered
+   * provider earns its share back.
+   */
+  function choose(candidates: Provider[]): Provider | undefined {
+    const probe = candidates.find((p) => p.probeDue);
+    if (probe) {
+      probe.probeDue = false;
+      return probe;
+    }
+    const weights = candidates.map((p) => ((1 - p.errorRate()) ** 2 + 0.02) / ((p.latencyMs ?? 50) + 20));
+    let draw = Math.random() * weights.reduce((sum, w) => sum + w, 0);
+    for (let i = 0; i < candidates.length; i++) {
+      draw -= weights[i]!;
+      if (draw <= 0) return candidates[i];
+    }
+    return candidates.at(-1);
+  }
+
+  /** Sends one call to one provider, keeping its figures; throws what the provider threw. */
+  async function sendTo(provider: Provider, args: { method: string; params?: unknown }) {
+    for (;;) {
+      const wait = provider.takeToken(Date.now());
+      if (wait === 0) break;
+      await sleep(wait);
+    }
+    provider.calls += 1;
+    const started = performance.now();
+    try {
+      const result = await provider.send(args);
+      const elapsed = performance.now() - started;
+      provider.latencyMs = provider.latencyMs === null ? elapsed : provider.latencyMs * 0.8 + elapsed * 0.2;
+      provider.record(true);
+      provider.failuresInRow = 0;
+      provider.probeDue = false;
+      if (provider.asideReason && inUse(provider, Date.now())) provider.asideReason = null;
+      return result;
+    } catch (error) {
+      const verdict = judge(error, args.method);
+      if (verdict.kind === "answer") {
+        provider.record(true);
+      } else {
+        provider.record(false);
+        provider.errors += 1;
+        if (verdict.kind === "limited") {
+          provider.rateLimited += 1;
+          putAside(provider, "rate limited", verdict.waitMs);
+        } else {
+          putAside(provider, "failing", null);
+        }
+      }
+      throw Object.assign(error as object, { providerVerdict: verdict.kind });
+    }
+  }
+
+  /** Whether a provider can serve a read that needs this block (its known head is not below it). */
+  function knows(provider: Provider, block: bigint | null) {
+    return block === null || provider.head === null || provider.head >= block;
+  }
+
+  function neededBlock(method: string, params: unknown[]): bigint | null {
+    if (method === "eth_getBlockByNumber") return blockNumberParam(params[0]);
+    if (method === "eth_getLogs") return blockNumberParam((params[0] as { toBlock?: unknown })?.toBlock);
+    return null;
+  }
+
+  function request(args: { method: string; params?: unknown }): Promise<unknown> {
+    return args.method === "eth_blockNumber" ? agreedHead() : failover(args);
+  }
+
+  /** One call, moved from provider to provider until one answers (or the call's own error comes back). */
+  async function failover(args: { method: string; params?: unknown }): Promise<unknown> {
+    const params = (args.params as unknown[]) ?? [];
+    const needed = neededBlock(args.method, params);
+    const tried = new Set<Provider>();
+    const deadline = Date.now() + maxWaitMs;
+    let lastError: unknown = null;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const now = Date.now();
+      const available = providers.filter((p) => inUse(p, now));
+      const fresh = available.filter((p) => !tried.has(p));
+      // Prefer providers not tried yet for this call and known to hold the block it reads.
+      const pool = fresh.length ? fresh : available;
+      const knowing = pool.filter((p) => knows(p, needed));
+      const chosen = choose(knowing.length ? knowing : pool);
+      if (!chosen) {
+        const soonest = Math.min(...providers.map((p) => p.asideUntil));
+        if (soonest - now > deadline - now) break;
+        await sleep(Math.max(10, soonest - now));
+        continue;
+      }
+      tried.add(chosen);
+      try {
+        const result = await sendTo(chosen, args);
+        // A block at or below the trusted head that this provider does not know: it lags; ask another.
+        if (result === null && needed !== null && args.method === "eth_getBlockByNumber" && trustedHead !== null && needed <= trustedHead) {
+          const others = providers.filter((p) => !tried.has(p) && inUse(p, Date.now()));
+          if (others.length) {
+            putAside(chosen, "lagging", null);
+            continue;
+          }
+        }
+        return result;
+      } catch (error) {
+        lastError = error;
+        if ((error as { providerVerdict?: string }).providerVerdict === "answer") throw error;
+      }
+    }
+    throw lastError ?? new Error(`no RPC provider answered ${args.method} in time`);
+  }
+
+  /** The head at least two providers have reached; each provider's own head is kept for routing and lag. */
+  async function agreedHead(): Promise<string> {
+    const now = Date.now();
+    let asked = providers.filter((p) => inUse(p, now));
+    if (asked.length === 0) {
+      await sleep(Math.min(maxWaitMs, Math.max(10, Math.min(...providers.map((p) => p.asideUntil)) - now)));
+      asked = rank(providers).slice(0, 1);
+      asked = asked.filter((p) => inUse(p, Date.now()));
+    }
+    const answers = await Promise.allSettled(asked.map(async (p) => ({ provider: p, head: BigInt((await sendTo(p, { method: "eth_blockNumber" })) as string) })));
+    const heads: { provider: Provider; head: bigint }[] = [];
+    for (const answer of answers) if (answer.status === "fulfilled") heads.push(answer.value);
+    for (const { provider, head } of heads) provider.head = head;
+    if (heads.length === 0) {
+      // Every provider in use failed: one more round through the failover path.
+      const head = BigInt((await failover({ method: "eth_blockNumber" })) as string);
+      trustedHead = bestHead = head;
+      return `0x${head.toString(16)}`;
+    }
+    const sorted = heads.map((h) => h.head).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+    const agreed = sorted.length >= 2 ? sorted[1]! : sorted[0]!;
+    trustedHead = agreed;
+    bestHead = sorted[0]!;
+    for (const { provider, head } of heads) {
+      if (bestHead - head > BigInt(maxHeadLag)) putAside(provider, "lagging", null);
+    }
+    return `0x${agreed.toString(16)}`;
+  }
+
+  // Retries are the pool's own (across providers); viem's would repeat them on top.
+  const transport: Transport = custom({ request: ({ method, params }) => request({ method, params }) }, { key: "providerPool", name: "Provider pool", retryCount: 0 });
+
+  return {
+    transport,
+    request,
+    health(): ProviderHealth[] {
+      const now = Date.now();
+      return providers.map((p) => ({
+        label: p.label,
+        calls: p.calls,
+        errors: p.errors,
+        rateLimited: p.rateLimited,
+        errorRate: p.errorRate(),
+        latencyMs: p.latencyMs,
+        head: p.head,
+        headLag: p.head !== null && bestHead !== null ? Math.max(0, Number(bestHead - p.head)) : null,
+        asideUntil: inUse(p, now) ? null : p.asideUntil,
+        asideReason: inUse(p, now) ? null : p.asideReason,
+      }));
+    },
+  };
+}
+
+export type ProviderPool = ReturnType<typeof createProviderPool>;

@@ -1,0 +1,123 @@
+/**
+ * Several providers for one chain, through real misbehaving JSON-RPC proxies in front of the
+ * devnet: a 429 puts a provider aside for its Retry-After and the calls go to the other; a
+ * provider that hangs or fails is put aside; the request budget caps what one provider receives;
+ * the head is one both providers have reached; the health figures say all of it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createChainClient } from "@/lib/chains/clients";
+import { createProviderPool, retryAfterMs } from "@/lib/chains/provider-pool";
+import { setupTestDevnet } from "../helpers/devnet";
+import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+
+const net = setupTestDevnet();
+let a: RpcProxy;
+let b: RpcProxy;
+beforeAll(async () => {
+  a = await startRpcProxy(net.rpcUrl);
+  b = await startRpcProxy(net.rpcUrl);
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+});
+afterEach(() => {
+  for (const proxy of [a, b]) {
+    proxy.behave(() => "forward");
+    proxy.lagHead(0);
+    proxy.resetCounts();
+  }
+});
+
+async function until(condition: () => boolean, boundMs: number) {
+  const deadline = Date.now() + boundMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${boundMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const blockCalls = (proxy: RpcProxy) => proxy.calls.filter((c) => c.method === "eth_getBlockByNumber").length;
+
+describe("provider pool", () => {
+  test("a 429 with Retry-After puts the provider aside for that long; the calls go to the other, then back", async () => {
+    const pool = createProviderPool([a.url, b.url], { cooldownMs: 100 });
+    const client = createChainClient(net.chain(), pool.transport);
+    a.behave(() => ({ httpStatus: 429, retryAfterSeconds: 1 }));
+    const started = Date.now();
+    // Calls are spread at random: go on until one has met the 429, then ten more, all to b.
+    for (let i = 0; i < 50 && blockCalls(a) === 0; i++) await client.getBlock({ blockNumber: 1n });
+    const bBefore = blockCalls(b);
+    for (let i = 0; i < 10; i++) await client.getBlock({ blockNumber: 1n });
+    expect(blockCalls(a)).toBe(1);
+    expect(blockCalls(b) - bBefore).toBe(10);
+    const [first] = pool.health();
+    expect(first).toMatchObject({ rateLimited: 1, errors: 1, asideReason: "rate limited" });
+    // Put aside for the Retry-After (1 s), not the 100 ms cool-down.
+    expect(first!.asideUntil! - started).toBeGreaterThanOrEqual(950);
+
+    a.behave(() => "forward");
+    await until(() => pool.health()[0]!.asideUntil === null, 3_000);
+    // Back from its put-aside, the provider gets the next call (its probe), and answers it.
+    await client.getBlock({ blockNumber: 1n });
+    expect(blockCalls(a)).toBe(2);
+    expect(pool.health()[0]).toMatchObject({ asideUntil: null, calls: 2, errors: 1, errorRate: 0.5 });
+  });
+
+  test("a provider that hangs or answers 503 is put aside after its first failure; every call still answers, from the other", async () => {
+    for (const fault of ["hang", { httpStatus: 503 }] as const) {
+      a.resetCounts();
+      b.resetCounts();
+      a.behave(() => fault);
+      const pool = createProviderPool([a.url, b.url], { timeoutMs: 400, cooldownMs: 5_000 });
+      const client = createChainClient(net.chain(), pool.transport);
+      // Calls are spread at random: go on until one has met the fault, then ten more.
+      for (let i = 0; i < 50 && blockCalls(a) === 0; i++) expect((await client.getBlock({ blockNumber: 1n })).number).toBe(1n);
+      for (let i = 0; i < 10; i++) expect((await client.getBlock({ blockNumber: 2n })).number).toBe(2n);
+      expect(blockCalls(a), JSON.stringify(fault)).toBe(1);
+      expect(pool.health()[0], JSON.stringify(fault)).toMatchObject({ calls: 1, errors: 1, rateLimited: 0, asideReason: "failing" });
+      expect(pool.health()[1]!.errors).toBe(0);
+    }
+  });
+
+  test("a request budget per provider per second: 40 calls at once reach a 10-per-second provider over about 3 s, never more than 10 a second beyond the first burst", async () => {
+    const arrivals: number[] = [];
+    a.behave(() => {
+      arrivals.push(Date.now());
+      return "forward";
+    });
+    const pool = createProviderPool([a.url], { requestsPerSecond: 10 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 40 }, () => pool.request({ method: "eth_getBlockByNumber", params: ["0x1", false] })));
+    expect(arrivals).toHaveLength(40);
+    // 10 at once (the bucket), then 10 a second: the 40th goes out no sooner than ~3 s.
+    expect(Math.max(...arrivals) - started).toBeGreaterThanOrEqual(2_800);
+    for (const t of arrivals) {
+      const inWindow = arrivals.filter((u) => u >= t && u < t + 1000).length;
+      expect(inWindow).toBeLessThanOrEqual(21);
+    }
+  });
+
+  test("the head is one both providers have reached; a provider lagging beyond the bound is put aside and the head moves on", async () => {
+    await net.testClient().mine({ blocks: 20 });
+    const nodeHead = await createChainClient(net.chain()).getBlockNumber();
+    const pool = createProviderPool([a.url, b.url], { maxHeadLag: 5 });
+    const client = createChainClient(net.chain(), pool.transport);
+    b.lagHead(2);
+    expect(await client.getBlockNumber()).toBe(nodeHead - 2n);
+    expect(pool.health().map((p) => p.headLag)).toEqual([0, 2]);
+    b.lagHead(8);
+    expect(await client.getBlockNumber()).toBe(nodeHead - 8n);
+    expect(pool.health()[0]).toMatchObject({ head: nodeHead, headLag: 0, asideReason: null });
+    expect(pool.health()[1]).toMatchObject({ head: nodeHead - 8n, asideReason: "lagging" });
+    // b is aside: the one provider in use gives the head, and blocks above b's head are read from a.
+    expect(await client.getBlockNumber()).toBe(nodeHead);
+    expect((await client.getBlock({ blockNumber: nodeHead })).number).toBe(nodeHead);
+  });
+
+  test("Retry-After in seconds or as an HTTP date", () => {
+    expect(retryAfterMs("2")).toBe(2000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(retryAfterMs("soon")).toBeNull();
+  });
+});
