@@ -44,34 +44,30 @@ const learnedLogRange = new WeakMap<PublicClient, bigint>();
 /**
  * eth_getLogs for the catalog's tokens over [from, to], in as few requests as the provider allows:
  * a refused range is narrowed to the limit the refusal states (remembered for the client), to the
- * range it suggests, or else halved; the next piece starts at the same span again.
+ * range it suggests, or else halved; later pieces of the range ask for the span that worked.
  */
 export async function getTransferLogs(client: PublicClient, tokens: Hex[], from: bigint, to: bigint): Promise<Log[]> {
   if (tokens.length === 0) return [];
   const logs: Log[] = [];
+  let span = to - from + 1n;
   let start = from;
   while (start <= to) {
     const limit = learnedLogRange.get(client);
-    let span = to - start + 1n;
     if (limit !== undefined && span > limit) span = limit;
-    for (;;) {
-      const end = start + span - 1n;
-      try {
-        logs.push(...(await client.getLogs({ address: tokens, event: transferEvent, fromBlock: start, toBlock: end })));
-        start = end + 1n;
-        break;
-      } catch (error) {
-        const advice = logRangeAdvice(error);
-        if (!advice || span === 1n) throw error;
-        let next = span / 2n;
-        if (advice.maxBlocks !== null && advice.maxBlocks < span) {
-          next = advice.maxBlocks;
-          learnedLogRange.set(client, advice.maxBlocks);
-        } else if (advice.suggestedTo !== null && advice.suggestedTo >= start && advice.suggestedTo < end) {
-          next = advice.suggestedTo - start + 1n;
-        }
-        span = next < 1n ? 1n : next;
-      }
+    const end = start + span - 1n > to ? to : start + span - 1n;
+    try {
+      logs.push(...(await client.getLogs({ address: tokens, event: transferEvent, fromBlock: start, toBlock: end })));
+      start = end + 1n;
+    } catch (error) {
+      const advice = logRangeAdvice(error);
+      const asked = end - start + 1n;
+      if (!advice || asked === 1n) throw error;
+      let next = asked / 2n;
+      if (advice.maxBlocks !== null && advice.maxBlocks < asked) next = advice.maxBlocks;
+      else if (advice.suggestedTo !== null && advice.suggestedTo >= start && advice.suggestedTo < end) next = advice.suggestedTo - start + 1n;
+      span = next < 1n ? 1n : next;
+      // A block-range limit holds for every later scan; a result count depends on this range's traffic.
+      if (advice.kind === "blockRange") learnedLogRange.set(client, span);
     }
   }
   return logs;
