@@ -25,6 +25,12 @@ function createMetrics() {
     chainScanned: new Gauge({ name: "gateway_chain_scanned_block", help: "The last block fully scanned (the stored cursor).", labelNames: ["chain"], registers }),
     chainLag: new Gauge({ name: "gateway_chain_lag_blocks", help: "Head minus scanned cursor: blocks the scanner is behind.", labelNames: ["chain"], registers }),
     chainTickAge: new Gauge({ name: "gateway_chain_last_tick_age_seconds", help: "Seconds since the chain's watcher last completed a tick in this instance.", labelNames: ["chain"], registers }),
+    providerRequests: new Gauge({ name: "gateway_rpc_provider_requests", help: "JSON-RPC calls sent to the provider since this process started.", labelNames: ["chain", "provider"], registers }),
+    providerRateLimited: new Gauge({ name: "gateway_rpc_provider_rate_limited", help: "Calls the provider answered 429 (or a rate-limit error) since start.", labelNames: ["chain", "provider"], registers }),
+    providerErrorRate: new Gauge({ name: "gateway_rpc_provider_error_rate", help: "Share of the provider's last 100 calls that failed, were limited or timed out (0..1).", labelNames: ["chain", "provider"], registers }),
+    providerLatency: new Gauge({ name: "gateway_rpc_provider_latency_seconds", help: "Smoothed latency of the provider's successful calls.", labelNames: ["chain", "provider"], registers }),
+    providerHeadLag: new Gauge({ name: "gateway_rpc_provider_head_lag_blocks", help: "Blocks the provider's head is behind the highest head any provider of the chain showed.", labelNames: ["chain", "provider"], registers }),
+    providerSetAside: new Gauge({ name: "gateway_rpc_provider_set_aside", help: "1 while the provider is put aside (rate limited, failing or lagging), else 0.", labelNames: ["chain", "provider"], registers }),
     deliveriesDue: new Gauge({ name: "gateway_webhook_deliveries_due", help: "Webhook deliveries due now and not yet sent.", registers }),
     oldestDueAge: new Gauge({ name: "gateway_webhook_oldest_due_age_seconds", help: "How long the oldest due webhook delivery has been waiting (0: none).", registers }),
     attemptDuration: new Histogram({

@@ -1,5 +1,6 @@
 import "server-only";
 import { listBlockchains } from "@/lib/chains/catalog";
+import { providerHealth } from "@/lib/chains/clients";
 import type { DbOrTx } from "@/lib/db/types";
 import { withDeadline } from "@/lib/engine/deadline";
 import { taskClock, taskStates } from "@/lib/engine/task-state";
@@ -35,6 +36,18 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
     if (head !== undefined) m.chainHead.set({ chain: chain.slug }, Number(head));
     const watcher = tasks.get(taskNames.watchChain(chain.slug));
     if (watcher?.lastSuccessAt != null) m.chainTickAge.set({ chain: chain.slug }, (now - watcher.lastSuccessAt) / 1000);
+  }
+
+  for (const { chain, providers } of providerHealth()) {
+    for (const p of providers) {
+      const labels = { chain, provider: p.label };
+      m.providerRequests.set(labels, p.calls);
+      m.providerRateLimited.set(labels, p.rateLimited);
+      m.providerErrorRate.set(labels, p.errorRate);
+      if (p.latencyMs !== null) m.providerLatency.set(labels, p.latencyMs / 1000);
+      if (p.headLag !== null) m.providerHeadLag.set(labels, p.headLag);
+      m.providerSetAside.set(labels, p.asideUntil === null ? 0 : 1);
+    }
   }
 
   try {

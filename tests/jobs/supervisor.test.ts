@@ -224,6 +224,13 @@ describe("health and metrics", () => {
     expect(value(`gateway_task_consecutive_errors{task="${watcher.name}"}`)).toBe(0);
     expect(value(`gateway_task_overdue{task="${watcher.name}"}`)).toBe(0);
     expect(value("gateway_database_up")).toBe(1);
+    // The chain's one provider (the devnet), as the watcher's client saw it: in use, answering.
+    const provider = `1:${new URL(devnet.rpcUrl).host}`;
+    expect(value(`gateway_rpc_provider_requests{chain="base",provider="${provider}"}`)).toBeGreaterThan(0);
+    expect(value(`gateway_rpc_provider_set_aside{chain="base",provider="${provider}"}`)).toBe(0);
+    expect(value(`gateway_rpc_provider_error_rate{chain="base",provider="${provider}"}`)).toBe(0);
+    expect(value(`gateway_rpc_provider_head_lag_blocks{chain="base",provider="${provider}"}`)).toBe(0);
+    expect(value(`gateway_rpc_provider_latency_seconds{chain="base",provider="${provider}"}`)).toBeGreaterThan(0);
     expect(value("gateway_webhook_deliveries_due")).toBe(0);
     expect(value('gateway_sweeps{status="failed"}')).toBe(0);
     // The liveness and readiness calls above went through the shared wrapper's request log.

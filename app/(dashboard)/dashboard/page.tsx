@@ -7,6 +7,7 @@ import { OrdersTable } from "@/components/dashboard/orders-table";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { loadOverview, overviewDays, type TokenSeries } from "@/lib/dashboard/overview";
+import { providerStatus, type ProviderStatusRow } from "@/lib/dashboard/provider-status";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { getDb } from "@/lib/db/client";
@@ -16,6 +17,15 @@ export const metadata: Metadata = { title: "Overview · Dashboard" };
 const statusColumns: Array<Column<TokenSeries>> = [
   ...orderStatuses.map((s): Column<TokenSeries> => ({ header: s, cell: (t) => t.countsByStatus[s] })),
   { header: "confirmed volume", cell: (t) => `${t.confirmedVolume} ${t.currency}` },
+];
+
+const providerColumns: Array<Column<ProviderStatusRow>> = [
+  { header: "network", cell: "chain" },
+  { header: "provider", cell: "provider", mono: true },
+  { header: "state", cell: (p) => <Badge status={p.aside ? "failed" : "ok"}>{p.state}</Badge> },
+  { header: "errors (last 100 calls)", cell: "errorRate", align: "end" },
+  { header: "latency", cell: "latency", align: "end" },
+  { header: "head lag", cell: "headLag", align: "end" },
 ];
 
 export default async function OverviewPage() {
@@ -60,6 +70,16 @@ export default async function OverviewPage() {
           <DataTable caption={`Orders by status, ${t.currency} on ${t.blockchain}`} columns={statusColumns} rows={[t]} rowKey={(row) => row.key} empty={null} />
         </Card>
       ))}
+
+      <h2>Network status</h2>
+      <DataTable
+        caption="RPC providers of each network, as this server sees them"
+        columns={providerColumns}
+        rows={providerStatus()}
+        rowKey={(row) => row.key}
+        rowData={(row) => ({ "data-provider": row.key })}
+        empty="No network is configured."
+      />
 
       <h2>Recent orders</h2>
       <OrdersTable orders={recent.map((o) => serializeOrder(o))} caption="Recent orders" />
