@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { custom, http, type Address, type PublicClient } from "viem";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
@@ -6,6 +6,7 @@ import { POST as createWallet } from "@/app/api/merchant-wallets/route";
 import { POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
 import { createChainClient } from "@/lib/chains/clients";
+import { createProviderPool } from "@/lib/chains/provider-pool";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import { startDevnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
@@ -13,6 +14,7 @@ import { watchChainTick } from "@/lib/engine/chain-tick";
 import { merchants, paymentOrders } from "@/lib/db/schema";
 import { sendFromFaucet, mineBlocks } from "@/lib/sandbox/devnet-tools";
 import { createBenchDatabase, fmt, noParams, percentile, request } from "./support";
+import { startRpcProxy, type RpcProxy } from "../tests/helpers/rpc-proxy";
 
 function countingClient(chain: Blockchain, rpcUrl: string) {
   const inner = http(rpcUrl)({ chain: undefined, retryCount: 0 });
@@ -37,6 +39,116 @@ async function measureRpcPerBlock(db: Parameters<typeof watchChainTick>[0], chai
   const elapsed = performance.now() - started;
   const scanned = Number(result.scan.toBlock! - result.scan.fromBlock! + 1n);
   return { perBlock: counter.requests / scanned, tickMs: elapsed, scanned };
+}
+
+type Db = Parameters<typeof watchChainTick>[0];
+
+/** The issue's faulty provider: 429 with Retry-After: 1 to 30 % of the HTTP requests, 10 % delayed by 1.5 s (a batch is one request). */
+function misbehave(proxy: RpcProxy) {
+  proxy.behave(
+    () => {
+      const draw = Math.random();
+      return draw < 0.3 ? { httpStatus: 429, retryAfterSeconds: 1 } : draw < 0.4 ? { delayMs: 1500 } : "forward";
+    },
+    { perRequest: true },
+  );
+}
+
+interface GapOutcome {
+  confirmed: number;
+  seconds: number;
+  calls: number;
+  httpRequests: number;
+  limited: number;
+  scannedBlocks: number;
+}
+
+/**
+ * The issue's measurement: the cursor 300 blocks behind the head with 5 USDC payments in the gap,
+ * the watcher polling every 250 ms through `client`; how many payments are detected within the
+ * bound, how long it took, and what the providers received meanwhile.
+ */
+async function measureGap(db: Db, chain: Blockchain, client: PublicClient, proxies: RpcProxy[], pay: () => Promise<string[]>, boundMs: number): Promise<GapOutcome> {
+  const direct = createChainClient(chain, http(chain.rpcUrl!));
+  await watchChainTick(db, chain, direct, { checkInternalDeposits: false }); // cursor at head
+  const orderIds = await pay();
+  await mineBlocks(chain, 300);
+  for (const proxy of proxies) proxy.resetCounts();
+  const started = performance.now();
+  let polling = true;
+  let scannedBlocks = 0;
+  const loop = (async () => {
+    while (polling) {
+      const tick = await watchChainTick(db, chain, client, { checkInternalDeposits: false }).catch(() => null);
+      if (tick?.scan.toBlock != null && tick.scan.fromBlock != null) scannedBlocks += Number(tick.scan.toBlock - tick.scan.fromBlock + 1n);
+      await new Promise((r) => setTimeout(r, chain.pollIntervalMs));
+    }
+  })();
+  let confirmed = 0;
+  while (performance.now() - started < boundMs) {
+    const rows = await db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.orderId, orderIds));
+    confirmed = rows.filter((row) => row.status === "confirmed").length;
+    if (confirmed === orderIds.length) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const counts = {
+    calls: proxies.reduce((n, p) => n + p.calls.length, 0),
+    httpRequests: proxies.reduce((n, p) => n + p.httpRequests, 0),
+    limited: proxies.reduce((n, p) => n + p.refusedRequests, 0),
+  };
+  polling = false;
+  await loop;
+  return { confirmed, seconds, ...counts, scannedBlocks };
+}
+
+/** Before (one provider, viem http with two retries and a 15 s timeout, as the gateway had) and after (the provider pool), with and without the faulty proxy. */
+async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: string): Promise<void> {
+  const usdc = chain.tokens.find((t) => t.symbol === "USDC")!;
+  let nonce = 200_000;
+  const pay = async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await createOrderRoute(
+        request("POST", "/api/payment-orders/", { token: accessToken, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ } }),
+        noParams,
+      );
+      const order = (await res.json()).data;
+      await sendFromFaucet(chain, usdc, order.receiving_address, 1_000_000n);
+      ids.push(order.order_id);
+    }
+    return ids;
+  };
+  const faulty = await startRpcProxy(chain.rpcUrl!);
+  const clean = await startRpcProxy(chain.rpcUrl!);
+  const budget = 25;
+  const before = (url: string) => createChainClient(chain, http(url, { retryCount: 2, timeout: 15_000 }));
+  const after = (urls: string[]) => createChainClient(chain, createProviderPool(urls, { requestsPerSecond: budget, batch: true }).transport);
+  const scenarios: Array<[string, () => PublicClient, RpcProxy[], boolean]> = [
+    ["before: one provider, clean", () => before(clean.url), [clean], false],
+    ["before: one provider, faulty", () => before(faulty.url), [faulty], true],
+    ["after: one provider, clean", () => after([clean.url]), [clean], false],
+    ["after: one provider, faulty", () => after([faulty.url]), [faulty], true],
+    ["after: faulty + clean providers", () => after([faulty.url, clean.url]), [faulty, clean], true],
+  ];
+  const boundMs = 120_000;
+  console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of calls, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
+  console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  try {
+    for (const [label, makeClient, proxies, isFaulty] of scenarios) {
+      for (const proxy of [faulty, clean]) proxy.behave(() => "forward");
+      if (isFaulty) misbehave(faulty);
+      const outcome = await measureGap(db, chain, makeClient(), proxies, pay, boundMs);
+      console.log(
+        `| ${label} | ${outcome.confirmed} of 5 | ${fmt(outcome.seconds, 1)} | ${outcome.calls} | ${outcome.httpRequests} | ${fmt(outcome.calls / outcome.seconds, 0)} | ${outcome.limited} | ${outcome.scannedBlocks ? fmt(outcome.calls / outcome.scannedBlocks, 2) : "–"} |`,
+      );
+    }
+  } finally {
+    faulty.behave(() => "forward");
+    await faulty.close();
+    await clean.close();
+  }
 }
 
 /** Scanner cost with 10,000 open orders on one chain, and detection latency of 20 payments with a 250 ms poll. */
@@ -132,6 +244,8 @@ export async function runScannerBench(): Promise<void> {
     console.log(
       `detection latency (block mined → order processing, ${chain.pollIntervalMs} ms poll, 20 payments): median ${fmt(percentile(latencies, 50), 0)} ms, max ${fmt(latencies.at(-1)!, 0)} ms (target ≤ ${chain.pollIntervalMs + 100} ms)`,
     );
+
+    await runProviderScenarios(db, chain, tokens.access);
   } finally {
     setDevnetRpcUrl(undefined);
     await devnet.stop();

@@ -7,7 +7,7 @@ export interface ProviderPoolOptions {
   requestsPerSecond?: number;
   /** One request's timeout. */
   timeoutMs?: number;
-  /** First put-aside after a failure; doubles with each failure in a row, with ±25 % jitter. */
+  /** First put-aside after a failure (or a 429 without Retry-After); doubles with each failure in a row, with ±25 % jitter. */
   cooldownMs?: number;
   maxCooldownMs?: number;
   /** Blocks a provider's head may be behind the trusted head before it is put aside as lagging. */
@@ -172,15 +172,17 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
     const { request } = transport({ chain: undefined, retryCount: 0, timeout });
     return new Provider(providerLabel(url, i), request as RequestFn, budget);
   });
-  const maxAttempts = options.maxAttempts ?? Math.max(4, providers.length * 3);
+  const maxAttempts = options.maxAttempts ?? Math.max(8, providers.length * 3);
   let trustedHead: bigint | null = null;
   /** The highest head any provider showed in the last round: lag is measured from it. */
   let bestHead: bigint | null = null;
 
-  function putAside(provider: Provider, reason: string, waitMs: number | null) {
+  /** Sets a provider aside: for its Retry-After when it gave one, else a cool-down doubling with each failure in a row. */
+  function putAside(provider: Provider, reason: string, retryAfter: number | null) {
     provider.failuresInRow += 1;
-    const backoff = Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * (0.75 + Math.random() * 0.5);
-    provider.asideUntil = Date.now() + Math.max(waitMs ?? 0, backoff);
+    const jitter = 0.75 + Math.random() * 0.5;
+    const wait = retryAfter !== null ? retryAfter * (1 + (jitter - 0.75) / 2) : Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * jitter;
+    provider.asideUntil = Date.now() + wait;
     provider.asideReason = reason;
     provider.probeDue = true;
   }

@@ -45,8 +45,13 @@ export interface RpcProxy {
   readonly calls: RpcCall[];
   /** HTTP requests received (a batch is one). */
   readonly httpRequests: number;
-  /** How to treat each call from now on (default: forward everything). */
-  behave(decide: (call: RpcCall) => RpcBehaviour): void;
+  /** HTTP requests answered with an HTTP error status (429, 503, …) instead of forwarded. */
+  readonly refusedRequests: number;
+  /**
+   * How to treat each call from now on (default: forward everything). `perRequest`: decide once per
+   * HTTP request (its first call) and apply that to every call in it, as a provider's rate limiter does.
+   */
+  behave(decide: (call: RpcCall) => RpcBehaviour, options?: { perRequest?: boolean }): void;
   /** Refuse eth_getLogs over more than `maxBlocks` blocks, in a provider's words (null: no limit). */
   limitLogs(limit: LogsLimit | null): void;
   /** Serve a head this many blocks behind the node: eth_blockNumber and "latest" lag, newer blocks are unknown (null). */
@@ -70,11 +75,13 @@ interface JsonRpcRequest {
  */
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let decide: (call: RpcCall) => RpcBehaviour = () => "forward";
+  let perRequest = false;
   let logsLimit: LogsLimit | null = null;
   let lag = 0;
   const faults: RpcCall[] = [];
   const calls: RpcCall[] = [];
   let httpRequests = 0;
+  let refusedRequests = 0;
   const hanging = new Set<ServerResponse>();
 
   async function upstream(body: unknown): Promise<unknown> {
@@ -128,10 +135,12 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as JsonRpcRequest | JsonRpcRequest[];
     const requests = Array.isArray(parsed) ? parsed : [parsed];
+    let first: RpcBehaviour | null = null;
     const behaviours = requests.map((request) => {
       const call = { method: request.method, params: request.params ?? [] };
       calls.push(call);
-      const behaviour = decide(call);
+      const behaviour = perRequest && first !== null ? first : decide(call);
+      first ??= behaviour;
       if (behaviour !== "forward") faults.push(call);
       return behaviour;
     });
@@ -141,6 +150,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     }
     const refused = behaviours.find((b): b is { httpStatus: number; retryAfterSeconds?: number } => typeof b === "object" && "httpStatus" in b);
     if (refused) {
+      refusedRequests += 1;
       const headers: Record<string, string> = { "content-type": "text/plain" };
       if (refused.retryAfterSeconds !== undefined) headers["retry-after"] = String(refused.retryAfterSeconds);
       res.writeHead(refused.httpStatus, headers);
@@ -176,8 +186,12 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     get httpRequests() {
       return httpRequests;
     },
-    behave(next) {
+    get refusedRequests() {
+      return refusedRequests;
+    },
+    behave(next, options) {
       decide = next;
+      perRequest = options?.perRequest ?? false;
     },
     limitLogs(limit) {
       logsLimit = limit;
@@ -189,6 +203,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       calls.length = 0;
       faults.length = 0;
       httpRequests = 0;
+      refusedRequests = 0;
     },
     async close() {
       for (const res of hanging) res.destroy();
