@@ -149,8 +149,8 @@ function blockNumberParam(value: unknown): bigint | null {
 }
 
 /**
- * Several RPC providers behind one viem transport. Each call goes to the best provider in use
- * (fewest recent errors, then lowest latency) within its request budget; a provider that answers
+ * Several RPC providers behind one viem transport. Each call goes to a provider in use, drawn by
+ * health (fewer recent errors, lower latency), within its request budget; a provider that answers
  * 429, fails, times out or lags is put aside (for its Retry-After, else a cool-down that doubles
  * with jitter) and the call moves to the next one. eth_blockNumber answers the head at least two
  * providers have reached (the one provider's when only one answers). Block reads above a
@@ -179,6 +179,8 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
 
   /** Sets a provider aside: for its Retry-After when it gave one, else a cool-down doubling with each failure in a row. */
   function putAside(provider: Provider, reason: string, retryAfter: number | null) {
+    // Concurrent calls (a batch) failing together are one failure, not a streak.
+    if (!inUse(provider, Date.now())) return;
     provider.failuresInRow += 1;
     const jitter = 0.75 + Math.random() * 0.5;
     const wait = retryAfter !== null ? retryAfter * (1 + (jitter - 0.75) / 2) : Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * jitter;
@@ -283,8 +285,9 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       const chosen = choose(knowing.length ? knowing : pool);
       if (!chosen) {
         const soonest = Math.min(...providers.map((p) => p.asideUntil));
-        if (soonest - now > deadline - now) break;
+        if (soonest > deadline) break;
         await sleep(Math.max(10, soonest - now));
+        attempt -= 1; // waiting is no attempt: the deadline bounds it
         continue;
       }
       tried.add(chosen);

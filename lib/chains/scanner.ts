@@ -119,8 +119,9 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   let cursor = await findCursor(db, chain.id);
   let reset = false;
 
-  if (cursor && cursor.genesisHash === genesis.hash && cursor.lastBlock > head && (await isBehindCursor(client, cursor))) {
-    // The providers' head is behind what this chain already showed us (a lagging provider): nothing new yet.
+  // A head below the cursor on the same chain is a provider behind what it already showed, not a new
+  // chain: a live network is never replaced; a devnet is when the cursor's block is gone too.
+  if (cursor && cursor.genesisHash === genesis.hash && cursor.lastBlock > head && (!chain.isDevnet || (await isBehindCursor(client, cursor)))) {
     return { head, fromBlock: null, toBlock: null, transfers: 0, reset: false };
   }
   if (cursor && (cursor.genesisHash !== genesis.hash || cursor.lastBlock > head)) {

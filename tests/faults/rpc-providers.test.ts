@@ -137,6 +137,38 @@ describe("several providers misbehaving in turn", () => {
   }, 90_000);
 });
 
+describe("a head behind the cursor", () => {
+  test("a provider whose head falls behind what was already scanned is no chain reset: transfers stay, the scan resumes", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
+    const order = await createOrder(merchant, { blockchain: "base", amount: "1", currency: "USDC" });
+    await pay(merchant, order.order_id);
+    await net.testClient().mine({ blocks: 3 });
+    // Scanned to the node's head through the clean path...
+    const direct = createChainClient(base(), createProviderPool([net.rpcUrl]).transport);
+    await watchChainTick(testDb.db, base(), direct, { checkInternalDeposits: false });
+    expect((await outcomes([order.order_id]))[0]).toMatchObject({ status: "confirmed", transfers: 1 });
+    // ...then one provider serves a head 3 blocks behind the other's: the head both reached is below the cursor.
+    a.lagHead(3);
+    try {
+      const behind = createChainClient(base(), createProviderPool([a.url, b.url]).transport);
+      const tick = await watchChainTick(testDb.db, base(), behind, { checkInternalDeposits: false });
+      expect(tick.scan).toMatchObject({ reset: false, fromBlock: null, toBlock: null });
+      expect((await outcomes([order.order_id]))[0]).toMatchObject({ status: "confirmed", transfers: 1 });
+      // On a live network (never replaced) even a lone provider that does not know the cursor's block yet is only behind.
+      const lone = createChainClient(base(), createProviderPool([a.url]).transport);
+      const live = { ...base(), isDevnet: false };
+      expect((await watchChainTick(testDb.db, live, lone, { checkInternalDeposits: false })).scan).toMatchObject({ reset: false, fromBlock: null });
+      a.lagHead(0);
+      await net.testClient().mine({ blocks: 1 });
+      expect((await watchChainTick(testDb.db, base(), behind, { checkInternalDeposits: false })).scan).toMatchObject({ reset: false, transfers: 0 });
+      expect((await outcomes([order.order_id]))[0]).toMatchObject({ status: "confirmed", transfers: 1 });
+    } finally {
+      a.lagHead(0);
+    }
+  });
+});
+
 describe("a 500-block gap under a 100-block eth_getLogs limit", () => {
   const wordings: LogRefusalWording[] = ["quicknode", "geth", "alchemy", "ankr"];
   test.each(wordings)("%s's wording: every payment in the gap is found, the limit learned after few refusals", async (wording) => {
