@@ -61,6 +61,7 @@ interface GapOutcome {
   httpRequests: number;
   limited: number;
   scannedBlocks: number;
+  failedTicks: number;
 }
 
 /**
@@ -77,9 +78,13 @@ async function measureGap(db: Db, chain: Blockchain, client: PublicClient, proxi
   const started = performance.now();
   let polling = true;
   let scannedBlocks = 0;
+  let failedTicks = 0;
   const loop = (async () => {
     while (polling) {
-      const tick = await watchChainTick(db, chain, client, { checkInternalDeposits: false }).catch(() => null);
+      const tick = await watchChainTick(db, chain, client, { checkInternalDeposits: false }).catch(() => {
+        failedTicks += 1;
+        return null;
+      });
       if (tick?.scan.toBlock != null && tick.scan.fromBlock != null) scannedBlocks += Number(tick.scan.toBlock - tick.scan.fromBlock + 1n);
       await new Promise((r) => setTimeout(r, chain.pollIntervalMs));
     }
@@ -99,7 +104,7 @@ async function measureGap(db: Db, chain: Blockchain, client: PublicClient, proxi
   };
   polling = false;
   await loop;
-  return { confirmed, seconds, ...counts, scannedBlocks };
+  return { confirmed, seconds, ...counts, scannedBlocks, failedTicks };
 }
 
 /** Before (one provider, viem http with two retries and a 15 s timeout, as the gateway had) and after (the provider pool), with and without the faulty proxy. */
@@ -133,15 +138,15 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
   ];
   const boundMs = 120_000;
   console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of calls, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
-  console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block | failed ticks |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   try {
     for (const [label, makeClient, proxies, isFaulty] of scenarios) {
       for (const proxy of [faulty, clean]) proxy.behave(() => "forward");
       if (isFaulty) misbehave(faulty);
       const outcome = await measureGap(db, chain, makeClient(), proxies, pay, boundMs);
       console.log(
-        `| ${label} | ${outcome.confirmed} of 5 | ${fmt(outcome.seconds, 1)} | ${outcome.calls} | ${outcome.httpRequests} | ${fmt(outcome.calls / outcome.seconds, 0)} | ${outcome.limited} | ${outcome.scannedBlocks ? fmt(outcome.calls / outcome.scannedBlocks, 2) : "–"} |`,
+        `| ${label} | ${outcome.confirmed} of 5 | ${fmt(outcome.seconds, 1)} | ${outcome.calls} | ${outcome.httpRequests} | ${fmt(outcome.calls / outcome.seconds, 0)} | ${outcome.limited} | ${outcome.scannedBlocks ? fmt(outcome.calls / outcome.scannedBlocks, 2) : "–"} | ${outcome.failedTicks} |`,
       );
     }
   } finally {
