@@ -60,6 +60,24 @@ describe("network catalog in live mode", () => {
     expect(base.implementation?.toLowerCase()).toBe(implementation);
     expect(base.rpcUrl).toBe("https://base-mainnet.example/v2/secret");
     expect(findBlockchainBySlug("ethereum")!.factory).toBeNull();
+    expect(base.rpcUrls).toEqual(["https://base-mainnet.example/v2/secret"]);
+  });
+
+  test("several providers per chain from RPC_URLS_<SLUG> (HTTP and WebSocket), ahead of RPC_URL_<SLUG>", async () => {
+    const { findBlockchainBySlug } = await catalogWith({
+      GATEWAY_MODE: "live",
+      RPC_URL_BASE: "https://one.example/v2/key",
+      RPC_URLS_BASE: " wss://ws.example/key , https://a.example/v2/key,https://b.example/rpc ",
+    });
+    const base = findBlockchainBySlug("base")!;
+    expect(base.rpcUrls).toEqual(["wss://ws.example/key", "https://a.example/v2/key", "https://b.example/rpc"]);
+    expect(base.rpcUrl).toBe("https://a.example/v2/key");
+    expect(base.wsUrl).toBe("wss://ws.example/key");
+    expect(findBlockchainBySlug("ethereum")!.rpcUrls).toEqual([]);
+  });
+
+  test("a malformed provider list is refused at start, naming the variable", async () => {
+    await expect(catalogWith({ GATEWAY_MODE: "live", RPC_URLS_BASE: "https://a.example,ftp://b.example" })).rejects.toThrow(/RPC_URLS_BASE: must be comma-separated http\(s\):\/\/ or ws\(s\):\/\/ URLs/);
   });
 });
 
