@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, max, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, max, min, ne } from "drizzle-orm";
 import { sentTransactions, type SentTransaction } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 
@@ -54,4 +54,14 @@ export async function settleNonce(db: Db, rows: SentTransaction[], minedHash: st
 /** The node refused the transaction outright: it never flies and holds no nonce. */
 export async function markRejected(db: DbOrTx, id: number, now: Date): Promise<void> {
   await db.update(sentTransactions).set({ status: "rejected", updatedAt: now }).where(eq(sentTransactions.id, id));
+}
+
+/** Per EVM chain: how many of the gateway's transactions are in flight and since when the oldest (GET /api/metrics). */
+export async function inFlightByChain(db: DbOrTx): Promise<Array<{ chainId: number; inFlight: number; oldestSentAt: Date }>> {
+  const rows = await db
+    .select({ chainId: sentTransactions.chainId, inFlight: count(), oldestSentAt: min(sentTransactions.sentAt) })
+    .from(sentTransactions)
+    .where(eq(sentTransactions.status, "in_flight"))
+    .groupBy(sentTransactions.chainId);
+  return rows.map((row) => ({ chainId: row.chainId, inFlight: Number(row.inFlight), oldestSentAt: row.oldestSentAt! }));
 }

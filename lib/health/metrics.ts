@@ -41,6 +41,13 @@ function createMetrics() {
       labelNames: ["chain", "event"],
       registers,
     }),
+    sentInFlight: new Gauge({ name: "gateway_sent_transactions_in_flight", help: "The gateway's own transactions sent and not yet mined, by EVM chain id.", labelNames: ["chain_id"], registers }),
+    sentOldestInFlightAge: new Gauge({
+      name: "gateway_sent_transactions_oldest_in_flight_age_seconds",
+      help: "Age of the oldest nonce still in flight (from its first send), by EVM chain id: a stuck transaction shows here.",
+      labelNames: ["chain_id"],
+      registers,
+    }),
     sweeps: new Gauge({ name: "gateway_sweeps", help: "Sweeps by status: pending and submitted (to do), failed (given up).", labelNames: ["status"], registers }),
     databaseUp: new Gauge({ name: "gateway_database_up", help: "1 when this scrape could read the database, else 0.", registers }),
     taskErrors: new Gauge({ name: "gateway_task_consecutive_errors", help: "Failed runs in a row of a background task (0: its last run succeeded).", labelNames: ["task"], registers }),

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { formatGwei, parseEther, parseGwei, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import type { Blockchain } from "@/lib/chains/catalog";
@@ -105,6 +106,12 @@ describe("sending the gateway's own transactions", () => {
     // The node loses it (a restart of the node, an evicted mempool entry): its pending count goes back to 0.
     await net.testClient().dropTransaction({ hash: inFlight!.hash as Hex });
     expect(await client().getTransactionCount({ address, blockTag: "pending" })).toBe(0);
+
+    // GET /api/metrics shows it in flight, and for how long.
+    const scraped = await (await metricsRoute(new Request("http://localhost/api/metrics"), { params: Promise.resolve({}) })).text();
+    const gauge = (name: string) => Number(scraped.match(new RegExp(`^${name}\\{chain_id="31337"\\} (\\S+)$`, "m"))?.[1]);
+    expect(gauge("gateway_sent_transactions_in_flight")).toBeGreaterThanOrEqual(1);
+    expect(gauge("gateway_sent_transactions_oldest_in_flight_age_seconds")).toBeGreaterThanOrEqual(0);
 
     // A new process: nothing but the database remembers nonce 0.
     await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, oneWei(recipient), options)).rejects.toBeInstanceOf(TransactionStillPendingError);
