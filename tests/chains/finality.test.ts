@@ -11,6 +11,7 @@ import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { createChainClient } from "@/lib/chains/clients";
+import { finalityHead } from "@/lib/chains/finality";
 import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { sweeps } from "@/lib/db/schema";
@@ -63,6 +64,18 @@ describe("finality tags", () => {
     const head = await direct.getBlockNumber({ cacheTime: 0 });
     expect((await direct.getBlock({ blockTag: "safe" })).number).toBe(head);
     expect((await direct.getBlock({ blockTag: "finalized" })).number).toBe(head);
+  });
+
+  test("a live chain's answer is reused for a while (one call, not one per tick); the devnet is asked every time", async () => {
+    const head = await client().getBlockNumber({ cacheTime: 0 });
+    const live: Blockchain = { ...chain(), isDevnet: false };
+    await finalityHead(client(), live, "finalized", head);
+    const asked = proxy.asked.finalized;
+    expect(await finalityHead(client(), live, "finalized", head)).toBe(head);
+    expect(proxy.asked.finalized).toBe(asked);
+    await finalityHead(client(), chain(), "finalized", head);
+    await finalityHead(client(), chain(), "finalized", head);
+    expect(proxy.asked.finalized).toBe(asked + 2);
   });
 
   test("a payment above `finalized` is still re-checked past the threshold's window: a reorg 80 blocks deep flags it at risk and re-queues its sweep", async () => {
