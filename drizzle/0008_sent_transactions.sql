@@ -11,6 +11,7 @@ CREATE TABLE "sent_transactions" (
 	"raw" text NOT NULL,
 	"status" text NOT NULL,
 	"block_number" bigint,
+	"reported_at" timestamp with time zone,
 	"sent_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL

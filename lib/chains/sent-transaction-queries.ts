@@ -1,9 +1,9 @@
 import "server-only";
-import { and, asc, count, eq, inArray, max, min, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, max, min, ne } from "drizzle-orm";
 import { sentTransactions, type SentTransaction } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 
-export type NewSentTransaction = Omit<SentTransaction, "id" | "status" | "blockNumber" | "createdAt" | "updatedAt">;
+export type NewSentTransaction = Omit<SentTransaction, "id" | "status" | "blockNumber" | "reportedAt" | "createdAt" | "updatedAt">;
 
 /** Records a signed transaction as in flight, before it is broadcast. */
 export async function recordSentTransaction(db: DbOrTx, row: NewSentTransaction, now: Date): Promise<SentTransaction> {
@@ -64,4 +64,20 @@ export async function inFlightByChain(db: DbOrTx): Promise<Array<{ chainId: numb
     .where(eq(sentTransactions.status, "in_flight"))
     .groupBy(sentTransactions.chainId);
   return rows.map((row) => ({ chainId: row.chainId, inFlight: Number(row.inFlight), oldestSentAt: row.oldestSentAt! }));
+}
+
+/** A purpose's mined transaction whose receipt no caller has been handed yet (null: none). */
+export async function findUnreportedMined(db: DbOrTx, purpose: string, purposeId: number): Promise<SentTransaction | null> {
+  const [row] = await db
+    .select()
+    .from(sentTransactions)
+    .where(and(eq(sentTransactions.purpose, purpose), eq(sentTransactions.purposeId, purposeId), eq(sentTransactions.status, "mined"), isNull(sentTransactions.reportedAt)))
+    .orderBy(desc(sentTransactions.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Its purpose's caller now knows how it went. */
+export async function markReported(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(sentTransactions).set({ reportedAt: now, updatedAt: now }).where(eq(sentTransactions.id, id));
 }

@@ -1,12 +1,12 @@
 import "server-only";
-import { formatGwei, keccak256, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { formatGwei, keccak256, parseTransaction, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SentTransaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { observeSentTransaction } from "@/lib/health/metrics";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
-import { findInFlight, highestRecordedNonce, markRejected, recordSentTransaction, settleNonce } from "./sent-transaction-queries";
+import { findInFlight, findUnreportedMined, highestRecordedNonce, markRejected, markReported, recordSentTransaction, settleNonce } from "./sent-transaction-queries";
 import { isRpcUnreachable, withAccountLock } from "./serial-sender";
 
 /** What to send: a call with an explicit gas limit (the caller estimated it). */
@@ -97,6 +97,21 @@ async function receiptOf(client: PublicClient, hash: Hex): Promise<TransactionRe
   });
 }
 
+/**
+ * When the node holds none of a nonce's transactions (a node restart, an evicted mempool entry),
+ * broadcasts the newest again (still validly signed); whether it had to.
+ */
+async function rebroadcastIfForgotten(chain: Blockchain, client: PublicClient, rows: SentTransaction[]): Promise<boolean> {
+  if (await anyKnown(client, rows)) return false;
+  const latest = rows[rows.length - 1]!;
+  await client.request({ method: "eth_sendRawTransaction", params: [latest.raw as Hex] }).catch((error: unknown) => {
+    log.warn("rebroadcast failed", { chain: chain.slug, hash: latest.hash, ...describeError(error) });
+  });
+  observeSentTransaction(chain.slug, "rebroadcast");
+  log.warn("transaction rebroadcast", { chain: chain.slug, hash: latest.hash, nonce: String(latest.nonce) });
+  return true;
+}
+
 /** Whether the node holds any of a nonce's transactions (in its mempool or a block). */
 async function anyKnown(client: PublicClient, rows: SentTransaction[]): Promise<boolean> {
   for (const row of [...rows].reverse()) {
@@ -141,12 +156,21 @@ export async function sendManaged(
   const account = privateKeyToAccount(privateKey);
   const sender = account.address.toLowerCase();
   return withAccountLock(chain.rpcUrl, account.address, async () => {
-    const { open, mined } = await settleInFlight(db, chain, client, sender);
+    const open = await settleInFlight(db, chain, client, sender);
     const isMine = (row: SentTransaction) => row.purpose === target.purpose && row.purposeId === target.purposeId;
-    // Mined while nobody watched (the process that sent it died, or stopped watching): that is the answer, not a new send.
-    const minedUnwatched = mined.find((m) => isMine(m.row));
-    if (minedUnwatched) return { hash: minedUnwatched.row.hash as Hex, receipt: minedUnwatched.receipt };
+    // Mined while nobody watched it for this purpose (its sender died or stopped watching, or another
+    // call settled it): that is the answer, not a new send, unless a reorg has taken it away since.
+    const unreported = await findUnreportedMined(db, target.purpose, target.purposeId);
+    if (unreported) {
+      await markReported(db, unreported.id, new Date());
+      const receipt = await receiptOf(client, unreported.hash as Hex);
+      if (receipt) return { hash: unreported.hash as Hex, receipt };
+    }
     let mine = open.filter(isMine);
+    // Another purpose's nonce the node forgot would hold back every later one: broadcast it again first.
+    for (const nonce of new Set(open.filter((row) => !isMine(row)).map((row) => row.nonce))) {
+      await rebroadcastIfForgotten(chain, client, open.filter((row) => row.nonce === nonce));
+    }
     if (mine.length === 0) {
       const request = await build();
       const fees = await feesWithinCeiling(client, chain.maxFeePerGas).catch((error: unknown) => {
@@ -218,14 +242,12 @@ async function signRecordBroadcast(db: Db, chain: Blockchain, client: PublicClie
 
 /**
  * Settles the sender's in-flight nonces the chain has moved past (one of ours mined: that one
- * `mined`, the rest `replaced`; none of ours: `superseded`). Returns what is still in flight, and
- * what it found mined, with the receipts.
+ * `mined`, the rest `replaced`; none of ours: `superseded`). Returns what is still in flight.
  */
-async function settleInFlight(db: Db, chain: Blockchain, client: PublicClient, sender: string) {
+async function settleInFlight(db: Db, chain: Blockchain, client: PublicClient, sender: string): Promise<SentTransaction[]> {
   const open: SentTransaction[] = [];
-  const mined: { row: SentTransaction; receipt: TransactionReceipt }[] = [];
   const inFlight = await findInFlight(db, chain.chainId, sender);
-  if (inFlight.length === 0) return { open, mined };
+  if (inFlight.length === 0) return open;
   const minedCount = BigInt(await client.getTransactionCount({ address: sender as Address, blockTag: "latest" }));
   for (const nonce of new Set(inFlight.map((row) => row.nonce))) {
     const rows = inFlight.filter((row) => row.nonce === nonce);
@@ -235,9 +257,8 @@ async function settleInFlight(db: Db, chain: Blockchain, client: PublicClient, s
     }
     const found = await firstReceipt(client, rows);
     await settleNonce(db, rows, found?.hash ?? null, found?.receipt.blockNumber ?? null, new Date());
-    if (found) mined.push({ row: rows.find((row) => row.hash === found.hash)!, receipt: found.receipt });
   }
-  return { open, mined };
+  return open;
 }
 
 async function firstReceipt(client: PublicClient, rows: SentTransaction[]): Promise<{ hash: string; receipt: TransactionReceipt } | null> {
@@ -256,6 +277,7 @@ async function watch(db: Db, chain: Blockchain, client: PublicClient, account: L
     const found = await firstReceipt(client, rows);
     if (found) {
       await settleNonce(db, rows, found.hash, found.receipt.blockNumber, new Date());
+      await markReported(db, rows.find((row) => row.hash === found.hash)!.id, new Date());
       return { hash: found.hash as Hex, receipt: found.receipt };
     }
     const minedCount = BigInt(await client.getTransactionCount({ address: account.address, blockTag: "latest" }));
@@ -267,19 +289,13 @@ async function watch(db: Db, chain: Blockchain, client: PublicClient, account: L
       await settleNonce(db, rows, null, null, new Date());
       throw new Error(`Nonce ${latest.nonce} was used by a transaction not on record; ${target.purpose} ${target.purposeId} must be sent again.`);
     }
-    if (!(await anyKnown(client, rows))) {
-      // A node restart or a dropped mempool entry: the signed transaction is still valid, send it again.
-      await client.request({ method: "eth_sendRawTransaction", params: [latest.raw as Hex] }).catch((error: unknown) => {
-        log.warn("rebroadcast failed", { chain: chain.slug, hash: latest.hash, ...describeError(error) });
-      });
-      observeSentTransaction(chain.slug, "rebroadcast");
-      log.warn("transaction rebroadcast", { chain: chain.slug, hash: latest.hash, nonce: String(latest.nonce) });
-    } else if (Date.now() - latest.sentAt.getTime() >= options.replaceAfterMs) {
+    const rebroadcast = await rebroadcastIfForgotten(chain, client, rows);
+    if (!rebroadcast && Date.now() - latest.sentAt.getTime() >= options.replaceAfterMs) {
       const previous = { maxFeePerGas: BigInt(latest.maxFeePerGas), maxPriorityFeePerGas: BigInt(latest.maxPriorityFeePerGas) };
       const fees = await replacementFees(client, previous, chain.maxFeePerGas);
       if (fees) {
-        const tx = await client.getTransaction({ hash: latest.hash as Hex });
-        const request = { to: tx.to!, data: tx.input, gas: tx.gas, value: tx.value, nonce: latest.nonce, ...fees };
+        const tx = parseTransaction(latest.raw as Hex);
+        const request = { to: tx.to!, data: tx.data ?? "0x", gas: tx.gas!, value: tx.value ?? 0n, nonce: latest.nonce, ...fees };
         const replacement = await signRecordBroadcast(db, chain, client, account, target, request, "replaced").catch((error: unknown) => {
           // Refused (the original was mined meanwhile, or the node wants more): the next poll sees which.
           log.warn("replacement refused", { chain: chain.slug, hash: latest.hash, ...describeError(error) });

@@ -583,6 +583,12 @@ export const sentTransactions = pgTable(
     /** in_flight | mined | replaced (another of its nonce was mined) | superseded (its nonce was used by a transaction not on record) | rejected (the node refused it) */
     status: text("status").notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }),
+    /**
+     * When a mined one's receipt was handed to its purpose's caller. Another call may settle it first
+     * (it settles every nonce of the sender): until reported, the purpose's next call is answered
+     * with it instead of sending again.
+     */
+    reportedAt: ts("reported_at"),
     sentAt: ts("sent_at").notNull(),
     ...timestamps,
   },

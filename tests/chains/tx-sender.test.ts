@@ -96,7 +96,7 @@ describe("sending the gateway's own transactions", () => {
     console.log(`[measure] stuck transfer: ${rows.length} sends at max fees ${rows.map((r) => formatGwei(BigInt(r.maxFeePerGas))).join(" → ")} gwei (ceiling ${formatGwei(chain.maxFeePerGas)})`);
   });
 
-  test("a restart with a transaction in flight: the next send takes the next nonce, the in-flight one is resumed (broadcast again when the node forgot it), never sent twice", async () => {
+  test("a restart with a transaction in flight: the next send takes the next nonce (the node forgot the in-flight one: broadcast again), the in-flight one is resumed, never sent twice", async () => {
     const { key, address } = await fundedKey();
     const recipient = randomAddress() as Address;
     const chain = liveLike("50");
@@ -120,10 +120,14 @@ describe("sending the gateway's own transactions", () => {
     await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, oneWei(recipient), options)).rejects.toBeInstanceOf(TransactionStillPendingError);
     const [second] = await findSentFor(testDb.db, "test", 12);
     expect(second!.nonce).toBe(1n);
+    // Before sending nonce 1 it broadcast the forgotten nonce 0 again: nothing waits behind a gap.
+    expect(await client().getTransactionCount({ address, blockTag: "pending" })).toBe(2);
 
+    // Both are mined while no call watches; the first call after settles both nonces, and each
+    // purpose's own call is answered with its transaction, never a new one.
+    await net.testClient().mine({ blocks: 1 });
     let rebuilt = 0;
-    const resume = sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, async () => (rebuilt++, oneWei(recipient)()), { ...options, waitMs: 20_000 });
-    const resumed = await mineUntil(resume);
+    const resumed = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, async () => (rebuilt++, oneWei(recipient)()), { ...options, waitMs: 20_000 });
     expect(rebuilt).toBe(0);
     expect(resumed.hash).toBe(inFlight!.hash);
     const other = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, async () => (rebuilt++, oneWei(recipient)()), { ...options, waitMs: 20_000 });
