@@ -230,3 +230,19 @@ test("a wallet on another network gets a prompt that switches it, then is offere
   await expect(page.getByRole("button", { name: "Pay 15 USDC" })).toBeEnabled();
   await expect(page.getByText("Your wallet is on another network.")).toHaveCount(0);
 });
+
+test("a fiat-priced order leads with its price; the token amount follows, and Copy holds the exact token amount", async ({ page }) => {
+  const res = await fetch(`${baseUrl()}/api/payment-orders/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${merchant.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ price_amount: "10.00", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: "{}", nonce: Date.now() }),
+  });
+  const body = (await res.json()) as { data: { order_id: string; amount: string } };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(`${baseUrl()}/pay/${body.data.order_id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay €10.00");
+  await expect(page.getByTestId("subline")).toContainText(/^[\d.]+ ETH on Base/);
+  await page.getByRole("button", { name: "Copy the amount" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(body.data.amount);
+});
