@@ -88,13 +88,16 @@ export async function runPayPageBench(): Promise<void> {
 
     // First-load JS and the wallet chunk, in a fresh context (empty cache).
     const context = await browser.newContext();
+    // A stand-in window.ethereum: without any browser wallet "Connect wallet" only says so and loads nothing.
+    // (Script text, not a function: tsx's transform would leave its __name helper in the function's source.)
+    await context.addInitScript({ content: 'window.ethereum = { request: () => Promise.reject(new Error("bench stand-in")), on() {}, removeListener() {} };' });
     const page = await context.newPage();
     const firstLoad = await jsDuring(page, async () => {
       await page.goto(url, { waitUntil: "networkidle" });
     });
     const wallet = await jsDuring(page, async () => {
       await page.getByRole("button", { name: "Connect wallet" }).click();
-      // No wallet in this browser: the panel offers the generic injected connector once wagmi has loaded.
+      // Only the stand-in window.ethereum: the panel offers the generic injected connector once wagmi has loaded.
       await page.getByRole("button", { name: "Browser wallet" }).waitFor({ timeout: 15_000 });
       await page.waitForLoadState("networkidle");
     });

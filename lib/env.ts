@@ -76,6 +76,13 @@ const envSchema = z.object({
   SWEEP_MIN_TOKEN_UNITS: z.coerce.number().int().min(0).default(1),
   /** Sweeper, live networks: sweeps per merchant per hour (0: unlimited). */
   SWEEPS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(60),
+  /**
+   * Ceiling on the EIP-1559 max fee (gwei) the gateway pays for its own transactions, per chain
+   * (`MAX_FEE_GWEI_<SLUG>`); unset: the catalog's default for the chain. Above it a sweep waits.
+   */
+  ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`MAX_FEE_GWEI_${s}`, z.coerce.number().positive().optional()])),
+  /** A sweep transaction not mined after this many seconds is replaced (same nonce, higher fee). */
+  TX_REPLACE_AFTER_SECONDS: z.coerce.number().positive().default(180),
   /** PostgreSQL: seconds a new connection may take before the query fails (an outage answers 503 within this, never hangs). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
   /** PostgreSQL: statement_timeout of every pooled connection, in seconds (0: none). A wait on the database has a deadline. */
@@ -192,6 +199,11 @@ function loadEnv(): Env {
     throw new Error(`Invalid environment: ${problems}`);
   }
   return parsed.data as Env;
+}
+
+/** `MAX_FEE_GWEI_<SLUG>` for a chain slug (undefined: the catalog's default). */
+export function maxFeeGweiOverride(slug: string): number | undefined {
+  return (env as unknown as Record<string, number | undefined>)[`MAX_FEE_GWEI_${slug.toUpperCase()}`];
 }
 
 /** The parsed environment. The only reader of process.env in the app. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { customerErrorMessage } from "@/lib/orders/customer-messages";
 import styles from "./pay.module.css";
 
 export interface PublicLinkView {
@@ -38,15 +39,16 @@ export function LinkCheckout({ link }: { link: PublicLinkView }) {
         window.location.assign(new URL(body.data.payment_url, window.location.href).pathname);
         return;
       }
-      setError(body?.error?.message ?? "The order could not be created. Try again.");
+      // The envelope's message is written for the merchant's developers; the customer gets plain words.
+      setError(customerErrorMessage(body?.error?.code, { shopName: link.shop_name }));
     } catch {
-      setError("The gateway did not answer. Try again.");
+      setError("The payment service did not answer. Check your connection and try again.");
     }
     setPending(false);
   }
 
   return (
-    <main className={styles.page}>
+    <main className={styles.page} data-color-scheme="auto">
       <div className={styles.card}>
         <p className={styles.hint}>{link.shop_name}</p>
         <h1>{link.title}</h1>

@@ -2,26 +2,15 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, useSyncExternalStore } from "react";
-import type { EIP1193Provider } from "viem";
 import type { PublicOrder } from "@/lib/orders/public-order";
+import { customerErrorMessage } from "@/lib/orders/customer-messages";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
+import { browserWallet, browserWalletStore } from "./browser-wallet";
 import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 
 const noWallet = "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
 
-/** The first EIP-6963 wallet that answers (they announce synchronously), else the legacy window.ethereum. */
-function browserWallet(): EIP1193Provider | undefined {
-  if (typeof window === "undefined") return undefined;
-  const announced: EIP1193Provider[] = [];
-  const onAnnounce = (event: Event) => announced.push((event as CustomEvent<{ provider: EIP1193Provider }>).detail.provider);
-  window.addEventListener("eip6963:announceProvider", onAnnounce);
-  window.dispatchEvent(new Event("eip6963:requestProvider"));
-  window.removeEventListener("eip6963:announceProvider", onAnnounce);
-  return announced[0] ?? (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
-}
-
-const subscribeNever = () => () => {};
 
 /** Asks the browser wallet (the one that paid) to personal_sign the refund address; viem loads only now. */
 async function signRefundAddress(orderId: string, address: string): Promise<{ address: string; signature: string }> {
@@ -37,17 +26,17 @@ async function signRefundAddress(orderId: string, address: string): Promise<{ ad
   return { address: checksummed, signature };
 }
 
-async function saveRefundAddress(orderId: string, address: string): Promise<{ refund_address: string }> {
+async function saveRefundAddress(orderId: string, shopName: string, address: string): Promise<{ refund_address: string }> {
   const signed = await signRefundAddress(orderId, address);
   const response = await fetch(`/api/pay/${encodeURIComponent(orderId)}/refund-address/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ refund_address: signed.address, signature: signed.signature }),
   });
-  const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { message?: string; details?: Record<string, string[]> } } | null;
+  const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { code?: string; details?: Record<string, string[]> } } | null;
   if (!response.ok) {
     const details = body?.error?.details;
-    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? body?.error?.message ?? `Request failed (${response.status})`);
+    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }));
   }
   return body!.data!;
 }
@@ -62,9 +51,9 @@ export function RefundAddressForm({ order }: { order: PublicOrder }) {
   const queryClient = useQueryClient();
   const [address, setAddress] = useState("");
   // The server renders as if a wallet were there; the browser then says whether one is.
-  const hasWallet = useSyncExternalStore(subscribeNever, () => browserWallet() !== undefined, () => true);
+  const hasWallet = useSyncExternalStore(...browserWalletStore);
   const mutation = useMutation({
-    mutationFn: (value: string) => saveRefundAddress(order.order_id, value),
+    mutationFn: (value: string) => saveRefundAddress(order.order_id, order.shop_name, value),
     onSettled: () => queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) }),
   });
   if (!order.refund_address_allowed && !order.refund_address) return null;

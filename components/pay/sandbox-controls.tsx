@@ -1,13 +1,22 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 
 type Kind = "full" | "partial" | "mine";
 
-async function simulate(orderId: string, kind: Kind): Promise<{ transaction_hash: string | null; amount: string; blocks_to_mine: number }> {
+interface Simulated {
+  transaction_hash: string | null;
+  amount: string;
+  blocks_to_mine: number;
+}
+
+type Run = { kind: Kind; status: "pending" } | { kind: Kind; status: "done"; data: Simulated } | { kind: Kind; status: "error"; message: string };
+
+async function simulate(orderId: string, kind: Kind): Promise<Simulated> {
   const response = await fetch(`/api/pay/${encodeURIComponent(orderId)}/simulate/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -21,20 +30,27 @@ async function simulate(orderId: string, kind: Kind): Promise<{ transaction_hash
 /** Sandbox only: real devnet transfers from the faucet, and mining, through POST /api/pay/{id}/simulate/. */
 export function SandboxControls({ order }: { order: PublicOrder }) {
   const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: (kind: Kind) => simulate(order.order_id, kind),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) }),
-  });
+  // Plain state rather than react-query's useMutation: keeps the mutation observer out of the page's first load.
+  const [run, setRun] = useState<Run | null>(null);
+  const start = async (kind: Kind) => {
+    setRun({ kind, status: "pending" });
+    try {
+      setRun({ kind, status: "done", data: await simulate(order.order_id, kind) });
+    } catch (error) {
+      setRun({ kind, status: "error", message: error instanceof Error ? error.message : String(error) });
+    }
+    await queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) });
+  };
   const payable = order.status === "pending";
   const mineable = order.status === "processing";
-  const busy = mutation.isPending;
+  const busy = run?.status === "pending";
 
   let note = "";
-  if (mutation.isPending) note = mutation.variables === "mine" ? "Mining…" : "Sending a devnet transaction…";
-  else if (mutation.isSuccess) {
-    const d = mutation.data;
+  if (run?.status === "pending") note = run.kind === "mine" ? "Mining…" : "Sending a devnet transaction…";
+  else if (run?.status === "done") {
+    const d = run.data;
     note =
-      mutation.variables === "mine"
+      run.kind === "mine"
         ? `Mining ${d.blocks_to_mine} block(s), one every ~1.6 s.`
         : `Sent ${d.amount} ${order.currency}${d.blocks_to_mine ? `; mining ${d.blocks_to_mine} more block(s).` : "."}`;
   }
@@ -45,20 +61,20 @@ export function SandboxControls({ order }: { order: PublicOrder }) {
         Simulate payment (test mode)
       </h2>
       <div className={styles.row}>
-        <button type="button" className={styles.button} disabled={!payable || busy} onClick={() => mutation.mutate("full")}>
+        <button type="button" className={styles.button} disabled={!payable || busy} onClick={() => start("full")}>
           Pay in full
         </button>
-        <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!payable || busy} onClick={() => mutation.mutate("partial")}>
+        <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!payable || busy} onClick={() => start("partial")}>
           Pay half of what is missing
         </button>
-        <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!mineable || busy} onClick={() => mutation.mutate("mine")}>
+        <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!mineable || busy} onClick={() => start("mine")}>
           Mine confirmations
         </button>
       </div>
       <p className={styles.hint} role="status">
         {note}
       </p>
-      {mutation.isError && !busy && <p className={styles.error}>{mutation.error.message}</p>}
+      {run?.status === "error" && <p className={styles.error}>{run.message}</p>}
     </section>
   );
 }

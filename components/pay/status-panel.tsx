@@ -1,11 +1,12 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
+import type { CheckoutView } from "@/lib/orders/checkout-view";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
 
-/** Seconds the confirmed notice stays before sending the customer back to the shop. */
-export const redirectDelaySeconds = 5;
+// The way back to the shop exists only once the order is settled: a separate chunk, out of an open order's first load.
+const ReturnToShop = lazy(() => import("./return-to-shop"));
 
 function shortHash(hash: string): string {
   return `${hash.slice(0, 10)}…${hash.slice(-8)}`;
@@ -39,167 +40,81 @@ function Progress({ value, max, done }: { value: number; max: number; done?: boo
   );
 }
 
-/** After confirmation: back to the shop after a visible delay, which the customer can cut short or cancel. */
-/** The destination's host, shown before the automatic return so the customer sees where they go; null for anything but http(s). */
-function destinationHost(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.host : null;
-  } catch {
-    return null;
-  }
-}
-
-function Redirect({ url, shopName }: { url: string; shopName: string }) {
-  const [left, setLeft] = useState(redirectDelaySeconds);
-  const [cancelled, setCancelled] = useState(false);
-  const host = destinationHost(url);
-  useEffect(() => {
-    if (cancelled || !host) return;
-    if (left <= 0) {
-      window.location.assign(url);
-      return;
-    }
-    const timer = setTimeout(() => setLeft((n) => n - 1), 1_000);
-    return () => clearTimeout(timer);
-  }, [left, cancelled, url, host]);
-  if (!host) return null;
+/** What arrived of an open order: a bar and the figures (the rest of the page asks for the remainder). */
+function PartialProgress({ progress, currency }: { progress: NonNullable<CheckoutView["progress"]>; currency: string }) {
   return (
-    <p className={styles.statusText} data-testid="redirect-notice">
-      {cancelled ? "Automatic return cancelled. " : `Returning you to ${shopName || "the shop"} at ${host} in ${Math.max(left, 0)} s. `}
-      <a className={styles.link} href={url}>
-        Return now
-      </a>
-      {!cancelled && (
-        <>
-          {" · "}
-          <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => setCancelled(true)}>
-            Stay on this page
-          </button>
-        </>
-      )}
-    </p>
+    <>
+      <p className={styles.statusText} data-testid="partial">
+        {progress.received} {currency} of {progress.total} {currency} arrived. Send the remaining amount below to the same address.
+      </p>
+      <div className={styles.progress} role="progressbar" aria-label="Amount received" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent}>
+        <div className={styles.progressBar} style={{ width: `${progress.percent}%` }} />
+      </div>
+    </>
   );
 }
 
-/** The order's live status: one region, fixed minimum height, announced politely. */
-export function StatusPanel({ order, timeLeft, stale }: { order: PublicOrder; timeLeft: number | null; stale: boolean }) {
-  const asset = `${order.currency} on ${order.blockchain.name}`;
-  const received = order.amount_received !== "0";
+/**
+ * The order's live status: one region, fixed minimum height, announced politely. For confirmed,
+ * expired and failed orders it is the result panel (what happened, what to do next, the way back
+ * to the shop), and the page shows no QR code, address or wallet beside it (lib/orders/checkout-view.ts).
+ */
+export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrder; view: CheckoutView; timeLeft: number | null; stale: boolean }) {
   let dot = styles.dotWaiting;
   let title: string;
   let body: React.ReactNode;
 
-  switch (order.status) {
-    case "processing":
-      dot = styles.dotSeen;
-      title = "Payment seen";
-      body = (
-        <>
-          <p className={styles.statusText} data-testid="confirmations">
-            {Math.min(order.confirmations, order.confirmation_threshold)} of {order.confirmation_threshold} confirmations. This page updates
-            by itself; you can keep it open or close it.
+  if (view.result) {
+    const { result } = view;
+    dot = result.tone === "ok" ? styles.dotOk : styles.dotBad;
+    title = result.title;
+    const confirmed = order.status === "confirmed";
+    body = (
+      <>
+        {result.lines.map((line, i) => (
+          <p key={i} className={styles.statusText} data-testid={i === 0 && order.failure_reason === "underpaid" ? "underpaid" : undefined}>
+            {line}
           </p>
-          <Progress value={order.confirmations} max={order.confirmation_threshold} />
-          <TransactionLine order={order} />
-        </>
-      );
-      break;
-    case "confirmed":
-      dot = styles.dotOk;
-      title = "Payment confirmed";
-      body = (
-        <>
-          <p className={styles.statusText}>
-            {order.amount_received} {order.currency} received by {order.shop_name || "the shop"}. Thank you!
-          </p>
-          <Progress value={order.confirmation_threshold} max={order.confirmation_threshold} done />
-          <TransactionLine order={order} />
-          {order.redirect_url && <Redirect url={order.redirect_url} shopName={order.shop_name} />}
-        </>
-      );
-      break;
-    case "expired":
-      dot = styles.dotBad;
-      title = "This payment request has expired";
-      body = (
-        <>
-          <p className={styles.statusText}>No payment arrived before the deadline, and nothing was charged.</p>
-          <p className={styles.statusText}>
-            <strong>Do not send funds to this address now.</strong> Go back to {order.shop_name || "the shop"} and start a new payment.
-          </p>
-        </>
-      );
-      break;
-    case "failed":
-      dot = styles.dotBad;
-      if (order.failure_reason === "underpaid") {
-        title = "Payment incomplete";
-        body = (
-          <>
-            <p className={styles.statusText} data-testid="underpaid">
-              Only {order.amount_received} {order.currency} of {order.amount} {order.currency} arrived before the deadline;{" "}
-              <strong>
-                {order.amount_missing} {order.currency}
-              </strong>{" "}
-              is missing.
-            </p>
-            <p className={styles.statusText}>
-              Do not send more to this address. Contact {order.shop_name || "the shop"} with order {order.order_id} to have the amount you
-              sent refunded or the order completed.
-            </p>
-            <TransactionLine order={order} />
-          </>
-        );
-      } else if (order.failure_reason === "late_payment") {
-        title = "Payment arrived too late";
-        body = (
-          <>
-            <p className={styles.statusText}>Your payment reached this address after the payment window had closed.</p>
-            <p className={styles.statusText}>
-              Contact {order.shop_name || "the shop"} with order {order.order_id} to sort it out; do not send anything else.
-            </p>
-            <TransactionLine order={order} />
-          </>
-        );
-      } else {
-        title = "Payment failed";
-        body = (
-          <>
-            <p className={styles.statusText}>The transaction failed on the blockchain (it was reverted), so no funds moved.</p>
-            <p className={styles.statusText}>Go back to {order.shop_name || "the shop"} and start a new payment.</p>
-            <TransactionLine order={order} />
-          </>
-        );
-      }
-      break;
-    default: {
-      const timeUp = timeLeft !== null && timeLeft <= 0;
-      title = timeUp ? "Time is up" : received ? "Partial payment received" : "Waiting for payment";
-      body = timeUp ? (
-        <p className={styles.statusText}>Checking for a payment that arrived at the last moment…</p>
-      ) : received ? (
-        <p className={styles.statusText} data-testid="partial">
-          {order.amount_received} {order.currency} of {order.amount} {order.currency} arrived. Send the remaining{" "}
-          <strong>
-            {order.amount_missing} {order.currency}
-          </strong>{" "}
-          to the same address.
+        ))}
+        {confirmed && <Progress value={order.confirmation_threshold} max={order.confirmation_threshold} done />}
+        <TransactionLine order={order} />
+        {result.returnTo && (
+          <Suspense fallback={null}>
+            <ReturnToShop to={result.returnTo} shopName={order.shop_name} automatic={confirmed} />
+          </Suspense>
+        )}
+      </>
+    );
+  } else if (view.panel === "processing") {
+    dot = styles.dotSeen;
+    title = "Payment seen";
+    body = (
+      <>
+        <p className={styles.statusText} data-testid="confirmations">
+          {Math.min(order.confirmations, order.confirmation_threshold)} of {order.confirmation_threshold} confirmations. This page updates
+          by itself; you can keep it open or close it.
         </p>
-      ) : (
-        <p className={styles.statusText}>
-          Send exactly{" "}
-          <strong>
-            {order.amount} {asset}
-          </strong>{" "}
-          to the address below, scan the QR code with your wallet app, or pay with a browser wallet. This page updates when the payment is seen.
-        </p>
-      );
-    }
+        <Progress value={order.confirmations} max={order.confirmation_threshold} />
+        <TransactionLine order={order} />
+      </>
+    );
+  } else {
+    const timeUp = timeLeft !== null && timeLeft <= 0;
+    title = timeUp ? "Time is up" : view.progress ? "Partial payment received" : "Waiting for payment";
+    body = timeUp ? (
+      <p className={styles.statusText}>Checking for a payment that arrived at the last moment…</p>
+    ) : view.progress ? (
+      <PartialProgress progress={view.progress} currency={order.currency} />
+    ) : (
+      <p className={styles.statusText}>
+        Send exactly the amount below in <strong>{order.currency}</strong> on <strong>{order.blockchain.name}</strong>: scan the QR code with your wallet app, copy the
+        amount and address, or pay with a browser wallet. This page updates when the payment is seen.
+      </p>
+    );
   }
 
   return (
-    <section className={`${styles.card} ${styles.status}`} aria-labelledby="status-title" data-status={order.status} data-testid="status">
+    <section className={`${styles.card} ${styles.status}`} aria-labelledby="status-title" data-status={order.status} data-panel={view.panel} data-testid="status">
       <h2 id="status-title" className={styles.statusTitle}>
         <span className={`${styles.dot} ${dot}`} aria-hidden="true" />
         {title}

@@ -16,19 +16,9 @@ import {
 } from "wagmi";
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
+import { walletErrorMessage as describe } from "@/lib/orders/customer-messages";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
-
-/** The wallet's short message for an error (viem's `shortMessage`), and plain words for a rejection. */
-function describe(error: unknown): string {
-  const e = error as { name?: string; shortMessage?: string; message?: string; code?: number } | null;
-  if (!e) return "";
-  if (e.name === "UserRejectedRequestError" || e.code === 4001 || /reject|denied/i.test(e.shortMessage ?? e.message ?? "")) {
-    return "The request was rejected in your wallet.";
-  }
-  if (e.name === "ProviderNotFoundError") return "No browser wallet was found. Install one, or pay by scanning the QR code.";
-  return e.shortMessage ?? e.message ?? "Something went wrong.";
-}
 
 function connectorLabel(connector: Connector): string {
   return connector.id === "injected" ? "Browser wallet" : connector.name;
@@ -112,6 +102,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
         </button>
       </p>
       <div className={styles.row}>
+        {wrongChain && <p className={styles.statusText}>Your wallet is on another network. This payment is on {chain.name}.</p>}
         {wrongChain ? (
           <button type="button" className={styles.button} disabled={switchChain.isPending} onClick={() => switchChain.mutate({ chainId: chain.id })}>
             Switch to {chain.name}

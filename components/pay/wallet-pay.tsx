@@ -1,33 +1,63 @@
 "use client";
 
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import type { AmountDue } from "@/lib/orders/checkout-view";
+import { noBrowserWalletMessage } from "@/lib/orders/no-browser-wallet-message";
 import type { PublicOrder } from "@/lib/orders/public-order";
+import { browserWallet, touchDeviceStore } from "./browser-wallet";
 import styles from "./pay.module.css";
 
 // wagmi, viem and the connectors load only after the customer asks for them (see bench/pay-page.ts).
 const WalletPanel = lazy(() => import("./wallet-panel"));
 
-/** "Pay with a browser wallet": a plain button until clicked, then the wagmi part. */
-export function WalletPay({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
+/**
+ * The wallet ways to pay what is due: on touch screens an "Open in wallet app" link (the EIP-681
+ * URI, amount included); "Connect wallet" (a plain button until clicked, then the wagmi part), which
+ * says so plainly when there is no browser wallet and WalletConnect is not configured.
+ */
+export function WalletPay({ order, due, walletConnectProjectId }: { order: PublicOrder; due: AmountDue; walletConnectProjectId: string | null }) {
   const [open, setOpen] = useState(false);
-  const payable = order.status === "pending";
+  const [missing, setMissing] = useState(false);
+  const touch = useSyncExternalStore(...touchDeviceStore);
+  const connect = () => {
+    if (!walletConnectProjectId && !browserWallet()) {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    setOpen(true);
+  };
   return (
     <section className={`${styles.card} ${styles.wallet}`} aria-labelledby="wallet-title">
       <h2 id="wallet-title" className={styles.sectionTitle}>
-        Pay with a browser wallet
+        Pay with a wallet
       </h2>
+      {touch && (
+        <p className={styles.row}>
+          <a className={styles.button} href={due.paymentUri} data-testid="open-in-wallet">
+            Open in wallet app
+          </a>
+          <span className={styles.hint}>
+            Fills in {due.exact} {order.currency} and the address for you.
+          </span>
+        </p>
+      )}
       {open ? (
         <Suspense fallback={<p className={styles.hint}>Loading wallet support…</p>}>
           <WalletPanel order={order} walletConnectProjectId={walletConnectProjectId} />
         </Suspense>
       ) : (
         <>
-          <button type="button" className={styles.button} disabled={!payable} onClick={() => setOpen(true)}>
+          <button type="button" className={touch ? `${styles.button} ${styles.secondary}` : styles.button} onClick={connect}>
             Connect wallet
           </button>
-          <p className={styles.hint}>
-            {payable ? "MetaMask, Rabby, Coinbase Wallet or any other browser wallet." : "No payment is expected for this order now."}
-          </p>
+          {missing ? (
+            <p className={styles.notice} role="alert" data-testid="no-wallet">
+              {noBrowserWalletMessage}
+            </p>
+          ) : (
+            <p className={styles.hint}>MetaMask, Rabby, Coinbase Wallet or any other browser wallet{walletConnectProjectId ? ", or a phone wallet through WalletConnect" : ""}.</p>
+          )}
         </>
       )}
     </section>

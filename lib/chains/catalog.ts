@@ -1,6 +1,6 @@
-import { getAddress, getContractAddress, type Address } from "viem";
+import { getAddress, getContractAddress, parseGwei, type Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { env } from "@/lib/env";
+import { env, maxFeeGweiOverride } from "@/lib/env";
 
 export interface TokenInfo {
   symbol: string;
@@ -37,6 +37,20 @@ export interface Blockchain {
   isDevnet: boolean;
   /** Price feeds by pair ("ETH/USD", "EUR/USD") for fiat-priced orders. */
   priceFeeds: Record<string, PriceFeed>;
+  /**
+   * The block tags the chain's nodes answer for its own finality (lib/chains/finality.ts): `safe`
+   * gates sweeps, `finalized` ends re-checks; null: the chain has none, and only the confirmation
+   * threshold and its re-check window apply.
+   */
+  finality: FinalityTags | null;
+  /** Ceiling on the EIP-1559 max fee per gas (wei) of the gateway's own transactions (MAX_FEE_GWEI_<SLUG> overrides). */
+  maxFeePerGas: bigint;
+}
+
+/** Which JSON-RPC block tag answers "safe" and which "finalized" on a chain. */
+export interface FinalityTags {
+  safe: "safe" | "finalized";
+  finalized: "finalized";
 }
 
 const multicall3 = getAddress("0xcA11bde05977b3631167028862bE2a173976CA11");
@@ -55,7 +69,19 @@ interface NetworkDef {
   testnetChainId: number;
   testnetUsdc: Address;
   testnetExplorer: string;
+  finality: FinalityTags | null;
+  /** Default fee ceiling, gwei (live and testnet). */
+  maxFeeGwei: number;
 }
+
+/**
+ * Ethereum (Casper FFG), the OP-stack chains (L1 inclusion of their batches) and Arbitrum answer
+ * `safe` and `finalized` themselves. Polygon PoS's Bor answers `finalized` from Heimdall's
+ * milestones (a few seconds behind the head) and nothing better for `safe`, so both use it there
+ * (docs/decisions.md › Finality per chain).
+ */
+const ethereumTags: FinalityTags = { safe: "safe", finalized: "finalized" };
+const polygonTags: FinalityTags = { safe: "finalized", finalized: "finalized" };
 
 /** Circle's native USDC on each network (6 decimals), and its testnet counterpart. */
 const networks: NetworkDef[] = [
@@ -63,31 +89,31 @@ const networks: NetworkDef[] = [
     id: 1, slug: "ethereum", liveName: "Ethereum", liveChainId: 1, liveNative: ether,
     liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", liveExplorer: "https://etherscan.io", liveConfirmations: 12,
     testnetName: "Ethereum Sepolia", testnetChainId: 11155111, testnetUsdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
-    testnetExplorer: "https://sepolia.etherscan.io",
+    testnetExplorer: "https://sepolia.etherscan.io", finality: ethereumTags, maxFeeGwei: 100,
   },
   {
     id: 2, slug: "base", liveName: "Base", liveChainId: 8453, liveNative: ether,
     liveUsdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", liveExplorer: "https://basescan.org", liveConfirmations: 10,
     testnetName: "Base Sepolia", testnetChainId: 84532, testnetUsdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-    testnetExplorer: "https://sepolia.basescan.org",
+    testnetExplorer: "https://sepolia.basescan.org", finality: ethereumTags, maxFeeGwei: 5,
   },
   {
     id: 3, slug: "polygon", liveName: "Polygon PoS", liveChainId: 137, liveNative: { symbol: "POL", name: "POL", decimals: 18 },
     liveUsdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", liveExplorer: "https://polygonscan.com", liveConfirmations: 64,
     testnetName: "Polygon Amoy", testnetChainId: 80002, testnetUsdc: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
-    testnetExplorer: "https://amoy.polygonscan.com",
+    testnetExplorer: "https://amoy.polygonscan.com", finality: polygonTags, maxFeeGwei: 1000,
   },
   {
     id: 4, slug: "arbitrum", liveName: "Arbitrum One", liveChainId: 42161, liveNative: ether,
     liveUsdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", liveExplorer: "https://arbiscan.io", liveConfirmations: 20,
     testnetName: "Arbitrum Sepolia", testnetChainId: 421614, testnetUsdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
-    testnetExplorer: "https://sepolia.arbiscan.io",
+    testnetExplorer: "https://sepolia.arbiscan.io", finality: ethereumTags, maxFeeGwei: 5,
   },
   {
     id: 5, slug: "optimism", liveName: "OP Mainnet", liveChainId: 10, liveNative: ether,
     liveUsdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", liveExplorer: "https://optimistic.etherscan.io", liveConfirmations: 20,
     testnetName: "OP Sepolia", testnetChainId: 11155420, testnetUsdc: "0x5fd84259d66Cd46123540766Be93DFE6D43130D7",
-    testnetExplorer: "https://sepolia-optimism.etherscan.io",
+    testnetExplorer: "https://sepolia-optimism.etherscan.io", finality: ethereumTags, maxFeeGwei: 5,
   },
 ];
 
@@ -200,6 +226,10 @@ function factoryOverride(slug: string): { factory: Address; implementation: Addr
   return factory ?? null;
 }
 
+function maxFeeCeiling(def: NetworkDef): bigint {
+  return parseGwei(String(maxFeeGweiOverride(def.slug) ?? def.maxFeeGwei));
+}
+
 function build(def: NetworkDef): Blockchain {
   const override = rpcOverride(def.slug);
   if (env.GATEWAY_MODE === "live") {
@@ -211,6 +241,7 @@ function build(def: NetworkDef): Blockchain {
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
       explorerUrl: def.liveExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, true),
+      finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
     };
   }
   if (override) {
@@ -222,6 +253,7 @@ function build(def: NetworkDef): Blockchain {
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
       explorerUrl: def.testnetExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, false),
+      finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
     };
   }
   // Sandbox default: every slug runs on the one local devnet the app starts.
@@ -237,6 +269,8 @@ function build(def: NetworkDef): Blockchain {
     ],
     factory: devnetContracts.factory, implementation: devnetContracts.implementation,
     explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),
+    // hardhat answers both tags (with its latest block), so the devnet takes the same path as live chains.
+    finality: ethereumTags, maxFeePerGas: maxFeeCeiling(def),
   };
 }
 
@@ -248,7 +282,7 @@ function build(def: NetworkDef): Blockchain {
 const builtNetworks = new Map<NetworkDef, { inputs: unknown[]; chain: Blockchain }>();
 
 function catalogInputs(def: NetworkDef): unknown[] {
-  return [env.GATEWAY_MODE, rpcOverrides(def.slug).join(","), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl()];
+  return [env.GATEWAY_MODE, rpcOverrides(def.slug).join(","), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl(), maxFeeGweiOverride(def.slug)];
 }
 
 function networkOf(def: NetworkDef): Blockchain {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
 import { chainCursors, paymentOrders, sweeps, type PaymentOrder, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -157,13 +157,13 @@ function sweepWithinWindow(head: bigint, window: RecheckWindow) {
   return sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * ${paymentOrders.confirmationThreshold}, ${window.minBlocks}::int) > ${head}::bigint`;
 }
 
-/** Succeeded sweeps on a chain mined inside the re-check window (lib/engine/reorg-recheck.ts). */
-export async function findSweepsToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow): Promise<Sweep[]> {
+/** Succeeded sweeps on a chain mined inside the re-check window or above its `finalized` block (lib/engine/reorg-recheck.ts). */
+export async function findSweepsToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow, finalized: bigint = head): Promise<Sweep[]> {
   const rows = await db
     .select({ sweep: sweeps })
     .from(sweeps)
     .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
-    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), sweepWithinWindow(head, window)));
+    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), or(sweepWithinWindow(head, window), gt(sweeps.blockNumber, finalized))));
   return rows.map((row) => row.sweep);
 }
 

@@ -557,3 +557,41 @@ export const sandboxInboxMessages = pgTable(
   (t) => [index("sandbox_inbox_merchant_idx").on(t.merchantId, t.receivedAt)],
 );
 export type SandboxInboxMessage = typeof sandboxInboxMessages.$inferSelect;
+
+/**
+ * Every transaction the gateway signs with its own key on a live network (lib/chains/tx-sender.ts),
+ * recorded before it is broadcast: the nonces in flight survive a restart, a stuck one is replaced
+ * (same nonce, higher fee: one more row) and exactly one of a nonce's rows ends `mined`. Keyed by
+ * the EVM chain id, not the catalog's blockchain id: sandbox slugs sharing one devnet share nonces.
+ */
+export const sentTransactions = pgTable(
+  "sent_transactions",
+  {
+    id: serial("id").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    /** Lower-case sending address. */
+    sender: text("sender").notNull(),
+    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
+    hash: text("hash").notNull(),
+    /** What the transaction does ("sweep") and the id of that record (the sweep's id). */
+    purpose: text("purpose").notNull(),
+    purposeId: integer("purpose_id").notNull(),
+    maxFeePerGas: baseUnits("max_fee_per_gas").notNull(),
+    maxPriorityFeePerGas: baseUnits("max_priority_fee_per_gas").notNull(),
+    /** The signed transaction, broadcast again when a node forgot it. */
+    raw: text("raw").notNull(),
+    /** in_flight | mined | replaced (another of its nonce was mined) | superseded (its nonce was used by a transaction not on record) | rejected (the node refused it) */
+    status: text("status").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    /**
+     * When a mined one's receipt was handed to its purpose's caller. Another call may settle it first
+     * (it settles every nonce of the sender): until reported, the purpose's next call is answered
+     * with it instead of sending again.
+     */
+    reportedAt: ts("reported_at"),
+    sentAt: ts("sent_at").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("sent_transactions_hash_key").on(t.hash), index("sent_transactions_sender_idx").on(t.chainId, t.sender, t.status)],
+);
+export type SentTransaction = typeof sentTransactions.$inferSelect;

@@ -2,6 +2,7 @@ import "server-only";
 import type { PublicClient } from "viem";
 import { canonicalHashes, isReorgedOut, type RecheckWindow } from "@/lib/chains/block-check";
 import type { Blockchain } from "@/lib/chains/catalog";
+import { finalityHead } from "@/lib/chains/finality";
 import { findSweepsToRecheck, requeueReorgedSweeps } from "@/lib/chains/queries";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
@@ -14,7 +15,9 @@ import { recordOrderEvent } from "@/lib/webhooks/outbox";
 /**
  * Confirmed transfers and succeeded sweeps stay under watch for 2 × their order's threshold, at
  * least 64 blocks (docs/decisions.md › Reorgs after confirmation): a reorg that deep takes away
- * something the merchant was told about, and they hear it.
+ * something the merchant was told about, and they hear it. Where the chain names a `finalized`
+ * block, they also stay under watch until their block is at or below it, however long finality
+ * takes (docs/decisions.md › Finality per chain).
  */
 export const recheckWindow: RecheckWindow = { thresholdMultiple: 2, minBlocks: 64 };
 
@@ -29,15 +32,17 @@ export interface ReorgRecheckResult {
 
 /**
  * Compares the block of every transfer that can still change an order (not yet confirmed, or of an
- * order not final) and of confirmed transfers and succeeded sweeps inside the window with what the
+ * order not final) and of confirmed transfers and succeeded sweeps inside the window or above the
+ * chain's finalized block (one more RPC call, for that block) with what the
  * chain holds at `head`. The scan that runs just before re-recorded whatever the new chain holds (a
  * reorg moves the cursor back, and a re-included transaction is recorded again at its new block),
  * so a record still pointing at a replaced block is gone. A block lookup that fails throws (never a
  * reorg on a guess). One RPC call per distinct block; every change of one pass in one transaction.
  */
 export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date): Promise<ReorgRecheckResult> {
-  const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow);
-  const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow);
+  const finalized = await finalityHead(client, chain, "finalized", head);
+  const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow, finalized);
+  const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow, finalized);
   if (transfers.length === 0 && sweeps.length === 0) return { dropped: 0, atRisk: [], sweepsRequeued: 0 };
   const hashes = await canonicalHashes(client, [...transfers.map((t) => t.blockNumber), ...sweeps.map((s) => s.blockNumber!)], head);
   const goneTransfers = transfers.filter((t) => isReorgedOut(hashes, t.blockNumber, t.blockHash));

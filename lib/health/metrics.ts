@@ -41,6 +41,19 @@ function createMetrics() {
       registers,
     }),
     attempts: new Counter({ name: "gateway_webhook_attempts_total", help: "Webhook delivery attempts by outcome (2xx, 3xx, 4xx, 5xx, error).", labelNames: ["outcome"], registers }),
+    sentTransactions: new Counter({
+      name: "gateway_sent_transactions_total",
+      help: "The gateway's own transactions on live networks, by event: sent, replaced (same nonce, higher fee), rebroadcast (the node forgot it), fee_waiting (the fee is above the chain's ceiling: not sent), still_pending (not mined within the wait).",
+      labelNames: ["chain", "event"],
+      registers,
+    }),
+    sentInFlight: new Gauge({ name: "gateway_sent_transactions_in_flight", help: "The gateway's own transactions sent and not yet mined, by EVM chain id.", labelNames: ["chain_id"], registers }),
+    sentOldestInFlightAge: new Gauge({
+      name: "gateway_sent_transactions_oldest_in_flight_age_seconds",
+      help: "Age of the oldest nonce still in flight (from its first send), by EVM chain id: a stuck transaction shows here.",
+      labelNames: ["chain_id"],
+      registers,
+    }),
     sweeps: new Gauge({ name: "gateway_sweeps", help: "Sweeps by status: pending and submitted (to do), failed (given up).", labelNames: ["status"], registers }),
     databaseUp: new Gauge({ name: "gateway_database_up", help: "1 when this scrape could read the database, else 0.", registers }),
     taskErrors: new Gauge({ name: "gateway_task_consecutive_errors", help: "Failed runs in a row of a background task (0: its last run succeeded).", labelNames: ["task"], registers }),
@@ -79,4 +92,9 @@ export function observeWebhookAttempt(statusCode: number | null, seconds: number
   const m = metrics();
   m.attempts.inc({ outcome });
   m.attemptDuration.observe({ outcome }, seconds);
+}
+
+/** One event of the gateway's own transaction sending (lib/chains/tx-sender.ts). */
+export function observeSentTransaction(chainSlug: string, event: "sent" | "replaced" | "rebroadcast" | "fee_waiting" | "still_pending"): void {
+  metrics().sentTransactions.inc({ chain: chainSlug, event });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { providerHealth } from "@/lib/chains/clients";
+import { inFlightByChain } from "@/lib/chains/sent-transaction-queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { withDeadline } from "@/lib/engine/deadline";
 import { taskClock, taskStates } from "@/lib/engine/task-state";
@@ -51,8 +52,8 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
   }
 
   try {
-    const [cursors, deliveries, sweepCounts] = await withDeadline(
-      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db)]),
+    const [cursors, deliveries, sweepCounts, inFlight] = await withDeadline(
+      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db), inFlightByChain(db)]),
       scrapeDatabaseDeadlineMs,
     );
     m.databaseUp.set(1);
@@ -66,6 +67,12 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
     m.deliveriesDue.set(deliveries.due);
     m.oldestDueAge.set(deliveries.oldestDueAt ? Math.max(0, (now - deliveries.oldestDueAt.getTime()) / 1000) : 0);
     for (const [status, n] of Object.entries(sweepCounts)) m.sweeps.set({ status }, n);
+    m.sentInFlight.reset();
+    m.sentOldestInFlightAge.reset();
+    for (const row of inFlight) {
+      m.sentInFlight.set({ chain_id: String(row.chainId) }, row.inFlight);
+      m.sentOldestInFlightAge.set({ chain_id: String(row.chainId) }, Math.max(0, (now - row.oldestSentAt.getTime()) / 1000));
+    }
   } catch (error) {
     // The scrape still answers (the process metrics and task states are what tells why).
     m.databaseUp.set(0);

@@ -1,18 +1,47 @@
-import { getAddress, type Address } from "viem";
-
 /**
- * The URI encoded in an order's QR code (EIP-681).
+ * EIP-681 payment request URIs: what the pay page's QR code and its "Open in wallet app" button
+ * carry. Pure and dependency-free (no viem): the pay page's first-load bundle imports it.
  *
- * - Native coin: `ethereum:<deposit address>@<chainId>?value=<wei>`, the amount as a plain
- *   integer (EIP-681 also allows `2.014e18`, which several wallets misparse).
- * - ERC-20 tokens: only `ethereum:<deposit address>@<chainId>`. The token form
- *   (`ethereum:<token>@<chainId>/transfer?address=…&uint256=…`) is read by several wallets as a
- *   plain payment to the token contract or in the native coin, which loses or misdirects funds;
- *   the payment page states the token and the amount instead (docs/decisions.md).
+ * - Native coin: `ethereum:<to>@<chainId>?value=<wei>`.
+ * - ERC-20 token: `ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<base units>`.
+ *
+ * Amounts are plain integers in base units: EIP-681 also allows `2.014e18`, which several wallets
+ * misparse (docs/decisions.md, "EIP-681 with the amount").
  */
-export function paymentUri(params: { address: Address | string; chainId: number; nativeAmount?: bigint | null }): string {
-  const base = `ethereum:${getAddress(params.address)}@${params.chainId}`;
-  if (params.nativeAmount === undefined || params.nativeAmount === null) return base;
-  if (params.nativeAmount < 0n) throw new Error("A payment amount cannot be negative.");
-  return `${base}?value=${params.nativeAmount.toString()}`;
+
+const addressPattern = /^0x[0-9a-fA-F]{40}$/;
+const decimalPattern = /^(\d+)(?:\.(\d+))?$/;
+
+function checkAddress(address: string, what: string): string {
+  if (!addressPattern.test(address)) throw new Error(`${what} is not a 0x address of 40 hex digits.`);
+  return address;
+}
+
+/** A decimal string in token units ("15", "0.25") → integer base units, exactly; throws on anything else or on excess precision. */
+export function decimalToBaseUnits(text: string, decimals: number): bigint {
+  const match = decimalPattern.exec(text);
+  if (!match) throw new Error(`Not a plain decimal amount: "${text}".`);
+  const fraction = match[2] ?? "";
+  if (fraction.replace(/0+$/, "").length > decimals) throw new Error(`"${text}" has more than ${decimals} decimal places.`);
+  return BigInt(match[1]! + fraction.slice(0, decimals).padEnd(decimals, "0"));
+}
+
+export interface PaymentRequest {
+  /** The deposit address that receives the payment. */
+  to: string;
+  chainId: number;
+  /** The ERC-20 contract; null for the chain's native coin. */
+  tokenAddress: string | null;
+  /** What to pay, in base units (wei, or the token's smallest unit). */
+  amount: bigint;
+}
+
+/** The EIP-681 URI of a payment request (see the module comment for both forms). */
+export function paymentRequestUri(request: PaymentRequest): string {
+  const to = checkAddress(request.to, "The deposit address");
+  if (!Number.isSafeInteger(request.chainId) || request.chainId <= 0) throw new Error("The chain id must be a positive integer.");
+  if (request.amount < 0n) throw new Error("A payment amount cannot be negative.");
+  if (request.tokenAddress === null) return `ethereum:${to}@${request.chainId}?value=${request.amount.toString()}`;
+  const token = checkAddress(request.tokenAddress, "The token contract");
+  return `ethereum:${token}@${request.chainId}/transfer?address=${to}&uint256=${request.amount.toString()}`;
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -64,9 +64,10 @@ function withinWindow(head: bigint, window: RecheckWindow) {
 /**
  * The transfers on a chain whose blocks a reorg re-check compares with the chain's: every one not
  * yet confirmed, every one of an order not final (whatever its own status: a transfer confirmed
- * just before a crash kept its order from moving), and confirmed ones still inside the window.
+ * just before a crash kept its order from moving), and confirmed ones still inside the window or
+ * above the chain's `finalized` block (lib/chains/finality.ts; `head` where the chain has none).
  */
-export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow): Promise<Transaction[]> {
+export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow, finalized: bigint = head): Promise<Transaction[]> {
   return db
     .select()
     .from(transactions)
@@ -75,7 +76,7 @@ export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, h
         eq(transactions.blockchainId, blockchainId),
         or(
           eq(transactions.status, "pending"),
-          and(eq(transactions.status, "confirmed"), or(inArray(transactions.paymentOrderId, openOrderIds), withinWindow(head, window))),
+          and(eq(transactions.status, "confirmed"), or(inArray(transactions.paymentOrderId, openOrderIds), withinWindow(head, window), gt(transactions.blockNumber, finalized))),
         ),
       ),
     );
@@ -232,4 +233,18 @@ export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrde
     .from(transactions)
     .where(and(eq(transactions.merchantId, merchantId), eq(transactions.paymentOrderId, paymentOrderId)))
     .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
+}
+
+/**
+ * The highest block holding a transfer still on record (not dropped) to each of these orders: a
+ * sweep of the order's deposit waits until that block is `safe` (lib/chains/sweeper.ts).
+ */
+export async function highestTransferBlocks(db: DbOrTx, paymentOrderIds: number[]): Promise<Map<number, bigint>> {
+  if (paymentOrderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: transactions.paymentOrderId, block: sql<string>`max(${transactions.blockNumber})` })
+    .from(transactions)
+    .where(and(inArray(transactions.paymentOrderId, paymentOrderIds), ne(transactions.status, "dropped")))
+    .groupBy(transactions.paymentOrderId);
+  return new Map(rows.map((row) => [row.orderId!, BigInt(row.block)]));
 }

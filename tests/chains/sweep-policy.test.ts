@@ -62,14 +62,14 @@ describe("sweeper decision logic", () => {
     await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
     const dust = await confirmedNativeOrder(merchant, "0.000000001"); // 1 gwei: far below the gas
     const policy = { maxGas: 400_000n, minValueGasMultiple: 1, minTokenUnits: 1, perMerchantPerHour: 1 };
-    let result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), new Date(), policy);
+    let result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), new Date(), { policy });
     expect(result.skipped).toContain(dust.order_id);
     expect((await sweepRow(dust.id)).lastError).toMatch(/less than the gas/);
 
     // The dust check spent this hour's one sweep for the merchant: the next one waits.
     const real = await confirmedNativeOrder(merchant, "1");
     const now = new Date();
-    result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), now, policy);
+    result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), now, { policy });
     expect(result.swept).not.toContain(real.order_id);
     const waiting = await sweepRow(real.id);
     expect(waiting.status).toBe("pending");
@@ -79,7 +79,7 @@ describe("sweeper decision logic", () => {
     const other = await createMerchant();
     await createWallet(other, { blockchain: 2, confirmation_threshold: 1 });
     const theirs = await confirmedNativeOrder(other, "1");
-    result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), new Date(), policy);
+    result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), new Date(), { policy });
     expect(result.swept).toContain(theirs.order_id);
   });
 });

@@ -7,17 +7,22 @@ export interface InjectedWalletOptions {
   rpcUrl: string;
   address: string;
   chainId: number;
+  /** The network the wallet starts on (default: chainId); it can switch only to chainId. */
+  startChainId?: number;
+  /** Refuse the first switch request (as a busy wallet would; not a user rejection), so the page is left on the wrong network. */
+  failFirstSwitch?: boolean;
 }
 
 export const injectedWalletName = "E2E Wallet";
 
 /** Runs in the page before its scripts (serialized by Playwright: no closures). */
-export function installInjectedWallet({ rpcUrl, address, chainId }: InjectedWalletOptions) {
+export function installInjectedWallet({ rpcUrl, address, chainId, startChainId, failFirstSwitch }: InjectedWalletOptions) {
   const w = window as unknown as Window & { __e2eWallet?: { requests: string[]; sent: string[] } };
   const record = { requests: [] as string[], sent: [] as string[] };
   w.__e2eWallet = record;
   const listeners: Record<string, Array<(...args: unknown[]) => void>> = {};
-  let currentChain = chainId;
+  let currentChain = startChainId ?? chainId;
+  let switchFails = failFirstSwitch === true;
   const hex = (n: number) => `0x${n.toString(16)}`;
   let id = 0;
 
@@ -34,6 +39,10 @@ export function installInjectedWallet({ rpcUrl, address, chainId }: InjectedWall
           return String(currentChain);
         case "wallet_switchEthereumChain": {
           const wanted = parseInt((params?.[0] as { chainId: string }).chainId, 16);
+          if (switchFails) {
+            switchFails = false;
+            throw Object.assign(new Error("Request already pending"), { code: -32002 });
+          }
           if (wanted !== chainId) throw Object.assign(new Error("Unrecognized chain ID"), { code: 4902 });
           currentChain = wanted;
           for (const fn of listeners.chainChanged ?? []) fn(hex(wanted));

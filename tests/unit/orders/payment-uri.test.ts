@@ -1,32 +1,43 @@
 import { describe, expect, test } from "vitest";
-import { paymentUri } from "@/lib/orders/payment-uri";
+import { decimalToBaseUnits, paymentRequestUri } from "@/lib/orders/payment-uri";
 
-const lower = "0x8ba1f109551bd432803012645ac136ddd64dba72";
-const checksummed = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+const to = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+const usdc = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 
-describe("paymentUri (EIP-681)", () => {
-  test("native coin: address, chain id and the amount in wei as a plain integer", () => {
-    expect(paymentUri({ address: checksummed, chainId: 8453, nativeAmount: 1_500_000_000_000_000_000n })).toBe(
-      `ethereum:${checksummed}@8453?value=1500000000000000000`,
+describe("paymentRequestUri (EIP-681)", () => {
+  test("native coin: deposit address, chain id and the amount in wei as a plain integer", () => {
+    expect(paymentRequestUri({ to, chainId: 8453, tokenAddress: null, amount: 1_500_000_000_000_000_000n })).toBe(`ethereum:${to}@8453?value=1500000000000000000`);
+  });
+
+  test("ERC-20 token: the token contract's transfer, with the deposit address and the amount in base units", () => {
+    expect(paymentRequestUri({ to, chainId: 137, tokenAddress: usdc, amount: 15_000_000n })).toBe(
+      `ethereum:${usdc}@137/transfer?address=${to}&uint256=15000000`,
     );
   });
 
-  test("never writes the value with an exponent", () => {
-    const uri = paymentUri({ address: checksummed, chainId: 1, nativeAmount: 10n ** 30n });
-    expect(uri).toBe(`ethereum:${checksummed}@1?value=1${"0".repeat(30)}`);
-    expect(uri.split("value=")[1]).toMatch(/^\d+$/);
+  test("never writes an amount with an exponent", () => {
+    const uri = paymentRequestUri({ to, chainId: 1, tokenAddress: null, amount: 10n ** 30n });
+    expect(uri.split("value=")[1]).toBe(`1${"0".repeat(30)}`);
   });
 
-  test("tokens: only the deposit address and chain id, no token contract, no amount", () => {
-    const uri = paymentUri({ address: lower, chainId: 137, nativeAmount: null });
-    expect(uri).toBe(`ethereum:${checksummed}@137`);
-    expect(uri).not.toContain("transfer");
-    expect(uri).not.toContain("?");
+  test("refuses a malformed address or token, a bad chain id and a negative amount", () => {
+    expect(() => paymentRequestUri({ to: "0x1234", chainId: 1, tokenAddress: null, amount: 1n })).toThrow(/deposit address/);
+    expect(() => paymentRequestUri({ to, chainId: 1, tokenAddress: "0xnope", amount: 1n })).toThrow(/token contract/);
+    expect(() => paymentRequestUri({ to, chainId: 0, tokenAddress: null, amount: 1n })).toThrow(/chain id/);
+    expect(() => paymentRequestUri({ to, chainId: 1, tokenAddress: null, amount: -1n })).toThrow(/negative/);
+  });
+});
+
+describe("decimalToBaseUnits", () => {
+  test("converts exactly, with or without a fraction", () => {
+    expect(decimalToBaseUnits("15", 6)).toBe(15_000_000n);
+    expect(decimalToBaseUnits("0.003177077686318523", 18)).toBe(3_177_077_686_318_523n);
+    expect(decimalToBaseUnits("10.50", 6)).toBe(10_500_000n);
+    expect(decimalToBaseUnits("0", 18)).toBe(0n);
   });
 
-  test("checksums the address and refuses a malformed one or a negative amount", () => {
-    expect(paymentUri({ address: lower, chainId: 31337 })).toBe(`ethereum:${checksummed}@31337`);
-    expect(() => paymentUri({ address: "0x1234", chainId: 1 })).toThrow();
-    expect(() => paymentUri({ address: lower, chainId: 1, nativeAmount: -1n })).toThrow();
+  test("refuses more precision than the token has and anything but a plain decimal", () => {
+    expect(() => decimalToBaseUnits("1.0000001", 6)).toThrow(/decimal places/);
+    for (const bad of ["", "1e18", "-1", " 1", "1.", ".5", "0x10"]) expect(() => decimalToBaseUnits(bad, 6), bad).toThrow();
   });
 });

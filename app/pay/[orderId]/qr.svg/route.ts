@@ -1,29 +1,28 @@
 import { getDb } from "@/lib/db/client";
 import { routeMethods } from "@/lib/http/route-methods";
 import { describeError, log } from "@/lib/log";
-import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
-import { orderPaymentUri, qrSvg } from "@/lib/orders/qr-code";
-import { findOrderByPublicId } from "@/lib/orders/queries";
+import { checkoutView } from "@/lib/orders/checkout-view";
+import { getPublicOrder } from "@/lib/orders/public-order";
+import { qrSvg } from "@/lib/orders/qr-code";
 
 const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 
-// GET /pay/{order_id}/qr.svg – public QR code of an order's payment URI (no credential: the payment page shows it)
+// GET /pay/{order_id}/qr.svg – public QR code of what an open order still asks for (EIP-681, amount included; no
+// credential: the payment page shows it). Confirmed, expired and failed orders have none: nothing is to be sent.
 async function qrCode(_request: Request, context: { params: Promise<{ orderId: string }> }): Promise<Response> {
   const { orderId } = await context.params;
-  // Only the unguessable public id: numeric ids are sequential and would enumerate everyone's orders.
-  const key = parseOrderKey(orderId);
-  if (!key || !("orderId" in key)) return plain(404, "Not found");
   try {
-    const order = await findOrderByPublicId(await getDb(), key.orderId);
-    const uri = order ? orderPaymentUri(order) : null;
+    // Only the unguessable public id (getPublicOrder): numeric ids are sequential and would enumerate everyone's orders.
+    const order = await getPublicOrder(await getDb(), orderId);
+    const uri = order ? checkoutView(order).due?.paymentUri : null;
     if (!uri) return plain(404, "Not found");
     return new Response(await qrSvg(uri), {
       status: 200,
       headers: {
         "content-type": "image/svg+xml; charset=utf-8",
-        // An order's deposit address, chain and amount never change, so neither does its QR code.
-        "cache-control": "public, max-age=86400, immutable",
+        // The amount due falls with each partial payment and the code goes once nothing is due.
+        "cache-control": "no-store",
         "x-content-type-options": "nosniff",
         // The SVG is only paths; forbid scripts and loads should it ever be opened directly.
         "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",

@@ -1,0 +1,33 @@
+/**
+ * Amounts as a customer reads them. Pure and dependency-free (the pay page's bundle imports it);
+ * every function takes the locale the page will one day be shown in.
+ */
+
+export const defaultLocale = "en-US";
+
+/** Significant digits shown of a token amount: enough to tell amounts apart, few enough to read. */
+export const displaySignificantDigits = 6;
+
+/**
+ * A decimal string in token units → at most `displaySignificantDigits` significant digits, never
+ * fewer than the whole part ("0.003177077686318523" → "0.00317708"; "1234567.891" → "1,234,568").
+ * Rounded up, so paying the shown figure is never short of the exact one. The string is formatted
+ * as an exact decimal (Intl.NumberFormat takes strings without a detour through floats).
+ */
+export function displayAmount(value: string, locale: string = defaultLocale): string {
+  return new Intl.NumberFormat(locale, {
+    maximumSignificantDigits: displaySignificantDigits,
+    maximumFractionDigits: 0,
+    roundingPriority: "morePrecision",
+    roundingMode: "ceil",
+  }).format(value as unknown as number);
+}
+
+/** A fiat price with its currency, as the locale writes it ("10.00" EUR → "€10.00"); the code itself when the locale does not know it. */
+export function displayFiat(value: string, currency: string, locale: string = defaultLocale): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(value as unknown as number);
+  } catch {
+    return `${value} ${currency}`;
+  }
+}

@@ -1,0 +1,28 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { baseUrl } from "./support";
+
+test("the landing page explains the gateway in three steps and leads to Sign up, Sign in and Docs; the site has a favicon", async ({ page }) => {
+  await page.goto(`${baseUrl()}/`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment Gateway");
+  await expect(page.getByRole("listitem")).toHaveCount(3);
+  const links: Array<[string, string]> = [
+    ["Sign up", "/sign-up"],
+    ["Sign in", "/sign-in"],
+    ["Docs", "/docs"],
+  ];
+  for (const [name, path] of links) {
+    await expect(page.getByRole("link", { name, exact: true })).toHaveAttribute("href", path);
+  }
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(icon).toMatch(/^\/icon\.svg/);
+  const res = await fetch(`${baseUrl()}${icon}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+
+  await page.getByRole("link", { name: "Docs", exact: true }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+});

@@ -1,0 +1,119 @@
+import { describe, expect, test } from "vitest";
+import { checkoutView, type CheckoutOrder } from "@/lib/orders/checkout-view";
+
+const to = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+const usdc = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+
+const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
+  status: "pending",
+  failure_reason: null,
+  amount: "20",
+  amount_received: "0",
+  amount_missing: "20",
+  currency: "USDC",
+  token: { symbol: "USDC", address: usdc, decimals: 6 },
+  blockchain: { slug: "base", name: "Base", chain_id: 8453, native_currency: { symbol: "ETH", name: "Ether", decimals: 18 }, rpc_url: null, explorer_url: null },
+  receiving_address: to,
+  price_amount: null,
+  price_currency: null,
+  shop_name: "Lighthouse Books",
+  redirect_url: null,
+  refund_address_allowed: false,
+  ...overrides,
+});
+
+const ethOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder =>
+  usdcOrder({
+    amount: "0.003177077686318523",
+    amount_missing: "0.003177077686318523",
+    currency: "ETH",
+    token: { symbol: "ETH", address: null, decimals: 18 },
+    ...overrides,
+  });
+
+describe("checkoutView: an open order asks for what is still due, everywhere", () => {
+  test("nothing paid yet: the whole amount, its QR/wallet URI and no progress", () => {
+    const view = checkoutView(usdcOrder());
+    expect(view.panel).toBe("pay");
+    expect(view.headline).toBe("Pay 20 USDC");
+    expect(view.due).toMatchObject({ exact: "20", display: "20", baseUnits: 20_000_000n });
+    expect(view.due!.paymentUri).toBe(`ethereum:${usdc}@8453/transfer?address=${to}&uint256=20000000`);
+    expect(view.progress).toBeNull();
+    expect(view.result).toBeNull();
+  });
+
+  test("5 of 20 USDC paid: headline, Copy value and QR/wallet URI all ask for the remaining 15", () => {
+    const view = checkoutView(usdcOrder({ amount_received: "5", amount_missing: "15" }));
+    expect(view.headline).toBe("Pay the remaining 15 USDC");
+    expect(view.due!.exact).toBe("15");
+    expect(view.due!.paymentUri).toBe(`ethereum:${usdc}@8453/transfer?address=${to}&uint256=15000000`);
+    expect(view.progress).toEqual({ received: "5", total: "20", percent: 25 });
+  });
+
+  test("ETH: the headline reads six significant digits, Copy and the URI keep every wei", () => {
+    const view = checkoutView(ethOrder());
+    expect(view.headline).toBe("Pay 0.00317708 ETH");
+    expect(view.due!.exact).toBe("0.003177077686318523");
+    expect(view.due!.paymentUri).toBe(`ethereum:${to}@8453?value=3177077686318523`);
+  });
+
+  test("a fiat-priced order leads with its price, then the token amount", () => {
+    const view = checkoutView(ethOrder({ price_amount: "10.00", price_currency: "EUR" }));
+    expect(view.headline).toBe("Pay €10.00");
+    expect(view.subline).toBe("0.00317708 ETH on Base");
+    // Once part of it arrived, what is left is asked for in the token (the rate is the token's).
+    expect(checkoutView(ethOrder({ price_amount: "10.00", price_currency: "EUR", amount_received: "0.001", amount_missing: "0.002177077686318523" })).headline).toBe(
+      "Pay the remaining 0.00217708 ETH",
+    );
+  });
+
+  test("everything arrived but the order is not moved on yet: nothing is asked for", () => {
+    const view = checkoutView(usdcOrder({ amount_received: "20", amount_missing: "0" }));
+    expect(view.panel).toBe("processing");
+    expect(view.due).toBeNull();
+  });
+});
+
+describe("checkoutView: a settled order shows a result, never a payable address", () => {
+  const settled: Array<[string, Partial<CheckoutOrder>, RegExp]> = [
+    ["confirmed", { status: "confirmed", amount_received: "20", amount_missing: "0" }, /Payment confirmed/],
+    ["expired", { status: "expired" }, /expired/],
+    ["underpaid", { status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15", refund_address_allowed: true }, /incomplete/],
+    ["late", { status: "failed", failure_reason: "late_payment", amount_received: "20", amount_missing: "0", refund_address_allowed: true }, /too late/],
+    ["reverted", { status: "failed", failure_reason: "reverted" }, /failed/],
+  ];
+  test.each(settled)("%s: the result panel replaces QR, address and wallet", (_name, overrides, title) => {
+    const view = checkoutView(usdcOrder(overrides));
+    expect(view.panel).toBe("result");
+    expect(view.due).toBeNull();
+    expect(view.result!.title).toMatch(title);
+    expect(view.headline).not.toMatch(/^Pay /);
+  });
+
+  test("confirmed: 'Paid', and the way back to the shop through redirect_url", () => {
+    const view = checkoutView(usdcOrder({ status: "confirmed", amount: "7.25", amount_received: "7.25", amount_missing: "0", redirect_url: "https://shop.example/thanks" }));
+    expect(view.headline).toBe("Paid 7.25 USDC");
+    expect(view.result!.returnTo).toEqual({ url: "https://shop.example/thanks", label: "Return to Lighthouse Books" });
+    expect(checkoutView(usdcOrder({ status: "confirmed", amount_missing: "0" })).result!.returnTo).toBeNull();
+  });
+
+  test("expired, failed: do not send funds now, and what to do next", () => {
+    for (const overrides of [{ status: "expired" }, { status: "failed", failure_reason: "reverted" }] as const) {
+      const lines = checkoutView(usdcOrder(overrides)).result!.lines.join(" ");
+      expect(lines).toContain("Do not send funds to this address now.");
+      expect(lines).toContain("Go back to Lighthouse Books and start a new payment.");
+    }
+  });
+
+  test("late and underpaid payments: the merchant sees the money and can refund it", () => {
+    const late = checkoutView(usdcOrder({ status: "failed", failure_reason: "late_payment", refund_address_allowed: true })).result!.lines.join(" ");
+    expect(late).toContain("Lighthouse Books sees this payment on the order and can refund it: leave the address to refund to below.");
+    const underpaid = checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.lines.join(" ");
+    expect(underpaid).toContain("Only 5 USDC of 20 USDC arrived before the deadline.");
+    expect(underpaid).toContain("can refund it.");
+  });
+
+  test("a shop without a name is 'the shop'", () => {
+    expect(checkoutView(usdcOrder({ status: "expired", shop_name: "" })).result!.lines.join(" ")).toContain("Go back to the shop");
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { customerErrorMessage, noBrowserWalletMessage, walletErrorMessage } from "@/lib/orders/customer-messages";
+import { errorCodes } from "@/lib/http/error-codes";
+
+const context = { shopName: "Lighthouse Books" };
+/** What must never reach a customer: a code, an API path, an HTTP method. */
+const developerWords = /[A-Z]{3,}_[A-Z_]+|\/api\/|\b(POST|GET|PUT|PATCH)\b|merchant-wallets/;
+
+describe("customerErrorMessage", () => {
+  test("a link on a chain with no wallet: plain words, with the shop's name", () => {
+    const message = customerErrorMessage("WALLET_NOT_CONFIGURED", context);
+    expect(message).toBe("Lighthouse Books cannot take payments this way right now. Choose another way to pay, or contact Lighthouse Books.");
+  });
+
+  test("no code of the error table, and no missing or unknown code, yields developer wording", () => {
+    for (const code of [...Object.keys(errorCodes), undefined, null, "SOMETHING_NEW"]) {
+      const message = customerErrorMessage(code, context);
+      expect(message, String(code)).not.toMatch(developerWords);
+      expect(message.length, String(code)).toBeGreaterThan(20);
+    }
+  });
+
+  test("a shop without a name is 'the shop'", () => {
+    expect(customerErrorMessage("WALLET_NOT_CONFIGURED", { shopName: "" })).toContain("contact the shop");
+  });
+});
+
+describe("walletErrorMessage", () => {
+  test("a rejection in the wallet", () => {
+    expect(walletErrorMessage({ name: "UserRejectedRequestError", shortMessage: "User rejected the request." })).toMatch(/cancelled in your wallet/);
+    expect(walletErrorMessage({ code: 4001, message: "x" })).toMatch(/cancelled in your wallet/);
+  });
+
+  test("no wallet, a chain the wallet cannot switch to, too little money", () => {
+    expect(walletErrorMessage({ name: "ProviderNotFoundError" })).toBe(noBrowserWalletMessage);
+    expect(walletErrorMessage({ name: "SwitchChainNotSupportedError" })).toMatch(/could not switch networks/);
+    expect(walletErrorMessage({ shortMessage: "The total cost (gas * gas fee + value) of executing this transaction exceeds the balance of the account." })).toMatch(/does not hold enough/);
+    expect(walletErrorMessage({ shortMessage: "insufficient funds for gas * price + value" })).toMatch(/does not hold enough/);
+  });
+
+  test("anything else: no library message reaches the customer, and a way to pay anyway", () => {
+    const message = walletErrorMessage({ name: "HttpRequestError", shortMessage: "HTTP request failed.", message: "HTTP request failed. URL: http://127.0.0.1:8545" });
+    expect(message).not.toMatch(/HTTP|127\.0\.0\.1/);
+    expect(message).toMatch(/QR code/);
+    expect(walletErrorMessage(null)).toBe("");
+  });
+});
