@@ -5,7 +5,7 @@ import type { Blockchain } from "./catalog";
 import { createProviderPool, type ProviderHealth, type ProviderPool, type ProviderPoolOptions } from "./provider-pool";
 
 interface PooledClient {
-  key: string;
+  chain: string;
   client: PublicClient;
   pool: ProviderPool;
 }
@@ -31,27 +31,36 @@ export function providerPoolOptions(chain: Blockchain): ProviderPoolOptions {
   return { requestsPerSecond: chain.isDevnet ? Infinity : env.RPC_PROVIDER_REQUESTS_PER_SECOND, timeoutMs: 10_000, batch: true };
 }
 
+/** A chain's providers; a chain whose `rpcUrl` alone was replaced (`{ ...chain, rpcUrl }`, as tests do) uses that one. */
+export function providerUrls(chain: Blockchain): string[] {
+  const urls = chain.rpcUrls ?? [];
+  if (chain.rpcUrl && !urls.includes(chain.rpcUrl)) return [chain.rpcUrl];
+  return [...urls];
+}
+
 /** A public client for a chain; `transport` lets benchmarks and tests wrap the RPC (e.g. to count calls, or a pool of their own). */
 export function createChainClient(chain: Blockchain, transport?: Transport): PublicClient {
-  if (chain.rpcUrls.length === 0 && !transport) throw new Error(`No RPC URL configured for ${chain.slug}`);
+  const urls = providerUrls(chain);
+  if (urls.length === 0 && !transport) throw new Error(`No RPC URL configured for ${chain.slug}`);
   return createPublicClient({
     chain: viemChain(chain),
-    transport: transport ?? createProviderPool(chain.rpcUrls, providerPoolOptions(chain)).transport,
+    transport: transport ?? createProviderPool(urls, providerPoolOptions(chain)).transport,
     // the scanner asks for fresh heads itself
     cacheTime: 0,
   }) as PublicClient;
 }
 
-/** The process-wide client for a chain's current providers (one provider pool per chain, kept while its URLs stay). */
+/** The process-wide client for a chain's providers: one provider pool per chain and set of URLs, kept for the process. */
 export function chainClient(chain: Blockchain): PublicClient {
   const clients = (holder.__gatewayChainClients ??= new Map());
-  const key = chain.rpcUrls.join(",");
-  let entry = clients.get(chain.slug);
-  if (!entry || entry.key !== key) {
-    if (chain.rpcUrls.length === 0) throw new Error(`No RPC URL configured for ${chain.slug}`);
-    const pool = createProviderPool(chain.rpcUrls, providerPoolOptions(chain));
-    entry = { key, pool, client: createChainClient(chain, pool.transport) };
-    clients.set(chain.slug, entry);
+  const urls = providerUrls(chain);
+  const key = `${chain.id}:${urls.join(",")}`;
+  let entry = clients.get(key);
+  if (!entry) {
+    if (urls.length === 0) throw new Error(`No RPC URL configured for ${chain.slug}`);
+    const pool = createProviderPool(urls, providerPoolOptions(chain));
+    entry = { chain: chain.slug, pool, client: createChainClient(chain, pool.transport) };
+    clients.set(key, entry);
   }
   return entry.client;
 }
@@ -59,5 +68,5 @@ export function chainClient(chain: Blockchain): PublicClient {
 /** Each chain's providers as this process's clients see them (chains not used yet in this process are absent). */
 export function providerHealth(): Array<{ chain: string; providers: ProviderHealth[] }> {
   const clients = holder.__gatewayChainClients ?? new Map<string, PooledClient>();
-  return [...clients.entries()].map(([chain, entry]) => ({ chain, providers: entry.pool.health() }));
+  return [...clients.values()].map((entry) => ({ chain: entry.chain, providers: entry.pool.health() }));
 }

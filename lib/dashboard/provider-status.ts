@@ -1,6 +1,7 @@
 import "server-only";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { providerHealth } from "@/lib/chains/clients";
+import type { ProviderHealth } from "@/lib/chains/provider-pool";
 
 /** One RPC provider of a chain as the operator's status section shows it (its host only: keys live in URLs). */
 export interface ProviderStatusRow {
@@ -17,7 +18,8 @@ export interface ProviderStatusRow {
 
 /** Every configured chain's providers, with the health this process's clients measured. */
 export function providerStatus(now = Date.now()): ProviderStatusRow[] {
-  const health = new Map(providerHealth().map((entry) => [entry.chain, entry.providers]));
+  const health = new Map<string, ProviderHealth[]>();
+  for (const entry of providerHealth()) health.set(entry.chain, [...(health.get(entry.chain) ?? []), ...entry.providers]);
   return listBlockchains()
     .filter((chain) => chain.rpcUrls.length > 0)
     .flatMap((chain) => {
