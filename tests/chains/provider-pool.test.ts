@@ -115,6 +115,21 @@ describe("provider pool", () => {
     expect((await client.getBlock({ blockNumber: nodeHead })).number).toBe(nodeHead);
   });
 
+  test("a WebSocket provider beside an HTTP one: both answer, each with its own figures", async () => {
+    const ws = net.rpcUrl.replace(/^http/, "ws");
+    const pool = createProviderPool([ws, a.url]);
+    const client = createChainClient(net.chain(), pool.transport);
+    const head = await client.getBlockNumber();
+    for (let i = 0; i < 20; i++) expect((await client.getBlock({ blockNumber: head })).number).toBe(head);
+    const [viaWs, viaHttp] = pool.health();
+    expect(viaWs!.label).toBe(`1:${new URL(ws).host}`);
+    expect(viaWs!.head).toBe(head);
+    expect(viaHttp!.head).toBe(head);
+    // The head went to both; the 20 block reads were spread between them.
+    expect(viaWs!.calls + viaHttp!.calls).toBe(22);
+    expect(viaWs!.errors + viaHttp!.errors).toBe(0);
+  });
+
   test("Retry-After in seconds or as an HTTP date", () => {
     expect(retryAfterMs("2")).toBe(2000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
