@@ -137,7 +137,7 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
     ["after: faulty + clean providers", () => after([faulty.url, clean.url]), [faulty, clean], true],
   ];
   const boundMs = 120_000;
-  console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of calls, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
+  console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of HTTP requests, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
   console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block | failed ticks |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   try {
