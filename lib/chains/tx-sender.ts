@@ -227,8 +227,10 @@ async function signRecordBroadcast(db: Db, chain: Blockchain, client: PublicClie
     await client.request({ method: "eth_sendRawTransaction", params: [raw] });
   } catch (error) {
     // The node answered no (underpriced, out of funds): this one never flies. Unanswered: it may
-    // have arrived, so it stays in flight and is watched (and broadcast again) like any other.
-    if (!isRpcUnreachable(error) && !/already known/i.test(error instanceof Error ? error.message : "")) {
+    // have arrived, so it stays in flight and is watched (and broadcast again) like any other. So
+    // does one a provider already holds or has mined: the provider pool may retry a send that
+    // timed out on another provider ("already known", "nonce too low"); settling finds its receipt.
+    if (!isRpcUnreachable(error) && !mayBeOurs(error)) {
       await markRejected(db, row.id, new Date());
       throw error;
     }
@@ -238,6 +240,12 @@ async function signRecordBroadcast(db: Db, chain: Blockchain, client: PublicClie
     chain: chain.slug, purpose: target.purpose, purpose_id: target.purposeId, nonce: String(tx.nonce), hash: row.hash, max_fee_gwei: formatGwei(tx.maxFeePerGas),
   });
   return row;
+}
+
+/** A refusal that a copy of this very transaction, sent earlier, may have caused. */
+function mayBeOurs(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ""}` : String(error);
+  return /already known|known transaction|nonce too low|nonce has already been used/i.test(text);
 }
 
 /**
