@@ -199,14 +199,21 @@ export type DetachedDevnet = { rpcUrl: string; port: number; pid: number };
  * the server leaves the chain running for the next server to re-attach to. Stopping it is the
  * caller's business (`stopRecordedDevnet` in lib/chains/devnet-record.ts).
  */
-export async function startDetachedDevnet(options: { logFile: string; port?: number; host?: "127.0.0.1"; rootDir?: string }): Promise<DetachedDevnet> {
+export async function startDetachedDevnet(options: {
+  logFile: string;
+  port?: number;
+  host?: "127.0.0.1";
+  rootDir?: string;
+  /** Stay in this process's group (not a session of its own), so a Ctrl-C of the terminal stops it too. */
+  sameProcessGroup?: boolean;
+}): Promise<DetachedDevnet> {
   const host = options.host ?? "127.0.0.1";
   const rootDir = options.rootDir ?? process.cwd();
   const attempt = async (port: number): Promise<DetachedDevnet> => {
     const logFd = openSync(options.logFile, "a");
     let child: ChildProcess;
     try {
-      child = spawnHardhatNode(host, port, rootDir, { detached: true, stdio: ["ignore", "ignore", logFd] });
+      child = spawnHardhatNode(host, port, rootDir, { detached: !options.sameProcessGroup, stdio: ["ignore", "ignore", logFd] });
     } finally {
       closeSync(logFd);
     }
