@@ -47,7 +47,7 @@ async function rpc(rpcUrl: string, method: string, params: unknown[] = []): Prom
  * snapshot: hardhat puts the clock back to the snapshot's time, so chain time drifts from file to
  * file. False when the node does not answer.
  */
-async function resetChain(rpcUrl: string): Promise<boolean> {
+async function resetChain(rpcUrl: string, deploy: boolean): Promise<boolean> {
   try {
     await rpc(rpcUrl, "hardhat_reset");
     await rpc(rpcUrl, "evm_setIntervalMining", [0]);
@@ -56,16 +56,16 @@ async function resetChain(rpcUrl: string): Promise<boolean> {
   } catch {
     return false;
   }
-  await ensureGatewayContracts(rpcUrl);
+  if (deploy) await ensureGatewayContracts(rpcUrl);
   return true;
 }
 
-async function startShared(recordFile: string, port?: number): Promise<SharedDevnetRecord> {
+async function startShared(recordFile: string, deploy: boolean, port?: number): Promise<SharedDevnetRecord> {
   const logFile = recordFile.replace(/\.json$/, ".log");
   const started = await startDetachedDevnet({ logFile, port, sameProcessGroup: true });
   const record = { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl };
   writeRecord(recordFile, record);
-  await ensureGatewayContracts(started.rpcUrl);
+  if (deploy) await ensureGatewayContracts(started.rpcUrl);
   return record;
 }
 
@@ -74,30 +74,33 @@ async function startShared(recordFile: string, port?: number): Promise<SharedDev
  * (`resetChain`), or a new node when there is none yet or it no longer answers. Vitest runs one
  * file per slot at a time, so nothing else uses it meanwhile.
  */
-async function acquireSharedDevnet(recordFile: string): Promise<SharedDevnetRecord> {
+async function acquireSharedDevnet(recordFile: string, deploy: boolean): Promise<SharedDevnetRecord> {
   const record = readRecord(recordFile);
-  if (record && (await timed("devnet: reset and deploy contracts", () => resetChain(record.rpcUrl)))) return record;
+  const deploying = deploy ? " and deploy contracts" : "";
+  if (record && (await timed(`devnet: reset${deploying}`, () => resetChain(record.rpcUrl, deploy)))) return record;
   if (record) await stopSharedDevnet(record.pid);
-  return timed("devnet: start and deploy contracts", () => startShared(recordFile));
+  return timed(`devnet: start${deploying}`, () => startShared(recordFile, deploy));
 }
 
 /**
  * This file's devnet, with the gateway contracts deployed, and the sandbox catalog pointed at it:
  * under vitest, the worker slot's shared devnet with a new chain (what a new node has, without a
  * node's start: 1.5-2 s on a quiet machine, more under load); else, or with `{ own: true }`, a hardhat node of the
- * file's own, started on a free port and stopped after the file.
+ * file's own, started on a free port and stopped after the file. `{ deploy: false }`: without the
+ * gateway contracts (for tests of the deployment itself).
  */
-export function setupTestDevnet(options: { own?: boolean } = {}) {
+export function setupTestDevnet(options: { own?: boolean; deploy?: boolean } = {}) {
+  const deploy = options.deploy ?? true;
   let own: Devnet | undefined;
   let shared: { record: SharedDevnetRecord; recordFile: string } | undefined;
   beforeAll(async () => {
     const dir = options.own ? undefined : inject("sharedDevnetDir");
     if (dir) {
       const recordFile = path.join(dir, `devnet-${process.env.VITEST_POOL_ID ?? "0"}.json`);
-      shared = { record: await acquireSharedDevnet(recordFile), recordFile };
+      shared = { record: await acquireSharedDevnet(recordFile, deploy), recordFile };
     } else {
       own = await timed("devnet: start", () => startDevnet());
-      await timed("devnet: deploy contracts", () => ensureGatewayContracts(own!.rpcUrl));
+      if (deploy) await timed("devnet: deploy contracts", () => ensureGatewayContracts(own!.rpcUrl));
     }
     setDevnetRpcUrl(handle.rpcUrl);
   });
@@ -126,13 +129,13 @@ export function setupTestDevnet(options: { own?: boolean } = {}) {
       await timed("devnet: restart", async () => {
         if (shared) {
           await stopSharedDevnet(shared.record.pid);
-          shared.record = await startShared(shared.recordFile, shared.record.port);
+          shared.record = await startShared(shared.recordFile, deploy, shared.record.port);
           return;
         }
         const port = own!.port;
         await own!.stop();
         own = await startDevnet({ port });
-        await ensureGatewayContracts(own.rpcUrl);
+        if (deploy) await ensureGatewayContracts(own.rpcUrl);
       });
     },
   };
