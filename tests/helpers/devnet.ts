@@ -85,9 +85,9 @@ async function acquireSharedDevnet(recordFile: string, deploy: boolean): Promise
 /**
  * This file's devnet, with the gateway contracts deployed, and the sandbox catalog pointed at it:
  * under vitest, the worker slot's shared devnet with a new chain (what a new node has, without a
- * node's start: 1.5-2 s on a quiet machine, more under load); else, or with `{ own: true }`, a hardhat node of the
- * file's own, started on a free port and stopped after the file. `{ deploy: false }`: without the
- * gateway contracts (for tests of the deployment itself).
+ * node's start: 1.5-2 s on a quiet machine, more under load); else, or with `{ own: true }`, a
+ * hardhat node of the file's own, started on a free port and stopped after the file.
+ * `{ deploy: false }`: without the gateway contracts (for tests of the deployment itself).
  */
 export function setupTestDevnet(options: { own?: boolean; deploy?: boolean } = {}) {
   const deploy = options.deploy ?? true;
