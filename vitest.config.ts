@@ -28,6 +28,8 @@ export default defineConfig({
         include: ["tests/**/*.test.ts"],
         // What instrumentation.ts sets up once per server process (zod's messages).
         setupFiles: ["tests/helpers/setup.ts"],
+        // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
+        globalSetup: ["tests/helpers/shared-devnets.ts"],
         env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test" },
         testTimeout: 60_000,
         hookTimeout: 120_000,

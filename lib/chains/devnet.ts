@@ -5,17 +5,26 @@ import path from "node:path";
 import {
   createPublicClient,
   createWalletClient,
+  defineChain,
   getAddress,
   http,
   type Address,
   type Hex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { hardhat } from "viem/chains";
 import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
 import { depositFactoryArtifact, mockAggregatorArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 
-export const devnetChain = hardhat;
+/**
+ * viem's `hardhat` chain, written out: importing it from "viem/chains" loads every chain viem
+ * knows (~0.5 s per process, paid by each test file and script that reaches this module).
+ */
+export const devnetChain = defineChain({
+  id: 31_337,
+  name: "Hardhat",
+  nativeCurrency: { decimals: 18, name: "Ether", symbol: "ETH" },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+});
 
 /** The first ten accounts of the "test test … junk" mnemonic; hardhat funds each with 10000 ETH. */
 export const devnetAccounts = [
@@ -199,14 +208,21 @@ export type DetachedDevnet = { rpcUrl: string; port: number; pid: number };
  * the server leaves the chain running for the next server to re-attach to. Stopping it is the
  * caller's business (`stopRecordedDevnet` in lib/chains/devnet-record.ts).
  */
-export async function startDetachedDevnet(options: { logFile: string; port?: number; host?: "127.0.0.1"; rootDir?: string }): Promise<DetachedDevnet> {
+export async function startDetachedDevnet(options: {
+  logFile: string;
+  port?: number;
+  host?: "127.0.0.1";
+  rootDir?: string;
+  /** Stay in this process's group (not a session of its own), so a Ctrl-C of the terminal stops it too. */
+  sameProcessGroup?: boolean;
+}): Promise<DetachedDevnet> {
   const host = options.host ?? "127.0.0.1";
   const rootDir = options.rootDir ?? process.cwd();
   const attempt = async (port: number): Promise<DetachedDevnet> => {
     const logFd = openSync(options.logFile, "a");
     let child: ChildProcess;
     try {
-      child = spawnHardhatNode(host, port, rootDir, { detached: true, stdio: ["ignore", "ignore", logFd] });
+      child = spawnHardhatNode(host, port, rootDir, { detached: !options.sameProcessGroup, stdio: ["ignore", "ignore", logFd] });
     } finally {
       closeSync(logFd);
     }

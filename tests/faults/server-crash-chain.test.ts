@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPublicClient, createTestClient, createWalletClient, http as viemHttp, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
-import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { setupTestDevnet } from "../helpers/devnet";
 import { randomAddress } from "../helpers/factories";
 import { buildTimeoutMs, createServerDatabase, ensureBuilt, startServer, type ServerDatabase, type ServerProcess } from "../helpers/server";
 import { FlakyReceiver, http, listAll, printSummary, signUp, waitFor, type Account } from "./support";
@@ -14,7 +14,7 @@ import { FlakyReceiver, http, listAll, printSummary, signUp, waitFor, type Accou
 // (counted by webhook-id), and nothing stays pending.
 
 const authSecret = randomBytes(32).toString("base64url");
-let devnet: Devnet;
+const devnet = setupTestDevnet();
 let database: ServerDatabase;
 let receiver: FlakyReceiver;
 let server: ServerProcess | undefined;
@@ -47,8 +47,6 @@ async function kill(): Promise<void> {
 
 beforeAll(async () => {
   await ensureBuilt();
-  devnet = await startDevnet();
-  await ensureGatewayContracts(devnet.rpcUrl);
   database = await createServerDatabase();
   receiver = await FlakyReceiver.start();
 }, buildTimeoutMs);
@@ -57,7 +55,6 @@ afterAll(async () => {
   await server?.stop();
   await receiver?.close();
   await database?.drop();
-  await devnet?.stop();
 });
 
 test("kill -9 during scanning and during webhook delivery: every paid order confirmed exactly once, every payment.confirmed delivered, nothing stuck", { timeout: 300_000 }, async () => {

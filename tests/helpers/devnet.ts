@@ -1,30 +1,119 @@
-import { afterAll, beforeAll } from "vitest";
+import { readFileSync, writeFileSync, renameSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createTestClient, createWalletClient, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
-import { devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { devnetChain, startDetachedDevnet, startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { timed } from "./profile";
+import { stopSharedDevnet } from "./shared-devnets";
 
-/** Starts this file's own hardhat devnet on a free port, deploys the gateway contracts and points the sandbox catalog at it. */
-export function setupTestDevnet() {
-  let devnet: Devnet | undefined;
+/** A worker slot's shared devnet (tests/helpers/shared-devnets.ts). */
+type SharedDevnetRecord = { pid: number; port: number; rpcUrl: string };
+
+function readRecord(file: string): SharedDevnetRecord | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as SharedDevnetRecord;
+  } catch {
+    return null;
+  }
+}
+
+function writeRecord(file: string, record: SharedDevnetRecord): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(record));
+  renameSync(`${file}.tmp`, file);
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/**
+ * A new chain on the running node: `hardhat_reset` (block 0, the config's accounts, no snapshots
+ * or pending transactions), the config's mining settings (a reset keeps the last ones set), the
+ * chain's clock put on the wall clock, and the gateway contracts deployed again at their fixed
+ * addresses. The clock: after a reset hardhat counts block time on from the node's first genesis
+ * (a node started minutes ago would lag by minutes); the first deployment block is stamped now,
+ * and later blocks follow the wall clock from there, as on a new node. Not evm_revert to a
+ * snapshot: hardhat puts the clock back to the snapshot's time, so chain time drifts from file to
+ * file. False when the node does not answer.
+ */
+async function resetChain(rpcUrl: string, deploy: boolean): Promise<boolean> {
+  try {
+    await rpc(rpcUrl, "hardhat_reset");
+    await rpc(rpcUrl, "evm_setIntervalMining", [0]);
+    await rpc(rpcUrl, "evm_setAutomine", [true]);
+    await rpc(rpcUrl, "evm_setNextBlockTimestamp", [Math.floor(Date.now() / 1000)]);
+  } catch {
+    return false;
+  }
+  if (deploy) await ensureGatewayContracts(rpcUrl);
+  return true;
+}
+
+async function startShared(recordFile: string, deploy: boolean, port?: number): Promise<SharedDevnetRecord> {
+  const logFile = recordFile.replace(/\.json$/, ".log");
+  const started = await startDetachedDevnet({ logFile, port, sameProcessGroup: true });
+  const record = { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl };
+  writeRecord(recordFile, record);
+  if (deploy) await ensureGatewayContracts(started.rpcUrl);
+  return record;
+}
+
+/**
+ * This worker slot's devnet as a new node is after deployment: the slot's node with a new chain
+ * (`resetChain`), or a new node when there is none yet or it no longer answers. Vitest runs one
+ * file per slot at a time, so nothing else uses it meanwhile.
+ */
+async function acquireSharedDevnet(recordFile: string, deploy: boolean): Promise<SharedDevnetRecord> {
+  const record = readRecord(recordFile);
+  const deploying = deploy ? " and deploy contracts" : "";
+  if (record && (await timed(`devnet: reset${deploying}`, () => resetChain(record.rpcUrl, deploy)))) return record;
+  if (record) await stopSharedDevnet(record.pid);
+  return timed(`devnet: start${deploying}`, () => startShared(recordFile, deploy));
+}
+
+/**
+ * This file's devnet, with the gateway contracts deployed, and the sandbox catalog pointed at it:
+ * under vitest, the worker slot's shared devnet with a new chain (what a new node has, without a
+ * node's start: 1.5-2 s on a quiet machine, more under load); else, or with `{ own: true }`, a
+ * hardhat node of the file's own, started on a free port and stopped after the file.
+ * `{ deploy: false }`: without the gateway contracts (for tests of the deployment itself).
+ */
+export function setupTestDevnet(options: { own?: boolean; deploy?: boolean } = {}) {
+  const deploy = options.deploy ?? true;
+  let own: Devnet | undefined;
+  let shared: { record: SharedDevnetRecord; recordFile: string } | undefined;
   beforeAll(async () => {
-    devnet = await timed("devnet: start", () => startDevnet());
-    await timed("devnet: deploy contracts", () => ensureGatewayContracts(devnet!.rpcUrl));
-    setDevnetRpcUrl(devnet.rpcUrl);
+    const dir = options.own ? undefined : inject("sharedDevnetDir");
+    if (dir) {
+      const recordFile = path.join(dir, `devnet-${process.env.VITEST_POOL_ID ?? "0"}.json`);
+      shared = { record: await acquireSharedDevnet(recordFile, deploy), recordFile };
+    } else {
+      own = await timed("devnet: start", () => startDevnet());
+      if (deploy) await timed("devnet: deploy contracts", () => ensureGatewayContracts(own!.rpcUrl));
+    }
+    setDevnetRpcUrl(handle.rpcUrl);
   });
   afterAll(async () => {
     setDevnetRpcUrl(undefined);
-    await timed("devnet: stop", async () => devnet?.stop());
+    // A shared devnet stays up for the slot's next file, which resets its chain.
+    await timed("devnet: stop", async () => own?.stop());
   });
   const handle = {
-    get devnet(): Devnet {
-      if (!devnet) throw new Error("devnet not started");
-      return devnet;
-    },
     get rpcUrl(): string {
-      return handle.devnet.rpcUrl;
+      if (shared) return shared.record.rpcUrl;
+      if (own) return own.rpcUrl;
+      throw new Error("devnet not started");
     },
     chain(slug = "base"): Blockchain {
       return findBlockchainBySlug(slug)!;
@@ -37,11 +126,16 @@ export function setupTestDevnet() {
     },
     /** Replaces the devnet with a fresh one on the same port (a restart: new genesis, empty state). */
     async restart(): Promise<void> {
-      const port = handle.devnet.port;
       await timed("devnet: restart", async () => {
-        await handle.devnet.stop();
-        devnet = await startDevnet({ port });
-        await ensureGatewayContracts(devnet.rpcUrl);
+        if (shared) {
+          await stopSharedDevnet(shared.record.pid);
+          shared.record = await startShared(shared.recordFile, deploy, shared.record.port);
+          return;
+        }
+        const port = own!.port;
+        await own!.stop();
+        own = await startDevnet({ port });
+        if (deploy) await ensureGatewayContracts(own.rpcUrl);
       });
     },
   };

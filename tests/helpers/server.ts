@@ -27,7 +27,9 @@ export const buildTimeoutMs = 10 * 60_000;
  */
 export async function ensureBuilt(): Promise<void> {
   const deadline = Date.now() + buildTimeoutMs;
-  while (!existsSync(buildIdFile)) {
+  // Not done while another file's build still runs: `next build` writes BUILD_ID before the rest
+  // of the server folder (a `next start` then died on a missing .next/server/preview-props.json).
+  while (!existsSync(buildIdFile) || existsSync(buildLock)) {
     if (Date.now() > deadline) throw new Error("timed out waiting for another test file's `next build`");
     try {
       mkdirSync(buildLock);

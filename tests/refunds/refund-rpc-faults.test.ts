@@ -31,8 +31,12 @@ afterAll(async () => {
   await proxy.close();
 });
 
-/** A tick through the proxy, with a short timeout and no retries so a hang fails fast. */
-const tickViaProxy = () => watchChainTick(testDb.db, base(), createChainClient(base(), http(proxy.url, { timeout: 1_000, retryCount: 0 })), { checkInternalDeposits: false });
+/**
+ * A tick through the proxy, with no retries and a timeout short enough that a hang fails within
+ * the test, long enough that a forwarded call on a loaded machine does not (1 s failed a
+ * forwarded eth_getBlockByNumber at load 13).
+ */
+const tickViaProxy = () => watchChainTick(testDb.db, base(), createChainClient(base(), http(proxy.url, { timeout: 5_000, retryCount: 0 })), { checkInternalDeposits: false });
 
 async function refundsOf(merchant: TestMerchant, orderId: string) {
   const res = await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } });

@@ -1,19 +1,21 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hash, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { depositFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
-import { deployGatewayContracts, devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { deployGatewayContracts, devnetAccounts, devnetChain } from "@/lib/chains/devnet";
 import { paymentOrders } from "@/lib/db/schema";
 import { setupTestDatabase } from "../../helpers/db";
+import { setupTestDevnet } from "../../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
 
 const testDb = setupTestDatabase();
 
 const [deployer, payer, anyone] = devnetAccounts;
 
-let devnet: Devnet;
+// A new chain without the contracts: the file deploys them itself.
+const devnet = setupTestDevnet({ deploy: false });
 let client: PublicClient;
 let merchant: TestMerchant;
 let wallet: any;
@@ -45,7 +47,6 @@ async function deployAndFlush(destination: Address, salt: Hex, tokens: Address[]
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: http(devnet.rpcUrl, { retryCount: 0 }), pollingInterval: 50 });
   // A fresh devnet puts the contracts at the catalog's fixed devnet addresses.
   const deployed = await deployGatewayContracts({ rpcUrl: devnet.rpcUrl });
@@ -54,9 +55,6 @@ beforeAll(async () => {
   wallet = await createWallet(merchant, { blockchain: 2 });
 });
 
-afterAll(async () => {
-  await devnet?.stop();
-});
 
 describe("an order's deposit address on a real devnet", () => {
   test("USDC sent to receiving_address reaches the merchant wallet through deployAndFlush(destination, salt, [USDC])", async () => {

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { getAddress } from "viem";
 import { devnetContracts } from "@/lib/chains/catalog";
-import { deployGatewayContracts, startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { deployGatewayContracts } from "@/lib/chains/devnet";
+import { setupTestDevnet } from "../../helpers/devnet";
 
 /** The catalog as a fresh process with these environment variables would see it (env is read once, at import). */
 async function catalogWith(vars: Record<string, string | undefined>) {
@@ -116,13 +117,8 @@ describe("network catalog in sandbox mode", () => {
 });
 
 describe("devnet contract addresses", () => {
-  let devnet: Devnet;
-  beforeAll(async () => {
-    devnet = await startDevnet();
-  });
-  afterAll(async () => {
-    await devnet?.stop();
-  });
+  // A new chain without the contracts: the test deploys them.
+  const devnet = setupTestDevnet({ deploy: false });
 
   test("devnetContracts are exactly where deployGatewayContracts puts them on a fresh devnet", async () => {
     const deployed = await deployGatewayContracts({ rpcUrl: devnet.rpcUrl });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createPublicClient,
   createWalletClient,
@@ -30,10 +30,9 @@ import {
   deployGatewayContracts,
   devnetAccounts,
   devnetChain,
-  startDevnet,
-  type Devnet,
   type GatewayContracts,
 } from "@/lib/chains/devnet";
+import { setupTestDevnet } from "../../helpers/devnet";
 
 const [deployerKeys, payerKeys, callerKeys] = devnetAccounts;
 
@@ -86,7 +85,8 @@ describe("deposit address helpers (pure)", () => {
 });
 
 describe("deposit forwarders on a devnet", () => {
-  let devnet: Devnet;
+  // A new chain without the contracts: deploying them is part of what is tested.
+  const devnet = setupTestDevnet({ deploy: false });
   let contracts: GatewayContracts;
   let noBoolToken: Address;
   let publicClient: PublicClient;
@@ -132,7 +132,6 @@ describe("deposit forwarders on a devnet", () => {
   }
 
   beforeAll(async () => {
-    devnet = await startDevnet();
     // Reverts come back as internal RPC errors, which viem would otherwise retry with backoff.
     publicClient = createPublicClient({
       chain: devnetChain,
@@ -148,10 +147,6 @@ describe("deposit forwarders on a devnet", () => {
     );
     if (!receipt.contractAddress) throw new Error("NoBoolToken not deployed");
     noBoolToken = getAddress(receipt.contractAddress);
-  });
-
-  afterAll(async () => {
-    await devnet?.stop();
   });
 
   it("runs chain 31337 with funded default accounts and the deployed contracts", async () => {
