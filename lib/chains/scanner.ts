@@ -18,7 +18,7 @@ export const transferEvent = parseAbiItem("event Transfer(address indexed from, 
 export interface ScanOptions {
   /** Most blocks one tick scans, so a scanner far behind still commits progress often. */
   maxBlocksPerTick?: number;
-  /** Blocks re-scanned when the cursor's block was reorged away. */
+  /** Blocks re-scanned when the cursor's block was reorged away (at least; see `findForkPoint`). */
   reorgRewind?: number;
   now?: () => Date;
   /**
@@ -26,6 +26,12 @@ export interface ScanOptions {
    * in one transaction (the engine's rule, lib/engine/chain-reset.ts). The scan starts afresh after.
    */
   onChainReset: (db: Db, chain: Blockchain, now: Date) => Promise<void>;
+  /**
+   * The cursor's block was replaced: the highest block at or below `below` known to be on both the
+   * old chain and the new one, when what the gateway recorded shows the fork deeper than the
+   * default rewind (the engine's rule, lib/engine/reorg-recheck.ts); null when nothing does.
+   */
+  findForkPoint: (db: Db, chain: Blockchain, client: PublicClient, below: bigint, head: bigint) => Promise<bigint | null>;
 }
 
 export interface ScanResult {
@@ -142,7 +148,10 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   } else {
     const atCursor = await client.getBlock({ blockNumber: cursor.lastBlock });
     if (atCursor.hash !== cursor.lastBlockHash) {
-      const back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
+      let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
+      // Every block after the common ancestor is scanned again, so a transfer re-included deeper than the rewind is recorded at its new block.
+      const fork = await options.findForkPoint(db, chain, client, cursor.lastBlock, head);
+      if (fork !== null && fork < back) back = fork < 0n ? 0n : fork;
       const backBlock = await client.getBlock({ blockNumber: back });
       log.warn("reorg at the cursor; rescanning", { chain: chain.slug, from: String(back) });
       await saveCursor(db, { blockchainId: chain.id, genesisHash: cursor.genesisHash, lastBlock: back, lastBlockHash: backBlock.hash!, updatedAt: now() });

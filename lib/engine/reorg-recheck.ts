@@ -9,6 +9,7 @@ import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { log } from "@/lib/log";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
 import { findMerchantOrderView, flagOrderAtRisk } from "@/lib/orders/queries";
+import { findPendingRefunds } from "@/lib/refunds/queries";
 import { dropTransfers, findTransfersToRecheck } from "@/lib/transactions/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 
@@ -58,6 +59,37 @@ export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicCli
   log.warn("reorged out", { chain: chain.slug, transfers: result.dropped, sweeps: result.sweepsRequeued, at_risk: result.atRisk.length });
   if (result.atRisk.length) await notifyDeliveriesDue();
   return result;
+}
+
+/**
+ * Where the scanner starts again after the cursor's block was replaced, when the fork is deeper than
+ * its default rewind: the records a re-check would look at (transfers and sweeps under watch as of
+ * the cursor, pending refunds) are compared with the chain; below the lowest one gone, the highest
+ * block known to be on both chains is the higher of the highest record still there and the chain's
+ * `finalized` block, or else as many blocks below the lowest gone one as the scanner's own rewind.
+ * Every block after it is scanned again, so a payment re-included at any height after the fork is
+ * recorded at its new block before the re-check runs, instead of being reported reorged. Null when no
+ * record is gone (the default rewind stands). One RPC call per distinct block of those records.
+ */
+export async function findForkPoint(db: Db, chain: Blockchain, client: PublicClient, below: bigint, head: bigint, margin = BigInt(recheckWindow.minBlocks)): Promise<bigint | null> {
+  const finalized = await finalityHead(client, chain, "finalized", head);
+  const transfers = await findTransfersToRecheck(db, chain.id, below, recheckWindow, finalized);
+  const sweeps = await findSweepsToRecheck(db, chain.id, below, recheckWindow, finalized);
+  const refunds = (await findPendingRefunds(db, chain.id)).map((p) => p.refund);
+  const records = [...transfers, ...sweeps, ...refunds]
+    .filter((r) => r.blockNumber !== null && r.blockHash !== null && r.blockNumber <= below)
+    .map((r) => ({ blockNumber: r.blockNumber!, blockHash: r.blockHash! }));
+  if (records.length === 0) return null;
+  const hashes = await canonicalHashes(client, records.map((r) => r.blockNumber), head);
+  const gone = records.filter((r) => isReorgedOut(hashes, r.blockNumber, r.blockHash));
+  if (gone.length === 0) return null;
+  const lowestGone = gone.reduce((low, r) => (r.blockNumber < low ? r.blockNumber : low), gone[0]!.blockNumber);
+  let fork = -1n;
+  for (const r of records) if (r.blockNumber < lowestGone && hashes.get(r.blockNumber) === r.blockHash && r.blockNumber > fork) fork = r.blockNumber;
+  if (finalized >= 0n && finalized < lowestGone && finalized > fork) fork = finalized;
+  if (fork < 0n) fork = lowestGone - 1n - margin;
+  log.warn("fork below the scanner's rewind", { chain: chain.slug, fork: String(fork < 0n ? 0n : fork), lowest_gone: String(lowestGone) });
+  return fork < 0n ? 0n : fork;
 }
 
 /**

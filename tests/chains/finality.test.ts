@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
-import { type Address, type PublicClient } from "viem";
+import { keccak256, serializeTransaction, type Address, type Hex, type PublicClient } from "viem";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import type { Blockchain } from "@/lib/chains/catalog";
@@ -14,7 +14,7 @@ import { createChainClient } from "@/lib/chains/clients";
 import { finalityHead } from "@/lib/chains/finality";
 import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { sweeps } from "@/lib/db/schema";
+import { sweeps, transactions } from "@/lib/db/schema";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
@@ -45,16 +45,61 @@ async function fetchOrder(merchant: TestMerchant, orderId: string) {
 }
 
 /** A confirmed USDC order at threshold 1, and the block its payment is in. */
-async function confirmedOrder() {
+async function confirmedOrder(threshold = 1) {
   const merchant = await createMerchant();
-  await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
+  await createWallet(merchant, { blockchain: 2, confirmation_threshold: threshold });
   const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
   const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const receipt = await client().getTransactionReceipt({ hash: res.body.data.transaction_hash });
+  if (threshold > 1) await net.testClient().mine({ blocks: threshold - 1 });
   await tick();
   expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
-  return { merchant, order, paymentBlock: receipt.blockNumber };
+  return { merchant, order, paymentBlock: receipt.blockNumber, paymentHash: receipt.transactionHash };
+}
+
+/** The signed transactions of blocks [from, to] as they were broadcast, to send them again on another branch of the chain. */
+async function signedTransactions(from: bigint, to: bigint): Promise<Hex[]> {
+  const raw: Hex[] = [];
+  for (let blockNumber = from; blockNumber <= to; blockNumber++) {
+    const block = await client().getBlock({ blockNumber, includeTransactions: true });
+    for (const tx of block.transactions) {
+      const signed = serializeTransaction(
+        { chainId: tx.chainId!, type: "eip1559", nonce: tx.nonce, to: tx.to, value: tx.value, data: tx.input, gas: tx.gas, maxFeePerGas: tx.maxFeePerGas!, maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, accessList: tx.accessList },
+        { r: tx.r, s: tx.s, yParity: tx.yParity! },
+      );
+      expect(keccak256(signed)).toBe(tx.hash);
+      raw.push(signed);
+    }
+  }
+  return raw;
+}
+
+/** A snapshot of the chain and its head, to fork it there later. */
+async function forkHere() {
+  const head = await client().getBlockNumber({ cacheTime: 0 });
+  return { id: await net.testClient().snapshot(), head };
+}
+
+/**
+ * The payment's chain is replaced from `fork` on by a longer one (revert, then mine) in which the
+ * same signed transactions are mined again `delay` blocks later, after the scanner's cursor reached
+ * `depth` blocks past the payment: a reorg deeper than the scanner's 64-block rewind.
+ */
+async function reincludeDeeperThanRewind(fork: { id: Hex; head: bigint }, paymentBlock: bigint, { depth, delay }: { depth: number; delay: number }): Promise<bigint> {
+  const testClient = net.testClient();
+  const raw = await signedTransactions(fork.head + 1n, paymentBlock);
+  const cursorBlock = paymentBlock + BigInt(depth);
+  await testClient.mine({ blocks: Number(cursorBlock - (await client().getBlockNumber({ cacheTime: 0 }))) });
+  expect((await tick()).scan.toBlock).toBe(cursorBlock);
+  await testClient.revert({ id: fork.id });
+  await testClient.mine({ blocks: delay });
+  let last: Hex | undefined;
+  for (const tx of raw) last = await client().request({ method: "eth_sendRawTransaction", params: [tx] });
+  const reincluded = (await client().waitForTransactionReceipt({ hash: last! })).blockNumber;
+  await testClient.mine({ blocks: depth + 20 });
+  await tick();
+  return reincluded;
 }
 
 describe("finality tags", () => {
@@ -111,6 +156,33 @@ describe("finality tags", () => {
     await testClient.mine({ blocks: 100 });
     await tick();
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false });
+  });
+
+  test("a payment re-included after a reorg deeper than the scanner's rewind, above `finalized`, is recorded at its new block: the order stays confirmed, not at risk", async () => {
+    const fork = await forkHere();
+    const { merchant, order, paymentBlock, paymentHash } = await confirmedOrder();
+    proxy.setTag("finalized", fork.head);
+    try {
+      const reincluded = await reincludeDeeperThanRewind(fork, paymentBlock, { depth: 80, delay: 5 });
+      expect(reincluded).toBeGreaterThan(paymentBlock);
+      expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false, transaction: { transaction_hash: paymentHash } });
+      const [row] = await testDb.db.select().from(transactions).where(eq(transactions.txHash, paymentHash));
+      expect(row).toMatchObject({ status: "confirmed", blockNumber: reincluded, blockHash: (await client().getBlock({ blockNumber: reincluded })).hash });
+    } finally {
+      proxy.setTag("finalized", null);
+    }
+    // The money is there again, and is swept.
+    expect((await sweepConfirmedDeposits(testDb.db, chain(), client())).swept).toContain(order.order_id);
+  });
+
+  test("on a chain whose `finalized` is its head, a payment still in its re-check window (threshold 40: 80 blocks) re-included after a 70-block reorg is recorded again: the rescan reaches the scanner's rewind below the lowest replaced record", async () => {
+    const fork = await forkHere();
+    const { merchant, order, paymentBlock, paymentHash } = await confirmedOrder(40);
+    const reincluded = await reincludeDeeperThanRewind(fork, paymentBlock, { depth: 70, delay: 3 });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false, transaction: { transaction_hash: paymentHash } });
+    const [row] = await testDb.db.select().from(transactions).where(eq(transactions.txHash, paymentHash));
+    expect(row).toMatchObject({ status: "confirmed", blockNumber: reincluded });
+    expect((await sweepConfirmedDeposits(testDb.db, chain(), client())).swept).toContain(order.order_id);
   });
 
   test("a sweep waits, without sending or spending an attempt, until the payment's block is `safe`", async () => {
