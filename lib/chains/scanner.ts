@@ -111,7 +111,9 @@ interface Candidate {
  * One scanner tick for one chain: checks genesis and the cursor block (devnet restart, reorg),
  * then reads ERC-20 Transfer logs of the catalog's tokens and native transfers for the blocks
  * since the cursor, records those to deposit addresses, and advances the cursor in the same
- * database transaction; transfers that pay a requested refund (lib/refunds/) mark it pending. RPC
+ * database transaction; transfers that pay a requested refund (lib/refunds/) mark it pending. A
+ * reorg under the cursor moves it back to the fork point (`findForkPoint`) and scans, in chunks of
+ * `maxBlocksPerTick`, up to where the cursor stood before the tick ends. RPC
  * calls: a few per tick, one per block, one per chunk of logs, and one receipt per matched
  * transaction: never one per open order or refund.
  */
@@ -124,6 +126,8 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   const genesis = await client.getBlock({ blockNumber: 0n });
   let cursor = await findCursor(db, chain.id);
   let reset = false;
+  /** Where the cursor stood before a reorg moved it back this tick (-1: it did not). */
+  let rescanUntil = -1n;
 
   // A head below the cursor on the same chain is a provider behind what it already showed, not a new
   // chain: a live network is never replaced; a devnet is when the cursor's block is gone too.
@@ -148,6 +152,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   } else {
     const atCursor = await client.getBlock({ blockNumber: cursor.lastBlock });
     if (atCursor.hash !== cursor.lastBlockHash) {
+      rescanUntil = cursor.lastBlock;
       let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
       // Every block after the common ancestor is scanned again, so a transfer re-included deeper than the rewind is recorded at its new block.
       const fork = await options.findForkPoint(db, chain, client, cursor.lastBlock, head);
@@ -165,7 +170,33 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     await touchCursor(db, chain.id, now());
     return { head, fromBlock: null, toBlock: null, transfers: 0, reset };
   }
-  const to = head - from + 1n > maxBlocks ? from + maxBlocks - 1n : head;
+  let to = head - from + 1n > maxBlocks ? from + maxBlocks - 1n : head;
+  let transfers = 0;
+  for (;;) {
+    const range = await scanRange(db, chain, client, cursor, to, head, now);
+    transfers += range.transfers;
+    // After a rewind every block up to where the cursor stood is scanned again in this tick (in
+    // chunks), so the re-check that follows sees each transfer re-included anywhere after the fork.
+    if (!range.cursor || to >= head || to >= rescanUntil) break;
+    cursor = range.cursor;
+    const next = cursor.lastBlock + 1n;
+    to = head - next + 1n > maxBlocks ? next + maxBlocks - 1n : head;
+  }
+  return { head, fromBlock: from, toBlock: to, transfers, reset };
+}
+
+interface ScanCursor {
+  lastBlock: bigint;
+  genesisHash: string;
+  updatedAt: Date;
+}
+
+/**
+ * Records the transfers of blocks (cursor, to] and advances the cursor to `to`, in one database
+ * transaction; null cursor when another scanner moved it meanwhile (this work is discarded).
+ */
+async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor: ScanCursor, to: bigint, head: bigint, now: () => Date): Promise<{ transfers: number; cursor: ScanCursor | null }> {
+  const from = cursor.lastBlock + 1n;
 
   const tokens = chain.tokens.filter((t) => t.address).map((t) => t.address!) as Hex[];
   const candidates: Candidate[] = [];
@@ -263,7 +294,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     }
     return true;
   });
-  return { head, fromBlock: from, toBlock: to, transfers: advanced ? rows.length : 0, reset };
+  return { transfers: advanced ? rows.length : 0, cursor: advanced ? { lastBlock: to, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
 }
 
 /** The catalog symbol of a transfer's asset (tokens outside the catalog never reach here: logs are filtered by address). */

@@ -36,7 +36,7 @@ afterAll(async () => {
 /** Base on the devnet, read through the proxy. */
 const chain = (): Blockchain => ({ ...net.chain("base"), rpcUrl: proxy.url });
 const client = (): PublicClient => createChainClient(chain());
-const tick = () => watchChainTick(testDb.db, chain(), client(), { checkInternalDeposits: false });
+const tick = (maxBlocksPerTick?: number) => watchChainTick(testDb.db, chain(), client(), { checkInternalDeposits: false, maxBlocksPerTick });
 
 async function fetchOrder(merchant: TestMerchant, orderId: string) {
   const res = await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } });
@@ -86,7 +86,7 @@ async function forkHere() {
  * same signed transactions are mined again `delay` blocks later, after the scanner's cursor reached
  * `depth` blocks past the payment: a reorg deeper than the scanner's 64-block rewind.
  */
-async function reincludeDeeperThanRewind(fork: { id: Hex; head: bigint }, paymentBlock: bigint, { depth, delay }: { depth: number; delay: number }): Promise<bigint> {
+async function reincludeDeeperThanRewind(fork: { id: Hex; head: bigint }, paymentBlock: bigint, { depth, delay, maxBlocksPerTick }: { depth: number; delay: number; maxBlocksPerTick?: number }): Promise<bigint> {
   const testClient = net.testClient();
   const raw = await signedTransactions(fork.head + 1n, paymentBlock);
   const cursorBlock = paymentBlock + BigInt(depth);
@@ -98,7 +98,7 @@ async function reincludeDeeperThanRewind(fork: { id: Hex; head: bigint }, paymen
   for (const tx of raw) last = await client().request({ method: "eth_sendRawTransaction", params: [tx] });
   const reincluded = (await client().waitForTransactionReceipt({ hash: last! })).blockNumber;
   await testClient.mine({ blocks: depth + 20 });
-  await tick();
+  await tick(maxBlocksPerTick);
   return reincluded;
 }
 
@@ -158,12 +158,13 @@ describe("finality tags", () => {
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false });
   });
 
-  test("a payment re-included after a reorg deeper than the scanner's rewind, above `finalized`, is recorded at its new block: the order stays confirmed, not at risk", async () => {
+  test("a payment re-included after a reorg deeper than the scanner's rewind, above `finalized`, is recorded at its new block in the same tick: the order stays confirmed, not at risk", async () => {
     const fork = await forkHere();
     const { merchant, order, paymentBlock, paymentHash } = await confirmedOrder();
     proxy.setTag("finalized", fork.head);
     try {
-      const reincluded = await reincludeDeeperThanRewind(fork, paymentBlock, { depth: 80, delay: 5 });
+      // Ten blocks a tick: the rescan reaches the old cursor in chunks within the tick, before the re-check runs.
+      const reincluded = await reincludeDeeperThanRewind(fork, paymentBlock, { depth: 80, delay: 30, maxBlocksPerTick: 10 });
       expect(reincluded).toBeGreaterThan(paymentBlock);
       expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false, transaction: { transaction_hash: paymentHash } });
       const [row] = await testDb.db.select().from(transactions).where(eq(transactions.txHash, paymentHash));
