@@ -27,11 +27,11 @@ export interface ScanOptions {
    */
   onChainReset: (db: Db, chain: Blockchain, now: Date) => Promise<void>;
   /**
-   * The cursor's block was replaced: the highest block at or below `below` known to be on both the
-   * old chain and the new one, when what the gateway recorded shows the fork deeper than the
-   * default rewind (the engine's rule, lib/engine/reorg-recheck.ts); null when nothing does.
+   * The cursor's block was replaced: when what the gateway recorded at or below `rewindTo` (the
+   * default rewind) shows the fork deeper, the highest block known to be on both the old chain and
+   * the new one (the engine's rule, lib/engine/reorg-recheck.ts); null when nothing does.
    */
-  findForkPoint: (db: Db, chain: Blockchain, client: PublicClient, below: bigint, head: bigint) => Promise<bigint | null>;
+  findForkPoint: (db: Db, chain: Blockchain, client: PublicClient, rewindTo: bigint, head: bigint) => Promise<bigint | null>;
 }
 
 export interface ScanResult {
@@ -155,7 +155,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
       rescanUntil = cursor.lastBlock;
       let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
       // Every block after the common ancestor is scanned again, so a transfer re-included deeper than the rewind is recorded at its new block.
-      const fork = await options.findForkPoint(db, chain, client, cursor.lastBlock, head);
+      const fork = await options.findForkPoint(db, chain, client, back, head);
       if (fork !== null && fork < back) back = fork < 0n ? 0n : fork;
       const backBlock = await client.getBlock({ blockNumber: back });
       log.warn("reorg at the cursor; rescanning", { chain: chain.slug, from: String(back) });

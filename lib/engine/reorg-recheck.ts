@@ -63,21 +63,23 @@ export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicCli
 
 /**
  * Where the scanner starts again after the cursor's block was replaced, when the fork is deeper than
- * its default rewind: the records a re-check would look at (transfers and sweeps under watch as of
- * the cursor, pending refunds) are compared with the chain; below the lowest one gone, the highest
+ * its default rewind (`rewindTo`): the records a re-check would look at (transfers and sweeps under
+ * watch, pending refunds) at or below `rewindTo` are compared with the chain (those above it are
+ * scanned again anyway); below the lowest one gone, the highest
  * block known to be on both chains is the higher of the highest record still there and the chain's
  * `finalized` block, or else as many blocks below the lowest gone one as the scanner's own rewind.
  * Every block after it is scanned again, so a payment re-included at any height after the fork is
  * recorded at its new block before the re-check runs, instead of being reported reorged. Null when no
  * record is gone (the default rewind stands). One RPC call per distinct block of those records.
  */
-export async function findForkPoint(db: Db, chain: Blockchain, client: PublicClient, below: bigint, head: bigint, margin = BigInt(recheckWindow.minBlocks)): Promise<bigint | null> {
+export async function findForkPoint(db: Db, chain: Blockchain, client: PublicClient, rewindTo: bigint, head: bigint, margin = BigInt(recheckWindow.minBlocks)): Promise<bigint | null> {
   const finalized = await finalityHead(client, chain, "finalized", head);
-  const transfers = await findTransfersToRecheck(db, chain.id, below, recheckWindow, finalized);
-  const sweeps = await findSweepsToRecheck(db, chain.id, below, recheckWindow, finalized);
+  // The window as of `rewindTo`, not the old cursor: a few more records, never fewer.
+  const transfers = await findTransfersToRecheck(db, chain.id, rewindTo, recheckWindow, finalized);
+  const sweeps = await findSweepsToRecheck(db, chain.id, rewindTo, recheckWindow, finalized);
   const refunds = (await findPendingRefunds(db, chain.id)).map((p) => p.refund);
   const records = [...transfers, ...sweeps, ...refunds]
-    .filter((r) => r.blockNumber !== null && r.blockHash !== null && r.blockNumber <= below)
+    .filter((r) => r.blockNumber !== null && r.blockHash !== null && r.blockNumber <= rewindTo)
     .map((r) => ({ blockNumber: r.blockNumber!, blockHash: r.blockHash! }));
   if (records.length === 0) return null;
   const hashes = await canonicalHashes(client, records.map((r) => r.blockNumber), head);
