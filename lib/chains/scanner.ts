@@ -172,14 +172,15 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   }
   let to = head - from + 1n > maxBlocks ? from + maxBlocks - 1n : head;
   let transfers = 0;
+  let scanned: ScanCursor = cursor;
   for (;;) {
-    const range = await scanRange(db, chain, client, cursor, to, head, now);
+    const range = await scanRange(db, chain, client, scanned, to, head, now);
     transfers += range.transfers;
     // After a rewind every block up to where the cursor stood is scanned again in this tick (in
     // chunks), so the re-check that follows sees each transfer re-included anywhere after the fork.
     if (!range.cursor || to >= head || to >= rescanUntil) break;
-    cursor = range.cursor;
-    const next = cursor.lastBlock + 1n;
+    scanned = range.cursor;
+    const next = scanned.lastBlock + 1n;
     to = head - next + 1n > maxBlocks ? next + maxBlocks - 1n : head;
   }
   return { head, fromBlock: from, toBlock: to, transfers, reset };
