@@ -3,7 +3,11 @@ import { listBlockchains } from "@/lib/chains/catalog";
 import { providerHealth } from "@/lib/chains/clients";
 import type { ProviderHealth } from "@/lib/chains/provider-pool";
 
-/** One RPC provider of a chain as the operator's status section shows it (its host only: keys live in URLs). */
+/**
+ * One RPC provider of a chain as the dashboard's status section shows it: by its place in the
+ * chain's list, never by its address. Every merchant sees the dashboard, and a provider's host can
+ * name the operator's account with it (QuickNode's do); the operator reads hosts in /api/metrics.
+ */
 export interface ProviderStatusRow {
   key: string;
   chain: string;
@@ -25,10 +29,10 @@ export function providerStatus(now = Date.now()): ProviderStatusRow[] {
     .flatMap((chain) => {
       const providers = health.get(chain.slug);
       if (!providers) return [{ key: `${chain.slug}:-`, chain: chain.name, provider: `${chain.rpcUrls.length} configured`, state: "not used yet", aside: false, errorRate: "–", latency: "–", headLag: "–" }];
-      return providers.map((p) => ({
-        key: `${chain.slug}:${p.label}`,
+      return providers.map((p, index) => ({
+        key: `${chain.slug}:${index + 1}`,
         chain: chain.name,
-        provider: p.label,
+        provider: `Provider ${index + 1} of ${providers.length}`,
         state: p.asideUntil === null ? "in use" : `set aside (${p.asideReason ?? "failing"}) for ${Math.max(1, Math.ceil((p.asideUntil - now) / 1000))} s`,
         aside: p.asideUntil !== null,
         errorRate: `${(p.errorRate * 100).toFixed(0)} %`,

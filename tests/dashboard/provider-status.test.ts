@@ -32,15 +32,17 @@ async function until<T>(probe: () => T | undefined, boundMs: number): Promise<T>
 }
 
 describe("network status", () => {
-  test("a provider answering 429 shows set aside as rate limited, then in use again", async () => {
-    const provider = `1:${new URL(proxy.url).host}`;
-    const row = () => providerStatus().find((r) => r.key === `base:${provider}`);
+  test("a provider answering 429 shows set aside as rate limited, then in use again, named by its place and not its address", async () => {
+    const provider = "Provider 1 of 1";
+    const row = () => providerStatus().find((r) => r.key === "base:1");
     proxy.behave(() => ({ httpStatus: 429, retryAfterSeconds: 2 }));
     // The call waits out the Retry-After, then answers once the provider does.
     const pending = chainClient(net.chain("base")).getBlock({ blockNumber: 1n });
     const aside = await until(() => (row()?.aside ? row() : undefined), 5_000);
     expect(aside).toMatchObject({ chain: net.chain("base").name, provider, errorRate: "100 %" });
     expect(aside.state).toMatch(/^set aside \(rate limited\) for [1-3] s$/);
+    // Merchants see the dashboard: a provider is named by its place, never by its address.
+    expect(JSON.stringify(providerStatus())).not.toContain(new URL(proxy.url).host);
     proxy.behave(() => "forward");
     expect((await pending).number).toBe(1n);
     expect(row()).toMatchObject({ aside: false, state: "in use", errorRate: "50 %" });
