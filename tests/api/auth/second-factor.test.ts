@@ -57,6 +57,7 @@ describe("TOTP enrolment", () => {
     expect(otpauth_uri).toMatch(new RegExp(`^otpauth://totp/.*${m.username}.*secret=${secret}`));
 
     const [row] = await testDb.db.select().from(secondFactors).where(eq(secondFactors.merchantId, m.id));
+    if (!row) throw new Error("no second_factors row");
     expect(row.kind).toBe("totp");
     expect(row.enabledAt).toBeNull();
     expect(row.secretCiphertext).not.toContain(secret);
@@ -153,7 +154,8 @@ describe("login with TOTP", () => {
 
   test("a recovery code completes a login once, and is spent", async () => {
     const m = await createMerchant();
-    const { recoveryCodes: codes } = await enrolTotp(m);
+    const { recoveryCodes: enrolled } = await enrolTotp(m);
+    const codes = enrolled as [string, string, string, string, string, ...string[]];
     const used = await secondStep(await challengeFor(m), codes[3].toUpperCase());
     expect(used.status).toBe(200);
     expect(used.body.user.id).toBe(m.id);
