@@ -1,4 +1,5 @@
 import "server-only";
+import { CredentialsSignin } from "next-auth";
 import { z } from "zod";
 import type { Db } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
@@ -44,4 +45,23 @@ export async function authorizeDashboardSignIn(db: Db, credentials: unknown, cli
     if (error instanceof ApiError && error.code === "RATE_LIMITED") return { kind: "rate_limited" };
     throw error;
   }
+}
+
+/** Shown on the sign-in form; the code travels in a URL, so it names no detail (next-auth's advice). */
+export class ThrottledSignin extends CredentialsSignin {
+  code = "rate_limited";
+}
+
+/** The password was right; the account has a second factor and no code came with it. */
+export class SecondFactorSignin extends CredentialsSignin {
+  code = "second_factor_required";
+}
+
+/** next-auth's `authorize`: the user, null (wrong credentials) or a CredentialsSignin the sign-in action turns into a message. */
+export async function authorizeCredentials(db: Db, credentials: unknown, clientIp: string): Promise<{ id: string; name: string; familyId?: string } | null> {
+  const outcome = await authorizeDashboardSignIn(db, credentials, clientIp);
+  if (outcome.kind === "signed_in") return outcome.user;
+  if (outcome.kind === "rate_limited") throw new ThrottledSignin();
+  if (outcome.kind === "second_factor_required") throw new SecondFactorSignin();
+  return null;
 }

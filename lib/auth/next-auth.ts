@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
-import { authorizeDashboardSignIn } from "./dashboard-sign-in";
+import { authorizeCredentials } from "./dashboard-sign-in";
 import { findMerchantById, isRefreshFamilyRevoked } from "./queries";
 import { getAuthSecret } from "./secret";
 import { revokeLoginFamily } from "./sessions";
@@ -13,15 +13,7 @@ import { revokeLoginFamily } from "./sessions";
 /** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
 export const sessionMaxAgeSeconds = 24 * 60 * 60;
 
-/** Shown on the sign-in form; the code travels in a URL, so it names no detail (next-auth's advice). */
-class ThrottledSignin extends CredentialsSignin {
-  code = "rate_limited";
-}
 
-/** The password was right; the account has a second factor and no (or a wrong) code came with it. */
-class SecondFactorSignin extends CredentialsSignin {
-  code = "second_factor_required";
-}
 
 interface SessionClaims {
   merchantId: number;
@@ -55,11 +47,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" } },
       // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
-        const outcome = await authorizeDashboardSignIn(await getDb(), credentials, clientIpOf(request));
-        if (outcome.kind === "signed_in") return outcome.user;
-        if (outcome.kind === "rate_limited") throw new ThrottledSignin();
-        if (outcome.kind === "second_factor_required") throw new SecondFactorSignin();
-        return null;
+        return authorizeCredentials(await getDb(), credentials, clientIpOf(request));
       },
     }),
   ],

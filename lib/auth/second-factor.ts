@@ -32,16 +32,19 @@ export { hasEnabledSecondFactor };
 // ─── code attempts: a lock-out per account ───
 
 /**
- * 5 wrong codes in 15 minutes lock the account's second step (login, fresh proofs, enrolment) until
- * the oldest ages out. A code has 10^6 values and 3 are valid at a time, so this allows about one
- * guess in 66 000 per 15 minutes. Kept in login_failures (subject `2fa:<id>`), pruned with it.
+ * 5 wrong codes in 15 minutes lock that kind of code check of the account until the oldest ages
+ * out. A code has 10^6 values and 3 are valid at a time, so this allows about one guess in 66 000
+ * per 15 minutes. Two buckets: the login step (`2fa-login:<id>`, reached with the password) and
+ * the fresh proofs and enrolment behind a session or token (`2fa:<id>`), so a stolen session
+ * guessing codes cannot lock the owner out of signing in. Kept in login_failures, pruned with it.
  */
 export const maxCodeFailures = 5;
 export const codeFailureWindowMs = 15 * 60 * 1000;
-const codeSubject = (merchantId: number) => `2fa:${merchantId}`;
+type CodePurpose = "login" | "proof";
+const codeSubject = (merchantId: number, purpose: CodePurpose) => (purpose === "login" ? `2fa-login:${merchantId}` : `2fa:${merchantId}`);
 
-async function assertCodeAttemptAllowed(db: DbOrTx, merchantId: number, now: Date): Promise<void> {
-  const [row] = await countRecentLoginFailures(db, [codeSubject(merchantId)], new Date(now.getTime() - codeFailureWindowMs));
+async function assertCodeAttemptAllowed(db: DbOrTx, merchantId: number, purpose: CodePurpose, now: Date): Promise<void> {
+  const [row] = await countRecentLoginFailures(db, [codeSubject(merchantId, purpose)], new Date(now.getTime() - codeFailureWindowMs));
   if (!row || row.failures < maxCodeFailures) return;
   const until = new Date(row.oldest).getTime() + codeFailureWindowMs;
   throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
@@ -54,20 +57,26 @@ const aadOf = (merchantId: number) => `merchant:${merchantId}`;
  * refused when its time step or a later one was used already) or an unused recovery code. Counts a
  * failure toward the lock-out and throws 429 RATE_LIMITED while locked.
  */
-async function spendSecondFactorCode(db: DbOrTx, merchantId: number, code: string, now: Date, { enabling = false } = {}): Promise<boolean> {
-  await assertCodeAttemptAllowed(db, merchantId, now);
+async function spendSecondFactorCode(
+  db: DbOrTx,
+  merchantId: number,
+  code: string,
+  now: Date,
+  { enabling = false, purpose = "proof" }: { enabling?: boolean; purpose?: CodePurpose } = {},
+): Promise<boolean> {
+  await assertCodeAttemptAllowed(db, merchantId, purpose, now);
   const factor = await findTotpFactor(db, merchantId);
   let accepted = false;
   const typed = code.trim().replaceAll(" ", "");
   if (factor?.secretCiphertext && (enabling ? !factor.enabledAt : factor.enabledAt)) {
     const step = totpStepOf(decryptTotpSecret(factor.secretCiphertext, aadOf(merchantId)), typed, now);
     if (step !== null) accepted = await spendTotpStep(db, factor.id, step, now, enabling);
-    if (!accepted && !enabling && !/^\d+$/.test(typed)) accepted = await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now);
+    if (!accepted && !enabling && !/^\d{6}$/.test(typed)) accepted = await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now);
   }
   if (accepted) {
-    await deleteLoginFailures(db, codeSubject(merchantId));
+    await deleteLoginFailures(db, codeSubject(merchantId, purpose));
   } else {
-    await insertLoginFailures(db, [codeSubject(merchantId)], now);
+    await insertLoginFailures(db, [codeSubject(merchantId, purpose)], now);
   }
   return accepted;
 }
@@ -175,6 +184,6 @@ export async function assertLoginSecondFactor(db: DbOrTx, challenge: string, cod
   const merchantId = await verifyLoginChallenge(challenge, now);
   if (merchantId === null) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
   if (!(await hasEnabledSecondFactor(db, merchantId))) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
-  if (!(await spendSecondFactorCode(db, merchantId, code, now))) throw new ApiError("INVALID_CREDENTIALS", "The code is not correct, or was already used.");
+  if (!(await spendSecondFactorCode(db, merchantId, code, now, { purpose: "login" }))) throw new ApiError("INVALID_CREDENTIALS", "The code is not correct, or was already used.");
   return merchantId;
 }

@@ -6,6 +6,8 @@ import { codeFor, useStepClock } from "../api/auth/totp-support";
 import { sessionModuleMock, signInAs } from "./session";
 
 vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
+// next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
+vi.mock("next-auth", () => import("@auth/core/errors"));
 
 const { startTotpAction, confirmTotpAction, disableTotpAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 const { createApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");

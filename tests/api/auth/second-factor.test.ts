@@ -168,7 +168,7 @@ describe("login with TOTP", () => {
     expect((await secondStep(await challengeFor(m), codes[4])).status).toBe(200);
   });
 
-  test("five wrong codes lock the second step: even the right code is 429 until the window passes", async () => {
+  test("five wrong codes lock the login step: even the right code is 429 until the window passes", async () => {
     const clock = useStepClock();
     const m = await createMerchant();
     const { secret } = await enrolTotp(m);
@@ -180,11 +180,26 @@ describe("login with TOTP", () => {
     expect(locked.status).toBe(429);
     expect(locked.body.error.code).toBe("RATE_LIMITED");
     expect(locked.body.retry_after).toBeGreaterThan(0);
-    // Fresh proofs are locked too.
+    // Someone with the password cannot stop the signed-in owner from proving a change.
     const key = await call(createApiKey, "POST", "/x/", { token: m.access, body: { name: "k", preset: "read_only", reauth: { code: codeFor(secret) } } });
-    expect(key.status).toBe(429);
+    expect(key.status).toBe(201);
 
-    vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+    clock.nextStep();
+    vi.setSystemTime(Date.now() + 15 * 60_000);
+    expect((await secondStep(await challengeFor(m), codeFor(secret))).status).toBe(200);
+  });
+
+  test("five wrong codes behind a (stolen) session lock fresh proofs, not the owner's sign-in", async () => {
+    const clock = useStepClock();
+    const m = await createMerchant();
+    const { secret } = await enrolTotp(m);
+    clock.nextStep();
+    const wrongCode = codeFor(secret, new Date(Date.now() - 10 * 60_000));
+    const tryKey = (code: string) => call(createApiKey, "POST", "/x/", { token: m.access, body: { name: "k", preset: "read_only", reauth: { code } } });
+    for (let i = 0; i < 5; i++) expect((await tryKey(wrongCode)).status).toBe(400);
+    const locked = await tryKey(codeFor(secret));
+    expect(locked.status).toBe(429);
+    expect(locked.body.retry_after).toBeGreaterThan(0);
     expect((await secondStep(await challengeFor(m), codeFor(secret))).status).toBe(200);
   });
 });
