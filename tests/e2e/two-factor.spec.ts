@@ -16,13 +16,13 @@ test("a merchant turns on TOTP in settings, then signs in with a recovery code i
   });
   expect(registered.status).toBe(201);
 
-  await page.goto("/sign-in");
+  await page.goto(`${baseUrl()}/sign-in`);
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.goto("/dashboard/settings");
+  await page.goto(`${baseUrl()}/dashboard/settings`);
   const setUp = page.getByRole("form", { name: "Set up two-factor authentication" });
   await setUp.getByLabel("Current password").fill(password);
   await setUp.getByRole("button", { name: "Set up an authenticator app" }).click();
