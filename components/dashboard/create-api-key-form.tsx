@@ -10,7 +10,16 @@ import styles from "@/components/ui/ui.module.css";
 type Created = { key: string; name: string; prefix: string };
 
 /** Create-key form; on success shows the secret once, with a copy button and a warning. */
-export function CreateApiKeyForm({ action, presets }: { action: (form: FormData) => Promise<ActionResult<Created>>; presets: Array<{ value: string; label: string }> }) {
+export function CreateApiKeyForm({
+  action,
+  presets,
+  askCode = false,
+}: {
+  action: (form: FormData) => Promise<ActionResult<Created>>;
+  presets: Array<{ value: string; label: string }>;
+  /** Two-factor authentication is on: a fresh code is asked for. */
+  askCode?: boolean;
+}) {
   const router = useRouter();
   const [result, run, pending] = useActionState<ActionResult<Created> | null, FormData>((_p, form) => action(form), null);
   useEffect(() => {
@@ -64,6 +73,16 @@ export function CreateApiKeyForm({ action, presets }: { action: (form: FormData)
             </span>
             {errors("expires_at").length ? <span className={styles.fieldError}>{errors("expires_at").join(" ")}</span> : null}
           </div>
+          {askCode ? (
+            <div className={styles.field}>
+              <label htmlFor="key-code">Authentication code</label>
+              <input id="key-code" name="code" required maxLength={64} autoComplete="one-time-code" aria-describedby="key-code-hint" />
+              <span id="key-code-hint" className={styles.hint}>
+                From your authenticator app, or a recovery code.
+              </span>
+              {errors("code").length ? <span className={styles.fieldError}>{errors("code").join(" ")}</span> : null}
+            </div>
+          ) : null}
         </div>
         {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
         <Button type="submit" disabled={pending}>

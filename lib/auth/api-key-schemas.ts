@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/http/schemas";
 import { permission, permissionPreset } from "./permissions";
+import { secondFactorReauth } from "./schemas";
 
 export const createApiKeyBody = z
   .object({
@@ -12,6 +13,7 @@ export const createApiKeyBody = z
       .optional()
       .nullable()
       .describe("When the key stops working; omitted or null = never"),
+    reauth: secondFactorReauth.optional(),
   })
   .superRefine((body, ctx) => {
     if (!body.permissions === !body.preset) {

@@ -8,6 +8,7 @@ import { forgetMerchantCredentials } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { normalizePermissions, permissionPresets, type Permission } from "./permissions";
 import { findMerchantApiKey, insertApiKey, revokeMerchantApiKey } from "./queries";
+import { assertFreshSecondFactor } from "./second-factor";
 
 /** How much of the key stays visible: the mode prefix plus 4 characters (e.g. `sk_test_3fA9`). */
 const visiblePrefixLength = "sk_test_".length + 4;
@@ -26,10 +27,14 @@ export function serializeApiKey(key: ApiKey) {
   };
 }
 
-/** Creates a key; the secret is returned here and never again (only its hash is stored). */
-export async function createApiKey(db: DbOrTx, merchantId: number, input: CreateApiKeyBody, now = new Date()) {
+/**
+ * Creates a key; the secret is returned here and never again (only its hash is stored). With a
+ * second factor enabled, `reauth.code` must be a fresh code (`codeField` names it in a form).
+ */
+export async function createApiKey(db: DbOrTx, merchantId: number, input: CreateApiKeyBody, now = new Date(), { codeField = "reauth.code" } = {}) {
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Expiry must be in the future."] });
+  await assertFreshSecondFactor(db, merchantId, input.reauth?.code, { field: codeField, now });
   const permissions: Permission[] = normalizePermissions(input.preset ? permissionPresets[input.preset] : (input.permissions ?? []));
   const secret = newId("apiKey");
   const record = await insertApiKey(db, {

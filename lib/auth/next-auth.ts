@@ -3,22 +3,17 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
-import { verifyToken } from "./jwt";
+import { authorizeCredentials } from "./dashboard-sign-in";
 import { findMerchantById, isRefreshFamilyRevoked } from "./queries";
-import { loginBody } from "./schemas";
 import { getAuthSecret } from "./secret";
-import { login, revokeLoginFamily } from "./sessions";
+import { revokeLoginFamily } from "./sessions";
 
 /** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
 export const sessionMaxAgeSeconds = 24 * 60 * 60;
 
-/** Shown on the sign-in form; the code travels in a URL, so it names no detail (next-auth's advice). */
-class ThrottledSignin extends CredentialsSignin {
-  code = "rate_limited";
-}
+
 
 interface SessionClaims {
   merchantId: number;
@@ -49,20 +44,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   },
   providers: [
     Credentials({
-      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-      // The same use-case as POST /api/auth/login: password check and its throttling.
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" } },
+      // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
-        const parsed = loginBody.safeParse(credentials);
-        if (!parsed.success) return null;
-        try {
-          const result = await login(await getDb(), parsed.data.username, parsed.data.password, clientIpOf(request));
-          const claims = await verifyToken(result.access, "access");
-          return { id: String(result.merchant.id), name: result.merchant.username, familyId: claims?.familyId };
-        } catch (error) {
-          if (error instanceof ApiError && error.code === "INVALID_CREDENTIALS") return null;
-          if (error instanceof ApiError && error.code === "RATE_LIMITED") throw new ThrottledSignin();
-          throw error;
-        }
+        return authorizeCredentials(await getDb(), credentials, clientIpOf(request));
       },
     }),
   ],

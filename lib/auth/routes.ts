@@ -4,6 +4,13 @@ import { idParams } from "@/lib/http/schemas";
 import { apiKeyJson, createApiKeyBody, createdApiKeyJson } from "./api-key-schemas";
 import {
   accountJson,
+  beginTotpBody,
+  confirmTotpBody,
+  disableTotpBody,
+  loginSecondFactorBody,
+  recoveryCodesJson,
+  secondFactorStatusJson,
+  totpEnrolmentJson,
   loginBody,
   loginJson,
   refreshBody,
@@ -40,10 +47,25 @@ export const authRoutes = {
     doc: {
       summary: "Log in",
       description:
-        "Exchanges username and password for an access token (24 hours) and a refresh token (30 days). 10 failures in 15 minutes per username or client address lock login with 429.",
+        "Exchanges username and password for an access token (24 hours) and a refresh token (30 days). 10 failures in 15 minutes per username or client address lock login with 429. An account with two-factor authentication gets no tokens here: the right password answers 401 SECOND_FACTOR_REQUIRED with a top-level `second_factor` { challenge, methods, expires_at }; send the challenge and a code to POST /api/auth/login/second-factor/ within 5 minutes.",
       tags: ["Authentication"],
       response: bareAnswer(loginJson),
-      errors: ["INVALID_CREDENTIALS", "RATE_LIMITED"],
+      errors: ["INVALID_CREDENTIALS", "SECOND_FACTOR_REQUIRED", "RATE_LIMITED"],
+    },
+  }),
+  loginSecondFactor: defineRoute({
+    method: "POST",
+    path: "/api/auth/login/second-factor",
+    access: "public",
+    body: loginSecondFactorBody,
+    clientLimit: { name: "login-second-factor", perHour: 100 },
+    doc: {
+      summary: "Log in: the second step",
+      description:
+        "Completes a login answered 401 SECOND_FACTOR_REQUIRED: the `challenge` from that answer and a current code of the authenticator app (each code works once) or an unused recovery code give the same token pair and user as POST /api/auth/login/. A wrong or reused code is 401 INVALID_CREDENTIALS; an expired or forged challenge 401 INVALID_TOKEN (log in again). 5 wrong codes in 15 minutes lock the account's second step (429), and a client address may call this 100 times an hour.",
+      tags: ["Authentication"],
+      response: bareAnswer(loginJson),
+      errors: ["INVALID_CREDENTIALS", "INVALID_TOKEN", "RATE_LIMITED"],
     },
   }),
   refresh: defineRoute({
@@ -107,6 +129,59 @@ export const authRoutes = {
       response: okAnswer(rotatedAccountSecretJson, "Webhook secret rotated."),
     },
   }),
+  getSecondFactors: defineRoute({
+    method: "GET",
+    path: "/api/account/second-factor",
+    access: "login",
+    doc: {
+      summary: "Two-factor authentication status",
+      description: "Whether TOTP is enabled and how many recovery codes are left.",
+      tags: ["Account"],
+      response: okAnswer(secondFactorStatusJson),
+    },
+  }),
+  beginTotp: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/totp",
+    access: "login",
+    body: beginTotpBody,
+    doc: {
+      summary: "Start TOTP enrolment",
+      description:
+        "Needs the current password in `reauth` (wrong: 400 VALIDATION_ERROR on reauth.password, counted toward the login throttle). Answers a new secret, shown this once, and its otpauth:// URI for a QR code. Nothing changes at login until POST /api/account/second-factor/totp/confirm/ with a first code. Starting again replaces a pending enrolment; once enabled: 409 CONFLICT.",
+      tags: ["Account"],
+      response: createdAnswer(totpEnrolmentJson, "Scan the QR code or type the secret into your authenticator app, then confirm with a code."),
+      errors: ["CONFLICT", "RATE_LIMITED"],
+    },
+  }),
+  confirmTotp: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/totp/confirm",
+    access: "login",
+    body: confirmTotpBody,
+    doc: {
+      summary: "Confirm TOTP enrolment",
+      description:
+        "The app's current code enables two-factor authentication and answers ten single-use recovery codes, shown this once (stored hashed). From then on login, API key creation, new webhook endpoints, payout address changes and disabling ask for a code. Wrong code: 400 VALIDATION_ERROR on code; 5 wrong codes in 15 minutes: 429.",
+      tags: ["Account"],
+      response: okAnswer(recoveryCodesJson, "Two-factor authentication is on. Store the recovery codes now: they will not be shown again."),
+      errors: ["CONFLICT", "RATE_LIMITED"],
+    },
+  }),
+  disableTotp: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/totp/disable",
+    access: "login",
+    body: disableTotpBody,
+    doc: {
+      summary: "Disable TOTP",
+      description:
+        "Needs the password and a fresh code or recovery code in `reauth` (400 VALIDATION_ERROR on reauth.password or reauth.code). Removes the authenticator and the recovery codes.",
+      tags: ["Account"],
+      response: okAnswer(secondFactorStatusJson, "Two-factor authentication is off."),
+      errors: ["RATE_LIMITED"],
+    },
+  }),
   listApiKeys: defineRoute({
     method: "GET",
     path: "/api/api-keys",
@@ -126,7 +201,8 @@ export const authRoutes = {
     body: createApiKeyBody,
     doc: {
       summary: "Create an API key",
-      description: "Give `permissions` or a `preset`. The `key` is in this response only: store it now.",
+      description:
+        "Give `permissions` or a `preset`. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).",
       tags: ["API keys"],
       response: createdAnswer(createdApiKeyJson, "API key created. Store the key now: it will not be shown again."),
     },

@@ -98,9 +98,50 @@ export const rotatedAccountSecretJson = z.object({
  * cookie is not enough. Today the proof is the current password; a second factor (TOTP, passkey)
  * will be another member of this object, so clients already send `{ "reauth": { … } }`.
  */
+export const secondFactorCode = z
+  .string()
+  .trim()
+  .min(1, "Enter a code.")
+  .max(64)
+  .describe("A current 6-digit code from the authenticator app, or one of the unused recovery codes (each works once)");
+
 export const reauthProof = z
   .object({
     password: z.string().min(1, "Enter your current password.").max(256).describe("The account's current password"),
+    code: secondFactorCode.optional().describe("Required when the account has two-factor authentication: a fresh TOTP code or a recovery code"),
   })
-  .describe("Fresh proof of the account owner, required to add or change a payout address: { password }. A second factor will be accepted here once the account has one.");
+  .describe("Fresh proof of the account owner, required to add or change a payout address: { password }, plus { code } when two-factor authentication is enabled.");
 export type ReauthProof = z.infer<typeof reauthProof>;
+
+/** Asked before creating an API key or adding a webhook endpoint when the account has a second factor (issue 28). */
+export const secondFactorReauth = z
+  .object({ code: secondFactorCode })
+  .describe("Required when the account has two-factor authentication: { code }, a fresh TOTP code or a recovery code");
+export type SecondFactorReauth = z.infer<typeof secondFactorReauth>;
+
+export const loginSecondFactorBody = z.object({
+  challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
+  code: secondFactorCode,
+});
+
+export const secondFactorRequiredJson = z.object({
+  challenge: z.string().describe("Signed, valid 5 minutes: send it with a code to POST /api/auth/login/second-factor/"),
+  methods: z.array(z.enum(["totp", "recovery_code"])).describe("What the second step accepts"),
+  expires_at: timestamp,
+});
+
+export const secondFactorStatusJson = z.object({
+  totp: z.object({ enabled: z.boolean(), enabled_at: timestamp.nullable() }),
+  recovery_codes_remaining: z.number().int().describe("Unused recovery codes (0 when two-factor authentication is off)"),
+});
+
+export const beginTotpBody = z.object({ reauth: reauthProof.describe("The account's current password: { password }") });
+export const totpEnrolmentJson = z.object({
+  secret: z.string().describe("The TOTP secret (base32), shown this once: type it into the authenticator app, or scan otpauth_uri as a QR code"),
+  otpauth_uri: z.string().describe("otpauth://totp/… (SHA-1, 6 digits, 30 s)"),
+});
+export const confirmTotpBody = z.object({ code: secondFactorCode.describe("The app's current 6-digit code") });
+export const recoveryCodesJson = z.object({
+  recovery_codes: z.array(z.string()).describe("Ten single-use recovery codes, shown this once: store them safely"),
+});
+export const disableTotpBody = z.object({ reauth: reauthProof.describe("{ password, code }: the current password and a fresh code") });

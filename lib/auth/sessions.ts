@@ -8,6 +8,7 @@ import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
+import { assertLoginSecondFactor, hasEnabledSecondFactor, secondFactorRequired } from "./second-factor";
 import {
   findMerchantById,
   findMerchantByUsername,
@@ -43,7 +44,11 @@ export async function revokeLoginFamily(db: Db, familyId: string, now = new Date
   forgetLoginFamily(familyId);
 }
 
-/** POST /api/auth/login: password check with per-username and per-address throttling. */
+/**
+ * POST /api/auth/login: password check with per-username and per-address throttling. An account with
+ * a second factor gets no tokens here: 401 SECOND_FACTOR_REQUIRED with a challenge for
+ * `loginWithSecondFactor` (issue 28); its failures are forgiven only once that step succeeds.
+ */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
   const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
@@ -53,7 +58,18 @@ export async function login(db: Db, username: string, password: string, clientIp
     await recordLoginFailure(db, username, clientIp, now);
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
+  if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
+  const tokens = await issuePair(db, merchant, randomUUID(), now);
+  return { ...tokens, merchant };
+}
+
+/** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
+export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date()) {
+  const merchantId = await assertLoginSecondFactor(db, challenge, code, now);
+  const merchant = await findMerchantById(db, merchantId);
+  if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  await recordLoginSuccess(db, merchant.id, merchant.username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };
 }

@@ -105,6 +105,45 @@ export const knownLoginAddresses = pgTable(
   (t) => [primaryKey({ columns: [t.merchantId, t.address] })],
 );
 
+/**
+ * A merchant's second factors (issue 28). `kind`: `totp` today (at most one per merchant); passkeys
+ * will be further rows of another kind with their own columns. A TOTP row without `enabled_at` is
+ * an enrolment awaiting its first code; only an enabled one is asked for at login.
+ */
+export const secondFactors = pgTable(
+  "second_factors",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    /** TOTP: the shared secret, AES-256-GCM under a key derived from AUTH_SECRET (lib/auth/totp.ts). */
+    secretCiphertext: text("secret_ciphertext"),
+    /** TOTP: the last time step a code was accepted for; a code of that step or earlier is refused (replay). */
+    lastUsedStep: bigint("last_used_step", { mode: "number" }),
+    enabledAt: ts("enabled_at"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("second_factors_one_totp_key").on(t.merchantId).where(sql`${t.kind} = 'totp'`)],
+);
+export type SecondFactor = typeof secondFactors.$inferSelect;
+
+/** Single-use recovery codes of a merchant's second factor, SHA-256 hashed (they are random, 50 bits each). */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("recovery_codes_merchant_hash_key").on(t.merchantId, t.codeHash)],
+);
+
 // ─── API keys, rate limits ───────────────────────────────────────────────────
 
 export const apiKeys = pgTable(

@@ -85,6 +85,13 @@ export const errorCodes = {
     description: "Wrong username or password.",
     example: { message: "Invalid username or password." },
   },
+  SECOND_FACTOR_REQUIRED: {
+    status: 401,
+    description:
+      "The password was right and the account has two-factor authentication: the body's top-level `second_factor` holds a `challenge` (valid 5 minutes) to send with a code to POST /api/auth/login/second-factor/.",
+    example: { message: "Enter a code from your authenticator app (or a recovery code) to finish signing in." },
+    retry: "With the challenge and a code, at POST /api/auth/login/second-factor/",
+  },
   INSUFFICIENT_PERMISSIONS: {
     status: 403,
     description: "The credential lacks the operation's permission, or an API key called a login-only operation.",

@@ -184,6 +184,7 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
   const out: Json = {};
   for (const [status, list] of byStatus) {
     const rateLimited = status === 429;
+    const secondFactor = list.includes("SECOND_FACTOR_REQUIRED");
     out[String(status)] = {
       description: list.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join("\n\n"),
       headers: {
@@ -195,7 +196,7 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
         "application/json": {
           schema: {
             allOf: [
-              ref(rateLimited ? "RateLimitedError" : "Error"),
+              ref(rateLimited ? "RateLimitedError" : secondFactor ? "SecondFactorRequiredError" : "Error"),
               { type: "object", properties: { error: { type: "object", properties: { code: { type: "string", enum: list } } } } },
             ],
           },
@@ -203,7 +204,11 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
             list.map((code) => [
               code,
               {
-                value: { ...errorExample(code), ...(rateLimited ? { retry_after: 1800 } : {}) },
+                value: {
+                  ...errorExample(code),
+                  ...(rateLimited ? { retry_after: 1800 } : {}),
+                  ...(code === "SECOND_FACTOR_REQUIRED" ? { second_factor: { challenge: "eyJhbGciOiJIUzI1NiJ9…", methods: ["totp", "recovery_code"], expires_at: "2030-01-01T12:05:00.000Z" } } : {}),
+                },
               },
             ]),
           ),
@@ -399,6 +404,23 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
         ...error,
         properties: { ...error.properties, retry_after: { type: "integer", minimum: 0, description: "Seconds until the limit resets" } },
         required: [...error.required, "retry_after"],
+      },
+      SecondFactorRequiredError: {
+        ...error,
+        properties: {
+          ...error.properties,
+          second_factor: {
+            type: "object",
+            description: "SECOND_FACTOR_REQUIRED only: send `challenge` and a code to POST /api/auth/login/second-factor/ before `expires_at` (5 minutes)",
+            properties: {
+              challenge: { type: "string" },
+              methods: { type: "array", items: { type: "string", enum: ["totp", "recovery_code"] } },
+              expires_at: { type: "string", format: "date-time" },
+            },
+            required: ["challenge", "methods", "expires_at"],
+            additionalProperties: false,
+          },
+        },
       },
       ErrorCode: { type: "string", enum: codeNames, "x-status": Object.fromEntries(codeNames.map((code) => [code, statusOf(code)])) },
     },

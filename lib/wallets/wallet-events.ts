@@ -20,6 +20,8 @@ export interface WalletActor {
   clientIp: string | null;
   /** Where a refused proof is reported in `details`: `reauth.password` (API), `password` (dashboard form). */
   proofField?: string;
+  /** Where a refused second-factor code is reported: `reauth.code` (API), `code` (dashboard form). */
+  proofCodeField?: string;
 }
 
 export const walletUpdatedEvent = "wallet.updated";
@@ -36,7 +38,7 @@ export function assertMayChangeAddress(actor: WalletActor): void {
  */
 export async function assertMayRedirectPayouts(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined): Promise<void> {
   assertMayChangeAddress(actor);
-  await assertFreshProof(db, merchantId, proof, actor.clientIp, { field: actor.proofField });
+  await assertFreshProof(db, merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField });
 }
 
 /**

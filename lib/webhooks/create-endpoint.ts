@@ -1,4 +1,5 @@
 import "server-only";
+import { assertFreshSecondFactor } from "@/lib/auth/second-factor";
 import type { WebhookEndpoint } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
@@ -10,9 +11,20 @@ import type { CreateEndpointBody } from "./schemas";
 /** 20 endpoints per merchant bounds the fan-out of every event (Stripe allows 16). */
 export const maxEndpointsPerMerchant = 20;
 
-/** Creates an endpoint with a fresh `whsec_` secret (32 random bytes), shown in this response only. */
-export async function createEndpoint(db: DbOrTx, merchantId: number, input: CreateEndpointBody, now = new Date()): Promise<WebhookEndpoint> {
+/**
+ * Creates an endpoint with a fresh `whsec_` secret (32 random bytes), shown in this response only.
+ * An account with a second factor gives a fresh code in `reauth.code` (issue 28): an endpoint
+ * receives every payment's details.
+ */
+export async function createEndpoint(
+  db: DbOrTx,
+  merchantId: number,
+  input: CreateEndpointBody,
+  now = new Date(),
+  { codeField = "reauth.code" } = {},
+): Promise<WebhookEndpoint> {
   const url = await checkEndpointUrl(input.url);
+  await assertFreshSecondFactor(db, merchantId, input.reauth?.code, { field: codeField, now });
   if ((await countEndpoints(db, merchantId)) >= maxEndpointsPerMerchant) {
     throw validationError({ non_field_errors: [`A merchant can have at most ${maxEndpointsPerMerchant} webhook endpoints.`] });
   }

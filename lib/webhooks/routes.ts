@@ -36,7 +36,7 @@ export const webhookRoutes = {
     doc: {
       summary: "Add a webhook endpoint",
       description:
-        "The signing `secret` is in this response (and on rotation) only. Live mode takes https URLs that resolve to public addresses; the sandbox also takes http and loopback.",
+        "The signing `secret` is in this response (and on rotation) only. Live mode takes https URLs that resolve to public addresses; the sandbox also takes http and loopback. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).",
       tags: ["Webhooks"],
       response: createdAnswer(endpointWithSecretJson, "Webhook endpoint created. Store the secret now."),
     },

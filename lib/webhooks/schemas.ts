@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { secondFactorReauth } from "@/lib/auth/schemas";
 import { pageQuery } from "@/lib/http/pagination";
 import { timestamp } from "@/lib/http/schemas";
 import { orderJson } from "@/lib/orders/schemas";
@@ -45,6 +46,7 @@ export const createEndpointBody = z.object({
   events: events.optional(),
   description,
   is_active: isActive.optional(),
+  reauth: secondFactorReauth.optional(),
 });
 export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
 

@@ -11,6 +11,11 @@ import { POST as rotateAccountSecret } from "@/app/api/account/rotate-webhook-se
 import { DELETE as revokeKey } from "@/app/api/api-keys/[id]/route";
 import { GET as listKeys, POST as createKey } from "@/app/api/api-keys/route";
 import { POST as login } from "@/app/api/auth/login/route";
+import { POST as loginSecondFactor } from "@/app/api/auth/login/second-factor/route";
+import { GET as secondFactorStatus } from "@/app/api/account/second-factor/route";
+import { POST as beginTotp } from "@/app/api/account/second-factor/totp/route";
+import { POST as confirmTotp } from "@/app/api/account/second-factor/totp/confirm/route";
+import { POST as disableTotp } from "@/app/api/account/second-factor/totp/disable/route";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as refresh } from "@/app/api/auth/token/refresh/route";
 import { GET as verify } from "@/app/api/auth/verify/route";
@@ -38,6 +43,7 @@ import { createApiKeyFor, createMerchant, randomAddress, uniqueName, type TestMe
 import { call, type Handler } from "../helpers/request";
 import { accessOf, allRouteKeys, loadRoute } from "../helpers/routes";
 import { expectMatchesSchema } from "../helpers/openapi";
+import { codeFor } from "../api/auth/totp-support";
 
 const testDb = setupTestDatabase();
 
@@ -95,6 +101,25 @@ describe("authentication and account", () => {
     expect(() => expectMatchesSchema("GET /api/account", 200, { ...own.body, data: { ...own.body.data, id: "1" } })).toThrow();
     await check("GET /api/account", account, { status: 403, token: fullKey });
     await check("POST /api/account/rotate-webhook-secret", rotateAccountSecret, { status: 200, token: merchant.access });
+  });
+
+  test("two-factor authentication: enrolment, the two-step login and disabling, as documented", async () => {
+    const m = await createMerchant();
+    await check("GET /api/account/second-factor", secondFactorStatus, { status: 200, token: m.access });
+    await check("POST /api/account/second-factor/totp", beginTotp, { status: 400, token: m.access, body: { reauth: { password: "wrong password" } } });
+    const begun = await check("POST /api/account/second-factor/totp", beginTotp, { status: 201, token: m.access, body: { reauth: { password: m.password } } });
+    const secret = begun.body.data.secret as string;
+    const confirmed = await check("POST /api/account/second-factor/totp/confirm", confirmTotp, { status: 200, token: m.access, body: { code: codeFor(secret) } });
+    const [recovery1, recovery2] = confirmed.body.data.recovery_codes as string[];
+    await check("POST /api/account/second-factor/totp", beginTotp, { status: 409, token: m.access, body: { reauth: { password: m.password } } });
+    const first = await check("POST /api/auth/login", login, { status: 401, body: { username: m.username, password: m.password } });
+    expect(first.body.error.code).toBe("SECOND_FACTOR_REQUIRED");
+    await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 401, body: { challenge: "not-a-challenge", code: "123456" } });
+    await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 400, body: { challenge: first.body.second_factor.challenge } });
+    // One TOTP code a 30 s step: recovery codes cover the remaining steps without waiting.
+    await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 200, body: { challenge: first.body.second_factor.challenge, code: recovery1 } });
+    await check("POST /api/account/second-factor/totp/disable", disableTotp, { status: 400, token: m.access, body: { reauth: { password: m.password } } });
+    await check("POST /api/account/second-factor/totp/disable", disableTotp, { status: 200, token: m.access, body: { reauth: { password: m.password, code: recovery2 } } });
   });
 
   test("API keys: create, list, revoke, and 404 for an unknown key", async () => {

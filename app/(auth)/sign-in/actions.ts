@@ -4,20 +4,27 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { z } from "zod";
 import { publicAction } from "@/lib/auth/authed-action";
 import { signIn } from "@/lib/auth/next-auth";
-import { loginBody } from "@/lib/auth/schemas";
+import { dashboardSignInCredentials } from "@/lib/auth/dashboard-sign-in";
 import { ApiError } from "@/lib/http/errors";
 import { safeCallbackPath } from "@/lib/http/safe-redirect";
 
 /** The login fields, plus where to go after (only same-site paths are followed: no open redirect). */
-const signInForm = loginBody.extend({ callbackUrl: z.unknown().optional().transform((value) => safeCallbackPath(value)) });
+const signInForm = dashboardSignInCredentials.extend({ callbackUrl: z.unknown().optional().transform((value) => safeCallbackPath(value)) });
 
-/** Sign-in form → next-auth's credentials provider (the login use-case, throttling included); redirects on success. */
-export const signInAction = publicAction(signInForm, async ({ username, password, callbackUrl }): Promise<never> => {
+/**
+ * Sign-in form → next-auth's credentials provider (the login use-case, throttling and the second
+ * factor included); redirects on success. An account with 2FA answers SECOND_FACTOR_REQUIRED to
+ * the password alone: the form then shows its code field and sends password and code together.
+ */
+export const signInAction = publicAction(signInForm, async ({ username, password, code, callbackUrl }): Promise<never> => {
   try {
-    await signIn("credentials", { username, password, redirectTo: callbackUrl });
+    await signIn("credentials", { username, password, ...(code ? { code } : {}), redirectTo: callbackUrl });
   } catch (error) {
     if (error instanceof CredentialsSignin && error.code === "rate_limited") throw new ApiError("RATE_LIMITED", "Too many failed sign-ins. Wait 15 minutes and try again.");
-    if (error instanceof AuthError) throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
+    if (error instanceof CredentialsSignin && error.code === "second_factor_required") {
+      throw new ApiError("SECOND_FACTOR_REQUIRED", "Enter the code from your authenticator app (or a recovery code).", { code: ["Enter the 6-digit code or a recovery code."] });
+    }
+    if (error instanceof AuthError) throw new ApiError("INVALID_CREDENTIALS", code ? "Invalid username, password or code." : "Invalid username or password.");
     throw error;
   }
   throw new ApiError("INTERNAL_ERROR", "Sign-in did not complete.");

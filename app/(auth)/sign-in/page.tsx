@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ActionForm, Field } from "@/components/ui/action-form";
+import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { Card } from "@/components/ui";
 import { getSessionMerchant } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/http/safe-redirect";
@@ -16,11 +16,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <Card>
       <h1>Sign in</h1>
-      <ActionForm action={signInAction} submitLabel="Sign in" label="Sign in" resetOnSuccess={false}>
-        <input type="hidden" name="callbackUrl" value={callbackUrl} />
-        <Field label="Username" name="username" autoComplete="username" required />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-      </ActionForm>
+      <SignInForm action={signInAction} callbackUrl={callbackUrl} />
       <p>
         New here? <Link href="/sign-up">Create an account</Link>
       </p>

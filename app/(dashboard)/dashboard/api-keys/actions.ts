@@ -10,12 +10,13 @@ import { rowId } from "@/lib/http/schemas";
 const fromForm = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
   const day = typeof f.expires_at === "string" && /^\d{4}-\d{2}-\d{2}$/.test(f.expires_at) ? `${f.expires_at}T23:59:59Z` : f.expires_at;
-  return { name: f.name, preset: f.preset, expires_at: day ?? null };
+  const code = typeof f.code === "string" && f.code.trim() !== "" ? f.code : undefined;
+  return { name: f.name, preset: f.preset, expires_at: day ?? null, ...(code ? { reauth: { code } } : {}) };
 };
 
-/** Same use-case as POST /api/api-keys/: the secret is in this result only. */
+/** Same use-case as POST /api/api-keys/: the secret is in this result only; `code` is the fresh second factor when 2FA is on. */
 export const createApiKeyAction = authedAction(z.preprocess(fromForm, createApiKeyBody), async (input, { db, merchantId }) => {
-  const { key, record } = await createApiKey(db, merchantId, input);
+  const { key, record } = await createApiKey(db, merchantId, input, new Date(), { codeField: "code" });
   return { ...serializeApiKey(record), key };
 });
 

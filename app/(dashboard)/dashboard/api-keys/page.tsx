@@ -10,6 +10,7 @@ import { listApiKeys } from "@/lib/auth/queries";
 import { permissionPresets } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API keys · Dashboard" };
@@ -50,7 +51,9 @@ const columns = (now: number): Array<Column<ApiKeyJson>> => [
 
 export default async function ApiKeysPage() {
   const merchant = await requirePageMerchant();
-  const { rows } = await listApiKeys(await getDb(), merchant.merchantId, 100, 0);
+  const db = await getDb();
+  const { rows } = await listApiKeys(db, merchant.merchantId, 100, 0);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
   return (
     <>
       <h1>API keys</h1>
@@ -58,7 +61,7 @@ export default async function ApiKeysPage() {
         Your server sends a key as <code>Authorization: Bearer sk_…</code>. Keys cannot manage other keys or your account.
       </p>
       <Card title="Create a key">
-        <CreateApiKeyForm action={createApiKeyAction} presets={Object.entries(presetLabels).map(([value, label]) => ({ value, label }))} />
+        <CreateApiKeyForm action={createApiKeyAction} askCode={twoFactor} presets={Object.entries(presetLabels).map(([value, label]) => ({ value, label }))} />
       </Card>
       <h2>Your keys</h2>
       <DataTable caption="API keys" columns={columns(requestTime().getTime())} rows={rows.map(serializeApiKey)} rowKey={(k) => k.id} rowData={(k) => ({ "data-key-prefix": k.prefix })} empty="No keys yet." />

@@ -2,8 +2,10 @@
 
 import { z } from "zod";
 import { getAccountOrThrow, rotateAccountWebhookSecret, updateAccountSettings } from "@/lib/auth/account";
-import { updateAccountBody } from "@/lib/auth/schemas";
-import { authedAction } from "@/lib/auth/authed-action";
+import { confirmTotpBody, updateAccountBody } from "@/lib/auth/schemas";
+import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
+import { confirmTotpEnrolment, disableTotp, startTotpEnrolment } from "@/lib/auth/manage-totp";
+import { qrSvg } from "@/lib/orders/qr-code";
 
 const anyId = z.object({ id: z.string().max(12) });
 
@@ -26,3 +28,25 @@ const toleranceFromForm = (o: unknown) => {
 export const updateToleranceAction = authedAction(z.preprocess(toleranceFromForm, updateAccountBody), async (input, { db, merchantId }) => ({
   payment_tolerance_bps: (await updateAccountSettings(db, merchantId, input)).paymentToleranceBps,
 }));
+
+// ─── two-factor authentication (issue 28): the same use-cases as /api/account/second-factor/… ───
+
+const formFields = { field: "password", codeField: "code" };
+
+/** Same use-case as POST /api/account/second-factor/totp/: the secret once, with its QR code. */
+export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional() }), async ({ password }, { db, merchantId }) => {
+  const enrolment = await startTotpEnrolment(db, merchantId, password ? { password } : undefined, await actionClientIp().catch(() => null), formFields);
+  return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
+});
+
+/** Same use-case as POST /api/account/second-factor/totp/confirm/: the ten recovery codes, shown this once. */
+export const confirmTotpAction = authedAction(confirmTotpBody, async ({ code }, { db, merchantId }) => confirmTotpEnrolment(db, merchantId, code));
+
+/** Same use-case as POST /api/account/second-factor/totp/disable/: password and a fresh code. */
+export const disableTotpAction = authedAction(
+  z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }),
+  async ({ password, code }, { db, merchantId }) => {
+    const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
+    return disableTotp(db, merchantId, proof, await actionClientIp().catch(() => null), formFields);
+  },
+);

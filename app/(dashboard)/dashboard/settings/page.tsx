@@ -9,7 +9,9 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { rateLimitUsage } from "@/lib/auth/queries";
 import { ActionForm, Field } from "@/components/ui/action-form";
-import { rotateAccountSecretAction, revealAccountSecretAction, updateToleranceAction } from "./actions";
+import { TotpSettings } from "@/components/dashboard/totp-settings";
+import { secondFactorStatus } from "@/lib/auth/second-factor";
+import { confirmTotpAction, disableTotpAction, rotateAccountSecretAction, revealAccountSecretAction, startTotpAction, updateToleranceAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Dashboard" };
 
@@ -24,6 +26,7 @@ export default async function SettingsPage() {
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const used = await rateLimitUsage(db, merchant.merchantId, new Date(windowStart));
   const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
+  const twoFactor = await secondFactorStatus(db, merchant.merchantId);
 
   return (
     <>
@@ -36,6 +39,16 @@ export default async function SettingsPage() {
             ["Shop name", account.shopName],
             ["Member since", formatDate(account.createdAt)],
           ]}
+        />
+      </Card>
+      <Card title="Two-factor authentication">
+        <TotpSettings
+          enabled={twoFactor.totp.enabled}
+          enabledAt={twoFactor.totp.enabled_at}
+          recoveryCodesRemaining={twoFactor.recovery_codes_remaining}
+          start={startTotpAction}
+          confirm={confirmTotpAction}
+          disable={disableTotpAction}
         />
       </Card>
       <Card title="Plan and rate limit">

@@ -17,12 +17,13 @@ const fromForm = (o: unknown) => {
   return { ...f, blockchain: num(f.blockchain), confirmation_threshold: num(f.confirmation_threshold), is_active: f.is_active === "on" || f.is_active === true };
 };
 
-const reentered = z.object({ password: z.string().max(256).optional() });
+const reentered = z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() });
+const proofOf = (password?: string, code?: string) => (password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined);
 
 /** Same use-case as POST /api/merchant-wallets/, after the password is entered again (issue 13). */
-export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.and(reentered)), async ({ password, ...input }, { db, merchantId }) => {
+export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.and(reentered)), async ({ password, code, ...input }, { db, merchantId }) => {
   const clientIp = await actionClientIp().catch(() => null);
-  await assertFreshProof(db, merchantId, password ? { password } : undefined, clientIp, { field: "password" });
+  await assertFreshProof(db, merchantId, proofOf(password, code), clientIp, { field: "password", codeField: "code" });
   const wallet = await createWallet(db, merchantId, input, { kind: "session", clientIp });
   await notifyDeliveriesDue();
   return serializeWallet(wallet);
@@ -31,9 +32,9 @@ export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletB
 /** Same use-case as PUT /api/merchant-wallets/{id}/, which asks for the password when the address changes. */
 export const updateWalletAction = authedAction(
   z.preprocess(fromForm, z.object({ id: rowId }).and(updateWalletBody).and(reentered)),
-  async ({ id, password, ...changes }, { db, merchantId }) => {
-    const reauth = password ? { password } : undefined;
-    const wallet = await updateWallet(db, merchantId, id, { ...changes, reauth }, { kind: "session", clientIp: await actionClientIp().catch(() => null), proofField: "password" });
+  async ({ id, password, code, ...changes }, { db, merchantId }) => {
+    const reauth = proofOf(password, code);
+    const wallet = await updateWallet(db, merchantId, id, { ...changes, reauth }, { kind: "session", clientIp: await actionClientIp().catch(() => null), proofField: "password", proofCodeField: "code" });
     await notifyDeliveriesDue();
     return serializeWallet(wallet);
   },

@@ -10,6 +10,7 @@ import { chainSlug, formatDate } from "@/components/dashboard/format";
 import { findBlockchainById, listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { openSweeps } from "@/lib/chains/queries";
 import { formatAmount } from "@/lib/orders/amounts";
 import { listWallets } from "@/lib/wallets/queries";
@@ -45,6 +46,7 @@ const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>
 export default async function WalletsPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
   const [{ rows: wallets }, sweeps] = await Promise.all([listWallets(db, merchant.merchantId, { limit: 100, offset: 0 }), openSweeps(db, merchant.merchantId)]);
   const chains = listBlockchains();
   const free = chains.filter((c) => !wallets.some((w) => w.blockchainId === c.id));
@@ -81,6 +83,7 @@ export default async function WalletsPage() {
                 />
                 <Checkbox name="is_active" defaultChecked={w.isActive} label="Active (accepts new orders)" />
                 <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
+                {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" maxLength={64} hint="Needed only when the address changes." /> : null}
               </ActionForm>
             </details>
           </Card>
@@ -102,6 +105,7 @@ export default async function WalletsPage() {
             />
             <Checkbox name="is_active" defaultChecked label="Active (accepts new orders)" />
             <Field label="Current password" name="password" type="password" autoComplete="current-password" required hint="A payout address decides where payments go, so your password is asked again." />
+            {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" required maxLength={64} hint="From your authenticator app, or a recovery code." /> : null}
           </ActionForm>
         </Card>
       ) : null}

@@ -23,10 +23,17 @@ const fromForm = (o: unknown) => {
   return { ...f, events, description: f.description ?? null, is_active: f.is_active === undefined ? undefined : f.is_active === "on" };
 };
 
-/** Same use-case as POST /api/webhook-endpoints/. */
-export const createEndpointAction = authedAction(z.preprocess(fromForm, createEndpointBody), async (input, { db, merchantId }) =>
-  serializeEndpoint(await createEndpoint(db, merchantId, input)),
+/** Same use-case as POST /api/webhook-endpoints/; the form's `code` field is the fresh second factor (when 2FA is on). */
+export const createEndpointAction = authedAction(
+  z.preprocess((o) => withCode(fromForm(o)), createEndpointBody),
+  async (input, { db, merchantId }) => serializeEndpoint(await createEndpoint(db, merchantId, input, new Date(), { codeField: "code" })),
 );
+
+/** A form's `code` field → the use-case's `reauth.code`. */
+function withCode(f: Record<string, unknown>) {
+  const { code, ...rest } = f;
+  return typeof code === "string" && code.trim() !== "" ? { ...rest, reauth: { code } } : rest;
+}
 
 /** Same use-case as PUT /api/webhook-endpoints/{id}/; the edit form always sends the active flag. */
 export const updateEndpointAction = authedAction(

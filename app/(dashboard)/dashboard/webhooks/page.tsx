@@ -8,6 +8,7 @@ import { formatDate } from "@/components/dashboard/format";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { isSandbox } from "@/lib/env";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
 import { accountSecretsByIds } from "@/lib/auth/queries";
@@ -27,6 +28,7 @@ export const metadata: Metadata = { title: "Webhooks · Dashboard" };
 export default async function WebhooksPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
   const [{ rows: endpoints }, [account], inbox] = await Promise.all([
     listEndpoints(db, merchant.merchantId, { limit: 100, offset: 0 }),
     accountSecretsByIds(db, [merchant.merchantId]),
@@ -83,6 +85,7 @@ export default async function WebhooksPage() {
           <Field label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" hint={isSandbox ? "In the sandbox you can use your inbox URL below." : "https only; must resolve to a public address."} />
           <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} />
           <Field label="Description" name="description" />
+          {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" required maxLength={64} hint="From your authenticator app, or a recovery code." /> : null}
         </ActionForm>
       </Card>
 

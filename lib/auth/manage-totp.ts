@@ -1,0 +1,34 @@
+import "server-only";
+import type { DbOrTx } from "@/lib/db/types";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { assertFreshProof } from "./fresh-proof";
+import { findMerchantById } from "./queries";
+import { beginTotpEnrolment, confirmTotpEnrolment, hasEnabledSecondFactor } from "./second-factor";
+import { deleteSecondFactors } from "./second-factor-queries";
+import type { ReauthProof } from "./schemas";
+
+/** Where refused proofs are reported: `reauth.password`/`reauth.code` (API), `password`/`code` (dashboard). */
+export interface ProofFields {
+  field?: string;
+  codeField?: string;
+}
+
+/** Enrolment starts with the password (a stolen session must not be able to bind its own authenticator). */
+export async function startTotpEnrolment(db: DbOrTx, merchantId: number, proof: ReauthProof | undefined, clientIp: string | null, fields: ProofFields = {}, now = new Date()) {
+  const merchant = await findMerchantById(db, merchantId);
+  if (!merchant) throw notFound("Account");
+  if (await hasEnabledSecondFactor(db, merchantId)) throw new ApiError("CONFLICT", "Two-factor authentication is already enabled; disable it first to enrol a new authenticator.");
+  await assertFreshProof(db, merchantId, proof, clientIp, { field: fields.field ?? "reauth.password", codeField: fields.codeField, now });
+  return beginTotpEnrolment(db, merchant, now);
+}
+
+export { confirmTotpEnrolment };
+
+/** Disabling needs the password and a fresh code (or recovery code); removes the authenticator and the recovery codes. */
+export async function disableTotp(db: DbOrTx, merchantId: number, proof: ReauthProof | undefined, clientIp: string | null, fields: ProofFields = {}, now = new Date()) {
+  await assertFreshProof(db, merchantId, proof, clientIp, { field: fields.field ?? "reauth.password", codeField: fields.codeField ?? "reauth.code", now });
+  // assertFreshProof asks for a code only when a factor is enabled; a pending enrolment is just discarded.
+  const wasEnabled = await hasEnabledSecondFactor(db, merchantId);
+  await deleteSecondFactors(db, merchantId);
+  return { disabled: wasEnabled };
+}
