@@ -122,6 +122,11 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
       )}
       <header className={styles.header}>
         <p className={styles.shop}>{order.shop_name ? `Payment to ${order.shop_name}` : "Payment"}</p>
+        {view.item && (
+          <p className={styles.item} data-testid="item">
+            {view.item}
+          </p>
+        )}
         <h1 className={styles.title}>{view.headline}</h1>
         <p className={styles.network} data-testid="subline">
           {view.subline}

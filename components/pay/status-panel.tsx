@@ -78,6 +78,13 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
         ))}
         {confirmed && <Progress value={order.confirmation_threshold} max={order.confirmation_threshold} done />}
         <TransactionLine order={order} />
+        {result.receipt && (
+          <p className={styles.statusText}>
+            <a className={styles.link} href={result.receipt.url} data-testid="receipt-link">
+              {result.receipt.label}
+            </a>
+          </p>
+        )}
         {result.returnTo && (
           <Suspense fallback={null}>
             <ReturnToShop to={result.returnTo} shopName={order.shop_name} automatic={confirmed} />

@@ -31,6 +31,8 @@ export type CheckoutOrder = Pick<
   | "shop_name"
   | "redirect_url"
   | "refund_address_allowed"
+  | "order_id"
+  | "item"
 >;
 
 export interface AmountDue {
@@ -50,6 +52,8 @@ export interface CheckoutResult {
   lines: string[];
   /** "Return to {shop}": only with the merchant's redirect_url (the order carries it once confirmed). */
   returnTo: { url: string; label: string } | null;
+  /** Confirmed orders: the link to their printable receipt (/pay/{order_id}/receipt). */
+  receipt: { url: string; label: string } | null;
 }
 
 export interface CheckoutView {
@@ -57,6 +61,8 @@ export interface CheckoutView {
   headline: string;
   /** Under the headline: the token amount of a fiat-priced order, and the network. */
   subline: string;
+  /** Orders from a payment link: what is being bought ("Espresso beans × 2"); null otherwise. */
+  item: string | null;
   /** Open orders only. */
   due: AmountDue | null;
   /** Open orders with part of the amount received. */
@@ -76,7 +82,8 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   const returnTo = order.redirect_url ? { url: order.redirect_url, label: `Return to ${order.shop_name || "the shop"}` } : null;
   const noMore = "Do not send funds to this address now.";
   if (order.status === "confirmed") {
-    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo };
+    const receipt = { url: `/pay/${order.order_id}/receipt`, label: "View and print your receipt" };
+    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo, receipt };
   }
   if (order.status === "expired") {
     return {
@@ -84,6 +91,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "This payment request has expired",
       lines: ["No payment arrived before the deadline, and nothing was charged.", `${noMore} Go back to ${shop} and start a new payment.`],
       returnTo,
+      receipt: null,
     };
   }
   if (order.failure_reason === "underpaid") {
@@ -92,6 +100,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "Payment incomplete",
       lines: [`Only ${received} of ${total} arrived before the deadline.`, `${noMore} ${refundLine(order)}`],
       returnTo,
+      receipt: null,
     };
   }
   if (order.failure_reason === "late_payment") {
@@ -100,6 +109,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "Payment arrived too late",
       lines: ["Your payment reached this address after the payment window had closed.", `${noMore} ${refundLine(order)}`],
       returnTo,
+      receipt: null,
     };
   }
   return {
@@ -107,7 +117,13 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
     title: "Payment failed",
     lines: ["The transaction failed on the blockchain, so no funds moved.", `${noMore} Go back to ${shop} and start a new payment.`],
     returnTo,
+    receipt: null,
   };
+}
+
+/** The item line of a link's order: its name, and the quantity when more than one. */
+export function itemLine(item: { name: string; quantity: number }): string {
+  return item.quantity > 1 ? `${item.name} × ${item.quantity}` : item.name;
 }
 
 /** The pay page's view of an order in its current state (see the module comment). */
@@ -115,6 +131,7 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
   const network = order.blockchain.name;
   const fiat = order.price_amount && order.price_currency ? displayFiat(order.price_amount, order.price_currency, locale) : null;
   const tokenAmount = `${displayAmount(order.amount, locale)} ${order.currency}`;
+  const item = order.item ? itemLine(order.item) : null;
 
   const nothingDue = order.status === "pending" && decimalToBaseUnits(order.amount_missing, order.token.decimals) === 0n;
   if (order.status === "pending" && !nothingDue) {
@@ -133,6 +150,7 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
       panel: "pay",
       headline: partial ? `Pay the remaining ${display} ${order.currency}` : `Pay ${fiat ?? tokenAmount}`,
       subline: `${fiat && !partial ? `${tokenAmount} ` : ""}on ${network}`,
+      item,
       due,
       progress: partial
         ? { received: displayAmount(order.amount_received, locale), total: displayAmount(order.amount, locale), percent: total > 0n ? Number((received * 100n) / total) : 0 }
@@ -142,9 +160,9 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
   }
   // All of it arrived and the scanner has yet to move the order on: nothing more is asked for.
   if (order.status === "processing" || nothingDue) {
-    return { panel: "processing", headline: `Confirming your payment of ${fiat ?? tokenAmount}`, subline: `on ${network}`, due: null, progress: null, result: null };
+    return { panel: "processing", headline: `Confirming your payment of ${fiat ?? tokenAmount}`, subline: `on ${network}`, item, due: null, progress: null, result: null };
   }
   const outcome = result(order, locale);
   const headline = order.status === "confirmed" ? `Paid ${fiat ?? tokenAmount}` : outcome.title;
-  return { panel: "result", headline, subline: `${fiat ? `${tokenAmount} ` : ""}on ${network}`, due: null, progress: null, result: outcome };
+  return { panel: "result", headline, subline: `${fiat ? `${tokenAmount} ` : ""}on ${network}`, item, due: null, progress: null, result: outcome };
 }

@@ -19,6 +19,8 @@ const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
   shop_name: "Lighthouse Books",
   redirect_url: null,
   refund_address_allowed: false,
+  order_id: "ORD-test123",
+  item: null,
   ...overrides,
 });
 
@@ -115,5 +117,23 @@ describe("checkoutView: a settled order shows a result, never a payable address"
 
   test("a shop without a name is 'the shop'", () => {
     expect(checkoutView(usdcOrder({ status: "expired", shop_name: "" })).result!.lines.join(" ")).toContain("Go back to the shop");
+  });
+});
+
+describe("checkoutView: what was bought, and the receipt", () => {
+  test("a link's order names its item (with the quantity past one) in every state; other orders have none", () => {
+    expect(checkoutView(usdcOrder({ item: { name: "Espresso beans 1 kg", quantity: 3 } })).item).toBe("Espresso beans 1 kg × 3");
+    expect(checkoutView(usdcOrder({ status: "processing", amount_missing: "0", item: { name: "Ticket", quantity: 1 } })).item).toBe("Ticket");
+    expect(checkoutView(usdcOrder({ status: "confirmed", amount_missing: "0", item: { name: "Ticket", quantity: 2 } })).item).toBe("Ticket × 2");
+    expect(checkoutView(usdcOrder()).item).toBeNull();
+  });
+
+  test("only a confirmed order links to its receipt", () => {
+    expect(checkoutView(usdcOrder({ status: "confirmed", amount_received: "20", amount_missing: "0" })).result!.receipt).toEqual({
+      url: "/pay/ORD-test123/receipt",
+      label: expect.stringMatching(/receipt/i),
+    });
+    expect(checkoutView(usdcOrder({ status: "expired" })).result!.receipt).toBeNull();
+    expect(checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.receipt).toBeNull();
   });
 });
