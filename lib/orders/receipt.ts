@@ -1,5 +1,5 @@
 import "server-only";
-import { findBlockchainById, findToken } from "@/lib/chains/catalog";
+import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { formatAmount } from "./amounts";
@@ -30,6 +30,12 @@ export interface Receipt {
   sandbox: boolean;
 }
 
+/** A transaction's page on the chain's block explorer (etherscan, basescan, …); null on the devnet, which has none. */
+export function explorerTransactionUrl(chain: Pick<Blockchain, "isDevnet" | "explorerUrl">, hash: string): string | null {
+  if (chain.isDevnet || !chain.explorerUrl) return null;
+  return `${chain.explorerUrl.replace(/\/+$/, "")}/tx/${hash}`;
+}
+
 /** The receipt of a confirmed order by its public id; null for an unknown id or an order not (yet) confirmed. */
 export async function getReceipt(db: DbOrTx, orderId: string): Promise<Receipt | null> {
   const key = parseOrderKey(orderId);
@@ -40,7 +46,6 @@ export async function getReceipt(db: DbOrTx, orderId: string): Promise<Receipt |
   const chain = findBlockchainById(order.blockchainId);
   if (!chain) return null;
   const hash = transfer?.txHash ?? null;
-  const explorer = chain.isDevnet ? null : (chain.explorerUrl?.replace(/\/+$/, "") ?? null);
   return {
     order_id: order.orderId,
     shop_name: view.shopName,
@@ -50,7 +55,7 @@ export async function getReceipt(db: DbOrTx, orderId: string): Promise<Receipt |
     price: order.priceAmount && order.priceCurrency && order.rate ? { amount: order.priceAmount, currency: order.priceCurrency, rate: order.rate } : null,
     method: { blockchain: chain.name, token: findToken(chain, order.currency)?.symbol ?? order.currency },
     transaction_hash: hash,
-    transaction_url: hash && explorer ? `${explorer}/tx/${hash}` : null,
+    transaction_url: hash ? explorerTransactionUrl(chain, hash) : null,
     paid_at: (order.confirmedAt ?? order.updatedAt).toISOString(),
     sandbox: env.GATEWAY_MODE === "sandbox",
   };

@@ -12,6 +12,7 @@ import { countOpenLinkOrders } from "@/lib/orders/queries";
 import { defaultOrderLifetimeMs } from "@/lib/orders/schemas";
 import { findMerchantById } from "@/lib/auth/queries";
 import { countMerchant, rateLimitedError } from "@/lib/auth/rate-limit";
+import { multiplyDecimal } from "@/lib/orders/display-amount";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { checkFiatPrice } from "@/lib/pricing/lock-price";
@@ -181,12 +182,8 @@ async function assertLinkMayCreateOrder(db: DbOrTx, link: PaymentLink, now: Date
   if (quota.exceeded) throw rateLimitedError(quota);
 }
 
-/** price × quantity, exactly, in the same decimal notation. */
-function times(price: string, quantity: number): string {
-  const [whole, fraction = ""] = price.split(".");
-  const units = BigInt(whole! + fraction) * BigInt(quantity);
-  return formatAmount(units, fraction.length);
-}
+/** price × quantity, exactly, in the same decimal notation (the link page's live total uses the same rule). */
+const times = multiplyDecimal;
 
 /**
  * A fresh order from a link for a customer: one of its options, a quantity within its bound, the
