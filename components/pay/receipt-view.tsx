@@ -1,4 +1,3 @@
-import { itemLine } from "@/lib/orders/checkout-view";
 import { defaultLocale, displayFiat } from "@/lib/orders/display-amount";
 import type { Receipt } from "@/lib/orders/receipt";
 import { PrintButton } from "./print-button";
@@ -54,16 +53,16 @@ export function ReceiptView({ receipt, locale = defaultLocale }: { receipt: Rece
       <section className={`${styles.card} ${receiptStyles.card}`} aria-label={t.heading}>
         <dl className={receiptStyles.lines} data-testid="receipt">
           {receipt.item && (
-            <div>
-              <dt>{t.item}</dt>
-              <dd data-testid="receipt-item">{itemLine(receipt.item)}</dd>
-            </div>
-          )}
-          {receipt.item && receipt.item.quantity > 1 && (
-            <div>
-              <dt>{t.quantity}</dt>
-              <dd>{receipt.item.quantity}</dd>
-            </div>
+            <>
+              <div>
+                <dt>{t.item}</dt>
+                <dd data-testid="receipt-item">{receipt.item.name}</dd>
+              </div>
+              <div>
+                <dt>{t.quantity}</dt>
+                <dd data-testid="receipt-quantity">{receipt.item.quantity}</dd>
+              </div>
+            </>
           )}
           {receipt.price && (
             <>
