@@ -32,7 +32,6 @@ export type CheckoutOrder = Pick<
   | "redirect_url"
   | "refund_address_allowed"
   | "order_id"
-  | "item"
 >;
 
 export interface AmountDue {
@@ -52,8 +51,8 @@ export interface CheckoutResult {
   lines: string[];
   /** "Return to {shop}": only with the merchant's redirect_url (the order carries it once confirmed). */
   returnTo: { url: string; label: string } | null;
-  /** Confirmed orders: the link to their printable receipt (/pay/{order_id}/receipt). */
-  receipt: { url: string; label: string } | null;
+  /** Confirmed orders: the path of their printable receipt (/pay/{order_id}/receipt). */
+  receipt: string | null;
 }
 
 export interface CheckoutView {
@@ -61,8 +60,6 @@ export interface CheckoutView {
   headline: string;
   /** Under the headline: the token amount of a fiat-priced order, and the network. */
   subline: string;
-  /** Orders from a payment link: what is being bought ("Espresso beans × 2"); null otherwise. */
-  item: string | null;
   /** Open orders only. */
   due: AmountDue | null;
   /** Open orders with part of the amount received. */
@@ -82,8 +79,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   const returnTo = order.redirect_url ? { url: order.redirect_url, label: `Return to ${order.shop_name || "the shop"}` } : null;
   const noMore = "Do not send funds to this address now.";
   if (order.status === "confirmed") {
-    const receipt = { url: `/pay/${order.order_id}/receipt`, label: "View and print your receipt" };
-    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo, receipt };
+    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo, receipt: `/pay/${order.order_id}/receipt` };
   }
   if (order.status === "expired") {
     return {
@@ -121,7 +117,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   };
 }
 
-/** The item line of a link's order: its name, and the quantity when more than one. */
+/** The item line of a link's order under the pay page's shop name (rendered on the server: not in the page's bundle). */
 export function itemLine(item: { name: string; quantity: number }): string {
   return item.quantity > 1 ? `${item.name} × ${item.quantity}` : item.name;
 }
@@ -131,7 +127,6 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
   const network = order.blockchain.name;
   const fiat = order.price_amount && order.price_currency ? displayFiat(order.price_amount, order.price_currency, locale) : null;
   const tokenAmount = `${displayAmount(order.amount, locale)} ${order.currency}`;
-  const item = order.item ? itemLine(order.item) : null;
 
   const nothingDue = order.status === "pending" && decimalToBaseUnits(order.amount_missing, order.token.decimals) === 0n;
   if (order.status === "pending" && !nothingDue) {
@@ -150,7 +145,6 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
       panel: "pay",
       headline: partial ? `Pay the remaining ${display} ${order.currency}` : `Pay ${fiat ?? tokenAmount}`,
       subline: `${fiat && !partial ? `${tokenAmount} ` : ""}on ${network}`,
-      item,
       due,
       progress: partial
         ? { received: displayAmount(order.amount_received, locale), total: displayAmount(order.amount, locale), percent: total > 0n ? Number((received * 100n) / total) : 0 }
@@ -160,9 +154,9 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
   }
   // All of it arrived and the scanner has yet to move the order on: nothing more is asked for.
   if (order.status === "processing" || nothingDue) {
-    return { panel: "processing", headline: `Confirming your payment of ${fiat ?? tokenAmount}`, subline: `on ${network}`, item, due: null, progress: null, result: null };
+    return { panel: "processing", headline: `Confirming your payment of ${fiat ?? tokenAmount}`, subline: `on ${network}`, due: null, progress: null, result: null };
   }
   const outcome = result(order, locale);
   const headline = order.status === "confirmed" ? `Paid ${fiat ?? tokenAmount}` : outcome.title;
-  return { panel: "result", headline, subline: `${fiat ? `${tokenAmount} ` : ""}on ${network}`, item, due: null, progress: null, result: outcome };
+  return { panel: "result", headline, subline: `${fiat ? `${tokenAmount} ` : ""}on ${network}`, due: null, progress: null, result: outcome };
 }
