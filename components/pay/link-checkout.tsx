@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { displayAmount, displayFiat, multiplyDecimal } from "@/lib/orders/display-amount";
 import styles from "./pay.module.css";
+import linkStyles from "./link-checkout.module.css";
 
 export interface PublicLinkView {
   id: string;
@@ -15,24 +17,57 @@ export interface PublicLinkView {
   shop_name: string;
 }
 
-/** The payment link's form: option and quantity, then POST /api/links/{id}/orders/ and on to the hosted payment page. */
-export function LinkCheckout({ link }: { link: PublicLinkView }) {
+/** One way to pay: the link's option with its network's name for the tile. */
+export interface LinkMethod {
+  blockchain: string;
+  currency: string;
+  network: string;
+}
+
+/** Every word the link page shows the customer, in one place (for translation later). */
+const text = {
+  formLabel: "Choose how to pay",
+  payWith: "Pay with",
+  on: "on",
+  quantity: "Quantity",
+  decrease: "One fewer",
+  increase: "One more",
+  quantityHint: (max: number) => `From 1 to ${max}.`,
+  each: "each",
+  total: "Total",
+  fiatHint: "Converted into the token you choose at the on-chain rate when you continue, then locked while you pay.",
+  submit: "Continue to payment",
+  pending: "Creating your order…",
+  offline: "The payment service did not answer. Check your connection and try again.",
+  noMethods: (shop: string) => `${shop || "The shop"} cannot take payments through this link right now. Contact ${shop || "the shop"}.`,
+};
+
+/** The price of `quantity` items as the customer reads it: a fiat price with its currency, a token price with the token. */
+function priceOf(link: PublicLinkView, quantity: number, currency: string): string {
+  if (link.price_amount && link.price_currency) return displayFiat(multiplyDecimal(link.price_amount, quantity), link.price_currency);
+  return `${displayAmount(multiplyDecimal(link.amount ?? "0", quantity))} ${currency}`;
+}
+
+/** Method tiles, a quantity stepper and the live total; then POST /api/links/{id}/orders/ and on to the hosted payment page. */
+export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods: LinkMethod[] }) {
   const [choice, setChoice] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const price = link.price_amount ? `${link.price_amount} ${link.price_currency}` : `${link.amount} ${link.options[0]?.currency ?? ""}`;
+  const max = link.max_quantity;
+  const method = methods[choice];
+  const clamp = (n: number) => Math.max(1, Math.min(max, Math.trunc(n) || 1));
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
+    if (!method) return;
     setPending(true);
     setError(null);
-    const option = link.options[choice]!;
     try {
       const res = await fetch(`/api/links/${link.id}/orders/`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ blockchain: option.blockchain, currency: option.currency, quantity }),
+        body: JSON.stringify({ blockchain: method.blockchain, currency: method.currency, quantity }),
       });
       const body = await res.json();
       if (res.ok && body?.data?.payment_url) {
@@ -42,46 +77,96 @@ export function LinkCheckout({ link }: { link: PublicLinkView }) {
       // The envelope's message is written for the merchant's developers; the customer gets plain words.
       setError(customerErrorMessage(body?.error?.code, { shopName: link.shop_name }));
     } catch {
-      setError("The payment service did not answer. Check your connection and try again.");
+      setError(text.offline);
     }
     setPending(false);
   }
 
+  const unitCurrency = method?.currency ?? methods[0]?.currency ?? "";
   return (
     <main className={styles.page} data-color-scheme="auto">
-      <div className={styles.card}>
-        <p className={styles.hint}>{link.shop_name}</p>
-        <h1>{link.title}</h1>
-        <p data-testid="link-price">
-          {price}
-          {link.max_quantity > 1 ? " each" : ""}
-          {link.price_amount ? " — converted into your token at the on-chain rate when you continue, then locked." : ""}
+      <header className={styles.header}>
+        <p className={styles.shop}>{link.shop_name}</p>
+        <h1 className={styles.title}>{link.title}</h1>
+        <p className={styles.network} data-testid="link-price">
+          {priceOf(link, 1, unitCurrency)}
+          {max > 1 ? ` ${text.each}` : ""}
         </p>
-        <form onSubmit={submit} aria-label="Choose how to pay">
-          <fieldset>
-            <legend>Pay with</legend>
-            {link.options.map((o, i) => (
-              <label key={`${o.blockchain}:${o.currency}`} style={{ display: "block" }}>
-                <input type="radio" name="option" checked={choice === i} onChange={() => setChoice(i)} /> {o.currency} on {o.blockchain}
-              </label>
-            ))}
+      </header>
+      {methods.length === 0 ? (
+        <p className={`${styles.card} ${styles.notice}`} role="note">
+          {text.noMethods(link.shop_name)}
+        </p>
+      ) : (
+        <form onSubmit={submit} aria-label={text.formLabel} className={styles.card}>
+          <fieldset className={linkStyles.fieldset}>
+            <legend className={styles.sectionTitle}>{text.payWith}</legend>
+            <div className={linkStyles.methods}>
+              {methods.map((m, i) => (
+                <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
+                  <input className={linkStyles.methodInput} type="radio" name="method" value={`${m.blockchain}:${m.currency}`} checked={choice === i} onChange={() => setChoice(i)} />
+                  <span className={linkStyles.badge} aria-hidden="true">
+                    {m.currency.slice(0, 4)}
+                  </span>
+                  <span className={linkStyles.methodText}>
+                    <strong>{m.currency}</strong>
+                    <span className={linkStyles.network}>
+                      {text.on} {m.network}
+                    </span>
+                  </span>
+                </label>
+              ))}
+            </div>
           </fieldset>
-          {link.max_quantity > 1 && (
-            <label style={{ display: "block", marginTop: "0.75rem" }}>
-              Quantity{" "}
-              <input type="number" min={1} max={link.max_quantity} value={quantity} onChange={(e) => setQuantity(Math.max(1, Math.min(link.max_quantity, Number(e.target.value) || 1)))} />
-            </label>
+
+          {max > 1 && (
+            <div className={linkStyles.quantity}>
+              <label htmlFor="quantity" className={styles.sectionTitle}>
+                {text.quantity}
+              </label>
+              <div className={linkStyles.stepper}>
+                <button type="button" className={linkStyles.step} aria-label={text.decrease} aria-controls="quantity" disabled={quantity <= 1} onClick={() => setQuantity(clamp(quantity - 1))}>
+                  −
+                </button>
+                <input
+                  id="quantity"
+                  className={linkStyles.quantityInput}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={max}
+                  step={1}
+                  value={quantity}
+                  aria-describedby="quantity-hint"
+                  onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
+                />
+                <button type="button" className={linkStyles.step} aria-label={text.increase} aria-controls="quantity" disabled={quantity >= max} onClick={() => setQuantity(clamp(quantity + 1))}>
+                  +
+                </button>
+              </div>
+              <p id="quantity-hint" className={styles.hint}>
+                {text.quantityHint(max)}
+              </p>
+            </div>
           )}
+
+          <p className={linkStyles.total}>
+            <span>{text.total}</span>
+            <output data-testid="link-total" aria-live="polite">
+              {priceOf(link, quantity, unitCurrency)}
+            </output>
+          </p>
+          {link.price_amount && <p className={styles.hint}>{text.fiatHint}</p>}
           {error && (
-            <p role="alert" className={styles.hint}>
+            <p role="alert" className={styles.error}>
               {error}
             </p>
           )}
-          <button type="submit" className={styles.button} disabled={pending} style={{ marginTop: "1rem" }}>
-            {pending ? "Creating your order…" : "Continue to payment"}
+          <button type="submit" className={`${styles.button} ${linkStyles.submit}`} disabled={pending}>
+            {pending ? text.pending : text.submit}
           </button>
         </form>
-      </div>
+      )}
     </main>
   );
 }

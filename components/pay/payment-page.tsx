@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { QueryProvider } from "@/components/providers/query-provider";
@@ -20,6 +20,8 @@ const copyClass = `${styles.button} ${styles.secondary} ${styles.small}`;
 interface Props {
   order: PublicOrder;
   walletConnectProjectId: string | null;
+  /** What a link's order bought, rendered on the server (app/pay/[orderId]/page.tsx). */
+  item?: ReactNode;
 }
 
 /** QR code, amount still due, address and countdown: shown only while a payment is expected. */
@@ -103,7 +105,7 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
   );
 }
 
-function PaymentView({ order: initial, walletConnectProjectId }: Props) {
+function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
   const query = usePublicOrder(initial);
   const order = query.data;
   const view = checkoutView(order);
@@ -122,6 +124,7 @@ function PaymentView({ order: initial, walletConnectProjectId }: Props) {
       )}
       <header className={styles.header}>
         <p className={styles.shop}>{order.shop_name ? `Payment to ${order.shop_name}` : "Payment"}</p>
+        {item}
         <h1 className={styles.title}>{view.headline}</h1>
         <p className={styles.network} data-testid="subline">
           {view.subline}

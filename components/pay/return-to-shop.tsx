@@ -60,7 +60,31 @@ function Redirect({ url, label, shopName }: { url: string; label: string; shopNa
   );
 }
 
-/** "Return to {shop}": after confirmation automatically after a visible delay, else a plain link. */
-export default function ReturnToShop({ to, shopName, automatic }: { to: { url: string; label: string }; shopName: string; automatic: boolean }) {
-  return automatic ? <Redirect url={to.url} label={to.label} shopName={shopName} /> : <ReturnLink to={to} />;
+/**
+ * A settled order's ways on: the confirmed order's receipt, and "Return to {shop}" (after
+ * confirmation automatically after a visible delay, else a plain link).
+ */
+export default function ReturnToShop({
+  receipt,
+  to,
+  shopName,
+  automatic,
+}: {
+  receipt: string | null;
+  to: { url: string; label: string } | null;
+  shopName: string;
+  automatic: boolean;
+}) {
+  return (
+    <>
+      {receipt && (
+        <p className={styles.statusText}>
+          <a className={styles.link} href={receipt} data-testid="receipt-link">
+            View and print your receipt
+          </a>
+        </p>
+      )}
+      {to && (automatic ? <Redirect url={to.url} label={to.label} shopName={shopName} /> : <ReturnLink to={to} />)}
+    </>
+  );
 }

@@ -5,7 +5,7 @@ import type { CheckoutView } from "@/lib/orders/checkout-view";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
 
-// The way back to the shop exists only once the order is settled: a separate chunk, out of an open order's first load.
+// The receipt link and the way back to the shop exist only once the order is settled: a separate chunk, out of an open order's first load.
 const ReturnToShop = lazy(() => import("./return-to-shop"));
 
 function shortHash(hash: string): string {
@@ -78,9 +78,9 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
         ))}
         {confirmed && <Progress value={order.confirmation_threshold} max={order.confirmation_threshold} done />}
         <TransactionLine order={order} />
-        {result.returnTo && (
+        {(result.receipt || result.returnTo) && (
           <Suspense fallback={null}>
-            <ReturnToShop to={result.returnTo} shopName={order.shop_name} automatic={confirmed} />
+            <ReturnToShop receipt={result.receipt} to={result.returnTo} shopName={order.shop_name} automatic={confirmed} />
           </Suspense>
         )}
       </>

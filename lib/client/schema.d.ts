@@ -396,7 +396,7 @@ export interface paths {
         };
         /**
          * Get a payment link's public view
-         * @description What the public page /link/{id} shows: title, shop, price and options. Public, limited per client address; inactive or unknown links are 404.
+         * @description What the public page /link/{id} shows: title, shop, price and options (those the merchant has an active wallet for). Public, limited per client address; inactive or unknown links are 404.
          *
          *     No credential needed.
          */
@@ -606,7 +606,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order.
+         * @description A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order. An active link may offer only chains you have an active wallet on (400 WALLET_NOT_CONFIGURED otherwise).
          *
          *     Needs the `create_payments` permission (an access token, or an API key carrying it).
          */
@@ -1586,6 +1586,11 @@ export interface components {
             /** @description The refund address the customer left (set once) */
             refund_address: string | null;
             sandbox: boolean;
+            /** @description Orders from a payment link: the link's title and the quantity bought; null otherwise */
+            item: {
+                name: string;
+                quantity: number;
+            } | null;
         };
         GetPaymentOrdersByOrderIdRefundsResult: components["schemas"]["Refund"][];
         Refund: {
@@ -5657,6 +5662,8 @@ export interface operations {
              *
              *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
              *
+             *     `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/.
+             *
              *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
              */
             400: {
@@ -5671,7 +5678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "UNSUPPORTED_PRICE_CURRENCY";
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "UNSUPPORTED_PRICE_CURRENCY";
                         };
                     };
                 };
@@ -5980,6 +5987,8 @@ export interface operations {
              *
              *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
              *
+             *     `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/.
+             *
              *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
              */
             400: {
@@ -5994,7 +6003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "UNSUPPORTED_PRICE_CURRENCY";
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "UNSUPPORTED_PRICE_CURRENCY";
                         };
                     };
                 };

@@ -265,6 +265,9 @@ export const paymentOrders = pgTable(
     rate: text("rate"),
     /** The feed answers the rate was computed from (lib/pricing/lock-price.ts RateSource[]). */
     rateSource: jsonb("rate_source"),
+    /** Orders from a payment link: the link's title and the quantity bought (the pay page and receipt show them); null otherwise. */
+    itemName: text("item_name"),
+    itemQuantity: integer("item_quantity"),
     /** The merchant's payment tolerance when the order was created, in basis points (lib/orders/lifecycle.ts). */
     paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     /** Where the customer asked to be refunded (pay page, over/under/late payments). */

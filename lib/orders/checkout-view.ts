@@ -31,6 +31,7 @@ export type CheckoutOrder = Pick<
   | "shop_name"
   | "redirect_url"
   | "refund_address_allowed"
+  | "order_id"
 >;
 
 export interface AmountDue {
@@ -50,6 +51,8 @@ export interface CheckoutResult {
   lines: string[];
   /** "Return to {shop}": only with the merchant's redirect_url (the order carries it once confirmed). */
   returnTo: { url: string; label: string } | null;
+  /** Confirmed orders: the path of their printable receipt (/pay/{order_id}/receipt). */
+  receipt: string | null;
 }
 
 export interface CheckoutView {
@@ -76,7 +79,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   const returnTo = order.redirect_url ? { url: order.redirect_url, label: `Return to ${order.shop_name || "the shop"}` } : null;
   const noMore = "Do not send funds to this address now.";
   if (order.status === "confirmed") {
-    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo };
+    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo, receipt: `/pay/${order.order_id}/receipt` };
   }
   if (order.status === "expired") {
     return {
@@ -84,6 +87,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "This payment request has expired",
       lines: ["No payment arrived before the deadline, and nothing was charged.", `${noMore} Go back to ${shop} and start a new payment.`],
       returnTo,
+      receipt: null,
     };
   }
   if (order.failure_reason === "underpaid") {
@@ -92,6 +96,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "Payment incomplete",
       lines: [`Only ${received} of ${total} arrived before the deadline.`, `${noMore} ${refundLine(order)}`],
       returnTo,
+      receipt: null,
     };
   }
   if (order.failure_reason === "late_payment") {
@@ -100,6 +105,7 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
       title: "Payment arrived too late",
       lines: ["Your payment reached this address after the payment window had closed.", `${noMore} ${refundLine(order)}`],
       returnTo,
+      receipt: null,
     };
   }
   return {
@@ -107,7 +113,13 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
     title: "Payment failed",
     lines: ["The transaction failed on the blockchain, so no funds moved.", `${noMore} Go back to ${shop} and start a new payment.`],
     returnTo,
+    receipt: null,
   };
+}
+
+/** The item line of a link's order under the pay page's shop name (rendered on the server: not in the page's bundle). */
+export function itemLine(item: { name: string; quantity: number }): string {
+  return item.quantity > 1 ? `${item.name} × ${item.quantity}` : item.name;
 }
 
 /** The pay page's view of an order in its current state (see the module comment). */

@@ -86,9 +86,9 @@ export async function createOrder(
   db: DbOrTx,
   merchantId: number,
   input: CreateOrderBody,
-  options: { now?: Date; meter?: RequestMeter | null } = {},
+  options: { now?: Date; meter?: RequestMeter | null; item?: { name: string; quantity: number } | null } = {},
 ): Promise<PaymentOrder> {
-  const { now = new Date(), meter = null } = options;
+  const { now = new Date(), meter = null, item = null } = options;
   const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
   if (expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Must be in the future."] });
   if (input.webhook_url) checkWebhookUrl(input.webhook_url);
@@ -146,6 +146,8 @@ export async function createOrder(
         priceCurrency: locked?.priceCurrency ?? null,
         rate: locked?.rate ?? null,
         rateSource: locked?.rateSource ?? null,
+        itemName: item?.name ?? null,
+        itemQuantity: item?.quantity ?? null,
         createdAt: now,
         updatedAt: now,
       },

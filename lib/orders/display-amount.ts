@@ -31,3 +31,16 @@ export function displayFiat(value: string, currency: string, locale: string = de
     return `${value} ${currency}`;
   }
 }
+
+/**
+ * A decimal string times a whole quantity, exactly, without trailing zeros ("24.50" × 3 → "73.5"):
+ * a payment link's price × quantity, the same on the link's page (its live total) and on the server
+ * (the order's price).
+ */
+export function multiplyDecimal(value: string, quantity: number): string {
+  const [whole = "0", fraction = ""] = value.split(".");
+  const units = (BigInt(whole + fraction) * BigInt(quantity)).toString().padStart(fraction.length + 1, "0");
+  if (!fraction) return units;
+  const fractionDigits = units.slice(-fraction.length).replace(/0+$/, "");
+  return fractionDigits ? `${units.slice(0, -fraction.length)}.${fractionDigits}` : units.slice(0, -fraction.length);
+}

@@ -56,6 +56,8 @@ export interface PublicOrder {
   /** The refund address the customer left (set once). */
   refund_address: string | null;
   sandbox: boolean;
+  /** Orders from a payment link: what was bought (the link's title) and how many; null otherwise. */
+  item: { name: string; quantity: number } | null;
 }
 
 /** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
@@ -110,6 +112,7 @@ export function serializePublicOrder(
     refund_address_allowed: refundAddressAllowed(order),
     refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",
+    item: order.itemName != null ? { name: order.itemName, quantity: order.itemQuantity ?? 1 } : null,
   };
 }
 

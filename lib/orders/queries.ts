@@ -106,13 +106,13 @@ const insertOrder = preparedStatement(
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, webhook_url, redirect_url, confirmation_threshold,
-        expires_at, price_amount, price_currency, rate, rate_source, payment_tolerance_bps, created_at, updated_at)
+        expires_at, price_amount, price_currency, rate, rate_source, item_name, item_quantity, payment_tolerance_bps, created_at, updated_at)
       select ${p("orderId")}::text, ${p("merchantId")}::integer, ${p("nonce")}::bigint, ${p("blockchainId")}::integer, ${p("currency")}::text,
         ${p("tokenAddress")}::text, ${p("decimals")}::integer, ${p("amount")}::numeric, ${p("amountReceived")}::numeric, ${p("status")}::text,
         ${p("receivingAddress")}::text, ${p("depositDestination")}::text, ${p("depositSalt")}::text, ${p("depositFactory")}::text, ${p("orderInfo")}::text,
         ${p("webhookUrl")}::text, ${p("redirectUrl")}::text, w.confirmation_threshold,
         ${p("expiresAt")}::timestamptz, ${p("priceAmount")}::text, ${p("priceCurrency")}::text, ${p("rate")}::text,
-        ${p("rateSource")}::jsonb,
+        ${p("rateSource")}::jsonb, ${p("itemName")}::text, ${p("itemQuantity")}::integer,
         (select payment_tolerance_bps from ${merchants} where id = ${p("merchantId")}::integer),
         ${p("createdAt")}::timestamptz, ${p("updatedAt")}::timestamptz
       from w
@@ -149,6 +149,8 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
     priceCurrency: draft.priceCurrency ?? null,
     rate: draft.rate ?? null,
     rateSource: draft.rateSource == null ? null : JSON.stringify(draft.rateSource),
+    itemName: draft.itemName ?? null,
+    itemQuantity: draft.itemQuantity ?? null,
     createdAt: iso(draft.createdAt),
     updatedAt: iso(draft.updatedAt),
     expectedWallet,

@@ -221,4 +221,8 @@ export const publicOrderJson = z.object({
   refund_address_allowed: z.boolean().describe("Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late"),
   refund_address: z.string().nullable().describe("The refund address the customer left (set once)"),
   sandbox: z.boolean(),
+  item: z
+    .object({ name: z.string(), quantity: z.number().int() })
+    .nullable()
+    .describe("Orders from a payment link: the link's title and the quantity bought; null otherwise"),
 });

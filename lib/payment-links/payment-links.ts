@@ -12,9 +12,11 @@ import { countOpenLinkOrders } from "@/lib/orders/queries";
 import { defaultOrderLifetimeMs } from "@/lib/orders/schemas";
 import { findMerchantById } from "@/lib/auth/queries";
 import { countMerchant, rateLimitedError } from "@/lib/auth/rate-limit";
+import { multiplyDecimal } from "@/lib/orders/display-amount";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { checkFiatPrice } from "@/lib/pricing/lock-price";
+import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { deleteMerchantLink, findActiveLink, findMerchantLink, insertLink, updateMerchantLink } from "./queries";
 import type { CreateLinkBody, CreateLinkOrderBody } from "./schemas";
 
@@ -59,7 +61,7 @@ export function serializePublicLink(link: PaymentLink, shopName: string) {
  * slug and symbol kept), no duplicates; a token price in at most the token's decimals, with every
  * option the same token; a fiat price in a supported currency within its minor units.
  */
-function checkedLink(input: CreateLinkBody) {
+async function checkedLink(db: DbOrTx, merchantId: number, input: CreateLinkBody) {
   const fiat = input.price_amount != null;
   if (fiat === (input.amount != null)) throw validationError({ amount: ["Give amount or price_amount (with price_currency), exactly one."] });
   const options: LinkOption[] = [];
@@ -82,6 +84,7 @@ function checkedLink(input: CreateLinkBody) {
     parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
   }
   checkOrdersPossible(input, options);
+  if (input.is_active) await checkWalletsConfigured(db, merchantId, options);
   return {
     title: input.title,
     amount: fiat ? null : input.amount!,
@@ -113,8 +116,23 @@ function checkOrdersPossible(input: CreateLinkBody, options: LinkOption[]): void
   }
 }
 
+/**
+ * An active link offers only what its orders can take: the merchant's active wallet on each option's
+ * chain (order creation's WALLET_NOT_CONFIGURED, at save). A closed link (is_active false) is saved
+ * as it is, so a merchant can close a link whose wallet is gone.
+ */
+async function checkWalletsConfigured(db: DbOrTx, merchantId: number, options: LinkOption[]): Promise<void> {
+  const walletChains = await findActiveWalletChainIds(db, merchantId);
+  for (const [i, option] of options.entries()) {
+    const chain = findBlockchainBySlug(option.blockchain)!;
+    if (!walletChains.has(chain.id)) {
+      throw new ApiError("WALLET_NOT_CONFIGURED", `options[${i}]: no active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/, or leave ${option.currency} on ${chain.slug} out.`);
+    }
+  }
+}
+
 export async function createLink(db: DbOrTx, merchantId: number, input: CreateLinkBody, now = new Date()): Promise<PaymentLink> {
-  return insertLink(db, { ...checkedLink(input), linkId: newId("paymentLink"), merchantId, createdAt: now, updatedAt: now });
+  return insertLink(db, { ...(await checkedLink(db, merchantId, input)), linkId: newId("paymentLink"), merchantId, createdAt: now, updatedAt: now });
 }
 
 export async function getLinkOrThrow(db: DbOrTx, merchantId: number, linkId: string): Promise<PaymentLink> {
@@ -125,7 +143,7 @@ export async function getLinkOrThrow(db: DbOrTx, merchantId: number, linkId: str
 
 /** PUT replaces the link's settings; orders already made from it are not touched. */
 export async function updateLink(db: DbOrTx, merchantId: number, linkId: string, input: CreateLinkBody, now = new Date()): Promise<PaymentLink> {
-  const link = await updateMerchantLink(db, merchantId, linkId, { ...checkedLink(input), updatedAt: now });
+  const link = await updateMerchantLink(db, merchantId, linkId, { ...(await checkedLink(db, merchantId, input)), updatedAt: now });
   if (!link) throw notFound("Payment link");
   return link;
 }
@@ -138,6 +156,17 @@ export async function getPublicLinkOrThrow(db: DbOrTx, linkId: string) {
   const found = await findActiveLink(db, linkId);
   if (!found) throw notFound("Payment link");
   return found;
+}
+
+/**
+ * What the link's public page and GET /api/links/{id} show: the options the merchant still has an
+ * active wallet for (a wallet switched off after the link was saved takes its options off the page).
+ */
+export async function getPublicLinkView(db: DbOrTx, linkId: string) {
+  const { link, shopName } = await getPublicLinkOrThrow(db, linkId);
+  const walletChains = await findActiveWalletChainIds(db, link.merchantId);
+  const view = serializePublicLink(link, shopName);
+  return { ...view, options: view.options.filter((o) => walletChains.has(findBlockchainBySlug(o.blockchain)?.id ?? -1)) };
 }
 
 /** Throws 429 RATE_LIMITED when the link's merchant is over its hourly limit or has too many link orders pending. */
@@ -153,12 +182,8 @@ async function assertLinkMayCreateOrder(db: DbOrTx, link: PaymentLink, now: Date
   if (quota.exceeded) throw rateLimitedError(quota);
 }
 
-/** price × quantity, exactly, in the same decimal notation. */
-function times(price: string, quantity: number): string {
-  const [whole, fraction = ""] = price.split(".");
-  const units = BigInt(whole! + fraction) * BigInt(quantity);
-  return formatAmount(units, fraction.length);
-}
+/** price × quantity, exactly, in the same decimal notation (the link page's live total uses the same rule). */
+const times = multiplyDecimal;
 
 /**
  * A fresh order from a link for a customer: one of its options, a quantity within its bound, the
@@ -182,7 +207,9 @@ export async function createOrderFromLink(db: DbOrTx, linkId: string, input: Cre
   for (let attempt = 0; ; attempt++) {
     try {
       // 2^48 nonces: a collision with the merchant's own is unlikely, and retried.
-      const order = await createOrder(db, link.merchantId, { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) });
+      const order = await createOrder(db, link.merchantId, { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) }, {
+        item: { name: link.title, quantity: input.quantity },
+      });
       return {
         order_id: order.orderId,
         payment_url: paymentUrl(order.orderId),

@@ -39,7 +39,7 @@ export const paymentLinkRoutes = {
     doc: {
       summary: "Create a payment link",
       description:
-        "A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order.",
+        "A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order. An active link may offer only chains you have an active wallet on (400 WALLET_NOT_CONFIGURED otherwise).",
       tags: ["Payment links"],
       bodyExamples: {
         token: { summary: "Priced in USDC, on two chains, up to 5 items", value: espressoLink },
@@ -57,7 +57,7 @@ export const paymentLinkRoutes = {
         },
       },
       response: createdAnswer(linkJson, "Payment link created."),
-      errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY"],
+      errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY", "WALLET_NOT_CONFIGURED"],
     },
   }),
   getLink: defineRoute({
@@ -79,7 +79,7 @@ export const paymentLinkRoutes = {
       tags: ["Payment links"],
       bodyExamples: { close: { summary: "Close the link", value: { ...espressoLink, is_active: false } } },
       response: okAnswer(linkJson, "Payment link updated."),
-      errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY"],
+      errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY", "WALLET_NOT_CONFIGURED"],
     },
   }),
   deleteLink: defineRoute({
@@ -103,7 +103,7 @@ export const paymentLinkRoutes = {
     clientLimit: { name: "link-view", perHour: 600 },
     doc: {
       summary: "Get a payment link's public view",
-      description: "What the public page /link/{id} shows: title, shop, price and options. Public, limited per client address; inactive or unknown links are 404.",
+      description: "What the public page /link/{id} shows: title, shop, price and options (those the merchant has an active wallet for). Public, limited per client address; inactive or unknown links are 404.",
       tags: ["Payment links", "Payment page"],
       response: okAnswer(publicLinkJson),
     },

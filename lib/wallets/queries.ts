@@ -71,3 +71,12 @@ export async function isMerchantWalletAddress(db: DbOrTx, merchantId: number, ad
     .limit(1);
   return row !== undefined;
 }
+
+/** The blockchain ids the merchant has an active payout wallet on. */
+export async function findActiveWalletChainIds(db: DbOrTx, merchantId: number): Promise<Set<number>> {
+  const rows = await db
+    .select({ blockchainId: merchantWallets.blockchainId })
+    .from(merchantWallets)
+    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.isActive, true)));
+  return new Set(rows.map((row) => row.blockchainId));
+}

@@ -58,6 +58,8 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     priceCurrency: null,
     rate: null,
     rateSource: null,
+    itemName: null,
+    itemQuantity: null,
     paymentToleranceBps: 0,
     refundAddress: null,
     refundAddressAt: null,

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { GET as listLinks, POST as postLink } from "@/app/api/payment-links/route";
 import { DELETE as deleteLink, GET as getLink, PUT as putLink } from "@/app/api/payment-links/[id]/route";
 import { GET as getPublicLink } from "@/app/api/links/[linkId]/route";
+import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
 import { POST as postLinkOrder } from "@/app/api/links/[linkId]/orders/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
@@ -32,6 +33,8 @@ describe("payment links (merchant API)", () => {
   test("POST, GET, list, PUT and DELETE /api/payment-links/, scoped to the merchant", async () => {
     const alice = await createMerchant();
     const bob = await createMerchant();
+    await createWallet(alice, { blockchain: 2 });
+    await createWallet(alice, { blockchain: 3 });
     const link = await newLink(alice, tokenLink);
     expect(link).toMatchObject({
       id: expect.stringMatching(/^LNK-/),
@@ -76,10 +79,43 @@ describe("payment links (merchant API)", () => {
   });
 });
 
+describe("a link offers only chains the merchant has an active wallet on (issue 27)", () => {
+  test("POST and PUT refuse an option without a wallet with 400 WALLET_NOT_CONFIGURED naming it; a closed link saves as it is", async () => {
+    const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
+    await createWallet(m, { blockchain: 3, is_active: false });
+    const refused = await call(postLink, "POST", "/api/payment-links/", { token: m.access, body: tokenLink });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ success: false, error: { code: "WALLET_NOT_CONFIGURED", message: expect.stringContaining("polygon") } });
+    expect(refused.body.error.message).toContain("options[1]");
+    expect((await call(listLinks, "GET", "/api/payment-links/", { token: m.access })).body.count).toBe(0);
+
+    const baseOnly = await newLink(m, { ...tokenLink, options: [{ blockchain: "base", currency: "USDC" }] });
+    const params = { id: baseOnly.id };
+    const put = await call(putLink, "PUT", `/api/payment-links/${baseOnly.id}/`, { token: m.access, params, body: tokenLink });
+    expect(put.status).toBe(400);
+    expect(put.body.error.code).toBe("WALLET_NOT_CONFIGURED");
+    expect((await call(getLink, "GET", "/", { token: m.access, params })).body.data.options).toEqual([{ blockchain: "base", currency: "USDC" }]);
+    // Closing a link never needs a wallet.
+    const closed = await call(putLink, "PUT", `/api/payment-links/${baseOnly.id}/`, { token: m.access, params, body: { ...tokenLink, is_active: false } });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body.data).toMatchObject({ is_active: false, options: tokenLink.options.map((o) => ({ ...o, currency: "USDC" })) });
+  });
+
+  test("another merchant's wallet does not count", async () => {
+    const owner = await createMerchant();
+    const other = await createMerchant();
+    await createWallet(other, { blockchain: 2 });
+    const res = await call(postLink, "POST", "/api/payment-links/", { token: owner.access, body: { ...tokenLink, options: [{ blockchain: "base", currency: "USDC" }] } });
+    expect(res.body.error?.code).toBe("WALLET_NOT_CONFIGURED");
+  });
+});
+
 describe("payment links (customer)", () => {
   test("the public view, then a fresh order per customer with a gateway nonce, price × quantity", async () => {
     const m = await createMerchant({ shop_name: "Bean Shop" });
     await createWallet(m, { blockchain: 2 });
+    const polygonWallet = await createWallet(m, { blockchain: 3 });
     const link = await newLink(m, tokenLink);
     const view = await call(getPublicLink, "GET", `/api/links/${link.id}/`, { params: { linkId: link.id } });
     expect(view.status).toBe(200);
@@ -97,7 +133,10 @@ describe("payment links (customer)", () => {
 
     expect((await order(link.id, { blockchain: "base", currency: "ETH" })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { currency: [expect.any(String)] } });
     expect((await order(link.id, { blockchain: "base", currency: "USDC", quantity: 6 })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { quantity: ["At most 5."] } });
-    // polygon is offered but the merchant has no wallet there
+    // polygon is offered, then the merchant switches its wallet there off: the page stops offering it, and an order for it is refused
+    expect((await call(putWallet, "PUT", "/", { token: m.access, params: { id: String(polygonWallet.id) }, body: { is_active: false } })).status).toBe(200);
+    const after = await call(getPublicLink, "GET", `/api/links/${link.id}/`, { params: { linkId: link.id } });
+    expect(after.body.data.options).toEqual([{ blockchain: "base", currency: "USDC" }]);
     expect((await order(link.id, { blockchain: "polygon", currency: "USDC" })).body.error.code).toBe("WALLET_NOT_CONFIGURED");
     expect((await order("LNK-nope", { blockchain: "base", currency: "USDC" })).status).toBe(404);
   });
@@ -124,6 +163,7 @@ describe("payment links (customer)", () => {
   test("public link endpoints are rate-limited per client address", async () => {
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2 });
+    await createWallet(m, { blockchain: 3 });
     // Two links, so neither reaches its own cap of pending orders (LINK_OPEN_ORDERS_PER_LINK): the client's count is the route's.
     const links = [await newLink(m, tokenLink), await newLink(m, tokenLink)];
     let last = 0;
@@ -140,6 +180,7 @@ describe("malformed input never gives a 5xx", () => {
     const { PUT: putAccount } = await import("@/app/api/account/route");
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2 });
+    await createWallet(m, { blockchain: 3 });
     const link = await newLink(m, tokenLink);
     const badValues: unknown[] = [null, "", " ", -1, 0, 1.5, 1e308, "1e3", "-5", "abc", true, [], {}, [1], { a: 1 }, "x".repeat(5000), "0x", "%00", "NaN", "Infinity"];
     const routes: Array<[Handler, string, string, Record<string, unknown>, Record<string, string>, boolean]> = [

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { LinkCheckout } from "@/components/pay/link-checkout";
+import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
-import { findActiveLink } from "@/lib/payment-links/queries";
-import { serializePublicLink } from "@/lib/payment-links/payment-links";
+import { ApiError } from "@/lib/http/errors";
+import { getPublicLinkView } from "@/lib/payment-links/payment-links";
 
 export const dynamic = "force-dynamic";
 
@@ -13,10 +14,21 @@ export const metadata: Metadata = {
   referrer: "no-referrer",
 };
 
+async function findLinkView(linkId: string) {
+  if (!/^LNK-[0-9A-Za-z]{1,64}$/.test(linkId)) return null;
+  try {
+    return await getPublicLinkView(await getDb(), linkId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
 // GET /link/{link_id} – a payment link's public page: pick how to pay, get a fresh order, go to /pay/{order_id}
 export default async function LinkPage({ params }: { params: Promise<{ linkId: string }> }) {
   const { linkId } = await params;
-  const found = /^LNK-[0-9A-Za-z]{1,64}$/.test(linkId) ? await findActiveLink(await getDb(), linkId) : null;
-  if (!found) notFound();
-  return <LinkCheckout link={serializePublicLink(found.link, found.shopName)} />;
+  const link = await findLinkView(linkId);
+  if (!link) notFound();
+  const methods = link.options.map((o) => ({ ...o, network: findBlockchainBySlug(o.blockchain)?.name ?? o.blockchain }));
+  return <LinkCheckout link={link} methods={methods} />;
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PaymentPage } from "@/components/pay/payment-page";
+import styles from "@/components/pay/pay.module.css";
+import { itemLine } from "@/lib/orders/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { getPublicOrder } from "@/lib/orders/public-order";
@@ -20,5 +22,11 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
   const { orderId } = await params;
   const order = await getPublicOrder(await getDb(), orderId);
   if (!order) notFound();
-  return <PaymentPage order={order} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} />;
+  // A link order's item never changes: rendered here, so its line is not in the page's bundle.
+  const item = order.item && (
+    <p className={styles.item} data-testid="item">
+      {itemLine(order.item)}
+    </p>
+  );
+  return <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} />;
 }

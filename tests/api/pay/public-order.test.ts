@@ -24,6 +24,7 @@ const publicKeys = [
   "currency",
   "expires_at",
   "failure_reason",
+  "item",
   "order_id",
   "price_amount",
   "price_currency",

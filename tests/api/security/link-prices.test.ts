@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { POST as postLink } from "@/app/api/payment-links/route";
 import { setupTestDatabase } from "../../helpers/db";
-import { createMerchant } from "../../helpers/factories";
+import { createMerchant, createWallet } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
 setupTestDatabase();
@@ -10,6 +10,7 @@ setupTestDatabase();
 describe("POST /api/payment-links/ prices", () => {
   test("a fiat currency the option's chain has no feed for is 400 UNSUPPORTED_PRICE_CURRENCY", async () => {
     const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
     for (const currency of ["GBP", "CHF", "JPY"]) {
       const res = await call(postLink, "POST", "/api/payment-links/", { token: m.access, body: { title: "T", price_amount: "10", price_currency: currency, options: [{ blockchain: "base", currency: "USDC" }] } });
       expect(res.status, currency).toBe(400);
@@ -21,6 +22,7 @@ describe("POST /api/payment-links/ prices", () => {
 
   test("amount × max_quantity beyond what an order can hold is 400 INVALID_AMOUNT, as the order would be", async () => {
     const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
     const huge = `1${"0".repeat(70)}`; // 10^76 base units of USDC: one fits, two do not
     const one = await call(postLink, "POST", "/api/payment-links/", { token: m.access, body: { title: "T", amount: huge, options: [{ blockchain: "base", currency: "USDC" }] } });
     expect(one.status).toBe(201);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkoutView, type CheckoutOrder } from "@/lib/orders/checkout-view";
+import { checkoutView, itemLine, type CheckoutOrder } from "@/lib/orders/checkout-view";
 
 const to = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const usdc = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -19,6 +19,7 @@ const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
   shop_name: "Lighthouse Books",
   redirect_url: null,
   refund_address_allowed: false,
+  order_id: "ORD-test123",
   ...overrides,
 });
 
@@ -115,5 +116,18 @@ describe("checkoutView: a settled order shows a result, never a payable address"
 
   test("a shop without a name is 'the shop'", () => {
     expect(checkoutView(usdcOrder({ status: "expired", shop_name: "" })).result!.lines.join(" ")).toContain("Go back to the shop");
+  });
+});
+
+describe("checkoutView: what was bought, and the receipt", () => {
+  test("a link's order names its item, with the quantity past one", () => {
+    expect(itemLine({ name: "Espresso beans 1 kg", quantity: 3 })).toBe("Espresso beans 1 kg × 3");
+    expect(itemLine({ name: "Ticket", quantity: 1 })).toBe("Ticket");
+  });
+
+  test("only a confirmed order links to its receipt", () => {
+    expect(checkoutView(usdcOrder({ status: "confirmed", amount_received: "20", amount_missing: "0" })).result!.receipt).toBe("/pay/ORD-test123/receipt");
+    expect(checkoutView(usdcOrder({ status: "expired" })).result!.receipt).toBeNull();
+    expect(checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.receipt).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { displayAmount, displayFiat } from "@/lib/orders/display-amount";
+import { displayAmount, displayFiat, multiplyDecimal } from "@/lib/orders/display-amount";
 import { decimalToBaseUnits } from "@/lib/orders/payment-uri";
 
 describe("displayAmount", () => {
@@ -42,5 +42,20 @@ describe("displayFiat", () => {
 
   test("an unknown currency code falls back to the code itself", () => {
     expect(displayFiat("10", "not a currency")).toBe("10 not a currency");
+  });
+});
+
+describe("multiplyDecimal: a link's price × quantity, exactly", () => {
+  test.each([
+    ["24", 3, "72"],
+    ["24.50", 3, "73.5"],
+    ["49.00", 2, "98"],
+    ["0.05", 1, "0.05"],
+    ["0.000001", 7, "0.000007"],
+    ["0.1", 10, "1"],
+    ["0.003177077686318523", 1000, "3.177077686318523"],
+    [`1${"0".repeat(70)}`, 2, `2${"0".repeat(70)}`],
+  ])("%s × %i = %s", (price, quantity, total) => {
+    expect(multiplyDecimal(price, quantity)).toBe(total);
   });
 });

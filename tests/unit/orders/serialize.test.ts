@@ -29,6 +29,8 @@ const row: PaymentOrder = {
   priceCurrency: null,
   rate: null,
   rateSource: null,
+  itemName: null,
+  itemQuantity: null,
   paymentToleranceBps: 0,
   refundAddress: null,
   refundAddressAt: null,
