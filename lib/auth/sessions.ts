@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
+import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
 import { forgetLoginFamily } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
@@ -53,6 +54,7 @@ export async function login(db: Db, username: string, password: string, clientIp
     await recordLoginFailure(db, username, clientIp, now);
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
+  await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };
