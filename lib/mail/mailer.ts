@@ -26,6 +26,11 @@ export interface OutgoingMail {
 /** An SMTP server that does not answer must not hold up the request that sends the mail for minutes. */
 const smtpTimeoutsMs = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
+/** Whether mail is written to the outbox (and the dashboard shows it): in the sandbox, or without SMTP_URL. */
+export function outboxShown(): boolean {
+  return isSandbox || !env.SMTP_URL;
+}
+
 let cached: { url: string; transport: Transporter } | null = null;
 
 function transportFor(smtpUrl: string): Transporter {
@@ -54,7 +59,7 @@ export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date())
       log.error("mail.smtp_failed", { kind: mail.kind, merchantId: mail.merchantId, ...describeError(error) });
     }
   }
-  if (isSandbox || !env.SMTP_URL) {
+  if (outboxShown()) {
     await insertOutboxMessage(db, {
       merchantId: mail.merchantId,
       kind: mail.kind,

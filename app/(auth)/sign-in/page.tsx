@@ -22,6 +22,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       </ActionForm>
       <p>
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
+      <p>
         New here? <Link href="/sign-up">Create an account</Link>
       </p>
     </Card>
