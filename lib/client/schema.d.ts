@@ -3086,7 +3086,7 @@ export interface operations {
         };
         responses: {
             /** @description The result (a bare object, no envelope). */
-            202: {
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3539,7 +3539,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The result (a bare object, no envelope). */
-            202: {
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -14,7 +14,7 @@ export const mailRoutes = {
       description:
         "Mails a single-use link (valid 1 hour) to the account using that address. The answer is the same whether or not an account uses it. At most 5 requests an hour per address and 20 per client address.",
       tags: ["Authentication"],
-      response: bareAnswer(messageJson, 202),
+      response: bareAnswer(messageJson),
       errors: ["RATE_LIMITED"],
     },
   }),
@@ -56,7 +56,7 @@ export const mailRoutes = {
       summary: "Send the verification link again",
       description: "Mails a new verification link to the account's address. At most 5 an hour per account; 409 CONFLICT when the address is already verified.",
       tags: ["Authentication"],
-      response: bareAnswer(resentVerificationJson, 202),
+      response: bareAnswer(resentVerificationJson),
       errors: ["CONFLICT", "RATE_LIMITED"],
     },
   }),

@@ -16,6 +16,7 @@ import { emailTokens, mailOutbox } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, randomAddress, uniqueName } from "../../helpers/factories";
+import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 import { linkToken, startSmtpSink } from "../../helpers/smtp-sink";
 import { sessionModuleMock, signInAs } from "../../dashboard/session";
@@ -64,15 +65,18 @@ describe("email verification", () => {
     const verified = await call(verifyEmail, "POST", "/api/auth/verify-email", { body: { token } });
     expect(verified.status).toBe(200);
     expect(verified.body).toEqual({ email: input.email, email_verified_at: expect.any(String) });
+    expectMatchesSchema("POST /api/auth/verify-email", 200, verified.body);
     expect((await call(getAccount, "GET", "/api/account/", { token: loggedIn.body.access })).body.data.email_verified_at).toBe(verified.body.email_verified_at);
 
     const again = await call(verifyEmail, "POST", "/api/auth/verify-email", { body: { token } });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ success: false, error: { code: "VALIDATION_ERROR", details: { token: [expect.stringContaining("invalid")] } } });
+    expectMatchesSchema("POST /api/auth/verify-email", 400, again.body);
     // A verified address is not sent another link.
     const resend = await call(resendVerification, "POST", "/api/auth/verify-email/resend", { token: loggedIn.body.access });
     expect(resend.status).toBe(409);
     expect(resend.body.error.code).toBe("CONFLICT");
+    expectMatchesSchema("POST /api/auth/verify-email/resend", 409, resend.body);
   });
 
   test("only the token's hash is stored; a made-up or expired token is refused with 400, never a 500", async () => {
@@ -98,13 +102,15 @@ describe("email verification", () => {
     await smtp.waitFor(m.email, /confirm your email address/);
     for (let i = 0; i < 5; i++) {
       const res = await call(resendVerification, "POST", "/api/auth/verify-email/resend", { token: m.access });
-      expect(res.status).toBe(202);
+      expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: expect.any(String), email: m.email });
+      expectMatchesSchema("POST /api/auth/verify-email/resend", 200, res.body);
     }
     const sixth = await call(resendVerification, "POST", "/api/auth/verify-email/resend", { token: m.access });
     expect(sixth.status).toBe(429);
     expect(sixth.body.error.code).toBe("RATE_LIMITED");
     expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    expectMatchesSchema("POST /api/auth/verify-email/resend", 429, sixth.body);
 
     const latest = await smtp.waitFor(m.email, /confirm your email address/, 6);
     expect(smtp.to(m.email).filter((mail) => /confirm your email/.test(mail.subject))).toHaveLength(6);
@@ -119,9 +125,10 @@ describe("password reset", () => {
     const unknown = `${uniqueName("nobody")}@example.com`;
     const forUnknown = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: unknown }, ip: "192.0.2.41" });
     const forKnown = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email.toUpperCase() }, ip: "192.0.2.41" });
-    expect(forUnknown.status).toBe(202);
-    expect(forKnown.status).toBe(202);
+    expect(forUnknown.status).toBe(200);
+    expect(forKnown.status).toBe(200);
     expect(forUnknown.body).toEqual(forKnown.body);
+    expectMatchesSchema("POST /api/auth/password-reset", 200, forKnown.body);
     const mail = await smtp.waitFor(m.email, /reset your password/);
     expect(mail.body).toContain("expires in 60 minutes");
     expect(smtp.to(unknown)).toEqual([]);
@@ -142,6 +149,8 @@ describe("password reset", () => {
     const done = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: newer, password: "a brand new passphrase" } });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: expect.any(String) });
+    expectMatchesSchema("POST /api/auth/password-reset/confirm", 200, done.body);
+    expectMatchesSchema("POST /api/auth/password-reset/confirm", 400, weak.body);
     await smtp.waitFor(m.email, /your password was reset/);
 
     for (const access of [m.access, second.access]) expect((await call(verifyCredential, "GET", "/api/auth/verify/", { token: access })).status).toBe(401);
@@ -172,15 +181,16 @@ describe("password reset", () => {
     const m = await createMerchant();
     const unknown = `${uniqueName("nobody")}@example.com`;
     for (const email of [m.email, unknown]) {
-      for (let i = 0; i < 5; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: `192.0.2.${50 + i}` })).status).toBe(202);
+      for (let i = 0; i < 5; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: `192.0.2.${50 + i}` })).status).toBe(200);
       const sixth = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: "192.0.2.60" });
       expect(sixth.status).toBe(429);
       expect(sixth.body.error.code).toBe("RATE_LIMITED");
+      expectMatchesSchema("POST /api/auth/password-reset", 429, sixth.body);
     }
     expect(smtp.to(m.email).filter((mail) => /reset your password/.test(mail.subject))).toHaveLength(5);
 
     const ip = "192.0.2.61";
-    for (let i = 0; i < 20; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(202);
+    for (let i = 0; i < 20; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(200);
     expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(429);
 
     for (let i = 0; i < 30; i++) expect((await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: `guess${i}`, password: "a brand new passphrase" }, ip })).status).toBe(400);
@@ -252,13 +262,13 @@ describe("the outbox", () => {
     expect(copies.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "sent" });
   });
 
-  test("an SMTP server that refuses connections does not fail the request: the reset answers 202 and the copy is marked failed", async () => {
+  test("an SMTP server that refuses connections does not fail the request: the reset answers 200 and the copy is marked failed", async () => {
     const m = await createMerchant();
     const dead = await startSmtpSink();
     await dead.close();
     env.SMTP_URL = dead.url;
     const res = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.73" });
-    expect(res.status).toBe(202);
+    expect(res.status).toBe(200);
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
     expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
   });

@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/auth/password-reset – mail a reset link; the same answer whether or not the address has an account
   POST: withApi(mailRoutes.requestPasswordReset, async ({ db, body }) => {
     await requestPasswordReset(db, body.email);
-    return bare({ message: "If an account uses that address, a link to reset its password is on its way." }, 202);
+    return bare({ message: "If an account uses that address, a link to reset its password is on its way." });
   }),
 });

@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/auth/verify-email/resend – mail another verification link (5 an hour per account)
   POST: withApi(mailRoutes.resendVerification, async ({ db, principal }) => {
     const { email } = await resendVerificationEmail(db, principal.merchantId);
-    return bare({ message: "A new verification link is on its way.", email }, 202);
+    return bare({ message: "A new verification link is on its way.", email });
   }),
 });
