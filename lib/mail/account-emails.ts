@@ -11,7 +11,7 @@ import { hashPassword } from "@/lib/auth/passwords";
 import { findMerchantById } from "@/lib/auth/queries";
 import { consume, rateLimitedError } from "@/lib/auth/rate-limit";
 import { findBlockchainById } from "@/lib/chains/catalog";
-import { sendMail } from "./mailer";
+import { mailInBackground, sendMail } from "./mailer";
 import {
   findMerchantByEmail,
   insertEmailToken,
@@ -91,8 +91,11 @@ export async function requestPasswordReset(db: Db, email: string, now = new Date
   if (quota.exceeded) throw rateLimitedError(quota);
   const merchant = await findMerchantByEmail(db, address);
   if (!merchant) return;
-  const token = await issueToken(db, merchant.id, "password_reset", merchant.email, passwordResetTtlMs, now);
-  await sendMail(db, { merchantId: merchant.id, kind: "password_reset", to: merchant.email, content: passwordResetMail(merchant.shopName, link("/reset-password", token), passwordResetTtlMs / 60_000) }, now);
+  // Not awaited: the answer must take as long whether or not an account uses the address.
+  mailInBackground("password_reset", async () => {
+    const token = await issueToken(db, merchant.id, "password_reset", merchant.email, passwordResetTtlMs, now);
+    await sendMail(db, { merchantId: merchant.id, kind: "password_reset", to: merchant.email, content: passwordResetMail(merchant.shopName, link("/reset-password", token), passwordResetTtlMs / 60_000) }, now);
+  });
 }
 
 /**

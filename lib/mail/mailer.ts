@@ -43,6 +43,25 @@ function transportFor(smtpUrl: string): Transporter {
   return cached.transport;
 }
 
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Runs a mail-sending task without waiting for it: for a step whose answer time must not tell
+ * whether mail was sent (a reset request for an address with an account or without). Errors are
+ * logged, never thrown.
+ */
+export function mailInBackground(kind: MailKind, task: () => Promise<void>): void {
+  const running: Promise<void> = task()
+    .catch((error) => log.error("mail.send_failed", { kind, ...describeError(error) }))
+    .finally(() => inFlight.delete(running));
+  inFlight.add(running);
+}
+
+/** Waits for every background send of this process (tests, shutdown). */
+export async function settleBackgroundMail(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
 /**
  * Sends one email: through SMTP_URL when set, and into the dashboard outbox in the sandbox or when
  * there is no SMTP_URL. Never throws for a mail that could not be delivered (the use-case that sent

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vit
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as refresh } from "@/app/api/auth/token/refresh/route";
 import { env } from "@/lib/env";
+import { settleBackgroundMail } from "@/lib/mail/mailer";
 import { listOutboxMessages } from "@/lib/mail/queries";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
@@ -33,6 +34,7 @@ beforeEach(() => {
   signInAs(null);
 });
 afterAll(async () => {
+  await settleBackgroundMail();
   env.SMTP_URL = smtpUrlBefore;
   await smtp.close();
 });

@@ -1,4 +1,5 @@
 /** Issue 28 item 2: verification, password reset and security notices, sent through a real SMTP server. */
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { POST as register } from "@/app/api/auth/register/route";
@@ -14,6 +15,7 @@ import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
 import { emailTokens, mailOutbox } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import { settleBackgroundMail } from "@/lib/mail/mailer";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, randomAddress, uniqueName } from "../../helpers/factories";
 import { expectMatchesSchema } from "../../helpers/openapi";
@@ -35,6 +37,7 @@ beforeEach(() => {
   env.SMTP_URL = smtp.url;
 });
 afterAll(async () => {
+  await settleBackgroundMail();
   env.SMTP_URL = smtpUrlBefore;
   await smtp.close();
 });
@@ -131,6 +134,7 @@ describe("password reset", () => {
     expectMatchesSchema("POST /api/auth/password-reset", 200, forKnown.body);
     const mail = await smtp.waitFor(m.email, /reset your password/);
     expect(mail.body).toContain("expires in 60 minutes");
+    await settleBackgroundMail();
     expect(smtp.to(unknown)).toEqual([]);
   });
 
@@ -187,6 +191,7 @@ describe("password reset", () => {
       expect(sixth.body.error.code).toBe("RATE_LIMITED");
       expectMatchesSchema("POST /api/auth/password-reset", 429, sixth.body);
     }
+    await settleBackgroundMail();
     expect(smtp.to(m.email).filter((mail) => /reset your password/.test(mail.subject))).toHaveLength(5);
 
     const ip = "192.0.2.61";
@@ -258,6 +263,7 @@ describe("the outbox", () => {
     env.SMTP_URL = smtp.url;
     await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: input.email }, ip: "192.0.2.72" });
     await smtp.waitFor(input.email, /reset your password/);
+    await settleBackgroundMail();
     const copies = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, id));
     expect(copies.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "sent" });
   });
@@ -269,6 +275,36 @@ describe("the outbox", () => {
     env.SMTP_URL = dead.url;
     const res = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.73" });
     expect(res.status).toBe(200);
+    await settleBackgroundMail();
+    const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
+    expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
+  });
+
+  test("a reset request does not wait for the mail: it answers while an SMTP server that never greets still holds the connection", async () => {
+    const m = await createMerchant();
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    // The client would wait a minute for the greeting: an answer within 5 s did not wait for the mail.
+    env.SMTP_URL = `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}?greetingTimeout=60000`;
+    try {
+      let bound: NodeJS.Timeout | undefined;
+      const res = await Promise.race([
+        call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.74" }),
+        new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error("the reset request waited for the SMTP server")), 5_000))),
+      ]).finally(() => clearTimeout(bound));
+      expect(res.status).toBe(200);
+      const deadline = Date.now() + 5_000;
+      while (sockets.size === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(sockets.size).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await settleBackgroundMail();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
     expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
   });
