@@ -218,6 +218,24 @@ describe("security notices", () => {
     expect(smtp.to(m.email).filter((mail) => /new sign-in/.test(mail.subject)).map((mail) => mail.subject.split(" ").pop())).toEqual(["198.18.0.9", "198.18.0.11"]);
   });
 
+  test("the account keeps its 20 most recent sign-in addresses: the oldest, forgotten, counts as new again", async () => {
+    const m = await createMerchant(); // first sign-in from 203.0.113.7, the oldest address
+    const signIn = (ip: string) => call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip });
+    for (let i = 1; i <= 19; i++) expect((await signIn(`198.18.3.${i}`)).status).toBe(200);
+    await smtp.waitFor(m.email, /new sign-in/, 19);
+    // 20 known: a sign-in from a known one is quiet.
+    await signIn("203.0.113.7");
+    await signIn("198.18.3.1");
+    // A 21st address: the least recently used (198.18.3.2) is forgotten.
+    await signIn("198.18.3.100");
+    await smtp.waitFor(m.email, /new sign-in/, 20);
+    await signIn("198.18.3.3");
+    await signIn("198.18.3.2");
+    await smtp.waitFor(m.email, /new sign-in/, 21);
+    const notices = smtp.to(m.email).filter((mail) => /new sign-in/.test(mail.subject));
+    expect(notices.slice(19).map((mail) => mail.subject.split(" ").pop())).toEqual(["198.18.3.100", "198.18.3.2"]);
+  });
+
   test("changing a payout address mails the owner, from the API and from the dashboard; adding a first wallet does not", async () => {
     const m = await createMerchant();
     const first = randomAddress();
