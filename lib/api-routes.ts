@@ -2,6 +2,7 @@ import { authRoutes } from "@/lib/auth/routes";
 import { chainRoutes } from "@/lib/chains/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
+import { mailRoutes } from "@/lib/mail/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
@@ -18,6 +19,7 @@ import { webhookRoutes } from "@/lib/webhooks/routes";
  */
 export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(authRoutes),
+  ...Object.values(mailRoutes),
   ...Object.values(chainRoutes),
   ...Object.values(walletRoutes),
   ...Object.values(orderRoutes),

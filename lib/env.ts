@@ -89,6 +89,18 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   /** GET /api/metrics: when set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`; unset, the endpoint is open (keep it off the public network). */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Where email goes (verification, password reset, security notices): an SMTP URL for nodemailer,
+   * e.g. smtps://user:pass@smtp.example.com:465 (query parameters are nodemailer options). Unset: mail
+   * only goes to the dashboard outbox. In the sandbox the outbox keeps a copy either way.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((text) => (text?.trim() ? text.trim() : undefined))
+    .refine((url) => url === undefined || (/^smtps?:\/\//.test(url) && URL.canParse(url)), "must be an smtp:// or smtps:// URL"),
+  /** The From of every email the gateway sends. */
+  MAIL_FROM: z.string().min(3).default("Payment Gateway <no-reply@localhost>"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_DRIVER: z.enum(["local", "inngest", "none"]).default("local"),
   /** Sandbox: `start` the local hardhat devnet with the server, or leave it `off` (sandbox tools then answer 503). */

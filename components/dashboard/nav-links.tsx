@@ -11,6 +11,7 @@ const links = [
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/sandbox", label: "Sandbox", sandboxOnly: true },
+  { href: "/dashboard/outbox", label: "Outbox", sandboxOnly: true },
   { href: "/dashboard/settings", label: "Settings" },
 ];
 

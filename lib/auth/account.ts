@@ -19,6 +19,7 @@ export function serializeAccount(merchant: Merchant) {
     rate_limit_per_hour: hourlyLimit(merchant.plan, merchant.rateLimitPerHour),
     webhook_secret: merchant.webhookSecret,
     payment_tolerance_bps: merchant.paymentToleranceBps,
+    email_verified_at: merchant.emailVerifiedAt ? merchant.emailVerifiedAt.toISOString() : null,
     created_at: merchant.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
+import { noticeTwoFactorDisabled } from "@/lib/mail/account-emails";
 import { assertFreshProof } from "./fresh-proof";
 import { findMerchantById } from "./queries";
 import { beginTotpEnrolment, confirmTotpEnrolment, hasEnabledSecondFactor } from "./second-factor";
@@ -30,5 +31,9 @@ export async function disableTotp(db: DbOrTx, merchantId: number, proof: ReauthP
   // assertFreshProof asks for a code only when a factor is enabled; a pending enrolment is just discarded.
   const wasEnabled = await hasEnabledSecondFactor(db, merchantId);
   await deleteSecondFactors(db, merchantId);
+  if (wasEnabled) {
+    const merchant = await findMerchantById(db, merchantId);
+    if (merchant) await noticeTwoFactorDisabled(db, merchant, clientIp ?? "unknown", now);
+  }
   return { disabled: wasEnabled };
 }

@@ -3,6 +3,7 @@ import { uniqueViolation } from "@/lib/db/errors";
 import type { Db } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { validationError, type FieldErrors } from "@/lib/http/errors";
+import { sendVerificationEmail } from "@/lib/mail/account-emails";
 import { hashPassword } from "./passwords";
 import { findTakenIdentity, insertMerchant } from "./queries";
 import type { RegisterBody } from "./schemas";
@@ -21,6 +22,12 @@ export async function registerMerchant(db: Db, input: RegisterBody, now = new Da
   if (taken.username || taken.email) throw takenError(taken);
 
   const passwordHash = await hashPassword(input.password);
+  const merchant = await insertNewMerchant(db, input, passwordHash, now);
+  await sendVerificationEmail(db, merchant, now);
+  return merchant;
+}
+
+async function insertNewMerchant(db: Db, input: RegisterBody, passwordHash: string, now: Date) {
   try {
     return await insertMerchant(db, {
       username: input.username,

@@ -71,6 +71,7 @@ export const accountJson = z.object({
   rate_limit_per_hour: z.number().int().describe("Requests an hour shared by all of the account's credentials"),
   webhook_secret: z.string().describe("Signs deliveries to per-order webhook_url"),
   payment_tolerance_bps: z.number().int().describe("An order counts as paid when it received at least amount × (1 − this / 10 000); 0: the exact amount"),
+  email_verified_at: timestamp.nullable().describe("When the email address was verified (its link opened); null: not yet"),
   created_at: timestamp,
 });
 

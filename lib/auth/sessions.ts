@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
+import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
 import { forgetLoginFamily } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
@@ -59,6 +60,8 @@ export async function login(db: Db, username: string, password: string, clientIp
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
   if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
+  // Before recordLoginSuccess, which makes this address a known one.
+  await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };
@@ -69,6 +72,7 @@ export async function loginWithSecondFactor(db: Db, challenge: string, code: str
   const merchantId = await assertLoginSecondFactor(db, challenge, code, now);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, merchant.username, clientIp, now);
   const tokens = await issuePair(db, merchant, randomUUID(), now);
   return { ...tokens, merchant };

@@ -47,6 +47,8 @@ export const merchants = pgTable(
     inboxToken: text("inbox_token").notNull(),
     /** How far below the amount a payment may fall and still pay the order, in basis points (copied onto each new order). */
     paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
+    /** When the merchant proved they read mail at `email` (a verification link); null: not yet. */
+    emailVerifiedAt: ts("email_verified_at"),
     ...timestamps,
   },
   (t) => [
@@ -143,6 +145,52 @@ export const recoveryCodes = pgTable(
   },
   (t) => [uniqueIndex("recovery_codes_merchant_hash_key").on(t.merchantId, t.codeHash)],
 );
+
+/**
+ * Single-use links sent by email (lib/mail/account-emails.ts): only the token's SHA-256 is kept.
+ * `purpose`: verify_email | password_reset. `email`: the address the link was sent to (a verification
+ * proves that address, not whatever the account holds later).
+ */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    email: text("email").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("email_tokens_hash_key").on(t.tokenHash), index("email_tokens_merchant_idx").on(t.merchantId, t.purpose)],
+);
+export type EmailToken = typeof emailTokens.$inferSelect;
+
+/**
+ * Mail the gateway wrote (lib/mail/mailer.ts): everything in the sandbox or with no SMTP_URL, shown
+ * on the dashboard's outbox page to the account it concerns.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
+    /** verify_email | password_reset | password_changed | new_sign_in | payout_address_changed | two_factor_disabled | invitation */
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    /** SMTP: sent | failed; null: outbox only (no SMTP_URL). */
+    smtpStatus: text("smtp_status"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("mail_outbox_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+export type MailOutboxMessage = typeof mailOutbox.$inferSelect;
 
 // ─── API keys, rate limits ───────────────────────────────────────────────────
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
+import { noticePayoutAddressChanged } from "@/lib/mail/account-emails";
 import { findWallet, updateWallet as updateWalletRow } from "./queries";
 import { assertMayRedirectPayouts, recordWalletChange, type WalletActor } from "./wallet-events";
 import type { UpdateWalletBody } from "./schemas";
@@ -9,7 +10,7 @@ import type { UpdateWalletBody } from "./schemas";
  * Changes any of address, threshold and active flag. Orders already created keep the destination
  * and threshold they copied at creation; only new orders see the change. A new payout address
  * needs a login (not an API key) and a fresh proof (`reauth`, the password), whoever calls, and is recorded and announced (wallet.updated) in the same
- * transaction.
+ * transaction, then mailed to the owner.
  */
 export async function updateWallet(db: DbOrTx, merchantId: number, id: number, input: UpdateWalletBody, actor: WalletActor, now = new Date()) {
   const current = await findWallet(db, merchantId, id);
@@ -27,5 +28,6 @@ export async function updateWallet(db: DbOrTx, merchantId: number, id: number, i
     return row;
   });
   if (!updated) throw notFound("Wallet");
+  if (addressChanges) await noticePayoutAddressChanged(db, updated, current.walletAddress, actor.clientIp, now);
   return updated;
 }

@@ -18,6 +18,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1>Sign in</h1>
       <SignInForm action={signInAction} callbackUrl={callbackUrl} />
       <p>
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
+      <p>
         New here? <Link href="/sign-up">Create an account</Link>
       </p>
     </Card>

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { NavLinks } from "@/components/dashboard/nav-links";
+import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
 
@@ -37,6 +38,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </nav>
       <main className={styles.content} id="main">
+        <VerifyEmailBanner merchantId={merchant.merchantId} />
         {children}
       </main>
     </div>

@@ -1,0 +1,93 @@
+import "server-only";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { DbOrTx } from "@/lib/db/types";
+import { env, isSandbox } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
+import { insertOutboxMessage } from "./queries";
+import type { MailContent } from "./templates";
+
+export type MailKind =
+  | "verify_email"
+  | "password_reset"
+  | "password_changed"
+  | "new_sign_in"
+  | "payout_address_changed"
+  | "two_factor_disabled"
+  | "invitation";
+
+export interface OutgoingMail {
+  /** The account the mail concerns (its dashboard outbox shows it); null for none yet (an invitation). */
+  merchantId: number | null;
+  kind: MailKind;
+  to: string;
+  content: MailContent;
+}
+
+/** An SMTP server that does not answer must not hold up the request that sends the mail for minutes. */
+const smtpTimeoutsMs = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/** Whether mail is written to the outbox (and the dashboard shows it): in the sandbox, or without SMTP_URL. */
+export function outboxShown(): boolean {
+  return isSandbox || !env.SMTP_URL;
+}
+
+let cached: { url: string; transport: Transporter } | null = null;
+
+function transportFor(smtpUrl: string): Transporter {
+  if (cached?.url === smtpUrl) return cached.transport;
+  cached?.transport.close();
+  // nodemailer reads its options from the URL's query; ours are defaults the URL may override.
+  const url = new URL(smtpUrl);
+  for (const [key, ms] of Object.entries(smtpTimeoutsMs)) if (!url.searchParams.has(key)) url.searchParams.set(key, String(ms));
+  cached = { url: smtpUrl, transport: nodemailer.createTransport(url.toString()) };
+  return cached.transport;
+}
+
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Runs a mail-sending task without waiting for it: for a step whose answer time must not tell
+ * whether mail was sent (a reset request for an address with an account or without). Errors are
+ * logged, never thrown.
+ */
+export function mailInBackground(kind: MailKind, task: () => Promise<void>): void {
+  const running: Promise<void> = task()
+    .catch((error) => log.error("mail.send_failed", { kind, ...describeError(error) }))
+    .finally(() => inFlight.delete(running));
+  inFlight.add(running);
+}
+
+/** Waits for every background send of this process (tests, shutdown). */
+export async function settleBackgroundMail(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
+/**
+ * Sends one email: through SMTP_URL when set, and into the dashboard outbox in the sandbox or when
+ * there is no SMTP_URL. Never throws for a mail that could not be delivered (the use-case that sent
+ * it has done its work; the failure is logged and marked on the outbox copy); a database error does.
+ */
+export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date()): Promise<void> {
+  let smtpStatus: "sent" | "failed" | null = null;
+  if (env.SMTP_URL) {
+    try {
+      await transportFor(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.content.subject, text: mail.content.text, html: mail.content.html });
+      smtpStatus = "sent";
+    } catch (error) {
+      smtpStatus = "failed";
+      log.error("mail.smtp_failed", { kind: mail.kind, merchantId: mail.merchantId, ...describeError(error) });
+    }
+  }
+  if (outboxShown()) {
+    await insertOutboxMessage(db, {
+      merchantId: mail.merchantId,
+      kind: mail.kind,
+      toAddress: mail.to,
+      subject: mail.content.subject,
+      text: mail.content.text,
+      html: mail.content.html,
+      smtpStatus,
+      createdAt: now,
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  /** Headers unfolded and quoted-printable soft breaks and escapes decoded: the text and html parts as readable text. */
+  body: string;
+  raw: string;
+}
+
+/** Undoes quoted-printable (the encoding nodemailer picks for long lines): soft line breaks and =XX escapes. */
+function decodeQuotedPrintable(text: string): string {
+  const bytes = Buffer.from(text.replace(/=\r?\n/g, ""), "latin1");
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const hex = bytes[i] === 0x3d ? bytes.subarray(i + 1, i + 3).toString("latin1") : "";
+    if (/^[0-9A-F]{2}$/.test(hex)) {
+      out.push(parseInt(hex, 16));
+      i += 2;
+    } else out.push(bytes[i]!);
+  }
+  return Buffer.from(out).toString("utf8");
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (random port, no auth, no STARTTLS) that keeps every message it
+ * accepts. `url` is what SMTP_URL is set to.
+ */
+export async function startSmtpSink() {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const headerEnd = raw.indexOf("\r\n\r\n");
+        const headers = raw.slice(0, headerEnd).replace(/\r\n[ \t]+/g, " ");
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: /^Subject: (.*)$/im.exec(headers)?.[1] ?? "",
+          body: decodeQuotedPrintable(raw.slice(headerEnd + 4)),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    /** Messages to `address` so far. */
+    to: (address: string) => messages.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address)),
+    /** Waits (bounded) for the `n`-th message to `address` matching `subject`. */
+    async waitFor(address: string, subject: RegExp, n = 1, timeoutMs = 10_000): Promise<ReceivedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.filter((m) => m.to.includes(address) && subject.test(m.subject));
+        if (found.length >= n) return found[n - 1]!;
+        if (Date.now() > deadline) throw new Error(`no mail #${n} to ${address} matching ${subject} within ${timeoutMs} ms; got: ${messages.map((m) => `${m.to} ${m.subject}`).join("; ")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The `token` of the first link to `path` in a mail. */
+export function linkToken(mail: ReceivedMail, path: string): string {
+  const match = new RegExp(`https?://[^\\s"<>]*${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.body);
+  if (!match) throw new Error(`no ${path} link in: ${mail.body}`);
+  return match[1]!;
+}
