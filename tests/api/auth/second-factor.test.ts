@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as getStatus } from "@/app/api/account/second-factor/route";
 import { POST as beginTotp } from "@/app/api/account/second-factor/totp/route";
@@ -11,7 +11,7 @@ import { GET as verify } from "@/app/api/auth/verify/route";
 import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
-import { recoveryCodes, secondFactors } from "@/lib/db/schema";
+import { mailOutbox, recoveryCodes, secondFactors } from "@/lib/db/schema";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, randomAddress, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
@@ -250,7 +250,7 @@ describe("sensitive changes ask for a fresh second factor once TOTP is on", () =
     expect((await put({ password: m.password, code: codeFor(secret) })).status).toBe(200);
   });
 
-  test("disabling needs the password and a fresh code; then login is one step again", async () => {
+  test("disabling needs the password and a fresh code; then login is one step again, and the owner is told by mail", async () => {
     const clock = useStepClock();
     const m = await createMerchant();
     const { secret } = await enrolTotp(m);
@@ -266,5 +266,8 @@ describe("sensitive changes ask for a fresh second factor once TOTP is on", () =
     expect(res.status).toBe(200);
     expect(res.body.access).toEqual(expect.any(String));
     expect(await testDb.db.select().from(recoveryCodes).where(eq(recoveryCodes.merchantId, m.id))).toEqual([]);
+    // The sandbox keeps every mail in the outbox (lib/mail/mailer.ts).
+    const notices = await testDb.db.select().from(mailOutbox).where(and(eq(mailOutbox.merchantId, m.id), eq(mailOutbox.kind, "two_factor_disabled")));
+    expect(notices).toHaveLength(1);
   });
 });
