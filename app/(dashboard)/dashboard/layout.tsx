@@ -1,11 +1,13 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
+import { checkOrigin } from "@/lib/dashboard/request-origin";
 
 // Sessions are per request: never prerender.
 export const dynamic = "force-dynamic";
@@ -13,6 +15,8 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const merchant = await getSessionMerchant();
   if (!merchant) redirect("/sign-in");
+
+  const { origin, appOrigin, mismatch } = checkOrigin(await headers());
 
   async function signOutAction() {
     "use server";
@@ -37,6 +41,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </nav>
       <main className={styles.content} id="main">
+        {mismatch ? (
+          <p className={styles.originBanner} role="status" data-testid="app-url-banner">
+            This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers
+            point there. Set <code>APP_URL</code> to the address customers use.
+          </p>
+        ) : null}
         {children}
       </main>
     </div>
