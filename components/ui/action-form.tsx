@@ -76,7 +76,17 @@ export function ActionForm({
       >
         {hiddenFields ? Object.entries(hiddenFields).map(([name, value]) => <input key={name} type="hidden" name={name} value={String(value)} />) : null}
         {children}
-        {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
+        {result && !result.ok ? (
+          <Alert kind="error">
+            {result.error.message}
+            {result.error.fix ? (
+              <>
+                {" "}
+                <a href={result.error.fix.href}>{result.error.fix.label}</a>
+              </>
+            ) : null}
+          </Alert>
+        ) : null}
         {result?.ok && successMessage && !renderResult ? <Alert kind="ok">{successMessage}</Alert> : null}
         {result?.ok && renderResult ? renderResult(result.data) : null}
         {result?.ok && showResult ? <pre data-testid="action-result">{JSON.stringify(result.data, null, 2)}</pre> : null}
