@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
+import { NavDrawer } from "@/components/dashboard/nav-drawer";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
@@ -30,15 +31,17 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Link href="/dashboard">Payment Gateway</Link>
         </p>
         {isSandbox ? <span className={styles.sandboxTag}>SANDBOX</span> : null}
-        <NavLinks sandbox={isSandbox} />
-        <div className={styles.sidebarFoot}>
-          <div>
-            Signed in as <strong>{merchant.username}</strong>
+        <NavDrawer>
+          <NavLinks sandbox={isSandbox} />
+          <div className={styles.sidebarFoot}>
+            <div>
+              Signed in as <strong>{merchant.username}</strong>
+            </div>
+            <form action={signOutAction}>
+              <button type="submit">Sign out</button>
+            </form>
           </div>
-          <form action={signOutAction}>
-            <button type="submit">Sign out</button>
-          </form>
-        </div>
+        </NavDrawer>
       </nav>
       <main className={styles.content} id="main">
         {mismatch ? (

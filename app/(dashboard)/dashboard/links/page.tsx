@@ -3,6 +3,7 @@ import { Alert, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { getDb } from "@/lib/db/client";
+import { CreateLinkForm } from "@/components/dashboard/create-link-form";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { serializeLink } from "@/lib/payment-links/payment-links";
@@ -39,7 +40,7 @@ export default async function PaymentLinksPage() {
       <h1>Payment links</h1>
       <Card title="Create a payment link">
         <p>A reusable link for a product or a donation: each customer who opens it picks how to pay and gets a fresh order.</p>
-        <ActionForm action={createLinkAction} submitLabel="Create link" showResult label="Create a payment link">
+        <CreateLinkForm action={createLinkAction}>
           <Field label="Title" name="title" required maxLength={200} placeholder="Espresso beans 1 kg" />
           <Row>
             <Field label="Price per item" name="price" required inputMode="decimal" placeholder="24.00" />
@@ -60,7 +61,7 @@ export default async function PaymentLinksPage() {
           <p className={uiStyles.hint}>
             Only networks where you have a wallet are listed; <a href="/dashboard/wallets">add a wallet</a> to offer another.
           </p>
-        </ActionForm>
+        </CreateLinkForm>
       </Card>
       <Card title="Your links">
         <DataTable caption="Payment links" columns={columns} rows={rows.map(serializeLink)} rowKey={(l) => l.id} empty="No payment links yet." />
