@@ -1,13 +1,27 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
+import { isPartiallyPaid } from "@/lib/dashboard/partially-paid";
 import type { OrderJson } from "@/lib/orders/serialize";
 import { formatDate } from "./format";
 
 /** The order columns of the dashboard's tables, for pages that show a few of them. */
 export const orderColumns = {
   order: { header: "Order", cell: (o) => <Link href={`/dashboard/orders/${o.order_id}`} className="mono">{o.order_id}</Link> },
-  status: { header: "Status", cell: (o) => <Badge status={o.status} /> },
+  status: {
+    header: "Status",
+    cell: (o) => (
+      <>
+        <Badge status={o.status} />
+        {isPartiallyPaid(o) ? (
+          <>
+            {" "}
+            <Badge status="processing">partially paid</Badge>
+          </>
+        ) : null}
+      </>
+    ),
+  },
   amount: { header: "Amount", cell: (o) => `${o.amount} ${o.currency}` },
   received: { header: "Received", cell: (o) => `${o.amount_received} ${o.currency}` },
   blockchain: { header: "Blockchain", cell: "blockchain" },

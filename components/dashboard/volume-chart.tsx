@@ -34,13 +34,12 @@ export function VolumeChart({ series }: { series: TokenSeries }) {
             </g>
           );
         })}
-        <text x={pad} y={height - 6} fontSize="11" fill="#374151">
-          {series.days[0]?.day}
-        </text>
-        <text x={width - pad} y={height - 6} fontSize="11" fill="#374151" textAnchor="end">
-          {series.days[n - 1]?.day}
-        </text>
       </svg>
+      {/* Dates as page text, not SVG text: they keep their size when the chart shrinks on a phone. */}
+      <div className={styles.chartAxis} aria-hidden="true">
+        <span>{series.days[0]?.day}</span>
+        <span>{series.days[n - 1]?.day}</span>
+      </div>
       <figcaption style={{ fontSize: "0.85rem", color: "#4b5563" }}>Bars: confirmed volume per day. Dots: orders created per day.</figcaption>
     </figure>
   );

@@ -28,6 +28,7 @@ export function ActionForm({
   small = false,
   showResult = false,
   hiddenFields,
+  renderResult,
 }: {
   action: FormAction;
   submitLabel: string;
@@ -45,6 +46,8 @@ export function ActionForm({
   showResult?: boolean;
   /** Sent as hidden inputs, e.g. the id of the row a button acts on. */
   hiddenFields?: Record<string, string | number>;
+  /** Shows the action's data after success in the page's own words (instead of successMessage). */
+  renderResult?: (data: unknown) => ReactNode;
 }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -73,8 +76,19 @@ export function ActionForm({
       >
         {hiddenFields ? Object.entries(hiddenFields).map(([name, value]) => <input key={name} type="hidden" name={name} value={String(value)} />) : null}
         {children}
-        {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
-        {result?.ok && successMessage ? <Alert kind="ok">{successMessage}</Alert> : null}
+        {result && !result.ok ? (
+          <Alert kind="error">
+            {result.error.message}
+            {result.error.fix ? (
+              <>
+                {" "}
+                <a href={result.error.fix.href}>{result.error.fix.label}</a>
+              </>
+            ) : null}
+          </Alert>
+        ) : null}
+        {result?.ok && successMessage && !renderResult ? <Alert kind="ok">{successMessage}</Alert> : null}
+        {result?.ok && renderResult ? renderResult(result.data) : null}
         {result?.ok && showResult ? <pre data-testid="action-result">{JSON.stringify(result.data, null, 2)}</pre> : null}
         <Button type="submit" disabled={pending} variant={variant} small={small}>
           {pending ? "Working…" : submitLabel}

@@ -29,7 +29,7 @@ function asText(value: unknown): ReactNode {
 /**
  * A table of plain, already serialized rows (no data fetching, no client code, so it renders in
  * server components): `<th scope="col">` headers, a caption for screen readers, and `empty`
- * instead of an empty table.
+ * instead of an empty table. Below 768 px each row shows as a card, each cell under its header.
  */
 export function DataTable<T>({
   caption,
@@ -52,7 +52,7 @@ export function DataTable<T>({
   const cellClass = (column: Column<T>) => [column.align === "end" && styles.end, column.mono && "mono"].filter(Boolean).join(" ") || undefined;
   return (
     <div className={styles.tableWrap}>
-      <table>
+      <table className={styles.cardTable}>
         <caption className={styles.visuallyHidden}>{caption}</caption>
         <thead>
           <tr>
@@ -67,7 +67,7 @@ export function DataTable<T>({
           {rows.map((row, index) => (
             <tr key={rowKey(row, index)} {...rowData?.(row)}>
               {columns.map((column) => (
-                <td key={column.header} className={cellClass(column)}>
+                <td key={column.header} className={cellClass(column)} data-label={column.hideHeader ? undefined : column.header}>
                   {typeof column.cell === "function" ? column.cell(row, index) : asText(row[column.cell])}
                 </td>
               ))}

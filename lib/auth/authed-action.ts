@@ -8,6 +8,8 @@ import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/client-address";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { databaseUnavailability } from "@/lib/db/errors";
+import { findBlockchainBySlug } from "@/lib/chains/catalog";
+import { merchantErrorMessage, type MerchantWording } from "@/lib/orders/customer-messages";
 import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
@@ -15,7 +17,9 @@ import { getSessionMerchant, type SessionMerchant } from "./next-auth";
 import { consume, rateLimitedError } from "./rate-limit";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string; details?: FieldErrors } };
+export type ActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: ErrorCode; message: string; details?: FieldErrors; fix?: MerchantWording["fix"] } };
 
 export interface ActionContext extends SessionMerchant {
   db: Db;
@@ -53,7 +57,16 @@ export async function actionClientIp(): Promise<string> {
   return clientIpOf(new Request("http://localhost/", { headers: await headers() }));
 }
 
-const failure = (code: ErrorCode, message: string, details?: FieldErrors): ActionResult<never> => ({ ok: false, error: { code, message, ...(details && { details }) } });
+const failure = (code: ErrorCode, message: string, details?: FieldErrors, fix?: MerchantWording["fix"]): ActionResult<never> => ({
+  ok: false,
+  error: { code, message, ...(details && { details }), ...(fix && { fix }) },
+});
+
+/** The network a dashboard form was about (its `blockchain` field), by name, for the merchant's wording. */
+function chainNameOf(input: unknown): string | undefined {
+  const slug = input instanceof FormData ? input.get("blockchain") : (input as { blockchain?: unknown } | null)?.blockchain;
+  return typeof slug === "string" ? (findBlockchainBySlug(slug)?.name ?? undefined) : undefined;
+}
 
 /** Input (a form or a plain object) parsed with the action's schema, or the VALIDATION_ERROR result. */
 function parseInput<S extends z.ZodType>(schema: S, input: unknown): { data: z.output<S> } | { refused: ActionResult<never> } {
@@ -68,12 +81,16 @@ function parseInput<S extends z.ZodType>(schema: S, input: unknown): { data: z.o
  * SERVICE_UNAVAILABLE (logged as a warning); anything else is logged and becomes INTERNAL_ERROR
  * with a fixed message.
  */
-async function settle<T>(options: ActionOptions, body: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+async function settle<T>(options: ActionOptions, body: () => Promise<ActionResult<T>>, merchantWording?: { input: unknown }): Promise<ActionResult<T>> {
   try {
     if (options.sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
     return await body();
   } catch (error) {
     unstable_rethrow(error);
+    if (error instanceof ApiError && merchantWording) {
+      const { message, fix } = merchantErrorMessage(error.code, { apiMessage: error.message, chainName: chainNameOf(merchantWording.input) });
+      return failure(error.code, message, error.details, fix);
+    }
     if (error instanceof ApiError) return failure(error.code, error.message, error.details);
     const unavailable = databaseUnavailability(error);
     if (unavailable) {
@@ -88,7 +105,8 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
 /**
  * The one wrapper for dashboard mutations (STYLE rule 6): the session's merchant, then zod, then
  * the handler, which calls the same lib/ use-cases as the API with the session's merchant id.
- * Expected failures come back as `{ ok: false, error }` with the API's codes; anything else is
+ * Expected failures come back as `{ ok: false, error }` with the API's codes, in the merchant's
+ * words from the one wording map (lib/orders/customer-messages.ts) with a link to the fix; anything else is
  * logged and becomes INTERNAL_ERROR with a fixed message.
  */
 export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: ActionOptions = {}) {
@@ -99,7 +117,7 @@ export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input:
       const parsed = parseInput(schema, input);
       if ("refused" in parsed) return parsed.refused;
       return { ok: true, data: await handler(parsed.data, { ...merchant, db: await getDb() }) };
-    });
+    }, { input });
   };
 }
 

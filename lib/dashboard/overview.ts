@@ -6,7 +6,7 @@ import { countApiKeys } from "@/lib/auth/queries";
 import { countPaidOrders, dailyOrderBuckets, recentOrders } from "@/lib/orders/queries";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
-import { countEndpoints } from "@/lib/webhooks/queries";
+import { countEndpoints, countEndpointsWithSuccessfulDelivery } from "@/lib/webhooks/queries";
 
 export const overviewDays = 30;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -28,15 +28,25 @@ export function lastDays(now: Date, days = overviewDays): string[] {
   return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * dayMs).toISOString().slice(0, 10));
 }
 
-/** What the setup checklist needs to know, in one round trip each. */
-async function setupFacts(db: DbOrTx, merchantId: number) {
-  const [wallets, keys, endpoints, paid] = await Promise.all([
+/**
+ * What the setup checklist needs to know, in one round trip each. An endpoint counts as set up only
+ * once it has answered a delivery with a 2xx: an endpoint that cannot be reached is not a done step.
+ */
+export async function setupFacts(db: DbOrTx, merchantId: number) {
+  const [wallets, keys, endpoints, workingEndpoints, paid] = await Promise.all([
     countWallets(db, merchantId),
     countApiKeys(db, merchantId),
     countEndpoints(db, merchantId),
+    countEndpointsWithSuccessfulDelivery(db, merchantId),
     countPaidOrders(db, merchantId),
   ]);
-  return { walletConfigured: wallets > 0, apiKeyCreated: keys > 0, webhookEndpointAdded: endpoints > 0, firstTestPayment: paid > 0 };
+  return {
+    walletConfigured: wallets > 0,
+    apiKeyCreated: keys > 0,
+    webhookEndpointAdded: endpoints > 0,
+    webhookEndpointDelivered: workingEndpoints > 0,
+    firstTestPayment: paid > 0,
+  };
 }
 
 /** Everything the overview page shows, for one merchant. */

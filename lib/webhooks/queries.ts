@@ -39,6 +39,15 @@ export async function countEndpoints(db: DbOrTx, merchantId: number): Promise<nu
   return row?.value ?? 0;
 }
 
+/** How many of the merchant's endpoints have answered a delivery (a real event or a test) with a 2xx. */
+export async function countEndpointsWithSuccessfulDelivery(db: DbOrTx, merchantId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(distinct ${webhookDeliveries.endpointId})`.mapWith(Number) })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.merchantId, merchantId), isNotNull(webhookDeliveries.endpointId), eq(webhookDeliveries.status, "succeeded")));
+  return row?.value ?? 0;
+}
+
 export async function findEndpoint(db: DbOrTx, merchantId: number, id: number): Promise<WebhookEndpoint | null> {
   const [row] = await db
     .select()

@@ -224,6 +224,95 @@ test("merchant A: webhook endpoint at the sandbox inbox, a test order paid and c
   await checkPage(page, "webhooks-inbox");
 });
 
+/** The page is no wider than the viewport: nothing scrolls sideways. */
+async function expectNoHorizontalOverflow(page: Page, name: string) {
+  const { scrollWidth, clientWidth, widest } = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The innermost elements sticking out on the right, to name the culprit in the failure.
+    const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5));
+    const describe = (e: Element) => `${e.tagName.toLowerCase()}${e.className ? "." + String(e.className).split(" ").join(".") : ""} (${Math.round(e.getBoundingClientRect().right)} px) "${(e.textContent ?? "").slice(0, 40)}"`;
+    return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, widest: out.slice(0, 5).map(describe) };
+  });
+  expect(scrollWidth, `${name} is ${scrollWidth} px wide in a ${clientWidth} px viewport: ${widest.join("; ")}`).toBeLessThanOrEqual(clientWidth);
+}
+
+test("every dashboard page, with data, at 390×844 and 1280×800: no sideways scrolling and no axe violations", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(alice.username);
+  await page.getByLabel("Password").fill(alice.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const pages = [
+    "/dashboard",
+    "/dashboard/orders",
+    `/dashboard/orders/${state.orderId}`,
+    "/dashboard/links",
+    "/dashboard/transactions",
+    `/dashboard/transactions/${state.txHash}`,
+    "/dashboard/wallets",
+    "/dashboard/api-keys",
+    "/dashboard/webhooks",
+    `/dashboard/webhooks/${state.endpointId}`,
+    "/dashboard/sandbox",
+    "/dashboard/settings",
+  ];
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const path of pages) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expectNoHorizontalOverflow(page, `${path} at ${width} px`);
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${path} at ${width} px`).toEqual([]);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("create order in the dashboard: starts on the chain with a wallet, ends with the payment page link; the webhook test shows its result", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(alice.username);
+  await page.getByLabel("Password").fill(alice.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto("/dashboard/orders");
+  await page.getByText("Create a test order").click();
+  const create = page.getByRole("form", { name: "Create an order" });
+  await expect(create.getByLabel("Blockchain")).toHaveValue("base");
+  await create.getByLabel("Price", { exact: true }).fill("3.25");
+  await create.getByRole("button", { name: "Create order" }).click();
+  const created = create.getByTestId("created-order");
+  await expect(created).toContainText("3.25 USDC");
+  await expect(created.getByRole("link", { name: "Open its payment page" })).toHaveAttribute("href", /\/pay\/ORD-/);
+
+  await create.getByLabel("Blockchain").selectOption("ethereum");
+  await create.getByRole("button", { name: "Create order" }).click();
+  const refused = create.getByRole("alert");
+  await expect(refused).toContainText("no active wallet");
+  await expect(refused).not.toContainText("/api/");
+  await expect(refused.getByRole("link", { name: /^Add an? .* wallet$/ })).toHaveAttribute("href", "/dashboard/wallets");
+
+  await page.goto("/dashboard/links");
+  const builder = page.getByRole("form", { name: "Create a payment link" });
+  // Only the chain with a wallet is offered.
+  await expect(builder.getByRole("checkbox")).toHaveCount(await builder.getByRole("checkbox", { name: /on Base/ }).count());
+  await builder.getByLabel("Title").fill("Espresso beans");
+  await builder.getByLabel("Price per item").fill("24");
+  await builder.getByRole("button", { name: "Create link" }).click();
+  await expect(builder.getByTestId("created-link").getByRole("link")).toHaveAttribute("href", /\/link\//);
+
+  await page.goto("/dashboard/webhooks");
+  const endpoint = page.locator(`[data-endpoint-id="${state.endpointId}"]`);
+  await endpoint.getByText("Send a test event").click();
+  await endpoint.getByRole("button", { name: "Send test event" }).click();
+  await expect(endpoint.getByTestId("webhook-test-result")).toContainText(/Delivered: your endpoint answered HTTP 2\d\d in \d+ ms/);
+});
+
 test("merchant A: transactions, overview, settings; revoke the key and the API refuses it; sign out", async ({ page, request }) => {
   test.setTimeout(120_000);
   await page.goto("/sign-in");
@@ -299,7 +388,12 @@ test("phone-sized screens: the dashboard still works", async ({ page }) => {
   await page.getByLabel("Password").fill(bob.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Orders" }).click();
+  // Below 768 px the links sit in a drawer behind "Menu": the top bar stays short.
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await expect(nav.getByRole("link", { name: "Orders" })).toBeHidden();
+  expect((await nav.boundingBox())!.height).toBeLessThan(80);
+  await nav.getByRole("button", { name: "Menu" }).click();
+  await nav.getByRole("link", { name: "Orders" }).click();
   await expect(page.getByRole("heading", { name: "Orders" })).toBeVisible();
   await checkPage(page, "orders-phone");
 });

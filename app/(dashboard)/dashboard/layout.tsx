@@ -1,12 +1,15 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
+import { NavDrawer } from "@/components/dashboard/nav-drawer";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
+import { checkOrigin } from "@/lib/dashboard/request-origin";
 
 // Sessions are per request: never prerender.
 export const dynamic = "force-dynamic";
@@ -14,6 +17,8 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const merchant = await getSessionMerchant();
   if (!merchant) redirect("/sign-in");
+
+  const { origin, appOrigin, mismatch } = checkOrigin(await headers());
 
   async function signOutAction() {
     "use server";
@@ -27,18 +32,26 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Link href="/dashboard">Payment Gateway</Link>
         </p>
         {isSandbox ? <span className={styles.sandboxTag}>SANDBOX</span> : null}
-        <NavLinks sandbox={isSandbox} />
-        <div className={styles.sidebarFoot}>
-          <div>
-            Signed in as <strong>{merchant.username}</strong>
+        <NavDrawer>
+          <NavLinks sandbox={isSandbox} />
+          <div className={styles.sidebarFoot}>
+            <div>
+              Signed in as <strong>{merchant.username}</strong>
+            </div>
+            <form action={signOutAction}>
+              <button type="submit">Sign out</button>
+            </form>
           </div>
-          <form action={signOutAction}>
-            <button type="submit">Sign out</button>
-          </form>
-        </div>
+        </NavDrawer>
       </nav>
       <main className={styles.content} id="main">
         <VerifyEmailBanner merchantId={merchant.merchantId} />
+        {mismatch ? (
+          <p className={styles.originBanner} role="status" data-testid="app-url-banner">
+            This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers
+            point there. Set <code>APP_URL</code> to the address customers use.
+          </p>
+        ) : null}
         {children}
       </main>
     </div>

@@ -34,7 +34,11 @@ export default async function OverviewPage() {
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
-    [setup.webhookEndpointAdded, "Add a webhook endpoint", "/dashboard/webhooks"],
+    [
+      setup.webhookEndpointDelivered,
+      setup.webhookEndpointAdded ? "Get a successful (2xx) answer from a webhook endpoint: send it a test event" : "Add a webhook endpoint and send it a test event",
+      "/dashboard/webhooks",
+    ],
     [setup.firstTestPayment, "Receive a first test payment", "/dashboard/sandbox"],
   ];
   const done = steps.filter(([ok]) => ok).length;

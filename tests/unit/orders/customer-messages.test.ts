@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { customerErrorMessage, noBrowserWalletMessage, walletErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, merchantErrorMessage, noBrowserWalletMessage, walletErrorMessage } from "@/lib/orders/customer-messages";
 import { errorCodes } from "@/lib/http/error-codes";
 
 const context = { shopName: "Lighthouse Books" };
@@ -43,5 +43,32 @@ describe("walletErrorMessage", () => {
     expect(message).not.toMatch(/HTTP|127\.0\.0\.1/);
     expect(message).toMatch(/QR code/);
     expect(walletErrorMessage(null)).toBe("");
+  });
+});
+
+describe("merchantErrorMessage: the same map, in the merchant's words with a link to the fix", () => {
+  test("no wallet on the chosen network: says which, and links to the fix", () => {
+    const wording = merchantErrorMessage("WALLET_NOT_CONFIGURED", { apiMessage: "No active wallet is configured for base; add one with POST /api/merchant-wallets/.", chainName: "Base" });
+    expect(wording).toEqual({
+      message: "You have no active wallet on Base, so an order there could not be paid to you. Add one, or choose a network where you have a wallet.",
+      fix: { label: "Add a Base wallet", href: "/dashboard/wallets" },
+    });
+    expect(merchantErrorMessage("WALLET_NOT_CONFIGURED", { apiMessage: "", chainName: "Ethereum" }).fix?.label).toBe("Add an Ethereum wallet");
+    expect(merchantErrorMessage("WALLET_NOT_CONFIGURED", { apiMessage: "" }).fix?.label).toBe("Add a wallet");
+  });
+
+  test("an API message that already says what to fix is kept, without its API paths", () => {
+    expect(merchantErrorMessage("INVALID_BLOCKCHAIN", { apiMessage: "Blockchain 'solana' is not supported; see GET /api/blockchains/." }).message).not.toMatch(developerWords);
+    expect(merchantErrorMessage("DUPLICATE_NONCE", { apiMessage: "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N)." }).message).toBe(
+      "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N).",
+    );
+  });
+
+  test("every code's example message, and unknown codes, come out without developer wording", () => {
+    for (const [code, info] of [...Object.entries(errorCodes), ["SOMETHING_NEW", { example: { message: "x" } }] as const]) {
+      const { message } = merchantErrorMessage(code, { apiMessage: info.example.message, chainName: "Base" });
+      expect(message, code).not.toMatch(/\/api\/|\b(POST|GET|PUT|PATCH)\b|merchant-wallets|[A-Z]{3,}_[A-Z_]+/);
+      expect(message.length, code).toBeGreaterThan(10);
+    }
   });
 });

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
-import { Card, Row } from "@/components/ui";
+import { Alert, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
+import { CreateLinkForm } from "@/components/dashboard/create-link-form";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { serializeLink } from "@/lib/payment-links/payment-links";
 import { listMerchantLinks } from "@/lib/payment-links/queries";
 import { fiatCurrencies } from "@/lib/pricing/convert";
@@ -29,15 +30,17 @@ const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
 // /dashboard/links – create, share and delete reusable payment links
 export default async function PaymentLinksPage() {
   const merchant = await requirePageMerchant();
-  const { rows } = await listMerchantLinks(await getDb(), merchant.merchantId, { limit: 100, offset: 0 });
-  const choices = listBlockchains().flatMap((c) => c.tokens.map((t) => ({ value: `${c.slug}:${t.symbol}`, label: `${t.symbol} on ${c.name}` })));
+  const db = await getDb();
+  const [{ rows }, { linkOptions }] = await Promise.all([listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }), paymentChoices(db, merchant.merchantId)]);
+  // Only tokens on chains with a wallet: a link offering any other could not take the payment.
+  const defaultOption = linkOptions.find((o) => o.value === "base:USDC")?.value ?? linkOptions[0]?.value;
 
   return (
     <>
       <h1>Payment links</h1>
       <Card title="Create a payment link">
         <p>A reusable link for a product or a donation: each customer who opens it picks how to pay and gets a fresh order.</p>
-        <ActionForm action={createLinkAction} submitLabel="Create link" showResult label="Create a payment link">
+        <CreateLinkForm action={createLinkAction}>
           <Field label="Title" name="title" required maxLength={200} placeholder="Espresso beans 1 kg" />
           <Row>
             <Field label="Price per item" name="price" required inputMode="decimal" placeholder="24.00" />
@@ -48,8 +51,17 @@ export default async function PaymentLinksPage() {
             />
             <Field label="Most items per order" name="max_quantity" type="number" min={1} max={1000} defaultValue={1} />
           </Row>
-          <CheckboxGroup legend="The customer may pay with" name="options" options={choices} defaultChecked={["base:USDC"]} />
-        </ActionForm>
+          {linkOptions.length > 0 ? (
+            <CheckboxGroup legend="The customer may pay with" name="options" options={linkOptions} defaultChecked={defaultOption ? [defaultOption] : []} />
+          ) : (
+            <Alert kind="warn">
+              Links can offer only networks where you have a wallet, and you have none yet. <a href="/dashboard/wallets">Add a wallet</a> first.
+            </Alert>
+          )}
+          <p className={uiStyles.hint}>
+            Only networks where you have a wallet are listed; <a href="/dashboard/wallets">add a wallet</a> to offer another.
+          </p>
+        </CreateLinkForm>
       </Card>
       <Card title="Your links">
         <DataTable caption="Payment links" columns={columns} rows={rows.map(serializeLink)} rowKey={(l) => l.id} empty="No payment links yet." />

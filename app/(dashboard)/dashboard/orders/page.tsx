@@ -11,7 +11,9 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { searchOrders } from "@/lib/orders/queries";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { orderStatuses } from "@/lib/orders/schemas";
-import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { CreateOrderForm } from "@/components/dashboard/create-order-form";
+import styles from "@/components/dashboard/dashboard.module.css";
+import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { fiatCurrencies } from "@/lib/pricing/convert";
 import { isSandbox } from "@/lib/env";
 import { createOrderAction } from "./actions";
@@ -22,10 +24,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   const merchant = await requirePageMerchant();
   const filters = parseOrderFilters(await searchParams);
   const pageNumber = filters.page ?? 1;
-  const { rows, count } = await searchOrders(await getDb(), merchant.merchantId, toOrderSearch(filters), {
-    limit: ordersPageSize,
-    offset: (pageNumber - 1) * ordersPageSize,
-  });
+  const db = await getDb();
+  const [{ rows, count }, choices] = await Promise.all([
+    searchOrders(db, merchant.merchantId, toOrderSearch(filters), { limit: ordersPageSize, offset: (pageNumber - 1) * ordersPageSize }),
+    paymentChoices(db, merchant.merchantId),
+  ]);
   const linkTo = (p: number) => {
     const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
     params.set("page", String(p));
@@ -38,30 +41,15 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Orders</h1>
-      <Card title={isSandbox ? "Create an order (sandbox)" : "Create an order"}>
-        <p>
-          Creates a {isSandbox ? "test" : "live"} order and its payment page, as <code>POST /api/payment-orders/</code> does. Price it in the token, or in a
-          fiat currency converted at the on-chain rate.
-        </p>
-        <ActionForm action={createOrderAction} submitLabel="Create order" showResult label="Create an order">
-          <Row>
-            <SelectField label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} />
-            <SelectField
-              label="Paid in"
-              name="currency"
-              options={[...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }))}
-              defaultValue="USDC"
-            />
-            <Field label="Price" name="price" required inputMode="decimal" placeholder="10.50" />
-            <SelectField
-              label="Priced in"
-              name="price_currency"
-              options={[{ value: "token", label: "the token" }, ...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c }))]}
-            />
-          </Row>
-          <Field label="Order info (JSON, optional)" name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
-        </ActionForm>
-      </Card>
+      <details className={styles.createPanel}>
+        <summary>{isSandbox ? "Create a test order" : "Create an order"}</summary>
+        <Card title={isSandbox ? "Create an order (sandbox)" : "Create an order"} headingLevel={2}>
+          <p>
+            Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.
+          </p>
+          <CreateOrderForm action={createOrderAction} chains={choices.chains} defaultChain={choices.defaultChain} fiatCurrencies={Object.keys(fiatCurrencies)} />
+        </Card>
+      </details>
       <FilterForm label="Filter orders" clearHref="/dashboard/orders">
         <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address or nonce" />
         <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />

@@ -12,6 +12,8 @@ import { recentOrders } from "@/lib/orders/queries";
 import { isSandbox } from "@/lib/env";
 import { serializeOrder, type OrderJson } from "@/lib/orders/serialize";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
+import { checkOrigin } from "@/lib/dashboard/request-origin";
+import { headers } from "next/headers";
 import { accountSecretsByIds } from "@/lib/auth/queries";
 import { maxReorgDepth } from "@/lib/sandbox/schemas";
 import { createTestOrderAction, faucetAction, mineAction, payOrderAction, reorgAction } from "./actions";
@@ -29,6 +31,8 @@ export default async function SandboxPage() {
   if (!isSandbox) notFound();
   const merchant = await requirePageMerchant();
   const db = await getDb();
+  // Sandbox URLs this server calls itself point where it is reached now, whatever APP_URL says.
+  const { origin } = checkOrigin(await headers());
   const [orders, [account]] = await Promise.all([recentOrders(db, merchant.merchantId, 10), accountSecretsByIds(db, [merchant.merchantId])]);
   const chains = listBlockchains().map((c) => ({ value: c.slug, label: c.name }));
   const currencies = [...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }));
@@ -43,7 +47,7 @@ export default async function SandboxPage() {
             <SelectField label="Blockchain" name="blockchain" options={chains} />
             <SelectField label="Currency" name="currency" options={currencies} defaultValue="USDC" />
             <Field label="Amount" name="amount" defaultValue="10.50" required inputMode="decimal" />
-            <Field label="Webhook URL (optional)" name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken) : ""} />
+            <Field label="Webhook URL (optional)" name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken, origin) : ""} />
           </ActionForm>
         </Card>
         <Card title="Simulate a payment">

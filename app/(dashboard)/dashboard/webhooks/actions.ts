@@ -50,10 +50,17 @@ export const revealSecretAction = authedAction(idInput, async ({ id }, { db, mer
 /** Same use-case as POST /api/webhook-endpoints/{id}/rotate-secret/; the old secret keeps signing for 24 hours. */
 export const rotateSecretAction = authedAction(idInput, async ({ id }, { db, merchantId }) => ({ secret: (await rotateEndpointSecret(db, merchantId, id)).secret }));
 
-/** Same use-case as POST /api/webhook-endpoints/{id}/test/. */
+/** Same use-case as POST /api/webhook-endpoints/{id}/test/; the form shows this outcome inline. */
 export const sendTestAction = authedAction(idInput.and(testEndpointBody), async ({ id, event }, { db, merchantId }) => {
   const { delivery, attempt } = await sendTestWebhook(db, merchantId, id, event);
-  return { succeeded: delivery.status === "succeeded", status_code: attempt.statusCode, error: attempt.error };
+  return {
+    succeeded: delivery.status === "succeeded",
+    status_code: attempt.statusCode,
+    duration_ms: attempt.durationMs,
+    attempted_at: attempt.attemptedAt.toISOString(),
+    error: delivery.lastError,
+    delivery_id: delivery.id,
+  };
 });
 
 /** Same use-case as POST /api/webhook-deliveries/{id}/redeliver/. */

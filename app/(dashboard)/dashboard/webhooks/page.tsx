@@ -1,16 +1,19 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { Badge, Card, DescriptionList, uiStyles } from "@/components/ui";
-import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
+import { ActionForm, CheckboxGroup, Field } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDate } from "@/components/dashboard/format";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
+import { WebhookTestForm } from "@/components/dashboard/webhook-test-form";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { isSandbox } from "@/lib/env";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
+import { checkOrigin } from "@/lib/dashboard/request-origin";
+import { headers } from "next/headers";
 import { accountSecretsByIds } from "@/lib/auth/queries";
 import { listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
 import { webhookEventTypes } from "@/lib/webhooks/schemas";
@@ -29,12 +32,15 @@ export default async function WebhooksPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+
+  // Sandbox URLs this server calls itself point where it is reached now, whatever APP_URL says.
+  const { origin } = checkOrigin(await headers());
   const [{ rows: endpoints }, [account], inbox] = await Promise.all([
     listEndpoints(db, merchant.merchantId, { limit: 100, offset: 0 }),
     accountSecretsByIds(db, [merchant.merchantId]),
     isSandbox ? listInboxMessages(db, merchant.merchantId, { limit: 20, offset: 0 }) : Promise.resolve({ rows: [], count: 0 }),
   ]);
-  const capture = account ? inboxUrl(account.inboxToken) : null;
+  const capture = account ? inboxUrl(account.inboxToken, origin) : null;
 
   return (
     <>
@@ -60,9 +66,7 @@ export default async function WebhooksPage() {
             </p>
             <details>
               <summary>Send a test event</summary>
-              <ActionForm action={sendTestAction} hiddenFields={{ id: e.id }} submitLabel="Send test event" successMessage="Test event sent; see the delivery log for the response." resetOnSuccess={false} label={`Send a test event to ${e.url}`}>
-                <SelectField label="Event" name="event" options={webhookEventTypes.map((t) => ({ value: t, label: t }))} />
-              </ActionForm>
+              <WebhookTestForm action={sendTestAction} endpointId={e.id} url={e.url} events={webhookEventTypes} />
             </details>
             <details>
               <summary>Edit</summary>

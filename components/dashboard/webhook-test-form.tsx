@@ -1,0 +1,39 @@
+"use client";
+
+import { Alert } from "@/components/ui";
+import { ActionForm, SelectField } from "@/components/ui/action-form";
+import type { ActionResult } from "@/lib/auth/authed-action";
+import { describeWebhookTest, type WebhookTestResult } from "@/lib/dashboard/webhook-test-outcome";
+
+/** Sends a test event and shows its delivery result (status, time, error) right under the button. */
+export function WebhookTestForm({
+  action,
+  endpointId,
+  url,
+  events,
+}: {
+  action: (form: FormData) => Promise<ActionResult<WebhookTestResult>>;
+  endpointId: number;
+  url: string;
+  events: readonly string[];
+}) {
+  return (
+    <ActionForm
+      action={action}
+      hiddenFields={{ id: endpointId }}
+      submitLabel="Send test event"
+      resetOnSuccess={false}
+      label={`Send a test event to ${url}`}
+      renderResult={(data) => {
+        const outcome = describeWebhookTest(data as WebhookTestResult);
+        return (
+          <Alert kind={outcome.kind}>
+            <span data-testid="webhook-test-result">{outcome.text}</span>
+          </Alert>
+        );
+      }}
+    >
+      <SelectField label="Event" name="event" options={events.map((t) => ({ value: t, label: t }))} />
+    </ActionForm>
+  );
+}
