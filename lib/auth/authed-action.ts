@@ -62,10 +62,15 @@ const failure = (code: ErrorCode, message: string, details?: FieldErrors, fix?: 
   error: { code, message, ...(details && { details }), ...(fix && { fix }) },
 });
 
-/** The network a dashboard form was about (its `blockchain` field), by name, for the merchant's wording. */
-function chainNameOf(input: unknown): string | undefined {
-  const slug = input instanceof FormData ? input.get("blockchain") : (input as { blockchain?: unknown } | null)?.blockchain;
-  return typeof slug === "string" ? (findBlockchainBySlug(slug)?.name ?? undefined) : undefined;
+/**
+ * The network a dashboard form was about, by name, for the merchant's wording: its `blockchain`
+ * field, or, for forms of several networks (a link's options), the one the use-case's error names
+ * ("… configured for polygon").
+ */
+function chainNameOf(input: unknown, error: ApiError): string | undefined {
+  const field = input instanceof FormData ? input.get("blockchain") : (input as { blockchain?: unknown } | null)?.blockchain;
+  const slug = typeof field === "string" ? field : /configured for ([a-z0-9-]+)/.exec(error.message)?.[1];
+  return slug ? (findBlockchainBySlug(slug)?.name ?? undefined) : undefined;
 }
 
 /** Input (a form or a plain object) parsed with the action's schema, or the VALIDATION_ERROR result. */
@@ -88,7 +93,7 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof ApiError && merchantWording) {
-      const { message, fix } = merchantErrorMessage(error.code, { apiMessage: error.message, chainName: chainNameOf(merchantWording.input) });
+      const { message, fix } = merchantErrorMessage(error.code, { apiMessage: error.message, chainName: chainNameOf(merchantWording.input, error) });
       return failure(error.code, message, error.details, fix);
     }
     if (error instanceof ApiError) return failure(error.code, error.message, error.details);

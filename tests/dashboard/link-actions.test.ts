@@ -27,7 +27,9 @@ describe("dashboard links page: a link offers only chains the merchant has a wal
     const fields = { title: "Espresso beans", price: "24", price_currency: "token", options: ["base:USDC", "polygon:USDC"], max_quantity: "5" };
 
     const refused = await createLinkAction(form(fields));
-    expect(refused).toMatchObject({ ok: false, error: { code: "WALLET_NOT_CONFIGURED", message: expect.stringContaining("polygon") } });
+    // In the merchant's words (issue 29): the network by name, a link to fix it, no API path.
+    expect(refused).toMatchObject({ ok: false, error: { code: "WALLET_NOT_CONFIGURED", message: expect.stringContaining("Polygon"), fix: { label: expect.stringMatching(/^Add a Polygon .*wallet$/), href: "/dashboard/wallets" } } });
+    expect(JSON.stringify(refused)).not.toContain("/api/");
     expect((await call(listLinks, "GET", "/api/payment-links/", { token: merchant.access })).body.count).toBe(0);
 
     await createWallet(merchant, { blockchain: 3 });
