@@ -305,7 +305,11 @@ function currencyOf(chain: Blockchain, tokenAddress: string | null): string {
 }
 
 /** A transfer counts toward its order when it is the order's asset and arrived by the order's expiry. */
-export function countsToward(order: Pick<PaymentOrder, "tokenAddress" | "expiresAt">, tokenAddress: string | null, blockTimestamp: Date): boolean {
+export function countsToward(order: Pick<PaymentOrder, "tokenAddress" | "expiresAt" | "status">, tokenAddress: string | null, blockTimestamp: Date): boolean {
   const sameAsset = (order.tokenAddress ?? null)?.toLowerCase() === tokenAddress?.toLowerCase();
+  // Once the expiry is announced, money is late whatever its block says: block times are whole
+  // seconds (a transfer a moment after the deadline can carry its second) and a block can be seen
+  // after the scan that judged the deadline. Counting it would leave it on an expired order for ever.
+  if (order.status === "expired") return false;
   return sameAsset && blockTimestamp.getTime() <= order.expiresAt.getTime();
 }

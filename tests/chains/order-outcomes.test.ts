@@ -86,6 +86,20 @@ describe("one terminal outcome per order", () => {
     expect((await eventsOf(merchant, order.order_id)).map((e) => [e.event, e.sequence])).toEqual([["payment.failed", 1]]);
   });
 
+  test("money seen after an announced expiry is late even in a block stamped with the deadline's second (block times are whole seconds)", async () => {
+    const expiresAt = new Date((await chainNow()) + 5_000 + 500);
+    const { merchant, order } = await setup({ amount: "4", currency: "USDC", expires_at: expiresAt.toISOString() });
+    await tick();
+    await tick(new Date(expiresAt.getTime() + 1_000));
+    expect((await fetchOrder(merchant, order.order_id)).status).toBe("expired");
+    // The block carries the deadline's own second: by its stamp, on time; by what was announced, late.
+    await nextBlockAt(expiresAt, 0);
+    await pay(merchant, order.order_id);
+    await tick(new Date(expiresAt.getTime() + 2_000));
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "failed", failure_reason: "late_payment", amount_received: "0" });
+    expect((await eventsOf(merchant, order.order_id)).map((e) => e.event)).toEqual(["payment.expired", "payment.failed"]);
+  });
+
   test("a late payment after an announced expiry: payment.expired (1) then payment.failed (2), later, and nothing after", async () => {
     const expiresAt = new Date((await chainNow()) + 5_000);
     const { merchant, order } = await setup({ amount: "4", currency: "USDC", expires_at: expiresAt.toISOString() });
