@@ -483,6 +483,9 @@ function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefi
       ? or(
           sql`${paymentOrders.orderId} ilike ${likePattern(q)}`,
           sql`${paymentOrders.receivingAddress} ilike ${likePattern(q)}`,
+          // What the merchant wrote on the order (a SKU, a customer reference) and a link order's item.
+          sql`${paymentOrders.orderInfo} ilike ${likePattern(q)}`,
+          sql`${paymentOrders.itemName} ilike ${likePattern(q)}`,
           /^\d{1,15}$/.test(q) ? eq(paymentOrders.nonce, Number(q)) : undefined,
         )
       : undefined,

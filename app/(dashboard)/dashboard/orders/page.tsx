@@ -51,7 +51,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         </Card>
       </details>
       <FilterForm label="Filter orders" clearHref="/dashboard/orders">
-        <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address or nonce" />
+        <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address, nonce, SKU or item" />
         <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
         <FilterSelect label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={filters.blockchain} />
         <FilterInput label="Currency" name="currency" value={filters.currency} placeholder="USDC" />
