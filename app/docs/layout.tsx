@@ -16,6 +16,7 @@ const links = [
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },
   { href: "/api/openapi.json", label: "openapi.json" },
+  { href: "/dashboard", label: "Dashboard" },
 ];
 
 export default function DocsLayout({ children }: { children: ReactNode }) {

@@ -243,6 +243,8 @@ test("every dashboard page, with data, at 390×844 and 1280×800: no sideways sc
   await page.getByLabel("Password").fill(alice.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // Docs and dashboard lead to each other (issue 29).
+  await expect(page.getByRole("link", { name: "Docs", exact: true })).toHaveAttribute("href", "/docs");
   const pages = [
     "/dashboard",
     "/dashboard/orders",

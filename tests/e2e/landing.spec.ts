@@ -25,4 +25,6 @@ test("the landing page explains the gateway in three steps and leads to Sign up,
 
   await page.getByRole("link", { name: "Docs", exact: true }).click();
   await expect(page).toHaveURL(/\/docs$/);
+  // Docs and dashboard lead to each other (issue 29).
+  await expect(page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/dashboard");
 });
