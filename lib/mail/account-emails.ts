@@ -124,14 +124,16 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
 /**
  * Before a successful sign-in is recorded: mails the owner when the account has signed in before
  * but never (in the last 90 days) from `clientIp`. Keeps the `knownAddressesKept` most recent addresses.
+ * The decision is made here; the mail goes in the background, so a slow or unreachable SMTP server
+ * never holds up a sign-in.
  */
-export async function noticeSignInFromNewAddress(db: DbOrTx, merchant: Pick<Merchant, "id" | "email" | "shopName">, clientIp: string, now = new Date()): Promise<void> {
+export async function noticeSignInFromNewAddress(db: Db, merchant: Pick<Merchant, "id" | "email" | "shopName">, clientIp: string, now = new Date()): Promise<void> {
   if (clientIp === "unknown") return;
   const state = await knownAddressState(db, merchant.id, clientIp, new Date(now.getTime() - knownAddressTtlMs));
   if (state.known) return;
   if (state.total >= knownAddressesKept) await pruneKnownAddresses(db, merchant.id, knownAddressesKept - 1);
   if (state.total === 0) return; // the first sign-in of the account: nothing to compare with
-  await sendMail(db, { merchantId: merchant.id, kind: "new_sign_in", to: merchant.email, content: newSignInMail(merchant.shopName, clientIp, now) }, now);
+  mailInBackground("new_sign_in", () => sendMail(db, { merchantId: merchant.id, kind: "new_sign_in", to: merchant.email, content: newSignInMail(merchant.shopName, clientIp, now) }, now));
 }
 
 /** After a payout address changed (committed): mails the owner. */
@@ -143,7 +145,7 @@ export async function noticePayoutAddressChanged(db: DbOrTx, wallet: MerchantWal
   await sendMail(db, { merchantId: merchant.id, kind: "payout_address_changed", to: merchant.email, content }, now);
 }
 
-/** For the two-factor work: call after the second factor was turned off. */
+/** After the second factor was turned off (lib/auth/manage-totp.ts): mails the owner. */
 export async function noticeTwoFactorDisabled(db: DbOrTx, merchant: Pick<Merchant, "id" | "email" | "shopName">, clientIp: string, now = new Date()): Promise<void> {
   await sendMail(db, { merchantId: merchant.id, kind: "two_factor_disabled", to: merchant.email, content: twoFactorDisabledMail(merchant.shopName, clientIp, now) }, now);
 }

@@ -298,21 +298,24 @@ describe("the outbox", () => {
     expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
   });
 
-  test("a reset request does not wait for the mail: it answers while an SMTP server that never greets still holds the connection", async () => {
-    const m = await createMerchant();
+  /**
+   * Runs `request` with SMTP_URL pointing at a server that accepts and never greets (the client would
+   * wait a minute): an answer within 5 s did not wait for the mail, and the mail's connection was
+   * still made, in the background.
+   */
+  async function answersWhileSmtpHangs(what: string, request: () => Promise<{ status: number }>) {
     const sockets = new Set<Socket>();
     const silent = createServer((socket) => {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
     });
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    // The client would wait a minute for the greeting: an answer within 5 s did not wait for the mail.
     env.SMTP_URL = `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}?greetingTimeout=60000`;
     try {
       let bound: NodeJS.Timeout | undefined;
       const res = await Promise.race([
-        call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.74" }),
-        new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error("the reset request waited for the SMTP server")), 5_000))),
+        request(),
+        new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error(`${what} waited for the SMTP server`)), 5_000))),
       ]).finally(() => clearTimeout(bound));
       expect(res.status).toBe(200);
       const deadline = Date.now() + 5_000;
@@ -322,8 +325,21 @@ describe("the outbox", () => {
       for (const socket of sockets) socket.destroy();
       await settleBackgroundMail();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
+      env.SMTP_URL = smtp.url;
     }
+  }
+
+  test("a reset request does not wait for the mail: it answers while an SMTP server that never greets still holds the connection", async () => {
+    const m = await createMerchant();
+    await answersWhileSmtpHangs("the reset request", () => call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.74" }));
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
     expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
+  });
+
+  test("a sign-in from a new address does not wait for its notice: it answers while an SMTP server that never greets still holds the connection", async () => {
+    const m = await createMerchant(); // its first sign-in, from 203.0.113.7
+    await answersWhileSmtpHangs("the sign-in", () => call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.0.77" }));
+    const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
+    expect(rows.find((row) => row.kind === "new_sign_in")).toMatchObject({ smtpStatus: "failed" });
   });
 });
