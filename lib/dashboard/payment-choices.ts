@@ -1,7 +1,7 @@
 import "server-only";
 import { listBlockchains } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
-import { activeWalletChainIds } from "@/lib/wallets/queries";
+import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 
 export interface ChainChoice {
   slug: string;
@@ -26,7 +26,7 @@ export interface PaymentChoices {
  * order can be created (one with an active wallet) and offer only that chain's tokens.
  */
 export async function paymentChoices(db: DbOrTx, merchantId: number): Promise<PaymentChoices> {
-  const withWallet = new Set(await activeWalletChainIds(db, merchantId));
+  const withWallet = await findActiveWalletChainIds(db, merchantId);
   const all = listBlockchains().map((c) => ({ slug: c.slug, name: c.name, tokens: c.tokens.map((t) => t.symbol), hasWallet: withWallet.has(c.id) }));
   const chains = [...all.filter((c) => c.hasWallet), ...all.filter((c) => !c.hasWallet)];
   return {

@@ -27,16 +27,6 @@ export async function findWalletForChain(db: DbOrTx, merchantId: number, blockch
   return row ?? null;
 }
 
-/** The blockchains on which the merchant has an active wallet (where an order can be created). */
-export async function activeWalletChainIds(db: DbOrTx, merchantId: number): Promise<number[]> {
-  const rows = await db
-    .select({ blockchainId: merchantWallets.blockchainId })
-    .from(merchantWallets)
-    .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.isActive, true)))
-    .orderBy(asc(merchantWallets.blockchainId));
-  return rows.map((r) => r.blockchainId);
-}
-
 export async function updateWallet(
   db: DbOrTx,
   merchantId: number,
