@@ -76,6 +76,15 @@ const envSchema = z.object({
   SWEEP_MIN_TOKEN_UNITS: z.coerce.number().int().min(0).default(1),
   /** Sweeper, live networks: sweeps per merchant per hour (0: unlimited). */
   SWEEPS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(60),
+  /** Sweeper, DepositFactoryV2 orders: most deposits flushed in one transaction (issue 30). */
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * Sweeper, live networks: how long a due sweep may wait for its batch to fill before the batch is
+   * sent as it is (0: send what is due at once). The sandbox devnet sends at once.
+   */
+  SWEEP_BATCH_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(900),
+  /** Sweeper, live networks: no sweep is sent while the chain's gas price is above this (gwei; unset: no ceiling but MAX_FEE_GWEI_<SLUG>). */
+  SWEEP_MAX_GAS_PRICE_GWEI: z.coerce.number().gt(0).optional(),
   /**
    * Ceiling on the EIP-1559 max fee (gwei) the gateway pays for its own transactions, per chain
    * (`MAX_FEE_GWEI_<SLUG>`); unset: the catalog's default for the chain. Above it a sweep waits.
@@ -152,7 +161,9 @@ const envSchema = z.object({
   WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: z.coerce.number().gt(0).max(300).default(10),
   /**
    * Deposit-forwarder factories on live networks or public testnets, as JSON:
-   * {"base":{"factory":"0x…","implementation":"0x…"}}. The sandbox devnet needs none.
+   * {"base":{"factory":"0x…","implementation":"0x…"}}. The sandbox devnet needs none. A
+   * DepositFactoryV2 deployment (batched sweeps, issue 30) adds "version":2; without it an entry
+   * is the first DepositFactory.
    */
   DEPOSIT_FACTORIES: z
     .string()
@@ -160,8 +171,11 @@ const envSchema = z.object({
     .transform((text, ctx) => {
       try {
         return z
-          .record(z.string(), z.object({ factory: z.string().regex(/^0x[0-9a-fA-F]{40}$/), implementation: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }))
-          .parse(JSON.parse(text)) as Record<string, { factory: `0x${string}`; implementation: `0x${string}` }>;
+          .record(
+            z.string(),
+            z.object({ factory: z.string().regex(/^0x[0-9a-fA-F]{40}$/), implementation: z.string().regex(/^0x[0-9a-fA-F]{40}$/), version: z.union([z.literal(1), z.literal(2)]).default(1) }),
+          )
+          .parse(JSON.parse(text)) as Record<string, { factory: `0x${string}`; implementation: `0x${string}`; version: 1 | 2 }>;
       } catch {
         ctx.addIssue({ code: "custom", message: 'must be JSON like {"base":{"factory":"0x…","implementation":"0x…"}}' });
         return z.NEVER;

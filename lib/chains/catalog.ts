@@ -30,6 +30,11 @@ export interface Blockchain {
   /** Deposit-forwarder factory; null when none is deployed/configured (orders cannot be created). */
   factory: Address | null;
   implementation: Address | null;
+  /**
+   * Which factory contract `factory` is, recorded on each new order: 1 DepositFactory (one
+   * deployAndFlush per order), 2 DepositFactoryV2 (stateless clones, batched flushBatch).
+   */
+  factoryVersion: DepositFactoryVersion;
   explorerUrl: string | null;
   /** Multicall3 (same address on every major chain); null where not deployed. */
   multicall3: Address | null;
@@ -46,6 +51,8 @@ export interface Blockchain {
   /** Ceiling on the EIP-1559 max fee per gas (wei) of the gateway's own transactions (MAX_FEE_GWEI_<SLUG> overrides). */
   maxFeePerGas: bigint;
 }
+
+export type DepositFactoryVersion = 1 | 2;
 
 /** Which JSON-RPC block tag answers "safe" and which "finalized" on a chain. */
 export interface FinalityTags {
@@ -150,6 +157,9 @@ export const devnetContracts = {
     DevnetFeedPair,
     Address
   >,
+  /** DepositFactoryV2 (issue 30), deployed after the price feeds; the factory of new sandbox orders. */
+  factoryV2: getContractAddress({ from: devnetDeployer, nonce: BigInt(3 + devnetFeeds.length) }),
+  implementationV2: getContractAddress({ from: getContractAddress({ from: devnetDeployer, nonce: BigInt(3 + devnetFeeds.length) }), nonce: 1n }),
 } as const;
 
 /** A Chainlink AggregatorV3Interface feed and the age past which its answer is refused. */
@@ -221,7 +231,7 @@ function wsOverride(slug: string): string | null {
   return env[`RPC_WS_URL_${slug.toUpperCase()}` as `RPC_WS_URL_${Slug}`] ?? rpcOverrides(slug).find((url) => /^wss?:/.test(url)) ?? null;
 }
 
-function factoryOverride(slug: string): { factory: Address; implementation: Address } | null {
+function factoryOverride(slug: string): { factory: Address; implementation: Address; version: DepositFactoryVersion } | null {
   const factory = env.DEPOSIT_FACTORIES[slug];
   return factory ?? null;
 }
@@ -239,7 +249,7 @@ function build(def: NetworkDef): Blockchain {
       defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
       nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
-      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
+      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
       explorerUrl: def.liveExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, true),
       finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
     };
@@ -251,7 +261,7 @@ function build(def: NetworkDef): Blockchain {
       id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
       defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
       tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
-      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null,
+      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
       explorerUrl: def.testnetExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, false),
       finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
     };
@@ -267,7 +277,7 @@ function build(def: NetworkDef): Blockchain {
       { symbol: "USDC", address: devnetContracts.USDC, decimals: 6 },
       { symbol: "USDT", address: devnetContracts.USDT, decimals: 6 },
     ],
-    factory: devnetContracts.factory, implementation: devnetContracts.implementation,
+    factory: devnetContracts.factoryV2, implementation: devnetContracts.implementationV2, factoryVersion: 2,
     explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),
     // hardhat answers both tags (with its latest block), so the devnet takes the same path as live chains.
     finality: ethereumTags, maxFeePerGas: maxFeeCeiling(def),

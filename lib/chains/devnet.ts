@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
-import { depositFactoryArtifact, mockAggregatorArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 
 /**
  * viem's `hardhat` chain, written out: importing it from "viem/chains" loads every chain viem
@@ -286,6 +286,8 @@ export async function readDevnetIdentity(rpcUrl: string, timeoutMs = 2_000): Pro
 export type GatewayContracts = {
   factory: Address;
   implementation: Address;
+  /** DepositFactoryV2 (issue 30), deployed after the price feeds. */
+  factoryV2: Address;
   tokens: { USDC: Address; USDT: Address };
   /** MockAggregator price feeds, by pair ("ETH/USD"). */
   priceFeeds: Record<DevnetFeedPair, Address>;
@@ -333,13 +335,26 @@ export async function deployGatewayContracts(options: {
     "USDT",
   );
   const { priceFeeds } = await deployDevnetPriceFeeds(options);
+  const { factoryV2 } = await deployDepositFactoryV2(options);
   const implementation = await publicClient.readContract({
     address: factory,
     abi: depositFactoryArtifact.abi,
     functionName: "implementation",
   });
 
-  return { factory, implementation: getAddress(implementation), tokens: { USDC, USDT }, priceFeeds };
+  return { factory, implementation: getAddress(implementation), factoryV2, tokens: { USDC, USDT }, priceFeeds };
+}
+
+/** Deploys DepositFactoryV2 from the deployer (after the price feeds), waiting for the receipt. */
+export async function deployDepositFactoryV2(options: { rpcUrl: string; deployerPrivateKey?: Hex }): Promise<{ factoryV2: Address }> {
+  const account = privateKeyToAccount(options.deployerPrivateKey ?? DEVNET_DEPLOYER_PRIVATE_KEY);
+  const transport = http(options.rpcUrl);
+  const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
+  const walletClient = createWalletClient({ account, chain: devnetChain, transport });
+  const hash = await walletClient.deployContract({ abi: depositFactoryV2Artifact.abi, bytecode: depositFactoryV2Artifact.bytecode });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`Deploying DepositFactoryV2 failed (tx ${hash})`);
+  return { factoryV2: getAddress(receipt.contractAddress) };
 }
 
 /** Deploys the MockAggregator price feeds (catalog devnetFeeds, in order) from the deployer, waiting for each receipt. */

@@ -91,7 +91,7 @@ export async function findOrderSweep(db: DbOrTx, paymentOrderId: number) {
  * Sweeps on a chain due now, with their order: pending ones whose time has come, and submitted
  * ones not updated since `submittedBefore` (their worker died mid-sweep).
  */
-export async function findDueSweeps(db: DbOrTx, blockchainId: number, now: Date, submittedBefore: Date) {
+export async function findDueSweeps(db: DbOrTx, blockchainId: number, now: Date, submittedBefore: Date, limit = 20) {
   return db
     .select({ sweep: sweeps, order: paymentOrders })
     .from(sweeps)
@@ -106,7 +106,8 @@ export async function findDueSweeps(db: DbOrTx, blockchainId: number, now: Date,
         ),
       ),
     )
-    .limit(20);
+    .orderBy(asc(sweeps.nextAttemptAt), asc(sweeps.id))
+    .limit(limit);
 }
 
 /** When the first pending sweep on these chains falls due (null: none), so an idle sweeper can sleep until then. */
@@ -140,6 +141,29 @@ export async function claimSweep(db: DbOrTx, sweep: Sweep, now: Date): Promise<S
 export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<Sweep, "id">> & { updatedAt: Date }): Promise<void> {
   await db.update(sweeps).set(values).where(eq(sweeps.id, id));
 }
+
+/**
+ * Adds a sweep transaction's gas (this order's share of it) to the sweep's totals; `onChain`: the
+ * share of the transaction now in tx_hash, which a reorg takes back off (requeueReorgedSweeps).
+ */
+export async function addSweepGas(db: DbOrTx, id: number, share: { gas: bigint; costWei: bigint }, onChain: boolean): Promise<void> {
+  await db
+    .update(sweeps)
+    .set({
+      gasUsed: sql`${sweeps.gasUsed} + ${share.gas.toString()}::bigint`,
+      gasCostWei: sql`${sweeps.gasCostWei} + ${share.costWei.toString()}::numeric`,
+      ...(onChain ? { lastGasUsed: share.gas, lastGasCostWei: share.costWei.toString() } : {}),
+    })
+    .where(eq(sweeps.id, id));
+}
+
+/** A reorged sweep transaction's gas share comes off the order's totals. */
+const dropLastGas = {
+  gasUsed: sql`${sweeps.gasUsed} - coalesce(${sweeps.lastGasUsed}, 0)`,
+  gasCostWei: sql`${sweeps.gasCostWei} - coalesce(${sweeps.lastGasCostWei}, 0)`,
+  lastGasUsed: null,
+  lastGasCostWei: null,
+};
 
 /** Sweeps of the merchant's orders not yet done, with the order (for a manual flush). */
 export async function openSweeps(db: DbOrTx, merchantId: number) {
@@ -177,7 +201,7 @@ export async function requeueReorgedSweeps(db: DbOrTx, gone: Pick<Sweep, "id" | 
   if (gone.length === 0) return 0;
   const rows = await db
     .update(sweeps)
-    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now })
+    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now, ...dropLastGas })
     .where(and(eq(sweeps.status, "succeeded"), or(...gone.map((s) => and(eq(sweeps.id, s.id), eq(sweeps.blockHash, s.blockHash!))))))
     .returning({ id: sweeps.id });
   return rows.length;
@@ -188,7 +212,7 @@ export async function requeueSweepsOnReset(db: DbOrTx, blockchainId: number, las
   const inWindow = sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${sweeps.paymentOrderId}), ${window.minBlocks}::int) > ${lastScanned}::bigint`;
   const rows = await db
     .update(sweeps)
-    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now })
+    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now, ...dropLastGas })
     .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), inWindow))
     .returning({ id: sweeps.id });
   return rows.length;

@@ -4,7 +4,7 @@ import { createPublicClient, getAddress, http } from "viem";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
-import { deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
+import { deployDepositFactoryV2, deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
 import { isRpcUnreachable } from "./serial-sender";
 
@@ -27,16 +27,25 @@ export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
   if (code && code !== "0x") {
     // A devnet from before the price feeds existed: add them (they are the deployer's next transactions).
     const feedCode = await client.getCode({ address: devnetContracts.priceFeeds["ETH/USD"] });
-    if (feedCode && feedCode !== "0x") return;
-    const { priceFeeds } = await deployDevnetPriceFeeds({ rpcUrl });
-    if (getAddress(priceFeeds["ETH/USD"]) !== devnetContracts.priceFeeds["ETH/USD"]) {
-      throw new Error("Devnet price feeds landed at unexpected addresses: the deployer account was used for something else.");
+    if (!feedCode || feedCode === "0x") {
+      const { priceFeeds } = await deployDevnetPriceFeeds({ rpcUrl });
+      if (getAddress(priceFeeds["ETH/USD"]) !== devnetContracts.priceFeeds["ETH/USD"]) {
+        throw new Error("Devnet price feeds landed at unexpected addresses: the deployer account was used for something else.");
+      }
+    }
+    // A devnet from before DepositFactoryV2 (issue 30): add it, the deployer's next transaction.
+    const factoryV2Code = await client.getCode({ address: devnetContracts.factoryV2 });
+    if (factoryV2Code && factoryV2Code !== "0x") return;
+    const { factoryV2 } = await deployDepositFactoryV2({ rpcUrl });
+    if (getAddress(factoryV2) !== devnetContracts.factoryV2) {
+      throw new Error("DepositFactoryV2 landed at an unexpected address: the deployer account was used for something else.");
     }
     return;
   }
   const deployed = await deployGatewayContracts({ rpcUrl });
   if (
     getAddress(deployed.factory) !== devnetContracts.factory ||
+    getAddress(deployed.factoryV2) !== devnetContracts.factoryV2 ||
     getAddress(deployed.tokens.USDC) !== devnetContracts.USDC ||
     Object.entries(deployed.priceFeeds).some(([pair, address]) => getAddress(address) !== devnetContracts.priceFeeds[pair as keyof typeof devnetContracts.priceFeeds])
   ) {

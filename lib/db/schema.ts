@@ -299,6 +299,8 @@ export const paymentOrders = pgTable(
     depositSalt: text("deposit_salt").notNull(),
     /** Factory that computes/deploys the forwarder. */
     depositFactory: text("deposit_factory").notNull(),
+    /** Which factory contract deposit_factory is (lib/chains/catalog.ts DepositFactoryVersion): 1 sweeps alone, 2 in batches. */
+    depositFactoryVersion: integer("deposit_factory_version").notNull().default(1),
     /** Exactly the JSON text the merchant sent. */
     orderInfo: text("order_info").notNull(),
     webhookUrl: text("webhook_url"),
@@ -542,6 +544,13 @@ export const sweeps = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     nextAttemptAt: ts("next_attempt_at").notNull(),
+    /** Gas of this order's sweep transactions still on chain (its share of each batch: the batch's gas over its deposits). */
+    gasUsed: bigint("gas_used", { mode: "bigint" }).notNull().default(sql`0`),
+    /** The same in wei (gas share × the transaction's effective gas price). */
+    gasCostWei: baseUnits("gas_cost_wei").notNull().default("0"),
+    /** The share of the transaction in tx_hash, taken back off the totals if a reorg drops it. */
+    lastGasUsed: bigint("last_gas_used", { mode: "bigint" }),
+    lastGasCostWei: baseUnits("last_gas_cost_wei"),
     ...timestamps,
   },
   (t) => [uniqueIndex("sweeps_order_key").on(t.paymentOrderId), index("sweeps_due_idx").on(t.status, t.nextAttemptAt)],

@@ -138,6 +138,7 @@ export async function createOrder(
         depositDestination: destination ?? "",
         depositSalt: salt,
         depositFactory: chain.factory,
+        depositFactoryVersion: chain.factoryVersion,
         orderInfo,
         webhookUrl: input.webhook_url ?? null,
         redirectUrl: input.redirect_url ?? null,

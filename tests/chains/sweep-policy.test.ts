@@ -61,7 +61,7 @@ describe("sweeper decision logic", () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
     const dust = await confirmedNativeOrder(merchant, "0.000000001"); // 1 gwei: far below the gas
-    const policy = { maxGas: 400_000n, minValueGasMultiple: 1, minTokenUnits: 1, perMerchantPerHour: 1 };
+    const policy = { maxGas: 400_000n, minValueGasMultiple: 1, minTokenUnits: 1, perMerchantPerHour: 1, batchSize: 20, batchMaxWaitMs: 0, maxGasPrice: null };
     let result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()), new Date(), { policy });
     expect(result.skipped).toContain(dust.order_id);
     expect((await sweepRow(dust.id)).lastError).toMatch(/less than the gas/);
