@@ -10,7 +10,7 @@ import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
  * `npm run bench -- gas` (issue 30): on one devnet, in one run, the gas of a plain ERC-20 and a
  * plain ETH transfer (the floor), of the customer's payment to a deposit address, and the gateway's
  * gas per payment to sweep it, at batch sizes 1, 5, 20 and 100, each also as a ratio to the plain
- * transfer of the same asset. Merchants' wallets already hold the asset (they were paid before),
+ * transfer of the same asset (a transfer to a fresh address, as the customer's payment is). Merchants' wallets already hold the asset (they were paid before),
  * and each batch pays four merchants in turn, as a sweeper's batch of one chain would.
  */
 const batchSizes = [1, 5, 20, 100];
@@ -131,6 +131,25 @@ async function sweepStrategies(client: PublicClient, sweeper: Wallet, gasOf: (ha
       return total;
     },
   };
-  void client;
-  return [single];
+  // DepositFactoryV2: one flushBatch for the whole batch, listing only the batch's asset (as the sweeper groups it).
+  const batched: SweepStrategy = {
+    name: "v2 (flushBatch)",
+    factory: devnetContracts.factoryV2,
+    implementation: devnetContracts.implementationV2,
+    async sweep(deposits, asset) {
+      const hash = await sweeper.writeContract({
+        chain: devnetChain,
+        account: sweeper.account,
+        address: devnetContracts.factoryV2,
+        abi: artifacts.depositFactoryV2Artifact.abi,
+        functionName: "flushBatch",
+        args: [deposits, asset === "erc20" ? [devnetContracts.USDC] : [], 400_000n],
+      });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      const failed = receipt.logs.filter((entry) => entry.address.toLowerCase() === devnetContracts.factoryV2.toLowerCase()).length;
+      if (failed > 0) throw new Error(`flushBatch: ${failed} deposits failed`);
+      return gasOf(hash);
+    },
+  };
+  return [single, batched];
 }

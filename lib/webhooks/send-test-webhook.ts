@@ -48,6 +48,7 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     depositDestination: "0x000000000000000000000000000000000000dEaD",
     depositSalt: "0x" + "00".repeat(32),
     depositFactory: "0x000000000000000000000000000000000000dEaD",
+    depositFactoryVersion: 2,
     orderInfo: '{"test":true}',
     webhookUrl: null,
     redirectUrl: null,

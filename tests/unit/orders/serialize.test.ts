@@ -19,6 +19,7 @@ const row: PaymentOrder = {
   depositDestination: "0x00000000000000000000000000000000000000bB",
   depositSalt: `0x${"11".repeat(32)}`,
   depositFactory: "0x00000000000000000000000000000000000000cC",
+  depositFactoryVersion: 2,
   orderInfo: '{"a": 1}',
   webhookUrl: "https://shop.example/hook",
   redirectUrl: null,
