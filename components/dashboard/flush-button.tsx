@@ -4,13 +4,14 @@ import { useState } from "react";
 import { createWalletClient, custom, parseAbi, type Address, type EIP1193Provider, type Hex } from "viem";
 import { Alert, Button } from "@/components/ui";
 
-const factoryAbi = parseAbi(["function deployAndFlush(address destination, bytes32 salt, address[] tokens) returns (address)"]);
+// DepositFactory (version 1) and DepositFactoryV2 take the same arguments under different names.
+const factoryAbi = parseAbi(["function deployAndFlush(address destination, bytes32 salt, address[] tokens) returns (address)", "function flush(address destination, bytes32 salt, address[] tokens) returns (address)"]);
 
 /**
- * Flushes one deposit forwarder with the merchant's own browser wallet: `deployAndFlush` may be
- * called by anyone and can only pay the destination bound at order creation, so no trust is needed.
+ * Flushes one deposit forwarder with the merchant's own browser wallet: `deployAndFlush` (`flush`
+ * on a version 2 factory) may be called by anyone and can only pay the destination bound at order creation, so no trust is needed.
  */
-export function FlushButton(props: { chainId: number; factory: Address; destination: Address; salt: Hex; tokens: Address[] }) {
+export function FlushButton(props: { chainId: number; factory: Address; factoryVersion: number; destination: Address; salt: Hex; tokens: Address[] }) {
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
   const ethereum = typeof window !== "undefined" ? (window as unknown as { ethereum?: EIP1193Provider }).ethereum : undefined;
 
@@ -30,7 +31,7 @@ export function FlushButton(props: { chainId: number; factory: Address; destinat
         chain: null,
         address: props.factory,
         abi: factoryAbi,
-        functionName: "deployAndFlush",
+        functionName: props.factoryVersion >= 2 ? "flush" : "deployAndFlush",
         args: [props.destination, props.salt, props.tokens],
       });
       setState({ kind: "ok", text: `Flush sent: ${hash}` });

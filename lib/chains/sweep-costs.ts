@@ -82,3 +82,10 @@ export async function sweepGasTotals(db: DbOrTx, merchantId: number, from: Date,
     .orderBy(asc(paymentOrders.blockchainId));
   return rows.map((row) => ({ blockchainId: row.blockchainId, orders: Number(row.orders), gasUsed: BigInt(row.gasUsed), gasCostWei: BigInt(row.gasCostWei) }));
 }
+
+/** The calendar month (UTC) holding `at`: [from, to) and a label such as "November 2026". */
+export function monthOf(at: Date): { from: Date; to: Date; label: string } {
+  const from = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const to = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  return { from, to, label: from.toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" }) };
+}

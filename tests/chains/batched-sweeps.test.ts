@@ -8,7 +8,7 @@ import { chainClient, createChainClient } from "@/lib/chains/clients";
 import { depositFactoryArtifact, depositFactoryV2Artifact } from "@/lib/chains/contract-artifacts";
 import { computeDepositAddress } from "@/lib/chains/deposit-address";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { sweepGasByOrder } from "@/lib/chains/sweep-costs";
+import { monthOf, sweepGasByOrder, sweepGasTotals } from "@/lib/chains/sweep-costs";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { paymentOrders, sweeps } from "@/lib/db/schema";
 import { setupTestDatabase } from "../helpers/db";
@@ -120,6 +120,13 @@ describe("batched sweeps", () => {
 
     const byOrder = await sweepGasByOrder(testDb.db, a.merchant.id);
     expect(byOrder.map((r) => r.orderId).sort()).toEqual([usdcA, usdcA2, ethA].map((o) => o.order_id).sort());
+    const sharesOfA = await Promise.all([usdcA, usdcA2, ethA].map((o) => sweepOf(o.id)));
+    const month = monthOf(new Date());
+    expect(await sweepGasTotals(testDb.db, a.merchant.id, month.from, month.to)).toEqual([
+      { blockchainId: 2, orders: 3, gasUsed: sharesOfA.reduce((n, s) => n + s.gasUsed, 0n), gasCostWei: sharesOfA.reduce((n, s) => n + BigInt(s.gasCostWei), 0n) },
+    ]);
+    // Scoped to its merchant: b's figures are b's alone.
+    expect((await sweepGasByOrder(testDb.db, b.merchant.id)).map((r) => r.orderId).sort()).toEqual([usdcB, ethB, old].map((o) => o.order_id).sort());
 
     // A second run finds nothing due and sends nothing.
     const nonce = await chainClient(chain()).getTransactionCount({ address: (await chainClient(chain()).getTransaction({ hash: usdcSweeps[0]!.txHash as Hex })).from });

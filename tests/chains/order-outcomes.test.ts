@@ -12,7 +12,7 @@ import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { GET as getTransaction } from "@/app/api/transactions/[transactionHash]/route";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
-import { depositFactoryArtifact } from "@/lib/chains/contract-artifacts";
+import { depositFactoryV2Artifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts } from "@/lib/chains/devnet";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { watchChainTick } from "@/lib/engine/chain-tick";
@@ -173,7 +173,7 @@ describe("failure reasons", () => {
     const { merchant, order, wallet } = await setup({ amount: "0.5", currency: "ETH", expires_at: expiresAt.toISOString() });
     const griefer = net.wallet(devnetAccounts[6].privateKey);
     // deploy the forwarder (permissionless), then call it with data it has no function for: the transaction reverts
-    const deployed = await griefer.writeContract({ address: devnetContracts.factory, abi: depositFactoryArtifact.abi, functionName: "deployAndFlush", args: [wallet, await saltOf(order.order_id), []] });
+    const deployed = await griefer.writeContract({ address: devnetContracts.factoryV2, abi: depositFactoryV2Artifact.abi, functionName: "flush", args: [wallet, await saltOf(order.order_id), []] });
     await client().waitForTransactionReceipt({ hash: deployed });
     // (hardhat answers a reverting transaction with an error when it mines it at once: queue it, then mine)
     await net.testClient().setAutomine(false);

@@ -11,6 +11,9 @@ import { providerStatus, type ProviderStatusRow } from "@/lib/dashboard/provider
 import { orderStatuses } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { getDb } from "@/lib/db/client";
+import { findBlockchainById } from "@/lib/chains/catalog";
+import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-costs";
+import { formatAmount } from "@/lib/orders/amounts";
 
 export const metadata: Metadata = { title: "Overview · Dashboard" };
 
@@ -30,7 +33,9 @@ const providerColumns: Array<Column<ProviderStatusRow>> = [
 
 export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
-  const { tokens, recent, setup } = await loadOverview(await getDb(), merchant.merchantId);
+  const db = await getDb();
+  const month = monthOf(new Date());
+  const [{ tokens, recent, setup }, sweepGas] = await Promise.all([loadOverview(db, merchant.merchantId), sweepGasTotals(db, merchant.merchantId, month.from, month.to)]);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
@@ -63,6 +68,23 @@ export default async function OverviewPage() {
         <Card title={`Last ${overviewDays} days`}>
           <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
           <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
+        </Card>
+        <Card title={`Sweep gas in ${month.label}`}>
+          <div data-sweep-gas-month>
+            {sweepGas.length === 0 ? (
+              <p>No sweeps this month.</p>
+            ) : (
+              sweepGas.map((row) => {
+                const chain = findBlockchainById(row.blockchainId);
+                return (
+                  <p key={row.blockchainId}>
+                    {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.gasCostWei, 18)} {chain?.nativeCurrency.symbol ?? "ETH"} for {row.orders === 1 ? "1 order" : `${row.orders} orders`}
+                  </p>
+                );
+              })
+            )}
+            <p>What the gateway spent moving your payments from their deposit addresses to your wallet (each order&apos;s share of its batch).</p>
+          </div>
         </Card>
       </div>
 

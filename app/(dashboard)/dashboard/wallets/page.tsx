@@ -34,6 +34,7 @@ const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>
         <FlushButton
           chainId={chain.chainId}
           factory={order.depositFactory as Address}
+          factoryVersion={order.depositFactoryVersion}
           destination={order.depositDestination as Address}
           salt={order.depositSalt as Hex}
           tokens={chain.tokens.flatMap((t) => (t.address ? [t.address as Address] : []))}

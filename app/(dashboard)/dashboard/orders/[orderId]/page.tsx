@@ -7,6 +7,7 @@ import { DeliveriesList } from "@/components/dashboard/deliveries-list";
 import { OrderTimeline } from "@/components/dashboard/order-timeline";
 import { chainSlug, explorerUrl, formatDate } from "@/components/dashboard/format";
 import { getDb } from "@/lib/db/client";
+import { findBlockchainById } from "@/lib/chains/catalog";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { formatAmount } from "@/lib/orders/amounts";
@@ -158,6 +159,15 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
               </>
             ) : null}
             {sweep.lastError ? <> ({sweep.lastError})</> : null}
+            {sweep.gasUsed > 0n ? (
+              <>
+                <br />
+                <span data-sweep-gas>
+                  Sweep cost: {sweep.gasUsed.toLocaleString("en-US")} gas, {formatAmount(BigInt(sweep.gasCostWei), 18)} {findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "ETH"} (this
+                  order&apos;s share of its batch transaction, paid by the gateway).
+                </span>
+              </>
+            ) : null}
           </p>
         ) : (
           <p>Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another asset).</p>
