@@ -8,6 +8,7 @@ import { chainClient, createChainClient } from "@/lib/chains/clients";
 import { depositFactoryArtifact, depositFactoryV2Artifact } from "@/lib/chains/contract-artifacts";
 import { computeDepositAddress } from "@/lib/chains/deposit-address";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
+import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
 import { monthOf, sweepGasByOrder, sweepGasTotals } from "@/lib/chains/sweep-costs";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { paymentOrders, sweeps } from "@/lib/db/schema";
@@ -221,5 +222,34 @@ describe("batched sweeps", () => {
     // The same transaction may be sent again (same nonce, fees and input): what counts is that it is on the new chain.
     expect(resent.blockHash).not.toBe(firstBlock);
     expect(resent.gasUsed).toBe((await chainClient(chain()).getTransactionReceipt({ hash: resent.txHash as Hex })).gasUsed / 2n);
+  });
+
+  test("a batch below its size waits up to the max wait, then goes as it is; above the gas-price ceiling nothing is sent", async () => {
+    const { merchant, wallet } = await merchantWithWallet();
+    const one = await paidOrder(merchant, "USDC", "1");
+    const two = await paidOrder(merchant, "USDC", "2");
+    await confirmAll([one.id, two.id]);
+    const sender = (await chainClient(chain()).getTransactionCount({ address: devnetSweeper.address as Address })) as number;
+    const live = { maxGas: 400_000n, minValueGasMultiple: 0, minTokenUnits: 0, perMerchantPerHour: 0, batchSize: 5, batchMaxWaitMs: 60_000, maxGasPrice: null };
+
+    const now = new Date();
+    const waited = await sweepConfirmedDeposits(testDb.db, chain(), client(), now, { policy: live });
+    expect(waited.waiting.sort()).toEqual([one.order_id, two.order_id].sort());
+    const due = await sweepOf(one.id);
+    expect(due).toMatchObject({ status: "pending", attempts: 0 });
+    expect(due.nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
+
+    // Above the ceiling: waiting again, no attempt spent, no transaction.
+    const later = new Date(due.nextAttemptAt.getTime() + 1_000);
+    const expensive = await sweepConfirmedDeposits(testDb.db, chain(), client(), later, { policy: { ...live, maxGasPrice: 1n } });
+    expect(expensive.waiting.sort()).toEqual([one.order_id, two.order_id].sort());
+    expect(await chainClient(chain()).getTransactionCount({ address: devnetSweeper.address as Address })).toBe(sender);
+    expect((await sweepOf(one.id)).attempts).toBe(0);
+
+    // Past the max wait the two go together, though the batch holds five.
+    const sent = await sweepConfirmedDeposits(testDb.db, chain(), client(), later, { policy: live });
+    expect(sent.swept.sort()).toEqual([one.order_id, two.order_id].sort());
+    expect((await sweepOf(one.id)).txHash).toBe((await sweepOf(two.id)).txHash);
+    expect(await usdcBalance(wallet)).toBe(3_000_000n);
   });
 });
