@@ -127,8 +127,10 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
     groups.set(asset, [...(groups.get(asset) ?? []), item]);
   }
   for (const group of groups.values()) {
-    if (group.length < policy.batchSize && policy.batchMaxWaitMs > 0) {
-      // Due since its last change (armed, or its last attempt); the whole group goes once its oldest has waited long enough.
+    // Only sweeps never tried since they were armed wait for company (a retry, a transaction to resume,
+    // a reorged sweep go at once); they wait from when they were armed, and the group goes once its oldest has waited long enough.
+    const fresh = group.every(({ sweep }) => sweep.status === "pending" && sweep.attempts === 0 && sweep.lastError === null);
+    if (fresh && group.length < policy.batchSize && policy.batchMaxWaitMs > 0) {
       const oldest = Math.min(...group.map(({ sweep }) => sweep.updatedAt.getTime()));
       if (now.getTime() - oldest < policy.batchMaxWaitMs) {
         for (const { sweep, order } of group) {
@@ -243,34 +245,54 @@ class NotInBatch extends Error {}
  */
 async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
   const { db, chain, client, key, sweeper, policy, options } = run;
-  const planned: Array<{ claimed: Sweep; order: PaymentOrder; plan: Extract<SweepPlan, { send: true }> }> = [];
+  const claimedItems: Array<{ claimed: Sweep; order: PaymentOrder }> = [];
   for (const item of items) {
     if (!(await withinMerchantBudget(run, item))) continue;
     const claimed = await claimSweep(db, item.sweep, run.now);
-    if (!claimed) continue;
-    try {
-      const plan = await planSweep(client, sweeper.address, item.order, chain, policy);
-      if (!plan.send) throw new SkipSweep(plan.reason);
-      planned.push({ claimed, order: item.order, plan });
-    } catch (error) {
-      await settleFailure(run, claimed, item.order, error);
-    }
+    if (claimed) claimedItems.push({ claimed, order: item.order });
   }
-  if (planned.length === 0) return;
-  const factory = planned[0]!.order.depositFactory as Address;
-  const tokens = [...new Set(planned.flatMap(({ plan }) => plan.args[2].map((t) => t.toLowerCase())))] as Address[];
-  const deposits = planned.map(({ plan }) => ({ destination: plan.args[0], salt: plan.args[1] }));
-  const args = [deposits, tokens, policy.maxGas] as const;
-  // Each deposit's own limit covers its share (they include a transaction's base cost each: headroom).
-  const gas = planned.reduce((sum, { plan }) => sum + plan.gas, 0n);
+  if (claimedItems.length === 0) return;
+  const factory = claimedItems[0]!.order.depositFactory as Address;
+  // Why a deposit was left out of the transaction built (skipped, or its estimate failed).
+  const leftOut = new Map<number, unknown>();
+  // Planned only when a transaction is to be built: a batch in flight is watched again, not planned anew
+  // (its deposits may be empty already).
+  const build = async () => {
+    leftOut.clear();
+    const planned: Array<Extract<SweepPlan, { send: true }>> = [];
+    for (const { claimed, order } of claimedItems) {
+      try {
+        const plan = await planSweep(client, sweeper.address, order, chain, policy);
+        if (!plan.send) throw new SkipSweep(plan.reason);
+        planned.push(plan);
+      } catch (error) {
+        leftOut.set(claimed.id, error);
+      }
+    }
+    if (planned.length === 0) throw new NothingToSend();
+    const tokens = [...new Set(planned.flatMap((plan) => plan.args[2].map((t) => t.toLowerCase())))] as Address[];
+    const deposits = planned.map((plan) => ({ destination: plan.args[0], salt: plan.args[1] }));
+    const args = [deposits, tokens, policy.maxGas] as const;
+    // Each deposit's own limit covers its share (they include a transaction's base cost each: headroom).
+    const gas = planned.reduce((sum, plan) => sum + plan.gas, 0n);
+    return { to: factory, data: encodeFunctionData({ abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args }), gas, args };
+  };
+  const settleLeftOut = async (otherwise: unknown) => {
+    for (const { claimed, order } of claimedItems) await settleFailure(run, claimed, order, leftOut.get(claimed.id) ?? otherwise);
+  };
+
   let sent: Sent;
   try {
     if (run.sending === "managed") {
-      const build = async () => ({ to: factory, data: encodeFunctionData({ abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args }), gas });
       const replaceAfterMs = options.replaceAfterMs ?? env.TX_REPLACE_AFTER_SECONDS * 1000;
-      const purposeId = Math.min(...planned.map(({ claimed }) => claimed.id));
-      sent = await sendManaged(db, chain, client, key, { purpose: "sweep_batch", purposeId }, build, { replaceAfterMs, waitMs: options.waitMs ?? 60_000 });
+      // Recorded as the sweep of its lowest id: a batch of one is sent, resumed and reported exactly as a single sweep.
+      const purposeId = Math.min(...claimedItems.map(({ claimed }) => claimed.id));
+      sent = await sendManaged(db, chain, client, key, { purpose: "sweep", purposeId }, async () => {
+        const { to, data, gas } = await build();
+        return { to, data, gas };
+      }, { replaceAfterMs, waitMs: options.waitMs ?? 60_000 });
     } else {
+      const { args, gas } = await build();
       sent = await sweeper.run(async (wallet) => {
         const hash = await wallet.writeContract({ address: factory, abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args, gas });
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
@@ -278,7 +300,7 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
     }
     if (sent.receipt.status !== "success") throw new Error(`flushBatch reverted (tx ${sent.hash})`);
   } catch (error) {
-    for (const { claimed, order } of planned) await settleFailure(run, claimed, order, error);
+    await settleLeftOut(error);
     return;
   }
 
@@ -293,9 +315,9 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
   // Each deposit's share: the transaction's gas over the deposits it held.
   const count = BigInt(Math.max(inBatch.size, 1));
   const share = { gas: receipt.gasUsed / count, costWei: (receipt.gasUsed * receipt.effectiveGasPrice) / count };
-  for (const { claimed, order } of planned) {
+  for (const { claimed, order } of claimedItems) {
     if (!inBatch.has(`${order.depositDestination.toLowerCase()}:${order.depositSalt.toLowerCase()}`)) {
-      await settleFailure(run, claimed, order, new NotInBatch(`Not in batch transaction ${hash}; sent again.`));
+      await settleFailure(run, claimed, order, leftOut.get(claimed.id) ?? new NotInBatch(`Not in batch transaction ${hash}; sent again.`));
       continue;
     }
     const reason = failures.get(order.receivingAddress.toLowerCase());
@@ -307,3 +329,6 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
     await settleFailure(run, claimed, order, new Error(`Its flush failed inside batch transaction ${hash} (revert data ${reason.slice(0, 74)}); the other deposits were swept.`));
   }
 }
+
+/** Every deposit of a batch was left out (skipped or not estimable): no transaction. */
+class NothingToSend extends Error {}

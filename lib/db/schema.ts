@@ -672,7 +672,7 @@ export const sentTransactions = pgTable(
     sender: text("sender").notNull(),
     nonce: bigint("nonce", { mode: "bigint" }).notNull(),
     hash: text("hash").notNull(),
-    /** What the transaction does ("sweep") and the id of that record (the sweep's id). */
+    /** What the transaction does ("sweep") and the id of that record (the sweep's id; a batch of sweeps: its lowest sweep id). */
     purpose: text("purpose").notNull(),
     purposeId: integer("purpose_id").notNull(),
     maxFeePerGas: baseUnits("max_fee_per_gas").notNull(),

@@ -246,8 +246,8 @@ describe("batched sweeps", () => {
     expect(await chainClient(chain()).getTransactionCount({ address: devnetSweeper.address as Address })).toBe(sender);
     expect((await sweepOf(one.id)).attempts).toBe(0);
 
-    // Past the max wait the two go together, though the batch holds five.
-    const sent = await sweepConfirmedDeposits(testDb.db, chain(), client(), later, { policy: live });
+    // Past the max wait (and the ceiling's short wait) the two go together, though the batch holds five.
+    const sent = await sweepConfirmedDeposits(testDb.db, chain(), client(), new Date(later.getTime() + 5_000), { policy: live });
     expect(sent.swept.sort()).toEqual([one.order_id, two.order_id].sort());
     expect((await sweepOf(one.id)).txHash).toBe((await sweepOf(two.id)).txHash);
     expect(await usdcBalance(wallet)).toBe(3_000_000n);
