@@ -156,7 +156,7 @@ async function withinMerchantBudget(run: SweepRun, { sweep, order }: DueSweep): 
 
 /** A first-version order: one deployAndFlush transaction of its own. */
 async function sweepAlone(run: SweepRun, { sweep, order }: DueSweep): Promise<void> {
-  const { db, chain, client, key, sweeper, policy, options, result } = run;
+  const { db, chain, client, key, sweeper, policy, options } = run;
   if (!(await withinMerchantBudget(run, { sweep, order }))) return;
   const claimed = await claimSweep(db, sweep, run.now);
   if (!claimed) return;
