@@ -111,7 +111,7 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
   })
     .then((devnet) => {
       setDevnetRpcUrl(devnet.rpcUrl);
-      log.info("sandbox devnet ready", { rpc_url: devnet.rpcUrl, source: devnet.source, factory: devnetContracts.factory, usdc: devnetContracts.USDC, usdt: devnetContracts.USDT });
+      log.info("sandbox devnet ready", { rpc_url: devnet.rpcUrl, source: devnet.source, factory: devnetContracts.factory, factory_v2: devnetContracts.factoryV2, usdc: devnetContracts.USDC, usdt: devnetContracts.USDT });
       return devnet;
     })
     .catch((error) => {
