@@ -85,15 +85,16 @@ describe("POST /api/payment-orders/", () => {
       amount: "10500000",
       amountReceived: "0",
       depositDestination: baseWallet.wallet_address,
-      depositFactory: devnetContracts.factory,
+      depositFactory: devnetContracts.factoryV2,
+      depositFactoryVersion: 2,
       confirmationThreshold: 7,
       orderInfo,
     });
     expect(row.depositSalt).toMatch(/^0x[0-9a-f]{64}$/);
     expect(order.receiving_address).toBe(
       computeDepositAddress({
-        factory: devnetContracts.factory,
-        implementation: devnetContracts.implementation,
+        factory: devnetContracts.factoryV2,
+        implementation: devnetContracts.implementationV2,
         destination: baseWallet.wallet_address,
         salt: row.depositSalt as `0x${string}`,
       }),
