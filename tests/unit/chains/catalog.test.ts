@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { getAddress } from "viem";
+import { getAddress, publicActions } from "viem";
+import { depositFactoryV2Artifact } from "@/lib/chains/contract-artifacts";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { deployGatewayContracts } from "@/lib/chains/devnet";
 import { setupTestDevnet } from "../../helpers/devnet";
@@ -53,12 +54,15 @@ describe("network catalog in live mode", () => {
     const implementation = "0x2222222222222222222222222222222222222222";
     const { findBlockchainBySlug } = await catalogWith({
       GATEWAY_MODE: "live",
-      DEPOSIT_FACTORIES: JSON.stringify({ base: { factory, implementation } }),
+      DEPOSIT_FACTORIES: JSON.stringify({ base: { factory, implementation }, optimism: { factory, implementation, version: 2 } }),
       RPC_URL_BASE: "https://base-mainnet.example/v2/secret",
     });
     const base = findBlockchainBySlug("BASE")!;
     expect(base.factory?.toLowerCase()).toBe(factory);
     expect(base.implementation?.toLowerCase()).toBe(implementation);
+    // An entry without a version is the first DepositFactory; "version":2 a DepositFactoryV2 (batched sweeps).
+    expect(base.factoryVersion).toBe(1);
+    expect(findBlockchainBySlug("optimism")!.factoryVersion).toBe(2);
     expect(base.rpcUrl).toBe("https://base-mainnet.example/v2/secret");
     expect(findBlockchainBySlug("ethereum")!.factory).toBeNull();
     expect(base.rpcUrls).toEqual(["https://base-mainnet.example/v2/secret"]);
@@ -91,8 +95,10 @@ describe("network catalog in sandbox mode", () => {
     for (const chain of chains) {
       expect(chain.chainId).toBe(31337);
       expect(chain.isDevnet).toBe(true);
-      expect(chain.factory).toBe(catalog.devnetContracts.factory);
-      expect(chain.implementation).toBe(catalog.devnetContracts.implementation);
+      // New sandbox orders use DepositFactoryV2; the first factory stays deployed for orders made with it.
+      expect(chain.factory).toBe(catalog.devnetContracts.factoryV2);
+      expect(chain.implementation).toBe(catalog.devnetContracts.implementationV2);
+      expect(chain.factoryVersion).toBe(2);
       expect(chain.tokens).toEqual([
         { symbol: chain.nativeCurrency.symbol, address: null, decimals: 18 },
         { symbol: "USDC", address: catalog.devnetContracts.USDC, decimals: 6 },
@@ -127,11 +133,15 @@ describe("devnet contract addresses", () => {
       implementation: devnetContracts.implementation,
       USDC: devnetContracts.USDC,
       USDT: devnetContracts.USDT,
+      factoryV2: devnetContracts.factoryV2,
     }).toEqual({
       factory: deployed.factory,
       implementation: deployed.implementation,
       USDC: deployed.tokens.USDC,
       USDT: deployed.tokens.USDT,
+      factoryV2: deployed.factoryV2,
     });
+    const implementationV2 = await devnet.testClient().extend(publicActions).readContract({ address: deployed.factoryV2, abi: depositFactoryV2Artifact.abi, functionName: "implementation" });
+    expect(implementationV2).toBe(devnetContracts.implementationV2);
   });
 });
