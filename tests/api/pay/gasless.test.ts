@@ -222,6 +222,12 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     const order = await createOrder(merchant, { amount: "0.01", currency: "ETH" });
     expect((await view(order.order_id)).gasless).toBeNull();
     const usdcOrder = await createOrder(merchant, { amount: "1", currency: "USDC" });
+    expect((await view(usdcOrder.order_id)).gasless).toEqual({
+      name: "USD Coin",
+      version: "2",
+      valid_after: Math.floor(Date.parse(usdcOrder.created_at) / 1000) - 600,
+      valid_before: Math.floor(Date.parse(usdcOrder.expires_at) / 1000),
+    });
     const customer = await customerWithUsdc(1_000_000n);
     const body = await signFor(customer, usdcOrder.order_id);
     const res = await relay(order.order_id, { ...body, to: order.receiving_address });
