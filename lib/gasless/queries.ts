@@ -23,9 +23,13 @@ export async function findRelayByAuthorization(db: DbOrTx, key: Pick<GaslessRela
   return row ?? null;
 }
 
-/** An order's relays, oldest first (the dashboard's order view). */
-export function listOrderRelays(db: DbOrTx, paymentOrderId: number): Promise<GaslessRelay[]> {
-  return db.select().from(gaslessRelays).where(eq(gaslessRelays.paymentOrderId, paymentOrderId)).orderBy(asc(gaslessRelays.id));
+/** One of the merchant's orders' relays, oldest first (the dashboard's order view). */
+export function listOrderRelays(db: DbOrTx, merchantId: number, paymentOrderId: number): Promise<GaslessRelay[]> {
+  return db
+    .select()
+    .from(gaslessRelays)
+    .where(and(eq(gaslessRelays.merchantId, merchantId), eq(gaslessRelays.paymentOrderId, paymentOrderId)))
+    .orderBy(asc(gaslessRelays.id));
 }
 
 const hourMs = 60 * 60 * 1000;
