@@ -1,4 +1,5 @@
 import { runAuthBench } from "./auth";
+import { runGaslessBench } from "./gasless";
 import { measureIdle, runOrdersBench } from "./orders";
 import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   scanner: runScannerBench,
   webhooks: runWebhookBench,
   "pay-page": runPayPageBench,
+  gasless: runGaslessBench,
   // The idle CPU of a sandbox server alone (also the last figure of `orders`; only when named).
   idle: async () => {
     await ensureProductionBuild();

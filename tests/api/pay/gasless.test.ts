@@ -6,6 +6,7 @@ import { GET as getPublicOrder } from "@/app/api/pay/[orderId]/route";
 import { POST as relayGasless } from "@/app/api/pay/[orderId]/gasless/route";
 import { findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
+import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { gaslessRelays } from "@/lib/db/schema";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { env } from "@/lib/env";
@@ -117,6 +118,11 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     const receipt = await client.getTransactionReceipt({ hash: res.body.data.transaction_hash });
     expect(recorded!.gasUsed).toBe(receipt.gasUsed);
     expect(recorded!.costWei).toBe((receipt.gasUsed * receipt.effectiveGasPrice).toString());
+    // The merchant's order view lists it; no other merchant sees the order.
+    const detail = await loadOrderDetail(testDb.db, merchant.id, order.order_id);
+    expect(detail?.relays.map((r) => r.txHash)).toEqual([res.body.data.transaction_hash]);
+    const stranger = await createMerchant({ shop_name: "Stranger" });
+    expect(await loadOrderDetail(testDb.db, stranger.id, order.order_id)).toBeNull();
   });
 
   test("a replay is refused: by our record, and by the token's nonce state when ours is gone", async () => {
