@@ -1,5 +1,6 @@
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { measureGaslessGas } from "@/lib/gasless/measure-gas";
 import { devnetContracts } from "@/lib/chains/catalog";
 import * as artifacts from "@/lib/chains/contract-artifacts";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
@@ -26,14 +27,6 @@ interface SweepStrategy {
   factory: Address;
   implementation: Address;
   sweep(deposits: Array<{ destination: Address; salt: Hex }>, asset: Asset): Promise<bigint>;
-}
-
-/**
- * The gasless path's row (issue 30 item 3, another branch): the relayer's gas for one
- * transferWithAuthorization payment. Null until that code exists, printed as "n/a".
- */
-async function measureGaslessPayment(): Promise<bigint | null> {
-  return null;
 }
 
 export async function runGasBench(): Promise<void> {
@@ -93,7 +86,7 @@ export async function runGasBench(): Promise<void> {
     rows.push({ label: "customer's ERC-20 payment to a deposit address", gas: average(payments.erc20), asset: "erc20" });
     rows.push({ label: "customer's ETH payment to a deposit address", gas: average(payments.native), asset: "native" });
     rows.push(...sweepRows);
-    rows.push({ label: "gasless ERC-20 payment (EIP-3009 relay), relayer's gas", gas: await measureGaslessPayment(), asset: "erc20" });
+    rows.push({ label: "gasless ERC-20 payment (EIP-3009 relay), relayer's gas", gas: (await measureGaslessGas(devnet.rpcUrl)).relayedTransfer, asset: "erc20" });
 
     console.log("\n== gas (devnet, one run; ratio to the plain transfer of the same asset) ==");
     const width = Math.max(...rows.map((row) => row.label.length));

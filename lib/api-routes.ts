@@ -1,5 +1,6 @@
 import { authRoutes } from "@/lib/auth/routes";
 import { chainRoutes } from "@/lib/chains/routes";
+import { gaslessRoutes } from "@/lib/gasless/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
 import { mailRoutes } from "@/lib/mail/routes";
@@ -24,6 +25,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(walletRoutes),
   ...Object.values(orderRoutes),
   ...Object.values(refundRoutes),
+  ...Object.values(gaslessRoutes),
   ...Object.values(sandboxRoutes),
   ...Object.values(transactionRoutes),
   ...Object.values(webhookRoutes),

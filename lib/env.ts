@@ -90,6 +90,14 @@ const envSchema = z.object({
    * (`MAX_FEE_GWEI_<SLUG>`); unset: the catalog's default for the chain. Above it a sweep waits.
    */
   ...Object.fromEntries(rpcOverrideSlugs.map((s) => [`MAX_FEE_GWEI_${s}`, z.coerce.number().positive().optional()])),
+  /**
+   * Gasless payments (EIP-3009 relays, lib/gasless): most gas the relayer spends for one merchant's
+   * orders per hour, all chains together (0: no gasless payments). With the fee ceiling below, a
+   * merchant's relays cost at most this × the ceiling per hour.
+   */
+  GASLESS_GAS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(1_000_000),
+  /** Gasless payments: refused while base fee + tip is above this many gwei (unset: the chain's MAX_FEE_GWEI ceiling; never above it). */
+  GASLESS_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
   /** A sweep transaction not mined after this many seconds is replaced (same nonce, higher fee). */
   TX_REPLACE_AFTER_SECONDS: z.coerce.number().positive().default(180),
   /** PostgreSQL: seconds a new connection may take before the query fails (an outage answers 503 within this, never hangs). */

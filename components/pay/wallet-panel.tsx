@@ -1,13 +1,14 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { erc20Abi, getAddress, parseUnits, type Chain, type Hash } from "viem";
+import { erc20Abi, getAddress, parseUnits, toHex, type Address, type Chain, type Hash } from "viem";
 import {
   useConnect,
   useConnection,
   useConnectors,
   useDisconnect,
   useSendTransaction,
+  useSignTypedData,
   useSwitchChain,
   useWaitForTransactionReceipt,
   useWriteContract,
@@ -16,13 +17,55 @@ import {
 } from "wagmi";
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
-import { walletErrorMessage as describe } from "@/lib/orders/customer-messages";
+import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
+import { customerErrorMessage, walletErrorMessage as describe } from "@/lib/orders/customer-messages";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
 
 function connectorLabel(connector: Connector): string {
   return connector.id === "injected" ? "Browser wallet" : connector.name;
 }
+
+/**
+ * "Pay without gas" (tokens with EIP-3009): the wallet signs TransferWithAuthorization of exactly
+ * the amount due to the deposit address, and the gateway relays it (POST /api/pay/{id}/gasless/),
+ * paying the gas. Returns the relayed transaction's hash.
+ */
+async function payWithoutGas(
+  order: PublicOrder & { gasless: NonNullable<PublicOrder["gasless"]>; token: { address: string } },
+  from: Address,
+  signTypedData: ReturnType<typeof useSignTypedData>["mutateAsync"],
+): Promise<Hash> {
+  const message = {
+    from,
+    to: getAddress(order.receiving_address),
+    value: parseUnits(order.amount_missing, order.token.decimals),
+    validAfter: BigInt(order.gasless.valid_after),
+    validBefore: BigInt(order.gasless.valid_before),
+    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+  };
+  const domain = { name: order.gasless.name, version: order.gasless.version, chainId: order.blockchain.chain_id, verifyingContract: getAddress(order.token.address) };
+  const signature = await signTypedData({ account: from, ...transferAuthorizationTypedData(domain, message) });
+  const response = await fetch(`/api/pay/${encodeURIComponent(order.order_id)}/gasless/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      from,
+      to: message.to,
+      value: message.value.toString(),
+      valid_after: Number(message.validAfter),
+      valid_before: Number(message.validBefore),
+      nonce: message.nonce,
+      signature,
+    }),
+  });
+  const body = (await response.json().catch(() => null)) as { data?: { transaction_hash: Hash }; error?: { code?: string } } | null;
+  if (!response.ok || !body?.data) throw new GaslessRefused(customerErrorMessage(body?.error?.code, { shopName: order.shop_name }));
+  return body.data.transaction_hash;
+}
+
+/** The gateway refused to relay: its message is already the customer's words. */
+class GaslessRefused extends Error {}
 
 function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   const connection = useConnection();
@@ -32,6 +75,8 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   const switchChain = useSwitchChain();
   const write = useWriteContract();
   const send = useSendTransaction();
+  const signTypedData = useSignTypedData();
+  const [gasless, setGasless] = useState<{ pending: boolean; error: unknown }>({ pending: false, error: null });
   const [hash, setHash] = useState<Hash | null>(null);
   const receipt = useWaitForTransactionReceipt({ hash: hash ?? undefined, chainId: chain.id, query: { enabled: hash !== null } });
 
@@ -69,7 +114,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   const wrongChain = connection.chainId !== chain.id;
   const amount = parseUnits(order.amount_missing, order.token.decimals);
   const to = getAddress(order.receiving_address);
-  const sending = write.isPending || send.isPending;
+  const sending = write.isPending || send.isPending || gasless.pending;
   const payable = order.status === "pending" && amount > 0n && hash === null;
 
   const pay = () => {
@@ -84,14 +129,29 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
     }
   };
 
+  const gaslessOrder = order.gasless && order.token.address ? { ...order, gasless: order.gasless, token: { ...order.token, address: order.token.address } } : null;
+  const payGasless = () => {
+    if (!gaslessOrder) return;
+    setGasless({ pending: true, error: null });
+    payWithoutGas(gaslessOrder, address, signTypedData.mutateAsync).then(
+      (txHash) => {
+        setHash(txHash);
+        setGasless({ pending: false, error: null });
+      },
+      (error: unknown) => setGasless({ pending: false, error }),
+    );
+  };
+
   let note = "";
   if (switchChain.isPending) note = `Approve the switch to ${chain.name} in your wallet…`;
+  else if (signTypedData.isPending) note = "Sign the transfer in your wallet: no gas is needed, the shop's gateway sends it…";
+  else if (gasless.pending) note = "Sending your signed payment…";
   else if (sending) note = "Confirm the payment in your wallet…";
   else if (hash && receipt.isLoading) note = "Payment sent; waiting for it to be included in a block…";
   else if (hash && receipt.data?.status === "success") note = `Included in block ${receipt.data.blockNumber}. Confirmations show above.`;
   else if (hash && receipt.data?.status === "reverted") note = "The transaction was reverted: nothing was paid.";
 
-  const error = switchChain.error ?? write.error ?? send.error ?? receipt.error;
+  const error = switchChain.error ?? write.error ?? send.error ?? receipt.error ?? gasless.error;
 
   return (
     <>
@@ -108,9 +168,16 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
             Switch to {chain.name}
           </button>
         ) : (
-          <button type="button" className={styles.button} disabled={!payable || sending} onClick={pay}>
-            Pay {order.amount_missing} {order.currency}
-          </button>
+          <>
+            <button type="button" className={styles.button} disabled={!payable || sending} onClick={pay}>
+              Pay {order.amount_missing} {order.currency}
+            </button>
+            {gaslessOrder && (
+              <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!payable || sending} onClick={payGasless}>
+                Pay without gas
+              </button>
+            )}
+          </>
         )}
       </div>
       {hash && (
@@ -121,7 +188,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
       <p className={styles.hint} role="status">
         {note}
       </p>
-      {error && !sending && <p className={styles.error}>{describe(error)}</p>}
+      {error && !sending && <p className={styles.error}>{error instanceof GaslessRefused ? error.message : describe(error)}</p>}
     </>
   );
 }

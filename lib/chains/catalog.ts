@@ -7,6 +7,11 @@ export interface TokenInfo {
   /** null: the chain's native coin */
   address: Address | null;
   decimals: number;
+  /**
+   * The token's EIP-712 domain name and version when it has EIP-3009 (transferWithAuthorization, as
+   * Circle's USDC): the payment page then offers "Pay without gas" (lib/gasless). null: it has not.
+   */
+  eip3009: { name: string; version: string } | null;
 }
 
 export interface Blockchain {
@@ -89,6 +94,13 @@ interface NetworkDef {
  */
 const ethereumTags: FinalityTags = { safe: "safe", finalized: "finalized" };
 const polygonTags: FinalityTags = { safe: "finalized", finalized: "finalized" };
+
+/**
+ * Circle's FiatTokenV2 EIP-712 domain: "USD Coin" on the mainnets, "USDC" on Circle's testnet
+ * deployments; version "2" on both.
+ */
+const liveUsdcEip3009 = { name: "USD Coin", version: "2" };
+const testnetUsdcEip3009 = { name: "USDC", version: "2" };
 
 /** Circle's native USDC on each network (6 decimals), and its testnet counterpart. */
 const networks: NetworkDef[] = [
@@ -248,7 +260,10 @@ function build(def: NetworkDef): Blockchain {
       id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
       defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
       nativeCurrency: def.liveNative,
-      tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6 }],
+      tokens: [
+        { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
+        { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6, eip3009: liveUsdcEip3009 },
+      ],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
       explorerUrl: def.liveExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, true),
       finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
@@ -260,7 +275,10 @@ function build(def: NetworkDef): Blockchain {
     return {
       id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
       defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
-      tokens: [{ symbol: def.liveNative.symbol, address: null, decimals: 18 }, { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6 }],
+      tokens: [
+        { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
+        { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6, eip3009: testnetUsdcEip3009 },
+      ],
       factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
       explorerUrl: def.testnetExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, false),
       finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
@@ -273,9 +291,10 @@ function build(def: NetworkDef): Blockchain {
     wsUrl: devnetRpcUrl()?.replace(/^http/, "ws") ?? null,
     defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
     tokens: [
-      { symbol: def.liveNative.symbol, address: null, decimals: 18 },
-      { symbol: "USDC", address: devnetContracts.USDC, decimals: 6 },
-      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6 },
+      { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
+      // contracts/TestToken.sol: the deployed names (lib/chains/devnet.ts) with FiatTokenV2's version.
+      { symbol: "USDC", address: devnetContracts.USDC, decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: { name: "Tether USD", version: "2" } },
     ],
     factory: devnetContracts.factoryV2, implementation: devnetContracts.implementationV2, factoryVersion: 2,
     explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),
@@ -300,7 +319,10 @@ function networkOf(def: NetworkDef): Blockchain {
   const cached = builtNetworks.get(def);
   if (cached && cached.inputs.every((value, i) => value === inputs[i])) return cached.chain;
   const chain = build(def);
-  for (const token of chain.tokens) Object.freeze(token);
+  for (const token of chain.tokens) {
+    Object.freeze(token.eip3009);
+    Object.freeze(token);
+  }
   Object.freeze(chain.rpcUrls);
   Object.freeze(chain.tokens);
   Object.freeze(chain);

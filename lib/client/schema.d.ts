@@ -631,6 +631,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/{orderId}/gasless": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay without gas (payment page)
+         * @description For tokens with EIP-3009 (`gasless` in the public order is not null): the customer's wallet signs `TransferWithAuthorization` (EIP-712, in the token's domain `gasless.name`/`gasless.version`, the chain's id and the token's address) for a transfer of exactly the amount due now (`amount_missing`, in base units) to the order's `receiving_address`, valid from `gasless.valid_after` to `gasless.valid_before` at most, with a random 32-byte nonce; the gateway checks it and sends it from its relayer, paying the gas. The transfer is detected and confirmed like any other payment. Refused: an authorization for another address or amount, outside the order's life or expired, not signed by `from` (400 INVALID_AUTHORIZATION); a nonce already used or canceled (409 AUTHORIZATION_USED); the merchant's hourly relay gas used up (429 RELAY_BUDGET_EXHAUSTED); gas above the relay ceiling (503 GAS_PRICE_TOO_HIGH). Limited per client address.
+         *
+         *     No credential needed.
+         */
+        post: operations["postPayByOrderIdGasless"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/{orderId}/refund-address": {
         parameters: {
             query?: never;
@@ -1697,6 +1719,17 @@ export interface components {
                 name: string;
                 quantity: number;
             } | null;
+            /** @description Pay without gas (POST /api/pay/{order_id}/gasless/): what to sign for a token with EIP-3009; null when the order cannot be paid that way now */
+            gasless: {
+                /** @description The token's EIP-712 domain name */
+                name: string;
+                /** @description The token's EIP-712 domain version */
+                version: string;
+                /** @description Unix seconds: the earliest validAfter to sign (the order's creation) */
+                valid_after: number;
+                /** @description Unix seconds: the latest validBefore to sign (the order's expiry) */
+                valid_before: number;
+            } | null;
         };
         GetPaymentOrdersByOrderIdRefundsResult: components["schemas"]["Refund"][];
         Refund: {
@@ -1766,6 +1799,15 @@ export interface components {
              * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
              */
             refund_address_signed_by: string;
+        };
+        PostPayByOrderIdGaslessResult: {
+            /**
+             * @description mined: the transfer is in a block (the page then follows its confirmations); pending: sent, not mined yet
+             * @enum {string}
+             */
+            status: "mined" | "pending";
+            /** @description The relayed transaction */
+            transaction_hash: string;
         };
         SandboxPayment: {
             transaction_hash: string;
@@ -2203,7 +2245,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2222,7 +2264,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2243,7 +2285,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2262,7 +2304,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -5687,6 +5729,173 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayByOrderIdGasless: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The paying wallet: the signer, whose tokens move
+                     * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+                     */
+                    from: string;
+                    /**
+                     * @description The order's deposit address (receiving_address)
+                     * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+                     */
+                    to: string;
+                    /** @description Exactly the amount due now, in the token's base units */
+                    value: string;
+                    /** @description Unix seconds; the page's `gasless.valid_after` (the order's creation) */
+                    valid_after: number;
+                    /** @description Unix seconds; the page's `gasless.valid_before` (the order's expiry) or earlier */
+                    valid_before: number;
+                    /** @description A random bytes32, new for every authorization */
+                    nonce: string;
+                    /** @description The wallet's EIP-712 signature (eth_signTypedData_v4) of TransferWithAuthorization over these fields, in the token's domain */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostPayByOrderIdGaslessResult"];
+                        /** @example Sent without gas; the payment is on its way. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_AUTHORIZATION`: A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_AUTHORIZATION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `AUTHORIZATION_USED`: A gasless payment's authorization nonce was already used or canceled (a replay): sign a new authorization.
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT" | "AUTHORIZATION_USED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).
+             *
+             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments for this merchant's orders has reached its hourly cap: pay with a wallet that holds gas, or wait `retry_after` seconds.
+             */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `SERVICE_UNAVAILABLE`: A dependency (chain RPC, sandbox devnet) did not answer. Retry later.
+             *
+             *     `GAS_PRICE_TOO_HIGH`: The chain's gas price is above the ceiling the gateway relays gasless payments at. Nothing was sent; pay with a wallet that holds gas, or retry later.
+             */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH";
                         };
                     };
                 };

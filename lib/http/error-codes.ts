@@ -74,6 +74,12 @@ export const errorCodes = {
       details: { amount: ["Must be at most 2.5."] },
     },
   },
+  INVALID_AUTHORIZATION: {
+    status: 400,
+    description:
+      "A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.",
+    example: { message: "The authorization does not pay this order.", details: { value: ["Must be exactly the amount due now: 12.5 USDC (12500000 base units)."] } },
+  },
   INVALID_TOKEN: {
     status: 401,
     description: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
@@ -117,6 +123,11 @@ export const errorCodes = {
     description: "The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).",
     example: { message: "The request conflicts with the resource's current state." },
   },
+  AUTHORIZATION_USED: {
+    status: 409,
+    description: "A gasless payment's authorization nonce was already used or canceled (a replay): sign a new authorization.",
+    example: { message: "This authorization was already used; sign a new one." },
+  },
   IDEMPOTENCY_REQUEST_IN_PROGRESS: {
     status: 409,
     description: "A request with the same Idempotency-Key is still running (`Retry-After: 1`).",
@@ -135,6 +146,13 @@ export const errorCodes = {
     example: { message: "Too many requests. Try again later." },
     retry: "After retry_after",
   },
+  RELAY_BUDGET_EXHAUSTED: {
+    status: 429,
+    description:
+      "The gas the gateway spends relaying gasless payments for this merchant's orders has reached its hourly cap: pay with a wallet that holds gas, or wait `retry_after` seconds.",
+    example: { message: "Gasless payments for this shop are paused for now; pay from your wallet or try again later." },
+    retry: "After retry_after, or pay with gas",
+  },
   INTERNAL_ERROR: {
     status: 500,
     description: "Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header.",
@@ -146,6 +164,12 @@ export const errorCodes = {
     description: "A dependency (chain RPC, sandbox devnet) did not answer. Retry later.",
     example: { message: "The sandbox devnet is not running." },
     retry: "With backoff",
+  },
+  GAS_PRICE_TOO_HIGH: {
+    status: 503,
+    description: "The chain's gas price is above the ceiling the gateway relays gasless payments at. Nothing was sent; pay with a wallet that holds gas, or retry later.",
+    example: { message: "Gas on base is above the gasless ceiling (base fee 9.1 gwei + tip 1 gwei > 5 gwei); nothing was sent." },
+    retry: "Later",
   },
   PRICE_FEED_STALE: {
     status: 503,

@@ -74,6 +74,19 @@ const wording: Record<string, Wording> = {
   ORDER_NOT_REFUNDABLE: { customer: ourSide.customer, merchant: asTheApiSays },
   REFUND_EXCEEDS_REFUNDABLE: { customer: ourSide.customer, merchant: asTheApiSays },
   CONFLICT: { customer: ourSide.customer, merchant: asTheApiSays },
+  INVALID_AUTHORIZATION: {
+    customer: () => "Your wallet's signature does not match this payment. Try \"Pay without gas\" again, or pay from your wallet.",
+    merchant: asTheApiSays,
+  },
+  AUTHORIZATION_USED: { customer: () => "This signature was already used. Try \"Pay without gas\" again to sign a new one.", merchant: asTheApiSays },
+  RELAY_BUDGET_EXHAUSTED: {
+    customer: () => "Paying without gas is not available for this shop right now. Pay from your wallet instead, or try again later.",
+    merchant: asTheApiSays,
+  },
+  GAS_PRICE_TOO_HIGH: {
+    customer: () => "The network is too busy to pay without gas right now. Pay from your wallet instead, or try again in a few minutes.",
+    merchant: asTheApiSays,
+  },
   INVALID_CREDENTIALS: { customer: ourSide.customer, merchant: () => ({ message: "The username or password is not right." }) },
   INVALID_TOKEN: { customer: ourSide.customer, merchant: () => ({ message: "Your session has ended. Sign in again.", fix: { label: "Sign in", href: "/sign-in" } }) },
   INSUFFICIENT_PERMISSIONS: { customer: ourSide.customer, merchant: () => ({ message: "Your account may not do this." }) },

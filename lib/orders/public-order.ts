@@ -1,6 +1,7 @@
 import "server-only";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder } from "@/lib/db/schema";
+import { gaslessOffer } from "@/lib/gasless/offer";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
@@ -58,6 +59,11 @@ export interface PublicOrder {
   sandbox: boolean;
   /** Orders from a payment link: what was bought (the link's title) and how many; null otherwise. */
   item: { name: string; quantity: number } | null;
+  /**
+   * "Pay without gas" (tokens with EIP-3009, lib/gasless): the token's EIP-712 domain name and
+   * version and the validity window to sign; null when the order cannot be paid that way now.
+   */
+  gasless: { name: string; version: string; valid_after: number; valid_before: number } | null;
 }
 
 /** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
@@ -113,6 +119,7 @@ export function serializePublicOrder(
     refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",
     item: order.itemName != null ? { name: order.itemName, quantity: order.itemQuantity ?? 1 } : null,
+    gasless: gaslessOffer(order, chain),
   };
 }
 

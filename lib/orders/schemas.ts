@@ -225,4 +225,13 @@ export const publicOrderJson = z.object({
     .object({ name: z.string(), quantity: z.number().int() })
     .nullable()
     .describe("Orders from a payment link: the link's title and the quantity bought; null otherwise"),
+  gasless: z
+    .object({
+      name: z.string().describe("The token's EIP-712 domain name"),
+      version: z.string().describe("The token's EIP-712 domain version"),
+      valid_after: z.number().int().describe("Unix seconds: the earliest validAfter to sign (the order's creation)"),
+      valid_before: z.number().int().describe("Unix seconds: the latest validBefore to sign (the order's expiry)"),
+    })
+    .nullable()
+    .describe("Pay without gas (POST /api/pay/{order_id}/gasless/): what to sign for a token with EIP-3009; null when the order cannot be paid that way now"),
 });

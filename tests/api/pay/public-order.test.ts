@@ -24,6 +24,7 @@ const publicKeys = [
   "currency",
   "expires_at",
   "failure_reason",
+  "gasless",
   "item",
   "order_id",
   "price_amount",
@@ -90,6 +91,8 @@ describe("GET /api/pay/{order_id}/", () => {
       refund_address_allowed: false,
       refund_address: null,
       sandbox: true,
+      // No devnet in this file, so no relay: tests/api/pay/gasless.test.ts covers the offer.
+      gasless: null,
     });
     expect(Object.keys(data.blockchain).sort()).toEqual(["chain_id", "explorer_url", "name", "native_currency", "rpc_url", "slug"]);
 

@@ -15,7 +15,9 @@ import { paymentUrl } from "@/lib/orders/serialize";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import { isRefundable } from "@/lib/refunds/create-refund";
 import type { serializeRefund } from "@/lib/refunds/serialize";
-import type { PaymentOrder, Transaction } from "@/lib/db/schema";
+import type { GaslessRelay, PaymentOrder, Transaction } from "@/lib/db/schema";
+import { formatEther, formatGwei } from "viem";
+import { findBlockchainById } from "@/lib/chains/catalog";
 import { createRefundAction, redeliverAction } from "./actions";
 import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
 
@@ -53,6 +55,30 @@ const transferColumns: Array<Column<ReturnType<typeof transferRow>>> = [
   { header: "Counts toward the order", cell: "counts" },
 ];
 
+/** A gasless payment the gateway relayed (paid the gas of) for this order: lib/gasless. */
+function relayRow(relay: GaslessRelay, nativeSymbol: string) {
+  return {
+    id: relay.id,
+    hash: relay.txHash,
+    status: relay.status,
+    gasUsed: relay.gasUsed?.toString() ?? `up to ${relay.gasLimit}`,
+    gasPrice: relay.effectiveGasPrice ? `${formatGwei(BigInt(relay.effectiveGasPrice))} gwei` : "",
+    cost: relay.costWei ? `${formatEther(BigInt(relay.costWei))} ${nativeSymbol}` : "",
+    from: relay.fromAddress,
+    at: relay.createdAt,
+  };
+}
+
+const relayColumns: Array<Column<ReturnType<typeof relayRow>>> = [
+  { header: "Relayed transaction", cell: (r) => (r.hash ? <span className="mono">{r.hash}</span> : "not sent yet") },
+  { header: "Status", cell: (r) => <Badge status={r.status} /> },
+  { header: "Signed by", cell: "from", mono: true },
+  { header: "Gas used", cell: "gasUsed" },
+  { header: "Gas price", cell: "gasPrice" },
+  { header: "Cost", cell: "cost" },
+  { header: "Relayed", cell: (r) => formatDate(r.at) },
+];
+
 const refundColumns: Array<Column<ReturnType<typeof serializeRefund>>> = [
   { header: "Amount", cell: (r) => `${r.amount} ${r.currency}` },
   { header: "To", cell: "to_address", mono: true },
@@ -80,7 +106,8 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const { orderId } = await params;
   const detail = await loadOrderDetail(await getDb(), merchant.merchantId, decodeURIComponent(orderId));
   if (!detail) notFound();
-  const { order, events, transfers, deliveries, summary, sweep, refunds } = detail;
+  const { order, events, transfers, deliveries, summary, sweep, refunds, relays } = detail;
+  const nativeSymbol = findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "";
   const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
 
@@ -173,6 +200,13 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
           <p>Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another asset).</p>
         )}
       </Card>
+
+      {relays.length > 0 ? (
+        <Card title="Paid without gas">
+          <p>The customer signed the transfer and the gateway sent it, paying its gas: what that cost is below.</p>
+          <DataTable caption="Gasless relays of this order" columns={relayColumns} rows={relays.map((r) => relayRow(r, nativeSymbol))} rowKey={(r) => r.id} rowData={(r) => ({ "data-relay": r.id })} empty="No relays." />
+        </Card>
+      ) : null}
 
       <Card title="Refunds">
         <DataTable caption="Refunds of this order" columns={refundColumns} rows={refunds} rowKey={(r) => r.id} rowData={(r) => ({ "data-refund": r.id })} empty="No refunds." />
