@@ -1,6 +1,7 @@
 import "server-only";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/with-api";
@@ -47,7 +48,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" } },
       // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
-        return authorizeCredentials(await getDb(), credentials, clientIpOf(request));
+        const clientIp = clientIpOf(request);
+        const actor = { kind: "public" as const, label: null, clientIp, userAgent: request.headers.get("user-agent"), via: "dashboard" as const };
+        return runAsActor(actor, async () => authorizeCredentials(await getDb(), credentials, clientIp));
       },
     }),
   ],
