@@ -26,7 +26,7 @@ export async function listActiveLoginSessions(db: DbOrTx, merchantId: number, no
       and(
         eq(loginSessions.merchantId, merchantId),
         isNull(loginSessions.revokedAt),
-        sql`exists (select 1 from ${refreshTokens} r where r.family_id = ${loginSessions.familyId} and r.expires_at > ${now})`,
+        sql`exists (select 1 from ${refreshTokens} r where r.family_id = ${loginSessions.familyId} and r.expires_at > ${now.toISOString()}::timestamptz)`,
         sql`not exists (select 1 from ${refreshTokens} r where r.family_id = ${loginSessions.familyId} and r.revoked_at is not null)`,
       ),
     )

@@ -73,7 +73,7 @@ async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "usernam
 }
 
 /** Ends a login family: its tokens stop working in this process at once, in others within credentialCacheTtlMs. */
-export async function revokeLoginFamily(db: Db, familyId: string, now = new Date()): Promise<void> {
+export async function revokeLoginFamily(db: DbOrTx, familyId: string, now = new Date()): Promise<void> {
   await revokeRefreshFamily(db, familyId, now);
   await markLoginSessionRevoked(db, familyId, now);
   forgetLoginFamily(familyId);
