@@ -1,3 +1,4 @@
+import { auditRoutes } from "@/lib/audit/routes";
 import { authRoutes } from "@/lib/auth/routes";
 import { chainRoutes } from "@/lib/chains/routes";
 import { gaslessRoutes } from "@/lib/gasless/routes";
@@ -20,6 +21,7 @@ import { webhookRoutes } from "@/lib/webhooks/routes";
  */
 export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(authRoutes),
+  ...Object.values(auditRoutes),
   ...Object.values(mailRoutes),
   ...Object.values(chainRoutes),
   ...Object.values(walletRoutes),

@@ -13,6 +13,8 @@ const links = [
   { href: "/dashboard/sandbox", label: "Sandbox", sandboxOnly: true },
   { href: "/dashboard/outbox", label: "Outbox", sandboxOnly: true },
   { href: "/dashboard/settings", label: "Settings" },
+  { href: "/dashboard/sessions", label: "Sessions" },
+  { href: "/dashboard/audit-log", label: "Audit log" },
   { href: "/docs", label: "Docs" },
 ];
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Merchant } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/errors";
@@ -33,18 +34,27 @@ export async function getAccountOrThrow(db: DbOrTx, merchantId: number) {
 /** New account webhook secret; the previous one stays valid for 24 hours. */
 export async function rotateAccountWebhookSecret(db: DbOrTx, merchantId: number, now = new Date()) {
   const current = await getAccountOrThrow(db, merchantId);
-  const updated = await updateMerchant(db, merchantId, {
-    webhookSecret: newId("webhookSecret"),
-    previousWebhookSecret: current.webhookSecret,
-    previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
-    updatedAt: now,
+  return db.transaction(async (tx) => {
+    const updated = await updateMerchant(tx, merchantId, {
+      webhookSecret: newId("webhookSecret"),
+      previousWebhookSecret: current.webhookSecret,
+      previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
+      updatedAt: now,
+    });
+    await recordAudit(tx, { merchantId, action: "account.webhook_secret_rotated", target: `account:${merchantId}`, after: { previous_secret_expires_at: updated!.previousWebhookSecretExpiresAt?.toISOString() ?? null }, now });
+    return updated!;
   });
-  return updated!;
 }
 
 /** Sets the merchant's payment tolerance (basis points); orders created afterwards carry it. */
 export async function updateAccountSettings(db: DbOrTx, merchantId: number, input: { payment_tolerance_bps: number }, now = new Date()) {
-  const updated = await updateMerchant(db, merchantId, { paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now });
-  if (!updated) throw notFound("Account");
-  return updated;
+  const current = await getAccountOrThrow(db, merchantId);
+  return db.transaction(async (tx) => {
+    const updated = await updateMerchant(tx, merchantId, { paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now });
+    if (!updated) throw notFound("Account");
+    if (updated.paymentToleranceBps !== current.paymentToleranceBps) {
+      await recordAudit(tx, { merchantId, action: "account.settings_updated", target: `account:${merchantId}`, before: { payment_tolerance_bps: current.paymentToleranceBps }, after: { payment_tolerance_bps: updated.paymentToleranceBps }, now });
+    }
+    return updated;
+  });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { ApiKey } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { notFound, validationError } from "@/lib/http/errors";
@@ -27,6 +28,11 @@ export function serializeApiKey(key: ApiKey) {
   };
 }
 
+/** What the audit log keeps of a key: never its secret or hash, only the visible prefix. */
+function auditedKey(key: ApiKey) {
+  return { name: key.name, prefix: key.prefix, permissions: key.permissions, expires_at: key.expiresAt?.toISOString() ?? null };
+}
+
 /**
  * Creates a key; the secret is returned here and never again (only its hash is stored). With a
  * second factor enabled, `reauth.code` must be a fresh code (`codeField` names it in a form).
@@ -37,21 +43,29 @@ export async function createApiKey(db: DbOrTx, merchantId: number, input: Create
   await assertFreshSecondFactor(db, merchantId, input.reauth?.code, { field: codeField, now });
   const permissions: Permission[] = normalizePermissions(input.preset ? permissionPresets[input.preset] : (input.permissions ?? []));
   const secret = newId("apiKey");
-  const record = await insertApiKey(db, {
-    merchantId,
-    name: input.name,
-    prefix: secret.slice(0, visiblePrefixLength),
-    keyHash: sha256Hex(secret),
-    permissions,
-    expiresAt,
-    createdAt: now,
+  const record = await db.transaction(async (tx) => {
+    const row = await insertApiKey(tx, {
+      merchantId,
+      name: input.name,
+      prefix: secret.slice(0, visiblePrefixLength),
+      keyHash: sha256Hex(secret),
+      permissions,
+      expiresAt,
+      createdAt: now,
+    });
+    await recordAudit(tx, { merchantId, action: "api_key.created", target: `api_key:${row.id}`, after: auditedKey(row), now });
+    return row;
   });
   return { key: secret, record };
 }
 
 /** Revokes one of the merchant's keys; revoking twice is harmless; another merchant's key is 404. */
 export async function revokeApiKey(db: DbOrTx, merchantId: number, id: number, now = new Date()) {
-  const revoked = await revokeMerchantApiKey(db, merchantId, id, now);
+  const revoked = await db.transaction(async (tx) => {
+    const row = await revokeMerchantApiKey(tx, merchantId, id, now);
+    if (row) await recordAudit(tx, { merchantId, action: "api_key.revoked", target: `api_key:${row.id}`, before: auditedKey(row), now });
+    return row;
+  });
   if (revoked) {
     forgetMerchantCredentials(merchantId);
     return revoked;

@@ -2,6 +2,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
+import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
@@ -55,6 +56,18 @@ export function formDataObject(form: FormData): Record<string, unknown> {
 /** The client address of the current server action, by the same rule the API uses. */
 export async function actionClientIp(): Promise<string> {
   return clientIpOf(new Request("http://localhost/", { headers: await headers() }));
+}
+
+/** Address and browser of the current server action, for the audit log and the sessions page. */
+async function requestOrigin(): Promise<{ clientIp: string | null; userAgent: string | null }> {
+  // Outside a live request (a test calling the action) there are no headers to read.
+  let requestHeaders: Headers;
+  try {
+    requestHeaders = new Headers(await headers());
+  } catch {
+    return { clientIp: null, userAgent: null };
+  }
+  return { clientIp: clientIpOf(new Request("http://localhost/", { headers: requestHeaders })), userAgent: requestHeaders.get("user-agent") };
 }
 
 const failure = (code: ErrorCode, message: string, details?: FieldErrors, fix?: MerchantWording["fix"]): ActionResult<never> => ({
@@ -121,7 +134,8 @@ export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input:
       if (!merchant) return failure("INVALID_TOKEN", "Your session has ended. Sign in again.");
       const parsed = parseInput(schema, input);
       if ("refused" in parsed) return parsed.refused;
-      return { ok: true, data: await handler(parsed.data, { ...merchant, db: await getDb() }) };
+      const actor = { kind: "session" as const, label: merchant.username, ...(await requestOrigin()) };
+      return runAsActor(actor, async () => ({ ok: true as const, data: await handler(parsed.data, { ...merchant, db: await getDb() }) }));
     }, { input });
   };
 }
@@ -141,7 +155,7 @@ export function publicAction<S extends z.ZodType, T>(schema: S, handler: (input:
       }
       const parsed = parseInput(schema, input);
       if ("refused" in parsed) return parsed.refused;
-      return { ok: true, data: await handler(parsed.data, { db }) };
+      return runAsActor({ kind: "public", label: null, ...(await requestOrigin()) }, async () => ({ ok: true as const, data: await handler(parsed.data, { db }) }));
     });
   };
 }

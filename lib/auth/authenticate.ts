@@ -19,6 +19,8 @@ export interface Principal {
   /** When the credential stops working (null: never). */
   expiresAt: Date | null;
   apiKeyId?: number;
+  /** An access token's login family (its session on the sessions page). */
+  familyId?: string;
   plan: string;
   rateLimitPerHour: number | null;
 }
@@ -77,7 +79,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const familyId = claims.familyId ?? null;
   const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
   const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
-  if (cached && cached.merchantId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt), quota: null };
+  if (cached && cached.merchantId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId), quota: null };
   const window = merchantWindow(now);
   const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");
@@ -85,7 +87,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const found: CachedLoginFamily = { kind: "login_family", merchantId: merchant.merchantId, username: merchant.username, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour };
   if (cacheKey) rememberCredential(cacheKey, found, now);
   return {
-    principal: accessTokenPrincipal(found, claims.expiresAt),
+    principal: accessTokenPrincipal(found, claims.expiresAt, familyId),
     quota: windowState(merchant.used ?? 0, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), window, now),
   };
 }
@@ -103,8 +105,9 @@ function apiKeyPrincipal(key: CachedApiKey): Principal {
   };
 }
 
-function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date): Principal {
+function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date, familyId: string | null): Principal {
   return {
+    ...(familyId && { familyId }),
     kind: "access_token",
     merchantId: family.merchantId,
     username: family.username,

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { noticeTwoFactorDisabled } from "@/lib/mail/account-emails";
@@ -30,7 +31,10 @@ export async function disableTotp(db: DbOrTx, merchantId: number, proof: ReauthP
   await assertFreshProof(db, merchantId, proof, clientIp, { field: fields.field ?? "reauth.password", codeField: fields.codeField ?? "reauth.code", now });
   // assertFreshProof asks for a code only when a factor is enabled; a pending enrolment is just discarded.
   const wasEnabled = await hasEnabledSecondFactor(db, merchantId);
-  await deleteSecondFactors(db, merchantId);
+  await db.transaction(async (tx) => {
+    await deleteSecondFactors(tx, merchantId);
+    if (wasEnabled) await recordAudit(tx, { merchantId, action: "second_factor.disabled", before: { kind: "totp" }, after: null, ip: clientIp ?? undefined, now });
+  });
   if (wasEnabled) {
     const merchant = await findMerchantById(db, merchantId);
     if (merchant) await noticeTwoFactorDisabled(db, merchant, clientIp ?? "unknown", now);

@@ -1,11 +1,14 @@
 import "server-only";
+import { headers } from "next/headers";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
 import { authorizeCredentials } from "./dashboard-sign-in";
+import { touchLoginSession } from "./login-session-queries";
 import { findMerchantById, isRefreshFamilyRevoked } from "./queries";
 import { getAuthSecret } from "./secret";
 import { revokeLoginFamily } from "./sessions";
@@ -47,7 +50,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" } },
       // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
-        return authorizeCredentials(await getDb(), credentials, clientIpOf(request));
+        const clientIp = clientIpOf(request);
+        const actor = { kind: "public" as const, label: null, clientIp, userAgent: request.headers.get("user-agent"), via: "dashboard" as const };
+        return runAsActor(actor, async () => authorizeCredentials(await getDb(), credentials, clientIp));
       },
     }),
   ],
@@ -77,6 +82,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
 export interface SessionMerchant {
   merchantId: number;
   username: string;
+  /** The login family of this dashboard session (its row on the sessions page). */
+  familyId?: string;
+}
+
+/** The address of the current page or action request (the sessions page's "last seen from"). */
+async function requestClientIp(): Promise<string | null> {
+  try {
+    return clientIpOf(new Request("http://localhost/", { headers: new Headers(await headers()) }));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -90,5 +106,6 @@ export async function getSessionMerchant(): Promise<SessionMerchant | null> {
   if (!session.familyId || (await isRefreshFamilyRevoked(db, session.familyId))) return null;
   const merchant = await findMerchantById(db, session.merchantId);
   if (!merchant) return null;
-  return { merchantId: merchant.id, username: merchant.username };
+  await touchLoginSession(db, session.familyId, await requestClientIp(), new Date());
+  return { merchantId: merchant.id, username: merchant.username, familyId: session.familyId };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { bareAnswer, createdAnswer, defineRoute, okAnswer, pageAnswer } from "@/lib/http/define-route";
 import { pageQuery } from "@/lib/http/pagination";
 import { idParams } from "@/lib/http/schemas";
@@ -10,6 +11,8 @@ import {
   loginSecondFactorBody,
   recoveryCodesJson,
   secondFactorStatusJson,
+  sessionJson,
+  sessionParams,
   totpEnrolmentJson,
   loginBody,
   loginJson,
@@ -180,6 +183,31 @@ export const authRoutes = {
       tags: ["Account"],
       response: okAnswer(secondFactorStatusJson, "Two-factor authentication is off."),
       errors: ["RATE_LIMITED"],
+    },
+  }),
+  listSessions: defineRoute({
+    method: "GET",
+    path: "/api/account/sessions",
+    access: "login",
+    doc: {
+      summary: "List active sessions",
+      description:
+        "The account's sessions that can still act, most recently seen first: API logins (each a refresh-token family) and dashboard sign-ins, with the device (from the User-Agent), the address and when each was last seen. `current` marks the one making this request.",
+      tags: ["Account"],
+      response: okAnswer(z.array(sessionJson)),
+    },
+  }),
+  revokeSession: defineRoute({
+    method: "DELETE",
+    path: "/api/account/sessions/[id]",
+    access: "login",
+    params: sessionParams,
+    doc: {
+      summary: "Revoke a session",
+      description:
+        "Ends the session at once: its refresh token is refused (401 INVALID_TOKEN), its access tokens stop working, a dashboard session is signed out on its next page. Revoking twice is harmless; another account's session is 404. Recorded in the audit log.",
+      tags: ["Account"],
+      response: okAnswer(sessionJson, "Session revoked."),
     },
   }),
   listApiKeys: defineRoute({

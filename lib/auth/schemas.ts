@@ -146,3 +146,18 @@ export const recoveryCodesJson = z.object({
   recovery_codes: z.array(z.string()).describe("Ten single-use recovery codes, shown this once: store them safely"),
 });
 export const disableTotpBody = z.object({ reauth: reauthProof.describe("{ password, code }: the current password and a fresh code") });
+
+/** A session on the sessions page (issue 28 item 5): an API login (refresh-token family) or a dashboard sign-in. */
+export const sessionJson = z.object({
+  id: z.string().describe("The session's id (its login family); DELETE /api/account/sessions/{id}/ ends it"),
+  kind: z.enum(["api", "dashboard"]).describe("`api`: POST /api/auth/login/ (access and refresh tokens); `dashboard`: a dashboard sign-in"),
+  device: z.string().nullable().describe("Browser and system read from the User-Agent, e.g. \"Chrome 120 on Linux (desktop)\""),
+  user_agent: z.string().nullable(),
+  client_ip: z.string().nullable().describe("The address it signed in from"),
+  last_seen_ip: z.string().nullable().describe("The address of its last sign-in, refresh or dashboard page"),
+  created_at: timestamp,
+  last_seen_at: timestamp.describe("Its last sign-in, token refresh or dashboard page (to the minute)"),
+  current: z.boolean().describe("The session making this request"),
+});
+
+export const sessionParams = z.object({ id: z.string().uuid("Not a session id.").describe("The session's id from GET /api/account/sessions/") });

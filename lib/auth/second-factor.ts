@@ -1,5 +1,7 @@
 import "server-only";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
+import { currentActor } from "@/lib/audit/context";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
@@ -54,29 +56,36 @@ const aadOf = (merchantId: number) => `merchant:${merchantId}`;
 
 /**
  * Whether `code` is a valid second factor of the merchant now, spending it: a TOTP code (6 digits,
- * refused when its time step or a later one was used already) or an unused recovery code. Counts a
- * failure toward the lock-out and throws 429 RATE_LIMITED while locked.
+ * refused when its time step or a later one was used already) or an unused recovery code; says
+ * which (null: refused). Counts a failure toward the lock-out and throws 429 RATE_LIMITED while
+ * locked. A recovery code spent and a refused code are audit entries.
  */
 async function spendSecondFactorCode(
   db: DbOrTx,
   merchantId: number,
   code: string,
   now: Date,
-  { enabling = false, purpose = "proof" }: { enabling?: boolean; purpose?: CodePurpose } = {},
-): Promise<boolean> {
+  { enabling = false, purpose = "proof", clientIp }: { enabling?: boolean; purpose?: CodePurpose; clientIp?: string | null } = {},
+): Promise<"totp" | "recovery_code" | null> {
   await assertCodeAttemptAllowed(db, merchantId, purpose, now);
   const factor = await findTotpFactor(db, merchantId);
-  let accepted = false;
+  let accepted: "totp" | "recovery_code" | null = null;
   const typed = code.trim().replaceAll(" ", "");
   if (factor?.secretCiphertext && (enabling ? !factor.enabledAt : factor.enabledAt)) {
     const step = totpStepOf(decryptTotpSecret(factor.secretCiphertext, aadOf(merchantId)), typed, now);
-    if (step !== null) accepted = await spendTotpStep(db, factor.id, step, now, enabling);
-    if (!accepted && !enabling && !/^\d{6}$/.test(typed)) accepted = await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now);
+    if (step !== null && (await spendTotpStep(db, factor.id, step, now, enabling))) accepted = "totp";
+    if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
   }
+  const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
+  const step = enabling ? "enrolment" : purpose;
   if (accepted) {
     await deleteLoginFailures(db, codeSubject(merchantId, purpose));
+    if (accepted === "recovery_code") {
+      await recordAudit(db, { merchantId, action: "second_factor.recovery_code_used", after: { step, recovery_codes_remaining: await countUnusedRecoveryCodes(db, merchantId) }, ip, now });
+    }
   } else {
     await insertLoginFailures(db, [codeSubject(merchantId, purpose)], now);
+    await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step }, ip, now });
   }
   return accepted;
 }
@@ -131,7 +140,10 @@ export async function confirmTotpEnrolment(db: DbOrTx, merchantId: number, code:
     throw validationError({ [field]: ["The code is not correct: check the app's clock and enter the current code."] }, "The code is not correct.");
   }
   const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
-  await replaceRecoveryCodes(db, merchantId, codes.map((c) => sha256Hex(normalizeRecoveryCode(c))), now);
+  await db.transaction(async (tx) => {
+    await replaceRecoveryCodes(tx, merchantId, codes.map((c) => sha256Hex(normalizeRecoveryCode(c))), now);
+    await recordAudit(tx, { merchantId, action: "second_factor.enabled", target: `second_factor:${factor.id}`, after: { kind: "totp", recovery_codes: codes.length }, now });
+  });
   return { recovery_codes: codes };
 }
 
@@ -180,10 +192,11 @@ export async function secondFactorRequired(merchantId: number, now: Date): Promi
 }
 
 /** The second step: the challenge and a code of the merchant's second factor. Wrong code: 401 INVALID_CREDENTIALS. */
-export async function assertLoginSecondFactor(db: DbOrTx, challenge: string, code: string, now: Date): Promise<number> {
+export async function assertLoginSecondFactor(db: DbOrTx, challenge: string, code: string, now: Date, clientIp?: string): Promise<{ merchantId: number; method: "totp" | "recovery_code" }> {
   const merchantId = await verifyLoginChallenge(challenge, now);
   if (merchantId === null) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
   if (!(await hasEnabledSecondFactor(db, merchantId))) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
-  if (!(await spendSecondFactorCode(db, merchantId, code, now, { purpose: "login" }))) throw new ApiError("INVALID_CREDENTIALS", "The code is not correct, or was already used.");
-  return merchantId;
+  const method = await spendSecondFactorCode(db, merchantId, code, now, { purpose: "login", clientIp });
+  if (!method) throw new ApiError("INVALID_CREDENTIALS", "The code is not correct, or was already used.");
+  return { merchantId, method };
 }

@@ -1,10 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Db } from "@/lib/db/types";
+import { currentActor, type AuditActor } from "@/lib/audit/context";
+import { recordAudit } from "@/lib/audit/record";
+import type { Db, DbOrTx } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
 import { forgetLoginFamily } from "./credential-cache";
+import { insertLoginSession, markLoginSessionRevoked, touchLoginSession } from "./login-session-queries";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
@@ -25,7 +28,7 @@ export interface TokenPair {
   refresh: string;
 }
 
-async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
+async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
   // The access token names its family too, so revoking the family ends it as well.
   const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access", familyId }, now);
   const refresh = await signToken({ merchantId: merchant.id, username: merchant.username, type: "refresh", familyId }, now);
@@ -39,9 +42,40 @@ async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, fa
   return { access: access.token, refresh: refresh.token };
 }
 
+/** The person signing in, as the audit log names them: a dashboard session or an API login. */
+function signingInActor(merchant: Pick<Merchant, "username">): AuditActor {
+  const actor = currentActor();
+  return { ...actor, kind: actor.via === "dashboard" ? "session" : "access_token", label: merchant.username };
+}
+
+/**
+ * A completed sign-in: a new login family with its token pair, the session the sessions page lists
+ * (device, address) and its audit entry, in one transaction.
+ */
+async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "username">, method: string, clientIp: string, now: Date): Promise<TokenPair> {
+  const actor = signingInActor(merchant);
+  const familyId = randomUUID();
+  return db.transaction(async (tx) => {
+    const tokens = await issuePair(tx, merchant, familyId, now);
+    await insertLoginSession(tx, {
+      familyId,
+      merchantId: merchant.id,
+      kind: actor.via ?? "api",
+      userAgent: actor.userAgent?.slice(0, 512) ?? null,
+      clientIp,
+      createdAt: now,
+      lastSeenAt: now,
+      lastSeenIp: clientIp,
+    });
+    await recordAudit(tx, { merchantId: merchant.id, action: "auth.login_succeeded", target: `session:${familyId.slice(0, 8)}`, after: { method, via: actor.via ?? "api" }, actor, ip: clientIp, now });
+    return tokens;
+  });
+}
+
 /** Ends a login family: its tokens stop working in this process at once, in others within credentialCacheTtlMs. */
-export async function revokeLoginFamily(db: Db, familyId: string, now = new Date()): Promise<void> {
+export async function revokeLoginFamily(db: DbOrTx, familyId: string, now = new Date()): Promise<void> {
   await revokeRefreshFamily(db, familyId, now);
+  await markLoginSessionRevoked(db, familyId, now);
   forgetLoginFamily(familyId);
 }
 
@@ -57,24 +91,25 @@ export async function login(db: Db, username: string, password: string, clientIp
   const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
   if (!merchant || !valid) {
     await recordLoginFailure(db, username, clientIp, now);
+    if (merchant) await recordAudit(db, { merchantId: merchant.id, action: "auth.login_failed", actor: signingInActor(merchant), ip: clientIp, now });
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
   if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
   // Before recordLoginSuccess, which makes this address a known one.
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
-  const tokens = await issuePair(db, merchant, randomUUID(), now);
+  const tokens = await openLoginSession(db, merchant, "password", clientIp, now);
   return { ...tokens, merchant };
 }
 
 /** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
 export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date()) {
-  const merchantId = await assertLoginSecondFactor(db, challenge, code, now);
+  const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, merchant.username, clientIp, now);
-  const tokens = await issuePair(db, merchant, randomUUID(), now);
+  const tokens = await openLoginSession(db, merchant, `password+${method}`, clientIp, now);
   return { ...tokens, merchant };
 }
 
@@ -97,5 +132,6 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   }
   const merchant = await findMerchantById(db, stored.merchantId);
   if (!merchant) throw invalid;
+  await touchLoginSession(db, stored.familyId, currentActor().clientIp, now);
   return issuePair(db, merchant, stored.familyId, now);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { forgetMerchantCredentials } from "./credential-cache";
 import { hourlyLimit, plans, type Plan } from "./rate-limit";
@@ -44,7 +45,18 @@ export async function setMerchantPlan(db: DbOrTx, username: string, plan: string
   }
   const merchant = await findMerchantByUsername(db, username);
   if (!merchant) throw new AdminError(`No merchant named '${username}'.`);
-  const row = await updateMerchantPlan(db, merchant.id, plan as Plan, rateLimitPerHour, now);
+  const row = await db.transaction(async (tx) => {
+    const updated = await updateMerchantPlan(tx, merchant.id, plan as Plan, rateLimitPerHour, now);
+    await recordAudit(tx, {
+      merchantId: merchant.id,
+      action: "account.plan_changed",
+      target: `account:${merchant.id}`,
+      before: { plan: merchant.plan, rate_limit_per_hour: merchant.rateLimitPerHour },
+      after: { plan: updated.plan, rate_limit_per_hour: updated.rateLimitPerHour },
+      now,
+    });
+    return updated;
+  });
   forgetMerchantCredentials(merchant.id);
   return describePlan(row);
 }

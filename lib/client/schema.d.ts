@@ -139,6 +139,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active sessions
+         * @description The account's sessions that can still act, most recently seen first: API logins (each a refresh-token family) and dashboard sign-ins, with the device (from the User-Agent), the address and when each was last seen. `current` marks the one making this request.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        get: operations["getAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session
+         * @description Ends the session at once: its refresh token is refused (401 INVALID_TOKEN), its access tokens stop working, a dashboard session is signed out on its next page. Revoking twice is harmless; another account's session is 404. Recorded in the audit log.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        delete: operations["deleteAccountSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -184,6 +228,28 @@ export interface paths {
          *     Needs a login (access token or dashboard session); API keys are refused with 403.
          */
         delete: operations["deleteApiKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description Every security-relevant change of the account, newest first: sign-ins and failed sign-ins, two-factor changes and recovery codes used, password resets, API keys, payout wallets, webhook endpoints and secrets, plan changes, revoked sessions. Each entry says who (`actor`), what (`action`, `target`), when, from which address, and the old and new values where they are safe to keep (never a secret). Filter by `action` and a `from`/`to` range. Entries cannot be changed or deleted. Login only: API keys get 403 INSUFFICIENT_PERMISSIONS.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1418,6 +1484,36 @@ export interface components {
             /** @description Ten single-use recovery codes, shown this once: store them safely */
             recovery_codes: string[];
         };
+        GetAccountSessionsResult: components["schemas"]["DeleteAccountSessionsByIdResult"][];
+        DeleteAccountSessionsByIdResult: {
+            /** @description The session's id (its login family); DELETE /api/account/sessions/{id}/ ends it */
+            id: string;
+            /**
+             * @description `api`: POST /api/auth/login/ (access and refresh tokens); `dashboard`: a dashboard sign-in
+             * @enum {string}
+             */
+            kind: "api" | "dashboard";
+            /** @description Browser and system read from the User-Agent, e.g. "Chrome 120 on Linux (desktop)" */
+            device: string | null;
+            user_agent: string | null;
+            /** @description The address it signed in from */
+            client_ip: string | null;
+            /** @description The address of its last sign-in, refresh or dashboard page */
+            last_seen_ip: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Its last sign-in, token refresh or dashboard page (to the minute)
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            last_seen_at: string;
+            /** @description The session making this request */
+            current: boolean;
+        };
         ApiKey: {
             id: number;
             name: string;
@@ -1451,6 +1547,37 @@ export interface components {
             revoked_at: string | null;
             /** @description The secret (sk_live_… or sk_test_…): shown in this response only */
             key: string;
+        };
+        GetAuditLogResult: {
+            id: number;
+            /** @description What happened, e.g. auth.login_succeeded, api_key.created, wallet.updated */
+            action: string;
+            actor: {
+                /**
+                 * @description How the change was made: an API login, an API key, the dashboard, a signed-out form (sign-in, password reset) or the gateway itself
+                 * @enum {string}
+                 */
+                kind: "access_token" | "api_key" | "session" | "public" | "system";
+                /** @description The username, or the API key's name and prefix */
+                name: string | null;
+            };
+            /** @description What the change was about, e.g. api_key:12, wallet:3, webhook_endpoint:5 */
+            target: string | null;
+            /** @description The address the request came from */
+            client_ip: string | null;
+            /** @description The values before the change, where safe to keep (never a secret) */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The values after the change, where safe to keep (never a secret) */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
         };
         PostAuthPasswordResetResult: {
             message: string;
@@ -3382,6 +3509,231 @@ export interface operations {
             };
         };
     };
+    getAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetAccountSessionsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAccountSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session's id from GET /api/account/sessions/ */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DeleteAccountSessionsByIdResult"];
+                        /** @example Session revoked. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getApiKeys: {
         parameters: {
             query?: {
@@ -3771,6 +4123,137 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1) */
+                page?: string;
+                /** @description Items per page (default 20; values above 100 are capped at 100) */
+                page_size?: string;
+                /** @description Only entries of this action, e.g. api_key.created */
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "api_key.created" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed";
+                /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
+                from?: string;
+                /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results (the bare list shape). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items over all pages */
+                        count: number;
+                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        next: string | null;
+                        /** @description Path of the previous page, or null */
+                        previous: string | null;
+                        results: components["schemas"]["GetAuditLogResult"][];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
                         };
                     };
                 };

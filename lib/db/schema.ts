@@ -79,6 +79,31 @@ export const refreshTokens = pgTable(
 );
 export type RefreshToken = typeof refreshTokens.$inferSelect;
 
+/**
+ * One row per login (a refresh-token family, issue 28 item 5): what the sessions page shows. The
+ * family's tokens live in refresh_tokens and its revocation there too; this keeps where the login
+ * came from and when it was last seen (sign-in, refresh, a dashboard page).
+ */
+export const loginSessions = pgTable(
+  "login_sessions",
+  {
+    familyId: text("family_id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    /** api (POST /api/auth/login) | dashboard */
+    kind: text("kind").notNull(),
+    userAgent: text("user_agent"),
+    clientIp: text("client_ip"),
+    createdAt: ts("created_at").notNull(),
+    lastSeenAt: ts("last_seen_at").notNull(),
+    lastSeenIp: text("last_seen_ip"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("login_sessions_merchant_idx").on(t.merchantId, t.lastSeenAt)],
+);
+export type LoginSession = typeof loginSessions.$inferSelect;
+
 /** Failed logins, for the 10-failures-in-15-minutes throttle (per username and per client address). */
 export const loginFailures = pgTable(
   "login_failures",
@@ -467,6 +492,35 @@ export const accountEvents = pgTable(
   (t) => [index("account_events_merchant_idx").on(t.merchantId, t.createdAt)],
 );
 export type AccountEvent = typeof accountEvents.$inferSelect;
+
+/**
+ * The audit log (issue 28): every security-relevant change of an account, who made it, from where,
+ * and the old and new values where they are safe to keep (never a secret). Append-only: the
+ * product has no update or delete path and a trigger (migration) refuses both. No foreign key to
+ * merchants on purpose: an account's record outlives the account.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id").notNull(),
+    /** e.g. `auth.login_succeeded`, `api_key.created` (lib/audit/actions.ts) */
+    action: text("action").notNull(),
+    /** access_token | api_key | session | public | system */
+    actorKind: text("actor_kind").notNull(),
+    /** Who, in words: the username, or the API key's name and prefix. */
+    actor: text("actor"),
+    /** What the change was about, e.g. `api_key:12`, `wallet:3`, `webhook_endpoint:5`. */
+    target: text("target"),
+    clientIp: text("client_ip"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("audit_log_merchant_idx").on(t.merchantId, t.createdAt), index("audit_log_merchant_action_idx").on(t.merchantId, t.action, t.createdAt)],
+);
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type NewAuditEntry = typeof auditLog.$inferInsert;
 
 // ─── Chain scanning, transfers, sweeps ───────────────────────────────────────
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { identifyActor, runAsActor } from "@/lib/audit/context";
 import { authenticate, type Principal } from "@/lib/auth/authenticate";
 import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMeter, type RateLimitState } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
@@ -89,7 +90,12 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
   const access: RouteAccess = options.access;
   const routeKey = routeKeyOf(options);
 
-  async function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
+  // Every request runs as its actor, for the audit entries its use-cases record (lib/audit/context.ts).
+  function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
+    return runAsActor({ kind: "public", label: null, clientIp: clientIpOf(request), userAgent: request.headers.get("user-agent") }, () => answer(request, nextContext));
+  }
+
+  async function answer(request: Request, nextContext?: NextRouteContext): Promise<Response> {
     const started = performance.now();
     const now = new Date();
     const requestId = randomUUID();
@@ -145,6 +151,7 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
         const authenticated = await authenticate(db, request, now);
         principal = authenticated.principal;
         quota = authenticated.quota;
+        identifyActor({ kind: principal.kind, label: principal.apiKeyId !== undefined ? `${principal.username} (API key #${principal.apiKeyId})` : principal.username });
         if (!quota) {
           // A read changes nothing, so it need not wait for its count: the answer waits instead; a
           // metered write waits for it only before it writes. A stored answer is looked up before the

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { randomBytes } from "node:crypto";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import type { Merchant, MerchantWallet } from "@/lib/db/schema";
@@ -111,6 +112,7 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
     await setPasswordHash(tx, spent.merchantId, passwordHash, now);
     await spendAllEmailTokens(tx, spent.merchantId, "password_reset", now);
     await revokeAllRefreshTokens(tx, spent.merchantId, now);
+    await recordAudit(tx, { merchantId: spent.merchantId, action: "auth.password_reset", target: `account:${spent.merchantId}`, after: { sessions_revoked: true }, now });
     return (await markEmailVerified(tx, spent.merchantId, spent.email, now)) ?? (await findMerchantById(tx, spent.merchantId));
   });
   if (!merchant) throw invalidLink();

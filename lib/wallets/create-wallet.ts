@@ -1,11 +1,12 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { uniqueViolation } from "@/lib/db/errors";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { findWalletForChain, insertWallet } from "./queries";
 import type { CreateWalletBody } from "./schemas";
-import { assertMayChangeAddress, recordWalletChange, type WalletActor } from "./wallet-events";
+import { assertMayChangeAddress, auditedWallet, recordWalletChange, type WalletActor } from "./wallet-events";
 
 const alreadyConfigured = () =>
   validationError(
@@ -34,6 +35,7 @@ export async function createWallet(db: DbOrTx, merchantId: number, input: Create
       updatedAt: now,
       });
       await recordWalletChange(tx, wallet, { kind: "created", previousAddress: null }, actor, now);
+      await recordAudit(tx, { merchantId, action: "wallet.created", target: `wallet:${wallet.id}`, after: auditedWallet(wallet), ip: actor.clientIp ?? undefined, now });
       return wallet;
     });
   } catch (error) {

@@ -1,9 +1,10 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
 import { noticePayoutAddressChanged } from "@/lib/mail/account-emails";
 import { findWallet, updateWallet as updateWalletRow } from "./queries";
-import { assertMayRedirectPayouts, recordWalletChange, type WalletActor } from "./wallet-events";
+import { assertMayRedirectPayouts, auditedWallet, recordWalletChange, type WalletActor } from "./wallet-events";
 import type { UpdateWalletBody } from "./schemas";
 
 /**
@@ -25,6 +26,7 @@ export async function updateWallet(db: DbOrTx, merchantId: number, id: number, i
       updatedAt: now,
     });
     if (row && addressChanges) await recordWalletChange(tx, row, { kind: "address_changed", previousAddress: current.walletAddress }, actor, now);
+    if (row) await recordAudit(tx, { merchantId, action: "wallet.updated", target: `wallet:${row.id}`, before: auditedWallet(current), after: auditedWallet(row), ip: actor.clientIp ?? undefined, now });
     return row;
   });
   if (!updated) throw notFound("Wallet");

@@ -26,6 +26,11 @@ export interface WalletActor {
 
 export const walletUpdatedEvent = "wallet.updated";
 
+/** A wallet as the audit log keeps it (public values only). */
+export function auditedWallet(wallet: MerchantWallet) {
+  return { blockchain: wallet.blockchainId, wallet_address: wallet.walletAddress, confirmation_threshold: wallet.confirmationThreshold, is_active: wallet.isActive };
+}
+
 export function assertMayChangeAddress(actor: WalletActor): void {
   if (actor.kind === "api_key") {
     throw new ApiError("INSUFFICIENT_PERMISSIONS", "Adding or changing a payout address needs a login (access token or dashboard), not an API key.");

@@ -1,11 +1,13 @@
 import "server-only";
 import { assertFreshSecondFactor } from "@/lib/auth/second-factor";
 import type { WebhookEndpoint } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { checkEndpointUrl } from "./check-endpoint-url";
 import { countEndpoints, insertEndpoint } from "./queries";
+import { auditedEndpoint } from "./serialize";
 import type { CreateEndpointBody } from "./schemas";
 
 /** 20 endpoints per merchant bounds the fan-out of every event (Stripe allows 16). */
@@ -28,14 +30,18 @@ export async function createEndpoint(
   if ((await countEndpoints(db, merchantId)) >= maxEndpointsPerMerchant) {
     throw validationError({ non_field_errors: [`A merchant can have at most ${maxEndpointsPerMerchant} webhook endpoints.`] });
   }
-  return insertEndpoint(db, {
-    merchantId,
-    url,
-    events: input.events ?? [],
-    description: input.description ?? null,
-    isActive: input.is_active ?? true,
-    secret: newId("webhookSecret"),
-    createdAt: now,
-    updatedAt: now,
+  return db.transaction(async (tx) => {
+    const endpoint = await insertEndpoint(tx, {
+      merchantId,
+      url,
+      events: input.events ?? [],
+      description: input.description ?? null,
+      isActive: input.is_active ?? true,
+      secret: newId("webhookSecret"),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordAudit(tx, { merchantId, action: "webhook_endpoint.created", target: `webhook_endpoint:${endpoint.id}`, after: auditedEndpoint(endpoint), now });
+    return endpoint;
   });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { secretRotationGraceMs } from "@/lib/auth/account";
 import type { WebhookEndpoint } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import type { DbOrTx } from "@/lib/db/types";
 import { notFound } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
@@ -13,11 +14,16 @@ import { updateEndpoint } from "./queries";
  */
 export async function rotateEndpointSecret(db: DbOrTx, merchantId: number, id: number, now = new Date()): Promise<WebhookEndpoint> {
   const endpoint = await getEndpointOrThrow(db, merchantId, id);
-  const updated = await updateEndpoint(db, merchantId, endpoint.id, {
-    secret: newId("webhookSecret"),
-    previousSecret: endpoint.secret,
-    previousSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
-    updatedAt: now,
+  const updated = await db.transaction(async (tx) => {
+    const row = await updateEndpoint(tx, merchantId, endpoint.id, {
+      secret: newId("webhookSecret"),
+      previousSecret: endpoint.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
+      updatedAt: now,
+    });
+    // The secrets themselves are never recorded: only that one was replaced and until when the old one signs.
+    if (row) await recordAudit(tx, { merchantId, action: "webhook_endpoint.secret_rotated", target: `webhook_endpoint:${row.id}`, after: { url: row.url, previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null }, now });
+    return row;
   });
   if (!updated) throw notFound("Webhook endpoint");
   return updated;

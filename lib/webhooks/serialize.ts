@@ -75,3 +75,8 @@ export function serializeInboxMessage(message: SandboxInboxMessage) {
     signature_details: message.signatureDetails,
   };
 }
+
+/** An endpoint as the audit log keeps it: never its secrets. */
+export function auditedEndpoint(endpoint: WebhookEndpoint) {
+  return { url: endpoint.url, events: endpoint.events, description: endpoint.description, is_active: endpoint.isActive };
+}

@@ -11,6 +11,7 @@ import { POST as confirmReset } from "@/app/api/auth/password-reset/confirm/rout
 import { POST as verifyEmail } from "@/app/api/auth/verify-email/route";
 import { POST as resendVerification } from "@/app/api/auth/verify-email/resend/route";
 import { GET as getAccount } from "@/app/api/account/route";
+import { GET as listAuditLog } from "@/app/api/audit-log/route";
 import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
 import { emailTokens, mailOutbox } from "@/lib/db/schema";
@@ -150,7 +151,7 @@ describe("password reset", () => {
     expect(weak.status).toBe(400);
     expect(weak.body.error.details.password).toBeDefined();
 
-    const done = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: newer, password: "a brand new passphrase" } });
+    const done = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: newer, password: "a brand new passphrase" }, ip: "192.0.2.43" });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: expect.any(String) });
     expectMatchesSchema("POST /api/auth/password-reset/confirm", 200, done.body);
@@ -163,6 +164,10 @@ describe("password reset", () => {
     const fresh = await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: "a brand new passphrase" } });
     expect(fresh.status).toBe(200);
     expect((await call(getAccount, "GET", "/api/account/", { token: fresh.body.access })).body.data.email_verified_at).toEqual(expect.any(String));
+    // The audit log has the reset, from the address that confirmed it, and never the new password.
+    const resets = await call(listAuditLog, "GET", "/api/audit-log/", { token: fresh.body.access, query: { action: "auth.password_reset" } });
+    expect(resets.body.results).toEqual([expect.objectContaining({ actor: { kind: "public", name: null }, client_ip: "192.0.2.43", after: { sessions_revoked: true } })]);
+    expect(JSON.stringify(resets.body)).not.toContain("a brand new passphrase");
 
     for (const token of [newer, older]) {
       const reused = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token, password: "yet another passphrase" } });

@@ -1,0 +1,10 @@
+"use server";
+
+import { authedAction } from "@/lib/auth/authed-action";
+import { revokeSession, serializeLoginSession } from "@/lib/auth/login-sessions";
+import { sessionParams } from "@/lib/auth/schemas";
+
+/** Same use-case as DELETE /api/account/sessions/{id}/: the session ends at once (this one too, if chosen). */
+export const revokeSessionAction = authedAction(sessionParams, async ({ id }, { db, merchantId, familyId }) =>
+  serializeLoginSession(await revokeSession(db, merchantId, id), familyId ?? null),
+);
