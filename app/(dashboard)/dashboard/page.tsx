@@ -6,7 +6,7 @@ import styles from "@/components/dashboard/dashboard.module.css";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { loadOverview, overviewDays, type TokenSeries } from "@/lib/dashboard/overview";
+import { loadOverview, overviewDays, type FiatTotal, type TokenSeries } from "@/lib/dashboard/overview";
 import { providerStatus, type ProviderStatusRow } from "@/lib/dashboard/provider-status";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
@@ -19,6 +19,20 @@ const statusColumns: Array<Column<TokenSeries>> = [
   { header: "confirmed volume", cell: (t) => `${t.confirmedVolume} ${t.currency}` },
 ];
 
+const fiatColumns: Array<Column<FiatTotal>> = [
+  { header: "currency", cell: "currency" },
+  { header: `last ${overviewDays} days`, cell: (f) => `${f.total} ${f.currency}`, align: "end" },
+  { header: "orders", cell: "orders", align: "end" },
+  { header: `${overviewDays} days before`, cell: (f) => `${f.previousTotal} ${f.currency}`, align: "end" },
+  { header: "trend", cell: (f) => trendText(f.changePercent), align: "end" },
+];
+
+function trendText(changePercent: number | null): string {
+  if (changePercent === null) return "new";
+  if (changePercent === 0) return "no change";
+  return `${changePercent > 0 ? "▲ +" : "▼ "}${changePercent}%`;
+}
+
 const providerColumns: Array<Column<ProviderStatusRow>> = [
   { header: "network", cell: "chain" },
   { header: "provider", cell: "provider", mono: true },
@@ -30,7 +44,7 @@ const providerColumns: Array<Column<ProviderStatusRow>> = [
 
 export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
-  const { tokens, recent, setup } = await loadOverview(await getDb(), merchant.merchantId);
+  const { tokens, recent, setup, fiat } = await loadOverview(await getDb(), merchant.merchantId);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
@@ -65,6 +79,22 @@ export default async function OverviewPage() {
           <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
         </Card>
       </div>
+
+      <h2>Fiat totals</h2>
+      <DataTable
+        caption={`Confirmed orders priced in fiat, by price currency: the last ${overviewDays} days against the ${overviewDays} days before`}
+        columns={fiatColumns}
+        rows={fiat.totals}
+        rowKey={(row) => row.currency}
+        rowData={(row) => ({ "data-fiat": row.currency })}
+        empty="No confirmed order priced in fiat yet."
+      />
+      {fiat.tokenPricedOrders > 0 ? (
+        <p>
+          Not included: {fiat.tokenPricedOrders} confirmed order{fiat.tokenPricedOrders === 1 ? "" : "s"} priced in tokens (no fiat price was
+          locked for {fiat.tokenPricedOrders === 1 ? "it" : "them"}).
+        </p>
+      ) : null}
 
       <h2>Volume and orders by token</h2>
       {tokens.length === 0 ? <p>Charts appear once you have orders.</p> : null}

@@ -79,7 +79,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const { orderId } = await params;
   const detail = await loadOrderDetail(await getDb(), merchant.merchantId, decodeURIComponent(orderId));
   if (!detail) notFound();
-  const { order, events, transfers, deliveries, summary, sweep, refunds } = detail;
+  const { order, timeline, transfers, deliveries, summary, sweep, refunds } = detail;
   const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
 
@@ -140,7 +140,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
       </Card>
 
       <Card title="Timeline">
-        <OrderTimeline order={order} events={events} confirmations={summary ? summary.confirmations : null} />
+        <OrderTimeline order={order} entries={timeline} confirmations={summary ? summary.confirmations : null} />
       </Card>
 
       <Card title="Transactions">
