@@ -3,6 +3,7 @@ import { Alert, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { getDb } from "@/lib/db/client";
+import { CreateDialog } from "@/components/dashboard/create-dialog";
 import { CreateLinkForm } from "@/components/dashboard/create-link-form";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
@@ -28,8 +29,9 @@ const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
 ];
 
 // /dashboard/links – create, share and delete reusable payment links
-export default async function PaymentLinksPage() {
+export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  const { created } = await searchParams;
   const db = await getDb();
   const [{ rows }, { linkOptions }] = await Promise.all([listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }), paymentChoices(db, merchant.merchantId)]);
   // Only tokens on chains with a wallet: a link offering any other could not take the payment.
@@ -38,7 +40,7 @@ export default async function PaymentLinksPage() {
   return (
     <>
       <h1>Payment links</h1>
-      <Card title="Create a payment link">
+      <CreateDialog openLabel="Create a payment link" title="Create a payment link">
         <p>A reusable link for a product or a donation: each customer who opens it picks how to pay and gets a fresh order.</p>
         <CreateLinkForm action={createLinkAction}>
           <Field label="Title" name="title" required maxLength={200} placeholder="Espresso beans 1 kg" />
@@ -62,9 +64,16 @@ export default async function PaymentLinksPage() {
             Only networks where you have a wallet are listed; <a href="/dashboard/wallets">add a wallet</a> to offer another.
           </p>
         </CreateLinkForm>
-      </Card>
+      </CreateDialog>
       <Card title="Your links">
-        <DataTable caption="Payment links" columns={columns} rows={rows.map(serializeLink)} rowKey={(l) => l.id} empty="No payment links yet." />
+        <DataTable
+          caption="Payment links"
+          columns={columns}
+          rows={rows.map(serializeLink)}
+          rowKey={(l) => l.id}
+          rowData={(l) => ({ "data-link-id": l.id, "data-highlight": l.id === created ? "true" : undefined })}
+          empty="No payment links yet."
+        />
       </Card>
     </>
   );
