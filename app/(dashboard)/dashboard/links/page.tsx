@@ -5,6 +5,7 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { getDb } from "@/lib/db/client";
 import { CreateDialog } from "@/components/dashboard/create-dialog";
 import { CreateLinkForm } from "@/components/dashboard/create-link-form";
+import { PayButtonBuilder } from "@/components/dashboard/pay-button-builder";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { serializeLink } from "@/lib/payment-links/payment-links";
@@ -35,6 +36,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   const db = await getDb();
   const [{ rows }, { linkOptions }] = await Promise.all([listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }), paymentChoices(db, merchant.merchantId)]);
   // Only tokens on chains with a wallet: a link offering any other could not take the payment.
+  const links = rows.map(serializeLink);
   const defaultOption = linkOptions.find((o) => o.value === "base:USDC")?.value ?? linkOptions[0]?.value;
 
   return (
@@ -69,11 +71,15 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
         <DataTable
           caption="Payment links"
           columns={columns}
-          rows={rows.map(serializeLink)}
+          rows={links}
           rowKey={(l) => l.id}
           rowData={(l) => ({ "data-link-id": l.id, "data-highlight": l.id === created ? "true" : undefined })}
           empty="No payment links yet."
         />
+      </Card>
+      <Card title="Pay button for your website">
+        <p>A button for any web page, no backend needed: it opens the link&apos;s checkout, in your colours. Paste the HTML where the button should be.</p>
+        <PayButtonBuilder links={links.filter((l) => l.is_active).map((l) => ({ id: l.id, title: l.title, url: l.url }))} />
       </Card>
     </>
   );
