@@ -11,7 +11,8 @@ export async function Code({ children, label }: { children: string; label?: stri
   const text = withBaseUrl(children.replace(/^\n/, "").replace(/\s+$/, ""), await docsBaseUrl());
   return (
     <div className={styles.codeBlock}>
-      <pre aria-label={label}>
+      {/* Focusable: a long line scrolls sideways, and keyboard users must be able to scroll it too. */}
+      <pre aria-label={label} tabIndex={0}>
         <code>{text}</code>
       </pre>
       <CopyButton text={text} label={label ? `Copy: ${label}` : "Copy code"} className={styles.copyButton}>

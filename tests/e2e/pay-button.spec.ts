@@ -25,7 +25,15 @@ test.beforeAll(async () => {
 async function expectCleanPage(page: Page, width: number) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  const wide = await page.evaluate((w) => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const box = el.getBoundingClientRect();
+      if (box.right > w + 1 && !el.closest("pre")) out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.right)}`);
+    }
+    return out.slice(0, 5);
+  }, width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `wider than the screen: ${wide.join(" | ")}`).toBeLessThanOrEqual(width);
 }
 
 for (const device of [
