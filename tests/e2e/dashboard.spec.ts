@@ -350,6 +350,17 @@ test("merchant A: transactions, overview, settings; revoke the key and the API r
   await page.goto("/dashboard/transactions");
   await expect(page.getByRole("link", { name: state.txHash })).toBeVisible();
   await checkPage(page, "transactions");
+  // The accounting export from its form: the paid order's transfer, with its hash.
+  const accounting = page.getByRole("form", { name: "Export every on-chain movement as CSV" });
+  const [download] = await Promise.all([page.waitForEvent("download"), accounting.getByRole("button", { name: "Download CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^movements-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+  const { readFile } = await import("node:fs/promises");
+  const movements = await readFile((await download.path())!, "utf8");
+  expect(movements.split("\r\n")[0]).toMatch(/^occurred_at,type,direction,/);
+  expect(movements).toContain(`,payment,in,`);
+  expect(movements).toContain(state.txHash);
+  expect(movements).toContain(state.orderId);
+  expect((await request.get(`/dashboard/transactions/export?from=2000-01-01&to=2000-12-31`)).status()).toBe(401);
   await page.getByRole("link", { name: state.txHash }).click();
   await expect(page.getByRole("link", { name: state.orderId })).toBeVisible();
   await checkPage(page, "transaction-detail");
