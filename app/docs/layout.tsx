@@ -13,6 +13,7 @@ const links = [
   { href: "/docs/quick-start", label: "Quick start" },
   { href: "/docs/webhooks", label: "Webhooks" },
   { href: "/docs/pricing", label: "Fiat pricing and links" },
+  { href: "/docs/pay-button", label: "Pay button" },
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },
   { href: "/api/openapi.json", label: "openapi.json" },

@@ -1,31 +1,24 @@
 "use client";
 
+import { usePathname, useRouter } from "next/navigation";
 import type { ReactNode } from "react";
-import { Alert } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
-import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionResult } from "@/lib/auth/authed-action";
+import { CreatedCard } from "./created-card";
 
-/** The link builder's form, ending with the new link to open or copy rather than JSON. */
+/** The link builder's form, ending with a success card (the link to open or copy, its QR); the list behind it highlights the new link (`?created=`). */
 export function CreateLinkForm({ action, children }: { action: (form: FormData) => Promise<ActionResult<unknown>>; children: ReactNode }) {
+  const router = useRouter();
+  const pathname = usePathname();
   return (
     <ActionForm
       action={action}
       submitLabel="Create link"
       label="Create a payment link"
+      onSuccess={(data) => router.replace(`${pathname}?created=${encodeURIComponent((data as { id: string }).id)}`, { scroll: false })}
       renderResult={(data) => {
-        const link = data as { id: string; url: string };
-        return (
-          <Alert kind="ok">
-            <span data-testid="created-link">
-              Link created:{" "}
-              <a href={link.url} target="_blank" rel="noreferrer" className="mono">
-                {link.url}
-              </a>{" "}
-              <CopyButton text={link.url} label="Copy link" />
-            </span>
-          </Alert>
-        );
+        const link = data as { id: string; title: string; url: string; qr_svg: string };
+        return <CreatedCard testId="created-link" heading={<>Link “{link.title}” created.</>} url={link.url} openLabel="Open the link" qrSvg={link.qr_svg} />;
       }}
     >
       {children}

@@ -1,11 +1,12 @@
 "use client";
 
+import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert, Row } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import type { ChainChoice } from "@/lib/dashboard/payment-choices";
-import { CopyButton } from "@/components/ui/copy-button";
+import { CreatedCard } from "./created-card";
 
 interface CreatedOrder {
   order_id: string;
@@ -13,13 +14,15 @@ interface CreatedOrder {
   currency: string;
   blockchain: string;
   payment_url: string;
+  qr_svg: string;
 }
 
 const preferredToken = (tokens: string[]) => (tokens.includes("USDC") ? "USDC" : (tokens[0] ?? ""));
 
 /**
  * The dashboard's "Create order" form: it starts on a chain where the merchant has a wallet, offers
- * only the tokens of the chosen chain, and ends with the payment page's link rather than JSON.
+ * only the tokens of the chosen chain, and ends with a success card (payment page, link, QR); the
+ * list behind it is reloaded with the new order highlighted (`?created=`).
  */
 export function CreateOrderForm({
   action,
@@ -36,6 +39,8 @@ export function CreateOrderForm({
   const tokens = chains.find((c) => c.slug === chain)?.tokens ?? [];
   const [currency, setCurrency] = useState(preferredToken(tokens));
   const selected = chains.find((c) => c.slug === chain);
+  const router = useRouter();
+  const pathname = usePathname();
 
   return (
     <>
@@ -49,18 +54,21 @@ export function CreateOrderForm({
         submitLabel="Create order"
         label="Create an order"
         resetOnSuccess={false}
+        onSuccess={(data) => router.replace(`${pathname}?created=${encodeURIComponent((data as CreatedOrder).order_id)}`, { scroll: false })}
         renderResult={(data) => {
           const order = data as CreatedOrder;
           return (
-            <Alert kind="ok">
-              <span data-testid="created-order">
-                Order <strong>{order.order_id}</strong> for {order.amount} {order.currency} created.{" "}
-                <a href={order.payment_url} target="_blank" rel="noreferrer">
-                  Open its payment page
-                </a>{" "}
-                <CopyButton text={order.payment_url} label="Copy payment link" />
-              </span>
-            </Alert>
+            <CreatedCard
+              testId="created-order"
+              heading={
+                <>
+                  Order <span className="mono">{order.order_id}</span> for {order.amount} {order.currency} created.
+                </>
+              }
+              url={order.payment_url}
+              openLabel="Open its payment page"
+              qrSvg={order.qr_svg}
+            />
           );
         }}
       >

@@ -1,4 +1,5 @@
-import type { OrderEvent, PaymentOrder } from "@/lib/db/schema";
+import type { PaymentOrder } from "@/lib/db/schema";
+import type { TimelineEntry } from "@/lib/dashboard/order-timeline";
 import styles from "./dashboard.module.css";
 import { formatDate } from "./format";
 
@@ -20,30 +21,76 @@ interface EventData {
 }
 
 /**
- * An order's timeline: created, its events (each with the order as it was), then one line per
- * confirmation up to the threshold once a payment counts (`confirmations` null: none yet).
+ * An order's timeline (lib/dashboard/order-timeline.ts: created, transfers, events and the sweep in
+ * causal order), then one line per confirmation up to the threshold once a payment counts
+ * (`confirmations` null: none yet).
  */
-export function OrderTimeline({ order, events, confirmations }: { order: PaymentOrder; events: OrderEvent[]; confirmations: number | null }) {
+export function OrderTimeline({ order, entries, confirmations }: { order: PaymentOrder; entries: TimelineEntry[]; confirmations: number | null }) {
   const milestones = confirmations !== null && (order.status === "processing" || order.status === "confirmed") ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1) : [];
   return (
     <ol className={styles.timeline} aria-label="Order timeline">
-      <li>
-        <strong>Created</strong> · {formatDate(order.createdAt)}
-      </li>
-      {events.map((e) => {
-        const data = e.data as EventData;
-        return (
-          <li key={e.id} data-event={e.type}>
-            <strong>{eventLabels[e.type] ?? e.type}</strong> · {formatDate(e.createdAt)}
-            {data.transaction ? (
-              <div>
-                {data.transaction.confirmations} confirmation{data.transaction.confirmations === 1 ? "" : "s"} at that moment · tx{" "}
-                <code>{data.transaction.transaction_hash}</code>
-              </div>
-            ) : null}
-            {data.failure_reason ? <div>Reason: {data.failure_reason}</div> : null}
-          </li>
-        );
+      {entries.map((entry) => {
+        switch (entry.kind) {
+          case "created":
+            return (
+              <li key={entry.key} data-entry="created">
+                <strong>Created</strong> · {formatDate(entry.at)}
+              </li>
+            );
+          case "transfer":
+            return (
+              <li key={entry.key} data-entry="transfer">
+                <strong>
+                  Transfer of {entry.amount} {entry.currency} {transferNote(entry.status, entry.counted)}
+                </strong>{" "}
+                · {formatDate(entry.at)}
+                <div className={styles.wrapAnywhere}>
+                  from <code>{entry.from}</code> · tx <code>{entry.txHash}</code>
+                </div>
+              </li>
+            );
+          case "sweep":
+            return (
+              <li key={entry.key} data-entry="sweep">
+                <strong>Swept to your wallet</strong> · {formatDate(entry.at)}
+                <div className={styles.wrapAnywhere}>
+                  to <code>{entry.to}</code>
+                  {entry.txHash ? (
+                    <>
+                      {" "}
+                      · tx <code>{entry.txHash}</code>
+                    </>
+                  ) : null}
+                </div>
+              </li>
+            );
+          case "event": {
+            const e = entry.event;
+            const data = e.data as EventData;
+            return (
+              <li key={entry.key} data-entry="event" data-event={e.type}>
+                <strong>{eventLabels[e.type] ?? e.type}</strong> · {formatDate(e.createdAt)}
+                {entry.refund ? (
+                  <div className={styles.wrapAnywhere}>
+                    {entry.refund.amount} {entry.refund.currency} to <code>{entry.refund.to_address}</code>
+                    {entry.refund.transaction_hash ? (
+                      <>
+                        {" "}
+                        · tx <code>{entry.refund.transaction_hash}</code>
+                      </>
+                    ) : null}
+                  </div>
+                ) : data.transaction ? (
+                  <div className={styles.wrapAnywhere}>
+                    {data.transaction.confirmations} confirmation{data.transaction.confirmations === 1 ? "" : "s"} at that moment · tx{" "}
+                    <code>{data.transaction.transaction_hash}</code>
+                  </div>
+                ) : null}
+                {data.failure_reason ? <div>Reason: {data.failure_reason}</div> : null}
+              </li>
+            );
+          }
+        }
       })}
       {milestones.map((m) => (
         <li key={`m${m}`} data-milestone={m}>
@@ -52,4 +99,10 @@ export function OrderTimeline({ order, events, confirmations }: { order: Payment
       ))}
     </ol>
   );
+}
+
+function transferNote(status: string, counted: boolean): string {
+  if (status === "failed") return "(reverted)";
+  if (status === "dropped") return "(removed by a reorganisation)";
+  return counted ? "received" : "received, not counted (another asset or after expiry)";
 }

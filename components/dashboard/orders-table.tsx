@@ -32,8 +32,27 @@ const { order, status, amount, received, blockchain, created } = orderColumns;
 
 /**
  * Orders as the API serializes them (`serializeOrder`), each row linking to the order's page;
- * `columns` replaces the default set.
+ * `columns` replaces the default set; the row of the order id `highlight` (just created) stands out.
  */
-export function OrdersTable({ orders, caption, columns = [order, status, amount, received, blockchain, created] }: { orders: OrderJson[]; caption: string; columns?: Array<Column<OrderJson>> }) {
-  return <DataTable caption={caption} columns={columns} rows={orders} rowKey={(o) => o.id} rowData={(o) => ({ "data-order-id": o.order_id })} empty="No orders yet." />;
+export function OrdersTable({
+  orders,
+  caption,
+  columns = [order, status, amount, received, blockchain, created],
+  highlight,
+}: {
+  orders: OrderJson[];
+  caption: string;
+  columns?: Array<Column<OrderJson>>;
+  highlight?: string;
+}) {
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={orders}
+      rowKey={(o) => o.id}
+      rowData={(o) => ({ "data-order-id": o.order_id, "data-highlight": o.order_id === highlight ? "true" : undefined })}
+      empty="No orders yet."
+    />
+  );
 }

@@ -29,6 +29,7 @@ export function ActionForm({
   showResult = false,
   hiddenFields,
   renderResult,
+  onSuccess,
 }: {
   action: FormAction;
   submitLabel: string;
@@ -48,6 +49,8 @@ export function ActionForm({
   hiddenFields?: Record<string, string | number>;
   /** Shows the action's data after success in the page's own words (instead of successMessage). */
   renderResult?: (data: unknown) => ReactNode;
+  /** Called once per successful submission with the action's data, instead of refreshing the page (it navigates or refreshes itself). */
+  onSuccess?: (data: unknown) => void;
 }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -56,8 +59,11 @@ export function ActionForm({
   useEffect(() => {
     if (result?.ok) {
       if (resetOnSuccess) formRef.current?.reset();
-      router.refresh();
+      if (onSuccess) onSuccess(result.data);
+      else router.refresh();
     }
+    // onSuccess is left out on purpose: a new function each render must not run it again for the same result.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result, resetOnSuccess, router]);
 
   return (

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
 import { chainCursors, paymentOrders, sweeps, type PaymentOrder, type Sweep } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -235,4 +235,43 @@ export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: n
         ne(sweeps.status, "succeeded"),
       ),
     );
+}
+
+/**
+ * A batch of the merchant's succeeded sweeps (deposit address flushed to their wallet) whose last
+ * update — when the sweep was recorded as mined — is in the range, with the order's references, in
+ * (time, id) order after `after`: the accounting export (lib/dashboard/movements-csv.ts).
+ */
+export async function sweepMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: { at: Date; id: number } | null, limit: number) {
+  return db
+    .select({
+      id: sweeps.id,
+      at: sweeps.updatedAt,
+      blockchainId: sweeps.blockchainId,
+      txHash: sweeps.txHash,
+      blockNumber: sweeps.blockNumber,
+      status: sweeps.status,
+      gasCostWei: sweeps.gasCostWei,
+      order: {
+        orderId: paymentOrders.orderId,
+        orderInfo: paymentOrders.orderInfo,
+        currency: paymentOrders.currency,
+        receivingAddress: paymentOrders.receivingAddress,
+        depositDestination: paymentOrders.depositDestination,
+        priceCurrency: paymentOrders.priceCurrency,
+      },
+    })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(
+      and(
+        eq(paymentOrders.merchantId, merchantId),
+        eq(sweeps.status, "succeeded"),
+        gte(sweeps.updatedAt, range.from),
+        lt(sweeps.updatedAt, range.to),
+        after ? or(gt(sweeps.updatedAt, after.at), and(eq(sweeps.updatedAt, after.at), gt(sweeps.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(asc(sweeps.updatedAt), asc(sweeps.id))
+    .limit(limit);
 }

@@ -9,8 +9,9 @@ import { listOrderRefunds } from "@/lib/refunds/queries";
 import { serializeRefund } from "@/lib/refunds/serialize";
 import { orderTransfers } from "@/lib/transactions/queries";
 import { orderDeliveries, orderTimeline } from "@/lib/webhooks/queries";
+import { buildOrderTimeline } from "./order-timeline";
 
-/** One of the merchant's orders with its timeline, transfers, refunds, gasless relays and webhook deliveries; null when it is not theirs. */
+/** One of the merchant's orders with its timeline (events, transfers and sweep in causal order: ./order-timeline.ts), transfers, refunds, gasless relays and webhook deliveries; null when it is not theirs. */
 export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: string) {
   let order;
   try {
@@ -29,5 +30,5 @@ export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: 
     listOrderRefunds(db, order.id),
     listOrderRelays(db, merchantId, order.id),
   ]);
-  return { order, events, transfers, deliveries, summary, head, sweep, refunds: refunds.map((r) => serializeRefund(r, order)), relays };
+  return { order, events, timeline: buildOrderTimeline(order, events, transfers, sweep), transfers, deliveries, summary, head, sweep, refunds: refunds.map((r) => serializeRefund(r, order)), relays };
 }

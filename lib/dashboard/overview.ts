@@ -3,7 +3,8 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { countPaidOrders, dailyOrderBuckets, recentOrders } from "@/lib/orders/queries";
+import { confirmedFiatTotals, countPaidOrders, dailyOrderBuckets, recentOrders } from "@/lib/orders/queries";
+import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
 import { countEndpoints, countEndpointsWithSuccessfulDelivery } from "@/lib/webhooks/queries";
@@ -49,11 +50,62 @@ export async function setupFacts(db: DbOrTx, merchantId: number) {
   };
 }
 
+export interface FiatTotal {
+  currency: string;
+  /** Sum of the fiat prices of confirmed orders created in the last 30 days, with the currency's minor units ("129.90"). */
+  total: string;
+  previousTotal: string;
+  orders: number;
+  /** Change against the 30 days before, in percent rounded to one decimal; null when there was nothing before. */
+  changePercent: number | null;
+}
+
+/** A numeric sum as text ("29.9", null) in the currency's minor units ("29.90", "0.00"). */
+function fiatText(sum: string | null, currency: string): string {
+  const minor = isFiatCurrency(currency) ? fiatCurrencies[currency] : 2;
+  return Number(sum ?? "0").toFixed(minor);
+}
+
+/**
+ * Fiat totals of the last 30 days and their trend against the 30 days before: confirmed orders
+ * priced in fiat, summed per price currency at their price. Token-priced orders have no fiat value
+ * the gateway knows: they are counted apart (`tokenPricedOrders`) rather than converted at a rate
+ * the merchant never saw.
+ */
+export async function fiatOverview(db: DbOrTx, merchantId: number, now: Date, days = overviewDays) {
+  const day = lastDays(now, days);
+  const from = new Date(`${day[0]}T00:00:00Z`);
+  const to = new Date(Date.parse(`${day[day.length - 1]}T00:00:00Z`) + dayMs);
+  const previousFrom = new Date(from.getTime() - days * dayMs);
+  const rows = await confirmedFiatTotals(db, merchantId, { previousFrom, from, to });
+  const totals: FiatTotal[] = rows
+    .filter((r): r is typeof r & { currency: string } => r.currency !== null)
+    .map((r) => {
+      const current = Number(r.current ?? "0");
+      const previous = Number(r.previous ?? "0");
+      return {
+        currency: r.currency,
+        total: fiatText(r.current, r.currency),
+        previousTotal: fiatText(r.previous, r.currency),
+        orders: r.currentOrders,
+        changePercent: previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null,
+      };
+    })
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+  const tokenPricedOrders = rows.find((r) => r.currency === null)?.currentOrders ?? 0;
+  return { totals, tokenPricedOrders };
+}
+
 /** Everything the overview page shows, for one merchant. */
 export async function loadOverview(db: DbOrTx, merchantId: number, now = new Date()) {
   const days = lastDays(now);
   const since = new Date(`${days[0]}T00:00:00Z`);
-  const [buckets, recent, setup] = await Promise.all([dailyOrderBuckets(db, merchantId, since), recentOrders(db, merchantId, 8), setupFacts(db, merchantId)]);
+  const [buckets, recent, setup, fiat] = await Promise.all([
+    dailyOrderBuckets(db, merchantId, since),
+    recentOrders(db, merchantId, 8),
+    setupFacts(db, merchantId),
+    fiatOverview(db, merchantId, now),
+  ]);
 
   const series = new Map<string, TokenSeries & { decimals: number; perDay: Map<string, { orders: number; units: bigint }> }>();
   for (const b of buckets) {
@@ -94,5 +146,5 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
     })
     .sort((a, b) => b.totalOrders - a.totalOrders || a.key.localeCompare(b.key));
 
-  return { days, tokens, recent, setup };
+  return { days, tokens, recent, setup, fiat };
 }

@@ -556,3 +556,30 @@ export async function flagOrderAtRisk(db: DbOrTx, id: number, reason: "payment_r
     .returning();
   return row ?? null;
 }
+
+/**
+ * The merchant's confirmed orders created in [previousFrom, to), split at `from`: per price currency,
+ * the sum of their fiat prices in each period; token-priced orders (no fiat price) counted apart as
+ * currency null. For the overview's fiat totals and their trend.
+ */
+export async function confirmedFiatTotals(db: DbOrTx, merchantId: number, periods: { previousFrom: Date; from: Date; to: Date }) {
+  const current = sql`${paymentOrders.createdAt} >= ${sql.param(periods.from, paymentOrders.createdAt)}`;
+  const rows = await db
+    .select({
+      currency: paymentOrders.priceCurrency,
+      current: sql<string | null>`sum(${paymentOrders.priceAmount}::numeric) filter (where ${current})::text`,
+      previous: sql<string | null>`sum(${paymentOrders.priceAmount}::numeric) filter (where not (${current}))::text`,
+      currentOrders: sql<number>`(count(*) filter (where ${current}))::int`,
+    })
+    .from(paymentOrders)
+    .where(
+      and(
+        eq(paymentOrders.merchantId, merchantId),
+        eq(paymentOrders.status, "confirmed"),
+        gte(paymentOrders.createdAt, periods.previousFrom),
+        lt(paymentOrders.createdAt, periods.to),
+      ),
+    )
+    .groupBy(paymentOrders.priceCurrency);
+  return rows.map((r) => ({ ...r, currentOrders: Number(r.currentOrders) }));
+}

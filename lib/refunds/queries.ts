@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { paymentOrders, refunds, type NewRefund, type Refund } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -82,3 +82,47 @@ export async function reopenRefund(db: DbOrTx, id: number, now: Date): Promise<v
     .where(and(eq(refunds.id, id), eq(refunds.status, "pending")));
 }
 
+
+/**
+ * A batch of the merchant's refunds sent on chain (a transaction hash on record) whose time — when
+ * confirmed, else when last updated — is in the range, with their order's references and locked
+ * price, in (time, id) order after `after`: the accounting export (lib/dashboard/movements-csv.ts).
+ */
+export async function refundMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: { at: Date; id: number } | null, limit: number) {
+  const at = sql<Date>`coalesce(${refunds.confirmedAt}, ${refunds.updatedAt})`.mapWith(refunds.updatedAt);
+  return db
+    .select({
+      id: refunds.id,
+      at,
+      blockchainId: refunds.blockchainId,
+      txHash: refunds.txHash,
+      logIndex: refunds.logIndex,
+      blockNumber: refunds.blockNumber,
+      fromAddress: refunds.fromAddress,
+      toAddress: refunds.toAddress,
+      currency: refunds.currency,
+      amount: refunds.amount,
+      status: refunds.status,
+      order: {
+        orderId: paymentOrders.orderId,
+        orderInfo: paymentOrders.orderInfo,
+        decimals: paymentOrders.decimals,
+        priceAmount: paymentOrders.priceAmount,
+        priceCurrency: paymentOrders.priceCurrency,
+        rate: paymentOrders.rate,
+      },
+    })
+    .from(refunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, refunds.paymentOrderId))
+    .where(
+      and(
+        eq(refunds.merchantId, merchantId),
+        isNotNull(refunds.txHash),
+        gte(at, sql.param(range.from, refunds.updatedAt)),
+        lt(at, sql.param(range.to, refunds.updatedAt)),
+        after ? or(gt(at, sql.param(after.at, refunds.updatedAt)), and(eq(at, sql.param(after.at, refunds.updatedAt)), gt(refunds.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(asc(at), asc(refunds.id))
+    .limit(limit);
+}

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -247,4 +247,56 @@ export async function highestTransferBlocks(db: DbOrTx, paymentOrderIds: number[
     .where(and(inArray(transactions.paymentOrderId, paymentOrderIds), ne(transactions.status, "dropped")))
     .groupBy(transactions.paymentOrderId);
   return new Map(rows.map((row) => [row.orderId!, BigInt(row.block)]));
+}
+
+/** Where a movement export's keyset stands: the last row's time and id. */
+export interface MovementCursor {
+  at: Date;
+  id: number;
+}
+
+/**
+ * A batch of the merchant's transfers into deposit addresses whose block time is in the range, with
+ * their order's references and locked price, in (block time, id) order after `after`: the accounting
+ * export (lib/dashboard/movements-csv.ts). Dropped transfers left the chain and are not movements.
+ */
+export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: MovementCursor | null, limit: number) {
+  return db
+    .select({
+      id: transactions.id,
+      at: transactions.blockTimestamp,
+      blockchainId: transactions.blockchainId,
+      txHash: transactions.txHash,
+      logIndex: transactions.logIndex,
+      blockNumber: transactions.blockNumber,
+      fromAddress: transactions.fromAddress,
+      toAddress: transactions.toAddress,
+      currency: transactions.currency,
+      tokenAddress: transactions.tokenAddress,
+      amount: transactions.amount,
+      status: transactions.status,
+      counted: transactions.counted,
+      order: {
+        orderId: paymentOrders.orderId,
+        orderInfo: paymentOrders.orderInfo,
+        tokenAddress: paymentOrders.tokenAddress,
+        decimals: paymentOrders.decimals,
+        priceAmount: paymentOrders.priceAmount,
+        priceCurrency: paymentOrders.priceCurrency,
+        rate: paymentOrders.rate,
+      },
+    })
+    .from(transactions)
+    .leftJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
+    .where(
+      and(
+        eq(transactions.merchantId, merchantId),
+        ne(transactions.status, "dropped"),
+        gte(transactions.blockTimestamp, range.from),
+        lt(transactions.blockTimestamp, range.to),
+        after ? or(gt(transactions.blockTimestamp, after.at), and(eq(transactions.blockTimestamp, after.at), gt(transactions.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(asc(transactions.blockTimestamp), asc(transactions.id))
+    .limit(limit);
 }

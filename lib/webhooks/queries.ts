@@ -191,7 +191,7 @@ export async function orderTimeline(db: DbOrTx, merchantId: number, paymentOrder
     .select()
     .from(orderEvents)
     .where(and(eq(orderEvents.merchantId, merchantId), eq(orderEvents.paymentOrderId, paymentOrderId)))
-    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+    .orderBy(asc(orderEvents.sequence));
 }
 
 // ─── Deliveries and attempts ─────────────────────────────────────────────────

@@ -28,7 +28,7 @@ describe("dashboard orders page: create an order (any mode, not a sandbox tool)"
     signInAs(merchant);
 
     const token = await createOrderAction(form({ blockchain: "base", currency: "USDC", price: "12.5", price_currency: "token", order_info: "" }));
-    expect(token).toMatchObject({ ok: true, data: { amount: "12.5", currency: "USDC", price_amount: null, payment_url: expect.stringContaining("/pay/ORD-") } });
+    expect(token).toMatchObject({ ok: true, data: { amount: "12.5", currency: "USDC", price_amount: null, payment_url: expect.stringContaining("/pay/ORD-"), qr_svg: expect.stringMatching(/^<svg/) } });
 
     const fiat = await createOrderAction(form({ blockchain: "base", currency: "USDC", price: "10", price_currency: "USD" }));
     expect(fiat).toMatchObject({ ok: true, data: { amount: "10.002001", price_amount: "10.00", price_currency: "USD", rate: "0.9998" } });

@@ -34,6 +34,6 @@ describe("dashboard links page: a link offers only chains the merchant has a wal
 
     await createWallet(merchant, { blockchain: 3 });
     const saved = await createLinkAction(form(fields));
-    expect(saved).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^LNK-/), url: expect.stringContaining("/link/LNK-") } });
+    expect(saved).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^LNK-/), url: expect.stringContaining("/link/LNK-"), qr_svg: expect.stringMatching(/^<svg/) } });
   });
 });

@@ -283,14 +283,27 @@ test("create order in the dashboard: starts on the chain with a wallet, ends wit
   await expect(page).toHaveURL(/\/dashboard$/);
 
   await page.goto("/dashboard/orders");
-  await page.getByText("Create a test order").click();
-  const create = page.getByRole("form", { name: "Create an order" });
+  await page.getByRole("button", { name: "Create a test order" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an order (sandbox)" });
+  await expect(dialog).toBeVisible();
+  const create = dialog.getByRole("form", { name: "Create an order" });
   await expect(create.getByLabel("Blockchain")).toHaveValue("base");
   await create.getByLabel("Price", { exact: true }).fill("3.25");
   await create.getByRole("button", { name: "Create order" }).click();
   const created = create.getByTestId("created-order");
   await expect(created).toContainText("3.25 USDC");
   await expect(created.getByRole("link", { name: "Open its payment page" })).toHaveAttribute("href", /\/pay\/ORD-/);
+  await expect(created.getByRole("button", { name: "Copy link" })).toBeVisible();
+  await expect(created.getByRole("img", { name: /^QR code of .*\/pay\/ORD-/ })).toBeVisible();
+  const newOrderId = (await created.locator(".mono").first().textContent())!;
+  // The list behind the dialog has the new order, highlighted.
+  await expect(page).toHaveURL(new RegExp(`created=${newOrderId}`));
+  await expect(page.locator(`tr[data-order-id="${newOrderId}"]`)).toHaveAttribute("data-highlight", "true");
+  await checkPage(page, "orders-create-dialog");
+  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `orders page with the dialog at ${size.width} px`).toBeLessThanOrEqual(size.width);
+  }
 
   await create.getByLabel("Blockchain").selectOption("ethereum");
   await create.getByRole("button", { name: "Create order" }).click();
@@ -299,14 +312,22 @@ test("create order in the dashboard: starts on the chain with a wallet, ends wit
   await expect(refused).not.toContainText("/api/");
   await expect(refused.getByRole("link", { name: /^Add an? .* wallet$/ })).toHaveAttribute("href", "/dashboard/wallets");
 
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+
   await page.goto("/dashboard/links");
-  const builder = page.getByRole("form", { name: "Create a payment link" });
+  await page.getByRole("button", { name: "Create a payment link" }).click();
+  const builder = page.getByRole("dialog", { name: "Create a payment link" }).getByRole("form", { name: "Create a payment link" });
   // Only the chain with a wallet is offered.
   await expect(builder.getByRole("checkbox")).toHaveCount(await builder.getByRole("checkbox", { name: /on Base/ }).count());
   await builder.getByLabel("Title").fill("Espresso beans");
   await builder.getByLabel("Price per item").fill("24");
   await builder.getByRole("button", { name: "Create link" }).click();
-  await expect(builder.getByTestId("created-link").getByRole("link")).toHaveAttribute("href", /\/link\//);
+  const createdLink = builder.getByTestId("created-link");
+  await expect(createdLink.getByRole("link", { name: "Open the link" })).toHaveAttribute("href", /\/link\/LNK-/);
+  await expect(createdLink.getByRole("img", { name: /^QR code of / })).toBeVisible();
+  await expect(page.locator('tr[data-highlight="true"]')).toContainText("Espresso beans");
+  await checkPage(page, "links-create-dialog");
 
   await page.goto("/dashboard/webhooks");
   const endpoint = page.locator(`[data-endpoint-id="${state.endpointId}"]`);
@@ -329,6 +350,17 @@ test("merchant A: transactions, overview, settings; revoke the key and the API r
   await page.goto("/dashboard/transactions");
   await expect(page.getByRole("link", { name: state.txHash })).toBeVisible();
   await checkPage(page, "transactions");
+  // The accounting export from its form: the paid order's transfer, with its hash.
+  const accounting = page.getByRole("form", { name: "Export every on-chain movement as CSV" });
+  const [download] = await Promise.all([page.waitForEvent("download"), accounting.getByRole("button", { name: "Download CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^movements-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+  const { readFile } = await import("node:fs/promises");
+  const movements = await readFile((await download.path())!, "utf8");
+  expect(movements.split("\r\n")[0]).toMatch(/^occurred_at,type,direction,/);
+  expect(movements).toContain(`,payment,in,`);
+  expect(movements).toContain(state.txHash);
+  expect(movements).toContain(state.orderId);
+  expect((await request.get(`/dashboard/transactions/export?from=2000-01-01&to=2000-12-31`)).status()).toBe(401);
   await page.getByRole("link", { name: state.txHash }).click();
   await expect(page.getByRole("link", { name: state.orderId })).toBeVisible();
   await checkPage(page, "transaction-detail");

@@ -6,7 +6,7 @@ import styles from "@/components/dashboard/dashboard.module.css";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { loadOverview, overviewDays, type TokenSeries } from "@/lib/dashboard/overview";
+import { loadOverview, overviewDays, type FiatTotal, type TokenSeries } from "@/lib/dashboard/overview";
 import { providerStatus, type ProviderStatusRow } from "@/lib/dashboard/provider-status";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
@@ -22,6 +22,20 @@ const statusColumns: Array<Column<TokenSeries>> = [
   { header: "confirmed volume", cell: (t) => `${t.confirmedVolume} ${t.currency}` },
 ];
 
+const fiatColumns: Array<Column<FiatTotal>> = [
+  { header: "currency", cell: "currency" },
+  { header: `last ${overviewDays} days`, cell: (f) => `${f.total} ${f.currency}`, align: "end" },
+  { header: "orders", cell: "orders", align: "end" },
+  { header: `${overviewDays} days before`, cell: (f) => `${f.previousTotal} ${f.currency}`, align: "end" },
+  { header: "trend", cell: (f) => trendText(f.changePercent), align: "end" },
+];
+
+function trendText(changePercent: number | null): string {
+  if (changePercent === null) return "new";
+  if (changePercent === 0) return "no change";
+  return `${changePercent > 0 ? "▲ +" : "▼ "}${changePercent}%`;
+}
+
 const providerColumns: Array<Column<ProviderStatusRow>> = [
   { header: "network", cell: "chain" },
   { header: "provider", cell: "provider", mono: true },
@@ -35,7 +49,7 @@ export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const month = monthOf(new Date());
-  const [{ tokens, recent, setup }, sweepGas] = await Promise.all([loadOverview(db, merchant.merchantId), sweepGasTotals(db, merchant.merchantId, month.from, month.to)]);
+  const [{ tokens, recent, setup, fiat }, sweepGas] = await Promise.all([loadOverview(db, merchant.merchantId), sweepGasTotals(db, merchant.merchantId, month.from, month.to)]);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
@@ -87,6 +101,22 @@ export default async function OverviewPage() {
           </div>
         </Card>
       </div>
+
+      <h2>Fiat totals</h2>
+      <DataTable
+        caption={`Confirmed orders priced in fiat, by price currency: the last ${overviewDays} days against the ${overviewDays} days before`}
+        columns={fiatColumns}
+        rows={fiat.totals}
+        rowKey={(row) => row.currency}
+        rowData={(row) => ({ "data-fiat": row.currency })}
+        empty="No confirmed order priced in fiat yet."
+      />
+      {fiat.tokenPricedOrders > 0 ? (
+        <p>
+          Not included: {fiat.tokenPricedOrders} confirmed order{fiat.tokenPricedOrders === 1 ? "" : "s"} priced in tokens (no fiat price was
+          locked for {fiat.tokenPricedOrders === 1 ? "it" : "them"}).
+        </p>
+      ) : null}
 
       <h2>Volume and orders by token</h2>
       {tokens.length === 0 ? <p>Charts appear once you have orders.</p> : null}

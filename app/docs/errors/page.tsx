@@ -92,7 +92,7 @@ Retry-After: 1800
         (same method, path and body; JSON key order does not matter) with the first answer, status and body, instead of running it again.
       </p>
       <Code>{`
-curl -s localhost:3000/api/payment-orders/ -H "$A" -H "$J" -H 'Idempotency-Key: 5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f' \\
+curl -s http://localhost:3000/api/payment-orders/ -H "$A" -H "$J" -H 'Idempotency-Key: 5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f' \\
   -d '{"amount":"12.5","currency":"USDC","blockchain":"base","order_info":"{}","nonce":7}'
 # → 201, the order. The same command again:
 HTTP/1.1 201 Created

@@ -19,7 +19,7 @@ export default function PricingGuidePage() {
         pays in.
       </p>
       <Code>{`
-curl -s $BASE/api/payment-orders/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \\
+curl -s http://localhost:3000/api/payment-orders/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \\
   -d '{"price_amount":"19.90","price_currency":"EUR","currency":"ETH","blockchain":"base","order_info":"{}","nonce":7}'
 `}</Code>
       <p>The answer keeps <code>amount</code> as the token amount to pay, and adds the price and the locked rate with its source:</p>
@@ -75,7 +75,7 @@ curl -s $BASE/api/payment-orders/ -H "authorization: Bearer $KEY" -H 'content-ty
         optional <code>max_quantity</code>. Create one in the dashboard (Payment links) or with the API:
       </p>
       <Code>{`
-curl -s $BASE/api/payment-links/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \\
+curl -s http://localhost:3000/api/payment-links/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \\
   -d '{"title":"Conference ticket","price_amount":"49.00","price_currency":"EUR","max_quantity":4,
        "options":[{"blockchain":"base","currency":"ETH"},{"blockchain":"base","currency":"USDC"}]}'
 `}</Code>

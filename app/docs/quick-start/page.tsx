@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Code, Note, styles } from "../code";
+import { BaseUrl, Code, Note, styles } from "../code";
 
 export const metadata: Metadata = { title: "Quick start" };
 
@@ -10,8 +10,8 @@ export default function QuickStartPage() {
     <main className={styles.guide}>
       <h1>Quick start</h1>
       <p className={styles.lead}>
-        From a new account to a confirmed test payment in seven requests. Every example runs against the sandbox that <code>npm run dev</code> starts
-        at <code>http://localhost:3000</code> (with a local devnet, test tokens and sandbox tools).
+        From a new account to a confirmed test payment in seven requests. Every example runs as written against this instance, <BaseUrl />{" "}
+        (in sandbox mode: a local devnet, test tokens and sandbox tools); each code block has a Copy button.
       </p>
       <Note>
         Paths work with and without a trailing slash. Send JSON with <code>Content-Type: application/json</code>. Amounts are decimal strings, never
@@ -115,13 +115,25 @@ curl -s http://localhost:3000/api/api-keys \\
 
       <h2>4. Receive webhooks</h2>
       <p>
-        Add an endpoint (this needs <code>manage_webhooks</code>: use the access token). Its <code>secret</code> is shown here and on rotation only.
-        No server yet? Point it at your sandbox inbox (<Link href="/docs/sandbox">Sandbox</Link>).
+        No server of your own yet? Every account has a sandbox inbox: a URL on this gateway that records what it receives and checks the
+        signatures (<Link href="/docs/sandbox">Sandbox</Link>). Read its address (with <code>jq</code>, or copy it from the dashboard&apos;s Webhooks
+        page):
+      </p>
+      <Code>{`
+INBOX=$(curl -s http://localhost:3000/api/sandbox/inbox -H "Authorization: Bearer $KEY" | jq -r .inbox_url)
+`}</Code>
+      <p>
+        Then add an endpoint pointing at it (this needs <code>manage_webhooks</code>: use the access token). Its <code>secret</code> is shown here
+        and on rotation only. With a server of your own, put its URL instead of <code>$INBOX</code>.
       </p>
       <Code>{`
 curl -s http://localhost:3000/api/webhook-endpoints \\
   -H "Authorization: Bearer $ACCESS" -H 'Content-Type: application/json' \\
-  -d '{"url":"http://localhost:4000/webhooks","events":["payment.pending","payment.confirmed","payment.failed","payment.expired"]}'
+  -d '{"url":"'"$INBOX"'","events":["payment.pending","payment.confirmed","payment.failed","payment.expired"]}'
+`}</Code>
+      <p>After the payment of step 6, the inbox lists what arrived:</p>
+      <Code>{`
+curl -s http://localhost:3000/api/sandbox/inbox -H "Authorization: Bearer $KEY"
 `}</Code>
       <p>
         How to verify what arrives: <Link href="/docs/webhooks">Webhooks</Link>.

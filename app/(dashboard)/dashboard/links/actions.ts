@@ -4,6 +4,7 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
 import { createLink, deleteLink, serializeLink } from "@/lib/payment-links/payment-links";
 import { createLinkBody } from "@/lib/payment-links/schemas";
+import { qrSvg } from "@/lib/orders/qr-code";
 
 /**
  * A link from the dashboard form: `options` are checkbox values "<blockchain>:<currency>"; the price
@@ -27,7 +28,7 @@ const linkFromForm = (o: unknown) => {
 /** Same use-case as POST /api/payment-links/. */
 export const createLinkAction = authedAction(z.preprocess(linkFromForm, createLinkBody), async (input, { db, merchantId }) => {
   const link = serializeLink(await createLink(db, merchantId, input));
-  return { id: link.id, url: link.url };
+  return { id: link.id, title: link.title, url: link.url, qr_svg: await qrSvg(link.url) };
 });
 
 /** Same use-case as DELETE /api/payment-links/{id}/. */

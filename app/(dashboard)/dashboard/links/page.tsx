@@ -3,7 +3,9 @@ import { Alert, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { getDb } from "@/lib/db/client";
+import { CreateDialog } from "@/components/dashboard/create-dialog";
 import { CreateLinkForm } from "@/components/dashboard/create-link-form";
+import { PayButtonBuilder } from "@/components/dashboard/pay-button-builder";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { serializeLink } from "@/lib/payment-links/payment-links";
@@ -28,17 +30,19 @@ const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
 ];
 
 // /dashboard/links – create, share and delete reusable payment links
-export default async function PaymentLinksPage() {
+export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  const { created } = await searchParams;
   const db = await getDb();
   const [{ rows }, { linkOptions }] = await Promise.all([listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }), paymentChoices(db, merchant.merchantId)]);
   // Only tokens on chains with a wallet: a link offering any other could not take the payment.
+  const links = rows.map(serializeLink);
   const defaultOption = linkOptions.find((o) => o.value === "base:USDC")?.value ?? linkOptions[0]?.value;
 
   return (
     <>
       <h1>Payment links</h1>
-      <Card title="Create a payment link">
+      <CreateDialog openLabel="Create a payment link" title="Create a payment link">
         <p>A reusable link for a product or a donation: each customer who opens it picks how to pay and gets a fresh order.</p>
         <CreateLinkForm action={createLinkAction}>
           <Field label="Title" name="title" required maxLength={200} placeholder="Espresso beans 1 kg" />
@@ -62,9 +66,20 @@ export default async function PaymentLinksPage() {
             Only networks where you have a wallet are listed; <a href="/dashboard/wallets">add a wallet</a> to offer another.
           </p>
         </CreateLinkForm>
-      </Card>
+      </CreateDialog>
       <Card title="Your links">
-        <DataTable caption="Payment links" columns={columns} rows={rows.map(serializeLink)} rowKey={(l) => l.id} empty="No payment links yet." />
+        <DataTable
+          caption="Payment links"
+          columns={columns}
+          rows={links}
+          rowKey={(l) => l.id}
+          rowData={(l) => ({ "data-link-id": l.id, "data-highlight": l.id === created ? "true" : undefined })}
+          empty="No payment links yet."
+        />
+      </Card>
+      <Card title="Pay button for your website">
+        <p>A button for any web page, no backend needed: it opens the link&apos;s checkout, in your colours. Paste the HTML where the button should be.</p>
+        <PayButtonBuilder links={links.filter((l) => l.is_active).map((l) => ({ id: l.id, title: l.title, url: l.url }))} />
       </Card>
     </>
   );

@@ -4,6 +4,7 @@ import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
 import { createOrder } from "@/lib/orders/create-order";
+import { qrSvg } from "@/lib/orders/qr-code";
 import { createOrderBody } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
 
@@ -35,5 +36,6 @@ export const createOrderAction = authedAction(z.preprocess(orderFromForm, create
     price_currency: order.price_currency,
     rate: order.rate,
     payment_url: order.payment_url,
+    qr_svg: await qrSvg(order.payment_url),
   };
 });

@@ -12,7 +12,7 @@ import { searchOrders } from "@/lib/orders/queries";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { CreateOrderForm } from "@/components/dashboard/create-order-form";
-import styles from "@/components/dashboard/dashboard.module.css";
+import { CreateDialog } from "@/components/dashboard/create-dialog";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { fiatCurrencies } from "@/lib/pricing/convert";
 import { isSandbox } from "@/lib/env";
@@ -22,7 +22,9 @@ export const metadata: Metadata = { title: "Orders · Dashboard" };
 
 export default async function OrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
-  const filters = parseOrderFilters(await searchParams);
+  const params = await searchParams;
+  const filters = parseOrderFilters(params);
+  const created = typeof params.created === "string" ? params.created : undefined;
   const pageNumber = filters.page ?? 1;
   const db = await getDb();
   const [{ rows, count }, choices] = await Promise.all([
@@ -41,15 +43,12 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Orders</h1>
-      <details className={styles.createPanel}>
-        <summary>{isSandbox ? "Create a test order" : "Create an order"}</summary>
-        <Card title={isSandbox ? "Create an order (sandbox)" : "Create an order"} headingLevel={2}>
-          <p>
-            Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.
-          </p>
-          <CreateOrderForm action={createOrderAction} chains={choices.chains} defaultChain={choices.defaultChain} fiatCurrencies={Object.keys(fiatCurrencies)} />
-        </Card>
-      </details>
+      <CreateDialog openLabel={isSandbox ? "Create a test order" : "Create an order"} title={isSandbox ? "Create an order (sandbox)" : "Create an order"}>
+        <p>
+          Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.
+        </p>
+        <CreateOrderForm action={createOrderAction} chains={choices.chains} defaultChain={choices.defaultChain} fiatCurrencies={Object.keys(fiatCurrencies)} />
+      </CreateDialog>
       <FilterForm label="Filter orders" clearHref="/dashboard/orders">
         <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address, nonce, SKU or item" />
         <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
@@ -62,7 +61,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       <p aria-live="polite">
         {count} order{count === 1 ? "" : "s"}
       </p>
-      <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" />
+      <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" highlight={created} />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / ordersPageSize))} href={linkTo} />
 
       <Card title="Export CSV">

@@ -1,12 +1,13 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { Badge } from "@/components/ui";
+import { Badge, Button, Card, Row, uiStyles } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
+import { FilterForm, FilterInput, FilterSelect } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
 import { formatDate } from "@/components/dashboard/format";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
+import { requestTime } from "@/lib/dashboard/clock";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { listTransactions } from "@/lib/transactions/transactions";
 import type { serializeTransactionListItem } from "@/lib/transactions/serialize";
@@ -33,6 +34,9 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   const pageNumber = Math.max(1, Math.min(100_000, Number.parseInt(one("page") ?? "1", 10) || 1));
   const query: ListTransactionsQuery = { page: pageNumber, page_size: pageSize, status, blockchain };
   const { count, results } = await listTransactions(await getDb(), merchant.merchantId, query);
+  const now = requestTime().getTime();
+  const today = new Date(now).toISOString().slice(0, 10);
+  const monthAgo = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   const linkTo = (p: number) => `/dashboard/transactions?${new URLSearchParams({ ...(status && { status }), ...(blockchain && { blockchain }), page: String(p) }).toString()}`;
 
   return (
@@ -47,6 +51,22 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
       </p>
       <DataTable caption="Transactions" columns={columns} rows={results} rowKey={(t, i) => `${t.transaction_hash}-${i}`} empty="No transactions yet." />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / pageSize))} href={linkTo} />
+
+      <Card title="Accounting export">
+        <form method="get" action="/dashboard/transactions/export" aria-label="Export every on-chain movement as CSV">
+          <Row>
+            <FilterInput label="From" id="movements-from" name="from" type="date" required value={monthAgo} />
+            <FilterInput label="To (inclusive)" id="movements-to" name="to" type="date" required value={today} />
+            <Button type="submit" variant="secondary">
+              Download CSV
+            </Button>
+          </Row>
+          <p className={uiStyles.hint}>
+            Every payment received, refund sent and deposit swept to your wallet, with the order&apos;s fiat price and locked rate where it had
+            one, order and link references and transaction hashes. Dates are UTC days; at most 366 days per export.
+          </p>
+        </form>
+      </Card>
     </>
   );
 }

@@ -106,7 +106,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const { orderId } = await params;
   const detail = await loadOrderDetail(await getDb(), merchant.merchantId, decodeURIComponent(orderId));
   if (!detail) notFound();
-  const { order, events, transfers, deliveries, summary, sweep, refunds, relays } = detail;
+  const { order, timeline, transfers, deliveries, summary, sweep, refunds, relays } = detail;
   const nativeSymbol = findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "";
   const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
@@ -168,7 +168,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
       </Card>
 
       <Card title="Timeline">
-        <OrderTimeline order={order} events={events} confirmations={summary ? summary.confirmations : null} />
+        <OrderTimeline order={order} entries={timeline} confirmations={summary ? summary.confirmations : null} />
       </Card>
 
       <Card title="Transactions">
