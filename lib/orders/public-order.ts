@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
 import { parseOrderKey } from "./get-order-or-throw";
+import { acceptedMethodsOf, hasPaymentArrived, isCurrentMethod } from "./payment-methods";
 import { summarizeTransfer } from "./order-transaction";
 import { findOrderByPublicId, findPublicOrderView } from "./queries";
 import { qrCodePath, type OrderTransactionSummary } from "./serialize";
@@ -58,6 +59,10 @@ export interface PublicOrder {
   sandbox: boolean;
   /** Orders from a payment link: what was bought (the link's title) and how many; null otherwise. */
   item: { name: string; quantity: number } | null;
+  /** The payment methods the customer may choose; one for an order with a single method. */
+  methods: { blockchain: { slug: string; name: string }; currency: string; amount: string; selected: boolean }[];
+  /** Money has arrived: the method can no longer change. */
+  method_fixed: boolean;
 }
 
 /** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
@@ -113,6 +118,16 @@ export function serializePublicOrder(
     refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",
     item: order.itemName != null ? { name: order.itemName, quantity: order.itemQuantity ?? 1 } : null,
+    methods: acceptedMethodsOf(order).map((m) => {
+      const methodChain = findBlockchainById(m.blockchainId);
+      return {
+        blockchain: { slug: methodChain?.slug ?? "", name: methodChain?.name ?? "" },
+        currency: m.currency,
+        amount: formatAmount(BigInt(m.amount), m.decimals),
+        selected: isCurrentMethod(order, m),
+      };
+    }),
+    method_fixed: hasPaymentArrived(order),
   };
 }
 

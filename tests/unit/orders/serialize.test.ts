@@ -37,6 +37,7 @@ const row: PaymentOrder = {
   atRiskReason: null,
   atRiskAt: null,
   refundAddressSignedBy: null,
+  acceptedMethods: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
