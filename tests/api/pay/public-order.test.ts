@@ -25,6 +25,8 @@ const publicKeys = [
   "expires_at",
   "failure_reason",
   "item",
+  "method_fixed",
+  "methods",
   "order_id",
   "price_amount",
   "price_currency",
