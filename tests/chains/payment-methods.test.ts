@@ -71,8 +71,15 @@ async function merchantOnTwoChains() {
   return merchant;
 }
 
-const methodOf = (order: { accepted_methods: { blockchain: string; currency: string }[] }, blockchain: string, currency: string) =>
-  order.accepted_methods.find((m) => m.blockchain === blockchain && m.currency === currency)!;
+interface MethodJson {
+  blockchain: string;
+  currency: string;
+  amount: string;
+  rate: string | null;
+  receiving_address: string;
+}
+
+const methodOf = (order: { accepted_methods: MethodJson[] }, blockchain: string, currency: string) => order.accepted_methods.find((m) => m.blockchain === blockchain && m.currency === currency)!;
 
 describe("creating an order with accepted_methods", () => {
   test("an order created as today accepts exactly its own method: one entry, nothing paid by yet", async () => {
