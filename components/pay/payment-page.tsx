@@ -14,6 +14,8 @@ import styles from "./pay.module.css";
 
 // Only over-, under- and late-paid orders have it: a separate chunk, out of an open order's first load.
 const RefundAddressForm = lazy(() => import("./refund-address-form").then((m) => ({ default: m.RefundAddressForm })));
+// Only orders with several methods have it, and only until money arrives: out of the first load too.
+const MethodChoice = lazy(() => import("./method-choice").then((m) => ({ default: m.MethodChoice })));
 
 const copyClass = `${styles.button} ${styles.secondary} ${styles.small}`;
 
@@ -143,6 +145,11 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
 
       {view.due && (
         <>
+          {order.methods.length > 1 && !order.method_fixed && (
+            <Suspense fallback={null}>
+              <MethodChoice order={order} />
+            </Suspense>
+          )}
           <PaymentDetails order={order} due={view.due} timeLeft={timeLeft} />
           <WalletPay order={order} due={view.due} walletConnectProjectId={walletConnectProjectId} />
         </>

@@ -253,7 +253,7 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
       status: "pending",
       paymentOrderId: order.id,
       merchantId: order.merchantId,
-      counted: countsToward(order, null, blockTimestamp),
+      counted: countsToward(order, chain.id, null, blockTimestamp),
       createdAt: now,
       updatedAt: now,
     }));

@@ -1,12 +1,13 @@
 import "server-only";
 import { getAddress, parseAbiItem, type Block, type Hex, type Log, type PublicClient } from "viem";
 import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/types";
+import type { Db, DbOrTx } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { logRangeAdvice } from "./log-range";
 import type { Blockchain } from "./catalog";
 import { advanceCursor, armSweep, findCursor, saveCursor, touchCursor } from "./queries";
-import { findOrdersByDepositAddresses } from "@/lib/orders/queries";
+import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
+import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMethod } from "@/lib/orders/payment-methods";
 import { upsertTransfers } from "@/lib/transactions/queries";
 import { matchRefunds } from "@/lib/refunds/match-refunds";
 import { findRequestedRefundsTo, markRefundSeen } from "@/lib/refunds/queries";
@@ -228,8 +229,14 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   const recipients = [...new Set(candidates.map((c) => c.to))];
   const orders = await findOrdersByDepositAddresses(db, chain.id, recipients);
   const byAddress = new Map(orders.map((o) => [o.receivingAddress, o]));
-  const ordersById = new Map(orders.map((o) => [o.id, o]));
-  const matched = candidates.filter((c) => byAddress.has(c.to));
+  // Orders with several methods whose deposit address on this chain is not the chosen method's (issue 27).
+  const byMethodAddress = new Map<string, PaymentOrder>();
+  for (const order of await findOrdersByMethodAddresses(db, chain.id, recipients.filter((a) => !byAddress.has(a)))) {
+    const address = acceptedMethodsOf(order).find((m) => m.blockchainId === chain.id)?.receivingAddress;
+    if (address) byMethodAddress.set(getAddress(address), order);
+  }
+  const ownerOf = (c: Candidate) => byAddress.get(c.to) ?? byMethodAddress.get(c.to);
+  const matched = candidates.filter((c) => ownerOf(c) !== undefined).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
   // Refunds the merchants sent from their wallets: one indexed query by recipient, like the deposit match above.
   const refundPairs = matchRefunds(await findRequestedRefundsTo(db, chain.id, recipients), candidates);
 
@@ -239,35 +246,54 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   }
 
   const stamp = now();
-  const rows: NewTransaction[] = matched.map((c) => {
-    const order = byAddress.get(c.to)!;
-    const block = blocks.get(c.blockNumber)!;
-    const receipt = receipts.get(c.txHash)!;
-    const blockTimestamp = new Date(Number(block.timestamp) * 1000);
-    const reverted = receipt.status !== "success";
-    return {
-      blockchainId: chain.id,
-      txHash: c.txHash,
-      logIndex: c.logIndex,
-      blockNumber: c.blockNumber,
-      blockHash: block.hash!,
-      blockTimestamp,
-      fromAddress: c.from,
-      toAddress: c.to,
-      tokenAddress: c.tokenAddress,
-      currency: currencyOf(chain, c.tokenAddress),
-      amount: c.amount.toString(),
-      gasUsed: receipt.gasUsed,
-      gasPrice: receipt.effectiveGasPrice.toString(),
-      fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
-      status: reverted ? "failed" : "pending",
-      paymentOrderId: order.id,
-      merchantId: order.merchantId,
-      counted: !reverted && countsToward(order, c.tokenAddress, blockTimestamp),
-      createdAt: stamp,
-      updatedAt: stamp,
-    };
-  });
+  /**
+   * The transfers as rows, in block order, inside the scan's transaction: money by an accepted
+   * method the order has not chosen, while no money has arrived, first makes that method the
+   * order's (then it is fixed: lib/orders/queries.ts `switchOrderMethod`).
+   */
+  const buildRows = async (tx: DbOrTx) => {
+    const current = new Map<number, PaymentOrder>();
+    const rows: NewTransaction[] = [];
+    for (const c of matched) {
+      const found = ownerOf(c)!;
+      let order = current.get(found.id) ?? found;
+      const block = blocks.get(c.blockNumber)!;
+      const receipt = receipts.get(c.txHash)!;
+      const blockTimestamp = new Date(Number(block.timestamp) * 1000);
+      const reverted = receipt.status !== "success";
+      if (!reverted && order.acceptedMethods && !isCurrentMethod(order, { blockchainId: chain.id, tokenAddress: c.tokenAddress }) && !hasPaymentArrived(order)) {
+        const method = findAcceptedMethod(order, chain.id, c.to, c.tokenAddress);
+        const switched = method && countsToward({ ...order, blockchainId: chain.id, tokenAddress: c.tokenAddress }, chain.id, c.tokenAddress, blockTimestamp) ? await switchOrderMethod(tx, order.id, method, stamp) : null;
+        if (switched) order = switched;
+      }
+      const counted = !reverted && countsToward(order, chain.id, c.tokenAddress, blockTimestamp);
+      // A counted transfer fixes the method for the rest of this batch too (the database learns of it with these rows).
+      current.set(order.id, counted ? { ...order, amountReceived: (BigInt(order.amountReceived) + c.amount).toString() } : order);
+      rows.push({
+        blockchainId: chain.id,
+        txHash: c.txHash,
+        logIndex: c.logIndex,
+        blockNumber: c.blockNumber,
+        blockHash: block.hash!,
+        blockTimestamp,
+        fromAddress: c.from,
+        toAddress: c.to,
+        tokenAddress: c.tokenAddress,
+        currency: currencyOf(chain, c.tokenAddress),
+        amount: c.amount.toString(),
+        gasUsed: receipt.gasUsed,
+        gasPrice: receipt.effectiveGasPrice.toString(),
+        fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
+        status: reverted ? "failed" : "pending",
+        paymentOrderId: order.id,
+        merchantId: order.merchantId,
+        counted,
+        createdAt: stamp,
+        updatedAt: stamp,
+      });
+    }
+    return { rows, orders: current };
+  };
 
   const last = blocks.get(to)!;
   // The cursor's time says "the chain was seen up to now", which expiry waits for: a scanner still
@@ -275,7 +301,8 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   const caughtUp = to === head;
   const advanced = await db.transaction(async (tx) => {
     const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: caughtUp ? stamp : cursor.updatedAt });
-    if (!moved) return false;
+    if (!moved) return null;
+    const { rows, orders: seen } = await buildRows(tx);
     await upsertTransfers(tx, rows);
     for (const { refund, transfer } of refundPairs) {
       const block = blocks.get(transfer.blockNumber)!;
@@ -290,12 +317,17 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
       });
     }
     // Money reaching an order that is already settled (late, another asset, more after a sweep) is flushed to the merchant too.
-    for (const orderId of new Set(rows.filter((r) => r.status !== "failed" && settledStatuses.has(ordersById.get(r.paymentOrderId!)!.status)).map((r) => r.paymentOrderId!))) {
+    // (Only money at the order's own deposit address: the sweeper flushes that one.)
+    const settledHere = rows.filter((r) => {
+      const order = seen.get(r.paymentOrderId!)!;
+      return r.status !== "failed" && settledStatuses.has(order.status) && order.blockchainId === chain.id && order.receivingAddress === r.toAddress;
+    });
+    for (const orderId of new Set(settledHere.map((r) => r.paymentOrderId!))) {
       await armSweep(tx, orderId, chain.id, stamp);
     }
-    return true;
+    return rows.length;
   });
-  return { transfers: advanced ? rows.length : 0, cursor: advanced ? { lastBlock: to, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
+  return { transfers: advanced ?? 0, cursor: advanced !== null ? { lastBlock: to, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
 }
 
 /** The catalog symbol of a transfer's asset (tokens outside the catalog never reach here: logs are filtered by address). */
@@ -304,9 +336,10 @@ function currencyOf(chain: Blockchain, tokenAddress: string | null): string {
   return chain.tokens.find((t) => t.address === tokenAddress)?.symbol ?? "UNKNOWN";
 }
 
-/** A transfer counts toward its order when it is the order's asset and arrived by the order's expiry. */
-export function countsToward(order: Pick<PaymentOrder, "tokenAddress" | "expiresAt" | "status">, tokenAddress: string | null, blockTimestamp: Date): boolean {
-  const sameAsset = (order.tokenAddress ?? null)?.toLowerCase() === tokenAddress?.toLowerCase();
+/** A transfer counts toward its order when it is the order's asset on the order's chain and arrived by the order's expiry. */
+export function countsToward(order: Pick<PaymentOrder, "blockchainId" | "tokenAddress" | "expiresAt" | "status">, blockchainId: number, tokenAddress: string | null, blockTimestamp: Date): boolean {
+  // (On a sandbox every chain is the one devnet, where a token has the same address on all of them.)
+  const sameAsset = order.blockchainId === blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === tokenAddress?.toLowerCase();
   // Once the expiry is announced, money is late whatever its block says: block times are whole
   // seconds (a transfer a moment after the deadline can carry its second) and a block can be seen
   // after the scan that judged the deadline. Counting it would leave it on an expired order for ever.

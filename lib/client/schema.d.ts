@@ -719,6 +719,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/{orderId}/method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the payment method (payment page)
+         * @description The customer picks one of the order's methods (`methods` in the public order): the order's blockchain, currency, amount and deposit address become that method's, and the answer is the public order as it is now. A method the order does not accept is 400 VALIDATION_ERROR; once money has arrived the method is fixed and another one is 409 CONFLICT (choosing the fixed one again answers the order). Limited per client address.
+         *
+         *     No credential needed.
+         */
+        post: operations["postPayByOrderIdMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/{orderId}/refund-address": {
         parameters: {
             query?: never;
@@ -1783,6 +1805,30 @@ export interface components {
             at_risk_reason: "payment_reorged" | null;
             /** @description When the gateway found the payment gone; null when the order is not at risk */
             at_risk_since: string | null;
+            /** @description The (blockchain, currency) methods the customer may pay by, the order's own first; one entry for an order created without accepted_methods. Until money arrives the customer may switch on the payment page; blockchain, currency, amount, rate and receiving_address then show the method chosen */
+            accepted_methods: {
+                /** @description Blockchain slug */
+                blockchain: string | null;
+                /** @description Token symbol */
+                currency: string;
+                /**
+                 * @description What the customer pays by this method, in token units
+                 * @example 10.5
+                 */
+                amount: string;
+                /** @description Fiat-priced orders: the rate locked for this method (price_currency per whole token); null otherwise */
+                rate: string | null;
+                /**
+                 * @description The order's deposit address on this blockchain
+                 * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+                 */
+                receiving_address: string;
+            }[];
+            /** @description The method the money came by (then fixed): set once a payment counted toward the order; null before */
+            payment_method: {
+                blockchain: string | null;
+                currency: string;
+            } | null;
         };
         PublicOrder: {
             order_id: string;
@@ -1857,6 +1903,20 @@ export interface components {
                 /** @description Unix seconds: the latest validBefore to sign (the order's expiry) */
                 valid_before: number;
             } | null;
+            /** @description The payment methods the customer may choose (POST /api/pay/{order_id}/method/); one for an order with a single method */
+            methods: {
+                blockchain: {
+                    slug: string;
+                    name: string;
+                };
+                currency: string;
+                /** @example 10.5 */
+                amount: string;
+                /** @description The method the page shows now */
+                selected: boolean;
+            }[];
+            /** @description Money has arrived: the method can no longer change */
+            method_fixed: boolean;
         };
         GetPaymentOrdersByOrderIdRefundsResult: components["schemas"]["Refund"][];
         Refund: {
@@ -6385,6 +6445,124 @@ export interface operations {
             };
         };
     };
+    postPayByOrderIdMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Blockchain slug of one of the order's methods */
+                    blockchain: string;
+                    /** @description Token symbol of that method */
+                    currency: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PublicOrder"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postPayByOrderIdRefundAddress: {
         parameters: {
             query?: never;
@@ -7551,6 +7729,13 @@ export interface operations {
                     redirect_url?: string | null;
                     /** @description When the payment window closes; must be in the future; defaults to 30 minutes from now */
                     expires_at?: string | null;
+                    /** @description Further (blockchain, currency) methods the customer may choose on the payment page, besides `blockchain` and `currency` (always accepted, and the method the order starts with). Each blockchain needs an active wallet (WALLET_NOT_CONFIGURED) and the currency must be offered on it (INVALID_BLOCKCHAIN, UNSUPPORTED_CURRENCY). An order priced in a token can accept that token on other blockchains (same amount); with price_amount every method gets its own amount at a locked rate. Omitted: the order accepts only `blockchain` and `currency` */
+                    accepted_methods?: {
+                        /** @description Blockchain slug, e.g. polygon */
+                        blockchain: string;
+                        /** @description Token symbol on that blockchain, e.g. USDC */
+                        currency: string;
+                    }[] | null;
                 };
             };
         };

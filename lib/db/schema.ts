@@ -356,6 +356,12 @@ export const paymentOrders = pgTable(
     atRiskAt: ts("at_risk_at"),
     /** The paying address whose signature set refund_address (issue 24); null: left unsigned, before signatures were required. */
     refundAddressSignedBy: text("refund_address_signed_by"),
+    /**
+     * Orders that accept several (chain, token) methods (issue 27): each method with its amount, rate
+     * and deposit address (lib/orders/payment-methods.ts AcceptedMethod[]); the order's own chain,
+     * token, amount and address columns hold the method chosen now. null: the one method of the columns.
+     */
+    acceptedMethods: jsonb("accepted_methods"),
     ...timestamps,
   },
   (t) => [
@@ -368,6 +374,22 @@ export const paymentOrders = pgTable(
 );
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
 export type NewPaymentOrder = typeof paymentOrders.$inferInsert;
+
+/**
+ * The deposit address of each chain an order with several methods accepts (one per order and
+ * chain): the scanner finds the order by any of them, not only by the chosen method's address.
+ */
+export const orderMethodAddresses = pgTable(
+  "order_method_addresses",
+  {
+    paymentOrderId: integer("payment_order_id")
+      .notNull()
+      .references(() => paymentOrders.id, { onDelete: "cascade" }),
+    blockchainId: integer("blockchain_id").notNull(),
+    receivingAddress: text("receiving_address").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paymentOrderId, t.blockchainId] }), index("order_method_addresses_chain_address_idx").on(t.blockchainId, t.receivingAddress)],
+);
 
 // ─── Payment links ───────────────────────────────────────────────────────────
 

@@ -12,7 +12,8 @@ import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, 
 import { getAddress } from "viem";
 import { lockFiatPrice } from "@/lib/pricing/lock-price";
 import { maxBaseUnits, parseAmount } from "./amounts";
-import { findOrderIdByNonce, insertOrderIfWalletMatches } from "./queries";
+import { prepareExtraMethods, type AcceptedMethod } from "./payment-methods";
+import { findOrderIdByNonce, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
 
 /**
@@ -108,6 +109,9 @@ export async function createOrder(
   const amount = locked ? locked.amount : parseAmount(input.amount, token.decimals);
   if (amount > maxBaseUnits) throw new ApiError("INVALID_AMOUNT", "The converted amount is too large.");
   const orderInfo = parseOrderInfo(input.order_info);
+  // Further (chain, token) methods the customer may choose on the payment page (issue 27); none: the one method above, as ever.
+  const fiat = locked ? { priceAmount: input.price_amount, priceCurrency: input.price_currency ?? "" } : null;
+  const extraMethods = input.accepted_methods?.length ? await prepareExtraMethods(db, merchantId, { chain, token, amount }, input.accepted_methods, fiat, now) : [];
 
   // One statement decides checks 6 and 7 and inserts. The deposit address needs the wallet (it is
   // bound into the forwarder), so it is computed for the wallet this process last saw there; the
@@ -121,8 +125,17 @@ export async function createOrder(
     const receivingAddress = destination ? computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt }) : "";
     // Over the API rate limit nothing is inserted: 429 comes before every other answer.
     if (attempt === 0) await meter?.admit();
-    const outcome = await insertOrderIfWalletMatches(
-      db,
+    const ownDeposit = { receivingAddress, depositDestination: destination ?? "", depositSalt: salt, depositFactory: chain.factory, depositFactoryVersion: chain.factoryVersion };
+    const acceptedMethods: AcceptedMethod[] | null = extraMethods.length
+      ? [
+          { blockchainId: chain.id, currency: token.symbol, tokenAddress: token.address, decimals: token.decimals, amount: amount.toString(), rate: locked?.rate ?? null, rateSource: locked?.rateSource ?? null, ...ownDeposit, confirmationThreshold: 0 },
+          // The order's own chain in another token shares its deposit address.
+          ...extraMethods.map((m) => (m.blockchainId === chain.id ? { ...m, ...ownDeposit } : m)),
+        ]
+      : null;
+    const insert = async (handle: DbOrTx) => {
+      const result = await insertOrderIfWalletMatches(
+      handle,
       {
         orderId: newId("order"),
         merchantId,
@@ -137,8 +150,8 @@ export async function createOrder(
         receivingAddress,
         depositDestination: destination ?? "",
         depositSalt: salt,
-        depositFactory: chain.factory,
-        depositFactoryVersion: chain.factoryVersion,
+        depositFactory: ownDeposit.depositFactory,
+        depositFactoryVersion: ownDeposit.depositFactoryVersion,
         orderInfo,
         webhookUrl: input.webhook_url ?? null,
         redirectUrl: input.redirect_url ?? null,
@@ -149,11 +162,23 @@ export async function createOrder(
         rateSource: locked?.rateSource ?? null,
         itemName: item?.name ?? null,
         itemQuantity: item?.quantity ?? null,
+        acceptedMethods,
         createdAt: now,
         updatedAt: now,
       },
       expectedWallet,
     );
+      if (result.order && acceptedMethods) {
+        // The order's own chain's threshold is the one the statement copied from the wallet.
+        const threshold = result.order.confirmationThreshold;
+        const settled = acceptedMethods.map((m) => (m.blockchainId === chain.id ? { ...m, confirmationThreshold: threshold } : m));
+        result.order = await setAcceptedMethods(handle, result.order.id, settled);
+        const byChain = new Map(settled.map((m) => [m.blockchainId, m.receivingAddress]));
+        await insertOrderMethodAddresses(handle, result.order.id, [...byChain].map(([blockchainId, receivingAddress]) => ({ blockchainId, receivingAddress })));
+      }
+      return result;
+    };
+    const outcome = acceptedMethods ? await db.transaction((tx) => insert(tx)) : await insert(db);
     if (!outcome.wallet || !outcome.wallet.isActive) {
       walletHints.delete(hintKey);
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);

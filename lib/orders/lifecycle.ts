@@ -25,7 +25,7 @@ type Decision =
   | { to: "failed"; failureReason: "underpaid" | "late_payment" | "reverted" };
 
 const isLive = (t: Transaction) => t.status === "pending" || t.status === "confirmed";
-const isOrderAsset = (order: PaymentOrder, t: Transaction) => (order.tokenAddress ?? null)?.toLowerCase() === t.tokenAddress?.toLowerCase();
+const isOrderAsset = (order: PaymentOrder, t: Transaction) => order.blockchainId === t.blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === t.tokenAddress?.toLowerCase();
 /** Money of the order's own asset that arrived after its deadline. */
 const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.counted && isOrderAsset(order, t);
 

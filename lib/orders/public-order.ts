@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
 import { parseOrderKey } from "./get-order-or-throw";
+import { acceptedMethodsOf, hasPaymentArrived, isCurrentMethod } from "./payment-methods";
 import { summarizeTransfer } from "./order-transaction";
 import { findOrderByPublicId, findPublicOrderView } from "./queries";
 import { qrCodePath, type OrderTransactionSummary } from "./serialize";
@@ -64,6 +65,10 @@ export interface PublicOrder {
    * version and the validity window to sign; null when the order cannot be paid that way now.
    */
   gasless: { name: string; version: string; valid_after: number; valid_before: number } | null;
+  /** The payment methods the customer may choose; one for an order with a single method. */
+  methods: { blockchain: { slug: string; name: string }; currency: string; amount: string; selected: boolean }[];
+  /** Money has arrived: the method can no longer change. */
+  method_fixed: boolean;
 }
 
 /** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
@@ -120,6 +125,16 @@ export function serializePublicOrder(
     sandbox: env.GATEWAY_MODE === "sandbox",
     item: order.itemName != null ? { name: order.itemName, quantity: order.itemQuantity ?? 1 } : null,
     gasless: gaslessOffer(order, chain),
+    methods: acceptedMethodsOf(order).map((m) => {
+      const methodChain = findBlockchainById(m.blockchainId);
+      return {
+        blockchain: { slug: methodChain?.slug ?? "", name: methodChain?.name ?? "" },
+        currency: m.currency,
+        amount: formatAmount(BigInt(m.amount), m.decimals),
+        selected: isCurrentMethod(order, m),
+      };
+    }),
+    method_fixed: hasPaymentArrived(order),
   };
 }
 

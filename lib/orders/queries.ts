@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { chainCursors, merchants, merchantWallets, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import { chainCursors, merchants, merchantWallets, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
 import type { OrderingField } from "./schemas";
+import type { AcceptedMethod } from "./payment-methods";
 
 /** One of the merchant's orders by public order id or by numeric id. */
 export async function findMerchantOrder(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<PaymentOrder | null> {
@@ -106,13 +107,13 @@ const insertOrder = preparedStatement(
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, webhook_url, redirect_url, confirmation_threshold,
-        expires_at, price_amount, price_currency, rate, rate_source, item_name, item_quantity, payment_tolerance_bps, created_at, updated_at)
+        expires_at, price_amount, price_currency, rate, rate_source, item_name, item_quantity, accepted_methods, payment_tolerance_bps, created_at, updated_at)
       select ${p("orderId")}::text, ${p("merchantId")}::integer, ${p("nonce")}::bigint, ${p("blockchainId")}::integer, ${p("currency")}::text,
         ${p("tokenAddress")}::text, ${p("decimals")}::integer, ${p("amount")}::numeric, ${p("amountReceived")}::numeric, ${p("status")}::text,
         ${p("receivingAddress")}::text, ${p("depositDestination")}::text, ${p("depositSalt")}::text, ${p("depositFactory")}::text, ${p("depositFactoryVersion")}::integer, ${p("orderInfo")}::text,
         ${p("webhookUrl")}::text, ${p("redirectUrl")}::text, w.confirmation_threshold,
         ${p("expiresAt")}::timestamptz, ${p("priceAmount")}::text, ${p("priceCurrency")}::text, ${p("rate")}::text,
-        ${p("rateSource")}::jsonb, ${p("itemName")}::text, ${p("itemQuantity")}::integer,
+        ${p("rateSource")}::jsonb, ${p("itemName")}::text, ${p("itemQuantity")}::integer, ${p("acceptedMethods")}::jsonb,
         (select payment_tolerance_bps from ${merchants} where id = ${p("merchantId")}::integer),
         ${p("createdAt")}::timestamptz, ${p("updatedAt")}::timestamptz
       from w
@@ -152,6 +153,7 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
     rateSource: draft.rateSource == null ? null : JSON.stringify(draft.rateSource),
     itemName: draft.itemName ?? null,
     itemQuantity: draft.itemQuantity ?? null,
+    acceptedMethods: draft.acceptedMethods == null ? null : JSON.stringify(draft.acceptedMethods),
     createdAt: iso(draft.createdAt),
     updatedAt: iso(draft.updatedAt),
     expectedWallet,
@@ -313,7 +315,7 @@ export async function findOrderIdByNonce(db: DbOrTx, merchantId: number, nonce: 
 /** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
 export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
   const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
-  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
+  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.blockchain_id = ${paymentOrders.blockchainId} and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
   return db
     .select()
     .from(paymentOrders)
@@ -582,4 +584,58 @@ export async function confirmedFiatTotals(db: DbOrTx, merchantId: number, period
     )
     .groupBy(paymentOrders.priceCurrency);
   return rows.map((r) => ({ ...r, currentOrders: Number(r.currentOrders) }));
+}
+
+/** Money that fixes an order's method: a live transfer that counted toward it. */
+const paymentArrived = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.counted and t.status in ('pending', 'confirmed'))`;
+
+/**
+ * Makes `method` the order's own (chain, token, amount, rate, deposit address, threshold), only
+ * while it is pending with no money arrived; null when it is not (the method is fixed).
+ */
+export async function switchOrderMethod(db: DbOrTx, id: number, method: AcceptedMethod, now: Date): Promise<PaymentOrder | null> {
+  const [row] = await db
+    .update(paymentOrders)
+    .set({
+      blockchainId: method.blockchainId,
+      currency: method.currency,
+      tokenAddress: method.tokenAddress,
+      decimals: method.decimals,
+      amount: method.amount,
+      rate: method.rate,
+      rateSource: method.rateSource,
+      receivingAddress: method.receivingAddress,
+      depositDestination: method.depositDestination,
+      depositSalt: method.depositSalt,
+      depositFactory: method.depositFactory,
+      depositFactoryVersion: method.depositFactoryVersion,
+      confirmationThreshold: method.confirmationThreshold,
+      updatedAt: now,
+    })
+    .where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, "pending"), eq(paymentOrders.amountReceived, "0"), sql`not ${paymentArrived}`))
+    .returning();
+  return row ?? null;
+}
+
+/** Orders with several methods whose deposit address on `blockchainId` is among `addresses` (the scanner: money by a method not chosen yet). */
+export async function findOrdersByMethodAddresses(db: DbOrTx, blockchainId: number, addresses: string[]): Promise<PaymentOrder[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .select({ order: getTableColumns(paymentOrders) })
+    .from(orderMethodAddresses)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, orderMethodAddresses.paymentOrderId))
+    .where(and(eq(orderMethodAddresses.blockchainId, blockchainId), inArray(orderMethodAddresses.receivingAddress, addresses)));
+  return rows.map((r) => r.order);
+}
+
+/** The deposit address of each chain of an order with several methods. */
+export async function insertOrderMethodAddresses(db: DbOrTx, paymentOrderId: number, addresses: { blockchainId: number; receivingAddress: string }[]): Promise<void> {
+  if (addresses.length === 0) return;
+  await db.insert(orderMethodAddresses).values(addresses.map((a) => ({ paymentOrderId, ...a })));
+}
+
+/** Stores an order's accepted methods (its own chain's entries completed once the insert settled the threshold). */
+export async function setAcceptedMethods(db: DbOrTx, id: number, methods: AcceptedMethod[]): Promise<PaymentOrder> {
+  const [row] = await db.update(paymentOrders).set({ acceptedMethods: methods }).where(eq(paymentOrders.id, id)).returning();
+  return row!;
 }

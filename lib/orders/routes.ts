@@ -1,5 +1,5 @@
 import { createdAnswer, defineRoute, okAnswer, pageAnswer } from "@/lib/http/define-route";
-import { createOrderBody, listOrdersQuery, orderJson, orderListItemJson, orderParams, publicOrderJson } from "./schemas";
+import { chooseMethodBody, createOrderBody, listOrdersQuery, orderJson, orderListItemJson, orderParams, publicOrderJson } from "./schemas";
 
 /** Payment orders, and the payment page's view of one. */
 export const orderRoutes = {
@@ -72,6 +72,23 @@ export const orderRoutes = {
         "The customer's view of an order by its public ORD-… id (numeric ids are not accepted): what to pay, where, and how far along the payment is. No merchant data.",
       tags: ["Payment page"],
       response: okAnswer(publicOrderJson),
+    },
+  }),
+  chooseMethod: defineRoute({
+    method: "POST",
+    path: "/api/pay/[orderId]/method",
+    access: "public",
+    params: orderParams,
+    body: chooseMethodBody,
+    // Public (the customer has no credential), so limited per client address like the refund address.
+    clientLimit: { name: "pay-method", perHour: 120 },
+    doc: {
+      summary: "Choose the payment method (payment page)",
+      description:
+        "The customer picks one of the order's methods (`methods` in the public order): the order's blockchain, currency, amount and deposit address become that method's, and the answer is the public order as it is now. A method the order does not accept is 400 VALIDATION_ERROR; once money has arrived the method is fixed and another one is 409 CONFLICT (choosing the fixed one again answers the order). Limited per client address.",
+      tags: ["Payment page"],
+      response: okAnswer(publicOrderJson),
+      errors: ["CONFLICT", "RATE_LIMITED"],
     },
   }),
 };

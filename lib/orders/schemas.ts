@@ -14,6 +14,9 @@ export type FailureReason = "underpaid" | "late_payment" | "reverted";
 /** 2048: the common practical URL limit of browsers and HTTP servers. */
 export const maxUrlLength = 2048;
 
+/** Most (chain, token) methods one order accepts. */
+export const maxAcceptedMethods = 20;
+
 /** Default payment window when expires_at is omitted (DESIGN: 30 minutes). */
 export const defaultOrderLifetimeMs = 30 * 60 * 1000;
 
@@ -73,6 +76,18 @@ export const createOrderBody = z
     .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T12:00:00Z." })
     .nullish()
     .describe("When the payment window closes; must be in the future; defaults to 30 minutes from now"),
+  accepted_methods: z
+    .array(
+      z.object({
+        blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. polygon"),
+        currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol on that blockchain, e.g. USDC"),
+      }),
+    )
+    .max(maxAcceptedMethods, `At most ${maxAcceptedMethods} methods.`)
+    .nullish()
+    .describe(
+      "Further (blockchain, currency) methods the customer may choose on the payment page, besides `blockchain` and `currency` (always accepted, and the method the order starts with). Each blockchain needs an active wallet (WALLET_NOT_CONFIGURED) and the currency must be offered on it (INVALID_BLOCKCHAIN, UNSUPPORTED_CURRENCY). An order priced in a token can accept that token on other blockchains (same amount); with price_amount every method gets its own amount at a locked rate. Omitted: the order accepts only `blockchain` and `currency`",
+    ),
   })
   // Run even when fields failed, so every missing field is named in one answer.
   .superRefine(
@@ -182,6 +197,23 @@ export const orderJson = z.object({
     .describe("A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so"),
   at_risk_reason: z.enum(["payment_reorged"]).nullable().describe("Why the order is at risk; null when it is not"),
   at_risk_since: timestamp.nullable().describe("When the gateway found the payment gone; null when the order is not at risk"),
+  accepted_methods: z
+    .array(
+      z.object({
+        blockchain: z.string().nullable().describe("Blockchain slug"),
+        currency: z.string().describe("Token symbol"),
+        amount: decimalString.describe("What the customer pays by this method, in token units"),
+        rate: decimalString.nullable().describe("Fiat-priced orders: the rate locked for this method (price_currency per whole token); null otherwise"),
+        receiving_address: evmAddress.describe("The order's deposit address on this blockchain"),
+      }),
+    )
+    .describe(
+      "The (blockchain, currency) methods the customer may pay by, the order's own first; one entry for an order created without accepted_methods. Until money arrives the customer may switch on the payment page; blockchain, currency, amount, rate and receiving_address then show the method chosen",
+    ),
+  payment_method: z
+    .object({ blockchain: z.string().nullable(), currency: z.string() })
+    .nullable()
+    .describe("The method the money came by (then fixed): set once a payment counted toward the order; null before"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 
@@ -234,4 +266,20 @@ export const publicOrderJson = z.object({
     })
     .nullable()
     .describe("Pay without gas (POST /api/pay/{order_id}/gasless/): what to sign for a token with EIP-3009; null when the order cannot be paid that way now"),
+  methods: z
+    .array(
+      z.object({
+        blockchain: z.object({ slug: z.string(), name: z.string() }),
+        currency: z.string(),
+        amount: decimalString,
+        selected: z.boolean().describe("The method the page shows now"),
+      }),
+    )
+    .describe("The payment methods the customer may choose (POST /api/pay/{order_id}/method/); one for an order with a single method"),
+  method_fixed: z.boolean().describe("Money has arrived: the method can no longer change"),
+});
+
+export const chooseMethodBody = z.object({
+  blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug of one of the order's methods"),
+  currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol of that method"),
 });

@@ -4,6 +4,7 @@ import { serializeRefund } from "@/lib/refunds/serialize";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "./amounts";
+import { serializeAcceptedMethods, serializePaymentMethod } from "./payment-methods";
 
 /** What the single-order response shows of the payment's transaction once one is detected (spec › Payment order). */
 export interface OrderTransactionSummary {
@@ -75,6 +76,8 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
     at_risk: order.atRiskReason !== null,
     at_risk_reason: order.atRiskReason as "payment_reorged" | null,
     at_risk_since: order.atRiskAt?.toISOString() ?? null,
+    accepted_methods: serializeAcceptedMethods(order),
+    payment_method: serializePaymentMethod(order),
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

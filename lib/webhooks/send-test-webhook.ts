@@ -67,6 +67,7 @@ export function sampleOrderData(type: WebhookEventType, now: Date) {
     atRiskReason: type === "payment.reorged" ? "payment_reorged" : null,
     atRiskAt: type === "payment.reorged" ? now : null,
     refundAddressSignedBy: null,
+    acceptedMethods: null,
     createdAt,
     updatedAt: now,
   };

@@ -46,7 +46,16 @@ export async function createMerchant(shopName = "Lighthouse Books"): Promise<Mer
 
 let nonce = Date.now();
 
+/** Configures another wallet of the merchant (e.g. 3 = polygon), threshold 1. */
+export async function addWallet(merchant: Merchant, blockchain: number): Promise<void> {
+  const res = await api("POST", "/api/merchant-wallets/", { blockchain, wallet_address: `0x${randomBytes(20).toString("hex")}`, confirmation_threshold: 1, is_active: true }, merchant.token);
+  expectStatus(res, 201, "wallet");
+}
+
 export interface OrderInput {
+  price_amount?: string;
+  price_currency?: string;
+  accepted_methods?: { blockchain: string; currency: string }[];
   amount?: string;
   currency?: string;
   redirect_url?: string;
@@ -64,7 +73,15 @@ export async function createOrder(merchant: Merchant, input: OrderInput = {}) {
     merchant.token,
   );
   expectStatus(res, 201, "create order");
-  return res.body.data as { order_id: string; nonce: number; receiving_address: string; payment_url: string; amount: string; currency: string };
+  return res.body.data as {
+    order_id: string;
+    nonce: number;
+    receiving_address: string;
+    payment_url: string;
+    amount: string;
+    currency: string;
+    accepted_methods: { blockchain: string; currency: string; amount: string; receiving_address: string }[];
+  };
 }
 
 /** The merchant's view of an order. */

@@ -26,6 +26,8 @@ const publicKeys = [
   "failure_reason",
   "gasless",
   "item",
+  "method_fixed",
+  "methods",
   "order_id",
   "price_amount",
   "price_currency",

@@ -38,6 +38,7 @@ const row: PaymentOrder = {
   atRiskReason: null,
   atRiskAt: null,
   refundAddressSignedBy: null,
+  acceptedMethods: null,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:10:00Z"),
 };
@@ -77,6 +78,9 @@ describe("serializeOrder", () => {
       at_risk: false,
       at_risk_reason: null,
       at_risk_since: null,
+      // An order created without accepted_methods accepts its one method; confirmed, so paid by it.
+      accepted_methods: [{ blockchain: "polygon", currency: "USDC", amount: "10.5", rate: null, receiving_address: "0x00000000000000000000000000000000000000aA" }],
+      payment_method: { blockchain: "polygon", currency: "USDC" },
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);

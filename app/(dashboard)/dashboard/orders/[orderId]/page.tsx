@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Alert, Badge, Card, DescriptionList, LinkButton } from "@/components/ui";
@@ -12,6 +13,7 @@ import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { formatAmount } from "@/lib/orders/amounts";
 import { paymentUrl } from "@/lib/orders/serialize";
+import { serializeAcceptedMethods, serializePaymentMethod } from "@/lib/orders/payment-methods";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import { isRefundable } from "@/lib/refunds/create-refund";
 import type { serializeRefund } from "@/lib/refunds/serialize";
@@ -23,6 +25,17 @@ import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-pane
 export const metadata: Metadata = { title: "Order · Dashboard" };
 
 const notCountedLabels = { wrong_asset: "no: another asset", after_expiry: "no: arrived after expiry", reverted: "no: reverted", reorged: "no: reorged out" } as const;
+
+/** Orders with several (chain, token) methods: which one the customer paid by, and what was offered (issue 27). */
+function methodRows(order: PaymentOrder): [string, ReactNode][] {
+  const methods = serializeAcceptedMethods(order);
+  if (methods.length < 2) return [];
+  const paid = serializePaymentMethod(order);
+  return [
+    ["Paid by", <span key="p" data-testid="payment-method">{paid ? `${paid.currency} on ${paid.blockchain}` : "no payment yet (the customer can still choose)"}</span>],
+    ["Accepted methods", methods.map((m) => `${m.amount} ${m.currency} on ${m.blockchain}`).join(", ")],
+  ];
+}
 
 /** A transfer to the deposit address as the table shows it: the API's list item, its block, whether it counts, its explorer link. */
 function transferRow(transfer: Transaction, order: PaymentOrder) {
@@ -133,6 +146,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             ["Received", amount(order.amountReceived)],
             ["Blockchain", chainSlug(order.blockchainId)],
             ["Receiving address", <code key="a">{order.receivingAddress}</code>],
+            ...methodRows(order),
             ["Nonce", order.nonce],
             ["Created", formatDate(order.createdAt)],
             ["Expires", formatDate(order.expiresAt)],

@@ -1,0 +1,96 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { displayAmount } from "@/lib/orders/display-amount";
+import type { PublicOrder } from "@/lib/orders/public-order";
+import { payQueryKeys } from "./query-keys";
+import styles from "./pay.module.css";
+import linkStyles from "./link-checkout.module.css";
+
+/** Every word the method choice shows the customer, in one place (for translation later). */
+const text = {
+  payWith: "Pay with",
+  on: "on",
+  changing: "Updating the amount and address…",
+  hint: "You can change this until your payment arrives. Send only the token on the network you chose.",
+  offline: "The payment service did not answer. Check your connection and try again.",
+  fixed: "Your payment has already arrived, so the way to pay can no longer change.",
+};
+
+/**
+ * The order's (chain, token) methods as tiles (the link page's): choosing one makes it the order's
+ * (POST /api/pay/{id}/method/), and the amount, QR code and address below follow. Shown only while
+ * the customer may still change: more than one method and no money arrived yet.
+ */
+export function MethodChoice({ order }: { order: PublicOrder }) {
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function choose(blockchain: string, currency: string) {
+    setPending(true);
+    setError(null);
+    try {
+      const response = await fetch(`/api/pay/${encodeURIComponent(order.order_id)}/method/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ blockchain, currency }),
+      });
+      const body = (await response.json().catch(() => null)) as { data?: PublicOrder; error?: { code?: string } } | null;
+      if (response.ok && body?.data) queryClient.setQueryData(payQueryKeys.order(order.order_id), body.data);
+      else {
+        setError(body?.error?.code === "CONFLICT" ? text.fixed : customerErrorMessage(body?.error?.code, { shopName: order.shop_name }));
+        await queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) });
+      }
+    } catch {
+      setError(text.offline);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby="method-title" data-testid="method-choice">
+      <fieldset className={linkStyles.fieldset} disabled={pending} aria-describedby="method-hint">
+        <legend id="method-title" className={styles.sectionTitle}>
+          {text.payWith}
+        </legend>
+        <div className={linkStyles.methods}>
+          {order.methods.map((m) => (
+            <label key={`${m.blockchain.slug}:${m.currency}`} className={linkStyles.method} data-testid="pay-method">
+              <input
+                className={linkStyles.methodInput}
+                type="radio"
+                name="pay-method"
+                value={`${m.blockchain.slug}:${m.currency}`}
+                checked={m.selected}
+                onChange={() => void choose(m.blockchain.slug, m.currency)}
+              />
+              <span className={linkStyles.badge} aria-hidden="true">
+                {m.currency.slice(0, 4)}
+              </span>
+              <span className={linkStyles.methodText}>
+                <strong>
+                  {displayAmount(m.amount)} {m.currency}
+                </strong>
+                <span className={linkStyles.network}>
+                  {text.on} {m.blockchain.name}
+                </span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <p id="method-hint" className={styles.hint} aria-live="polite">
+        {pending ? text.changing : text.hint}
+      </p>
+      {error && (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
