@@ -25,7 +25,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   const filters = parseOrderFilters(await searchParams);
   const pageNumber = filters.page ?? 1;
   const db = await getDb();
-  const [{ rows, count }, choices] = await Promise.all([
+  const [{ rows, count, exact }, choices] = await Promise.all([
     searchOrders(db, merchant.merchantId, toOrderSearch(filters), { limit: ordersPageSize, offset: (pageNumber - 1) * ordersPageSize }),
     paymentChoices(db, merchant.merchantId),
   ]);
@@ -60,6 +60,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       </FilterForm>
 
       <p aria-live="polite">
+        {exact ? "" : "About "}
         {count} order{count === 1 ? "" : "s"}
       </p>
       <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" />
