@@ -27,60 +27,63 @@ const orderSpacingSeconds = 63;
 type Probe = { name: string; run: () => Promise<void> };
 
 async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabase>>, merchantId: number, endpointId: number, from: number, to: number) {
-  const { db } = database;
-  // Orders g = from..to, order g created g*63 s before now; the newest 150 still open.
-  await db.execute(sql`
-    insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
-      failure_reason, receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at,
-      confirmed_at, payment_tolerance_bps, created_at, updated_at)
-    select 'ORD-' || lpad(to_hex(g), 12, '0') || substr(md5(g::text), 1, 8), ${merchantId}, g, (1 + g % 5)::int,
-      case when g % 3 = 0 then 'ETH' else 'USDC' end,
-      case when g % 3 = 0 then null else '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' end,
-      case when g % 3 = 0 then 18 else 6 end,
-      case when g % 3 = 0 then ((1 + (g * 7919) % 5000) * 1000000000000)::numeric else ((1 + (g * 104729) % 500000) * 10000)::numeric end,
-      0,
-      case when g <= 100 then 'pending' when g <= 150 then 'processing' when (g * 31) % 100 < 70 then 'confirmed' when (g * 31) % 100 < 95 then 'expired' else 'failed' end,
-      case when g > 150 and (g * 31) % 100 >= 95 then 'underpaid' end,
-      '0x' || md5('addr' || g) || substr(md5('a2' || g), 1, 8), '0x' || md5('wallet') || '00000000', '0x' || md5('salt' || g) || md5('s2' || g),
-      '0x' || md5('factory') || '00000000',
-      '{"sku":"SKU-' || (g % 977) || '","customer":"cus_' || md5('c' || (g % 50000)) || '","note":"order ' || g || '"}',
-      3, now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '30 minutes',
-      case when g > 150 and (g * 31) % 100 < 70 then now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '2 minutes' end,
-      0, now() - make_interval(secs => g * ${orderSpacingSeconds}), now() - make_interval(secs => g * ${orderSpacingSeconds})
-    from generate_series(${from}::bigint, ${to}::bigint) g`);
-  await db.execute(sql`update payment_orders set amount_received = amount where merchant_id = ${merchantId} and nonce between ${from} and ${to} and status in ('confirmed', 'processing')`);
-  // One transfer per paid, processing or underpaid order.
-  await db.execute(sql`
-    insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address,
-      currency, amount, status, payment_order_id, merchant_id, counted, created_at, updated_at)
-    select o.blockchain_id, '0x' || md5('tx' || o.nonce) || md5('tx2' || o.nonce), case when o.token_address is null then -1 else 0 end,
-      10000000 + o.nonce, '0x' || md5('b' || o.nonce) || md5('b2' || o.nonce), o.created_at + interval '1 minute',
-      '0x' || md5('payer' || (o.nonce % 10000)) || '00000000', o.receiving_address, o.token_address, o.currency,
-      case when o.status = 'failed' then o.amount / 2 else o.amount end,
-      case when o.status = 'processing' then 'pending' else 'confirmed' end, o.id, o.merchant_id, true,
-      o.created_at + interval '1 minute', o.created_at + interval '1 minute'
-    from payment_orders o where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status in ('confirmed', 'processing', 'failed')`);
-  // Events: every settled order has its final event; paid ones a payment.pending before it.
-  await db.execute(sql`
-    insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
-    select 'evt_' || md5(o.id || '-' || e.seq), o.merchant_id, o.id, e.type, e.seq,
-      jsonb_build_object('id', o.id, 'order_id', o.order_id, 'status', o.status, 'amount', o.amount::text, 'currency', o.currency,
-        'receiving_address', o.receiving_address, 'order_info', o.order_info, 'created_at', o.created_at),
-      o.created_at + make_interval(secs => e.seq * 60)
-    from payment_orders o
-    cross join lateral (values
-      (1, case when o.status in ('confirmed', 'processing') then 'payment.pending' when o.status = 'expired' then 'payment.expired' else 'payment.failed' end),
-      (2, case when o.status = 'confirmed' then 'payment.confirmed' end)) as e(seq, type)
-    where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status <> 'pending' and e.type is not null`);
-  await db.execute(sql`
-    insert into webhook_deliveries (message_id, merchant_id, event_id, endpoint_id, event_type, url, body, status, attempts, last_status_code,
-      completed_at, created_at, updated_at)
-    select 'msg_' || substr(e.id, 5), e.merchant_id, e.id, ${endpointId}, e.type, 'https://shop.example.com/hooks',
-      jsonb_build_object('id', e.id, 'event', e.type, 'created_at', e.created_at, 'sequence', e.sequence, 'data', e.data)::text,
-      'succeeded', 1, 200, e.created_at + interval '1 second', e.created_at, e.created_at + interval '1 second'
-    from order_events e join payment_orders o on o.id = e.payment_order_id
-    where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to}`);
-  await db.execute(sql`analyze`);
+  await database.db.transaction(async (db) => {
+    // Seeding statements run for minutes at 1 M rows: no statement timeout for them.
+    await db.execute(sql`set local statement_timeout = 0`);
+    // Orders g = from..to, order g created g*63 s before now; the newest 150 still open.
+    await db.execute(sql`
+      insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+        failure_reason, receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at,
+        confirmed_at, payment_tolerance_bps, created_at, updated_at)
+      select 'ORD-' || lpad(to_hex(g), 12, '0') || substr(md5(g::text), 1, 8), ${merchantId}, g, (1 + g % 5)::int,
+        case when g % 3 = 0 then 'ETH' else 'USDC' end,
+        case when g % 3 = 0 then null else '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' end,
+        case when g % 3 = 0 then 18 else 6 end,
+        case when g % 3 = 0 then ((1 + (g * 7919) % 5000) * 1000000000000)::numeric else ((1 + (g * 104729) % 500000) * 10000)::numeric end,
+        0,
+        case when g <= 100 then 'pending' when g <= 150 then 'processing' when (g * 31) % 100 < 70 then 'confirmed' when (g * 31) % 100 < 95 then 'expired' else 'failed' end,
+        case when g > 150 and (g * 31) % 100 >= 95 then 'underpaid' end,
+        '0x' || md5('addr' || g) || substr(md5('a2' || g), 1, 8), '0x' || md5('wallet') || '00000000', '0x' || md5('salt' || g) || md5('s2' || g),
+        '0x' || md5('factory') || '00000000',
+        '{"sku":"SKU-' || (g % 977) || '","customer":"cus_' || md5('c' || (g % 50000)) || '","note":"order ' || g || '"}',
+        3, now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '30 minutes',
+        case when g > 150 and (g * 31) % 100 < 70 then now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '2 minutes' end,
+        0, now() - make_interval(secs => g * ${orderSpacingSeconds}), now() - make_interval(secs => g * ${orderSpacingSeconds})
+      from generate_series(${from}::bigint, ${to}::bigint) g`);
+    await db.execute(sql`update payment_orders set amount_received = amount where merchant_id = ${merchantId} and nonce between ${from} and ${to} and status in ('confirmed', 'processing')`);
+    // One transfer per paid, processing or underpaid order.
+    await db.execute(sql`
+      insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address,
+        currency, amount, status, payment_order_id, merchant_id, counted, created_at, updated_at)
+      select o.blockchain_id, '0x' || md5('tx' || o.nonce) || md5('tx2' || o.nonce), case when o.token_address is null then -1 else 0 end,
+        10000000 + o.nonce, '0x' || md5('b' || o.nonce) || md5('b2' || o.nonce), o.created_at + interval '1 minute',
+        '0x' || md5('payer' || (o.nonce % 10000)) || '00000000', o.receiving_address, o.token_address, o.currency,
+        case when o.status = 'failed' then o.amount / 2 else o.amount end,
+        case when o.status = 'processing' then 'pending' else 'confirmed' end, o.id, o.merchant_id, true,
+        o.created_at + interval '1 minute', o.created_at + interval '1 minute'
+      from payment_orders o where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status in ('confirmed', 'processing', 'failed')`);
+    // Events: every settled order has its final event; paid ones a payment.pending before it.
+    await db.execute(sql`
+      insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
+      select 'evt_' || md5(o.id || '-' || e.seq), o.merchant_id, o.id, e.type, e.seq,
+        jsonb_build_object('id', o.id, 'order_id', o.order_id, 'status', o.status, 'amount', o.amount::text, 'currency', o.currency,
+          'receiving_address', o.receiving_address, 'order_info', o.order_info, 'created_at', o.created_at),
+        o.created_at + make_interval(secs => e.seq * 60)
+      from payment_orders o
+      cross join lateral (values
+        (1, case when o.status in ('confirmed', 'processing') then 'payment.pending' when o.status = 'expired' then 'payment.expired' else 'payment.failed' end),
+        (2, case when o.status = 'confirmed' then 'payment.confirmed' end)) as e(seq, type)
+      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status <> 'pending' and e.type is not null`);
+    await db.execute(sql`
+      insert into webhook_deliveries (message_id, merchant_id, event_id, endpoint_id, event_type, url, body, status, attempts, last_status_code,
+        completed_at, created_at, updated_at)
+      select 'msg_' || substr(e.id, 5), e.merchant_id, e.id, ${endpointId}, e.type, 'https://shop.example.com/hooks',
+        jsonb_build_object('id', e.id, 'event', e.type, 'created_at', e.created_at, 'sequence', e.sequence, 'data', e.data)::text,
+        'succeeded', 1, 200, e.created_at + interval '1 second', e.created_at, e.created_at + interval '1 second'
+      from order_events e join payment_orders o on o.id = e.payment_order_id
+      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to}`);
+  });
+  await database.db.execute(sql`analyze`);
 }
 
 async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {

@@ -9,7 +9,7 @@ import { exactCountBound } from "@/lib/http/pagination";
 import { searchOrders } from "@/lib/orders/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
-import { call, type Handler } from "../../helpers/request";
+import { call, type CallResult, type Handler } from "../../helpers/request";
 
 /**
  * Lists that cost the same at any history (issue 31): counts exact up to `exactCountBound`, `next`
@@ -65,7 +65,7 @@ async function followNext(handler: Handler, path: string, merchant: TestMerchant
   let link: string | null = path;
   let pages = 0;
   while (link) {
-    const res = await call(handler, "GET", link, { token: merchant.access, params });
+    const res: CallResult = await call(handler, "GET", link, { token: merchant.access, params });
     expect(res.status).toBe(200);
     seen.push(...res.body.results);
     link = res.body.next;
