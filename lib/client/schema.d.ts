@@ -3365,9 +3365,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -4585,9 +4585,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -4692,6 +4692,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 /** @description Only events of this type, e.g. payment.confirmed */
                 event?: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
                 /** @description Only events of this order (its public ORD-… id) */
@@ -4714,9 +4716,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -5120,9 +5122,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -5959,9 +5961,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -6701,6 +6703,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 status?: "pending" | "processing" | "confirmed" | "expired" | "failed";
                 blockchain?: string;
                 currency?: string;
@@ -6725,9 +6729,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -7746,9 +7750,9 @@ export interface operations {
                     "application/json": {
                         /** @description The merchant's capture URL */
                         inbox_url: string | null;
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -8591,6 +8595,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 /** @description Blockchain slug */
                 blockchain?: string;
                 /** @description pending, confirmed or failed */
@@ -8613,9 +8619,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -9034,9 +9040,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -9729,6 +9735,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -9751,9 +9759,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;

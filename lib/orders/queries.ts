@@ -546,9 +546,10 @@ export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: {
     .where(
       and(
         eq(paymentOrders.merchantId, merchantId),
-        gte(paymentOrders.createdAt, range.from),
+        // After a cursor, the cursor alone is the lower bound: beside `created_at >= from` the index
+        // scan would start at `from` and read every row already exported (each batch slower).
+        after ? afterCursor(keys, { ordering: "created_at", key: after }, false) : gte(paymentOrders.createdAt, range.from),
         lt(paymentOrders.createdAt, range.to),
-        afterCursor(keys, after ? { ordering: "created_at", key: after } : null, false),
       ),
     )
     .orderBy(...keys.map((k) => asc(k.expression)))
