@@ -4,6 +4,7 @@ import { measureIdle, runOrdersBench } from "./orders";
 import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
 import { runProfileBench } from "./profile";
+import { runScaleBench } from "./scale";
 import { runScannerBench } from "./scanner";
 import { runWebhookBench } from "./webhooks";
 
@@ -15,6 +16,8 @@ const benches: Record<string, () => Promise<void>> = {
   webhooks: runWebhookBench,
   "pay-page": runPayPageBench,
   gas: runGasBench,
+  // One merchant's lists at 1 k, 100 k and 1 M orders (minutes: only when named; SCALE_MAX=100000 for a quick run).
+  scale: runScaleBench,
   // The idle CPU of a sandbox server alone (also the last figure of `orders`; only when named).
   idle: async () => {
     await ensureProductionBuild();
@@ -27,7 +30,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale") continue;
     await run();
   }
 }

@@ -104,6 +104,8 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
   /** PostgreSQL: statement_timeout of every pooled connection, in seconds (0: none). A wait on the database has a deadline. */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  /** Days a delivered (succeeded) webhook delivery, its payload and attempts are kept before retention deletes them (lib/retention). */
+  WEBHOOK_PAYLOAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** GET /api/metrics: when set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`; unset, the endpoint is open (keep it off the public network). */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**

@@ -3819,9 +3819,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -5170,9 +5170,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -5277,6 +5277,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 /** @description Only events of this type, e.g. payment.confirmed */
                 event?: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
                 /** @description Only events of this order (its public ORD-… id) */
@@ -5299,9 +5301,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -5705,9 +5707,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -6829,9 +6831,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -7571,6 +7573,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 status?: "pending" | "processing" | "confirmed" | "expired" | "failed";
                 blockchain?: string;
                 currency?: string;
@@ -7595,9 +7599,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -8623,9 +8627,9 @@ export interface operations {
                     "application/json": {
                         /** @description The merchant's capture URL */
                         inbox_url: string | null;
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -9468,6 +9472,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 /** @description Blockchain slug */
                 blockchain?: string;
                 /** @description pending, confirmed or failed */
@@ -9490,9 +9496,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -9911,9 +9917,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -10606,6 +10612,8 @@ export interface operations {
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
+                /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
+                cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -10628,9 +10636,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;

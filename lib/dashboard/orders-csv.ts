@@ -80,7 +80,7 @@ function orderRow(order: PaymentOrder): string {
 /** The merchant's orders created in the range as a CSV stream, read in keyset batches as the client consumes it. */
 export function ordersCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after: { createdAt: Date; id: number } | null = null;
+  let after: string[] | null = null;
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -91,9 +91,8 @@ export function ordersCsvStream(db: DbOrTx, merchantId: number, range: ExportRan
       }
       const rows = await exportOrdersBatch(db, merchantId, range, after, batchSize);
       if (rows.length > 0) {
-        controller.enqueue(encoder.encode(rows.map(orderRow).join("")));
-        const last = rows[rows.length - 1]!;
-        after = { createdAt: last.createdAt, id: last.id };
+        controller.enqueue(encoder.encode(rows.map((row) => orderRow(row.order)).join("")));
+        after = rows[rows.length - 1]!.sortKey;
       }
       if (rows.length < batchSize) controller.close();
     },

@@ -3,11 +3,11 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { confirmedFiatTotals, countPaidOrders, dailyOrderBuckets, recentOrders } from "@/lib/orders/queries";
+import { confirmedFiatTotals, dailyOrderBuckets, hasPaidOrders, recentOrders } from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
-import { countEndpoints, countEndpointsWithSuccessfulDelivery } from "@/lib/webhooks/queries";
+import { countEndpoints, hasEndpointWithSuccessfulDelivery } from "@/lib/webhooks/queries";
 
 export const overviewDays = 30;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -38,15 +38,15 @@ export async function setupFacts(db: DbOrTx, merchantId: number) {
     countWallets(db, merchantId),
     countApiKeys(db, merchantId),
     countEndpoints(db, merchantId),
-    countEndpointsWithSuccessfulDelivery(db, merchantId),
-    countPaidOrders(db, merchantId),
+    hasEndpointWithSuccessfulDelivery(db, merchantId),
+    hasPaidOrders(db, merchantId),
   ]);
   return {
     walletConfigured: wallets > 0,
     apiKeyCreated: keys > 0,
     webhookEndpointAdded: endpoints > 0,
-    webhookEndpointDelivered: workingEndpoints > 0,
-    firstTestPayment: paid > 0,
+    webhookEndpointDelivered: workingEndpoints,
+    firstTestPayment: paid,
   };
 }
 

@@ -75,7 +75,12 @@ export const refreshTokens = pgTable(
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash), index("refresh_tokens_family_idx").on(t.familyId)],
+  (t) => [
+    uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash),
+    index("refresh_tokens_family_idx").on(t.familyId),
+    // Retention (lib/retention): expired sessions are deleted in batches oldest first.
+    index("refresh_tokens_expires_idx").on(t.expiresAt),
+  ],
 );
 export type RefreshToken = typeof refreshTokens.$inferSelect;
 
@@ -367,7 +372,13 @@ export const paymentOrders = pgTable(
   (t) => [
     uniqueIndex("payment_orders_order_id_key").on(t.orderId),
     uniqueIndex("payment_orders_merchant_nonce_key").on(t.merchantId, t.nonce),
-    index("payment_orders_merchant_created_idx").on(t.merchantId, t.createdAt),
+    // The lists (issue 31): each filter and ordering of GET /api/payment-orders/ and the dashboard
+    // reads its page from one of these in order, never sorting the merchant's whole history.
+    index("payment_orders_merchant_created_idx").on(t.merchantId, t.createdAt, t.id),
+    index("payment_orders_merchant_status_idx").on(t.merchantId, t.status, t.createdAt, t.id),
+    index("payment_orders_merchant_chain_idx").on(t.merchantId, t.blockchainId, t.createdAt, t.id),
+    index("payment_orders_merchant_currency_idx").on(t.merchantId, sql`lower(${t.currency})`, t.createdAt, t.id),
+    index("payment_orders_merchant_amount_idx").on(t.merchantId, sql`(${t.amount} * power(10::numeric, 36 - ${t.decimals}))`, t.id),
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),
   ],
@@ -487,7 +498,11 @@ export const orderEvents = pgTable(
     data: jsonb("data").notNull(),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [index("order_events_merchant_idx").on(t.merchantId, t.createdAt), uniqueIndex("order_events_order_sequence_key").on(t.paymentOrderId, t.sequence)],
+  (t) => [
+    index("order_events_merchant_idx").on(t.merchantId, t.createdAt, t.sequence, t.id),
+    index("order_events_merchant_type_idx").on(t.merchantId, t.type, t.createdAt, t.sequence, t.id),
+    uniqueIndex("order_events_order_sequence_key").on(t.paymentOrderId, t.sequence),
+  ],
 );
 export type OrderEvent = typeof orderEvents.$inferSelect;
 
@@ -591,7 +606,8 @@ export const transactions = pgTable(
     // One transaction can pay several deposit addresses by internal calls, all with log index -2.
     uniqueIndex("transactions_chain_tx_log_to_key").on(t.blockchainId, t.txHash, t.logIndex, t.toAddress),
     index("transactions_order_idx").on(t.paymentOrderId),
-    index("transactions_merchant_idx").on(t.merchantId, t.createdAt),
+    index("transactions_merchant_idx").on(t.merchantId, t.createdAt, t.id),
+    index("transactions_merchant_status_idx").on(t.merchantId, t.status, t.createdAt, t.id),
     index("transactions_hash_idx").on(t.txHash),
   ],
 );
@@ -688,8 +704,11 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
+    index("webhook_deliveries_endpoint_status_idx").on(t.endpointId, t.status, t.createdAt, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    // Retention (lib/retention): delivered payloads past the retention period, oldest first.
+    index("webhook_deliveries_completed_idx").on(t.completedAt).where(sql`status = 'succeeded'`),
   ],
 );
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

@@ -1,6 +1,5 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
-import { deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
 import { recordChainHead } from "@/lib/health/metrics";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
@@ -94,7 +93,6 @@ export function chainTasks(): AnyTask[] {
         const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
         await deleteCountersBefore(db, twoHoursAgo);
         await deleteLoginFailuresBefore(db, twoHoursAgo);
-        await deleteExpiredIdempotencyKeys(db, new Date());
       },
     }),
   ];

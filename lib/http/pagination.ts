@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ApiResult } from "./envelope";
+import { validationError } from "./errors";
 
 /** 100 = spec max page_size; larger values are capped, not rejected (DESIGN › API decisions). */
 export const maxPageSize = 100;
@@ -43,4 +44,87 @@ export function page(url: URL, query: PageQuery, count: number, results: unknown
       results,
     },
   };
+}
+
+/**
+ * Lists whose history grows without bound (orders, events, transactions, deliveries) count exactly
+ * only up to this many matching rows; beyond it, `count` is the planner's estimate (never less than
+ * the bound + 1). Counting a million rows on every page would make the list cost grow with history.
+ */
+export const exactCountBound = 10_000;
+
+/**
+ * page / page_size plus `cursor`: the `next` links of lists with a keyset carry one, so following
+ * them never makes the database skip the pages before (OFFSET reads and drops every skipped row).
+ */
+export const keysetPageQuery = pageQuery.extend({
+  cursor: z
+    .string()
+    .max(1024)
+    .regex(/^[A-Za-z0-9_-]+$/, "Must be a cursor taken from a next link.")
+    .optional()
+    .describe("Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number"),
+});
+export type KeysetPageQuery = z.infer<typeof keysetPageQuery>;
+
+/** A position in a list: the sort key of its last item, each value as the database's text of it. */
+export interface ListCursor {
+  /** The ordering the cursor belongs to: a cursor of another ordering is refused. */
+  ordering: string;
+  key: string[];
+}
+
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(JSON.stringify([cursor.ordering, ...cursor.key])).toString("base64url");
+}
+
+/** The cursor in `text` for `ordering` with `width` key values; null when it is not one (400 for the caller). */
+export function decodeCursor(text: string, ordering: string, width: number): ListCursor | null {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (!Array.isArray(values) || values.length !== width + 1 || values[0] !== ordering) return null;
+    if (!values.every((v) => typeof v === "string" && v.length <= 200)) return null;
+    return { ordering, key: values.slice(1) as string[] };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The spec's list shape for a list read with one extra row: `next` exists when that row did, and
+ * carries the cursor of this page's last item beside the next page number; `previous` is the page
+ * number before (no cursor). `count` may be an estimate beyond `exactCountBound`.
+ */
+export function keysetPage(url: URL, query: KeysetPageQuery, count: number, results: unknown[], nextCursor: string | null): ApiResult {
+  const linkTo = (pageNumber: number, cursor: string | null) => {
+    const params = new URLSearchParams(url.searchParams);
+    params.set("page", String(pageNumber));
+    params.set("page_size", String(query.page_size));
+    if (cursor) params.set("cursor", cursor);
+    else params.delete("cursor");
+    return `${url.pathname}?${params.toString()}`;
+  };
+  const lastPage = Math.max(1, Math.ceil(count / query.page_size));
+  return {
+    status: 200,
+    body: {
+      count,
+      next: nextCursor ? linkTo(query.page + 1, nextCursor) : null,
+      previous: query.page > 1 ? linkTo(Math.min(query.page - 1, lastPage), null) : null,
+      results,
+    },
+  };
+}
+
+/** The cursor of a keyset list query (null: none given); a malformed one, or one of another ordering, is 400 VALIDATION_ERROR. */
+export function cursorOf(query: KeysetPageQuery, ordering: string, width: number): ListCursor | null {
+  if (query.cursor === undefined) return null;
+  const cursor = decodeCursor(query.cursor, ordering, width);
+  if (!cursor) throw validationError({ cursor: ["Must be a cursor taken from a next link of this list and ordering."] });
+  return cursor;
+}
+
+/** `pageWindow` plus the cursor, for keyset lists. */
+export function keysetWindow(query: KeysetPageQuery, ordering: string, width: number) {
+  return { ...pageWindow(query), after: cursorOf(query, ordering, width) };
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { idempotencyKeys, type IdempotencyKey } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -74,7 +74,3 @@ export async function releaseIdempotencyKey(db: DbOrTx, merchantId: number, key:
     .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.lockToken, lockToken), isNull(idempotencyKeys.status)));
 }
 
-/** Housekeeping: keys past their 24 hours. */
-export async function deleteExpiredIdempotencyKeys(db: DbOrTx, now: Date): Promise<void> {
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
-}

@@ -9,6 +9,7 @@ export const taskNames = {
   deliverWebhooks: "deliver-webhooks",
   sweepDeposits: "sweep-deposits",
   housekeeping: "housekeeping",
+  retention: "retention",
   watchChain: (slug: string) => `watch-chain-${slug}`,
 } as const;
 

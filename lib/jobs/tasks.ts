@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/types";
+import { runRetention } from "@/lib/retention/retention";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { nextDeliveryDueAt } from "@/lib/webhooks/queries";
 import { taskNames } from "./kick";
@@ -85,5 +86,18 @@ export const deliverWebhooksTask = defineTask({
     const due = await nextDeliveryDueAt(db);
     const wait = due ? due.getTime() - Date.now() : deliveryIdleBackstopMs;
     return { nextRunInMs: Math.min(deliveryIdleBackstopMs, Math.max(0, wait)) };
+  },
+});
+
+/**
+ * Retention (lib/retention): expired idempotency answers and sessions, and delivered webhooks past
+ * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches. Exclusive: one instance at a time.
+ */
+export const retentionTask = defineTask({
+  name: taskNames.retention,
+  intervalMs: 10 * 60_000,
+  concurrency: "exclusive",
+  async run(db, { signal }) {
+    await runRetention(db, { signal });
   },
 });

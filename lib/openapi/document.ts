@@ -7,7 +7,7 @@ import { accountJson, loginJson, registerJson, rotatedAccountSecretJson, tokenPa
 import { blockchainJson } from "@/lib/chains/schemas";
 import { apiTags, routeKeyOf, type RouteAccess, type RouteDefinition, type SuccessResponse } from "@/lib/http/define-route";
 import { allErrorCodes, errorCodes, statusOf, type ErrorCode } from "@/lib/http/error-codes";
-import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
+import { defaultPageSize, exactCountBound, maxPageSize } from "@/lib/http/pagination";
 import { maxBodyBytes } from "@/lib/http/read-body";
 import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
 import { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
@@ -161,8 +161,15 @@ function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) =>
         type: "object",
         properties: {
           ...extra.properties,
-          count: { type: "integer", minimum: 0, description: "Items over all pages" },
-          next: { type: ["string", "null"], description: "Path of the next page (keeps the other query parameters), or null" },
+          count: {
+            type: "integer",
+            minimum: 0,
+            description: `Items over all pages: exact up to ${exactCountBound.toLocaleString("en-US")}; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with \`next\` rather than computing pages from it.`,
+          },
+          next: {
+            type: ["string", "null"],
+            description: "Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is.",
+          },
           previous: { type: ["string", "null"], description: "Path of the previous page, or null" },
           results: { type: "array", items: nameOf(response.item) },
         },

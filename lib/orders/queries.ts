@@ -2,7 +2,9 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, l
 import { chainCursors, merchants, merchantWallets, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
+import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
+import { exactCountBound } from "@/lib/http/pagination";
 import type { OrderingField } from "./schemas";
 import type { AcceptedMethod } from "./payment-methods";
 
@@ -37,19 +39,40 @@ export interface OrderFilters {
  */
 const amountValue = sql`(${paymentOrders.amount} * power(10::numeric, 36 - ${paymentOrders.decimals}))`;
 
-const sortColumns: Record<OrderingField, SQL | typeof paymentOrders.createdAt | typeof paymentOrders.status> = {
-  created_at: paymentOrders.createdAt,
-  amount: amountValue,
-  status: paymentOrders.status,
+/**
+ * Each ordering's full sort key, the same direction throughout, so one index serves it and a
+ * cursor is one row comparison: created_at then id; amount (by value) then id; status then
+ * created_at then id (so the status index also serves the status filter).
+ */
+const sortKeys: Record<OrderingField, SortKeyPart[]> = {
+  created_at: [
+    { expression: paymentOrders.createdAt, type: "timestamptz" },
+    { expression: paymentOrders.id, type: "integer" },
+  ],
+  amount: [
+    { expression: amountValue, type: "numeric" },
+    { expression: paymentOrders.id, type: "integer" },
+  ],
+  status: [
+    { expression: paymentOrders.status, type: "text" },
+    { expression: paymentOrders.createdAt, type: "timestamptz" },
+    { expression: paymentOrders.id, type: "integer" },
+  ],
 };
 
-/** One page of a merchant's orders and the total matching the filters. Ties break by id in the same direction, so pages are stable. */
+export const orderSortKeyWidth = (field: OrderingField) => sortKeys[field].length;
+
+/**
+ * One page of a merchant's orders and the total matching the filters (exact up to
+ * `exactCountBound`, then estimated). The page is read with one extra row, which says whether a
+ * next page exists; `after` (a cursor) replaces the offset for pages reached by `next` links.
+ */
 export async function listOrders(
   db: DbOrTx,
   merchantId: number,
   filters: OrderFilters,
   ordering: { field: OrderingField; descending: boolean },
-  window: { limit: number; offset: number },
+  window: KeysetWindow,
 ) {
   const where = and(
     eq(paymentOrders.merchantId, merchantId),
@@ -59,19 +82,17 @@ export async function listOrders(
     filters.nonce !== undefined ? eq(paymentOrders.nonce, filters.nonce) : undefined,
   );
   const direction = ordering.descending ? desc : asc;
-  // The page and the total in one statement: count(*) over () is computed before LIMIT/OFFSET.
+  const keys = sortKeys[ordering.field];
+  // The page and the bounded total in one statement (the count is an uncorrelated subquery, run once).
   const found = await db
-    .select({ order: getTableColumns(paymentOrders), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: boundedCount(paymentOrders, where) })
     .from(paymentOrders)
-    .where(where)
-    .orderBy(direction(sortColumns[ordering.field]), direction(paymentOrders.id))
-    .limit(window.limit)
-    .offset(window.offset);
-  const rows: PaymentOrder[] = found.map((row) => row.order);
-  if (found.length > 0 || window.offset === 0) return { rows, count: found[0]?.total ?? 0 };
-  // A page past the end has no row to carry the total: count separately (rare).
-  const [total] = await db.select({ value: count() }).from(paymentOrders).where(where);
-  return { rows, count: total?.value ?? 0 };
+    .where(and(where, afterCursor(keys, window.after, ordering.descending)))
+    .orderBy(...keys.map((k) => direction(k.expression)))
+    .limit(window.limit + 1)
+    .offset(window.after ? 0 : window.offset);
+  const { page, count, nextKey } = await settlePage(db, paymentOrders, where, found, window);
+  return { rows: page.map((row): PaymentOrder => row.order), count, nextKey };
 }
 
 /** An order to insert once the merchant's wallet is known: the wallet settles the threshold. */
@@ -500,50 +521,53 @@ function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefi
   );
 }
 
+/** The dashboard's order search, newest first, with the matching total: exact up to `exactCountBound`, estimated beyond (`exact` false). */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
   const where = orderSearchWhere(merchantId, search);
-  const [rows, [total]] = await Promise.all([
-    db.select().from(paymentOrders).where(where).orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id)).limit(window.limit).offset(window.offset),
-    db.select({ value: count() }).from(paymentOrders).where(where),
-  ]);
-  return { rows, count: total?.value ?? 0 };
+  const found = await db
+    .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: boundedCount(paymentOrders, where) })
+    .from(paymentOrders)
+    .where(where)
+    .orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const { page, count } = await settlePage(db, paymentOrders, where, found, { ...window, after: null });
+  return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= exactCountBound };
 }
 
 /**
- * One batch of the CSV export, oldest first, after the keyset cursor (created_at, id): batches
- * stay cheap however deep the export goes, and rows created meanwhile cannot shift it.
+ * One batch of the CSV export, oldest first, after the keyset cursor (the last row's created_at
+ * and id as the database's text, so microseconds survive): one range of the (merchant,
+ * created_at, id) index per batch, so batches stay cheap however deep the export goes, and rows
+ * created meanwhile cannot shift it.
  */
-export async function exportOrdersBatch(
-  db: DbOrTx,
-  merchantId: number,
-  range: { from: Date; to: Date },
-  after: { createdAt: Date; id: number } | null,
-  limit: number,
-) {
-  return db
-    .select()
+export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: string[] | null, limit: number) {
+  const keys = sortKeys.created_at;
+  const found = await db
+    .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys) })
     .from(paymentOrders)
     .where(
       and(
         eq(paymentOrders.merchantId, merchantId),
-        gte(paymentOrders.createdAt, range.from),
+        // After a cursor, the cursor alone is the lower bound: beside `created_at >= from` the index
+        // scan would start at `from` and read every row already exported (each batch slower).
+        after ? afterCursor(keys, { ordering: "created_at", key: after }, false) : gte(paymentOrders.createdAt, range.from),
         lt(paymentOrders.createdAt, range.to),
-        after
-          ? or(gt(paymentOrders.createdAt, after.createdAt), and(eq(paymentOrders.createdAt, after.createdAt), gt(paymentOrders.id, after.id)))
-          : undefined,
       ),
     )
-    .orderBy(asc(paymentOrders.createdAt), asc(paymentOrders.id))
+    .orderBy(...keys.map((k) => asc(k.expression)))
     .limit(limit);
+  return found.map((row) => ({ order: row.order as PaymentOrder, sortKey: row.sortKey }));
 }
 
-/** How many of the merchant's orders were paid (processing or confirmed). */
-export async function countPaidOrders(db: DbOrTx, merchantId: number): Promise<number> {
+/** Whether any of the merchant's orders was paid (processing or confirmed): one index probe, however long the history. */
+export async function hasPaidOrders(db: DbOrTx, merchantId: number): Promise<boolean> {
   const [paid] = await db
-    .select({ value: count() })
+    .select({ id: paymentOrders.id })
     .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.status, ["processing", "confirmed"])));
-  return paid?.value ?? 0;
+    .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.status, ["processing", "confirmed"])))
+    .limit(1);
+  return paid !== undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { pageQuery } from "@/lib/http/pagination";
+import { keysetPageQuery } from "@/lib/http/pagination";
 import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { refundJson } from "@/lib/refunds/schemas";
 
@@ -107,7 +107,7 @@ export const orderingFields = ["created_at", "amount", "status"] as const;
 export type OrderingField = (typeof orderingFields)[number];
 const orderingValues = orderingFields.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 
-export const listOrdersQuery = pageQuery.extend({
+export const listOrdersQuery = keysetPageQuery.extend({
   status: z.enum(orderStatuses, `Must be one of ${orderStatuses.join(", ")}.`).optional(),
   blockchain: z.string().min(1).max(64).optional(),
   currency: z.string().min(1).max(32).optional(),

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
@@ -132,13 +133,24 @@ function transactionWhere(merchantId: number, filters: TransactionFilters) {
   );
 }
 
-export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: { limit: number; offset: number }) {
+/** The transaction list's order, newest first: created_at then id (the merchant's transactions indexes). */
+export const transactionSortKey: SortKeyPart[] = [
+  { expression: transactions.createdAt, type: "timestamptz" },
+  { expression: transactions.id, type: "integer" },
+];
+
+/** One page of a merchant's transfers, newest first; read with one extra row, counted exactly up to `exactCountBound`. */
+export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: KeysetWindow) {
   const where = transactionWhere(merchantId, filters);
-  const [rows, [total]] = await Promise.all([
-    db.select().from(transactions).where(where).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(window.limit).offset(window.offset),
-    db.select({ value: sql<number>`count(*)::int` }).from(transactions).where(where),
-  ]);
-  return { rows, count: total?.value ?? 0 };
+  const found = await db
+    .select({ transfer: transactions, sortKey: sortKeyText(transactionSortKey), total: boundedCount(transactions, where) })
+    .from(transactions)
+    .where(and(where, afterCursor(transactionSortKey, window.after, true)))
+    .orderBy(...transactionSortKey.map((k) => desc(k.expression)))
+    .limit(window.limit + 1)
+    .offset(window.after ? 0 : window.offset);
+  const { page, count, nextKey } = await settlePage(db, transactions, where, found, window);
+  return { rows: page.map((row) => row.transfer), count, nextKey };
 }
 
 /** A merchant's transfer by transaction hash (case-insensitive), with its order; the first log of the transaction when it has several. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "@/lib/http/pagination";
+import { keysetPageQuery } from "@/lib/http/pagination";
 import { decimalString, timestamp, txHash } from "@/lib/http/schemas";
 
 export const notCountedReasons = ["wrong_asset", "after_expiry", "reverted", "reorged"] as const;
@@ -7,7 +7,7 @@ export type NotCountedReason = (typeof notCountedReasons)[number];
 
 export const transactionStatuses = ["pending", "confirmed", "failed"] as const;
 
-export const listTransactionsQuery = pageQuery.extend({
+export const listTransactionsQuery = keysetPageQuery.extend({
   blockchain: z.string().min(1).max(32).optional().describe("Blockchain slug"),
   status: z.enum(transactionStatuses).optional().describe("pending, confirmed or failed"),
 });

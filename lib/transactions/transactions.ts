@@ -2,9 +2,9 @@ import "server-only";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
-import { pageWindow } from "@/lib/http/pagination";
+import { encodeCursor, keysetWindow } from "@/lib/http/pagination";
 import { findScannedHead } from "@/lib/chains/queries";
-import { findMerchantTransaction, listMerchantTransactions } from "./queries";
+import { findMerchantTransaction, listMerchantTransactions, transactionSortKey } from "./queries";
 import type { ListTransactionsQuery } from "./schemas";
 import { serializeTransaction, serializeTransactionListItem } from "./serialize";
 
@@ -15,8 +15,10 @@ export async function listTransactions(db: DbOrTx, merchantId: number, query: Li
     if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Unknown blockchain '${query.blockchain}'.`);
     blockchainId = chain.id;
   }
-  const { rows, count } = await listMerchantTransactions(db, merchantId, { blockchainId, status: query.status }, pageWindow(query));
-  return { count, results: rows.map(serializeTransactionListItem) };
+  const window = keysetWindow(query, "-created_at", transactionSortKey.length);
+  const { rows, count, nextKey } = await listMerchantTransactions(db, merchantId, { blockchainId, status: query.status }, window);
+  const nextCursor = nextKey ? encodeCursor({ ordering: "-created_at", key: nextKey }) : null;
+  return { count, results: rows.map(serializeTransactionListItem), nextCursor };
 }
 
 export async function getTransactionOrThrow(db: DbOrTx, merchantId: number, txHash: string) {

@@ -14,6 +14,7 @@ import {
   type WebhookEndpoint,
 } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/map-row";
+import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
 type NewEndpoint = typeof webhookEndpoints.$inferInsert;
@@ -39,13 +40,17 @@ export async function countEndpoints(db: DbOrTx, merchantId: number): Promise<nu
   return row?.value ?? 0;
 }
 
-/** How many of the merchant's endpoints have answered a delivery (a real event or a test) with a 2xx. */
-export async function countEndpointsWithSuccessfulDelivery(db: DbOrTx, merchantId: number): Promise<number> {
-  const [row] = await db
-    .select({ value: sql<number>`count(distinct ${webhookDeliveries.endpointId})`.mapWith(Number) })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.merchantId, merchantId), isNotNull(webhookDeliveries.endpointId), eq(webhookDeliveries.status, "succeeded")));
-  return row?.value ?? 0;
+/** Whether one of the merchant's endpoints has answered a delivery (a real event or a test) with a 2xx: a probe per endpoint, not a count of its history. */
+export async function hasEndpointWithSuccessfulDelivery(db: DbOrTx, merchantId: number): Promise<boolean> {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select exists (
+        select 1 from ${webhookEndpoints} e
+        where e.merchant_id = ${merchantId}
+          and exists (select 1 from ${webhookDeliveries} d where d.endpoint_id = e.id and d.status = 'succeeded')
+      ) as delivered`),
+  );
+  return row?.delivered === true;
 }
 
 export async function findEndpoint(db: DbOrTx, merchantId: number, id: number): Promise<WebhookEndpoint | null> {
@@ -150,29 +155,36 @@ export async function insertEvent(db: DbOrTx, values: Omit<typeof orderEvents.$i
   return row!;
 }
 
-/** One page of a merchant's events, newest first, each with its order's public id. */
-export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: Window) {
+/** The event list's order, newest first: created_at, then sequence, then id (the merchant's events index). */
+export const eventSortKey: SortKeyPart[] = [
+  { expression: orderEvents.createdAt, type: "timestamptz" },
+  { expression: orderEvents.sequence, type: "integer" },
+  { expression: orderEvents.id, type: "text" },
+];
+
+/**
+ * One page of a merchant's events, newest first, each with its order's public id; read with one
+ * extra row (a next page exists) and a count exact up to `exactCountBound`. The order filter
+ * resolves the order by its key first, so the filter and the count read only `order_events`.
+ */
+export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: KeysetWindow) {
   const where = and(
     eq(orderEvents.merchantId, merchantId),
     filters.type ? eq(orderEvents.type, filters.type) : undefined,
-    filters.orderId ? eq(paymentOrders.orderId, filters.orderId) : undefined,
+    filters.orderId
+      ? eq(orderEvents.paymentOrderId, sql`(select o.id from ${paymentOrders} o where o.order_id = ${filters.orderId} and o.merchant_id = ${merchantId})`)
+      : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ event: orderEvents, orderId: paymentOrders.orderId })
-      .from(orderEvents)
-      .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
-      .where(where)
-      .orderBy(desc(orderEvents.createdAt), desc(orderEvents.sequence), desc(orderEvents.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db
-      .select({ value: count() })
-      .from(orderEvents)
-      .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
-      .where(where),
-  ]);
-  return { rows, count: total?.value ?? 0 };
+  const found = await db
+    .select({ event: orderEvents, orderId: paymentOrders.orderId, sortKey: sortKeyText(eventSortKey), total: boundedCount(orderEvents, where) })
+    .from(orderEvents)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
+    .where(and(where, afterCursor(eventSortKey, window.after, true)))
+    .orderBy(...eventSortKey.map((k) => desc(k.expression)))
+    .limit(window.limit + 1)
+    .offset(window.after ? 0 : window.offset);
+  const { page, count, nextKey } = await settlePage(db, orderEvents, where, found, window);
+  return { rows: page, count, nextKey };
 }
 
 /** Records an account event (wallet.updated), the account's counterpart of an order event. */
@@ -216,18 +228,28 @@ export async function findDeliveryById(db: DbOrTx, id: number): Promise<WebhookD
   return row ?? null;
 }
 
-/** One page of an endpoint's deliveries, newest first, optionally of one status. */
-export async function listEndpointDeliveries(db: DbOrTx, merchantId: number, endpointId: number, status: string | undefined, window: Window) {
+/** The delivery log's order, newest first: created_at then id (the endpoint's deliveries indexes). */
+export const deliverySortKey: SortKeyPart[] = [
+  { expression: webhookDeliveries.createdAt, type: "timestamptz" },
+  { expression: webhookDeliveries.id, type: "integer" },
+];
+
+/** One page of an endpoint's deliveries, newest first, optionally of one status; read with one extra row, counted exactly up to `exactCountBound`. */
+export async function listEndpointDeliveries(db: DbOrTx, merchantId: number, endpointId: number, status: string | undefined, window: KeysetWindow) {
   const where = and(
     eq(webhookDeliveries.merchantId, merchantId),
     eq(webhookDeliveries.endpointId, endpointId),
     status ? eq(webhookDeliveries.status, status) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(window.limit).offset(window.offset),
-    db.select({ value: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { rows, count: total?.value ?? 0 };
+  const found = await db
+    .select({ delivery: webhookDeliveries, sortKey: sortKeyText(deliverySortKey), total: boundedCount(webhookDeliveries, where) })
+    .from(webhookDeliveries)
+    .where(and(where, afterCursor(deliverySortKey, window.after, true)))
+    .orderBy(...deliverySortKey.map((k) => desc(k.expression)))
+    .limit(window.limit + 1)
+    .offset(window.after ? 0 : window.offset);
+  const { page, count, nextKey } = await settlePage(db, webhookDeliveries, where, found, window);
+  return { rows: page.map((row) => row.delivery), count, nextKey };
 }
 
 /** Attempts of the given deliveries, oldest first. */

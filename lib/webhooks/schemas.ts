@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { secondFactorReauth } from "@/lib/auth/schemas";
-import { pageQuery } from "@/lib/http/pagination";
+import { keysetPageQuery } from "@/lib/http/pagination";
 import { timestamp } from "@/lib/http/schemas";
 import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
@@ -65,7 +65,7 @@ export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 /** The capture URL's token (inb_…): the credential of the sandbox inbox. */
 export const inboxParams = z.object({ token: z.string().regex(/^inb_[0-9A-Za-z]{1,64}$/).describe("The inbox token (inb_…), from GET /api/sandbox/inbox/") });
 
-export const listDeliveriesQuery = pageQuery.extend({
+export const listDeliveriesQuery = keysetPageQuery.extend({
   status: z.enum(deliveryStatuses, `Must be one of ${deliveryStatuses.join(", ")}.`).optional(),
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
@@ -73,7 +73,7 @@ export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 /** Types in the event history (GET /api/events/): exactly what webhooks carry. */
 export const orderEventTypes = webhookEventTypes;
 
-export const listEventsQuery = pageQuery.extend({
+export const listEventsQuery = keysetPageQuery.extend({
   event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),
   order_id: z.string().min(1).max(64).optional().describe("Only events of this order (its public ORD-… id)"),
 });

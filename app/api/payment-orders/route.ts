@@ -1,5 +1,5 @@
 import { created } from "@/lib/http/envelope";
-import { page } from "@/lib/http/pagination";
+import { keysetPage } from "@/lib/http/pagination";
 import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { createOrder } from "@/lib/orders/create-order";
@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
 
   // GET /api/payment-orders/ – the merchant's orders: filter by status, blockchain, currency; sort by created_at, amount, status
   GET: withApi(orderRoutes.listOrders, async ({ db, url, query, principal }) => {
-    const { rows, count } = await listOrders(db, principal.merchantId, query);
-    return page(url, query, count, rows.map(serializeOrderListItem));
+    const { rows, count, nextCursor } = await listOrders(db, principal.merchantId, query);
+    return keysetPage(url, query, count, rows.map(serializeOrderListItem), nextCursor);
   }),
 });

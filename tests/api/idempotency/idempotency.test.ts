@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as listOrders, POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { idempotencyKeys, paymentOrders } from "@/lib/db/schema";
-import { claimIdempotencyKey, deleteExpiredIdempotencyKeys } from "@/lib/idempotency/queries";
+import { claimIdempotencyKey } from "@/lib/idempotency/queries";
+import { runRetention } from "@/lib/retention/retention";
 import { setupTestDatabase } from "../../helpers/db";
 import { createApiKeyFor, createMerchant, createWallet, type TestMerchant } from "../../helpers/factories";
 import { call, type CallResult } from "../../helpers/request";
@@ -158,7 +159,7 @@ describe("POST with Idempotency-Key", () => {
     expect(takenOver.body.error).toMatchObject({ code: "DUPLICATE_NONCE", details: { order_id: [first.body.data.order_id] } });
   });
 
-  test("keys last 24 hours; housekeeping deletes them afterwards", async () => {
+  test("keys last 24 hours; retention deletes them afterwards", async () => {
     // An API key without expiry: the login token would expire in the 24 hours.
     const apiKey = await createApiKeyFor(merchant);
     const viaKey = { ...merchant, access: apiKey.key };
@@ -175,7 +176,7 @@ describe("POST with Idempotency-Key", () => {
     expect(later.status).toBe(201);
     expect(later.headers.get("idempotent-replayed")).toBeNull();
     vi.setSystemTime(Date.now() + 25 * 3_600_000);
-    await deleteExpiredIdempotencyKeys(testDb.db, new Date());
+    await runRetention(testDb.db, { now: new Date() });
     const left = await testDb.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.merchantId, merchant.id));
     expect(left.filter((r) => r.expiresAt.getTime() < Date.now())).toEqual([]);
     expect(left.some((r) => r.key === key)).toBe(false);

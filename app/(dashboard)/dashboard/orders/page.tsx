@@ -27,7 +27,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   const created = typeof params.created === "string" ? params.created : undefined;
   const pageNumber = filters.page ?? 1;
   const db = await getDb();
-  const [{ rows, count }, choices] = await Promise.all([
+  const [{ rows, count, exact }, choices] = await Promise.all([
     searchOrders(db, merchant.merchantId, toOrderSearch(filters), { limit: ordersPageSize, offset: (pageNumber - 1) * ordersPageSize }),
     paymentChoices(db, merchant.merchantId),
   ]);
@@ -59,6 +59,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       </FilterForm>
 
       <p aria-live="polite">
+        {exact ? "" : "About "}
         {count} order{count === 1 ? "" : "s"}
       </p>
       <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" highlight={created} />

@@ -1,8 +1,8 @@
-import { page, pageWindow } from "@/lib/http/pagination";
+import { encodeCursor, keysetPage, keysetWindow } from "@/lib/http/pagination";
 import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { getEndpointOrThrow } from "@/lib/webhooks/get-endpoint-or-throw";
-import { attemptsOf, listEndpointDeliveries } from "@/lib/webhooks/queries";
+import { attemptsOf, deliverySortKey, listEndpointDeliveries } from "@/lib/webhooks/queries";
 import { webhookRoutes } from "@/lib/webhooks/routes";
 import { serializeDelivery } from "@/lib/webhooks/serialize";
 
@@ -10,8 +10,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/webhook-endpoints/{id}/deliveries/ – the endpoint's delivery log, newest first, each with its attempts
   GET: withApi(webhookRoutes.listDeliveries, async ({ db, url, params, query, principal }) => {
     const endpoint = await getEndpointOrThrow(db, principal.merchantId, params.id);
-    const { rows, count } = await listEndpointDeliveries(db, principal.merchantId, endpoint.id, query.status, pageWindow(query));
+    const window = keysetWindow(query, "-created_at", deliverySortKey.length);
+    const { rows, count, nextKey } = await listEndpointDeliveries(db, principal.merchantId, endpoint.id, query.status, window);
     const attempts = await attemptsOf(db, rows.map((row) => row.id));
-    return page(url, query, count, rows.map((row) => serializeDelivery(row, attempts)));
+    const nextCursor = nextKey ? encodeCursor({ ordering: "-created_at", key: nextKey }) : null;
+    return keysetPage(url, query, count, rows.map((row) => serializeDelivery(row, attempts)), nextCursor);
   }),
 });

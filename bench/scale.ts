@@ -1,0 +1,200 @@
+import { eq, sql } from "drizzle-orm";
+import { GET as listEventsRoute } from "@/app/api/events/route";
+import { GET as listOrdersRoute } from "@/app/api/payment-orders/route";
+import { GET as listTransactionsRoute } from "@/app/api/transactions/route";
+import { GET as listDeliveriesRoute } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
+import { POST as login } from "@/app/api/auth/login/route";
+import { POST as register } from "@/app/api/auth/register/route";
+import { ordersCsvStream } from "@/lib/dashboard/orders-csv";
+import { loadOverview } from "@/lib/dashboard/overview";
+import { rowsOf } from "@/lib/db/map-row";
+import { merchants } from "@/lib/db/schema";
+import { searchOrders } from "@/lib/orders/queries";
+import { createBenchDatabase, fmt, noParams, percentile, request } from "./support";
+
+/**
+ * `npm run bench -- scale`: one merchant's lists at 1 k, 100 k and 1 M orders (SCALE_MAX caps the
+ * largest size, e.g. SCALE_MAX=100000 for a quick run; SCALE_SAMPLES the requests per figure).
+ * History is seeded in bulk (INSERT … SELECT generate_series) with transactions, events and
+ * deliveries; each size adds OLDER history to the same merchant, one order every ~63 s back from
+ * now (1 M orders ≈ two years), so the recent days look the same at every size.
+ */
+const sizes = [1_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.SCALE_MAX ?? 1_000_000));
+const samples = Number(process.env.SCALE_SAMPLES ?? 30);
+/** Seconds between two orders (1 M orders over about two years). */
+const orderSpacingSeconds = 63;
+
+type Probe = { name: string; run: () => Promise<void> };
+
+async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabase>>, merchantId: number, endpointId: number, from: number, to: number) {
+  await database.db.transaction(async (db) => {
+    // Seeding statements run for minutes at 1 M rows: no statement timeout for them.
+    await db.execute(sql`set local statement_timeout = 0`);
+    // Orders g = from..to, order g created g*63 s before now; the newest 150 still open.
+    await db.execute(sql`
+      insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+        failure_reason, receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at,
+        confirmed_at, payment_tolerance_bps, created_at, updated_at)
+      select 'ORD-' || lpad(to_hex(g), 12, '0') || substr(md5(g::text), 1, 8), ${merchantId}, g, (1 + g % 5)::int,
+        case when g % 3 = 0 then 'ETH' else 'USDC' end,
+        case when g % 3 = 0 then null else '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' end,
+        case when g % 3 = 0 then 18 else 6 end,
+        case when g % 3 = 0 then ((1 + (g * 7919) % 5000) * 1000000000000)::numeric else ((1 + (g * 104729) % 500000) * 10000)::numeric end,
+        0,
+        case when g <= 100 then 'pending' when g <= 150 then 'processing' when (g * 31) % 100 < 70 then 'confirmed' when (g * 31) % 100 < 95 then 'expired' else 'failed' end,
+        case when g > 150 and (g * 31) % 100 >= 95 then 'underpaid' end,
+        '0x' || md5('addr' || g) || substr(md5('a2' || g), 1, 8), '0x' || md5('wallet') || '00000000', '0x' || md5('salt' || g) || md5('s2' || g),
+        '0x' || md5('factory') || '00000000',
+        '{"sku":"SKU-' || (g % 977) || '","customer":"cus_' || md5('c' || (g % 50000)) || '","note":"order ' || g || '"}',
+        3, now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '30 minutes',
+        case when g > 150 and (g * 31) % 100 < 70 then now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '2 minutes' end,
+        0, now() - make_interval(secs => g * ${orderSpacingSeconds}), now() - make_interval(secs => g * ${orderSpacingSeconds})
+      from generate_series(${from}::bigint, ${to}::bigint) g`);
+    await db.execute(sql`update payment_orders set amount_received = amount where merchant_id = ${merchantId} and nonce between ${from} and ${to} and status in ('confirmed', 'processing')`);
+    // One transfer per paid, processing or underpaid order.
+    await db.execute(sql`
+      insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address,
+        currency, amount, status, payment_order_id, merchant_id, counted, created_at, updated_at)
+      select o.blockchain_id, '0x' || md5('tx' || o.nonce) || md5('tx2' || o.nonce), case when o.token_address is null then -1 else 0 end,
+        10000000 + o.nonce, '0x' || md5('b' || o.nonce) || md5('b2' || o.nonce), o.created_at + interval '1 minute',
+        '0x' || md5('payer' || (o.nonce % 10000)) || '00000000', o.receiving_address, o.token_address, o.currency,
+        case when o.status = 'failed' then o.amount / 2 else o.amount end,
+        case when o.status = 'processing' then 'pending' else 'confirmed' end, o.id, o.merchant_id, true,
+        o.created_at + interval '1 minute', o.created_at + interval '1 minute'
+      from payment_orders o where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status in ('confirmed', 'processing', 'failed')`);
+    // Events: every settled order has its final event; paid ones a payment.pending before it.
+    await db.execute(sql`
+      insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
+      select 'evt_' || md5(o.id || '-' || e.seq), o.merchant_id, o.id, e.type, e.seq,
+        jsonb_build_object('id', o.id, 'order_id', o.order_id, 'status', o.status, 'amount', o.amount::text, 'currency', o.currency,
+          'receiving_address', o.receiving_address, 'order_info', o.order_info, 'created_at', o.created_at),
+        o.created_at + make_interval(secs => e.seq * 60)
+      from payment_orders o
+      cross join lateral (values
+        (1, case when o.status in ('confirmed', 'processing') then 'payment.pending' when o.status = 'expired' then 'payment.expired' else 'payment.failed' end),
+        (2, case when o.status = 'confirmed' then 'payment.confirmed' end)) as e(seq, type)
+      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status <> 'pending' and e.type is not null`);
+    await db.execute(sql`
+      insert into webhook_deliveries (message_id, merchant_id, event_id, endpoint_id, event_type, url, body, status, attempts, last_status_code,
+        completed_at, created_at, updated_at)
+      select 'msg_' || substr(e.id, 5), e.merchant_id, e.id, ${endpointId}, e.type, 'https://shop.example.com/hooks',
+        jsonb_build_object('id', e.id, 'event', e.type, 'created_at', e.created_at, 'sequence', e.sequence, 'data', e.data)::text,
+        'succeeded', 1, 200, e.created_at + interval '1 second', e.created_at, e.created_at + interval '1 second'
+      from order_events e join payment_orders o on o.id = e.payment_order_id
+      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to}`);
+  });
+  // As autovacuum would have left a long-lived table: statistics, and the visibility map index-only scans need.
+  await database.db.execute(sql`vacuum analyze`);
+}
+
+async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {
+  await probe.run(); // warm (plans, caches)
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await probe.run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+export async function runScaleBench(): Promise<void> {
+  const database = await createBenchDatabase("scale");
+  try {
+    const account = { username: "scale", email: "scale@example.com", password: "bench-password", shop_name: "Scale" };
+    await register(request("POST", "/api/auth/register", { body: account }), noParams);
+    const tokens = (await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json()) as { access: string };
+    await database.db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 100_000_000 }).where(eq(merchants.username, "scale"));
+    const [merchant] = rowsOf(await database.db.execute(sql`select id from merchants where username = 'scale'`));
+    const merchantId = Number(merchant!.id);
+    const [endpoint] = rowsOf(
+      await database.db.execute(sql`
+        insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at)
+        values (${merchantId}, 'https://shop.example.com/hooks', '{}', 'whsec_bench', now() - interval '3 years', now() - interval '3 years') returning id`),
+    );
+    const endpointId = Number(endpoint!.id);
+
+    const api = (handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>, path: string, params: Record<string, string> = {}) => async () => {
+      const res = await handler(request("GET", path, { token: tokens.access }), { params: Promise.resolve(params) });
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    const lastWeek = new Date(Date.now() - 7 * 86_400_000);
+    const probes = (size: number): Probe[] => [
+      { name: "orders", run: api(listOrdersRoute, "/api/payment-orders/") },
+      { name: "orders ?status=pending&blockchain=base", run: api(listOrdersRoute, "/api/payment-orders/?status=pending&blockchain=base") },
+      { name: "orders ?status=confirmed", run: api(listOrdersRoute, "/api/payment-orders/?status=confirmed") },
+      { name: "orders ?currency=usdc", run: api(listOrdersRoute, "/api/payment-orders/?currency=usdc") },
+      { name: "orders ?page=20", run: api(listOrdersRoute, "/api/payment-orders/?page=20") },
+      { name: `orders last page (page ${Math.ceil(size / 20)})`, run: api(listOrdersRoute, `/api/payment-orders/?page=${Math.ceil(size / 20)}`) },
+      { name: "orders ?ordering=created_at", run: api(listOrdersRoute, "/api/payment-orders/?ordering=created_at") },
+      { name: "orders ?ordering=-amount", run: api(listOrdersRoute, "/api/payment-orders/?ordering=-amount") },
+      { name: "orders ?ordering=status", run: api(listOrdersRoute, "/api/payment-orders/?ordering=status") },
+      { name: "orders ?nonce=500", run: api(listOrdersRoute, "/api/payment-orders/?nonce=500") },
+      { name: "events", run: api(listEventsRoute, "/api/events/") },
+      { name: "events ?event=payment.confirmed", run: api(listEventsRoute, "/api/events/?event=payment.confirmed") },
+      { name: "events ?page=20", run: api(listEventsRoute, "/api/events/?page=20") },
+      { name: "transactions", run: api(listTransactionsRoute, "/api/transactions/") },
+      { name: "transactions ?status=confirmed&blockchain=base", run: api(listTransactionsRoute, "/api/transactions/?status=confirmed&blockchain=base") },
+      { name: "deliveries", run: api(listDeliveriesRoute, `/api/webhook-endpoints/${endpointId}/deliveries/`, { id: String(endpointId) }) },
+      { name: "deliveries ?status=failed", run: api(listDeliveriesRoute, `/api/webhook-endpoints/${endpointId}/deliveries/?status=failed`, { id: String(endpointId) }) },
+      { name: "dashboard overview", run: async () => void (await loadOverview(database.db, merchantId)) },
+      { name: "dashboard orders", run: async () => void (await searchOrders(database.db, merchantId, {}, { limit: 25, offset: 0 })) },
+      { name: "dashboard orders ?status=expired", run: async () => void (await searchOrders(database.db, merchantId, { status: "expired" }, { limit: 25, offset: 0 })) },
+      { name: "dashboard search q=SKU-12", run: async () => void (await searchOrders(database.db, merchantId, { q: "SKU-12" }, { limit: 25, offset: 0 })) },
+      { name: "dashboard search q=<order id>", run: async () => void (await searchOrders(database.db, merchantId, { q: "ORD-0000000001f4" }, { limit: 25, offset: 0 })) },
+      { name: "dashboard search q=nonce 500", run: async () => void (await searchOrders(database.db, merchantId, { q: "500" }, { limit: 25, offset: 0 })) },
+      { name: "dashboard orders last 7 days", run: async () => void (await searchOrders(database.db, merchantId, { from: lastWeek }, { limit: 25, offset: 0 })) },
+    ];
+
+    const results = new Map<string, Map<number, { p50: number; p99: number }>>();
+    const extras: string[] = [];
+    let seeded = 0;
+    for (const size of sizes) {
+      const started = performance.now();
+      await seedOrders(database, merchantId, endpointId, seeded + 1, size);
+      seeded = size;
+      const seconds = (performance.now() - started) / 1000;
+      const [bytes] = rowsOf(await database.db.execute(sql`select pg_database_size(current_database()) as bytes`));
+      extras.push(`${size} orders: seeded in ${fmt(seconds, 1)} s; database ${fmt(Number(bytes!.bytes) / 2 ** 20, 0)} MiB = ${fmt(Number(bytes!.bytes) / size / 1024, 2)} KiB per order`);
+      for (const probe of probes(size)) {
+        const name = probe.name.replace(/ \(page \d+\)/, "");
+        const figures = await timeProbe(probe);
+        if (!results.has(name)) results.set(name, new Map());
+        results.get(name)!.set(size, figures);
+      }
+      // The CSV export of everything (the longest range the form takes), read to its end: time and the heap it needed.
+      const exportRange = { from: new Date(Date.now() - 366 * 86_400_000), to: new Date(Date.now() + 86_400_000) };
+      global.gc?.();
+      const heapBefore = process.memoryUsage().heapUsed;
+      let peakHeap = heapBefore;
+      let rows = 0;
+      const exportStarted = performance.now();
+      const reader = ordersCsvStream(database.db, merchantId, exportRange).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const byte of value) if (byte === 10) rows++;
+        peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      }
+      extras.push(
+        `${size} orders: CSV export of the last 366 days: ${rows - 1} rows in ${fmt((performance.now() - exportStarted) / 1000, 2)} s, heap growth at most ${fmt((peakHeap - heapBefore) / 2 ** 20, 1)} MiB`,
+      );
+    }
+
+    console.log(`\nScale: one merchant's lists on PostgreSQL, p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${sizes[0]} case)`);
+    console.log(["request".padEnd(48), ...sizes.map((s) => `${s} orders`.padStart(30))].join(""));
+    for (const [name, bySize] of results) {
+      const base = bySize.get(sizes[0]!)!.p50;
+      const cells = sizes.map((s) => {
+        const f = bySize.get(s);
+        return (f ? `${fmt(f.p50)} / ${fmt(f.p99)} (x${fmt(f.p50 / base, 1)})` : "-").padStart(30);
+      });
+      console.log([name.padEnd(48), ...cells].join(""));
+    }
+    for (const line of extras) console.log(line);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,220 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { GET as listEvents } from "@/app/api/events/route";
+import { GET as listOrders } from "@/app/api/payment-orders/route";
+import { GET as listTransactions } from "@/app/api/transactions/route";
+import { GET as listDeliveries } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
+import { rowsOf } from "@/lib/db/map-row";
+import { exactCountBound } from "@/lib/http/pagination";
+import { searchOrders } from "@/lib/orders/queries";
+import { setupTestDatabase } from "../../helpers/db";
+import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
+import { call, type CallResult, type Handler } from "../../helpers/request";
+
+/**
+ * Lists that cost the same at any history (issue 31): counts exact up to `exactCountBound`, `next`
+ * links that page by keyset, and every list statement read from an index in its order (EXPLAIN).
+ */
+const statements: Array<{ query: string; params: unknown[] }> = [];
+const testDb = setupTestDatabase({ logger: { logQuery: (query, params) => void statements.push({ query, params }) } });
+
+/**
+ * `count` more orders of the merchant copied in bulk from one made through the API: nonces,
+ * order ids and addresses unique, created one minute apart going back in time, amounts repeating
+ * (ties the keyset must break by id), statuses mixed; with a transfer, an event and a delivery each.
+ */
+async function growHistory(merchant: TestMerchant, count: number, endpointId: number) {
+  const template = await createOrder(merchant, { nonce: 900_000_000 + Math.floor(Math.random() * 1e6) });
+  await testDb.db.execute(sql`
+    insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+      receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at, created_at, updated_at)
+    select 'ORD-bulk' || t.id || 'x' || g, t.merchant_id, t.nonce + g, t.blockchain_id, t.currency, t.token_address, t.decimals,
+      ((g % 7) + 1) * 1000000, 0, (array['confirmed', 'expired', 'confirmed', 'failed', 'pending'])[1 + g % 5],
+      t.receiving_address || 'b' || g, t.deposit_destination, t.deposit_salt, t.deposit_factory, t.order_info, t.confirmation_threshold,
+      t.expires_at, t.created_at - make_interval(mins => g), t.created_at - make_interval(mins => g)
+    from payment_orders t, generate_series(1, ${count}) g where t.order_id = ${template.order_id}`);
+  await testDb.db.execute(sql`
+    insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, currency, amount,
+      status, payment_order_id, merchant_id, counted, created_at, updated_at)
+    select o.blockchain_id, '0x' || md5(o.order_id) || md5(o.order_id || 'b'), 0, 1, '0x' || md5('b'), o.created_at, '0x' || md5('f'), o.receiving_address,
+      o.currency, o.amount, 'confirmed', o.id, o.merchant_id, true, o.created_at, o.created_at
+    from payment_orders o where o.order_id like ${`ORD-bulk${template.id}x%`}`);
+  await testDb.db.execute(sql`
+    insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
+    select 'evt_bulk' || o.id, o.merchant_id, o.id, 'payment.' || o.status, 1, '{}'::jsonb, o.created_at
+    from payment_orders o where o.order_id like ${`ORD-bulk${template.id}x%`}`);
+  await testDb.db.execute(sql`
+    insert into webhook_deliveries (message_id, merchant_id, event_id, endpoint_id, event_type, url, body, status, attempts, completed_at, created_at, updated_at)
+    select 'msg_' || e.id, e.merchant_id, e.id, ${endpointId}, e.type, 'https://shop.example.com/hooks', '{}', 'succeeded', 1, e.created_at, e.created_at, e.created_at
+    from order_events e join payment_orders o on o.id = e.payment_order_id where o.order_id like ${`ORD-bulk${template.id}x%`}`);
+  await testDb.db.execute(sql`analyze`);
+}
+
+async function newEndpoint(merchant: TestMerchant): Promise<number> {
+  const [row] = rowsOf(
+    await testDb.db.execute(sql`
+      insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at)
+      values (${merchant.id}, 'https://shop.example.com/hooks', '{}', 'whsec_test', now(), now()) returning id`),
+  );
+  return Number(row!.id);
+}
+
+/** Every item of a list, following `next` links from the first page. */
+async function followNext(handler: Handler, path: string, merchant: TestMerchant, params: Record<string, string> = {}) {
+  const seen: unknown[] = [];
+  let link: string | null = path;
+  let pages = 0;
+  while (link) {
+    const res: CallResult = await call(handler, "GET", link, { token: merchant.access, params });
+    expect(res.status).toBe(200);
+    seen.push(...res.body.results);
+    link = res.body.next;
+    if (++pages > 200) throw new Error("next links do not end");
+  }
+  return { seen, pages };
+}
+
+describe("keyset next links", () => {
+  test("following next links visits every order once, in the order page numbers give, for each ordering (ties on amount break by id)", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 60, await newEndpoint(merchant));
+    for (const ordering of ["-created_at", "created_at", "-amount", "amount", "status", "-status"]) {
+      const byPages: unknown[] = [];
+      for (let page = 1; page <= 7; page++) {
+        const res = await call(listOrders, "GET", `/api/payment-orders/?ordering=${ordering}&page_size=10&page=${page}`, { token: merchant.access });
+        byPages.push(...res.body.results);
+      }
+      const { seen, pages } = await followNext(listOrders, `/api/payment-orders/?ordering=${ordering}&page_size=10`, merchant);
+      expect(pages).toBe(7);
+      expect(seen).toHaveLength(61);
+      expect(seen, ordering).toEqual(byPages);
+    }
+  });
+
+  test("a next link reached by cursor keeps the filters, and its page reads only after the cursor", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 30, await newEndpoint(merchant));
+    const { seen } = await followNext(listOrders, "/api/payment-orders/?status=confirmed&page_size=4", merchant);
+    const all = await call(listOrders, "GET", "/api/payment-orders/?status=confirmed&page_size=100", { token: merchant.access });
+    expect(seen).toEqual(all.body.results);
+    expect(all.body.count).toBe(seen.length);
+  });
+
+  test("events, transactions and deliveries: next links visit every item once, newest first", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    const endpointId = await newEndpoint(merchant);
+    await growHistory(merchant, 25, endpointId);
+    const events = await followNext(listEvents, "/api/events/?page_size=7", merchant);
+    expect(new Set(events.seen.map((e) => (e as { id: string }).id)).size).toBe(25);
+    const transfers = await followNext(listTransactions, "/api/transactions/?page_size=7", merchant);
+    expect(transfers.seen).toHaveLength(25);
+    const all = await call(listTransactions, "GET", "/api/transactions/?page_size=100", { token: merchant.access });
+    expect(transfers.seen).toEqual(all.body.results);
+    const deliveries = await followNext(listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/?page_size=7`, merchant, { id: String(endpointId) });
+    expect(new Set(deliveries.seen.map((d) => (d as { id: number }).id)).size).toBe(25);
+  });
+
+  test("a cursor that is not one, or one of another ordering, is 400 VALIDATION_ERROR on cursor", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 5, await newEndpoint(merchant));
+    const first = await call(listOrders, "GET", "/api/payment-orders/?ordering=-amount&page_size=2", { token: merchant.access });
+    const cursor = new URL(first.body.next, "http://x").searchParams.get("cursor")!;
+    for (const path of [`/api/payment-orders/?ordering=created_at&cursor=${cursor}`, "/api/payment-orders/?cursor=bm9wZQ", "/api/payment-orders/?cursor=a%20b"]) {
+      const res = await call(listOrders, "GET", path, { token: merchant.access });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+      expect(res.body.error.details.cursor).toBeDefined();
+    }
+    const events = await call(listEvents, "GET", "/api/events/?cursor=bm9wZQ", { token: merchant.access });
+    expect(events.status).toBe(400);
+  });
+});
+
+describe("counts", () => {
+  test(`count is exact up to ${exactCountBound} matching orders, on every filter, then an estimate above the bound`, async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, exactCountBound - 1, await newEndpoint(merchant)); // + the template: exactly the bound
+    const all = await call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
+    expect(all.body.count).toBe(exactCountBound);
+    const [byStatus] = rowsOf(await testDb.db.execute(sql`select count(*)::int as n from payment_orders where merchant_id = ${merchant.id} and status = 'expired'`));
+    expect((await call(listOrders, "GET", "/api/payment-orders/?status=expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
+    expect((await call(listEvents, "GET", "/api/events/?event=payment.expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
+    expect((await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access })).body.count).toBe(exactCountBound - 1);
+    expect((await searchOrders(testDb.db, merchant.id, { status: "expired" }, { limit: 25, offset: 0 })).count).toBe(byStatus!.n);
+    // A page past the end still carries the exact count.
+    const beyond = await call(listOrders, "GET", "/api/payment-orders/?status=expired&page=5000", { token: merchant.access });
+    expect(beyond.body).toMatchObject({ count: byStatus!.n, next: null, results: [] });
+
+    await growHistory(merchant, 2000, await newEndpoint(merchant));
+    const estimated = await call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
+    expect(estimated.body.count).toBeGreaterThan(exactCountBound);
+    expect(estimated.body.count).toBeLessThan(3 * (exactCountBound + 2001)); // the planner's estimate, from fresh statistics
+    const search = await searchOrders(testDb.db, merchant.id, {}, { limit: 25, offset: 0 });
+    expect(search.exact).toBe(false);
+  });
+});
+
+describe("EXPLAIN: every list statement reads an index in the list's order", () => {
+  test("orders (each filter and ordering), events, transactions, deliveries, the dashboard search and the CSV export: no seq scan, no sort of the history", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    const endpointId = await newEndpoint(merchant);
+    await growHistory(merchant, 3000, endpointId);
+    const other = await createMerchant(); // another merchant's history, so merchant_id is selective
+    await createWallet(other);
+    await growHistory(other, 3000, await newEndpoint(other));
+    const first = await call(listOrders, "GET", "/api/payment-orders/?page_size=5", { token: merchant.access });
+    const cursorOf = (link: string) => new URL(link, "http://x").searchParams.get("cursor");
+    const requests: Array<[Handler, string, Record<string, string>?]> = [
+      [listOrders, "/api/payment-orders/"],
+      [listOrders, "/api/payment-orders/?status=pending&blockchain=base"],
+      [listOrders, "/api/payment-orders/?status=confirmed"],
+      [listOrders, "/api/payment-orders/?blockchain=base"],
+      [listOrders, "/api/payment-orders/?currency=usdc"],
+      [listOrders, "/api/payment-orders/?ordering=created_at"],
+      [listOrders, "/api/payment-orders/?ordering=-amount"],
+      [listOrders, "/api/payment-orders/?ordering=amount"],
+      [listOrders, "/api/payment-orders/?ordering=status"],
+      [listOrders, "/api/payment-orders/?ordering=-status&status=expired"],
+      [listOrders, `/api/payment-orders/?page=2&cursor=${cursorOf(first.body.next)}`],
+      [listEvents, "/api/events/"],
+      [listEvents, "/api/events/?event=payment.confirmed"],
+      [listTransactions, "/api/transactions/"],
+      [listTransactions, "/api/transactions/?status=failed"],
+      [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/`, { id: String(endpointId) }],
+      [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/?status=failed`, { id: String(endpointId) }],
+    ];
+    const before = statements.length;
+    for (const [handler, path, params] of requests) expect((await call(handler, "GET", path, { token: merchant.access, params })).status, path).toBe(200);
+    await searchOrders(testDb.db, merchant.id, { status: "expired" }, { limit: 25, offset: 0 });
+    const { ordersCsvStream } = await import("@/lib/dashboard/orders-csv");
+    const reader = ordersCsvStream(testDb.db, merchant.id, { from: new Date(Date.now() - 30 * 86_400_000), to: new Date(Date.now() + 86_400_000) }).getReader();
+    for (let i = 0; i < 3; i++) await reader.read();
+    await reader.cancel();
+
+    const lists = statements.slice(before).filter((s) => /^select .* from "(payment_orders|order_events|transactions|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query));
+    expect(lists.length).toBeGreaterThanOrEqual(requests.length + 2);
+    for (const { query, params } of lists) {
+      // The parameters inlined as literals, last first ($12 before $1).
+      let text = query;
+      for (let i = params.length; i >= 1; i--) {
+        const value = params[i - 1];
+        const literal = value === null ? "null" : `'${String(value instanceof Date ? value.toISOString() : value).replaceAll("'", "''")}'`;
+        text = text.replaceAll(`$${i}`, literal);
+      }
+      const plan = rowsOf(await testDb.db.execute(sql.raw(`explain ${text}`)))
+        .map((row) => String(row["QUERY PLAN"]))
+        .join("\n");
+      expect(plan, query).not.toMatch(/Seq Scan/);
+      // A sort would read and order every matching row of the history before the first one is returned.
+      // Failed transfers (failed or dropped: two ranges of the status index) are the exception: rare, sorted among themselves only.
+      if (/"status" in \(/.test(query)) expect(plan, query).toMatch(/Index Cond: \(\(merchant_id = \d+\) AND \(status = ANY/);
+      else expect(plan, query).not.toMatch(/\bSort\b/);
+    }
+  });
+});
