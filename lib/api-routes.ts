@@ -3,6 +3,7 @@ import { chainRoutes } from "@/lib/chains/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
 import { mailRoutes } from "@/lib/mail/routes";
+import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
@@ -20,6 +21,7 @@ import { webhookRoutes } from "@/lib/webhooks/routes";
 export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(authRoutes),
   ...Object.values(mailRoutes),
+  ...Object.values(memberRoutes),
   ...Object.values(chainRoutes),
   ...Object.values(walletRoutes),
   ...Object.values(orderRoutes),

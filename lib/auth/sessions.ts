@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
+import { resolveLoginAccount } from "@/lib/members/members";
 import { forgetLoginFamily } from "./credential-cache";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
@@ -25,10 +26,11 @@ export interface TokenPair {
   refresh: string;
 }
 
-async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
+/** `accountId`: the merchant account the pair acts in (the login must be a member; checked on every use). */
+async function issuePair(db: Db, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date, accountId: number): Promise<TokenPair> {
   // The access token names its family too, so revoking the family ends it as well.
-  const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access", familyId }, now);
-  const refresh = await signToken({ merchantId: merchant.id, username: merchant.username, type: "refresh", familyId }, now);
+  const access = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "access", familyId }, now);
+  const refresh = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "refresh", familyId }, now);
   await insertRefreshToken(db, {
     merchantId: merchant.id,
     familyId,
@@ -50,7 +52,7 @@ export async function revokeLoginFamily(db: Db, familyId: string, now = new Date
  * a second factor gets no tokens here: 401 SECOND_FACTOR_REQUIRED with a challenge for
  * `loginWithSecondFactor` (issue 28); its failures are forgiven only once that step succeeds.
  */
-export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
+export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date(), requestedAccount?: number) {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
   const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
   await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
@@ -59,23 +61,26 @@ export async function login(db: Db, username: string, password: string, clientIp
     await recordLoginFailure(db, username, clientIp, now);
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
+  // After the password: which accounts a login belongs to is not told to a guesser.
+  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
   if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
   // Before recordLoginSuccess, which makes this address a known one.
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
-  const tokens = await issuePair(db, merchant, randomUUID(), now);
-  return { ...tokens, merchant };
+  const tokens = await issuePair(db, merchant, randomUUID(), now, account.merchantId);
+  return { ...tokens, merchant, account };
 }
 
 /** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
-export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date()) {
+export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date(), requestedAccount?: number) {
   const merchantId = await assertLoginSecondFactor(db, challenge, code, now);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, merchant.username, clientIp, now);
-  const tokens = await issuePair(db, merchant, randomUUID(), now);
-  return { ...tokens, merchant };
+  const tokens = await issuePair(db, merchant, randomUUID(), now, account.merchantId);
+  return { ...tokens, merchant, account };
 }
 
 /**
@@ -97,5 +102,5 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   }
   const merchant = await findMerchantById(db, stored.merchantId);
   if (!merchant) throw invalid;
-  return issuePair(db, merchant, stored.familyId, now);
+  return issuePair(db, merchant, stored.familyId, now, claims.accountId);
 }

@@ -53,7 +53,7 @@ export default async function ApiKeysPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const { rows } = await listApiKeys(db, merchant.merchantId, 100, 0);
-  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.userId);
   return (
     <>
       <h1>API keys</h1>

@@ -36,4 +36,4 @@ export const createOrderAction = authedAction(z.preprocess(orderFromForm, create
     rate: order.rate,
     payment_url: order.payment_url,
   };
-});
+}, { permission: "create_payments" });

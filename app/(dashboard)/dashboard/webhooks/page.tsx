@@ -31,7 +31,7 @@ export const metadata: Metadata = { title: "Webhooks · Dashboard" };
 export default async function WebhooksPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
-  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.userId);
 
   // Sandbox URLs this server calls itself point where it is reached now, whatever APP_URL says.
   const { origin } = checkOrigin(await headers());
