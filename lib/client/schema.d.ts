@@ -19,7 +19,7 @@ export interface paths {
          * Update account settings
          * @description `payment_tolerance_bps`: how far below its amount a payment may fall and still pay an order, in basis points (0–1000; 50 = 0.5 %). An order counts as paid when it received at least amount × (1 − tolerance). Applies to orders created afterwards.
          *
-         *     Needs the `manage_account` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
          */
         put: operations["putAccount"];
         post?: never;
@@ -40,7 +40,7 @@ export interface paths {
          * List open invitations
          * @description Invitations neither accepted, revoked nor expired.
          *
-         *     Needs the `manage_members` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
         get: operations["getAccountInvitations"];
         put?: never;
@@ -48,7 +48,7 @@ export interface paths {
          * Invite a member by email
          * @description Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).
          *
-         *     Needs the `manage_members` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
         post: operations["postAccountInvitations"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
          * Revoke an invitation
          * @description Its link stops working.
          *
-         *     Needs the `manage_members` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
         delete: operations["deleteAccountInvitationsById"];
         options?: never;
@@ -113,7 +113,7 @@ export interface paths {
          * Change a member's role
          * @description Owners and admins; only an owner grants, changes or removes the owner role (403 INSUFFICIENT_PERMISSIONS). The account keeps at least one owner: demoting the last one is 409 CONFLICT. The member's tokens and sessions follow the new role at once.
          *
-         *     Needs the `manage_members` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
         put: operations["putAccountMembersByUserId"];
         post?: never;
@@ -121,7 +121,7 @@ export interface paths {
          * Remove a member
          * @description Owners and admins (an owner only by an owner). The member's tokens and sessions for this account stop working. The last owner cannot be removed (409 CONFLICT).
          *
-         *     Needs the `manage_members` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
         delete: operations["deleteAccountMembersByUserId"];
         options?: never;
@@ -142,7 +142,7 @@ export interface paths {
          * Rotate the account webhook secret
          * @description The account secret signs deliveries to per-order `webhook_url`s. The old secret keeps signing (alongside) for 24 hours.
          *
-         *     Needs the `manage_account` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
          */
         post: operations["postAccountRotateWebhookSecret"];
         delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
          * List API keys
          * @description Newest first. Secrets are never shown again after creation.
          *
-         *     Needs the `manage_api_keys` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         get: operations["getApiKeys"];
         put?: never;
@@ -280,7 +280,7 @@ export interface paths {
          * Create an API key
          * @description Give `permissions` or a `preset`. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
          *
-         *     Needs the `manage_api_keys` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         post: operations["postApiKeys"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface paths {
          * Revoke an API key
          * @description The key stops working at once. Revoking twice is harmless.
          *
-         *     Needs the `manage_api_keys` permission (an access token, or an API key carrying it).
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         delete: operations["deleteApiKeysById"];
         options?: never;
@@ -542,7 +542,7 @@ export interface paths {
          * List blockchains
          * @description Networks with their numeric ids (for wallets), slugs (for orders), confirmations and tokens.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getBlockchains"];
         put?: never;
@@ -564,7 +564,7 @@ export interface paths {
          * List order events
          * @description Everything webhooks carried (or would have), newest first; filter by event type or order.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getEvents"];
         put?: never;
@@ -672,7 +672,7 @@ export interface paths {
         };
         /**
          * List merchant wallets
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getMerchantWallets"];
         put?: never;
@@ -680,7 +680,7 @@ export interface paths {
          * Add a merchant wallet
          * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR. Needs a login (access token): an API key, even with manage_wallets, is 403. Recorded in the account's event log.
          *
-         *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_wallets` permission (an API key carrying it, or a login whose role carries it: owner, admin).
          */
         post: operations["postMerchantWallets"];
         delete?: never;
@@ -701,7 +701,7 @@ export interface paths {
          * Update a merchant wallet
          * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403) and a fresh proof of the owner in `reauth` ({ password }; missing or wrong: 400 VALIDATION_ERROR on reauth.password, and wrong guesses count toward the login throttle, 429), is recorded and is announced to every active webhook endpoint as wallet.updated.
          *
-         *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_wallets` permission (an API key carrying it, or a login whose role carries it: owner, admin).
          */
         put: operations["putMerchantWalletsById"];
         post?: never;
@@ -832,7 +832,7 @@ export interface paths {
          * List payment links
          * @description Newest first.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentLinks"];
         put?: never;
@@ -840,7 +840,7 @@ export interface paths {
          * Create a payment link
          * @description A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order. An active link may offer only chains you have an active wallet on (400 WALLET_NOT_CONFIGURED otherwise).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentLinks"];
         delete?: never;
@@ -858,14 +858,14 @@ export interface paths {
         };
         /**
          * Get a payment link
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentLinksById"];
         /**
          * Update a payment link
          * @description Replaces the link's settings (same body as create). Orders already made from it keep theirs. `is_active: false` closes the link.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         put: operations["putPaymentLinksById"];
         post?: never;
@@ -873,7 +873,7 @@ export interface paths {
          * Delete a payment link
          * @description Its page answers 404 from now on; orders made from it are kept.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         delete: operations["deletePaymentLinksById"];
         options?: never;
@@ -892,7 +892,7 @@ export interface paths {
          * List payment orders
          * @description Filter by status, blockchain, currency or nonce (`?nonce=42` finds the order a create answered with DUPLICATE_NONCE); sort with `ordering`. Unknown query parameters are 400 VALIDATION_ERROR. Items carry id, order_id, amount, currency, status, created_at.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrders"];
         put?: never;
@@ -902,7 +902,7 @@ export interface paths {
          *
          *     Safe to retry: send an `Idempotency-Key` (e.g. a UUID v4) and a repeat of the same request within 24 hours replays the first answer with `Idempotent-Replayed: true`. Without one, a repeat is DUPLICATE_NONCE, whose `details.order_id` names the order the first attempt created.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentOrders"];
         delete?: never;
@@ -922,7 +922,7 @@ export interface paths {
          * Get a payment order
          * @description By public `order_id` (ORD-…) or numeric `id`. Includes `confirmed_at` and the detected `transaction`.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrdersByOrderId"];
         put?: never;
@@ -944,7 +944,7 @@ export interface paths {
          * List an order's refunds
          * @description Oldest first, each with its status (requested → pending → confirmed, or failed) and the transaction to sign. The order's own JSON carries the same list as `refunds`.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrdersByOrderIdRefunds"];
         put?: never;
@@ -954,7 +954,7 @@ export interface paths {
          *
          *     Example: `{ "amount": "2.5", "to_address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "reason": "returned item" }`.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentOrdersByOrderIdRefunds"];
         delete?: never;
@@ -976,7 +976,7 @@ export interface paths {
          * Get test tokens
          * @description Sends test tokens or the native coin to any address on the devnet.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -998,7 +998,7 @@ export interface paths {
          * Read the webhook inbox
          * @description What the merchant's capture URL (`inbox_url`) received, newest first, with each message's signature check. Point an endpoint or an order's webhook_url at `inbox_url` to try webhooks without a server.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1048,7 +1048,7 @@ export interface paths {
          * Mine devnet blocks
          * @description Simulated confirmations: mines `blocks` blocks on the devnet.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1072,7 +1072,7 @@ export interface paths {
          * Pay an order on the devnet
          * @description A real transfer from the faucet to the order's deposit address. Without an amount it pays what is still missing in the order's currency (409 CONFLICT when nothing is); give less to test underpayment, or another currency to test wrong-asset handling (default there: the order's amount).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1096,7 +1096,7 @@ export interface paths {
          * Reorganise the devnet
          * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1118,7 +1118,7 @@ export interface paths {
          * List transactions
          * @description Transfers to the merchant's deposit addresses, newest first.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getTransactions"];
         put?: never;
@@ -1138,7 +1138,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getTransactionsByTransactionHash"];
         put?: never;
@@ -1162,7 +1162,7 @@ export interface paths {
          * Redeliver a webhook
          * @description Sends the same body again with the same `webhook-id` and a fresh retry schedule.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookDeliveriesByIdRedeliver"];
         delete?: never;
@@ -1182,7 +1182,7 @@ export interface paths {
          * List webhook endpoints
          * @description Newest first, without their secrets.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpoints"];
         put?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
          * Add a webhook endpoint
          * @description The signing `secret` is in this response (and on rotation) only. Live mode takes https URLs that resolve to public addresses; the sandbox also takes http and loopback. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpoints"];
         delete?: never;
@@ -1208,14 +1208,14 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         * @description Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpointsById"];
         /**
          * Update a webhook endpoint
          * @description Any subset of url, events, description, is_active.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         put: operations["putWebhookEndpointsById"];
         post?: never;
@@ -1223,7 +1223,7 @@ export interface paths {
          * Delete a webhook endpoint
          * @description Removes the endpoint and its delivery log.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         delete: operations["deleteWebhookEndpointsById"];
         options?: never;
@@ -1242,7 +1242,7 @@ export interface paths {
          * List an endpoint's deliveries
          * @description Newest first, each with its attempts.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpointsByIdDeliveries"];
         put?: never;
@@ -1266,7 +1266,7 @@ export interface paths {
          * Rotate an endpoint's secret
          * @description Deliveries carry a second `webhook-signature` with the old secret for 24 hours, so receivers can roll over.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpointsByIdRotateSecret"];
         delete?: never;
@@ -1288,7 +1288,7 @@ export interface paths {
          * Send a test event
          * @description Sends a signed sample of the event to the endpoint now (whatever its subscriptions) and returns the attempt. Not retried.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpointsByIdTest"];
         delete?: never;
