@@ -38,7 +38,7 @@ describe("dashboard actions by role", () => {
     expect(await createOrderAction(form({ amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: "1" }))).toEqual(refused);
     expect(await addWalletAction(form({ blockchain: "2", wallet_address: randomAddress(), confirmation_threshold: "2", password: developer.password }))).toEqual(refused);
     expect(await createApiKeyAction(form({ name: "k", preset: "read_only" }))).toEqual(refused);
-    expect(await rotateAccountSecretAction({})).toEqual(refused);
+    expect(await rotateAccountSecretAction({ id: "1" })).toEqual(refused);
     expect(await inviteMemberAction(form({ email: "a@example.com", role: "viewer" }))).toEqual(refused);
   });
 
