@@ -5,6 +5,7 @@ import { gaslessRoutes } from "@/lib/gasless/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
 import { mailRoutes } from "@/lib/mail/routes";
+import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
@@ -23,6 +24,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(authRoutes),
   ...Object.values(auditRoutes),
   ...Object.values(mailRoutes),
+  ...Object.values(memberRoutes),
   ...Object.values(chainRoutes),
   ...Object.values(walletRoutes),
   ...Object.values(orderRoutes),

@@ -12,6 +12,7 @@ const links = [
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/sandbox", label: "Sandbox", sandboxOnly: true },
   { href: "/dashboard/outbox", label: "Outbox", sandboxOnly: true },
+  { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/audit-log", label: "Audit log" },

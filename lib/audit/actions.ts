@@ -19,6 +19,11 @@ export const auditActions = {
   "account.webhook_secret_rotated": "Account webhook secret rotated",
   "account.settings_updated": "Account settings changed",
   "account.plan_changed": "Plan changed",
+  "member.invited": "Member invited",
+  "member.invitation_revoked": "Invitation cancelled",
+  "member.joined": "Member joined",
+  "member.role_changed": "Member role changed",
+  "member.removed": "Member removed",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

@@ -37,10 +37,10 @@ function auditedKey(key: ApiKey) {
  * Creates a key; the secret is returned here and never again (only its hash is stored). With a
  * second factor enabled, `reauth.code` must be a fresh code (`codeField` names it in a form).
  */
-export async function createApiKey(db: DbOrTx, merchantId: number, input: CreateApiKeyBody, now = new Date(), { codeField = "reauth.code" } = {}) {
+export async function createApiKey(db: DbOrTx, merchantId: number, input: CreateApiKeyBody, now = new Date(), { codeField = "reauth.code", userId }: { codeField?: string; userId?: number | null } = {}) {
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Expiry must be in the future."] });
-  await assertFreshSecondFactor(db, merchantId, input.reauth?.code, { field: codeField, now });
+  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now });
   const permissions: Permission[] = normalizePermissions(input.preset ? permissionPresets[input.preset] : (input.permissions ?? []));
   const secret = newId("apiKey");
   const record = await db.transaction(async (tx) => {

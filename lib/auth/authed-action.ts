@@ -16,6 +16,7 @@ import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
 import { getSessionMerchant, type SessionMerchant } from "./next-auth";
 import { consume, rateLimitedError } from "./rate-limit";
+import { roleAllows, type MemberPermission } from "./roles";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */
 export type ActionResult<T> =
@@ -33,6 +34,14 @@ export interface PublicActionContext {
 export interface ActionOptions {
   /** Sandbox tools: NOT_FOUND in live mode before anything else runs, like their API routes. */
   sandboxOnly?: boolean;
+}
+
+export interface AuthedActionOptions extends ActionOptions {
+  /**
+   * What the member's role must allow (lib/auth/roles.ts), as the matching API route's access;
+   * "login": any member (their own settings). Unsaid: `manage_account` (owners and admins).
+   */
+  permission?: MemberPermission | "login";
 }
 
 export interface PublicActionOptions extends ActionOptions {
@@ -127,11 +136,15 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
  * words from the one wording map (lib/orders/customer-messages.ts) with a link to the fix; anything else is
  * logged and becomes INTERNAL_ERROR with a fixed message.
  */
-export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: ActionOptions = {}) {
+export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: AuthedActionOptions = {}) {
+  const permission = options.permission ?? "manage_account";
   return async function action(input: z.input<S> | FormData): Promise<ActionResult<T>> {
     return settle(options, async () => {
       const merchant = await getSessionMerchant();
       if (!merchant) return failure("INVALID_TOKEN", "Your session has ended. Sign in again.");
+      if (permission !== "login" && !roleAllows(merchant.role, permission)) {
+        return failure("INSUFFICIENT_PERMISSIONS", `Your role in this account (${merchant.role}) does not allow this.`);
+      }
       const parsed = parseInput(schema, input);
       if ("refused" in parsed) return parsed.refused;
       const actor = { kind: "session" as const, label: merchant.username, ...(await requestOrigin()) };

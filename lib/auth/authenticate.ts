@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { verifyToken } from "./jwt";
 import { allPermissions, type Permission } from "./permissions";
+import { apiPermissionsOf, isRole, type Role } from "./roles";
 import { apiKeyCacheKey, cachedCredential, loginFamilyCacheKey, rememberCredential, type CachedApiKey, type CachedLoginFamily } from "./credential-cache";
 import { findApiKeyAndCount, findTokenMerchantAndCount } from "./queries";
 import { hourlyLimit, merchantWindow, windowState, type RateLimitState } from "./rate-limit";
@@ -13,9 +14,14 @@ import { hourlyLimit, merchantWindow, windowState, type RateLimitState } from ".
 /** Who is calling, as withApi hands it to handlers. */
 export interface Principal {
   kind: "access_token" | "api_key" | "session";
+  /** The merchant account acted in. */
   merchantId: number;
   username: string;
+  /** API permissions; a login's come from its role. */
   permissions: Permission[];
+  /** A login's person and role in the account (issue 28); null for an API key. */
+  userId: number | null;
+  role: Role | null;
   /** When the credential stops working (null: never). */
   expiresAt: Date | null;
   apiKeyId?: number;
@@ -79,12 +85,21 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const familyId = claims.familyId ?? null;
   const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
   const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
-  if (cached && cached.merchantId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId), quota: null };
+  if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId), quota: null };
   const window = merchantWindow(now);
-  const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.merchantId, familyId, window.start);
+  const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.accountId, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");
-  if (!merchant) throw invalidToken("Token is invalid or expired.");
-  const found: CachedLoginFamily = { kind: "login_family", merchantId: merchant.merchantId, username: merchant.username, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour };
+  // No such account, or the login is no longer one of its members.
+  if (!merchant || !isRole(merchant.role)) throw invalidToken("Token is invalid or expired.");
+  const found: CachedLoginFamily = {
+    kind: "login_family",
+    merchantId: merchant.merchantId,
+    userId: claims.merchantId,
+    role: merchant.role,
+    username: merchant.username,
+    plan: merchant.plan,
+    rateLimitPerHour: merchant.rateLimitPerHour,
+  };
   if (cacheKey) rememberCredential(cacheKey, found, now);
   return {
     principal: accessTokenPrincipal(found, claims.expiresAt, familyId),
@@ -99,6 +114,8 @@ function apiKeyPrincipal(key: CachedApiKey): Principal {
     username: key.username,
     permissions: allPermissions.filter((p) => key.permissions.includes(p)),
     expiresAt: key.expiresAt,
+    userId: null,
+    role: null,
     apiKeyId: key.apiKeyId,
     plan: key.plan,
     rateLimitPerHour: key.rateLimitPerHour,
@@ -111,7 +128,9 @@ function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date, family
     kind: "access_token",
     merchantId: family.merchantId,
     username: family.username,
-    permissions: [...allPermissions],
+    permissions: apiPermissionsOf(family.role),
+    userId: family.userId,
+    role: family.role,
     expiresAt,
     plan: family.plan,
     rateLimitPerHour: family.rateLimitPerHour,

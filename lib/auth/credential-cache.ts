@@ -1,4 +1,5 @@
 import "server-only";
+import type { Role } from "./roles";
 
 /**
  * How long this process reuses what the database said about a credential (an API key, or a
@@ -26,7 +27,11 @@ export interface CachedApiKey {
 
 export interface CachedLoginFamily {
   kind: "login_family";
+  /** The account the family's tokens act in. */
   merchantId: number;
+  /** The login, and its role in that account when the database was asked. */
+  userId: number;
+  role: Role;
   username: string;
   plan: string;
   rateLimitPerHour: number | null;

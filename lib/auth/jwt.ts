@@ -11,7 +11,10 @@ export const refreshTokenTtlSeconds = 30 * 24 * 60 * 60;
 export type TokenType = "access" | "refresh";
 
 export interface TokenClaims {
+  /** The login (the person): `sub`. */
   merchantId: number;
+  /** The merchant account the token acts in (`acc`; issue 28); tokens from before it act in the login's own account. */
+  accountId: number;
   username: string;
   type: TokenType;
   /** refresh tokens: the rotation family */
@@ -31,10 +34,10 @@ export function tokenAudience(): string {
   return `gateway:${env.GATEWAY_MODE}`;
 }
 
-export async function signToken(claims: Omit<TokenClaims, "expiresAt">, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function signToken(claims: Omit<TokenClaims, "expiresAt" | "accountId"> & { accountId?: number }, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + (claims.type === "access" ? accessTokenTtlSeconds : refreshTokenTtlSeconds);
-  const token = await new SignJWT({ username: claims.username, typ: claims.type, ...(claims.familyId ? { fam: claims.familyId } : {}) })
+  const token = await new SignJWT({ username: claims.username, typ: claims.type, acc: claims.accountId ?? claims.merchantId, ...(claims.familyId ? { fam: claims.familyId } : {}) })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(claims.merchantId))
     .setIssuer(tokenIssuer())
@@ -59,8 +62,11 @@ export async function verifyToken(token: string, type: TokenType): Promise<Token
     if (payload.typ !== type || !Number.isSafeInteger(merchantId) || typeof payload.username !== "string" || !payload.exp) return null;
     // Every token this gateway issues belongs to a login family.
     if (typeof payload.fam !== "string" || payload.fam === "") return null;
+    const accountId = payload.acc === undefined ? merchantId : Number(payload.acc);
+    if (!Number.isSafeInteger(accountId)) return null;
     return {
       merchantId,
+      accountId,
       username: payload.username,
       type,
       familyId: typeof payload.fam === "string" ? payload.fam : undefined,

@@ -1,9 +1,10 @@
 import "server-only";
-import { headers } from "next/headers";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { cookies, headers } from "next/headers";
 import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
+import { accountsOfUser } from "@/lib/members/members";
 import { env } from "@/lib/env";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
@@ -11,6 +12,7 @@ import { authorizeCredentials } from "./dashboard-sign-in";
 import { touchLoginSession } from "./login-session-queries";
 import { findMerchantById, isRefreshFamilyRevoked } from "./queries";
 import { getAuthSecret } from "./secret";
+import { isRole, type Role } from "./roles";
 import { revokeLoginFamily } from "./sessions";
 
 /** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
@@ -19,6 +21,7 @@ export const sessionMaxAgeSeconds = 24 * 60 * 60;
 
 
 interface SessionClaims {
+  /** The login (the person); the account it acts in is the store switcher's cookie. */
   merchantId: number;
   username: string;
   /** The refresh-token family the login opened: signing out revokes it, which ends this session too. */
@@ -80,10 +83,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
 }));
 
 export interface SessionMerchant {
+  /** The merchant account the dashboard acts in (the store switcher's choice). */
   merchantId: number;
   username: string;
   /** The login family of this dashboard session (its row on the sessions page). */
   familyId?: string;
+  /** The signed-in login and its role in that account (issue 28). */
+  userId: number;
+  role: Role;
 }
 
 /** The address of the current page or action request (the sessions page's "last seen from"). */
@@ -95,17 +102,25 @@ async function requestClientIp(): Promise<string | null> {
   }
 }
 
+/** The store switcher's choice: an account id; a plain cookie is enough, membership is checked on every read. */
+export const activeAccountCookie = "gw_account";
+
 /**
- * The signed-in merchant, or null. Checked against the database on every call: a deleted account
- * or a signed-out (revoked) login family ends the session even though its cookie is still valid.
+ * The signed-in login in its active account, or null. Checked against the database on every call:
+ * a deleted account, a signed-out (revoked) login family or a removed membership ends the session
+ * (for that account) even though its cookie is still valid.
  */
 export async function getSessionMerchant(): Promise<SessionMerchant | null> {
   const session = (await auth()) as (Partial<SessionClaims> & object) | null;
   if (!session || typeof session.merchantId !== "number" || !Number.isSafeInteger(session.merchantId)) return null;
   const db = await getDb();
   if (!session.familyId || (await isRefreshFamilyRevoked(db, session.familyId))) return null;
-  const merchant = await findMerchantById(db, session.merchantId);
-  if (!merchant) return null;
+  const user = await findMerchantById(db, session.merchantId);
+  if (!user) return null;
+  const chosen = Number((await cookies()).get(activeAccountCookie)?.value);
+  const accounts = await accountsOfUser(db, user.id);
+  const active = accounts.find((a) => a.id === chosen) ?? accounts[0];
+  if (!active || !isRole(active.role)) return null;
   await touchLoginSession(db, session.familyId, await requestClientIp(), new Date());
-  return { merchantId: merchant.id, username: merchant.username, familyId: session.familyId };
+  return { merchantId: active.id, username: user.username, userId: user.id, role: active.role, familyId: session.familyId };
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
-import { apiKeys, knownLoginAddresses, loginFailures, merchants, rateLimitCounters, refreshTokens, type ApiKey, type Merchant, type NewMerchant } from "@/lib/db/schema";
+import { apiKeys, memberships, knownLoginAddresses, loginFailures, merchants, rateLimitCounters, refreshTokens, type ApiKey, type Merchant, type NewMerchant } from "@/lib/db/schema";
 
 // ─── merchants ───
 
@@ -344,7 +344,13 @@ const tokenMerchantAndCount = preparedStatement(
         select bool_or(r.revoked_at is not null) from ${refreshTokens} r where r.family_id = ${p("familyId")}::text
       ), true)) as revoked
     ),
-    m as (select id as merchant_id, username, plan, rate_limit_per_hour from ${merchants} where id = ${p("merchantId")}::integer and not (select revoked from f)),
+    m as (
+      select a.id as merchant_id, u.username, a.plan, a.rate_limit_per_hour, ms.role
+      from ${merchants} a
+      join ${memberships} ms on ms.merchant_id = a.id and ms.user_id = ${p("userId")}::integer
+      join ${merchants} u on u.id = ms.user_id
+      where a.id = ${p("merchantId")}::integer and not (select revoked from f)
+    ),
     counted as (
       insert into ${rateLimitCounters} (key, window_start, count)
       select ${counterKey(sql`m.merchant_id`)}, ${p("windowStart")}::timestamptz, 1 from m
@@ -354,10 +360,11 @@ const tokenMerchantAndCount = preparedStatement(
     select f.revoked, m.*, (select count from counted) as used, ${asyncCommit} from f left join m on true`,
 );
 
-export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, familyId: string | null, windowStart: Date) {
-  const result = await tokenMerchantAndCount(withCachedPlans(db), { familyId, merchantId, windowStart: windowStart.toISOString() });
+/** `merchantId`: the account the token acts in; `userId`: its login, who must still be a member (its role comes back). */
+export async function findTokenMerchantAndCount(db: DbOrTx, merchantId: number, userId: number, familyId: string | null, windowStart: Date) {
+  const result = await tokenMerchantAndCount(withCachedPlans(db), { familyId, merchantId, userId, windowStart: windowStart.toISOString() });
   const [row] = rowsOf(result);
-  return { revoked: row?.revoked === true, merchant: row && row.merchant_id != null ? credentialOf(row) : null };
+  return { revoked: row?.revoked === true, merchant: row && row.merchant_id != null ? { ...credentialOf(row), role: String(row.role) } : null };
 }
 
 /**

@@ -50,7 +50,7 @@ export const authRoutes = {
     doc: {
       summary: "Log in",
       description:
-        "Exchanges username and password for an access token (24 hours) and a refresh token (30 days). 10 failures in 15 minutes per username or client address lock login with 429. An account with two-factor authentication gets no tokens here: the right password answers 401 SECOND_FACTOR_REQUIRED with a top-level `second_factor` { challenge, methods, expires_at }; send the challenge and a code to POST /api/auth/login/second-factor/ within 5 minutes.",
+        "Exchanges username and password for an access token (24 hours) and a refresh token (30 days), both acting in one merchant account: `account` (an id from GET /api/accounts/) picks it for a login that belongs to several; without it, the login's own account (else the first it joined). The answer's `account` names it and the login's role there, which decides what the tokens may do. 10 failures in 15 minutes per username or client address lock login with 429. An account with two-factor authentication gets no tokens here: the right password answers 401 SECOND_FACTOR_REQUIRED with a top-level `second_factor` { challenge, methods, expires_at }; send the challenge and a code to POST /api/auth/login/second-factor/ within 5 minutes.",
       tags: ["Authentication"],
       response: bareAnswer(loginJson),
       errors: ["INVALID_CREDENTIALS", "SECOND_FACTOR_REQUIRED", "RATE_LIMITED"],
@@ -110,7 +110,7 @@ export const authRoutes = {
   updateAccount: defineRoute({
     method: "PUT",
     path: "/api/account",
-    access: "login",
+    access: "manage_account",
     body: updateAccountBody,
     doc: {
       summary: "Update account settings",
@@ -124,7 +124,7 @@ export const authRoutes = {
   rotateAccountSecret: defineRoute({
     method: "POST",
     path: "/api/account/rotate-webhook-secret",
-    access: "login",
+    access: "manage_account",
     doc: {
       summary: "Rotate the account webhook secret",
       description: "The account secret signs deliveries to per-order `webhook_url`s. The old secret keeps signing (alongside) for 24 hours.",
@@ -213,7 +213,7 @@ export const authRoutes = {
   listApiKeys: defineRoute({
     method: "GET",
     path: "/api/api-keys",
-    access: "login",
+    access: "manage_api_keys",
     query: pageQuery,
     doc: {
       summary: "List API keys",
@@ -225,7 +225,7 @@ export const authRoutes = {
   createApiKey: defineRoute({
     method: "POST",
     path: "/api/api-keys",
-    access: "login",
+    access: "manage_api_keys",
     body: createApiKeyBody,
     doc: {
       summary: "Create an API key",
@@ -238,7 +238,7 @@ export const authRoutes = {
   revokeApiKey: defineRoute({
     method: "DELETE",
     path: "/api/api-keys/[id]",
-    access: "login",
+    access: "manage_api_keys",
     params: idParams,
     doc: {
       summary: "Revoke an API key",

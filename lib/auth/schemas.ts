@@ -25,9 +25,19 @@ export const registerBody = z.object({
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
+/** Which merchant account a login's tokens act in (issue 28: a person may belong to several). */
+const accountField = z
+  .number()
+  .int()
+  .positive()
+  .max(2_147_483_647)
+  .optional()
+  .describe("The merchant account (its id) the tokens act in, for a login that belongs to several; default: the login's own account, else the first it joined. Not a member: 400 VALIDATION_ERROR on `account`.");
+
 export const loginBody = z.object({
   username: z.string().min(1).max(254),
   password: z.string().min(1).max(256),
+  account: accountField,
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -50,6 +60,9 @@ export const tokenPairJson = z.object({
 
 export const loginJson = tokenPairJson.extend({
   user: z.object({ id: z.number().int(), username: z.string(), email: z.string() }),
+  account: z
+    .object({ id: z.number().int(), role: z.enum(["owner", "admin", "developer", "viewer"]) })
+    .describe("The merchant account the tokens act in and the login's role there (refresh keeps it)"),
 });
 
 export const verifyJson = z.object({
@@ -59,6 +72,9 @@ export const verifyJson = z.object({
     username: z.string(),
     permissions: z.array(permission).describe("What this credential may do"),
   }),
+  account: z
+    .object({ id: z.number().int(), role: z.enum(["owner", "admin", "developer", "viewer"]).nullable().describe("A login's role in the account; null for an API key") })
+    .describe("The merchant account the credential acts in"),
   expires_at: timestamp.nullable().describe("When the credential expires; null for an API key without expiry"),
 });
 
@@ -123,6 +139,7 @@ export type SecondFactorReauth = z.infer<typeof secondFactorReauth>;
 export const loginSecondFactorBody = z.object({
   challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
   code: secondFactorCode,
+  account: accountField,
 });
 
 export const secondFactorRequiredJson = z.object({

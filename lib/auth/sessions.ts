@@ -6,6 +6,7 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
+import { resolveLoginAccount } from "@/lib/members/members";
 import { forgetLoginFamily } from "./credential-cache";
 import { insertLoginSession, markLoginSessionRevoked, touchLoginSession } from "./login-session-queries";
 import { sha256Hex } from "./hash";
@@ -28,10 +29,11 @@ export interface TokenPair {
   refresh: string;
 }
 
-async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date): Promise<TokenPair> {
+/** `accountId`: the merchant account the pair acts in (the login must be a member; checked on every use). */
+async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date, accountId: number): Promise<TokenPair> {
   // The access token names its family too, so revoking the family ends it as well.
-  const access = await signToken({ merchantId: merchant.id, username: merchant.username, type: "access", familyId }, now);
-  const refresh = await signToken({ merchantId: merchant.id, username: merchant.username, type: "refresh", familyId }, now);
+  const access = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "access", familyId }, now);
+  const refresh = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "refresh", familyId }, now);
   await insertRefreshToken(db, {
     merchantId: merchant.id,
     familyId,
@@ -52,11 +54,11 @@ function signingInActor(merchant: Pick<Merchant, "username">): AuditActor {
  * A completed sign-in: a new login family with its token pair, the session the sessions page lists
  * (device, address) and its audit entry, in one transaction.
  */
-async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "username">, method: string, clientIp: string, now: Date): Promise<TokenPair> {
+async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "username">, method: string, clientIp: string, now: Date, accountId: number): Promise<TokenPair> {
   const actor = signingInActor(merchant);
   const familyId = randomUUID();
   return db.transaction(async (tx) => {
-    const tokens = await issuePair(tx, merchant, familyId, now);
+    const tokens = await issuePair(tx, merchant, familyId, now, accountId);
     await insertLoginSession(tx, {
       familyId,
       merchantId: merchant.id,
@@ -67,7 +69,7 @@ async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "usernam
       lastSeenAt: now,
       lastSeenIp: clientIp,
     });
-    await recordAudit(tx, { merchantId: merchant.id, action: "auth.login_succeeded", target: `session:${familyId.slice(0, 8)}`, after: { method, via: actor.via ?? "api" }, actor, ip: clientIp, now });
+    await recordAudit(tx, { merchantId: accountId, action: "auth.login_succeeded", target: `session:${familyId.slice(0, 8)}`, after: { method, via: actor.via ?? "api" }, actor, ip: clientIp, now });
     return tokens;
   });
 }
@@ -84,7 +86,7 @@ export async function revokeLoginFamily(db: DbOrTx, familyId: string, now = new 
  * a second factor gets no tokens here: 401 SECOND_FACTOR_REQUIRED with a challenge for
  * `loginWithSecondFactor` (issue 28); its failures are forgiven only once that step succeeds.
  */
-export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
+export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date(), requestedAccount?: number) {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
   const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
   await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
@@ -94,23 +96,26 @@ export async function login(db: Db, username: string, password: string, clientIp
     if (merchant) await recordAudit(db, { merchantId: merchant.id, action: "auth.login_failed", actor: signingInActor(merchant), ip: clientIp, now });
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
+  // After the password: which accounts a login belongs to is not told to a guesser.
+  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
   if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
   // Before recordLoginSuccess, which makes this address a known one.
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
-  const tokens = await openLoginSession(db, merchant, "password", clientIp, now);
-  return { ...tokens, merchant };
+  const tokens = await openLoginSession(db, merchant, "password", clientIp, now, account.merchantId);
+  return { ...tokens, merchant, account };
 }
 
 /** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
-export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date()) {
+export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date(), requestedAccount?: number) {
   const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, merchant.username, clientIp, now);
-  const tokens = await openLoginSession(db, merchant, `password+${method}`, clientIp, now);
-  return { ...tokens, merchant };
+  const tokens = await openLoginSession(db, merchant, `password+${method}`, clientIp, now, account.merchantId);
+  return { ...tokens, merchant, account };
 }
 
 /**
@@ -133,5 +138,5 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   const merchant = await findMerchantById(db, stored.merchantId);
   if (!merchant) throw invalid;
   await touchLoginSession(db, stored.familyId, currentActor().clientIp, now);
-  return issuePair(db, merchant, stored.familyId, now);
+  return issuePair(db, merchant, stored.familyId, now, claims.accountId);
 }

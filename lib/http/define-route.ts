@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Permission } from "@/lib/auth/permissions";
+import type { MemberOnlyPermission } from "@/lib/auth/roles";
 import type { ErrorCode } from "./error-codes";
 
 /**
@@ -17,14 +18,17 @@ export type HttpMethod = (typeof httpMethods)[number];
  * - `public`: no credential (register, login, refresh, the payment page's endpoints);
  * - `authenticated`: any valid credential (access token, API key, dashboard session);
  * - `login`: a login only (access token or dashboard session), never an API key;
- * - a permission: a credential carrying it.
+ * - a permission: a credential carrying it (an API key's own, a login's from its role in the account);
+ * - a member-only permission (manage_api_keys, manage_account, manage_members): a login whose role
+ *   carries it (lib/auth/roles.ts), never an API key.
  */
-export type RouteAccess = "public" | "authenticated" | "login" | Permission;
+export type RouteAccess = "public" | "authenticated" | "login" | Permission | MemberOnlyPermission;
 
 /** The reference's sections, in the order it shows them. */
 export const apiTags = {
   Authentication: "Register, log in, refresh and check tokens.",
   Account: "The merchant account (login only).",
+  Members: "The people of a merchant account and their roles (owner, admin, developer, viewer), invitations by email, and the accounts a login belongs to (login only).",
   "API keys": "Dedicated credentials for merchant backends (managed with a login only).",
   Blockchains: "The networks this deployment serves.",
   "Merchant wallets": "Where each blockchain's payments end up: one receiving wallet per blockchain.",

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { identifyActor, runAsActor } from "@/lib/audit/context";
 import { authenticate, type Principal } from "@/lib/auth/authenticate";
+import { memberOnlyPermissions, roleAllows } from "@/lib/auth/roles";
 import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMeter, type RateLimitState } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
@@ -18,6 +19,25 @@ import { routeKeyOf, type RouteAccess, type RouteDefinition } from "./define-rou
 import { fieldErrors } from "./zod-details";
 
 type Schema = z.ZodType;
+
+/** The route's access rule against the credential: API permissions, a login's role (issue 28). */
+export function assertAccess(principal: Principal, access: RouteAccess): void {
+  if (access === "public" || access === "authenticated") return;
+  const memberOnly = access === "login" || (memberOnlyPermissions as readonly string[]).includes(access);
+  if (memberOnly && principal.kind === "api_key") {
+    throw new ApiError("INSUFFICIENT_PERMISSIONS", "This operation needs a login; API keys cannot perform it.");
+  }
+  if (access === "login") return;
+  if (principal.role) {
+    if (!roleAllows(principal.role, access)) {
+      throw new ApiError("INSUFFICIENT_PERMISSIONS", `Your role in this account (${principal.role}) does not allow this ('${access}').`);
+    }
+    return;
+  }
+  if (!principal.permissions.includes(access as Principal["permissions"][number])) {
+    throw new ApiError("INSUFFICIENT_PERMISSIONS", `This credential lacks the '${access}' permission.`);
+  }
+}
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteContext<A extends RouteAccess, B, Q, P> {
@@ -162,12 +182,7 @@ export function withApi<A extends RouteAccess, B extends Schema | undefined = un
           if (metered && countAside) meter = new RequestMeter(countAside);
         }
         if (quota?.exceeded) throw rateLimitedError(quota);
-        if (access === "login" && principal.kind === "api_key") {
-          throw new ApiError("INSUFFICIENT_PERMISSIONS", "This operation needs a login; API keys cannot perform it.");
-        }
-        if (access !== "login" && access !== "authenticated" && !principal.permissions.includes(access as Principal["permissions"][number])) {
-          throw new ApiError("INSUFFICIENT_PERMISSIONS", `This credential lacks the '${access}' permission.`);
-        }
+        assertAccess(principal, access);
       }
 
       // Idempotency-Key on authenticated POSTs (after auth, limit and permission, which are never stored).

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
 import { apiKeyJson, createdApiKeyJson } from "@/lib/auth/api-key-schemas";
 import { allPermissions } from "@/lib/auth/permissions";
+import { allRoles, memberOnlyPermissions, roleAllows, type MemberPermission } from "@/lib/auth/roles";
 import { apiRoutes } from "@/lib/api-routes";
 import { accountJson, loginJson, registerJson, rotatedAccountSecretJson, tokenPairJson, verifyJson } from "@/lib/auth/schemas";
 import { blockchainJson } from "@/lib/chains/schemas";
@@ -265,12 +266,18 @@ const accessText = (access: RouteAccess): string => {
   if (access === "public") return "No credential needed.";
   if (access === "login") return "Needs a login (access token or dashboard session); API keys are refused with 403.";
   if (access === "authenticated") return "Any valid credential (access token or API key).";
-  return `Needs the \`${access}\` permission (an access token, or an API key carrying it).`;
+  if ((memberOnlyPermissions as readonly string[]).includes(access)) {
+    return `Needs a login whose role in the account carries \`${access}\` (${rolesWith(access)}); API keys are refused with 403.`;
+  }
+  return `Needs the \`${access}\` permission (an API key carrying it, or a login whose role carries it: ${rolesWith(access)}).`;
 };
+
+/** "owner, admin, developer": the roles carrying a permission. */
+const rolesWith = (access: RouteAccess): string => allRoles.filter((role) => roleAllows(role, access as MemberPermission)).join(", ");
 
 function security(access: RouteAccess): Json[] {
   if (access === "public") return [];
-  if (access === "login") return [{ bearerAuth: [] }];
+  if (access === "login" || (memberOnlyPermissions as readonly string[]).includes(access)) return [{ bearerAuth: [] }];
   return [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 }
 

@@ -22,6 +22,8 @@ export interface WalletActor {
   proofField?: string;
   /** Where a refused second-factor code is reported: `reauth.code` (API), `code` (dashboard form). */
   proofCodeField?: string;
+  /** The login whose password and second factor are asked (issue 28: a member acting in an account); default: the account's own login. */
+  userId?: number | null;
 }
 
 export const walletUpdatedEvent = "wallet.updated";
@@ -43,7 +45,7 @@ export function assertMayChangeAddress(actor: WalletActor): void {
  */
 export async function assertMayRedirectPayouts(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined): Promise<void> {
   assertMayChangeAddress(actor);
-  await assertFreshProof(db, merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField });
+  await assertFreshProof(db, actor.userId ?? merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField });
 }
 
 /**

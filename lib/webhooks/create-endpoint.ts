@@ -23,10 +23,11 @@ export async function createEndpoint(
   merchantId: number,
   input: CreateEndpointBody,
   now = new Date(),
-  { codeField = "reauth.code" } = {},
+  /** `userId`: the login whose second factor is asked (a member acting in the account); default: the account's own login. */
+  { codeField = "reauth.code", userId }: { codeField?: string; userId?: number | null } = {},
 ): Promise<WebhookEndpoint> {
   const url = await checkEndpointUrl(input.url);
-  await assertFreshSecondFactor(db, merchantId, input.reauth?.code, { field: codeField, now });
+  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now });
   if ((await countEndpoints(db, merchantId)) >= maxEndpointsPerMerchant) {
     throw validationError({ non_field_errors: [`A merchant can have at most ${maxEndpointsPerMerchant} webhook endpoints.`] });
   }

@@ -4,6 +4,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, test } from "vitest";
 import { GET as openapiJson } from "@/app/api/openapi.json/route";
 import { apiRoutes } from "@/lib/api-routes";
+import { memberOnlyPermissions } from "@/lib/auth/roles";
 import { routeKeyOf } from "@/lib/http/define-route";
 import { allErrorCodes, errorCodes, statusOf } from "@/lib/http/error-codes";
 import { maxBodyBytes } from "@/lib/http/read-body";
@@ -62,7 +63,9 @@ describe("the OpenAPI document", () => {
       const operation = documentedOperation(key);
       const access = accessOf(key);
       expect(operation["x-permission"], key).toBe(access);
-      const expected = access === "public" ? [] : access === "login" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+      // A login only: `login` and the member-only permissions (issue 28) refuse API keys.
+      const loginOnly = access === "login" || (memberOnlyPermissions as readonly string[]).includes(access);
+      const expected = access === "public" ? [] : loginOnly ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { apiKeyAuth: [] }];
       expect(operation.security, key).toEqual(expected);
     }
   });

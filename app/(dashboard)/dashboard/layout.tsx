@@ -6,7 +6,10 @@ import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { NavDrawer } from "@/components/dashboard/nav-drawer";
 import { NavLinks } from "@/components/dashboard/nav-links";
+import { StoreSwitcher } from "@/components/dashboard/store-switcher";
 import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
+import { getDb } from "@/lib/db/client";
+import { accountsOfUser } from "@/lib/members/members";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
 import { checkOrigin } from "@/lib/dashboard/request-origin";
@@ -18,6 +21,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const merchant = await getSessionMerchant();
   if (!merchant) redirect("/sign-in");
 
+  const accounts = await accountsOfUser(await getDb(), merchant.userId);
   const { origin, appOrigin, mismatch } = checkOrigin(await headers());
 
   async function signOutAction() {
@@ -36,8 +40,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <NavLinks sandbox={isSandbox} />
           <div className={styles.sidebarFoot}>
             <div>
-              Signed in as <strong>{merchant.username}</strong>
+              Signed in as <strong>{merchant.username}</strong> ({merchant.role})
             </div>
+            <StoreSwitcher accounts={accounts} current={merchant.merchantId} />
             <form action={signOutAction}>
               <button type="submit">Sign out</button>
             </form>
@@ -45,7 +50,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </NavDrawer>
       </nav>
       <main className={styles.content} id="main">
-        <VerifyEmailBanner merchantId={merchant.merchantId} />
+        <VerifyEmailBanner merchantId={merchant.userId} />
         {mismatch ? (
           <p className={styles.originBanner} role="status" data-testid="app-url-banner">
             This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers

@@ -9,7 +9,7 @@ import { withApi } from "@/lib/http/with-api";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/api-keys/ – create an API key; the secret is in this response only
   POST: withApi(authRoutes.createApiKey, async ({ db, principal, body }) => {
-    const { key, record } = await createApiKey(db, principal.merchantId, body);
+    const { key, record } = await createApiKey(db, principal.merchantId, body, new Date(), { userId: principal.userId });
     return created({ ...serializeApiKey(record), key }, "API key created. Store the key now: it will not be shown again.");
   }),
 

@@ -16,6 +16,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
 
   // POST /api/webhook-endpoints/ – add an endpoint; its signing secret is in this response (and on rotation) only
   POST: withApi(webhookRoutes.createEndpoint, async ({ db, body, principal }) =>
-    created(serializeEndpoint(await createEndpoint(db, principal.merchantId, body), { withSecret: true }), "Webhook endpoint created. Store the secret now."),
+    created(serializeEndpoint(await createEndpoint(db, principal.merchantId, body, new Date(), { userId: principal.userId }), { withSecret: true }), "Webhook endpoint created. Store the secret now."),
   ),
 });

@@ -44,6 +44,7 @@ describe("POST /api/api-keys/", () => {
     expect(res.body).toEqual({
       valid: true,
       user: { id: merchant.id, username: merchant.username, permissions: ["read", "manage_wallets"] },
+      account: { id: merchant.id, role: null },
       expires_at: expiresAt,
     });
   });

@@ -42,6 +42,7 @@ describe("POST /api/auth/login", () => {
       access: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       refresh: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       user: { id: m.id, username: m.username, email: m.email },
+      account: { id: m.id, role: "owner" },
     });
     expect(res.body.access).not.toBe(res.body.refresh);
     expect(JSON.stringify(res.body)).not.toContain(m.password);

@@ -1,14 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { routesOutsideTheTable } from "@/lib/api-routes";
 import { permissionPresets, type PermissionPreset } from "@/lib/auth/permissions";
+import { allRoles, roleAllows, type MemberPermission, type Role } from "@/lib/auth/roles";
 import { routeKeyOf } from "@/lib/http/define-route";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
 import { createApiKeyFor, createMerchant, type TestMerchant } from "../../helpers/factories";
+import { addMember, invitationTokenFromOutbox, type TestMember } from "../../helpers/members";
 import { call } from "../../helpers/request";
 import { accessOf, allRouteKeys, definitionOf, httpMethods, loadRoute, loadRouteModule, routeFolders } from "../../helpers/routes";
 
-setupTestDatabase();
+const database = setupTestDatabase();
 // Sandbox tools do real devnet transactions: give them one, so "allowed" means a real answer.
 setupTestDevnet();
 
@@ -76,6 +78,36 @@ describe("each API key preset against each protected route", () => {
       const loginRes = await call(handler, method, urlPath, { token: merchant.access, params, body: method === "GET" ? undefined : {} });
       expect(loginRes.status).not.toBe(403);
       expect(loginRes.status).not.toBe(401);
+    });
+  }
+});
+
+describe("each member role against each protected route (issue 28)", () => {
+  let owner: TestMerchant;
+  const members = {} as Record<Role, TestMember | TestMerchant>;
+
+  for (const key of protectedRoutes) {
+    const access = accessOf(key);
+    test(`${key} (${access})`, async () => {
+      if (!owner) {
+        // A fresh account: the per-account hourly limit is not shared with the API key walk.
+        owner = await createMerchant();
+        members.owner = owner;
+        for (const role of allRoles.filter((r) => r !== "owner")) members[role] = await addMember(owner, role, (email) => invitationTokenFromOutbox(database.db, email));
+      }
+      const { handler, method, params, urlPath } = await loadRoute(key);
+      for (const role of allRoles) {
+        const res = await call(handler, method, urlPath, { token: members[role].access, params, body: method === "GET" ? undefined : {} });
+        const allowed = access === "authenticated" || access === "login" || roleAllows(role, access as MemberPermission);
+        if (allowed) {
+          expect(res.status, `${role} should pass the role check`).not.toBe(403);
+          expect(res.status, `${role} should be signed in`).not.toBe(401);
+        } else {
+          expect(res.status, `${role} should be refused`).toBe(403);
+          expect(res.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
+        }
+        expect(res.status, `${role} must not crash the route`).toBeLessThan(500);
+      }
     });
   }
 });

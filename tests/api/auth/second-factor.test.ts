@@ -122,7 +122,7 @@ describe("login with TOTP", () => {
     const code = codeFor(secret);
     const done = await secondStep(challenge, code);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: { id: m.id, username: m.username, email: m.email } });
+    expect(done.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: { id: m.id, username: m.username, email: m.email }, account: { id: m.id, role: "owner" } });
     const verified = await call(verify, "GET", "/x/", { token: done.body.access });
     expect(verified.status).toBe(200);
     expect(verified.body.user.id).toBe(m.id);

@@ -21,6 +21,7 @@ describe("GET /api/auth/verify/", () => {
     expect(res.body).toEqual({
       valid: true,
       user: { id: m.id, username: m.username, permissions: ["read", "create_payments", "manage_webhooks", "manage_wallets"] },
+      account: { id: m.id, role: "owner" },
       expires_at: new Date(expClaim(m.access) * 1000).toISOString(),
     });
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);

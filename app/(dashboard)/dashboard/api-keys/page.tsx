@@ -10,6 +10,7 @@ import { listApiKeys } from "@/lib/auth/queries";
 import { permissionPresets } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { roleAllows } from "@/lib/auth/roles";
 import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
@@ -51,9 +52,17 @@ const columns = (now: number): Array<Column<ApiKeyJson>> => [
 
 export default async function ApiKeysPage() {
   const merchant = await requirePageMerchant();
+  if (!roleAllows(merchant.role, "manage_api_keys")) {
+    return (
+      <>
+        <h1>API keys</h1>
+        <p>Your role in this account ({merchant.role}) does not include API keys. Ask an owner or admin.</p>
+      </>
+    );
+  }
   const db = await getDb();
   const { rows } = await listApiKeys(db, merchant.merchantId, 100, 0);
-  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.userId);
   return (
     <>
       <h1>API keys</h1>

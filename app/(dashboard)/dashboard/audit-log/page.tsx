@@ -9,6 +9,7 @@ import { auditFilterSearch, parseAuditPageFilters } from "@/lib/audit/page-filte
 import { listAuditEntries } from "@/lib/audit/queries";
 import { serializeAuditEntry } from "@/lib/audit/record";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Audit log · Dashboard" };
@@ -49,6 +50,14 @@ const columns: Array<Column<Entry>> = [
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  if (!roleAllows(merchant.role, "manage_account")) {
+    return (
+      <>
+        <h1>Audit log</h1>
+        <p role="alert">Only the account&apos;s owners and admins can read its audit log. Ask one of them if you need an entry.</p>
+      </>
+    );
+  }
   const { raw, filter, page, problems } = parseAuditPageFilters(await searchParams);
   const { rows, count } = await listAuditEntries(await getDb(), merchant.merchantId, filter, { limit: pageSize, offset: (page - 1) * pageSize });
   return (

@@ -38,4 +38,4 @@ export const createOrderAction = authedAction(z.preprocess(orderFromForm, create
     payment_url: order.payment_url,
     qr_svg: await qrSvg(order.payment_url),
   };
-});
+}, { permission: "create_payments" });

@@ -28,14 +28,14 @@ export const createTestOrderAction = authedAction(
     const order = serializeOrder(await createOrder(db, merchantId, input));
     return { order_id: order.order_id, amount: order.amount, currency: order.currency, blockchain: order.blockchain, receiving_address: order.receiving_address, payment_url: order.payment_url };
   },
-  { sandboxOnly: true },
+  { sandboxOnly: true, permission: "create_payments" },
 );
 
 /** Same use-case as POST /api/sandbox/payment-orders/{id}/pay/. */
 export const payOrderAction = authedAction(
   z.object({ order_id: z.string().min(1).max(64) }).and(payOrderBody),
   async ({ order_id, ...body }, { db, merchantId }) => payOrder(db, merchantId, order_id, body),
-  { sandboxOnly: true },
+  { sandboxOnly: true, permission: "create_payments" },
 );
 
 const numberFields = (o: unknown) => {
@@ -44,10 +44,10 @@ const numberFields = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/sandbox/mine/. */
-export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input, { db, merchantId }) => mine(db, merchantId, input), { sandboxOnly: true });
+export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input, { db, merchantId }) => mine(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });
 
 /** Same use-case as POST /api/sandbox/faucet/. */
-export const faucetAction = authedAction(faucetBody, async (input, { db, merchantId }) => dripFaucet(db, merchantId, input), { sandboxOnly: true });
+export const faucetAction = authedAction(faucetBody, async (input, { db, merchantId }) => dripFaucet(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });
 
 /** Same use-case as POST /api/sandbox/reorg/ (charged to the same mined-block budget). */
-export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), { sandboxOnly: true });
+export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });

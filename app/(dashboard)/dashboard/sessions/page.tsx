@@ -38,7 +38,7 @@ const columns: Array<Column<SessionJson>> = [
 
 export default async function SessionsPage() {
   const merchant = await requirePageMerchant();
-  const sessions = await listSessions(await getDb(), merchant.merchantId);
+  const sessions = await listSessions(await getDb(), merchant.userId);
   return (
     <>
       <h1>Sessions</h1>

@@ -12,12 +12,12 @@ const anyId = z.object({ id: z.string().max(12) });
 /** The account webhook secret (signs deliveries to orders' webhook_url), fetched only on request. */
 export const revealAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId }) => ({
   secret: (await getAccountOrThrow(db, merchantId)).webhookSecret,
-}));
+}), { permission: "manage_account" });
 
 /** Same use-case as POST /api/account/rotate-webhook-secret/. */
 export const rotateAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId }) => ({
   secret: (await rotateAccountWebhookSecret(db, merchantId)).webhookSecret,
-}));
+}), { permission: "manage_account" });
 
 const toleranceFromForm = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
@@ -27,26 +27,26 @@ const toleranceFromForm = (o: unknown) => {
 /** Same use-case as PUT /api/account/. */
 export const updateToleranceAction = authedAction(z.preprocess(toleranceFromForm, updateAccountBody), async (input, { db, merchantId }) => ({
   payment_tolerance_bps: (await updateAccountSettings(db, merchantId, input)).paymentToleranceBps,
-}));
+}), { permission: "manage_account" });
 
 // ─── two-factor authentication (issue 28): the same use-cases as /api/account/second-factor/… ───
 
 const formFields = { field: "password", codeField: "code" };
 
 /** Same use-case as POST /api/account/second-factor/totp/: the secret once, with its QR code. */
-export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional() }), async ({ password }, { db, merchantId }) => {
-  const enrolment = await startTotpEnrolment(db, merchantId, password ? { password } : undefined, await actionClientIp().catch(() => null), formFields);
+export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional() }), async ({ password }, { db, userId }) => {
+  const enrolment = await startTotpEnrolment(db, userId, password ? { password } : undefined, await actionClientIp().catch(() => null), formFields);
   return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
-});
+}, { permission: "login" });
 
 /** Same use-case as POST /api/account/second-factor/totp/confirm/: the ten recovery codes, shown this once. */
-export const confirmTotpAction = authedAction(confirmTotpBody, async ({ code }, { db, merchantId }) => confirmTotpEnrolment(db, merchantId, code));
+export const confirmTotpAction = authedAction(confirmTotpBody, async ({ code }, { db, userId }) => confirmTotpEnrolment(db, userId, code), { permission: "login" });
 
 /** Same use-case as POST /api/account/second-factor/totp/disable/: password and a fresh code. */
 export const disableTotpAction = authedAction(
   z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }),
-  async ({ password, code }, { db, merchantId }) => {
+  async ({ password, code }, { db, userId }) => {
     const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
-    return disableTotp(db, merchantId, proof, await actionClientIp().catch(() => null), formFields);
-  },
+    return disableTotp(db, userId, proof, await actionClientIp().catch(() => null), formFields);
+  }, { permission: "login" },
 );

@@ -26,7 +26,7 @@ export default async function SettingsPage() {
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const used = await rateLimitUsage(db, merchant.merchantId, new Date(windowStart));
   const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
-  const twoFactor = await secondFactorStatus(db, merchant.merchantId);
+  const twoFactor = await secondFactorStatus(db, merchant.userId);
 
   return (
     <>

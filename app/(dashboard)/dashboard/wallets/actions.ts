@@ -21,21 +21,21 @@ const reentered = z.object({ password: z.string().max(256).optional(), code: z.s
 const proofOf = (password?: string, code?: string) => (password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined);
 
 /** Same use-case as POST /api/merchant-wallets/, after the password is entered again (issue 13). */
-export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.and(reentered)), async ({ password, code, ...input }, { db, merchantId }) => {
+export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.and(reentered)), async ({ password, code, ...input }, { db, merchantId, userId }) => {
   const clientIp = await actionClientIp().catch(() => null);
-  await assertFreshProof(db, merchantId, proofOf(password, code), clientIp, { field: "password", codeField: "code" });
+  await assertFreshProof(db, userId, proofOf(password, code), clientIp, { field: "password", codeField: "code" });
   const wallet = await createWallet(db, merchantId, input, { kind: "session", clientIp });
   await notifyDeliveriesDue();
   return serializeWallet(wallet);
-});
+}, { permission: "manage_wallets" });
 
 /** Same use-case as PUT /api/merchant-wallets/{id}/, which asks for the password when the address changes. */
 export const updateWalletAction = authedAction(
   z.preprocess(fromForm, z.object({ id: rowId }).and(updateWalletBody).and(reentered)),
-  async ({ id, password, code, ...changes }, { db, merchantId }) => {
+  async ({ id, password, code, ...changes }, { db, merchantId, userId }) => {
     const reauth = proofOf(password, code);
-    const wallet = await updateWallet(db, merchantId, id, { ...changes, reauth }, { kind: "session", clientIp: await actionClientIp().catch(() => null), proofField: "password", proofCodeField: "code" });
+    const wallet = await updateWallet(db, merchantId, id, { ...changes, reauth }, { kind: "session", clientIp: await actionClientIp().catch(() => null), proofField: "password", proofCodeField: "code", userId });
     await notifyDeliveriesDue();
     return serializeWallet(wallet);
-  },
+  }, { permission: "manage_wallets" },
 );

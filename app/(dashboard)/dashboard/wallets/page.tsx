@@ -47,7 +47,7 @@ const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>
 export default async function WalletsPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
-  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.userId);
   const [{ rows: wallets }, sweeps] = await Promise.all([listWallets(db, merchant.merchantId, { limit: 100, offset: 0 }), openSweeps(db, merchant.merchantId)]);
   const chains = listBlockchains();
   const free = chains.filter((c) => !wallets.some((w) => w.blockchainId === c.id));

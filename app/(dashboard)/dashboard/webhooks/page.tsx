@@ -9,6 +9,7 @@ import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { WebhookTestForm } from "@/components/dashboard/webhook-test-form";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { roleAllows } from "@/lib/auth/roles";
 import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { isSandbox } from "@/lib/env";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
@@ -30,8 +31,16 @@ export const metadata: Metadata = { title: "Webhooks · Dashboard" };
 
 export default async function WebhooksPage() {
   const merchant = await requirePageMerchant();
+  if (!roleAllows(merchant.role, "manage_webhooks")) {
+    return (
+      <>
+        <h1>Webhooks</h1>
+        <p>Your role in this account ({merchant.role}) does not include webhook endpoints. Ask an owner or admin.</p>
+      </>
+    );
+  }
   const db = await getDb();
-  const twoFactor = await hasEnabledSecondFactor(db, merchant.merchantId);
+  const twoFactor = await hasEnabledSecondFactor(db, merchant.userId);
 
   // Sandbox URLs this server calls itself point where it is reached now, whatever APP_URL says.
   const { origin } = checkOrigin(await headers());

@@ -8,7 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   GET: withApi(authRoutes.verify, async ({ principal }) =>
     bare({
       valid: true,
-      user: { id: principal.merchantId, username: principal.username, permissions: principal.permissions },
+      user: { id: principal.userId ?? principal.merchantId, username: principal.username, permissions: principal.permissions },
+      account: { id: principal.merchantId, role: principal.role },
       expires_at: principal.expiresAt ? principal.expiresAt.toISOString() : null,
     }),
   ),
