@@ -19,11 +19,111 @@ export interface paths {
          * Update account settings
          * @description `payment_tolerance_bps`: how far below its amount a payment may fall and still pay an order, in basis points (0–1000; 50 = 0.5 %). An order counts as paid when it received at least amount × (1 − tolerance). Applies to orders created afterwards.
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
          */
         put: operations["putAccount"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open invitations
+         * @description Invitations neither accepted, revoked nor expired.
+         *
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
+         */
+        get: operations["getAccountInvitations"];
+        put?: never;
+        /**
+         * Invite a member by email
+         * @description Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).
+         *
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
+         */
+        post: operations["postAccountInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working.
+         *
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
+         */
+        delete: operations["deleteAccountInvitationsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's members
+         * @description Every login with a role in this account, in the order they joined.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        get: operations["getAccountMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member's role
+         * @description Owners and admins; only an owner grants, changes or removes the owner role (403 INSUFFICIENT_PERMISSIONS). The account keeps at least one owner: demoting the last one is 409 CONFLICT. The member's tokens and sessions follow the new role at once.
+         *
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
+         */
+        put: operations["putAccountMembersByUserId"];
+        post?: never;
+        /**
+         * Remove a member
+         * @description Owners and admins (an owner only by an owner). The member's tokens and sessions for this account stop working. The last owner cannot be removed (409 CONFLICT).
+         *
+         *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
+         */
+        delete: operations["deleteAccountMembersByUserId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -42,7 +142,7 @@ export interface paths {
          * Rotate the account webhook secret
          * @description The account secret signs deliveries to per-order `webhook_url`s. The old secret keeps signing (alongside) for 24 hours.
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
          */
         post: operations["postAccountRotateWebhookSecret"];
         delete?: never;
@@ -183,6 +283,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my accounts
+         * @description The merchant accounts this login belongs to and its role in each, its own first. Log in with `account` to act in another one.
+         *
+         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         */
+        get: operations["getAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -194,7 +316,7 @@ export interface paths {
          * List API keys
          * @description Newest first. Secrets are never shown again after creation.
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         get: operations["getApiKeys"];
         put?: never;
@@ -202,7 +324,7 @@ export interface paths {
          * Create an API key
          * @description Give `permissions` or a `preset`. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         post: operations["postApiKeys"];
         delete?: never;
@@ -225,7 +347,7 @@ export interface paths {
          * Revoke an API key
          * @description The key stops working at once. Revoking twice is harmless.
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
         delete: operations["deleteApiKeysById"];
         options?: never;
@@ -242,13 +364,35 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description Every security-relevant change of the account, newest first: sign-ins and failed sign-ins, two-factor changes and recovery codes used, password resets, API keys, payout wallets, webhook endpoints and secrets, plan changes, revoked sessions. Each entry says who (`actor`), what (`action`, `target`), when, from which address, and the old and new values where they are safe to keep (never a secret). Filter by `action` and a `from`/`to` range. Entries cannot be changed or deleted. Login only: API keys get 403 INSUFFICIENT_PERMISSIONS.
+         * @description Every security-relevant change of the account, newest first: sign-ins and failed sign-ins, two-factor changes and recovery codes used, password resets, API keys, payout wallets, webhook endpoints and secrets, plan changes, revoked sessions. Each entry says who (`actor`), what (`action`, `target`), when, from which address, and the old and new values where they are safe to keep (never a secret). Filter by `action` and a `from`/`to` range. Entries cannot be changed or deleted. Owners and admins only: other roles and API keys get 403 INSUFFICIENT_PERMISSIONS.
          *
-         *     Needs a login (access token or dashboard session); API keys are refused with 403.
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
          */
         get: operations["getAuditLog"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Spends the link's token: an existing login (its username and password; wrong ones count toward the login throttle: 401 INVALID_CREDENTIALS) joins the account with the invited role, or with `create_login` a new login is registered (its email is the invited address, verified; it also gets its own account) and joins. Then log in with `account` to act in it. An invalid, used, revoked or expired token: 400 with `details.token`. At most 30 attempts an hour per client address.
+         *
+         *     No credential needed.
+         */
+        post: operations["postAuthInvitationsAccept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -266,7 +410,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges username and password for an access token (24 hours) and a refresh token (30 days). 10 failures in 15 minutes per username or client address lock login with 429. An account with two-factor authentication gets no tokens here: the right password answers 401 SECOND_FACTOR_REQUIRED with a top-level `second_factor` { challenge, methods, expires_at }; send the challenge and a code to POST /api/auth/login/second-factor/ within 5 minutes.
+         * @description Exchanges username and password for an access token (24 hours) and a refresh token (30 days), both acting in one merchant account: `account` (an id from GET /api/accounts/) picks it for a login that belongs to several; without it, the login's own account (else the first it joined). The answer's `account` names it and the login's role there, which decides what the tokens may do. 10 failures in 15 minutes per username or client address lock login with 429. An account with two-factor authentication gets no tokens here: the right password answers 401 SECOND_FACTOR_REQUIRED with a top-level `second_factor` { challenge, methods, expires_at }; send the challenge and a code to POST /api/auth/login/second-factor/ within 5 minutes.
          *
          *     No credential needed.
          */
@@ -464,7 +608,7 @@ export interface paths {
          * List blockchains
          * @description Networks with their numeric ids (for wallets), slugs (for orders), confirmations and tokens.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getBlockchains"];
         put?: never;
@@ -486,7 +630,7 @@ export interface paths {
          * List order events
          * @description Everything webhooks carried (or would have), newest first; filter by event type or order.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getEvents"];
         put?: never;
@@ -594,7 +738,7 @@ export interface paths {
         };
         /**
          * List merchant wallets
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getMerchantWallets"];
         put?: never;
@@ -602,7 +746,7 @@ export interface paths {
          * Add a merchant wallet
          * @description One wallet per blockchain; a second one for the same blockchain is 400 VALIDATION_ERROR. Needs a login (access token): an API key, even with manage_wallets, is 403. Recorded in the account's event log.
          *
-         *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_wallets` permission (an API key carrying it, or a login whose role carries it: owner, admin).
          */
         post: operations["postMerchantWallets"];
         delete?: never;
@@ -623,7 +767,7 @@ export interface paths {
          * Update a merchant wallet
          * @description Any subset of wallet_address, confirmation_threshold, is_active. Existing orders keep the wallet they were created with. Changing wallet_address needs a login (access token; an API key is 403) and a fresh proof of the owner in `reauth` ({ password }; missing or wrong: 400 VALIDATION_ERROR on reauth.password, and wrong guesses count toward the login throttle, 429), is recorded and is announced to every active webhook endpoint as wallet.updated.
          *
-         *     Needs the `manage_wallets` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_wallets` permission (an API key carrying it, or a login whose role carries it: owner, admin).
          */
         put: operations["putMerchantWalletsById"];
         post?: never;
@@ -798,7 +942,7 @@ export interface paths {
          * List payment links
          * @description Newest first.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentLinks"];
         put?: never;
@@ -806,7 +950,7 @@ export interface paths {
          * Create a payment link
          * @description A reusable link: title, price per item (token `amount`, or fiat `price_amount` + `price_currency` converted per order at the rate of its moment), the tokens and chains the customer may pay with, and an optional `max_quantity`. Share `url`; each customer gets a fresh order. An active link may offer only chains you have an active wallet on (400 WALLET_NOT_CONFIGURED otherwise).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentLinks"];
         delete?: never;
@@ -824,14 +968,14 @@ export interface paths {
         };
         /**
          * Get a payment link
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentLinksById"];
         /**
          * Update a payment link
          * @description Replaces the link's settings (same body as create). Orders already made from it keep theirs. `is_active: false` closes the link.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         put: operations["putPaymentLinksById"];
         post?: never;
@@ -839,7 +983,7 @@ export interface paths {
          * Delete a payment link
          * @description Its page answers 404 from now on; orders made from it are kept.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         delete: operations["deletePaymentLinksById"];
         options?: never;
@@ -858,7 +1002,7 @@ export interface paths {
          * List payment orders
          * @description Filter by status, blockchain, currency or nonce (`?nonce=42` finds the order a create answered with DUPLICATE_NONCE); sort with `ordering`. Unknown query parameters are 400 VALIDATION_ERROR. Items carry id, order_id, amount, currency, status, created_at.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrders"];
         put?: never;
@@ -868,7 +1012,7 @@ export interface paths {
          *
          *     Safe to retry: send an `Idempotency-Key` (e.g. a UUID v4) and a repeat of the same request within 24 hours replays the first answer with `Idempotent-Replayed: true`. Without one, a repeat is DUPLICATE_NONCE, whose `details.order_id` names the order the first attempt created.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentOrders"];
         delete?: never;
@@ -888,7 +1032,7 @@ export interface paths {
          * Get a payment order
          * @description By public `order_id` (ORD-…) or numeric `id`. Includes `confirmed_at` and the detected `transaction`.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrdersByOrderId"];
         put?: never;
@@ -910,7 +1054,7 @@ export interface paths {
          * List an order's refunds
          * @description Oldest first, each with its status (requested → pending → confirmed, or failed) and the transaction to sign. The order's own JSON carries the same list as `refunds`.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getPaymentOrdersByOrderIdRefunds"];
         put?: never;
@@ -920,7 +1064,7 @@ export interface paths {
          *
          *     Example: `{ "amount": "2.5", "to_address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "reason": "returned item" }`.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postPaymentOrdersByOrderIdRefunds"];
         delete?: never;
@@ -942,7 +1086,7 @@ export interface paths {
          * Get test tokens
          * @description Sends test tokens or the native coin to any address on the devnet.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -964,7 +1108,7 @@ export interface paths {
          * Read the webhook inbox
          * @description What the merchant's capture URL (`inbox_url`) received, newest first, with each message's signature check. Point an endpoint or an order's webhook_url at `inbox_url` to try webhooks without a server.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1014,7 +1158,7 @@ export interface paths {
          * Mine devnet blocks
          * @description Simulated confirmations: mines `blocks` blocks on the devnet.
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1038,7 +1182,7 @@ export interface paths {
          * Pay an order on the devnet
          * @description A real transfer from the faucet to the order's deposit address. Without an amount it pays what is still missing in the order's currency (409 CONFLICT when nothing is); give less to test underpayment, or another currency to test wrong-asset handling (default there: the order's amount).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1062,7 +1206,7 @@ export interface paths {
          * Reorganise the devnet
          * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
          *
-         *     Needs the `create_payments` permission (an access token, or an API key carrying it).
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
          *     Sandbox only: 404 NOT_FOUND in live mode.
          */
@@ -1084,7 +1228,7 @@ export interface paths {
          * List transactions
          * @description Transfers to the merchant's deposit addresses, newest first.
          *
-         *     Needs the `read` permission (an access token, or an API key carrying it).
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getTransactions"];
         put?: never;
@@ -1104,7 +1248,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description Needs the `read` permission (an access token, or an API key carrying it).
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
          */
         get: operations["getTransactionsByTransactionHash"];
         put?: never;
@@ -1128,7 +1272,7 @@ export interface paths {
          * Redeliver a webhook
          * @description Sends the same body again with the same `webhook-id` and a fresh retry schedule.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookDeliveriesByIdRedeliver"];
         delete?: never;
@@ -1148,7 +1292,7 @@ export interface paths {
          * List webhook endpoints
          * @description Newest first, without their secrets.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpoints"];
         put?: never;
@@ -1156,7 +1300,7 @@ export interface paths {
          * Add a webhook endpoint
          * @description The signing `secret` is in this response (and on rotation) only. Live mode takes https URLs that resolve to public addresses; the sandbox also takes http and loopback. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpoints"];
         delete?: never;
@@ -1174,14 +1318,14 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         * @description Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpointsById"];
         /**
          * Update a webhook endpoint
          * @description Any subset of url, events, description, is_active.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         put: operations["putWebhookEndpointsById"];
         post?: never;
@@ -1189,7 +1333,7 @@ export interface paths {
          * Delete a webhook endpoint
          * @description Removes the endpoint and its delivery log.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         delete: operations["deleteWebhookEndpointsById"];
         options?: never;
@@ -1208,7 +1352,7 @@ export interface paths {
          * List an endpoint's deliveries
          * @description Newest first, each with its attempts.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         get: operations["getWebhookEndpointsByIdDeliveries"];
         put?: never;
@@ -1232,7 +1376,7 @@ export interface paths {
          * Rotate an endpoint's secret
          * @description Deliveries carry a second `webhook-signature` with the old secret for 24 hours, so receivers can roll over.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpointsByIdRotateSecret"];
         delete?: never;
@@ -1254,7 +1398,7 @@ export interface paths {
          * Send a test event
          * @description Sends a signed sample of the event to the endpoint now (whatever its subscriptions) and returns the attempt. Not retried.
          *
-         *     Needs the `manage_webhooks` permission (an access token, or an API key carrying it).
+         *     Needs the `manage_webhooks` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
         post: operations["postWebhookEndpointsByIdTest"];
         delete?: never;
@@ -1442,6 +1586,12 @@ export interface components {
                 username: string;
                 email: string;
             };
+            /** @description The merchant account the tokens act in and the login's role there (refresh keeps it) */
+            account: {
+                id: number;
+                /** @enum {string} */
+                role: "owner" | "admin" | "developer" | "viewer";
+            };
         };
         TokenPair: {
             /** @description JWT access token, valid 24 hours: send as `Authorization: Bearer <access>` */
@@ -1457,6 +1607,12 @@ export interface components {
                 username: string;
                 /** @description What this credential may do */
                 permissions: ("read" | "create_payments" | "manage_webhooks" | "manage_wallets")[];
+            };
+            /** @description The merchant account the credential acts in */
+            account: {
+                id: number;
+                /** @description A login's role in the account; null for an API key */
+                role: ("owner" | "admin" | "developer" | "viewer") | null;
             };
             /** @description When the credential expires; null for an API key without expiry */
             expires_at: string | null;
@@ -1616,6 +1772,73 @@ export interface components {
             message: string;
             /** @description Where the link went */
             email: string;
+        };
+        GetAccountsResult: {
+            id: number;
+            shop_name: string;
+            /**
+             * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+        }[];
+        GetAccountMembersResult: components["schemas"]["PutAccountMembersByUserIdResult"][];
+        PutAccountMembersByUserIdResult: {
+            user_id: number;
+            username: string;
+            email: string;
+            /**
+             * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /**
+             * Format: date-time
+             * @description When they joined
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        DeleteAccountMembersByUserIdResult: {
+            user_id: number;
+        };
+        GetAccountInvitationsResult: components["schemas"]["PostAccountInvitationsResult"][];
+        PostAccountInvitationsResult: {
+            id: number;
+            email: string;
+            /**
+             * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        DeleteAccountInvitationsByIdResult: {
+            id: number;
+        };
+        PostAuthInvitationsAcceptResult: {
+            user: {
+                id: number;
+                username: string;
+            };
+            account: {
+                id: number;
+                shop_name: string;
+                /**
+                 * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+            };
         };
         Blockchain: {
             /** @description Numeric id: what POST /api/merchant-wallets/ takes as `blockchain` */
@@ -2795,6 +3018,819 @@ export interface operations {
             };
         };
     };
+    getAccountInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetAccountInvitationsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAccountInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the invitation is mailed */
+                    email: string;
+                    /**
+                     * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostAccountInvitationsResult"];
+                        /** @example Invitation sent. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAccountInvitationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DeleteAccountInvitationsByIdResult"];
+                        /** @example Invitation revoked. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAccountMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetAccountMembersResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putAccountMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PutAccountMembersByUserIdResult"];
+                        /** @example Role changed. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAccountMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DeleteAccountMembersByUserIdResult"];
+                        /** @example Member removed. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAccountRotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -3794,6 +4830,108 @@ export interface operations {
             };
         };
     };
+    getAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetAccountsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getApiKeys: {
         parameters: {
             query?: {
@@ -4234,7 +5372,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only entries of this action, e.g. api_key.created */
-                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "api_key.created" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed";
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "api_key.created" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed";
                 /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
                 from?: string;
                 /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
@@ -4257,9 +5395,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages */
+                        /** @description Items over all pages: exact up to 10,000; above that an estimate (the database's statistics), so a long history is never counted on every request. Page through with `next` rather than computing pages from it. */
                         count: number;
-                        /** @description Path of the next page (keeps the other query parameters), or null */
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
@@ -4357,6 +5495,125 @@ export interface operations {
             };
         };
     };
+    postAuthInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the invitation link */
+                    token: string;
+                    username: string;
+                    password: string;
+                    /** @description true: create this login (the invitation's address becomes its email, already verified); otherwise attach an existing login */
+                    create_login?: boolean;
+                    /** @description A new login's own account name; default: the username */
+                    shop_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostAuthInvitationsAcceptResult"];
+                        /** @example Invitation accepted. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_CREDENTIALS`: Wrong username or password. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_CREDENTIALS";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAuthLogin: {
         parameters: {
             query?: never;
@@ -4370,6 +5627,8 @@ export interface operations {
                 "application/json": {
                     username: string;
                     password: string;
+                    /** @description The merchant account (its id) the tokens act in, for a login that belongs to several; default: the login's own account, else the first it joined. Not a member: 400 VALIDATION_ERROR on `account`. */
+                    account?: number;
                 };
             };
         };
@@ -4466,6 +5725,8 @@ export interface operations {
                     challenge: string;
                     /** @description A current 6-digit code from the authenticator app, or one of the unused recovery codes (each works once) */
                     code: string;
+                    /** @description The merchant account (its id) the tokens act in, for a login that belongs to several; default: the login's own account, else the first it joined. Not a member: 400 VALIDATION_ERROR on `account`. */
+                    account?: number;
                 };
             };
         };
