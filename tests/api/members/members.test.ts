@@ -12,6 +12,7 @@ import { POST as accept } from "@/app/api/auth/invitations/accept/route";
 import { GET as listOrders, POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { POST as postApiKey } from "@/app/api/api-keys/route";
+import { GET as listAuditLog } from "@/app/api/audit-log/route";
 import { env } from "@/lib/env";
 import { settleBackgroundMail } from "@/lib/mail/mailer";
 import { setupTestDatabase } from "../../helpers/db";
@@ -230,5 +231,34 @@ describe("roles", () => {
     expect(after.status).toBe(401);
     const own = await call(login, "POST", "/api/auth/login/", { body: { username: member.username, password: member.password } });
     expect(own.body.account).toEqual({ id: member.id, role: "owner" });
+  });
+
+  test("member changes are in the account's audit log, which owners and admins read and other roles cannot", async () => {
+    const account = await createMerchant();
+    const viewer = await addMember(account, "viewer", mailedToken);
+    expect((await call(changeRole, "PUT", `/api/account/members/${viewer.id}/`, { token: account.access, params: { userId: String(viewer.id) }, body: { role: "developer" } })).status).toBe(200);
+    const { res: invited } = await inviteTo(account, "viewer");
+    expect((await call(revokeInvitation, "DELETE", `/api/account/invitations/${invited.body.data.id}/`, { token: account.access, params: { id: String(invited.body.data.id) } })).status).toBe(200);
+    expect((await call(removeMember, "DELETE", `/api/account/members/${viewer.id}/`, { token: account.access, params: { userId: String(viewer.id) } })).status).toBe(200);
+
+    const log = await call(listAuditLog, "GET", "/api/audit-log/", { token: account.access });
+    expect(log.status).toBe(200);
+    const entries = (log.body.results as Array<{ action: string; target: string | null; before: unknown; after: unknown; actor: { name: string } }>).filter((e) => e.action.startsWith("member."));
+    const byAction = (action: string) => entries.filter((e) => e.action === action);
+    expect(byAction("member.invited")).toHaveLength(2);
+    expect(byAction("member.invited")[1]!.after).toEqual({ email: viewer.email, role: "viewer" });
+    expect(byAction("member.joined")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, after: { role: "viewer" } })]);
+    expect(byAction("member.role_changed")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, before: { role: "viewer" }, after: { role: "developer" }, actor: expect.objectContaining({ name: account.username }) })]);
+    expect(byAction("member.invitation_revoked")).toEqual([expect.objectContaining({ target: `invitation:${invited.body.data.id}` })]);
+    expect(byAction("member.removed")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, before: { role: "developer" } })]);
+
+    for (const role of ["viewer", "developer"] as const) {
+      const member = await addMember(account, role, mailedToken);
+      const refused = await call(listAuditLog, "GET", "/api/audit-log/", { token: member.access });
+      expect(refused.status, role).toBe(403);
+      expect(refused.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
+    }
+    const admin = await addMember(account, "admin", mailedToken);
+    expect((await call(listAuditLog, "GET", "/api/audit-log/", { token: admin.access })).status).toBe(200);
   });
 });
