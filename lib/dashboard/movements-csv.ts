@@ -107,6 +107,7 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
     // The locked rate prices the order's own token only: a transfer of another asset has no known rate.
     const sameAsset = order !== null && (order.tokenAddress ?? null)?.toLowerCase() === (t.tokenAddress ?? null)?.toLowerCase();
     const rate = sameAsset ? order.rate : null;
+    const chain = findBlockchainById(t.blockchainId);
     yield {
       at: t.at,
       type: "payment",
@@ -132,9 +133,9 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
         t.blockNumber.toString(),
         t.fromAddress,
         t.toAddress,
-        // The customer paid this transfer's gas, not the merchant.
-        null,
-        null,
+        // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost.
+        t.relayCostWei && chain ? formatAmount(BigInt(t.relayCostWei), chain.nativeCurrency.decimals) : null,
+        t.relayCostWei && chain ? chain.nativeCurrency.symbol : null,
       ]),
     };
   }

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { gaslessRelays, type GaslessRelay } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 
@@ -84,4 +84,23 @@ export async function updateRelay(db: DbOrTx, id: number, values: Partial<Omit<G
 /** A relay that was never sent: forgotten, so it costs the budget nothing and its authorization may be tried again. */
 export async function deleteRelay(db: DbOrTx, id: number): Promise<void> {
   await db.delete(gaslessRelays).where(eq(gaslessRelays.id, id));
+}
+
+/**
+ * What the relayer spent on the merchant's gasless payments per chain, for relays mined in [from, to)
+ * (the overview's month, beside the sweeps' gas).
+ */
+export async function relayGasTotals(db: DbOrTx, merchantId: number, from: Date, to: Date): Promise<Array<{ blockchainId: number; relays: number; gasUsed: bigint; costWei: bigint }>> {
+  const rows = await db
+    .select({
+      blockchainId: gaslessRelays.blockchainId,
+      relays: sql<number>`count(*)::int`,
+      gasUsed: sql<string>`coalesce(sum(${gaslessRelays.gasUsed}), 0)::text`,
+      costWei: sql<string>`coalesce(sum(${gaslessRelays.costWei}), 0)::text`,
+    })
+    .from(gaslessRelays)
+    .where(and(eq(gaslessRelays.merchantId, merchantId), eq(gaslessRelays.status, "mined"), gte(gaslessRelays.updatedAt, from), lt(gaslessRelays.updatedAt, to)))
+    .groupBy(gaslessRelays.blockchainId)
+    .orderBy(asc(gaslessRelays.blockchainId));
+  return rows.map((r) => ({ blockchainId: r.blockchainId, relays: Number(r.relays), gasUsed: BigInt(r.gasUsed), costWei: BigInt(r.costWei) }));
 }

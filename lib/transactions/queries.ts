@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
-import { paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { gaslessRelays, paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -288,6 +288,8 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
       amount: transactions.amount,
       status: transactions.status,
       counted: transactions.counted,
+      /** What the gateway paid to relay this transfer (a gasless payment, lib/gasless); null when the customer paid its gas. */
+      relayCostWei: gaslessRelays.costWei,
       order: {
         orderId: paymentOrders.orderId,
         orderInfo: paymentOrders.orderInfo,
@@ -300,6 +302,10 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
     })
     .from(transactions)
     .leftJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
+    .leftJoin(
+      gaslessRelays,
+      and(eq(gaslessRelays.txHash, transactions.txHash), eq(gaslessRelays.blockchainId, transactions.blockchainId), eq(gaslessRelays.status, "mined")),
+    )
     .where(
       and(
         eq(transactions.merchantId, merchantId),

@@ -13,6 +13,7 @@ import { serializeOrder } from "@/lib/orders/serialize";
 import { getDb } from "@/lib/db/client";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-costs";
+import { relayGasTotals } from "@/lib/gasless/queries";
 import { formatAmount } from "@/lib/orders/amounts";
 
 export const metadata: Metadata = { title: "Overview · Dashboard" };
@@ -49,7 +50,11 @@ export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const month = monthOf(new Date());
-  const [{ tokens, recent, setup, fiat }, sweepGas] = await Promise.all([loadOverview(db, merchant.merchantId), sweepGasTotals(db, merchant.merchantId, month.from, month.to)]);
+  const [{ tokens, recent, setup, fiat }, sweepGas, relayGas] = await Promise.all([
+    loadOverview(db, merchant.merchantId),
+    sweepGasTotals(db, merchant.merchantId, month.from, month.to),
+    relayGasTotals(db, merchant.merchantId, month.from, month.to),
+  ]);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
@@ -83,7 +88,7 @@ export default async function OverviewPage() {
           <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
           <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
         </Card>
-        <Card title={`Sweep gas in ${month.label}`}>
+        <Card title={`Gas in ${month.label}`}>
           <div data-sweep-gas-month>
             {sweepGas.length === 0 ? (
               <p>No sweeps this month.</p>
@@ -98,6 +103,17 @@ export default async function OverviewPage() {
               })
             )}
             <p>What the gateway spent moving your payments from their deposit addresses to your wallet (each order&apos;s share of its batch).</p>
+          </div>
+          <div data-relay-gas-month>
+            {relayGas.map((row) => {
+              const chain = findBlockchainById(row.blockchainId);
+              return (
+                <p key={row.blockchainId}>
+                  Paid without gas on {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.costWei, 18)} {chain?.nativeCurrency.symbol ?? "ETH"} for{" "}
+                  {row.relays === 1 ? "1 payment" : `${row.relays} payments`} the gateway relayed
+                </p>
+              );
+            })}
           </div>
         </Card>
       </div>

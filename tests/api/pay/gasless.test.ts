@@ -6,10 +6,12 @@ import { GET as getPublicOrder } from "@/app/api/pay/[orderId]/route";
 import { POST as relayGasless } from "@/app/api/pay/[orderId]/gasless/route";
 import { findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
+import { movementsCsvStream } from "@/lib/dashboard/movements-csv";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { gaslessRelays } from "@/lib/db/schema";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { env } from "@/lib/env";
+import { relayGasTotals } from "@/lib/gasless/queries";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
 import { mineBlocks, sendFromFaucet } from "@/lib/sandbox/devnet-tools";
 import { setupTestDatabase } from "../../helpers/db";
@@ -123,6 +125,16 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     expect(detail?.relays.map((r) => r.txHash)).toEqual([res.body.data.transaction_hash]);
     const stranger = await createMerchant({ shop_name: "Stranger" });
     expect(await loadOrderDetail(testDb.db, stranger.id, order.order_id)).toBeNull();
+
+    // The month's relay gas on the overview, and the payment's row of the accounting export carries the relay's cost.
+    const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+    const totals = await relayGasTotals(testDb.db, merchant.id, monthStart, new Date(Date.now() + 60_000));
+    expect(totals).toContainEqual(expect.objectContaining({ blockchainId: chain().id, gasUsed: receipt.gasUsed }));
+    expect(await relayGasTotals(testDb.db, stranger.id, monthStart, new Date(Date.now() + 60_000))).toEqual([]);
+    // Any range holding the devnet block's time (the devnet's clock may run ahead of ours).
+    const csv = await new Response(movementsCsvStream(testDb.db, merchant.id, { from: new Date(0), to: new Date("2100-01-01T00:00:00Z") })).text();
+    const paymentRow = csv.split("\n").find((line) => line.includes(res.body.data.transaction_hash) && line.includes(",payment,"));
+    expect(paymentRow, csv).toContain(`,${formatEther(receipt.gasUsed * receipt.effectiveGasPrice)},ETH`);
   });
 
   test("a replay is refused: by our record, and by the token's nonce state when ours is gone", async () => {
