@@ -1,9 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, useSyncExternalStore } from "react";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, type Translate } from "@/lib/orders/customer-messages";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";
 import { payQueryKeys } from "./query-keys";
@@ -26,7 +27,7 @@ async function signRefundAddress(orderId: string, address: string): Promise<{ ad
   return { address: checksummed, signature };
 }
 
-async function saveRefundAddress(orderId: string, shopName: string, address: string): Promise<{ refund_address: string }> {
+async function saveRefundAddress(orderId: string, shopName: string, address: string, errorWords: Translate): Promise<{ refund_address: string }> {
   const signed = await signRefundAddress(orderId, address);
   const response = await fetch(`/api/pay/${encodeURIComponent(orderId)}/refund-address/`, {
     method: "POST",
@@ -36,7 +37,7 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
   const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { code?: string; details?: Record<string, string[]> } } | null;
   if (!response.ok) {
     const details = body?.error?.details;
-    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }));
+    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }, errorWords));
   }
   return body!.data!;
 }
@@ -48,12 +49,13 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
  * gateway never holds the money.
  */
 export function RefundAddressForm({ order }: { order: PublicOrder }) {
+  const errorWords = useTranslations("errors");
   const queryClient = useQueryClient();
   const [address, setAddress] = useState("");
   // The server renders as if a wallet were there; the browser then says whether one is.
   const hasWallet = useSyncExternalStore(...browserWalletStore);
   const mutation = useMutation({
-    mutationFn: (value: string) => saveRefundAddress(order.order_id, order.shop_name, value),
+    mutationFn: (value: string) => saveRefundAddress(order.order_id, order.shop_name, value, errorWords),
     onSettled: () => queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) }),
   });
   if (!order.refund_address_allowed && !order.refund_address) return null;

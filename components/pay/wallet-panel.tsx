@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { erc20Abi, getAddress, parseUnits, type Chain, type Hash } from "viem";
 import {
@@ -16,15 +17,14 @@ import {
 } from "wagmi";
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
-import { walletErrorMessage as describe } from "@/lib/orders/customer-messages";
+import { walletErrorMessage } from "@/lib/orders/customer-messages";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
 
-function connectorLabel(connector: Connector): string {
-  return connector.id === "injected" ? "Browser wallet" : connector.name;
-}
-
 function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
+  const t = useTranslations("wallet");
+  const describe = (error: unknown) => walletErrorMessage(error, t);
+  const connectorLabel = (connector: Connector) => (connector.id === "injected" ? t("browserWallet") : connector.name);
   const connection = useConnection();
   const connectors = useConnectors();
   const connect = useConnect();
@@ -58,7 +58,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
           ))}
         </div>
         <p className={styles.hint} role="status">
-          {connect.isPending ? "Confirm the connection in your wallet…" : ""}
+          {connect.isPending ? t("confirmConnection") : ""}
         </p>
         {connect.error && <p className={styles.error}>{describe(connect.error)}</p>}
       </>
@@ -85,37 +85,37 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   };
 
   let note = "";
-  if (switchChain.isPending) note = `Approve the switch to ${chain.name} in your wallet…`;
-  else if (sending) note = "Confirm the payment in your wallet…";
-  else if (hash && receipt.isLoading) note = "Payment sent; waiting for it to be included in a block…";
-  else if (hash && receipt.data?.status === "success") note = `Included in block ${receipt.data.blockNumber}. Confirmations show above.`;
-  else if (hash && receipt.data?.status === "reverted") note = "The transaction was reverted: nothing was paid.";
+  if (switchChain.isPending) note = t("approveSwitch", { network: chain.name });
+  else if (sending) note = t("confirmPayment");
+  else if (hash && receipt.isLoading) note = t("waitingBlock");
+  else if (hash && receipt.data?.status === "success") note = t("included", { block: receipt.data.blockNumber.toString() });
+  else if (hash && receipt.data?.status === "reverted") note = t("reverted");
 
   const error = switchChain.error ?? write.error ?? send.error ?? receipt.error;
 
   return (
     <>
       <p className={styles.statusText}>
-        Connected: <code className={styles.mono}>{address}</code>{" "}
+        {t("connected")} <code className={styles.mono}>{address}</code>{" "}
         <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => disconnect.mutate({})}>
-          Disconnect
+          {t("disconnect")}
         </button>
       </p>
       <div className={styles.row}>
-        {wrongChain && <p className={styles.statusText}>Your wallet is on another network. This payment is on {chain.name}.</p>}
+        {wrongChain && <p className={styles.statusText}>{t("wrongNetwork", { network: chain.name })}</p>}
         {wrongChain ? (
           <button type="button" className={styles.button} disabled={switchChain.isPending} onClick={() => switchChain.mutate({ chainId: chain.id })}>
-            Switch to {chain.name}
+            {t("switchTo", { network: chain.name })}
           </button>
         ) : (
           <button type="button" className={styles.button} disabled={!payable || sending} onClick={pay}>
-            Pay {order.amount_missing} {order.currency}
+            {t("payAmount", { amount: order.amount_missing, currency: order.currency })}
           </button>
         )}
       </div>
       {hash && (
         <p className={styles.statusText} data-testid="wallet-tx">
-          Transaction <code className={styles.mono}>{hash}</code>
+          {t("transaction")} <code className={styles.mono}>{hash}</code>
         </p>
       )}
       <p className={styles.hint} role="status">
@@ -128,6 +128,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
 
 /** The wagmi part of the page (a separate chunk): builds the config for the order's chain and offers connect, switch and pay. */
 export default function WalletPanel({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
+  const t = useTranslations("wallet");
   const [config, setConfig] = useState<Config | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   // An order's chain never changes: keep the first value, so status polls never rebuild the config (and drop the connection).
@@ -137,15 +138,15 @@ export default function WalletPanel({ order, walletConnectProjectId }: { order: 
     let live = true;
     createPayWagmiConfig(info, walletConnectProjectId).then(
       (c) => live && setConfig(c),
-      (e: unknown) => live && setFailed(describe(e)),
+      (e: unknown) => live && setFailed(walletErrorMessage(e, t)),
     );
     return () => {
       live = false;
     };
-  }, [info, walletConnectProjectId]);
+  }, [info, walletConnectProjectId, t]);
 
   if (failed) return <p className={styles.error}>{failed}</p>;
-  if (!config) return <p className={styles.hint}>Loading wallet support…</p>;
+  if (!config) return <p className={styles.hint}>{t("loading")}</p>;
   return (
     <PayWagmiProvider config={config}>
       <Pay order={order} chain={chain} />
