@@ -1,4 +1,5 @@
 import { runAuthBench } from "./auth";
+import { runLighthouseBench } from "./lighthouse";
 import { measureIdle, runOrdersBench } from "./orders";
 import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
@@ -18,6 +19,8 @@ const benches: Record<string, () => Promise<void>> = {
     await ensureProductionBuild();
     await measureIdle();
   },
+  // Lighthouse on the pay, link and receipt pages (only when named: it needs a devnet and takes minutes).
+  lighthouse: runLighthouseBench,
   // Not a benchmark: CPU profiles of `next start` under load (only when named).
   profile: runProfileBench,
 };
@@ -25,7 +28,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "lighthouse") continue;
     await run();
   }
 }
