@@ -5,7 +5,6 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
 import { displayFiat, utcDateTime } from "@/lib/orders/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { QueryProvider } from "@/components/providers/query-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeLeft } from "./countdown";
 import { SandboxControls } from "./sandbox-controls";
@@ -31,6 +30,7 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
   const t = useTranslations("pay");
   const locale = useLocale();
   const network = order.blockchain.name;
+  const copyWords = { copied: t("copied"), copiedStatus: t("copiedStatus"), failed: t("copyFailed") };
   return (
     <section className={`${styles.card} ${styles.details}`} aria-labelledby="details-title">
       <h2 id="details-title" className={styles.visuallyHidden}>
@@ -55,7 +55,7 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
             <span className={styles.mono} data-testid="amount">
               {due.exact} {order.currency}
             </span>
-            <CopyButton text={due.exact} label={t("copyAmount")} className={copyClass}>
+            <CopyButton text={due.exact} label={t("copyAmount")} className={copyClass} words={copyWords}>
               {t("copy")}
             </CopyButton>
           </dd>
@@ -88,7 +88,7 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
             <code className={styles.mono} data-testid="address">
               {order.receiving_address}
             </code>
-            <CopyButton text={order.receiving_address} label={t("copyAddress")} className={copyClass}>
+            <CopyButton text={order.receiving_address} label={t("copyAddress")} className={copyClass} words={copyWords}>
               {t("copy")}
             </CopyButton>
           </dd>
@@ -139,11 +139,11 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
       <StatusPanel order={order} view={view} timeLeft={timeLeft} stale={query.isError} />
       {(order.refund_address_allowed || order.refund_address) && (
         <Suspense fallback={null}>
-          <RefundAddressForm order={order} />
+          <RefundAddressForm order={order} onSaved={query.refresh} />
         </Suspense>
       )}
       {/* Test mode's tools sit above the parts that leave once paid, so the page does not jump under them. */}
-      {order.sandbox && <SandboxControls order={order} />}
+      {order.sandbox && <SandboxControls order={order} onDone={query.refresh} />}
 
       {view.due && (
         <>
@@ -161,9 +161,5 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
 
 /** The hosted payment page's client part: live status, QR, address, countdown, wallet and sandbox controls. */
 export function PaymentPage(props: Props) {
-  return (
-    <QueryProvider>
-      <PaymentView {...props} />
-    </QueryProvider>
-  );
+  return <PaymentView {...props} />;
 }
