@@ -35,10 +35,10 @@ export default async function LinkPage({ params }: { params: Promise<{ linkId: s
   const methods = link.options.map((o) => ({ ...o, network: findBlockchainBySlug(o.blockchain)?.name ?? o.blockchain }));
   return (
     <>
+      <LocaleSwitcher returnTo={`/link/${link.id}`} />
       <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
         <LinkCheckout link={link} methods={methods} />
       </NextIntlClientProvider>
-      <LocaleSwitcher returnTo={`/link/${link.id}`} />
     </>
   );
 }

@@ -20,8 +20,8 @@ export default async function ReceiptPage({ params }: { params: Promise<{ orderI
   if (!receipt) notFound();
   return (
     <>
-      <ReceiptView receipt={receipt} />
       <LocaleSwitcher returnTo={`/pay/${receipt.order_id}/receipt`} />
+      <ReceiptView receipt={receipt} />
     </>
   );
 }
