@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const dev = process.env.NODE_ENV === "development";
 
@@ -59,4 +60,11 @@ const nextConfig: NextConfig = {
   headers: securityHeaders,
 };
 
-export default nextConfig;
+// next-intl without i18n routing (i18n/request.ts). Messages are precompiled at build time, so the
+// pages' bundles carry no ICU message parser (the pay page's first-load JS, bench/pay-page.ts).
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", sourceLocale: "en", precompile: true } },
+});
+
+export default withNextIntl(nextConfig);

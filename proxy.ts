@@ -1,11 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { errorResponse } from "@/lib/http/envelope";
+import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
 
 /**
  * Paths Next.js cannot percent-decode (e.g. `/api/payment-orders/%ff/`) make its router throw
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
- * Every other request passes straight through (authorisation stays in withApi and the pages).
+ * The customer pages (/pay/…, /link/…) get their language here (the switcher's cookie, then
+ * Accept-Language) in a request header that i18n/request.ts reads. Every other request passes
+ * straight through (authorisation stays in withApi and the pages).
  */
 export function proxy(request: NextRequest): Response {
   if (isCrossOriginAction(request)) return errorResponse("CROSS_ORIGIN_REQUEST", "This form was sent from another site.");
@@ -14,6 +17,11 @@ export function proxy(request: NextRequest): Response {
   } catch {
     if (request.nextUrl.pathname.startsWith("/api/")) return errorResponse("NOT_FOUND", "No API endpoint at this path (it is not valid percent-encoding).");
     return new Response("Bad Request: the path is not valid percent-encoding.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  if (isCustomerPage(request.nextUrl.pathname)) {
+    const headers = new Headers(request.headers);
+    headers.set(customerLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
+    return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
 }
@@ -42,5 +50,6 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  matcher: ["/(.*%.*)", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
+  // The customer pages run it for their language.
+  matcher: ["/(.*%.*)", "/pay/:path*", "/link/:path*", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
 };

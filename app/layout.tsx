@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,9 +8,11 @@ export const metadata: Metadata = {
   description: "Accept crypto payments on Ethereum, Base, Polygon, Arbitrum and Optimism.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The customer pages' language (i18n/request.ts); English everywhere else.
+  const locale = await getLocale();
   return (
-    <html lang="en">
+    <html lang={locale}>
       <body>{children}</body>
     </html>
   );

@@ -1,5 +1,6 @@
 import { runAuthBench } from "./auth";
 import { runGasBench } from "./gas";
+import { runLighthouseBench } from "./lighthouse";
 import { measureIdle, runOrdersBench } from "./orders";
 import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
@@ -23,6 +24,8 @@ const benches: Record<string, () => Promise<void>> = {
     await ensureProductionBuild();
     await measureIdle();
   },
+  // Lighthouse on the pay, link and receipt pages (only when named: it needs a devnet and takes minutes).
+  lighthouse: runLighthouseBench,
   // Not a benchmark: CPU profiles of `next start` under load (only when named).
   profile: runProfileBench,
 };
@@ -30,7 +33,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale" || name === "lighthouse") continue;
     await run();
   }
 }

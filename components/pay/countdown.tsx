@@ -1,13 +1,22 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { utcDateTime } from "@/lib/orders/display-amount";
 import styles from "./pay.module.css";
 
-function format(ms: number): string {
+interface DurationFormatConstructor {
+  new (locale: string, options: { style: "digital"; hoursDisplay: "auto" | "always" }): { format(duration: { hours: number; minutes: number; seconds: number }): string };
+}
+
+/** The time left as the locale writes a clock-style duration (Intl.DurationFormat), else "mm:ss" / "h:mm:ss". */
+function format(ms: number, locale: string): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
+  const DurationFormat = (Intl as unknown as { DurationFormat?: DurationFormatConstructor }).DurationFormat;
+  if (DurationFormat) return new DurationFormat(locale, { style: "digital", hoursDisplay: "auto" }).format({ hours, minutes, seconds });
   const mm = String(minutes).padStart(2, "0");
   const ss = String(seconds).padStart(2, "0");
   return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
@@ -31,13 +40,14 @@ export function useTimeLeft(expiresAt: string): number | null {
  * would be noise); the accessible text is the deadline itself.
  */
 export function Countdown({ expiresAt, timeLeft }: { expiresAt: string; timeLeft: number | null }) {
-  const deadline = new Date(expiresAt);
+  const t = useTranslations("pay");
+  const locale = useLocale();
   return (
     <span className={styles.countdown} data-testid="countdown">
       <time dateTime={expiresAt} aria-hidden="true">
-        {timeLeft === null ? "--:--" : format(timeLeft)}
+        {timeLeft === null ? "--:--" : format(timeLeft, locale)}
       </time>
-      <span className={styles.visuallyHidden}>until {deadline.toUTCString()}</span>
+      <span className={styles.visuallyHidden}>{t("until", { deadline: utcDateTime(expiresAt, locale) })}</span>
     </span>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
 import { displayAmount, displayFiat, multiplyDecimal } from "@/lib/orders/display-amount";
@@ -24,32 +25,17 @@ export interface LinkMethod {
   network: string;
 }
 
-/** Every word the link page shows the customer, in one place (for translation later). */
-const text = {
-  formLabel: "Choose how to pay",
-  payWith: "Pay with",
-  on: "on",
-  quantity: "Quantity",
-  decrease: "One fewer",
-  increase: "One more",
-  quantityHint: (max: number) => `From 1 to ${max}.`,
-  each: "each",
-  total: "Total",
-  fiatHint: "Converted into the token you choose at the on-chain rate when you continue, then locked while you pay.",
-  submit: "Continue to payment",
-  pending: "Creating your order…",
-  offline: "The payment service did not answer. Check your connection and try again.",
-  noMethods: (shop: string) => `${shop || "The shop"} cannot take payments through this link right now. Contact ${shop || "the shop"}.`,
-};
-
 /** The price of `quantity` items as the customer reads it: a fiat price with its currency, a token price with the token. */
-function priceOf(link: PublicLinkView, quantity: number, currency: string): string {
-  if (link.price_amount && link.price_currency) return displayFiat(multiplyDecimal(link.price_amount, quantity), link.price_currency);
-  return `${displayAmount(multiplyDecimal(link.amount ?? "0", quantity))} ${currency}`;
+function priceOf(link: PublicLinkView, quantity: number, currency: string, locale: string): string {
+  if (link.price_amount && link.price_currency) return displayFiat(multiplyDecimal(link.price_amount, quantity), link.price_currency, locale);
+  return `${displayAmount(multiplyDecimal(link.amount ?? "0", quantity), locale)} ${currency}`;
 }
 
 /** Method tiles, a quantity stepper and the live total; then POST /api/links/{id}/orders/ and on to the hosted payment page. */
 export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods: LinkMethod[] }) {
+  const t = useTranslations("link");
+  const errorWords = useTranslations("errors");
+  const locale = useLocale();
   const [choice, setChoice] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
@@ -75,9 +61,9 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
         return;
       }
       // The envelope's message is written for the merchant's developers; the customer gets plain words.
-      setError(customerErrorMessage(body?.error?.code, { shopName: link.shop_name }));
+      setError(customerErrorMessage(body?.error?.code, { shopName: link.shop_name }, errorWords));
     } catch {
-      setError(text.offline);
+      setError(t("offline"));
     }
     setPending(false);
   }
@@ -89,18 +75,18 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
         <p className={styles.shop}>{link.shop_name}</p>
         <h1 className={styles.title}>{link.title}</h1>
         <p className={styles.network} data-testid="link-price">
-          {priceOf(link, 1, unitCurrency)}
-          {max > 1 ? ` ${text.each}` : ""}
+          {priceOf(link, 1, unitCurrency, locale)}
+          {max > 1 ? ` ${t("each")}` : ""}
         </p>
       </header>
       {methods.length === 0 ? (
         <p className={`${styles.card} ${styles.notice}`} role="note">
-          {text.noMethods(link.shop_name)}
+          {t("noMethods", { shop: link.shop_name || t("theShop") })}
         </p>
       ) : (
-        <form onSubmit={submit} aria-label={text.formLabel} className={styles.card}>
+        <form onSubmit={submit} aria-label={t("formLabel")} className={styles.card}>
           <fieldset className={linkStyles.fieldset}>
-            <legend className={styles.sectionTitle}>{text.payWith}</legend>
+            <legend className={styles.sectionTitle}>{t("payWith")}</legend>
             <div className={linkStyles.methods}>
               {methods.map((m, i) => (
                 <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
@@ -110,9 +96,7 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
                   </span>
                   <span className={linkStyles.methodText}>
                     <strong>{m.currency}</strong>
-                    <span className={linkStyles.network}>
-                      {text.on} {m.network}
-                    </span>
+                    <span className={linkStyles.network}>{t("onNetwork", { network: m.network })}</span>
                   </span>
                 </label>
               ))}
@@ -122,10 +106,10 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
           {max > 1 && (
             <div className={linkStyles.quantity}>
               <label htmlFor="quantity" className={styles.sectionTitle}>
-                {text.quantity}
+                {t("quantity")}
               </label>
               <div className={linkStyles.stepper}>
-                <button type="button" className={linkStyles.step} aria-label={text.decrease} aria-controls="quantity" disabled={quantity <= 1} onClick={() => setQuantity(clamp(quantity - 1))}>
+                <button type="button" className={linkStyles.step} aria-label={t("decrease")} aria-controls="quantity" disabled={quantity <= 1} onClick={() => setQuantity(clamp(quantity - 1))}>
                   −
                 </button>
                 <input
@@ -140,30 +124,30 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
                   aria-describedby="quantity-hint"
                   onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
                 />
-                <button type="button" className={linkStyles.step} aria-label={text.increase} aria-controls="quantity" disabled={quantity >= max} onClick={() => setQuantity(clamp(quantity + 1))}>
+                <button type="button" className={linkStyles.step} aria-label={t("increase")} aria-controls="quantity" disabled={quantity >= max} onClick={() => setQuantity(clamp(quantity + 1))}>
                   +
                 </button>
               </div>
               <p id="quantity-hint" className={styles.hint}>
-                {text.quantityHint(max)}
+                {t("quantityHint", { max })}
               </p>
             </div>
           )}
 
           <p className={linkStyles.total}>
-            <span>{text.total}</span>
+            <span>{t("total")}</span>
             <output data-testid="link-total" aria-live="polite">
-              {priceOf(link, quantity, unitCurrency)}
+              {priceOf(link, quantity, unitCurrency, locale)}
             </output>
           </p>
-          {link.price_amount && <p className={styles.hint}>{text.fiatHint}</p>}
+          {link.price_amount && <p className={styles.hint}>{t("fiatHint")}</p>}
           {error && (
             <p role="alert" className={styles.error}>
               {error}
             </p>
           )}
           <button type="submit" className={`${styles.button} ${linkStyles.submit}`} disabled={pending}>
-            {pending ? text.pending : text.submit}
+            {pending ? t("pending") : t("submit")}
           </button>
         </form>
       )}

@@ -1,31 +1,21 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
 import { displayAmount } from "@/lib/orders/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";
-
-/** Every word the method choice shows the customer, in one place (for translation later). */
-const text = {
-  payWith: "Pay with",
-  on: "on",
-  changing: "Updating the amount and address…",
-  hint: "You can change this until your payment arrives. Send only the token on the network you chose.",
-  offline: "The payment service did not answer. Check your connection and try again.",
-  fixed: "Your payment has already arrived, so the way to pay can no longer change.",
-};
 
 /**
  * The order's (chain, token) methods as tiles (the link page's): choosing one makes it the order's
  * (POST /api/pay/{id}/method/), and the amount, QR code and address below follow. Shown only while
  * the customer may still change: more than one method and no money arrived yet.
  */
-export function MethodChoice({ order }: { order: PublicOrder }) {
-  const queryClient = useQueryClient();
+export function MethodChoice({ order, onChanged }: { order: PublicOrder; onChanged: () => Promise<void> }) {
+  const t = useTranslations("methods");
+  const errorWords = useTranslations("errors");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -39,13 +29,11 @@ export function MethodChoice({ order }: { order: PublicOrder }) {
         body: JSON.stringify({ blockchain, currency }),
       });
       const body = (await response.json().catch(() => null)) as { data?: PublicOrder; error?: { code?: string } } | null;
-      if (response.ok && body?.data) queryClient.setQueryData(payQueryKeys.order(order.order_id), body.data);
-      else {
-        setError(body?.error?.code === "CONFLICT" ? text.fixed : customerErrorMessage(body?.error?.code, { shopName: order.shop_name }));
-        await queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) });
-      }
+      if (!response.ok || !body?.data) setError(body?.error?.code === "CONFLICT" ? t("fixed") : customerErrorMessage(body?.error?.code, { shopName: order.shop_name }, errorWords));
+      // The page's order (amount, address, QR) follows the choice, or the state that refused it.
+      await onChanged();
     } catch {
-      setError(text.offline);
+      setError(t("offline"));
     } finally {
       setPending(false);
     }
@@ -55,7 +43,7 @@ export function MethodChoice({ order }: { order: PublicOrder }) {
     <section className={styles.card} aria-labelledby="method-title" data-testid="method-choice">
       <fieldset className={linkStyles.fieldset} disabled={pending} aria-describedby="method-hint">
         <legend id="method-title" className={styles.sectionTitle}>
-          {text.payWith}
+          {t("payWith")}
         </legend>
         <div className={linkStyles.methods}>
           {order.methods.map((m) => (
@@ -76,7 +64,7 @@ export function MethodChoice({ order }: { order: PublicOrder }) {
                   {displayAmount(m.amount)} {m.currency}
                 </strong>
                 <span className={linkStyles.network}>
-                  {text.on} {m.blockchain.name}
+                  {t("onNetwork", { network: m.blockchain.name })}
                 </span>
               </span>
             </label>
@@ -84,7 +72,7 @@ export function MethodChoice({ order }: { order: PublicOrder }) {
         </div>
       </fieldset>
       <p id="method-hint" className={styles.hint} aria-live="polite">
-        {pending ? text.changing : text.hint}
+        {pending ? t("changing") : t("hint")}
       </p>
       {error && (
         <p role="alert" className={styles.error}>

@@ -1,9 +1,10 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
+import { displayFiat, utcDateTime } from "@/lib/orders/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { QueryProvider } from "@/components/providers/query-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeLeft } from "./countdown";
 import { SandboxControls } from "./sandbox-controls";
@@ -28,11 +29,14 @@ interface Props {
 
 /** QR code, amount still due, address and countdown: shown only while a payment is expected. */
 function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: AmountDue; timeLeft: number | null }) {
+  const t = useTranslations("pay");
+  const locale = useLocale();
   const network = order.blockchain.name;
+  const copyWords = { copied: t("copied"), copiedStatus: t("copiedStatus"), failed: t("copyFailed") };
   return (
     <section className={`${styles.card} ${styles.details}`} aria-labelledby="details-title">
       <h2 id="details-title" className={styles.visuallyHidden}>
-        Payment details
+        {t("detailsTitle")}
       </h2>
       <figure style={{ margin: 0 }}>
         {/* eslint-disable-next-line @next/next/no-img-element -- a same-origin SVG; next/image adds nothing here */}
@@ -42,75 +46,76 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
           src={`${order.qr_code_url}?due=${due.baseUnits}`}
           width={216}
           height={216}
-          alt={`QR code to pay ${due.exact} ${order.currency} to the deposit address ${order.receiving_address} on ${network}. Scan it with a wallet app, or copy the amount and address.`}
+          alt={t("qrAlt", { amount: due.exact, currency: order.currency, address: order.receiving_address, network })}
         />
-        <figcaption className={styles.qrCaption}>Scan with your wallet app</figcaption>
+        <figcaption className={styles.qrCaption}>{t("qrCaption")}</figcaption>
       </figure>
       <dl className={styles.facts}>
         <div>
-          <dt>{order.amount_received === "0" ? "Amount" : "Amount still due"}</dt>
+          <dt>{order.amount_received === "0" ? t("amount") : t("amountDue")}</dt>
           <dd className={styles.row}>
             <span className={styles.mono} data-testid="amount">
               {due.exact} {order.currency}
             </span>
-            <CopyButton text={due.exact} label="Copy the amount" className={copyClass}>
-              Copy
+            <CopyButton text={due.exact} label={t("copyAmount")} className={copyClass} words={copyWords}>
+              {t("copy")}
             </CopyButton>
           </dd>
         </div>
         {order.price_amount && order.price_currency && order.rate && (
           <div data-testid="fiat-price">
-            <dt>Price</dt>
+            <dt>{t("price")}</dt>
             <dd>
-              {order.price_amount} {order.price_currency}{" "}
+              {displayFiat(order.price_amount, order.price_currency, locale)}{" "}
               <span className={styles.hint}>
-                at 1 {order.currency} = {order.rate} {order.price_currency}, locked until the payment window closes
-                {order.rate_updated_at ? ` (price feed of ${new Date(order.rate_updated_at).toISOString().slice(0, 16).replace("T", " ")} UTC)` : ""}
+                {t("rateHint", { currency: order.currency, rate: order.rate, priceCurrency: order.price_currency })}
+                {order.rate_updated_at ? ` ${t("rateFeed", { time: utcDateTime(order.rate_updated_at, locale) })}` : ""}
               </span>
             </dd>
           </div>
         )}
         <div>
-          <dt>Network</dt>
-          <dd>
-            {network} (chain id {order.blockchain.chain_id})
-          </dd>
+          <dt>{t("network")}</dt>
+          <dd>{t("networkValue", { network, chainId: order.blockchain.chain_id })}</dd>
         </div>
         {order.token.address && (
           <div>
-            <dt>Token contract</dt>
+            <dt>{t("tokenContract")}</dt>
             <dd className={styles.mono}>{order.token.address}</dd>
           </div>
         )}
         <div>
-          <dt>Deposit address</dt>
+          <dt>{t("depositAddress")}</dt>
           <dd className={styles.row}>
             <code className={styles.mono} data-testid="address">
               {order.receiving_address}
             </code>
-            <CopyButton text={order.receiving_address} label="Copy the deposit address" className={copyClass}>
-              Copy
+            <CopyButton text={order.receiving_address} label={t("copyAddress")} className={copyClass} words={copyWords}>
+              {t("copy")}
             </CopyButton>
           </dd>
         </div>
         <div>
-          <dt>Time left</dt>
+          <dt>{t("timeLeft")}</dt>
           <dd>
             <Countdown expiresAt={order.expires_at} timeLeft={timeLeft} />
           </dd>
         </div>
       </dl>
       <p className={`${styles.hint} ${styles.fullRow}`}>
-        Send only {order.currency} on {network}. Another token or network does not pay this order; {order.shop_name || "the shop"} sees such a payment and can refund it.
+        {t("sendOnly", { currency: order.currency, network, shop: order.shop_name || t("theShop") })}
       </p>
     </section>
   );
 }
 
 function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
+  const t = useTranslations("pay");
+  const checkoutWords = useTranslations("checkout");
+  const locale = useLocale();
   const query = usePublicOrder(initial);
   const order = query.data;
-  const view = checkoutView(order);
+  const view = checkoutView(order, checkoutWords, locale);
   const timeLeft = useTimeLeft(order.expires_at);
   // When the live status is up (hydrated and polling): bench/pay-page.ts reads this mark.
   useEffect(() => {
@@ -121,33 +126,32 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
     <main className={styles.page} data-color-scheme="auto">
       {order.sandbox && (
         <p className={styles.banner} role="note" data-testid="sandbox-banner">
-          Test mode: this is a sandbox payment on a test network. No real funds are involved.
+          {t("sandboxBanner")}
         </p>
       )}
       <header className={styles.header}>
-        <p className={styles.shop}>{order.shop_name ? `Payment to ${order.shop_name}` : "Payment"}</p>
+        <p className={styles.shop}>{order.shop_name ? t("paymentTo", { shop: order.shop_name }) : t("payment")}</p>
         {item}
         <h1 className={styles.title}>{view.headline}</h1>
         <p className={styles.network} data-testid="subline">
-          {view.subline}
-          {order.token.address ? ` (token ${order.currency})` : ` (native ${order.currency})`}
+          {view.subline} {order.token.address ? t("tokenKind", { currency: order.currency }) : t("nativeKind", { currency: order.currency })}
         </p>
       </header>
 
       <StatusPanel order={order} view={view} timeLeft={timeLeft} stale={query.isError} />
       {(order.refund_address_allowed || order.refund_address) && (
         <Suspense fallback={null}>
-          <RefundAddressForm order={order} />
+          <RefundAddressForm order={order} onSaved={query.refresh} />
         </Suspense>
       )}
       {/* Test mode's tools sit above the parts that leave once paid, so the page does not jump under them. */}
-      {order.sandbox && <SandboxControls order={order} />}
+      {order.sandbox && <SandboxControls order={order} onDone={query.refresh} />}
 
       {view.due && (
         <>
           {order.methods.length > 1 && !order.method_fixed && (
             <Suspense fallback={null}>
-              <MethodChoice order={order} />
+              <MethodChoice order={order} onChanged={query.refresh} />
             </Suspense>
           )}
           <PaymentDetails order={order} due={view.due} timeLeft={timeLeft} />
@@ -156,7 +160,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
       )}
 
       <footer className={styles.footer}>
-        Order <span className={styles.mono}>{order.order_id}</span>
+        {t("order")} <span className={styles.mono}>{order.order_id}</span>
       </footer>
     </main>
   );
@@ -164,9 +168,5 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
 
 /** The hosted payment page's client part: live status, QR, address, countdown, wallet and sandbox controls. */
 export function PaymentPage(props: Props) {
-  return (
-    <QueryProvider>
-      <PaymentView {...props} />
-    </QueryProvider>
-  );
+  return <PaymentView {...props} />;
 }

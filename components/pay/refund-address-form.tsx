@@ -1,12 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, useSyncExternalStore } from "react";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, type Translate } from "@/lib/orders/customer-messages";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";
-import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 
 const noWallet = "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
@@ -26,7 +25,7 @@ async function signRefundAddress(orderId: string, address: string): Promise<{ ad
   return { address: checksummed, signature };
 }
 
-async function saveRefundAddress(orderId: string, shopName: string, address: string): Promise<{ refund_address: string }> {
+async function saveRefundAddress(orderId: string, shopName: string, address: string, errorWords: Translate): Promise<{ refund_address: string }> {
   const signed = await signRefundAddress(orderId, address);
   const response = await fetch(`/api/pay/${encodeURIComponent(orderId)}/refund-address/`, {
     method: "POST",
@@ -36,7 +35,7 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
   const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { code?: string; details?: Record<string, string[]> } } | null;
   if (!response.ok) {
     const details = body?.error?.details;
-    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }));
+    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }, errorWords));
   }
   return body!.data!;
 }
@@ -47,15 +46,24 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
  * no secret (issue 24). The merchant sees it on the order and refunds from their own wallet; the
  * gateway never holds the money.
  */
-export function RefundAddressForm({ order }: { order: PublicOrder }) {
-  const queryClient = useQueryClient();
+export function RefundAddressForm({ order, onSaved }: { order: PublicOrder; onSaved: () => Promise<void> }) {
+  const errorWords = useTranslations("errors");
   const [address, setAddress] = useState("");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   // The server renders as if a wallet were there; the browser then says whether one is.
   const hasWallet = useSyncExternalStore(...browserWalletStore);
-  const mutation = useMutation({
-    mutationFn: (value: string) => saveRefundAddress(order.order_id, order.shop_name, value),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) }),
-  });
+  const save = async (value: string) => {
+    setPending(true);
+    setError(null);
+    try {
+      await saveRefundAddress(order.order_id, order.shop_name, value, errorWords);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+    await onSaved();
+    setPending(false);
+  };
   if (!order.refund_address_allowed && !order.refund_address) return null;
 
   return (
@@ -73,7 +81,7 @@ export function RefundAddressForm({ order }: { order: PublicOrder }) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            mutation.mutate(address.trim());
+            void save(address.trim());
           }}
         >
           <p className={styles.hint}>
@@ -86,10 +94,10 @@ export function RefundAddressForm({ order }: { order: PublicOrder }) {
             Your address{" "}
             <input className={styles.mono} name="refund_address" value={address} onChange={(e) => setAddress(e.target.value)} required pattern="0x[0-9a-fA-F]{40}" size={44} placeholder="0x…" />
           </label>{" "}
-          <button type="submit" className={styles.button} disabled={mutation.isPending}>
-            {mutation.isPending ? "Waiting for your wallet…" : "Sign and save refund address"}
+          <button type="submit" className={styles.button} disabled={pending}>
+            {pending ? "Waiting for your wallet…" : "Sign and save refund address"}
           </button>
-          {mutation.isError && <p className={styles.error}>{mutation.error.message}</p>}
+          {error && <p className={styles.error}>{error}</p>}
         </form>
       )}
     </section>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import styles from "./pay.module.css";
 
@@ -29,6 +30,7 @@ function ReturnLink({ to }: { to: { url: string; label: string } }) {
 
 /** After confirmation: back to the shop after a visible delay, which the customer can cut short or cancel. */
 function Redirect({ url, label, shopName }: { url: string; label: string; shopName: string }) {
+  const t = useTranslations("status");
   const [left, setLeft] = useState(redirectDelaySeconds);
   const [cancelled, setCancelled] = useState(false);
   const host = destinationHost(url);
@@ -44,15 +46,15 @@ function Redirect({ url, label, shopName }: { url: string; label: string; shopNa
   if (!host) return null;
   return (
     <p className={styles.statusText} data-testid="redirect-notice">
-      {cancelled ? "Automatic return cancelled. " : `Returning you to ${shopName || "the shop"} at ${host} in ${Math.max(left, 0)} s. `}
+      {cancelled ? t("returnCancelled") : t("returning", { shop: shopName || t("theShop"), host, seconds: Math.max(left, 0) })}{" "}
       <a className={styles.link} href={url}>
-        {label} now
+        {t("returnNow", { label })}
       </a>
       {!cancelled && (
         <>
           {" · "}
           <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => setCancelled(true)}>
-            Stay on this page
+            {t("stay")}
           </button>
         </>
       )}
@@ -75,12 +77,13 @@ export default function ReturnToShop({
   shopName: string;
   automatic: boolean;
 }) {
+  const t = useTranslations("status");
   return (
     <>
       {receipt && (
         <p className={styles.statusText}>
           <a className={styles.link} href={receipt} data-testid="receipt-link">
-            View and print your receipt
+            {t("receiptLink")}
           </a>
         </p>
       )}

@@ -1,9 +1,7 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PublicOrder } from "@/lib/orders/public-order";
-import { payQueryKeys } from "./query-keys";
 import styles from "./pay.module.css";
 
 type Kind = "full" | "partial" | "mine";
@@ -28,9 +26,7 @@ async function simulate(orderId: string, kind: Kind): Promise<Simulated> {
 }
 
 /** Sandbox only: real devnet transfers from the faucet, and mining, through POST /api/pay/{id}/simulate/. */
-export function SandboxControls({ order }: { order: PublicOrder }) {
-  const queryClient = useQueryClient();
-  // Plain state rather than react-query's useMutation: keeps the mutation observer out of the page's first load.
+export function SandboxControls({ order, onDone }: { order: PublicOrder; onDone: () => Promise<void> }) {
   const [run, setRun] = useState<Run | null>(null);
   const start = async (kind: Kind) => {
     setRun({ kind, status: "pending" });
@@ -39,7 +35,7 @@ export function SandboxControls({ order }: { order: PublicOrder }) {
     } catch (error) {
       setRun({ kind, status: "error", message: error instanceof Error ? error.message : String(error) });
     }
-    await queryClient.invalidateQueries({ queryKey: payQueryKeys.order(order.order_id) });
+    await onDone();
   };
   const payable = order.status === "pending";
   const mineable = order.status === "processing";

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { lazy, Suspense } from "react";
 import type { CheckoutView } from "@/lib/orders/checkout-view";
 import type { PublicOrder } from "@/lib/orders/public-order";
@@ -13,14 +14,15 @@ function shortHash(hash: string): string {
 }
 
 function TransactionLine({ order }: { order: PublicOrder }) {
+  const t = useTranslations("status");
   if (!order.transaction_hash) return null;
   return (
     <p className={styles.statusText}>
-      Transaction{" "}
+      {t("transaction")}{" "}
       {order.transaction_url ? (
         <a className={`${styles.link} ${styles.mono}`} href={order.transaction_url} target="_blank" rel="noreferrer noopener">
           {shortHash(order.transaction_hash)}
-          <span className={styles.visuallyHidden}> (opens the block explorer in a new tab)</span>
+          <span className={styles.visuallyHidden}> {t("opensExplorer")}</span>
         </a>
       ) : (
         <code className={styles.mono} data-testid="tx-hash" title={order.transaction_hash}>
@@ -32,9 +34,10 @@ function TransactionLine({ order }: { order: PublicOrder }) {
 }
 
 function Progress({ value, max, done }: { value: number; max: number; done?: boolean }) {
+  const t = useTranslations("status");
   const shown = Math.min(value, max);
   return (
-    <div className={styles.progress} role="progressbar" aria-label="Confirmations" aria-valuemin={0} aria-valuemax={max} aria-valuenow={shown}>
+    <div className={styles.progress} role="progressbar" aria-label={t("confirmationsLabel")} aria-valuemin={0} aria-valuemax={max} aria-valuenow={shown}>
       <div className={`${styles.progressBar} ${done ? styles.progressOk : ""}`} style={{ width: `${max > 0 ? (shown / max) * 100 : 100}%` }} />
     </div>
   );
@@ -42,12 +45,13 @@ function Progress({ value, max, done }: { value: number; max: number; done?: boo
 
 /** What arrived of an open order: a bar and the figures (the rest of the page asks for the remainder). */
 function PartialProgress({ progress, currency }: { progress: NonNullable<CheckoutView["progress"]>; currency: string }) {
+  const t = useTranslations("status");
   return (
     <>
       <p className={styles.statusText} data-testid="partial">
-        {progress.received} {currency} of {progress.total} {currency} arrived. Send the remaining amount below to the same address.
+        {t("partial", { received: progress.received, total: progress.total, currency })}
       </p>
-      <div className={styles.progress} role="progressbar" aria-label="Amount received" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent}>
+      <div className={styles.progress} role="progressbar" aria-label={t("amountReceivedLabel")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent}>
         <div className={styles.progressBar} style={{ width: `${progress.percent}%` }} />
       </div>
     </>
@@ -60,6 +64,7 @@ function PartialProgress({ progress, currency }: { progress: NonNullable<Checkou
  * to the shop), and the page shows no QR code, address or wallet beside it (lib/orders/checkout-view.ts).
  */
 export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrder; view: CheckoutView; timeLeft: number | null; stale: boolean }) {
+  const t = useTranslations("status");
   let dot = styles.dotWaiting;
   let title: string;
   let body: React.ReactNode;
@@ -87,12 +92,11 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
     );
   } else if (view.panel === "processing") {
     dot = styles.dotSeen;
-    title = "Payment seen";
+    title = t("seenTitle");
     body = (
       <>
         <p className={styles.statusText} data-testid="confirmations">
-          {Math.min(order.confirmations, order.confirmation_threshold)} of {order.confirmation_threshold} confirmations. This page updates
-          by itself; you can keep it open or close it.
+          {t("confirmations", { count: Math.min(order.confirmations, order.confirmation_threshold), threshold: order.confirmation_threshold })}
         </p>
         <Progress value={order.confirmations} max={order.confirmation_threshold} />
         <TransactionLine order={order} />
@@ -100,15 +104,14 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
     );
   } else {
     const timeUp = timeLeft !== null && timeLeft <= 0;
-    title = timeUp ? "Time is up" : view.progress ? "Partial payment received" : "Waiting for payment";
+    title = timeUp ? t("timeUpTitle") : view.progress ? t("partialTitle") : t("waitingTitle");
     body = timeUp ? (
-      <p className={styles.statusText}>Checking for a payment that arrived at the last moment…</p>
+      <p className={styles.statusText}>{t("lastMoment")}</p>
     ) : view.progress ? (
       <PartialProgress progress={view.progress} currency={order.currency} />
     ) : (
       <p className={styles.statusText}>
-        Send exactly the amount below in <strong>{order.currency}</strong> on <strong>{order.blockchain.name}</strong>: scan the QR code with your wallet app, copy the
-        amount and address, or pay with a browser wallet. This page updates when the payment is seen.
+        {t.rich("instructions", { currency: order.currency, network: order.blockchain.name, strong: (chunks) => <strong>{chunks}</strong> })}
       </p>
     );
   }
@@ -121,7 +124,7 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
       </h2>
       <div role="status">{body}</div>
       <p className={styles.hint} aria-live="polite">
-        {stale ? "Connection problem: retrying…" : ""}
+        {stale ? t("stale") : ""}
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { erc20Abi, getAddress, parseUnits, toHex, type Address, type Chain, type Hash } from "viem";
 import {
@@ -18,13 +19,9 @@ import {
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
-import { customerErrorMessage, walletErrorMessage as describe } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, walletErrorMessage, type Translate } from "@/lib/orders/customer-messages";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
-
-function connectorLabel(connector: Connector): string {
-  return connector.id === "injected" ? "Browser wallet" : connector.name;
-}
 
 /**
  * "Pay without gas" (tokens with EIP-3009): the wallet signs TransferWithAuthorization of exactly
@@ -35,6 +32,7 @@ async function payWithoutGas(
   order: PublicOrder & { gasless: NonNullable<PublicOrder["gasless"]>; token: { address: string } },
   from: Address,
   signTypedData: ReturnType<typeof useSignTypedData>["mutateAsync"],
+  errorWords: Translate,
 ): Promise<Hash> {
   const message = {
     from,
@@ -60,7 +58,7 @@ async function payWithoutGas(
     }),
   });
   const body = (await response.json().catch(() => null)) as { data?: { transaction_hash: Hash }; error?: { code?: string } } | null;
-  if (!response.ok || !body?.data) throw new GaslessRefused(customerErrorMessage(body?.error?.code, { shopName: order.shop_name }));
+  if (!response.ok || !body?.data) throw new GaslessRefused(customerErrorMessage(body?.error?.code, { shopName: order.shop_name }, errorWords));
   return body.data.transaction_hash;
 }
 
@@ -68,6 +66,10 @@ async function payWithoutGas(
 class GaslessRefused extends Error {}
 
 function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
+  const t = useTranslations("wallet");
+  const errorWords = useTranslations("errors");
+  const describe = (error: unknown) => walletErrorMessage(error, t);
+  const connectorLabel = (connector: Connector) => (connector.id === "injected" ? t("browserWallet") : connector.name);
   const connection = useConnection();
   const connectors = useConnectors();
   const connect = useConnect();
@@ -103,7 +105,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
           ))}
         </div>
         <p className={styles.hint} role="status">
-          {connect.isPending ? "Confirm the connection in your wallet…" : ""}
+          {connect.isPending ? t("confirmConnection") : ""}
         </p>
         {connect.error && <p className={styles.error}>{describe(connect.error)}</p>}
       </>
@@ -133,7 +135,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   const payGasless = () => {
     if (!gaslessOrder) return;
     setGasless({ pending: true, error: null });
-    payWithoutGas(gaslessOrder, address, signTypedData.mutateAsync).then(
+    payWithoutGas(gaslessOrder, address, signTypedData.mutateAsync, errorWords).then(
       (txHash) => {
         setHash(txHash);
         setGasless({ pending: false, error: null });
@@ -143,38 +145,38 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   };
 
   let note = "";
-  if (switchChain.isPending) note = `Approve the switch to ${chain.name} in your wallet…`;
-  else if (signTypedData.isPending) note = "Sign the transfer in your wallet: no gas is needed, the shop's gateway sends it…";
-  else if (gasless.pending) note = "Sending your signed payment…";
-  else if (sending) note = "Confirm the payment in your wallet…";
-  else if (hash && receipt.isLoading) note = "Payment sent; waiting for it to be included in a block…";
-  else if (hash && receipt.data?.status === "success") note = `Included in block ${receipt.data.blockNumber}. Confirmations show above.`;
-  else if (hash && receipt.data?.status === "reverted") note = "The transaction was reverted: nothing was paid.";
+  if (switchChain.isPending) note = t("approveSwitch", { network: chain.name });
+  else if (signTypedData.isPending) note = t("signGasless");
+  else if (gasless.pending) note = t("sendingSigned");
+  else if (sending) note = t("confirmPayment");
+  else if (hash && receipt.isLoading) note = t("waitingBlock");
+  else if (hash && receipt.data?.status === "success") note = t("included", { block: receipt.data.blockNumber.toString() });
+  else if (hash && receipt.data?.status === "reverted") note = t("reverted");
 
   const error = switchChain.error ?? write.error ?? send.error ?? receipt.error ?? gasless.error;
 
   return (
     <>
       <p className={styles.statusText}>
-        Connected: <code className={styles.mono}>{address}</code>{" "}
+        {t("connected")} <code className={styles.mono}>{address}</code>{" "}
         <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => disconnect.mutate({})}>
-          Disconnect
+          {t("disconnect")}
         </button>
       </p>
       <div className={styles.row}>
-        {wrongChain && <p className={styles.statusText}>Your wallet is on another network. This payment is on {chain.name}.</p>}
+        {wrongChain && <p className={styles.statusText}>{t("wrongNetwork", { network: chain.name })}</p>}
         {wrongChain ? (
           <button type="button" className={styles.button} disabled={switchChain.isPending} onClick={() => switchChain.mutate({ chainId: chain.id })}>
-            Switch to {chain.name}
+            {t("switchTo", { network: chain.name })}
           </button>
         ) : (
           <>
             <button type="button" className={styles.button} disabled={!payable || sending} onClick={pay}>
-              Pay {order.amount_missing} {order.currency}
+              {t("payAmount", { amount: order.amount_missing, currency: order.currency })}
             </button>
             {gaslessOrder && (
               <button type="button" className={`${styles.button} ${styles.secondary}`} disabled={!payable || sending} onClick={payGasless}>
-                Pay without gas
+                {t("payWithoutGas")}
               </button>
             )}
           </>
@@ -182,7 +184,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
       </div>
       {hash && (
         <p className={styles.statusText} data-testid="wallet-tx">
-          Transaction <code className={styles.mono}>{hash}</code>
+          {t("transaction")} <code className={styles.mono}>{hash}</code>
         </p>
       )}
       <p className={styles.hint} role="status">
@@ -195,6 +197,7 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
 
 /** The wagmi part of the page (a separate chunk): builds the config for the order's chain and offers connect, switch and pay. */
 export default function WalletPanel({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
+  const t = useTranslations("wallet");
   const [config, setConfig] = useState<Config | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   // An order's chain never changes: keep the first value, so status polls never rebuild the config (and drop the connection).
@@ -204,15 +207,15 @@ export default function WalletPanel({ order, walletConnectProjectId }: { order: 
     let live = true;
     createPayWagmiConfig(info, walletConnectProjectId).then(
       (c) => live && setConfig(c),
-      (e: unknown) => live && setFailed(describe(e)),
+      (e: unknown) => live && setFailed(walletErrorMessage(e, t)),
     );
     return () => {
       live = false;
     };
-  }, [info, walletConnectProjectId]);
+  }, [info, walletConnectProjectId, t]);
 
   if (failed) return <p className={styles.error}>{failed}</p>;
-  if (!config) return <p className={styles.hint}>Loading wallet support…</p>;
+  if (!config) return <p className={styles.hint}>{t("loading")}</p>;
   return (
     <PayWagmiProvider config={config}>
       <Pay order={order} chain={chain} />

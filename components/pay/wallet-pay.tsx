@@ -1,8 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import type { AmountDue } from "@/lib/orders/checkout-view";
-import { noBrowserWalletMessage } from "@/lib/orders/no-browser-wallet-message";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { browserWallet, touchDeviceStore } from "./browser-wallet";
 import styles from "./pay.module.css";
@@ -16,6 +16,7 @@ const WalletPanel = lazy(() => import("./wallet-panel"));
  * says so plainly when there is no browser wallet and WalletConnect is not configured.
  */
 export function WalletPay({ order, due, walletConnectProjectId }: { order: PublicOrder; due: AmountDue; walletConnectProjectId: string | null }) {
+  const t = useTranslations("wallet");
   const [open, setOpen] = useState(false);
   const [missing, setMissing] = useState(false);
   const touch = useSyncExternalStore(...touchDeviceStore);
@@ -30,33 +31,31 @@ export function WalletPay({ order, due, walletConnectProjectId }: { order: Publi
   return (
     <section className={`${styles.card} ${styles.wallet}`} aria-labelledby="wallet-title">
       <h2 id="wallet-title" className={styles.sectionTitle}>
-        Pay with a wallet
+        {t("title")}
       </h2>
       {touch && (
         <p className={styles.row}>
           <a className={styles.button} href={due.paymentUri} data-testid="open-in-wallet">
-            Open in wallet app
+            {t("openInWallet")}
           </a>
-          <span className={styles.hint}>
-            Fills in {due.exact} {order.currency} and the address for you.
-          </span>
+          <span className={styles.hint}>{t("fillsIn", { amount: due.exact, currency: order.currency })}</span>
         </p>
       )}
       {open ? (
-        <Suspense fallback={<p className={styles.hint}>Loading wallet support…</p>}>
+        <Suspense fallback={<p className={styles.hint}>{t("loading")}</p>}>
           <WalletPanel order={order} walletConnectProjectId={walletConnectProjectId} />
         </Suspense>
       ) : (
         <>
           <button type="button" className={touch ? `${styles.button} ${styles.secondary}` : styles.button} onClick={connect}>
-            Connect wallet
+            {t("connect")}
           </button>
           {missing ? (
             <p className={styles.notice} role="alert" data-testid="no-wallet">
-              {noBrowserWalletMessage}
+              {t("noBrowserWallet")}
             </p>
           ) : (
-            <p className={styles.hint}>MetaMask, Rabby, Coinbase Wallet or any other browser wallet{walletConnectProjectId ? ", or a phone wallet through WalletConnect" : ""}.</p>
+            <p className={styles.hint}>{walletConnectProjectId ? t("hintWalletConnect") : t("hint")}</p>
           )}
         </>
       )}

@@ -4,13 +4,34 @@ import { useEffect, useState, type ReactNode } from "react";
 import { buttonClass } from "./index";
 import styles from "./ui.module.css";
 
+export interface CopyButtonWords {
+  copied: string;
+  copiedStatus: string;
+  failed: string;
+}
+
+const englishWords: CopyButtonWords = { copied: "Copied", copiedStatus: "Copied to the clipboard", failed: "Copy failed: select the text and copy it yourself" };
+
 /**
  * Copies `text` to the clipboard. `label` is the button's accessible name and stays the same;
  * the button shows `children` (default: `label`), then "Copied" for 2 s, and a polite status
  * region says whether it worked. `className` replaces the dashboard's small secondary button look
  * (the payment page has its own styles).
  */
-export function CopyButton({ text, label, children = label, className }: { text: string; label: string; children?: ReactNode; className?: string }) {
+export function CopyButton({
+  text,
+  label,
+  children = label,
+  className,
+  words = englishWords,
+}: {
+  text: string;
+  label: string;
+  children?: ReactNode;
+  className?: string;
+  /** What it says once clicked (the payment page passes them in the customer's language). */
+  words?: CopyButtonWords;
+}) {
   const [copied, setCopied] = useState<boolean | null>(null);
   useEffect(() => {
     if (copied === null) return;
@@ -32,10 +53,10 @@ export function CopyButton({ text, label, children = label, className }: { text:
           }
         }}
       >
-        {copied ? "Copied" : children}
+        {copied ? words.copied : children}
       </button>
       <span role="status" className={styles.visuallyHidden}>
-        {copied === true ? "Copied to the clipboard" : copied === false ? "Copy failed: select the text and copy it yourself" : ""}
+        {copied === true ? words.copiedStatus : copied === false ? words.failed : ""}
       </span>
     </>
   );

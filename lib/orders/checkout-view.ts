@@ -13,6 +13,12 @@ import type { PublicOrder } from "./public-order";
 import { defaultLocale, displayAmount, displayFiat } from "./display-amount";
 import { decimalToBaseUnits, paymentRequestUri } from "./payment-uri";
 
+/**
+ * The "checkout" messages (messages/<locale>.json) in the page's language: next-intl's
+ * useTranslations("checkout") on the page, createTranslator on the server and in tests.
+ */
+export type CheckoutTranslate = (key: string, values?: Record<string, string | number>) => string;
+
 export type CheckoutPanel = "pay" | "processing" | "result";
 
 export type CheckoutOrder = Pick<
@@ -67,25 +73,25 @@ export interface CheckoutView {
   result: CheckoutResult | null;
 }
 
-const shopOf = (order: Pick<CheckoutOrder, "shop_name">) => order.shop_name || "the shop";
+const shopOf = (order: Pick<CheckoutOrder, "shop_name">, t: CheckoutTranslate) => order.shop_name || t("theShop");
 
-const refundLine = (order: CheckoutOrder) =>
-  `${shopOf(order)} sees this payment on the order and can refund it${order.refund_address_allowed ? ": leave the address to refund to below" : ""}.`;
+const refundLine = (order: CheckoutOrder, t: CheckoutTranslate) =>
+  t(order.refund_address_allowed ? "refundWithAddress" : "refund", { shop: shopOf(order, t) });
 
-function result(order: CheckoutOrder, locale: string): CheckoutResult {
-  const shop = shopOf(order);
+function result(order: CheckoutOrder, t: CheckoutTranslate, locale: string): CheckoutResult {
+  const shop = shopOf(order, t);
   const received = `${displayAmount(order.amount_received, locale)} ${order.currency}`;
   const total = `${displayAmount(order.amount, locale)} ${order.currency}`;
-  const returnTo = order.redirect_url ? { url: order.redirect_url, label: `Return to ${order.shop_name || "the shop"}` } : null;
-  const noMore = "Do not send funds to this address now.";
+  const returnTo = order.redirect_url ? { url: order.redirect_url, label: t("returnTo", { shop }) } : null;
+  const noMore = t("noMore");
   if (order.status === "confirmed") {
-    return { tone: "ok", title: "Payment confirmed", lines: [`${received} received by ${shop}. Thank you!`], returnTo, receipt: `/pay/${order.order_id}/receipt` };
+    return { tone: "ok", title: t("confirmedTitle"), lines: [t("confirmedLine", { received, shop })], returnTo, receipt: `/pay/${order.order_id}/receipt` };
   }
   if (order.status === "expired") {
     return {
       tone: "bad",
-      title: "This payment request has expired",
-      lines: ["No payment arrived before the deadline, and nothing was charged.", `${noMore} Go back to ${shop} and start a new payment.`],
+      title: t("expiredTitle"),
+      lines: [t("expiredLine"), `${noMore} ${t("startAgain", { shop })}`],
       returnTo,
       receipt: null,
     };
@@ -93,8 +99,8 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   if (order.failure_reason === "underpaid") {
     return {
       tone: "bad",
-      title: "Payment incomplete",
-      lines: [`Only ${received} of ${total} arrived before the deadline.`, `${noMore} ${refundLine(order)}`],
+      title: t("underpaidTitle"),
+      lines: [t("underpaidLine", { received, total }), `${noMore} ${refundLine(order, t)}`],
       returnTo,
       receipt: null,
     };
@@ -102,16 +108,16 @@ function result(order: CheckoutOrder, locale: string): CheckoutResult {
   if (order.failure_reason === "late_payment") {
     return {
       tone: "bad",
-      title: "Payment arrived too late",
-      lines: ["Your payment reached this address after the payment window had closed.", `${noMore} ${refundLine(order)}`],
+      title: t("lateTitle"),
+      lines: [t("lateLine"), `${noMore} ${refundLine(order, t)}`],
       returnTo,
       receipt: null,
     };
   }
   return {
     tone: "bad",
-    title: "Payment failed",
-    lines: ["The transaction failed on the blockchain, so no funds moved.", `${noMore} Go back to ${shop} and start a new payment.`],
+    title: t("failedTitle"),
+    lines: [t("failedLine"), `${noMore} ${t("startAgain", { shop })}`],
     returnTo,
     receipt: null,
   };
@@ -123,7 +129,7 @@ export function itemLine(item: { name: string; quantity: number }): string {
 }
 
 /** The pay page's view of an order in its current state (see the module comment). */
-export function checkoutView(order: CheckoutOrder, locale: string = defaultLocale): CheckoutView {
+export function checkoutView(order: CheckoutOrder, t: CheckoutTranslate, locale: string = defaultLocale): CheckoutView {
   const network = order.blockchain.name;
   const fiat = order.price_amount && order.price_currency ? displayFiat(order.price_amount, order.price_currency, locale) : null;
   const tokenAmount = `${displayAmount(order.amount, locale)} ${order.currency}`;
@@ -143,8 +149,8 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
     const received = total - baseUnits;
     return {
       panel: "pay",
-      headline: partial ? `Pay the remaining ${display} ${order.currency}` : `Pay ${fiat ?? tokenAmount}`,
-      subline: `${fiat && !partial ? `${tokenAmount} ` : ""}on ${network}`,
+      headline: partial ? t("payRemaining", { amount: `${display} ${order.currency}` }) : t("pay", { amount: fiat ?? tokenAmount }),
+      subline: fiat && !partial ? t("amountOnNetwork", { amount: tokenAmount, network }) : t("onNetwork", { network }),
       due,
       progress: partial
         ? { received: displayAmount(order.amount_received, locale), total: displayAmount(order.amount, locale), percent: total > 0n ? Number((received * 100n) / total) : 0 }
@@ -154,9 +160,10 @@ export function checkoutView(order: CheckoutOrder, locale: string = defaultLocal
   }
   // All of it arrived and the scanner has yet to move the order on: nothing more is asked for.
   if (order.status === "processing" || nothingDue) {
-    return { panel: "processing", headline: `Confirming your payment of ${fiat ?? tokenAmount}`, subline: `on ${network}`, due: null, progress: null, result: null };
+    return { panel: "processing", headline: t("confirming", { amount: fiat ?? tokenAmount }), subline: t("onNetwork", { network }), due: null, progress: null, result: null };
   }
-  const outcome = result(order, locale);
-  const headline = order.status === "confirmed" ? `Paid ${fiat ?? tokenAmount}` : outcome.title;
-  return { panel: "result", headline, subline: `${fiat ? `${tokenAmount} ` : ""}on ${network}`, due: null, progress: null, result: outcome };
+  const outcome = result(order, t, locale);
+  const headline = order.status === "confirmed" ? t("paid", { amount: fiat ?? tokenAmount }) : outcome.title;
+  const subline = fiat ? t("amountOnNetwork", { amount: tokenAmount, network }) : t("onNetwork", { network });
+  return { panel: "result", headline, subline, due: null, progress: null, result: outcome };
 }

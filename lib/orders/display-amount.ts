@@ -32,6 +32,11 @@ export function displayFiat(value: string, currency: string, locale: string = de
   }
 }
 
+/** A moment as the locale writes it, in UTC and saying so ("26 Nov 2026, 03:19 UTC"): the same text on the server and in any browser. */
+export function utcDateTime(iso: string, locale: string = defaultLocale, style: "medium" | "long" = "medium"): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: style, timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+}
+
 /**
  * A decimal string times a whole quantity, exactly, without trailing zeros ("24.50" × 3 → "73.5"):
  * a payment link's price × quantity, the same on the link's page (its live total) and on the server

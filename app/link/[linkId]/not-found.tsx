@@ -1,11 +1,13 @@
+import { getTranslations } from "next-intl/server";
 import styles from "@/components/pay/pay.module.css";
 
 /** Unknown, closed or deleted payment link. */
-export default function LinkNotFound() {
+export default async function LinkNotFound() {
+  const t = await getTranslations("link");
   return (
     <main className={styles.page} data-color-scheme="auto">
-      <h1 className={styles.title}>This payment link is not available</h1>
-      <p>It may have been closed by the shop, or the address is mistyped. Check the link the shop gave you, or contact the shop.</p>
+      <h1 className={styles.title}>{t("notFoundTitle")}</h1>
+      <p>{t("notFoundBody")}</p>
     </main>
   );
 }

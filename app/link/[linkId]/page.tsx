@@ -1,18 +1,21 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations } from "next-intl/server";
 import { LinkCheckout } from "@/components/pay/link-checkout";
+import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
+import { pickMessages } from "@/lib/i18n/pick-messages";
 import { getPublicLinkView } from "@/lib/payment-links/payment-links";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: "Pay",
-  robots: { index: false, follow: false },
-  referrer: "no-referrer",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("link");
+  return { title: t("pageTitle"), robots: { index: false, follow: false }, referrer: "no-referrer" };
+}
 
 async function findLinkView(linkId: string) {
   if (!/^LNK-[0-9A-Za-z]{1,64}$/.test(linkId)) return null;
@@ -30,5 +33,12 @@ export default async function LinkPage({ params }: { params: Promise<{ linkId: s
   const link = await findLinkView(linkId);
   if (!link) notFound();
   const methods = link.options.map((o) => ({ ...o, network: findBlockchainBySlug(o.blockchain)?.name ?? o.blockchain }));
-  return <LinkCheckout link={link} methods={methods} />;
+  return (
+    <>
+      <LocaleSwitcher returnTo={`/link/${link.id}`} />
+      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
+        <LinkCheckout link={link} methods={methods} />
+      </NextIntlClientProvider>
+    </>
+  );
 }

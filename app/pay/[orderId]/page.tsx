@@ -1,21 +1,28 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations } from "next-intl/server";
+import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import { PaymentPage } from "@/components/pay/payment-page";
 import styles from "@/components/pay/pay.module.css";
 import { itemLine } from "@/lib/orders/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { pickMessages } from "@/lib/i18n/pick-messages";
 import { getPublicOrder } from "@/lib/orders/public-order";
 
 // Always fresh: the status is live data.
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: "Pay your order",
-  // Payment pages are per-customer links, not content.
-  robots: { index: false, follow: false },
-  referrer: "no-referrer",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("pay");
+  return {
+    title: t("pageTitle"),
+    // Payment pages are per-customer links, not content.
+    robots: { index: false, follow: false },
+    referrer: "no-referrer",
+  };
+}
 
 // GET /pay/{order_id} – the hosted payment page (public; ORD-… ids only, customer-safe fields only)
 export default async function PayPage({ params }: { params: Promise<{ orderId: string }> }) {
@@ -28,5 +35,14 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
       {itemLine(order.item)}
     </p>
   );
-  return <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} />;
+  return (
+    <>
+      {/* Above the page: the parts that leave once paid must not move it (no layout shift). */}
+      <LocaleSwitcher returnTo={`/pay/${order.order_id}`} />
+      {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
+      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors"])}>
+        <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} />
+      </NextIntlClientProvider>
+    </>
+  );
 }

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { checkoutView, itemLine, type CheckoutOrder } from "@/lib/orders/checkout-view";
+import { checkoutView as checkoutViewIn, itemLine, type CheckoutOrder } from "@/lib/orders/checkout-view";
+import { wordsFor } from "../../helpers/translate";
+
+const english = wordsFor("checkout");
+const checkoutView = (order: CheckoutOrder) => checkoutViewIn(order, english);
 
 const to = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const usdc = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -129,5 +133,26 @@ describe("checkoutView: what was bought, and the receipt", () => {
     expect(checkoutView(usdcOrder({ status: "confirmed", amount_received: "20", amount_missing: "0" })).result!.receipt).toBe("/pay/ORD-test123/receipt");
     expect(checkoutView(usdcOrder({ status: "expired" })).result!.receipt).toBeNull();
     expect(checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.receipt).toBeNull();
+  });
+});
+
+describe("checkoutView: in the customer's language", () => {
+  test("German words and German number formatting, same amounts for Copy and the QR code", () => {
+    const view = checkoutViewIn(usdcOrder({ amount: "1234.5", amount_missing: "1234.5" }), wordsFor("checkout", "de"), "de");
+    expect(view.headline).toBe("1.234,5 USDC bezahlen");
+    expect(view.subline).toBe("auf Base");
+    expect(view.due!.exact).toBe("1234.5");
+  });
+
+  test("a fiat price is written the locale's way (Japanese: ￥ and no decimals; French: 10,00 €)", () => {
+    const priced = ethOrder({ price_amount: "10.00", price_currency: "EUR" });
+    expect(checkoutViewIn(priced, wordsFor("checkout", "fr"), "fr").headline).toBe("Payer 10,00\u00a0€");
+    expect(checkoutViewIn(ethOrder({ price_amount: "1500", price_currency: "JPY" }), wordsFor("checkout", "ja"), "ja").headline).toBe("￥1,500 を支払う");
+  });
+
+  test("a settled order's result panel is translated too", () => {
+    const view = checkoutViewIn(usdcOrder({ status: "expired", shop_name: "" }), wordsFor("checkout", "es"), "es");
+    expect(view.result!.title).toBe("Esta solicitud de pago ha caducado");
+    expect(view.result!.lines.join(" ")).toContain("Vuelva a la tienda");
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { customerErrorMessage, merchantErrorMessage, noBrowserWalletMessage, walletErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage as customerErrorMessageIn, merchantErrorMessage, walletErrorMessage as walletErrorMessageIn } from "@/lib/orders/customer-messages";
 import { errorCodes } from "@/lib/http/error-codes";
+import { customerLocales, wordsFor } from "../../helpers/translate";
+
+const customerErrorMessage = (code: string | undefined | null, context: { shopName: string }) => customerErrorMessageIn(code, context, wordsFor("errors"));
+const walletErrorMessage = (error: unknown) => walletErrorMessageIn(error, wordsFor("wallet"));
+const noBrowserWalletMessage = wordsFor("wallet")("noBrowserWallet");
 
 const context = { shopName: "Lighthouse Books" };
 /** What must never reach a customer: a code, an API path, an HTTP method. */
@@ -22,6 +27,22 @@ describe("customerErrorMessage", () => {
 
   test("a shop without a name is 'the shop'", () => {
     expect(customerErrorMessage("WALLET_NOT_CONFIGURED", { shopName: "" })).toContain("contact the shop");
+  });
+});
+
+describe("customerErrorMessage in every language of the customer pages", () => {
+  test("German words with the shop's name; no language yields developer wording", () => {
+    expect(customerErrorMessageIn("WALLET_NOT_CONFIGURED", context, wordsFor("errors", "de"))).toBe(
+      "Lighthouse Books kann Zahlungen auf diesem Weg derzeit nicht annehmen. Wählen Sie eine andere Zahlungsart oder wenden Sie sich an Lighthouse Books.",
+    );
+    for (const locale of customerLocales) {
+      for (const code of [...Object.keys(errorCodes), undefined, "SOMETHING_NEW"]) {
+        const message = customerErrorMessageIn(code, context, wordsFor("errors", locale));
+        expect(message, `${locale} ${String(code)}`).not.toMatch(developerWords);
+        expect(message.length, `${locale} ${String(code)}`).toBeGreaterThan(10);
+      }
+      expect(walletErrorMessageIn({ code: 4001 }, wordsFor("wallet", locale)).length, locale).toBeGreaterThan(10);
+    }
   });
 });
 

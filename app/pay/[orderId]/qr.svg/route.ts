@@ -15,7 +15,8 @@ async function qrCode(_request: Request, context: { params: Promise<{ orderId: s
   try {
     // Only the unguessable public id (getPublicOrder): numeric ids are sequential and would enumerate everyone's orders.
     const order = await getPublicOrder(await getDb(), orderId);
-    const uri = order ? checkoutView(order).due?.paymentUri : null;
+    // Only the payment URI is used here, none of the page's words: the message keys stand in for them.
+    const uri = order ? checkoutView(order, (key) => key).due?.paymentUri : null;
     if (!uri) return plain(404, "Not found");
     return new Response(await qrSvg(uri), {
       status: 200,

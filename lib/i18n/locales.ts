@@ -1,0 +1,65 @@
+/**
+ * The customer pages' languages (pay, link and receipt pages); the dashboard stays English.
+ * Pure, for the proxy (edge), the server and the tests.
+ */
+export const customerLocales = ["en", "de", "fr", "es", "pt", "ja", "zh"] as const;
+export type CustomerLocale = (typeof customerLocales)[number];
+export const defaultCustomerLocale: CustomerLocale = "en";
+
+/** The customer's choice from the language switcher (a year; Accept-Language decides without it). */
+export const localeCookieName = "NEXT_LOCALE";
+export const localeCookieMaxAge = 365 * 24 * 3600;
+
+/** Set by proxy.ts on customer pages only: the locale that request renders in. Every other page renders in English. */
+export const customerLocaleHeader = "x-customer-locale";
+
+/** Each language in its own words, for the switcher. */
+export const localeNames: Record<CustomerLocale, string> = {
+  en: "English",
+  de: "Deutsch",
+  fr: "Français",
+  es: "Español",
+  pt: "Português",
+  ja: "日本語",
+  zh: "中文",
+};
+
+export function isCustomerLocale(value: unknown): value is CustomerLocale {
+  return typeof value === "string" && (customerLocales as readonly string[]).includes(value);
+}
+
+/** The pages that are shown in the customer's language: /pay/{id}, its receipt, /link/{id}. */
+export function isCustomerPage(pathname: string): boolean {
+  return pathname.startsWith("/pay/") || pathname.startsWith("/link/");
+}
+
+/**
+ * The first language of Accept-Language (by q, then order) that the pages speak, matched on its
+ * primary subtag ("de-CH" → de, "zh-Hant-TW" → zh); null when none is.
+ */
+export function localeFromAcceptLanguage(header: string | null | undefined): CustomerLocale | null {
+  if (!header) return null;
+  const ranked = header
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { language: tag.trim().toLowerCase().split("-")[0] ?? "", quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((entry) => entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  return ranked.map((entry) => entry.language).find(isCustomerLocale) ?? null;
+}
+
+/** The switcher's cookie wins, then Accept-Language, then English. */
+export function negotiateCustomerLocale(cookie: string | undefined, acceptLanguage: string | null): CustomerLocale {
+  if (isCustomerLocale(cookie)) return cookie;
+  return localeFromAcceptLanguage(acceptLanguage) ?? defaultCustomerLocale;
+}
+
+/** A same-site path to go back to after switching language; anything else (other hosts, `//host`) → "/". */
+export function safeReturnPath(value: string | null): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
+  return value;
+}
