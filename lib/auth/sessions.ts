@@ -12,7 +12,8 @@ import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
-import { assertLoginSecondFactor, hasEnabledSecondFactor, secondFactorRequired } from "./second-factor";
+import type { PasskeyAssertion } from "./schemas";
+import { assertLoginSecondFactor, hasEnabledSecondFactor, secondFactorMethods, secondFactorRequired } from "./second-factor";
 import {
   findMerchantById,
   findMerchantByUsername,
@@ -94,7 +95,7 @@ export async function login(db: Db, username: string, password: string, clientIp
     if (merchant) await recordAudit(db, { merchantId: merchant.id, action: "auth.login_failed", actor: signingInActor(merchant), ip: clientIp, now });
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
-  if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
+  if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now, await secondFactorMethods(db, merchant.id));
   // Before recordLoginSuccess, which makes this address a known one.
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
   await recordLoginSuccess(db, merchant.id, username, clientIp, now);
@@ -102,9 +103,9 @@ export async function login(db: Db, username: string, password: string, clientIp
   return { ...tokens, merchant };
 }
 
-/** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
-export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date()) {
-  const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp);
+/** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code, or a passkey assertion → the token pair. */
+export async function loginWithSecondFactor(db: Db, challenge: string, code: string | undefined, clientIp: string, now = new Date(), passkey?: PasskeyAssertion) {
+  const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp, passkey);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
   await noticeSignInFromNewAddress(db, merchant, clientIp, now);
