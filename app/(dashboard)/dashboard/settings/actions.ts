@@ -2,7 +2,8 @@
 
 import { z } from "zod";
 import { getAccountOrThrow, rotateAccountWebhookSecret, updateAccountSettings } from "@/lib/auth/account";
-import { confirmTotpBody, updateAccountBody } from "@/lib/auth/schemas";
+import { confirmTotpBody, passkeyAssertion, registerPasskeyBody, updateAccountBody } from "@/lib/auth/schemas";
+import { finishPasskeyRegistration, passkeyProofOptions, removePasskey, startPasskeyRegistration } from "@/lib/auth/manage-passkeys";
 import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
 import { confirmTotpEnrolment, disableTotp, startTotpEnrolment } from "@/lib/auth/manage-totp";
 import { qrSvg } from "@/lib/orders/qr-code";
@@ -49,4 +50,33 @@ export const disableTotpAction = authedAction(
     const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
     return disableTotp(db, merchantId, proof, await actionClientIp().catch(() => null), formFields);
   },
+);
+
+// ─── passkeys (issue 28): the same use-cases as /api/account/second-factor/passkeys/… ───
+
+/** The password, plus a code or a passkey assertion when two-factor authentication is already on. */
+const passkeyProofInput = z.object({
+  password: z.string().max(256).optional(),
+  code: z.string().max(64).optional(),
+  passkey: passkeyAssertion.optional(),
+});
+const proofOf = ({ password, code, passkey }: z.infer<typeof passkeyProofInput>) =>
+  password ? { password, ...(code?.trim() ? { code: code.trim() } : {}), ...(passkey ? { passkey } : {}) } : undefined;
+
+/** Same use-case as POST /api/account/second-factor/passkeys/options/: creation options for the browser. */
+export const passkeyRegistrationOptionsAction = authedAction(passkeyProofInput, async (input, { db, merchantId }) =>
+  startPasskeyRegistration(db, merchantId, proofOf(input), await actionClientIp().catch(() => null), formFields),
+);
+
+/** Same use-case as POST /api/account/second-factor/passkeys/: the new passkey (and recovery codes when it is the first factor). */
+export const registerPasskeyAction = authedAction(registerPasskeyBody, async (input, { db, merchantId }) =>
+  finishPasskeyRegistration(db, merchantId, input, await actionClientIp().catch(() => null)),
+);
+
+/** Same use-case as POST /api/account/second-factor/passkeys/proof-options/: request options for a fresh proof. */
+export const passkeyProofOptionsAction = authedAction(z.object({}), async (_input, { db, merchantId }) => passkeyProofOptions(db, merchantId));
+
+/** Same use-case as POST /api/account/second-factor/passkeys/{id}/remove/: password and a fresh second factor. */
+export const removePasskeyAction = authedAction(passkeyProofInput.extend({ id: z.coerce.number().int().positive() }), async (input, { db, merchantId }) =>
+  removePasskey(db, merchantId, input.id, proofOf(input), await actionClientIp().catch(() => null), formFields),
 );

@@ -9,9 +9,22 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { rateLimitUsage } from "@/lib/auth/queries";
 import { ActionForm, Field } from "@/components/ui/action-form";
+import { PasskeySettings } from "@/components/dashboard/passkey-settings";
 import { TotpSettings } from "@/components/dashboard/totp-settings";
+import { listMerchantPasskeys } from "@/lib/auth/manage-passkeys";
 import { secondFactorStatus } from "@/lib/auth/second-factor";
-import { confirmTotpAction, disableTotpAction, rotateAccountSecretAction, revealAccountSecretAction, startTotpAction, updateToleranceAction } from "./actions";
+import {
+  confirmTotpAction,
+  disableTotpAction,
+  passkeyProofOptionsAction,
+  passkeyRegistrationOptionsAction,
+  registerPasskeyAction,
+  removePasskeyAction,
+  rotateAccountSecretAction,
+  revealAccountSecretAction,
+  startTotpAction,
+  updateToleranceAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Dashboard" };
 
@@ -27,6 +40,7 @@ export default async function SettingsPage() {
   const used = await rateLimitUsage(db, merchant.merchantId, new Date(windowStart));
   const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
   const twoFactor = await secondFactorStatus(db, merchant.merchantId);
+  const passkeys = await listMerchantPasskeys(db, merchant.merchantId);
 
   return (
     <>
@@ -49,6 +63,16 @@ export default async function SettingsPage() {
           start={startTotpAction}
           confirm={confirmTotpAction}
           disable={disableTotpAction}
+        />
+      </Card>
+      <Card title="Passkeys">
+        <PasskeySettings
+          passkeys={passkeys}
+          twoFactorOn={twoFactor.totp.enabled || passkeys.length > 0}
+          registrationOptions={passkeyRegistrationOptionsAction}
+          register={registerPasskeyAction}
+          proofOptions={passkeyProofOptionsAction}
+          remove={removePasskeyAction}
         />
       </Card>
       <Card title="Plan and rate limit">
