@@ -79,7 +79,7 @@ describe("TOTP enrolment", () => {
     for (const code of codes) expect(JSON.stringify(stored)).not.toContain(code.replace("-", ""));
 
     const status = await call(getStatus, "GET", "/x/", { token: m.access });
-    expect(status.body.data).toEqual({ totp: { enabled: true, enabled_at: expect.any(String) }, recovery_codes_remaining: 10 });
+    expect(status.body.data).toEqual({ totp: { enabled: true, enabled_at: expect.any(String) }, recovery_codes_remaining: 10, passkeys: 0 });
     // The secret is never shown again: a new enrolment is refused while one is on.
     const again = await call(beginTotp, "POST", "/x/", { token: m.access, body: { reauth: { password: m.password } } });
     expect(again.status).toBe(409);
