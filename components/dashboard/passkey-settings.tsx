@@ -22,6 +22,10 @@ import type {
 
 type Passkey = { id: number; name: string; created_at: string; last_used_at: string | null };
 type Proof = Parameters<typeof passkeyRegistrationOptionsAction>[0];
+// The browser library's JSON types declare no index signature for the extension outputs the
+// actions' schemas accept as a record: the same JSON, typed for the action.
+type AssertionInput = NonNullable<Exclude<Proof, FormData>["passkey"]>;
+type AttestationInput = Exclude<Parameters<typeof registerPasskeyAction>[0], FormData>["response"];
 
 /** Thrown inside a flow to show an action's refusal (its message and field errors). */
 class Refused extends Error {
@@ -73,7 +77,7 @@ export function PasskeySettings({
     const code = String(form.get("code") ?? "").trim();
     if (!twoFactorOn || code || passkeys.length === 0) return { password, ...(code ? { code } : {}) };
     const options = (await unwrap(await proofOptions({}))) as PublicKeyCredentialRequestOptionsJSON;
-    return { password, passkey: await startAuthentication({ optionsJSON: options }) };
+    return { password, passkey: (await startAuthentication({ optionsJSON: options })) as unknown as AssertionInput };
   }
 
   async function run(formName: string, event: React.FormEvent<HTMLFormElement>, flow: (form: FormData) => Promise<string>) {
@@ -156,7 +160,7 @@ export function PasskeySettings({
         onSubmit={(event) =>
           run("add", event, async (form) => {
             const options = (await unwrap(await registrationOptions(await proofFrom(form)))) as PublicKeyCredentialCreationOptionsJSON;
-            const response = await startRegistration({ optionsJSON: options });
+            const response = (await startRegistration({ optionsJSON: options })) as unknown as AttestationInput;
             const added = await unwrap(await register({ name: String(form.get("name") ?? "").trim() || "Passkey", response }));
             setRecoveryCodes(added.recovery_codes);
             return `Passkey “${added.passkey.name}” added.`;

@@ -5,8 +5,8 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
+  type WebAuthnCredential,
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { DbOrTx } from "@/lib/db/types";
@@ -39,7 +39,8 @@ async function rememberChallenge(db: DbOrTx, merchantId: number, purpose: Passke
 const spendChallenge = (db: DbOrTx, merchantId: number, purpose: PasskeyPurpose, now: Date) => (challenge: string) =>
   spendWebauthnChallenge(db, merchantId, purpose, sha256Hex(challenge), now);
 
-const transportsOf = (stored: string | null): AuthenticatorTransportFuture[] | undefined => (stored ? (JSON.parse(stored) as AuthenticatorTransportFuture[]) : undefined);
+type Transports = NonNullable<WebAuthnCredential["transports"]>;
+const transportsOf = (stored: string | null): Transports | undefined => (stored ? (JSON.parse(stored) as Transports) : undefined);
 
 /** Options for navigator.credentials.create(): the account's existing passkeys are excluded. */
 export async function passkeyRegistrationOptions(db: DbOrTx, merchant: { id: number; username: string }, now = new Date()) {

@@ -56,7 +56,7 @@ export class SoftwarePasskey {
       id: this.credentialId,
       rawId: this.credentialId,
       type: "public-key" as const,
-      response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ["internal"] },
+      response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ["internal" as const] },
       clientExtensionResults: {},
     };
   }

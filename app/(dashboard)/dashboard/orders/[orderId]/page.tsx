@@ -17,7 +17,6 @@ import { isRefundable } from "@/lib/refunds/create-refund";
 import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { GaslessRelay, PaymentOrder, Transaction } from "@/lib/db/schema";
 import { formatEther, formatGwei } from "viem";
-import { findBlockchainById } from "@/lib/chains/catalog";
 import { createRefundAction, redeliverAction } from "./actions";
 import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
 
