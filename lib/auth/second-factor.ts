@@ -77,8 +77,9 @@ async function spendSecondFactorCode(
   if (factor?.secretCiphertext && (enabling ? !factor.enabledAt : factor.enabledAt)) {
     const step = totpStepOf(decryptTotpSecret(factor.secretCiphertext, aadOf(merchantId)), typed, now);
     if (step !== null && (await spendTotpStep(db, factor.id, step, now, enabling))) accepted = "totp";
-    if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
   }
+  // Recovery codes exist only while a second factor (TOTP or a passkey) is on.
+  if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
   const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
   const step = enabling ? "enrolment" : purpose;
   if (accepted) {

@@ -22,7 +22,7 @@ vi.mock("next-auth", () => import("@auth/core/errors"));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-gateway-peer-address": fake.clientIp }) }));
 
 const { signInAction, passkeySignInOptionsAction } = await import("@/app/(auth)/sign-in/actions");
-const { passkeyRegistrationOptionsAction, registerPasskeyAction, passkeyProofOptionsAction, removePasskeyAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
+const { passkeyRegistrationOptionsAction, registerPasskeyAction, passkeyProofOptionsAction, removePasskeyAction, startTotpAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 
 setupTestDatabase();
 
@@ -79,6 +79,14 @@ describe("passkeys in the dashboard", () => {
     await expect(signInAction(form({ ...fields, passkey: assertion }))).rejects.toEqual(redirectTo("/dashboard/orders"));
     expect(await signInAction(form({ ...fields, passkey: assertion }))).toMatchObject({ ok: false, error: { code: "INVALID_CREDENTIALS" } });
     expect(await signInAction(form({ ...fields, passkey: "{not json" }))).toMatchObject({ ok: false, error: { code: "INVALID_CREDENTIALS" } });
+  });
+
+  test("with a passkey on, setting up TOTP asks the password and a recovery code", async () => {
+    const m = await createMerchant();
+    const added = await addPasskeyFromSettings(m, new SoftwarePasskey());
+    expect(await startTotpAction(form({ password: m.password }))).toMatchObject({ ok: false, error: { details: { code: [expect.any(String)] } } });
+    const started = await startTotpAction(form({ password: m.password, code: added.recovery_codes[0]! }));
+    expect(started).toMatchObject({ ok: true, data: { secret: expect.any(String) } });
   });
 
   test("\"Use a passkey\" on an account without one is refused", async () => {

@@ -149,6 +149,15 @@ describe("signing in with a passkey", () => {
     expect(await actionsOf(m.id, "auth.second_factor_failed")).toHaveLength(1);
   });
 
+  test("an account guarded by a passkey alone signs in with a recovery code, once", async () => {
+    const m = await createMerchant();
+    const { recovery_codes } = await registerWith(m, new SoftwarePasskey());
+    const step = (code: string) => call(loginSecondFactor, "POST", "/x/", { body: { challenge, code }, ip: freshIp() });
+    const challenge = await challengeFor(m);
+    expect((await step(recovery_codes[0]!)).status).toBe(200);
+    expect((await step(recovery_codes[0]!)).status).toBe(401);
+  });
+
   test("a wrong origin, a made-up challenge, another step's challenge or an unknown key is refused", async () => {
     const m = await createMerchant();
     const passkey = new SoftwarePasskey();

@@ -35,8 +35,10 @@ export const updateToleranceAction = authedAction(z.preprocess(toleranceFromForm
 const formFields = { field: "password", codeField: "code" };
 
 /** Same use-case as POST /api/account/second-factor/totp/: the secret once, with its QR code. */
-export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional() }), async ({ password }, { db, merchantId }) => {
-  const enrolment = await startTotpEnrolment(db, merchantId, password ? { password } : undefined, await actionClientIp().catch(() => null), formFields);
+export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }), async ({ password, code }, { db, merchantId }) => {
+  // `code`: asked when a passkey already guards the account (a recovery code does).
+  const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
+  const enrolment = await startTotpEnrolment(db, merchantId, proof, await actionClientIp().catch(() => null), formFields);
   return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
 });
 

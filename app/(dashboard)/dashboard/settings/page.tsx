@@ -60,6 +60,7 @@ export default async function SettingsPage() {
           enabled={twoFactor.totp.enabled}
           enabledAt={twoFactor.totp.enabled_at}
           recoveryCodesRemaining={twoFactor.recovery_codes_remaining}
+          otherFactorOn={passkeys.length > 0}
           start={startTotpAction}
           confirm={confirmTotpAction}
           disable={disableTotpAction}
