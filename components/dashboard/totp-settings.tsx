@@ -48,6 +48,7 @@ export function TotpSettings({
   enabled,
   enabledAt,
   recoveryCodesRemaining,
+  otherFactorOn = false,
   start,
   confirm,
   disable,
@@ -55,6 +56,8 @@ export function TotpSettings({
   enabled: boolean;
   enabledAt: string | null;
   recoveryCodesRemaining: number;
+  /** A passkey already guards the account: set-up asks a recovery code as well as the password. */
+  otherFactorOn?: boolean;
   start: Action<Enrolment>;
   confirm: Action<Codes>;
   disable: Action<unknown>;
@@ -128,6 +131,7 @@ export function TotpSettings({
       <p>Off. With it on, signing in and sensitive changes ask for a code from an authenticator app as well as your password.</p>
       <form aria-label="Set up two-factor authentication" onSubmit={started.submit}>
         <Input id="totp-on-password" label="Current password" name="password" type="password" autoComplete="current-password" required errors={started.errors("password")} />
+        {otherFactorOn ? <Input id="totp-on-code" label="Recovery code" name="code" autoComplete="one-time-code" required maxLength={64} errors={started.errors("code")} /> : null}
         <Failure result={started.result} />
         <Button type="submit" disabled={started.pending}>
           {started.pending ? "Working…" : "Set up an authenticator app"}

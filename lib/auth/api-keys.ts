@@ -40,7 +40,7 @@ function auditedKey(key: ApiKey) {
 export async function createApiKey(db: DbOrTx, merchantId: number, input: CreateApiKeyBody, now = new Date(), { codeField = "reauth.code", userId }: { codeField?: string; userId?: number | null } = {}) {
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Expiry must be in the future."] });
-  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now });
+  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now, passkey: input.reauth?.passkey });
   const permissions: Permission[] = normalizePermissions(input.preset ? permissionPresets[input.preset] : (input.permissions ?? []));
   const secret = newId("apiKey");
   const record = await db.transaction(async (tx) => {

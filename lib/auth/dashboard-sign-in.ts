@@ -4,12 +4,28 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { verifyToken } from "./jwt";
-import { loginBody } from "./schemas";
+import { loginBody, passkeyAssertion, type PasskeyAssertion } from "./schemas";
 import { login, loginWithSecondFactor } from "./sessions";
 
 export const dashboardSignInCredentials = loginBody.extend({
   code: z.string().trim().max(64).optional().describe("The second factor, asked for once the password proved right on an account with 2FA"),
+  passkey: z
+    .string()
+    .max(65536)
+    .optional()
+    .describe("Instead of code: the passkey assertion (JSON) over the options from the sign-in form's passkey action"),
 });
+
+/** The form's `passkey` field (JSON text) as an assertion, or null when it is not one. */
+function passkeyOf(text: string | undefined): PasskeyAssertion | null {
+  if (!text) return null;
+  try {
+    const parsed = passkeyAssertion.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export type DashboardSignIn =
   | { kind: "signed_in"; user: { id: string; name: string; familyId?: string } }
@@ -27,16 +43,18 @@ export async function authorizeDashboardSignIn(db: Db, credentials: unknown, cli
   const parsed = dashboardSignInCredentials.safeParse(credentials);
   if (!parsed.success) return { kind: "invalid" };
   const { username, password, code } = parsed.data;
+  const passkey = passkeyOf(parsed.data.passkey);
+  if (parsed.data.passkey && !passkey) return { kind: "invalid" };
   try {
     let result: Awaited<ReturnType<typeof login>>;
     try {
       result = await login(db, username, password, clientIp);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== "SECOND_FACTOR_REQUIRED") throw error;
-      if (!code) return { kind: "second_factor_required" };
+      if (!code && !passkey) return { kind: "second_factor_required" };
       const { challenge } = (error.extra?.body?.second_factor ?? {}) as { challenge?: string };
       if (!challenge) throw error;
-      result = await loginWithSecondFactor(db, challenge, code, clientIp);
+      result = await loginWithSecondFactor(db, challenge, code || undefined, clientIp, new Date(), undefined, passkey ?? undefined);
     }
     const claims = await verifyToken(result.access, "access");
     return { kind: "signed_in", user: { id: String(result.merchant.id), name: result.merchant.username, familyId: claims?.familyId } };

@@ -31,5 +31,5 @@ export async function assertFreshProof(
     await recordLoginFailure(db, merchant.username, address, now);
     throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
   }
-  await assertFreshSecondFactor(db, merchantId, proof.code, { field: codeField, now });
+  await assertFreshSecondFactor(db, merchantId, proof.code, { field: codeField, now, passkey: proof.passkey });
 }

@@ -50,7 +50,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   },
   providers: [
     Credentials({
-      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" } },
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" }, passkey: { label: "Passkey" } },
       // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
         const clientIp = clientIpOf(request);

@@ -9,6 +9,13 @@ import {
   confirmTotpBody,
   disableTotpBody,
   loginSecondFactorBody,
+  loginPasskeyOptionsBody,
+  passkeyJson,
+  passkeyOptionsBody,
+  passkeyOptionsJson,
+  registerPasskeyBody,
+  registeredPasskeyJson,
+  removePasskeyBody,
   recoveryCodesJson,
   secondFactorStatusJson,
   sessionJson,
@@ -65,10 +72,25 @@ export const authRoutes = {
     doc: {
       summary: "Log in: the second step",
       description:
-        "Completes a login answered 401 SECOND_FACTOR_REQUIRED: the `challenge` from that answer and a current code of the authenticator app (each code works once) or an unused recovery code give the same token pair and user as POST /api/auth/login/. A wrong or reused code is 401 INVALID_CREDENTIALS; an expired or forged challenge 401 INVALID_TOKEN (log in again). 5 wrong codes in 15 minutes lock the account's second step (429), and a client address may call this 100 times an hour.",
+        "Completes a login answered 401 SECOND_FACTOR_REQUIRED: the `challenge` from that answer and a current code of the authenticator app (each code works once) or an unused recovery code, or instead of `code` a `passkey` assertion over the options from POST /api/auth/login/second-factor/passkey-options/, give the same token pair and user as POST /api/auth/login/. A wrong or reused code is 401 INVALID_CREDENTIALS; an expired or forged challenge 401 INVALID_TOKEN (log in again). A refused passkey (wrong origin, spent challenge, replay) is 401 INVALID_CREDENTIALS too. 5 wrong codes or passkey assertions in 15 minutes lock the account's second step (429), and a client address may call this 100 times an hour.",
       tags: ["Authentication"],
       response: bareAnswer(loginJson),
       errors: ["INVALID_CREDENTIALS", "INVALID_TOKEN", "RATE_LIMITED"],
+    },
+  }),
+  loginPasskeyOptions: defineRoute({
+    method: "POST",
+    path: "/api/auth/login/second-factor/passkey-options",
+    access: "public",
+    body: loginPasskeyOptionsBody,
+    clientLimit: { name: "passkey-options", perHour: 100 },
+    doc: {
+      summary: "Log in: passkey options for the second step",
+      description:
+        "For a login answered 401 SECOND_FACTOR_REQUIRED whose `methods` include `passkey`: WebAuthn request options limited to the account's passkeys. Give them to navigator.credentials.get() (e.g. @simplewebauthn/browser's startAuthentication()) and send the result as `passkey` with the same `challenge` to POST /api/auth/login/second-factor/. The WebAuthn challenge works once, for 5 minutes. Expired or forged login challenge: 401 INVALID_TOKEN; no passkey on the account: 409 CONFLICT. A client address may call this 100 times an hour.",
+      tags: ["Authentication"],
+      response: okAnswer(passkeyOptionsJson),
+      errors: ["INVALID_TOKEN", "CONFLICT", "RATE_LIMITED"],
     },
   }),
   refresh: defineRoute({
@@ -138,7 +160,7 @@ export const authRoutes = {
     access: "login",
     doc: {
       summary: "Two-factor authentication status",
-      description: "Whether TOTP is enabled and how many recovery codes are left.",
+      description: "Whether TOTP is enabled, how many passkeys are registered and how many recovery codes are left.",
       tags: ["Account"],
       response: okAnswer(secondFactorStatusJson),
     },
@@ -183,6 +205,75 @@ export const authRoutes = {
       tags: ["Account"],
       response: okAnswer(secondFactorStatusJson, "Two-factor authentication is off."),
       errors: ["RATE_LIMITED"],
+    },
+  }),
+  listPasskeys: defineRoute({
+    method: "GET",
+    path: "/api/account/second-factor/passkeys",
+    access: "login",
+    doc: {
+      summary: "List passkeys",
+      description: "The passkeys registered as a second factor, oldest first.",
+      tags: ["Account"],
+      response: okAnswer(z.array(passkeyJson)),
+    },
+  }),
+  passkeyRegistrationOptions: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/passkeys/options",
+    access: "login",
+    body: passkeyOptionsBody,
+    clientLimit: { name: "passkey-options", perHour: 100 },
+    doc: {
+      summary: "Start registering a passkey",
+      description:
+        "Needs the current password in `reauth`, and a fresh second factor (`code` or `passkey`) when two-factor authentication is already on (400 VALIDATION_ERROR on reauth.password or reauth.code). Answers WebAuthn creation options for navigator.credentials.create() (e.g. @simplewebauthn/browser's startRegistration()); send the result to POST /api/account/second-factor/passkeys/. RP ID and origin come from APP_URL. A client address may call this 100 times an hour.",
+      tags: ["Account"],
+      response: okAnswer(passkeyOptionsJson),
+      errors: ["RATE_LIMITED"],
+    },
+  }),
+  registerPasskey: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/passkeys",
+    access: "login",
+    body: registerPasskeyBody,
+    doc: {
+      summary: "Register a passkey",
+      description:
+        "The browser's answer to the creation options: the passkey becomes a second factor at once (login, API keys, webhook endpoints, payout addresses and removing factors then ask for it or another factor). The account's first second factor also gets ten single-use recovery codes, shown this once. A spent, expired or foreign challenge or another origin: 400 VALIDATION_ERROR on response.",
+      tags: ["Account"],
+      response: createdAnswer(registeredPasskeyJson, "Passkey added."),
+      errors: ["CONFLICT"],
+    },
+  }),
+  passkeyProofOptions: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/passkeys/proof-options",
+    access: "login",
+    clientLimit: { name: "passkey-options", perHour: 100 },
+    doc: {
+      summary: "Passkey options for a fresh proof",
+      description:
+        "WebAuthn request options for the account's passkeys; the assertion goes in `reauth.passkey` of a change that asks a fresh second factor (instead of `reauth.code`). Works once, for 5 minutes. No passkey: 409 CONFLICT. A client address may call this 100 times an hour.",
+      tags: ["Account"],
+      response: okAnswer(passkeyOptionsJson),
+      errors: ["CONFLICT", "RATE_LIMITED"],
+    },
+  }),
+  removePasskey: defineRoute({
+    method: "POST",
+    path: "/api/account/second-factor/passkeys/[id]/remove",
+    access: "login",
+    params: idParams,
+    body: removePasskeyBody,
+    doc: {
+      summary: "Remove a passkey",
+      description:
+        "Needs the password and a fresh second factor in `reauth` (400 VALIDATION_ERROR on reauth.password or reauth.code). Removing the account's last second factor turns two-factor authentication off (recovery codes go too).",
+      tags: ["Account"],
+      response: okAnswer(z.object({ removed: z.boolean(), two_factor_off: z.boolean() }), "Passkey removed."),
+      errors: ["NOT_FOUND", "RATE_LIMITED"],
     },
   }),
   listSessions: defineRoute({

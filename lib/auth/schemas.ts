@@ -122,35 +122,105 @@ export const secondFactorCode = z
   .max(64)
   .describe("A current 6-digit code from the authenticator app, or one of the unused recovery codes (each works once)");
 
+const b64url = z.string().max(16384).regex(/^[A-Za-z0-9_-]*$/, "Expected base64url.");
+
+/** A WebAuthn assertion as @simplewebauthn/browser's startAuthentication() answers it (issue 28). */
+export const passkeyAssertion = z
+  .object({
+    id: b64url.min(1),
+    rawId: b64url.min(1),
+    type: z.literal("public-key"),
+    response: z.object({
+      clientDataJSON: b64url.min(1),
+      authenticatorData: b64url.min(1),
+      signature: b64url.min(1),
+      userHandle: b64url.optional(),
+    }),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  })
+  .describe("A WebAuthn assertion (the JSON of navigator.credentials.get(), as @simplewebauthn/browser's startAuthentication() gives it) over a challenge from a passkey options endpoint");
+export type PasskeyAssertion = z.infer<typeof passkeyAssertion>;
+
+/** A WebAuthn attestation as @simplewebauthn/browser's startRegistration() answers it. */
+export const passkeyAttestation = z
+  .object({
+    id: b64url.min(1),
+    rawId: b64url.min(1),
+    type: z.literal("public-key"),
+    response: z.object({
+      clientDataJSON: b64url.min(1),
+      attestationObject: b64url.min(1),
+      transports: z.array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"])).optional(),
+      authenticatorData: b64url.optional(),
+      publicKey: b64url.optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+    }),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  })
+  .describe("The JSON of navigator.credentials.create() (as @simplewebauthn/browser's startRegistration() gives it) over the challenge from POST /api/account/second-factor/passkeys/options/");
+
 export const reauthProof = z
   .object({
     password: z.string().min(1, "Enter your current password.").max(256).describe("The account's current password"),
-    code: secondFactorCode.optional().describe("Required when the account has two-factor authentication: a fresh TOTP code or a recovery code"),
+    code: secondFactorCode.optional().describe("Required when the account has two-factor authentication: a fresh TOTP code or a recovery code (or give `passkey` instead)"),
+    passkey: passkeyAssertion.optional().describe("Instead of `code`: an assertion of one of the account's passkeys over a challenge from POST /api/account/second-factor/passkeys/proof-options/"),
   })
   .describe("Fresh proof of the account owner, required to add or change a payout address: { password }, plus { code } when two-factor authentication is enabled.");
 export type ReauthProof = z.infer<typeof reauthProof>;
 
 /** Asked before creating an API key or adding a webhook endpoint when the account has a second factor (issue 28). */
 export const secondFactorReauth = z
-  .object({ code: secondFactorCode })
-  .describe("Required when the account has two-factor authentication: { code }, a fresh TOTP code or a recovery code");
+  .object({ code: secondFactorCode.optional(), passkey: passkeyAssertion.optional() })
+  .refine((r) => r.code !== undefined || r.passkey !== undefined, { message: "Give a code or a passkey assertion.", path: ["code"] })
+  .describe("Required when the account has two-factor authentication: { code }, a fresh TOTP code or a recovery code, or { passkey }, a passkey assertion over a challenge from POST /api/account/second-factor/passkeys/proof-options/");
 export type SecondFactorReauth = z.infer<typeof secondFactorReauth>;
 
 export const loginSecondFactorBody = z.object({
   challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
-  code: secondFactorCode,
+  code: secondFactorCode.optional().describe("A TOTP or recovery code; give this or `passkey`"),
+  passkey: passkeyAssertion.optional().describe("Instead of `code`: an assertion over the options from POST /api/auth/login/second-factor/passkey-options/"),
   account: accountField,
+}).refine((b) => b.code !== undefined || b.passkey !== undefined, { message: "Enter a code, or use a passkey.", path: ["code"] });
+
+export const loginPasskeyOptionsBody = z.object({
+  challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
 });
+
+/** PublicKeyCredentialRequestOptionsJSON / CreationOptionsJSON, passed as-is to @simplewebauthn/browser. */
+export const passkeyOptionsJson = z
+  .record(z.string(), z.unknown())
+  .describe("WebAuthn options (PublicKeyCredential*OptionsJSON): pass them to @simplewebauthn/browser's startAuthentication()/startRegistration() as optionsJSON. The challenge inside works once, for 5 minutes.");
+
+export const passkeyJson = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: timestamp,
+  last_used_at: timestamp.nullable(),
+});
+
+export const passkeyOptionsBody = z.object({ reauth: reauthProof.describe("{ password }, plus { code } or { passkey } when two-factor authentication is already on") });
+export const registerPasskeyBody = z.object({
+  name: z.string().trim().min(1).max(64).default("Passkey").describe("A label to tell passkeys apart"),
+  response: passkeyAttestation,
+});
+export const registeredPasskeyJson = z.object({
+  passkey: passkeyJson,
+  recovery_codes: z.array(z.string()).describe("When this passkey turned two-factor authentication on: ten single-use recovery codes, shown this once; otherwise empty"),
+});
+export const removePasskeyBody = z.object({ reauth: reauthProof.describe("{ password, code } or { password, passkey }: the current password and a fresh second factor") });
 
 export const secondFactorRequiredJson = z.object({
   challenge: z.string().describe("Signed, valid 5 minutes: send it with a code to POST /api/auth/login/second-factor/"),
-  methods: z.array(z.enum(["totp", "recovery_code"])).describe("What the second step accepts"),
+  methods: z.array(z.enum(["totp", "recovery_code", "passkey"])).describe("What the second step accepts"),
   expires_at: timestamp,
 });
 
 export const secondFactorStatusJson = z.object({
   totp: z.object({ enabled: z.boolean(), enabled_at: timestamp.nullable() }),
   recovery_codes_remaining: z.number().int().describe("Unused recovery codes (0 when two-factor authentication is off)"),
+  passkeys: z.number().int().describe("How many passkeys are registered as a second factor"),
 });
 
 export const beginTotpBody = z.object({ reauth: reauthProof.describe("The account's current password: { password }") });

@@ -49,6 +49,10 @@ export async function spendTotpStep(db: DbOrTx, factorId: number, step: number, 
   return rows.length === 1;
 }
 
+export async function deleteTotpFactor(db: DbOrTx, merchantId: number) {
+  await db.delete(secondFactors).where(and(eq(secondFactors.merchantId, merchantId), eq(secondFactors.kind, "totp")));
+}
+
 export async function deleteSecondFactors(db: DbOrTx, merchantId: number) {
   await db.delete(secondFactors).where(eq(secondFactors.merchantId, merchantId));
   await db.delete(recoveryCodes).where(eq(recoveryCodes.merchantId, merchantId));

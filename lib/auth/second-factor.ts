@@ -7,6 +7,7 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { tokenAudience, tokenIssuer } from "./jwt";
 import { countRecentLoginFailures, deleteLoginFailures, insertLoginFailures } from "./queries";
+import { listPasskeys } from "./passkey-queries";
 import { rateLimitedError } from "./rate-limit";
 import {
   countUnusedRecoveryCodes,
@@ -17,6 +18,8 @@ import {
   spendTotpStep,
   upsertPendingTotp,
 } from "./second-factor-queries";
+import { verifyPasskeyAssertion } from "./passkeys";
+import type { PasskeyAssertion } from "./schemas";
 import { getAuthSecret } from "./secret";
 import {
   decryptTotpSecret,
@@ -74,8 +77,9 @@ async function spendSecondFactorCode(
   if (factor?.secretCiphertext && (enabling ? !factor.enabledAt : factor.enabledAt)) {
     const step = totpStepOf(decryptTotpSecret(factor.secretCiphertext, aadOf(merchantId)), typed, now);
     if (step !== null && (await spendTotpStep(db, factor.id, step, now, enabling))) accepted = "totp";
-    if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
   }
+  // Recovery codes exist only while a second factor (TOTP or a passkey) is on.
+  if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
   const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
   const step = enabling ? "enrolment" : purpose;
   if (accepted) {
@@ -91,13 +95,47 @@ async function spendSecondFactorCode(
 }
 
 /**
+ * Whether `assertion` is a valid passkey assertion of the merchant over a challenge made for this
+ * step (lib/auth/passkeys.ts). Counts toward the same lock-out as codes and is audited like them.
+ */
+async function spendPasskeyAssertion(
+  db: DbOrTx,
+  merchantId: number,
+  assertion: PasskeyAssertion,
+  now: Date,
+  { purpose = "proof", clientIp }: { purpose?: CodePurpose; clientIp?: string | null } = {},
+): Promise<boolean> {
+  await assertCodeAttemptAllowed(db, merchantId, purpose, now);
+  const passkey = await verifyPasskeyAssertion(db, merchantId, assertion, purpose === "login" ? "login" : "proof", now);
+  const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
+  if (passkey) {
+    await deleteLoginFailures(db, codeSubject(merchantId, purpose));
+    await recordAudit(db, { merchantId, action: "second_factor.passkey_used", target: `second_factor:${passkey.id}`, after: { step: purpose, name: passkey.name }, ip, now });
+    return true;
+  }
+  await insertLoginFailures(db, [codeSubject(merchantId, purpose)], now);
+  await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step: purpose, method: "passkey" }, ip, now });
+  return false;
+}
+
+/**
  * A fresh second factor when the merchant has one enabled (issue 28): asked before creating an API
  * key, adding a webhook endpoint, changing a payout address and disabling the second factor. No-op
- * for accounts without one. Missing or wrong: 400 VALIDATION_ERROR on `field`; locked: 429.
+ * for accounts without one. A passkey assertion (`passkey`, over a challenge from the proof options
+ * endpoint) does instead of a code. Missing or wrong: 400 VALIDATION_ERROR on `field`; locked: 429.
  */
-export async function assertFreshSecondFactor(db: DbOrTx, merchantId: number, code: string | undefined, { field = "reauth.code", now = new Date() } = {}): Promise<void> {
+export async function assertFreshSecondFactor(
+  db: DbOrTx,
+  merchantId: number,
+  code: string | undefined,
+  { field = "reauth.code", now = new Date(), passkey }: { field?: string; now?: Date; passkey?: PasskeyAssertion } = {},
+): Promise<void> {
   if (!(await hasEnabledSecondFactor(db, merchantId))) return;
-  if (!code) throw validationError({ [field]: ["Enter a code from your authenticator app (or a recovery code)."] }, "A fresh second-factor code is required for this change.");
+  if (!code && passkey) {
+    if (await spendPasskeyAssertion(db, merchantId, passkey, now)) return;
+    throw validationError({ [field]: ["The passkey could not be verified: try again."] }, "The passkey could not be verified.");
+  }
+  if (!code) throw validationError({ [field]: ["Enter a code from your authenticator app (or a recovery code), or use a passkey."] }, "A fresh second factor is required for this change.");
   if (!(await spendSecondFactorCode(db, merchantId, code, now))) {
     throw validationError({ [field]: ["The code is not correct, or was already used."] }, "The second-factor code is not correct.");
   }
@@ -108,6 +146,7 @@ export async function assertFreshSecondFactor(db: DbOrTx, merchantId: number, co
 export interface SecondFactorStatus {
   totp: { enabled: boolean; enabled_at: string | null };
   recovery_codes_remaining: number;
+  passkeys: number;
 }
 
 export async function secondFactorStatus(db: DbOrTx, merchantId: number): Promise<SecondFactorStatus> {
@@ -115,7 +154,8 @@ export async function secondFactorStatus(db: DbOrTx, merchantId: number): Promis
   const enabledAt = factor?.enabledAt ?? null;
   return {
     totp: { enabled: enabledAt !== null, enabled_at: enabledAt?.toISOString() ?? null },
-    recovery_codes_remaining: enabledAt ? await countUnusedRecoveryCodes(db, merchantId) : 0,
+    recovery_codes_remaining: (await hasEnabledSecondFactor(db, merchantId)) ? await countUnusedRecoveryCodes(db, merchantId) : 0,
+    passkeys: (await listPasskeys(db, merchantId)).length,
   };
 }
 
@@ -184,18 +224,51 @@ export async function verifyLoginChallenge(challenge: string, now = new Date()):
 }
 
 /** The answer to a correct password on an account with a second factor: 401 SECOND_FACTOR_REQUIRED carrying the challenge. */
-export async function secondFactorRequired(merchantId: number, now: Date): Promise<ApiError> {
+export async function secondFactorRequired(merchantId: number, now: Date, methods: SecondFactorMethod[] = ["totp", "recovery_code"]): Promise<ApiError> {
   const { challenge, expiresAt } = await signLoginChallenge(merchantId, now);
-  return new ApiError("SECOND_FACTOR_REQUIRED", "Enter a code from your authenticator app (or a recovery code) to finish signing in.", undefined, {
-    body: { second_factor: { challenge, methods: ["totp", "recovery_code"], expires_at: expiresAt.toISOString() } },
+  return new ApiError("SECOND_FACTOR_REQUIRED", "Enter a code from your authenticator app (or a recovery code), or use a passkey, to finish signing in.", undefined, {
+    body: { second_factor: { challenge, methods, expires_at: expiresAt.toISOString() } },
   });
 }
 
-/** The second step: the challenge and a code of the merchant's second factor. Wrong code: 401 INVALID_CREDENTIALS. */
-export async function assertLoginSecondFactor(db: DbOrTx, challenge: string, code: string, now: Date, clientIp?: string): Promise<{ merchantId: number; method: "totp" | "recovery_code" }> {
+export type SecondFactorMethod = "totp" | "recovery_code" | "passkey";
+
+/** What the login's second step accepts for this merchant (the 401 answer's `methods`). */
+export async function secondFactorMethods(db: DbOrTx, merchantId: number): Promise<SecondFactorMethod[]> {
+  const totp = await findTotpFactor(db, merchantId);
+  const methods: SecondFactorMethod[] = totp?.enabledAt ? ["totp"] : [];
+  if ((await listPasskeys(db, merchantId)).length > 0) methods.push("passkey");
+  if ((await countUnusedRecoveryCodes(db, merchantId)) > 0) methods.push("recovery_code");
+  return methods;
+}
+
+/** The merchant a valid login challenge names, with a second factor still enabled; 401 INVALID_TOKEN otherwise. */
+export async function merchantOfLoginChallenge(db: DbOrTx, challenge: string, now: Date): Promise<number> {
   const merchantId = await verifyLoginChallenge(challenge, now);
-  if (merchantId === null) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
-  if (!(await hasEnabledSecondFactor(db, merchantId))) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  if (merchantId === null || !(await hasEnabledSecondFactor(db, merchantId))) {
+    throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
+  }
+  return merchantId;
+}
+
+/**
+ * The second step: the challenge and a code of the merchant's second factor, or a passkey assertion
+ * over a challenge from POST /api/auth/login/second-factor/passkey-options/. Wrong: 401 INVALID_CREDENTIALS.
+ */
+export async function assertLoginSecondFactor(
+  db: DbOrTx,
+  challenge: string,
+  code: string | undefined,
+  now: Date,
+  clientIp?: string,
+  passkey?: PasskeyAssertion,
+): Promise<{ merchantId: number; method: SecondFactorMethod }> {
+  const merchantId = await merchantOfLoginChallenge(db, challenge, now);
+  if (!code && passkey) {
+    if (await spendPasskeyAssertion(db, merchantId, passkey, now, { purpose: "login", clientIp })) return { merchantId, method: "passkey" };
+    throw new ApiError("INVALID_CREDENTIALS", "The passkey could not be verified.");
+  }
+  if (!code) throw validationError({ code: ["Enter a code, or use a passkey."] });
   const method = await spendSecondFactorCode(db, merchantId, code, now, { purpose: "login", clientIp });
   if (!method) throw new ApiError("INVALID_CREDENTIALS", "The code is not correct, or was already used.");
   return { merchantId, method };

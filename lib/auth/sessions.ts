@@ -12,8 +12,10 @@ import { insertLoginSession, markLoginSessionRevoked, touchLoginSession } from "
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
+import { passkeyAuthenticationOptions } from "./passkeys";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
-import { assertLoginSecondFactor, hasEnabledSecondFactor, secondFactorRequired } from "./second-factor";
+import type { PasskeyAssertion } from "./schemas";
+import { assertLoginSecondFactor, hasEnabledSecondFactor, secondFactorMethods, secondFactorRequired } from "./second-factor";
 import {
   findMerchantById,
   findMerchantByUsername,
@@ -87,6 +89,31 @@ export async function revokeLoginFamily(db: DbOrTx, familyId: string, now = new 
  * `loginWithSecondFactor` (issue 28); its failures are forgiven only once that step succeeds.
  */
 export async function login(db: Db, username: string, password: string, clientIp: string, now = new Date(), requestedAccount?: number) {
+  const merchant = await passwordStep(db, username, password, clientIp, now);
+  // After the password: which accounts a login belongs to is not told to a guesser.
+  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
+  if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now, await secondFactorMethods(db, merchant.id));
+  // Before recordLoginSuccess, which makes this address a known one.
+  await noticeSignInFromNewAddress(db, merchant, clientIp, now);
+  await recordLoginSuccess(db, merchant.id, username, clientIp, now);
+  const tokens = await openLoginSession(db, merchant, "password", clientIp, now, account.merchantId);
+  return { ...tokens, merchant, account };
+}
+
+/**
+ * The dashboard's "Use a passkey" at sign-in: the password again (same throttle and failures as
+ * login), then WebAuthn request options for the account's passkeys; no session is opened here.
+ * 409 CONFLICT when the account has no passkey.
+ */
+export async function passkeyOptionsAfterPassword(db: Db, username: string, password: string, clientIp: string, now = new Date()) {
+  const merchant = await passwordStep(db, username, password, clientIp, now);
+  const options = await passkeyAuthenticationOptions(db, merchant.id, "login", now);
+  if (!options) throw new ApiError("CONFLICT", "The account has no passkey: enter a code instead.");
+  return options;
+}
+
+/** The password step of a login: the merchant, or 401 INVALID_CREDENTIALS / 429 (throttle), failures counted and audited. */
+async function passwordStep(db: Db, username: string, password: string, clientIp: string, now: Date): Promise<Merchant> {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
   const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
   await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
@@ -96,19 +123,12 @@ export async function login(db: Db, username: string, password: string, clientIp
     if (merchant) await recordAudit(db, { merchantId: merchant.id, action: "auth.login_failed", actor: signingInActor(merchant), ip: clientIp, now });
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
-  // After the password: which accounts a login belongs to is not told to a guesser.
-  const account = await resolveLoginAccount(db, merchant.id, requestedAccount);
-  if (await hasEnabledSecondFactor(db, merchant.id)) throw await secondFactorRequired(merchant.id, now);
-  // Before recordLoginSuccess, which makes this address a known one.
-  await noticeSignInFromNewAddress(db, merchant, clientIp, now);
-  await recordLoginSuccess(db, merchant.id, username, clientIp, now);
-  const tokens = await openLoginSession(db, merchant, "password", clientIp, now, account.merchantId);
-  return { ...tokens, merchant, account };
+  return merchant;
 }
 
-/** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code → the token pair. */
-export async function loginWithSecondFactor(db: Db, challenge: string, code: string, clientIp: string, now = new Date(), requestedAccount?: number) {
-  const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp);
+/** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code, or a passkey assertion → the token pair. */
+export async function loginWithSecondFactor(db: Db, challenge: string, code: string | undefined, clientIp: string, now = new Date(), requestedAccount?: number, passkey?: PasskeyAssertion) {
+  const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp, passkey);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");
   const account = await resolveLoginAccount(db, merchant.id, requestedAccount);

@@ -200,9 +200,43 @@ export const secondFactors = pgTable(
     /** TOTP: the last time step a code was accepted for; a code of that step or earlier is refused (replay). */
     lastUsedStep: bigint("last_used_step", { mode: "number" }),
     enabledAt: ts("enabled_at"),
+    /** Passkey: the WebAuthn credential id (base64url), unique across accounts. */
+    credentialId: text("credential_id"),
+    /** Passkey: the COSE public key (base64url). */
+    publicKey: text("public_key"),
+    /** Passkey: the authenticator's signature counter at its last accepted use (replay check when it counts). */
+    signCount: bigint("sign_count", { mode: "number" }),
+    /** Passkey: the transports the browser reported (JSON array), given back as hints at sign-in. */
+    transports: text("transports"),
+    /** Passkey: the owner's label for it. */
+    name: text("name"),
+    lastUsedAt: ts("last_used_at"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("second_factors_one_totp_key").on(t.merchantId).where(sql`${t.kind} = 'totp'`)],
+  (t) => [
+    uniqueIndex("second_factors_one_totp_key").on(t.merchantId).where(sql`${t.kind} = 'totp'`),
+    uniqueIndex("second_factors_credential_id_key").on(t.credentialId),
+  ],
+);
+
+/**
+ * WebAuthn challenges handed out by the passkey options endpoints (issue 28), each spent once by the
+ * matching verification (deleted there): a replayed registration or assertion finds none. `purpose`:
+ * register | login | proof. Only the challenge's SHA-256 is kept.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    challengeHash: text("challenge_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("webauthn_challenges_hash_key").on(t.challengeHash), index("webauthn_challenges_merchant_idx").on(t.merchantId)],
 );
 export type SecondFactor = typeof secondFactors.$inferSelect;
 

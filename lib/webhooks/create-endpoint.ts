@@ -27,7 +27,7 @@ export async function createEndpoint(
   { codeField = "reauth.code", userId }: { codeField?: string; userId?: number | null } = {},
 ): Promise<WebhookEndpoint> {
   const url = await checkEndpointUrl(input.url);
-  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now });
+  await assertFreshSecondFactor(db, userId ?? merchantId, input.reauth?.code, { field: codeField, now, passkey: input.reauth?.passkey });
   if ((await countEndpoints(db, merchantId)) >= maxEndpointsPerMerchant) {
     throw validationError({ non_field_errors: [`A merchant can have at most ${maxEndpointsPerMerchant} webhook endpoints.`] });
   }

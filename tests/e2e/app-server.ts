@@ -77,7 +77,14 @@ export interface AppServer {
  * `next start` on a free port in sandbox mode with a fresh PGlite database. With `devnet`, the app
  * starts its own hardhat node on a free port and the local job driver scans it.
  */
-export async function startAppServer(options: { distDir: string; devnet: boolean; env?: Record<string, string> }): Promise<AppServer> {
+export async function startAppServer(options: {
+  distDir: string;
+  devnet: boolean;
+  env?: Record<string, string>;
+  /** The host name in APP_URL and baseUrl (it still listens on 127.0.0.1): `localhost` where an IP will not do (WebAuthn's RP ID). */
+  publicHost?: string;
+}): Promise<AppServer> {
+  const publicHost = options.publicHost ?? "127.0.0.1";
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "gw-e2e-pglite-"));
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -93,7 +100,7 @@ export async function startAppServer(options: { distDir: string; devnet: boolean
       JOBS_DRIVER: options.devnet ? "local" : "none",
       DEVNET: options.devnet ? "start" : "off",
       DEVNET_PORT: String(await freePort()),
-      APP_URL: `http://127.0.0.1:${port}`,
+      APP_URL: `http://${publicHost}:${port}`,
       LOG_LEVEL: "warn",
       ...options.env,
     },
@@ -127,7 +134,7 @@ export async function startAppServer(options: { distDir: string; devnet: boolean
       rmSync(dataDir, { recursive: true, force: true });
     })());
 
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${publicHost}:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) {

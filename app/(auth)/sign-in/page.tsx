@@ -5,7 +5,7 @@ import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { Card } from "@/components/ui";
 import { getSessionMerchant } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/http/safe-redirect";
-import { signInAction } from "./actions";
+import { passkeySignInOptionsAction, signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in · Payment Gateway" };
 
@@ -16,7 +16,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <Card>
       <h1>Sign in</h1>
-      <SignInForm action={signInAction} callbackUrl={callbackUrl} />
+      <SignInForm action={signInAction} passkeyOptions={passkeySignInOptionsAction} callbackUrl={callbackUrl} />
       <p>
         <Link href="/forgot-password">Forgot password?</Link>
       </p>

@@ -79,7 +79,7 @@ describe("TOTP enrolment", () => {
     for (const code of codes) expect(JSON.stringify(stored)).not.toContain(code.replace("-", ""));
 
     const status = await call(getStatus, "GET", "/x/", { token: m.access });
-    expect(status.body.data).toEqual({ totp: { enabled: true, enabled_at: expect.any(String) }, recovery_codes_remaining: 10 });
+    expect(status.body.data).toEqual({ totp: { enabled: true, enabled_at: expect.any(String) }, recovery_codes_remaining: 10, passkeys: 0 });
     // The secret is never shown again: a new enrolment is refused while one is on.
     const again = await call(beginTotp, "POST", "/x/", { token: m.access, body: { reauth: { password: m.password } } });
     expect(again.status).toBe(409);
@@ -261,7 +261,7 @@ describe("sensitive changes ask for a fresh second factor once TOTP is on", () =
     expect((await passwordLogin(m)).status).toBe(401);
     const off = await call(disableTotp, "POST", "/x/", { token: m.access, body: { reauth: { password: m.password, code: codeFor(secret) } } });
     expect(off.status).toBe(200);
-    expect(off.body.data).toEqual({ totp: { enabled: false, enabled_at: null }, recovery_codes_remaining: 0 });
+    expect(off.body.data).toEqual({ totp: { enabled: false, enabled_at: null }, recovery_codes_remaining: 0, passkeys: 0 });
     const res = await passwordLogin(m);
     expect(res.status).toBe(200);
     expect(res.body.access).toEqual(expect.any(String));

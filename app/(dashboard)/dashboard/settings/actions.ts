@@ -2,7 +2,8 @@
 
 import { z } from "zod";
 import { getAccountOrThrow, rotateAccountWebhookSecret, updateAccountSettings } from "@/lib/auth/account";
-import { confirmTotpBody, updateAccountBody } from "@/lib/auth/schemas";
+import { confirmTotpBody, passkeyAssertion, registerPasskeyBody, updateAccountBody } from "@/lib/auth/schemas";
+import { finishPasskeyRegistration, passkeyProofOptions, removePasskey, startPasskeyRegistration } from "@/lib/auth/manage-passkeys";
 import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
 import { confirmTotpEnrolment, disableTotp, startTotpEnrolment } from "@/lib/auth/manage-totp";
 import { qrSvg } from "@/lib/orders/qr-code";
@@ -34,8 +35,10 @@ export const updateToleranceAction = authedAction(z.preprocess(toleranceFromForm
 const formFields = { field: "password", codeField: "code" };
 
 /** Same use-case as POST /api/account/second-factor/totp/: the secret once, with its QR code. */
-export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional() }), async ({ password }, { db, userId }) => {
-  const enrolment = await startTotpEnrolment(db, userId, password ? { password } : undefined, await actionClientIp().catch(() => null), formFields);
+export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }), async ({ password, code }, { db, userId }) => {
+  // `code`: asked when a passkey already guards the account (a recovery code does).
+  const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
+  const enrolment = await startTotpEnrolment(db, userId, proof, await actionClientIp().catch(() => null), formFields);
   return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
 }, { permission: "login" });
 
@@ -49,4 +52,39 @@ export const disableTotpAction = authedAction(
     const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
     return disableTotp(db, userId, proof, await actionClientIp().catch(() => null), formFields);
   }, { permission: "login" },
+);
+
+// ─── passkeys (issue 28): the same use-cases as /api/account/second-factor/passkeys/… ───
+
+/** The password, plus a code or a passkey assertion when two-factor authentication is already on. */
+const passkeyProofInput = z.object({
+  password: z.string().max(256).optional(),
+  code: z.string().max(64).optional(),
+  passkey: passkeyAssertion.optional(),
+});
+const proofOf = ({ password, code, passkey }: z.infer<typeof passkeyProofInput>) =>
+  password ? { password, ...(code?.trim() ? { code: code.trim() } : {}), ...(passkey ? { passkey } : {}) } : undefined;
+
+/** Same use-case as POST /api/account/second-factor/passkeys/options/: creation options for the browser. */
+export const passkeyRegistrationOptionsAction = authedAction(
+  passkeyProofInput,
+  async (input, { db, userId }) => startPasskeyRegistration(db, userId, proofOf(input), await actionClientIp().catch(() => null), formFields),
+  { permission: "login" },
+);
+
+/** Same use-case as POST /api/account/second-factor/passkeys/: the new passkey (and recovery codes when it is the first factor). */
+export const registerPasskeyAction = authedAction(
+  registerPasskeyBody,
+  async (input, { db, userId }) => finishPasskeyRegistration(db, userId, input, await actionClientIp().catch(() => null)),
+  { permission: "login" },
+);
+
+/** Same use-case as POST /api/account/second-factor/passkeys/proof-options/: request options for a fresh proof. */
+export const passkeyProofOptionsAction = authedAction(z.object({}), async (_input, { db, userId }) => passkeyProofOptions(db, userId), { permission: "login" });
+
+/** Same use-case as POST /api/account/second-factor/passkeys/{id}/remove/: password and a fresh second factor. */
+export const removePasskeyAction = authedAction(
+  passkeyProofInput.extend({ id: z.coerce.number().int().positive() }),
+  async (input, { db, userId }) => removePasskey(db, userId, input.id, proofOf(input), await actionClientIp().catch(() => null), formFields),
+  { permission: "login" },
 );

@@ -9,9 +9,22 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { rateLimitUsage } from "@/lib/auth/queries";
 import { ActionForm, Field } from "@/components/ui/action-form";
+import { PasskeySettings } from "@/components/dashboard/passkey-settings";
 import { TotpSettings } from "@/components/dashboard/totp-settings";
+import { listMerchantPasskeys } from "@/lib/auth/manage-passkeys";
 import { secondFactorStatus } from "@/lib/auth/second-factor";
-import { confirmTotpAction, disableTotpAction, rotateAccountSecretAction, revealAccountSecretAction, startTotpAction, updateToleranceAction } from "./actions";
+import {
+  confirmTotpAction,
+  disableTotpAction,
+  passkeyProofOptionsAction,
+  passkeyRegistrationOptionsAction,
+  registerPasskeyAction,
+  removePasskeyAction,
+  rotateAccountSecretAction,
+  revealAccountSecretAction,
+  startTotpAction,
+  updateToleranceAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Dashboard" };
 
@@ -27,6 +40,7 @@ export default async function SettingsPage() {
   const used = await rateLimitUsage(db, merchant.merchantId, new Date(windowStart));
   const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
   const twoFactor = await secondFactorStatus(db, merchant.userId);
+  const passkeys = await listMerchantPasskeys(db, merchant.userId);
 
   return (
     <>
@@ -46,9 +60,20 @@ export default async function SettingsPage() {
           enabled={twoFactor.totp.enabled}
           enabledAt={twoFactor.totp.enabled_at}
           recoveryCodesRemaining={twoFactor.recovery_codes_remaining}
+          otherFactorOn={passkeys.length > 0}
           start={startTotpAction}
           confirm={confirmTotpAction}
           disable={disableTotpAction}
+        />
+      </Card>
+      <Card title="Passkeys">
+        <PasskeySettings
+          passkeys={passkeys}
+          twoFactorOn={twoFactor.totp.enabled || passkeys.length > 0}
+          registrationOptions={passkeyRegistrationOptionsAction}
+          register={registerPasskeyAction}
+          proofOptions={passkeyProofOptionsAction}
+          remove={removePasskeyAction}
         />
       </Card>
       <Card title="Plan and rate limit">

@@ -1,0 +1,194 @@
+"use client";
+
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert, Button } from "@/components/ui";
+import { CopyButton } from "@/components/ui/copy-button";
+import type { ActionResult } from "@/lib/auth/authed-action";
+import styles from "@/components/ui/ui.module.css";
+
+import type {
+  passkeyProofOptionsAction,
+  passkeyRegistrationOptionsAction,
+  registerPasskeyAction,
+  removePasskeyAction,
+} from "@/app/(dashboard)/dashboard/settings/actions";
+
+type Passkey = { id: number; name: string; created_at: string; last_used_at: string | null };
+type Proof = Parameters<typeof passkeyRegistrationOptionsAction>[0];
+// The browser library's JSON types declare no index signature for the extension outputs the
+// actions' schemas accept as a record: the same JSON, typed for the action.
+type AssertionInput = NonNullable<Exclude<Proof, FormData>["passkey"]>;
+type AttestationInput = Exclude<Parameters<typeof registerPasskeyAction>[0], FormData>["response"];
+
+/** Thrown inside a flow to show an action's refusal (its message and field errors). */
+class Refused extends Error {
+  constructor(readonly details: Record<string, string[]>) {
+    super("refused");
+  }
+}
+
+async function unwrap<T>(result: ActionResult<T>): Promise<T> {
+  if (result.ok) return result.data;
+  throw Object.assign(new Refused(result.error.details ?? {}), { message: result.error.message });
+}
+
+const browserRefusal = (error: unknown) =>
+  error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError")
+    ? "The passkey prompt was closed or timed out."
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/**
+ * Passkeys as a second factor: add one (password, plus the current second factor when one is on:
+ * a code, or, left empty, one of the passkeys), list them, remove one (password and a fresh factor).
+ */
+export function PasskeySettings({
+  passkeys,
+  twoFactorOn,
+  registrationOptions,
+  register,
+  proofOptions,
+  remove,
+}: {
+  passkeys: Passkey[];
+  twoFactorOn: boolean;
+  registrationOptions: typeof passkeyRegistrationOptionsAction;
+  register: typeof registerPasskeyAction;
+  proofOptions: typeof passkeyProofOptionsAction;
+  remove: typeof removePasskeyAction;
+}) {
+  const router = useRouter();
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<{ form: string; message: string; details: Record<string, string[]> } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  /** The fresh proof: password and code, or password and an assertion of one of the passkeys when the code is left empty. */
+  async function proofFrom(form: FormData): Promise<Exclude<Proof, FormData>> {
+    const password = String(form.get("password") ?? "");
+    const code = String(form.get("code") ?? "").trim();
+    if (!twoFactorOn || code || passkeys.length === 0) return { password, ...(code ? { code } : {}) };
+    const options = (await unwrap(await proofOptions({}))) as PublicKeyCredentialRequestOptionsJSON;
+    return { password, passkey: (await startAuthentication({ optionsJSON: options })) as unknown as AssertionInput };
+  }
+
+  async function run(formName: string, event: React.FormEvent<HTMLFormElement>, flow: (form: FormData) => Promise<string>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(formName);
+    setError(null);
+    setDone(null);
+    try {
+      setDone(await flow(form));
+      router.refresh();
+    } catch (failure) {
+      setError({ form: formName, message: failure instanceof Refused ? failure.message : browserRefusal(failure), details: failure instanceof Refused ? failure.details : {} });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  const errorsOf = (formName: string, field: string) => (error?.form === formName ? (error.details[field] ?? []) : []);
+  const failureOf = (formName: string) => (error?.form === formName ? <Alert kind="error">{error.message}</Alert> : null);
+
+  const proofFields = (prefix: string, formName: string) => (
+    <div className={styles.row}>
+      <Field id={`${prefix}-password`} label="Current password" name="password" type="password" autoComplete="current-password" required errors={errorsOf(formName, "password")} />
+      {twoFactorOn ? (
+        <Field
+          id={`${prefix}-code`}
+          label="Authentication code"
+          name="code"
+          autoComplete="one-time-code"
+          maxLength={64}
+          errors={errorsOf(formName, "code")}
+          hint={passkeys.length ? "Or leave it empty to confirm with one of your passkeys." : undefined}
+        />
+      ) : null}
+    </div>
+  );
+
+  return (
+    <>
+      {passkeys.length ? (
+        <ul aria-label="Passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id}>
+              <strong>{p.name}</strong> — added {new Date(p.created_at).toLocaleString()}, {p.last_used_at ? `last used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
+              <form
+                aria-label={`Remove passkey ${p.name}`}
+                onSubmit={(event) =>
+                  run(`remove-${p.id}`, event, async (form) => {
+                    const outcome = await unwrap(await remove({ id: p.id, ...(await proofFrom(form)) }));
+                    return outcome.two_factor_off ? "Passkey removed. Two-factor authentication is off." : "Passkey removed.";
+                  })
+                }
+              >
+                {proofFields(`remove-${p.id}`, `remove-${p.id}`)}
+                {failureOf(`remove-${p.id}`)}
+                <Button type="submit" variant="danger" small disabled={pending !== null}>
+                  {pending === `remove-${p.id}` ? "Working…" : "Remove"}
+                </Button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No passkeys. A passkey (this device&apos;s screen lock, a phone or a security key) can be your second factor instead of, or as well as, an authenticator app.</p>
+      )}
+      {done ? <Alert kind="ok">{done}</Alert> : null}
+      {recoveryCodes?.length ? (
+        <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="passkey-recovery-codes">
+          <p style={{ marginTop: 0 }}>
+            <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once if you lose your passkey. They are shown
+            only this once.
+          </p>
+          <pre>{recoveryCodes.join("\n")}</pre>
+          <CopyButton text={recoveryCodes.join("\n")} label="Copy recovery codes" />
+        </div>
+      ) : null}
+      <form
+        aria-label="Add a passkey"
+        onSubmit={(event) =>
+          run("add", event, async (form) => {
+            const options = (await unwrap(await registrationOptions(await proofFrom(form)))) as PublicKeyCredentialCreationOptionsJSON;
+            const response = (await startRegistration({ optionsJSON: options })) as unknown as AttestationInput;
+            const added = await unwrap(await register({ name: String(form.get("name") ?? "").trim() || "Passkey", response }));
+            setRecoveryCodes(added.recovery_codes);
+            return `Passkey “${added.passkey.name}” added.`;
+          })
+        }
+      >
+        <Field id="passkey-name" label="Passkey name" name="name" defaultValue="Passkey" maxLength={64} errors={errorsOf("add", "name")} />
+        {proofFields("passkey-add", "add")}
+        {failureOf("add")}
+        <Button type="submit" disabled={pending !== null}>
+          {pending === "add" ? "Waiting for the passkey…" : "Add a passkey"}
+        </Button>
+      </form>
+    </>
+  );
+}
+
+function Field({ id, label, name, errors, hint, ...input }: { id: string; label: string; name: string; errors: string[]; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={errors.length > 0 || undefined} aria-describedby={errors.length ? `${id}-err` : undefined} {...input} />
+      {hint ? <span className={styles.hint}>{hint}</span> : null}
+      {errors.length ? (
+        <span id={`${id}-err`} className={styles.fieldError}>
+          {errors.join(" ")}
+        </span>
+      ) : null}
+    </div>
+  );
+}
