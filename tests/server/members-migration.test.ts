@@ -17,7 +17,7 @@ const statementsOf = (tag: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-const membersIndex = journal.entries.findIndex((e) => e.tag.endsWith("_i28_members"));
+const membersIndex = journal.entries.findIndex((e) => e.tag.endsWith("_members"));
 
 /** Runs SQL on this run's backend: an empty PostgreSQL database, or an in-memory PGlite. */
 async function openRaw(): Promise<{ exec(sql: string): Promise<Array<Record<string, unknown>>>; close(): Promise<void> }> {
