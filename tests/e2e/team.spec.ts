@@ -25,7 +25,7 @@ test("an owner invites a viewer; the viewer accepts with a new login, switches s
   await inviteForm.getByLabel("Email").fill(inviteeEmail);
   await inviteForm.getByLabel("Role").selectOption("viewer");
   await inviteForm.getByRole("button", { name: "Send invitation" }).click();
-  await expect(inviteForm.getByRole("alert")).toContainText("Invitation sent");
+  await expect(inviteForm.getByRole("status")).toContainText("Invitation sent");
   await expect(page.getByRole("table", { name: "Open invitations" })).toContainText(inviteeEmail);
 
   // The sandbox keeps the mail in the account's outbox.
