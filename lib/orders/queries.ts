@@ -571,8 +571,7 @@ export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: {
   // After a cursor, the cursor alone is the lower bound: beside `created_at >= from` the index
   // scan would start at `from` and read every row already exported (each batch slower).
   const lowerBound = after ? afterCursor(keys, { ordering: "created_at", key: after }, false) : sql`${o.createdAt} >= ${range.from.toISOString()}::timestamptz`;
-  const result = await db.execute(sql`
-    select ${o.orderId} as "orderId", ${isoText(o.createdAt)} as "createdAt", ${o.status} as "status",
+  const result = await db.execute(sql`select ${o.orderId} as "orderId", ${isoText(o.createdAt)} as "createdAt", ${o.status} as "status",
       ${o.failureReason} as "failureReason", ${o.blockchainId} as "blockchainId", ${o.currency} as "currency",
       ${o.amount}::text as "amount", ${o.amountReceived}::text as "amountReceived", ${o.decimals} as "decimals",
       ${o.nonce}::text as "nonce", ${o.receivingAddress} as "receivingAddress", ${isoText(o.expiresAt)} as "expiresAt",
