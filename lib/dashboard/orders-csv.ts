@@ -1,10 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { findBlockchainById } from "@/lib/chains/catalog";
-import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
-import { exportOrdersBatch } from "@/lib/orders/queries";
+import { exportOrdersBatch, type ExportOrderRow } from "@/lib/orders/queries";
 
 /** A year of orders per export keeps one download bounded; the form asks again for more. */
 export const maxExportDays = 366;
@@ -59,10 +58,10 @@ export function csvRow(values: ReadonlyArray<string | number | null | undefined>
   return values.map(csvField).join(",") + "\r\n";
 }
 
-function orderRow(order: PaymentOrder): string {
+function orderRow(order: ExportOrderRow): string {
   return csvRow([
     order.orderId,
-    order.createdAt.toISOString(),
+    order.createdAt,
     order.status,
     order.failureReason,
     findBlockchainById(order.blockchainId)?.slug ?? String(order.blockchainId),
@@ -71,8 +70,8 @@ function orderRow(order: PaymentOrder): string {
     formatAmount(BigInt(order.amountReceived), order.decimals),
     order.nonce,
     order.receivingAddress,
-    order.expiresAt.toISOString(),
-    order.confirmedAt?.toISOString() ?? null,
+    order.expiresAt,
+    order.confirmedAt,
     order.orderInfo,
   ]);
 }
@@ -91,7 +90,7 @@ export function ordersCsvStream(db: DbOrTx, merchantId: number, range: ExportRan
       }
       const rows = await exportOrdersBatch(db, merchantId, range, after, batchSize);
       if (rows.length > 0) {
-        controller.enqueue(encoder.encode(rows.map((row) => orderRow(row.order)).join("")));
+        controller.enqueue(encoder.encode(rows.map(orderRow).join("")));
         after = rows[rows.length - 1]!.sortKey;
       }
       if (rows.length < batchSize) controller.close();

@@ -310,9 +310,13 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
       and(
         eq(transactions.merchantId, merchantId),
         ne(transactions.status, "dropped"),
-        gte(transactions.blockTimestamp, range.from),
+        // One range of the (merchant, block_timestamp, id) index per batch: after a cursor, the row
+        // comparison alone is the lower bound (beside `>= from` the scan would restart at `from`
+        // and pass every row already exported, each batch slower; issue 31).
+        after
+          ? sql`(${transactions.blockTimestamp}, ${transactions.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::integer)`
+          : gte(transactions.blockTimestamp, range.from),
         lt(transactions.blockTimestamp, range.to),
-        after ? or(gt(transactions.blockTimestamp, after.at), and(eq(transactions.blockTimestamp, after.at), gt(transactions.id, after.id))) : undefined,
       ),
     )
     .orderBy(asc(transactions.blockTimestamp), asc(transactions.id))

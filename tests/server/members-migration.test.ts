@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { describe, expect, test } from "vitest";
 import { backend, createEmptyPostgresDatabase } from "../helpers/db";
@@ -32,7 +33,8 @@ async function openRaw(): Promise<{ exec(sql: string): Promise<Array<Record<stri
       },
     };
   }
-  const pglite = new PGlite();
+  // The migrations after it create pg_trgm (the search index).
+  const pglite = new PGlite({ extensions: { pg_trgm } });
   return { exec: async (text) => (await pglite.query<Record<string, unknown>>(text)).rows, close: () => pglite.close() };
 }
 
