@@ -181,7 +181,7 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
 async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
   for await (const s of batched((after) => sweepMovementsBatch(db, merchantId, range, after, batchSize))) {
     const chain = findBlockchainById(s.blockchainId);
-    // This order's share of its sweep batches' gas, in the native coin's base units (lib/chains/sweep-costs.ts).
+    // This order's share of its sweep batches' gas, in the native coin's base units (lib/chains/sweep-cost-queries.ts).
     const gas: string | null = s.gasCostWei;
     yield {
       at: s.at,

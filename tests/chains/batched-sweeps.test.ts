@@ -9,7 +9,7 @@ import { depositFactoryArtifact, depositFactoryV2Artifact } from "@/lib/chains/c
 import { computeDepositAddress } from "@/lib/chains/deposit-address";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
-import { monthOf, sweepGasByOrder, sweepGasTotals } from "@/lib/chains/sweep-costs";
+import { monthOf, sweepGasByOrder, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { paymentOrders, sweeps } from "@/lib/db/schema";
 import { setupTestDatabase } from "../helpers/db";

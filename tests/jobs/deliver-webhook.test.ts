@@ -140,6 +140,7 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "task-dispatch-webhook-deliveries",
       "watch-chain",
       "start-chain-watches",
+      "task-retention",
       "task-sweep-deposits",
       "task-housekeeping",
     ]);

@@ -12,7 +12,7 @@ import { orderStatuses } from "@/lib/orders/schemas";
 import { serializeOrder } from "@/lib/orders/serialize";
 import { getDb } from "@/lib/db/client";
 import { findBlockchainById } from "@/lib/chains/catalog";
-import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-costs";
+import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { relayGasTotals } from "@/lib/gasless/queries";
 import { formatAmount } from "@/lib/orders/amounts";
 

@@ -70,6 +70,9 @@ describe("POST /api/payment-orders/", () => {
       at_risk: false,
       at_risk_reason: null,
       at_risk_since: null,
+      // One method, as created (issue 27); null until money counts.
+      accepted_methods: [{ blockchain: "base", currency: "USDC", amount: "10.5", rate: null, receiving_address: order.receiving_address }],
+      payment_method: null,
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);

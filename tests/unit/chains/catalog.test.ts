@@ -32,14 +32,14 @@ describe("network catalog in live mode", () => {
     ]);
     const usdc = Object.fromEntries(chains.map((c) => [c.slug, c.tokens.find((t) => t.symbol === "USDC")]));
     expect(usdc).toEqual({
-      ethereum: { symbol: "USDC", address: getAddress("0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"), decimals: 6 },
-      base: { symbol: "USDC", address: getAddress("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"), decimals: 6 },
-      polygon: { symbol: "USDC", address: getAddress("0x3c499c542cef5e3811e1192ce70d8cc03d5c3359"), decimals: 6 },
-      arbitrum: { symbol: "USDC", address: getAddress("0xaf88d065e77c8cc2239327c5edb3a432268e5831"), decimals: 6 },
-      optimism: { symbol: "USDC", address: getAddress("0x0b2c639c533813f4aa9d7837caf62653d097ff85"), decimals: 6 },
+      ethereum: { symbol: "USDC", address: getAddress("0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"), decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+      base: { symbol: "USDC", address: getAddress("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"), decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+      polygon: { symbol: "USDC", address: getAddress("0x3c499c542cef5e3811e1192ce70d8cc03d5c3359"), decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+      arbitrum: { symbol: "USDC", address: getAddress("0xaf88d065e77c8cc2239327c5edb3a432268e5831"), decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+      optimism: { symbol: "USDC", address: getAddress("0x0b2c639c533813f4aa9d7837caf62653d097ff85"), decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
     });
     for (const chain of chains) {
-      expect(chain.tokens[0]).toEqual({ symbol: chain.nativeCurrency.symbol, address: null, decimals: 18 });
+      expect(chain.tokens[0]).toEqual({ symbol: chain.nativeCurrency.symbol, address: null, decimals: 18, eip3009: null });
       expect(chain.tokens).toHaveLength(2);
       expect(chain.isDevnet).toBe(false);
       expect(chain.defaultConfirmations).toBeGreaterThanOrEqual(10);
@@ -100,9 +100,9 @@ describe("network catalog in sandbox mode", () => {
       expect(chain.implementation).toBe(catalog.devnetContracts.implementationV2);
       expect(chain.factoryVersion).toBe(2);
       expect(chain.tokens).toEqual([
-        { symbol: chain.nativeCurrency.symbol, address: null, decimals: 18 },
-        { symbol: "USDC", address: catalog.devnetContracts.USDC, decimals: 6 },
-        { symbol: "USDT", address: catalog.devnetContracts.USDT, decimals: 6 },
+        { symbol: chain.nativeCurrency.symbol, address: null, decimals: 18, eip3009: null },
+        { symbol: "USDC", address: catalog.devnetContracts.USDC, decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
+        { symbol: "USDT", address: catalog.devnetContracts.USDT, decimals: 6, eip3009: { name: "Tether USD", version: "2" } },
       ]);
     }
     expect(catalog.findBlockchainById(2)?.slug).toBe("base");
