@@ -190,9 +190,9 @@ test.describe("on a phone", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot(page, testInfo, "phone");
 
-    // Keyboard: tab to the address's copy button and press Enter.
+    // Keyboard: tab to the address's copy button and press Enter (past the language links at the top).
     const copy = page.getByRole("button", { name: "Copy the deposit address" });
-    for (let i = 0; i < 10 && !(await copy.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    for (let i = 0; i < 20 && !(await copy.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
     await expect(copy).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(copy).toHaveText("Copied");

@@ -44,7 +44,8 @@ test("an owner invites a viewer; the viewer accepts with a new login, switches s
   await create.getByLabel("Username").fill(viewer);
   await create.getByLabel("Password").fill(password);
   await create.getByRole("button", { name: "Create login and accept" }).click();
-  await expect(create.getByRole("alert")).toContainText("Joined");
+  await expect(invitee.getByRole("heading", { name: "Joined Team Teas" })).toBeVisible();
+  await expect(invitee.getByRole("status")).toContainText("You are a member (viewer)");
 
   await invitee.goto(`${baseUrl()}/sign-in`);
   await invitee.getByLabel("Username").fill(viewer);

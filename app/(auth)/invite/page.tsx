@@ -10,7 +10,20 @@ export const metadata: Metadata = { title: "Accept an invitation · Payment Gate
 export const dynamic = "force-dynamic";
 
 export default async function InvitePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { token } = await searchParams;
+  const { token, joined, role } = await searchParams;
+  if (typeof joined === "string" && joined !== "") {
+    return (
+      <Card>
+        <h1>Joined {joined.slice(0, 100)}</h1>
+        <p role="status">
+          You are a member{typeof role === "string" ? ` (${role.slice(0, 20)})` : ""}. Sign in, then pick the store in the dashboard&apos;s store switcher.
+        </p>
+        <p>
+          <Link href="/sign-in">Sign in</Link>
+        </p>
+      </Card>
+    );
+  }
   const invitation = typeof token === "string" && token !== "" && token.length <= 256 ? await describeInvitation(await getDb(), token) : null;
   if (!invitation || typeof token !== "string") {
     return (
@@ -23,7 +36,6 @@ export default async function InvitePage({ searchParams }: { searchParams: Promi
       </Card>
     );
   }
-  const joined = "Joined. Sign in, then pick the store in the dashboard's store switcher.";
   return (
     <Card>
       <h1>Join {invitation.shopName}</h1>
@@ -31,12 +43,12 @@ export default async function InvitePage({ searchParams }: { searchParams: Promi
         You are invited as <strong>{invitation.role}</strong> ({invitation.email}).
       </p>
       <h2>I have a login</h2>
-      <ActionForm action={acceptInvitationAction} submitLabel="Accept with my login" label="Accept with an existing login" hiddenFields={{ token }} successMessage={joined}>
+      <ActionForm action={acceptInvitationAction} submitLabel="Accept with my login" label="Accept with an existing login" hiddenFields={{ token }}>
         <Field label="Username" name="username" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       </ActionForm>
       <h2>Create a login</h2>
-      <ActionForm action={acceptInvitationAction} submitLabel="Create login and accept" label="Accept with a new login" hiddenFields={{ token, create_login: "on" }} successMessage={joined}>
+      <ActionForm action={acceptInvitationAction} submitLabel="Create login and accept" label="Accept with a new login" hiddenFields={{ token, create_login: "on" }}>
         <Field label="Username" name="username" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." />
         <Field label="Your own store's name" name="shop_name" hint="Every login also gets its own store; default: the username." />
