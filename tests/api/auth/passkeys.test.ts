@@ -136,7 +136,7 @@ describe("signing in with a passkey", () => {
     const assertion = passkey.assert(options);
     const res = await passkeyStep(challenge, assertion);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: expect.objectContaining({ id: m.id }) });
+    expect(res.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: expect.objectContaining({ id: m.id }), account: { id: m.id, role: "owner" } });
     const used = await actionsOf(m.id, "second_factor.passkey_used");
     expect(used).toHaveLength(1);
     expect(used[0]?.after).toEqual({ step: "login", name: "Laptop" });
