@@ -1,4 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 // Database tests run once on in-memory PGlite and, when TEST_DATABASE_URL is set,
@@ -18,24 +19,49 @@ const backends = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pgli
 // (cores − 1 = one file at a time) left a core idle most of the run. TEST_MAX_WORKERS overrides.
 const maxWorkers = Number(process.env.TEST_MAX_WORKERS) || 3;
 
+/**
+ * Most files share their worker process with the files run before them (`isolate: false`): loading
+ * the gateway's modules (viem, drizzle, next's route modules) once per worker instead of once per file
+ * halved the suite's time. A file that replaces modules (`vi.mock`), changes the environment the
+ * modules read at load (`process.env.X =`, `vi.stubEnv`), fakes timers or says `// vitest: isolate`
+ * runs in a process of its own, as before. What the gateway keeps in memory between calls is
+ * cleared before each file (tests/helpers/setup.ts).
+ */
+const needsOwnProcess =
+  /vi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers|resetModules)\(|process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env|totp-support|\/\/ vitest: isolate/;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith(".test.ts") ? [path.relative(__dirname, full)] : [];
+  });
+}
+const ownProcessFiles = testFiles(path.join(__dirname, "tests")).filter((file) => needsOwnProcess.test(readFileSync(path.join(__dirname, file), "utf8")));
+
+function project(backend: string, isolated: boolean): TestProjectInlineConfiguration {
+  return {
+    resolve: shared,
+    test: {
+      name: isolated ? `${backend}-isolated` : backend,
+      isolate: isolated,
+      include: isolated ? ownProcessFiles : ["tests/**/*.test.ts"],
+      // Pure unit tests do not depend on the backend: run them in one project only.
+      exclude: [...(isolated ? [] : ownProcessFiles), ...(backend === "postgres" ? ["tests/unit/**"] : [])],
+      // What instrumentation.ts sets up once per server process (zod's messages), and a clean slate per file.
+      setupFiles: ["tests/helpers/setup.ts"],
+      // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
+      globalSetup: ["tests/helpers/shared-devnets.ts"],
+      env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test", TEST_SHARED_PROCESS: isolated ? "" : "1" },
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     maxWorkers,
-    projects: backends.map((backend) => ({
-      resolve: shared,
-      test: {
-        name: backend,
-        include: ["tests/**/*.test.ts"],
-        // What instrumentation.ts sets up once per server process (zod's messages).
-        setupFiles: ["tests/helpers/setup.ts"],
-        // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
-        globalSetup: ["tests/helpers/shared-devnets.ts"],
-        env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test" },
-        testTimeout: 60_000,
-        hookTimeout: 120_000,
-        // Pure unit tests do not depend on the backend: run them in one project only.
-        ...(backend === "postgres" ? { exclude: ["tests/unit/**"] } : {}),
-      },
-    })),
+    projects: backends.flatMap((backend) => [project(backend, false), project(backend, true)]),
   },
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Logger } from "drizzle-orm";
+import { sql, type Logger } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
@@ -218,15 +218,66 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
   return { url, drop: dropper(name) };
 }
 
+/**
+ * A PGlite database the worker's previous file has finished with, emptied. Files that share a worker
+ * process (vitest.config.ts, TEST_SHARED_PROCESS) take it instead of opening a new one: loading the
+ * migrated snapshot into a new WebAssembly PostgreSQL costs seconds of CPU, emptying it milliseconds.
+ */
+let idlePglite: Database | undefined;
+
+/** Everything a file wrote, gone: every table emptied and its ids restarted, the session as new. */
+async function emptyPglite(database: Database): Promise<void> {
+  await database.db.transaction(async (tx) => {
+    // The audit log refuses TRUNCATE by trigger (it is append-only); a replica session fires no triggers.
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql`do $$
+      declare tables text;
+      declare seq text;
+      begin
+        select string_agg(format('%I.%I', schemaname, tablename), ', ') into tables from pg_tables where schemaname = 'public';
+        if tables is not null then execute 'truncate ' || tables || ' restart identity cascade'; end if;
+        for seq in select format('%I.%I', schemaname, sequencename) from pg_sequences where schemaname = 'public' loop
+          execute 'alter sequence ' || seq || ' restart';
+        end loop;
+      end $$`);
+  });
+  // Settings, advisory locks, LISTENs, temporary tables and prepared statements of the last file.
+  await database.db.execute(sql`discard all`);
+}
+
+async function takeTestDatabase(options: { logger?: Logger }): Promise<Database> {
+  if (backend === "pglite" && idlePglite && !options.logger) {
+    const database = idlePglite;
+    idlePglite = undefined;
+    return database;
+  }
+  return createTestDatabase(options);
+}
+
+async function releaseTestDatabase(database: Database, options: { logger?: Logger }): Promise<void> {
+  // Only when nothing the file started can still write into it (a job driver left running, say).
+  const driverLeftRunning = (globalThis as { __gatewayLocalDriver?: unknown }).__gatewayLocalDriver !== undefined;
+  if (backend === "pglite" && process.env.TEST_SHARED_PROCESS && !options.logger && !idlePglite && !driverLeftRunning) {
+    try {
+      await timed("database: empty for the next file", () => emptyPglite(database));
+      idlePglite = database;
+      return;
+    } catch {
+      // Not reusable (closed by the test, say): a new one for the next file.
+    }
+  }
+  await database.close();
+}
+
 /** Registers beforeAll/afterAll hooks giving this file its own database (`logger`: sees every statement). */
 export function setupTestDatabase(options: { logger?: Logger } = {}): { readonly db: Db; readonly database: Database } {
   let database: Database | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase(options);
+    database = await takeTestDatabase(options);
     setDatabase(database);
   });
   afterAll(async () => {
-    await database?.close();
+    if (database) await releaseTestDatabase(database, options);
   });
   return {
     get db() {

@@ -1,8 +1,20 @@
 // Runs before every test file (vitest.config.ts setupFiles), as instrumentation.ts does at server start.
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { configureZodMessages } from "@/lib/http/zod-messages";
 
 configureZodMessages();
+
+// Most files share a worker process with the files before them (vitest.config.ts): start each from
+// what a fresh process has — no credentials, chain clients, heads or task states remembered from a
+// previous file's database and devnet (the gateway keeps them in `globalThis.__gateway…` maps), and
+// real timers.
+for (const [key, value] of Object.entries(globalThis)) {
+  if (key.startsWith("__gateway") && (value instanceof Map || value instanceof Set)) value.clear();
+}
+const testSettings = globalThis as { __gatewayTaskClock?: unknown; __gatewayTaskGraceMs?: unknown };
+delete testSettings.__gatewayTaskClock;
+delete testSettings.__gatewayTaskGraceMs;
+vi.useRealTimers();
 
 // Which file the phases recorded by tests/helpers/profile.ts belong to.
 (globalThis as { __testProfileFile?: string }).__testProfileFile = expect.getState().testPath;
