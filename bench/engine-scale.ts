@@ -8,6 +8,7 @@ import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/ch
 import { createChainClient } from "@/lib/chains/clients";
 import { startDevnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { saveCursor } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { openDatabase } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/map-row";
@@ -52,37 +53,43 @@ function countingClient(chain: Blockchain, rpcUrl: string) {
 /** Open orders `from..to` on the chain in one statement: pending, two in three USDC, one in three native, random deposit addresses, due tomorrow. */
 async function seedOpenOrders(db: Db, merchantId: number, chain: Blockchain, from: number, to: number) {
   const usdc = chain.tokens.find((t) => t.symbol === "USDC")!.address!;
-  await db.execute(sql`
-    insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
-      receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, confirmation_threshold, expires_at, created_at, updated_at)
-    select 'ORD-open' || g, ${merchantId}, 1000000 + g, ${chain.id},
-      case when g % 3 = 0 then 'ETH' else 'USDC' end, case when g % 3 = 0 then null else ${usdc} end, case when g % 3 = 0 then 18 else 6 end,
-      case when g % 3 = 0 then 1000000000000000 else 1000000 end, 0, 'pending',
-      '0x' || md5('open' || g) || substr(md5('o2' || g), 1, 8), ${chain.factory!}, '0x' || md5('salt' || g) || md5('s2' || g), ${chain.factory!}, 2,
-      '{"sku":"SKU-' || (g % 977) || '"}', 1, now() + interval '1 day' - make_interval(secs => g % 3600), now() - make_interval(secs => g % 3600), now()
-    from generate_series(${from}::int, ${to}::int) g`);
+  await db.transaction(async (db) => {
+    await db.execute(sql`set local statement_timeout = 0`);
+    await db.execute(sql`
+      insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+        receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, confirmation_threshold, expires_at, created_at, updated_at)
+      select 'ORD-open' || g, ${merchantId}, 1000000 + g, ${chain.id},
+        case when g % 3 = 0 then 'ETH' else 'USDC' end, case when g % 3 = 0 then null else ${usdc} end, case when g % 3 = 0 then 18 else 6 end,
+        case when g % 3 = 0 then 1000000000000000 else 1000000 end, 0, 'pending',
+        '0x' || md5('open' || g) || substr(md5('o2' || g), 1, 8), ${chain.factory!}, '0x' || md5('salt' || g) || md5('s2' || g), ${chain.factory!}, 2,
+        '{"sku":"SKU-' || (g % 977) || '"}', 1, now() + interval '1 day' - make_interval(secs => g % 3600), now() - make_interval(secs => g % 3600), now()
+      from generate_series(${from}::int, ${to}::int) g`);
+  });
 }
 
 /** Settled history beside the open orders: confirmed orders with their confirmed transfer and succeeded sweep, so queries that must skip history have some to skip. */
 async function seedHistory(db: Db, merchantId: number, chain: Blockchain, count: number) {
   const usdc = chain.tokens.find((t) => t.symbol === "USDC")!.address!;
-  await db.execute(sql`
-    insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
-      receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, confirmation_threshold, expires_at, confirmed_at, created_at, updated_at)
-    select 'ORD-hist' || g, ${merchantId}, 5000000 + g, ${chain.id}, 'USDC', ${usdc}, 6, 1000000, 1000000, 'confirmed',
-      '0x' || md5('hist' || g) || substr(md5('h2' || g), 1, 8), ${chain.factory!}, '0x' || md5('hs' || g) || md5('hs2' || g), ${chain.factory!}, 2,
-      '{}', 1, now() - make_interval(mins => g), now() - make_interval(mins => g), now() - make_interval(mins => g + 30), now() - make_interval(mins => g)
-    from generate_series(1, ${count}::int) g`);
-  await db.execute(sql`
-    insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address, currency, amount,
-      status, payment_order_id, merchant_id, counted, created_at, updated_at)
-    select o.blockchain_id, '0x' || md5(o.order_id) || md5(o.order_id || 'b'), 0, 1 + o.id % 50000, '0x' || md5('b'), o.created_at, '0x' || md5('f') || '00000000', o.receiving_address,
-      o.token_address, o.currency, o.amount, 'confirmed', o.id, o.merchant_id, true, o.created_at, o.created_at
-    from payment_orders o where o.order_id like 'ORD-hist%'`);
-  await db.execute(sql`
-    insert into sweeps (payment_order_id, blockchain_id, status, tx_hash, block_number, block_hash, attempts, next_attempt_at, created_at, updated_at)
-    select o.id, o.blockchain_id, 'succeeded', '0x' || md5(o.order_id || 'sw') || md5('x'), 2 + o.id % 50000, '0x' || md5('b'), 1, o.created_at, o.created_at, o.created_at
-    from payment_orders o where o.order_id like 'ORD-hist%'`);
+  await db.transaction(async (db) => {
+    await db.execute(sql`set local statement_timeout = 0`);
+    await db.execute(sql`
+      insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
+        receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, confirmation_threshold, expires_at, confirmed_at, created_at, updated_at)
+      select 'ORD-hist' || g, ${merchantId}, 5000000 + g, ${chain.id}, 'USDC', ${usdc}, 6, 1000000, 1000000, 'confirmed',
+        '0x' || md5('hist' || g) || substr(md5('h2' || g), 1, 8), ${chain.factory!}, '0x' || md5('hs' || g) || md5('hs2' || g), ${chain.factory!}, 2,
+        '{}', 1, now() - make_interval(mins => g), now() - make_interval(mins => g), now() - make_interval(mins => g + 30), now() - make_interval(mins => g)
+      from generate_series(1, ${count}::int) g`);
+    await db.execute(sql`
+      insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address, currency, amount,
+        status, payment_order_id, merchant_id, counted, created_at, updated_at)
+      select o.blockchain_id, '0x' || md5(o.order_id) || md5(o.order_id || 'b'), 0, 1 + o.id % 50000, '0x' || md5('b'), o.created_at, '0x' || md5('f') || '00000000', o.receiving_address,
+        o.token_address, o.currency, o.amount, 'confirmed', o.id, o.merchant_id, true, o.created_at, o.created_at
+      from payment_orders o where o.order_id like 'ORD-hist%'`);
+    await db.execute(sql`
+      insert into sweeps (payment_order_id, blockchain_id, status, tx_hash, block_number, block_hash, attempts, next_attempt_at, created_at, updated_at)
+      select o.id, o.blockchain_id, 'succeeded', '0x' || md5(o.order_id || 'sw') || md5('x'), 2 + o.id % 50000, '0x' || md5('b'), 1, o.created_at, o.created_at, o.created_at
+      from payment_orders o where o.order_id like 'ORD-hist%'`);
+  });
 }
 
 interface TickFigures {
@@ -107,7 +114,10 @@ async function measureTicks(
   open: number,
   pay: () => Promise<string[]>,
 ): Promise<TickFigures> {
-  // Settle the cursor at the head first (the seed's own blocks).
+  // The scanner's cursor at the head (a new cursor on a devnet starts at genesis: 100,000 blocks to catch up).
+  const head = await client.getBlock({ blockTag: "latest" });
+  const genesis = await client.getBlock({ blockNumber: 0n });
+  await saveCursor(db, { blockchainId: chain.id, genesisHash: genesis.hash!, lastBlock: head.number!, lastBlockHash: head.hash!, updatedAt: new Date() });
   await watchChainTick(countedDb, chain, client, { checkInternalDeposits: true });
   const rpc: number[] = [];
   const statements: number[] = [];
@@ -192,12 +202,14 @@ async function runEngineTicks(): Promise<void> {
     const results: TickFigures[] = [];
     let seeded = 0;
     for (const size of openSizes) {
+      // The previous size's payments out of the reorg re-check window first (each size starts from the same recent past).
+      if (seeded > 0) await mineBlocks(chain, 200);
       await seedOpenOrders(db, merchantId, chain, seeded + 1, size);
       seeded = size;
       await db.execute(sql`analyze`);
       const figures = await measureTicks(db, counted.db, proxy.counts, chain, client, counter, size, pay);
       results.push(figures);
-      console.log(`(open ${size}: ${figures.methods})`);
+      console.log(`(open ${size}: ${figures.methods}) ${JSON.stringify({ ...figures, methods: undefined })}`);
     }
 
     const base = results[0]!;
