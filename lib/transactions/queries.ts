@@ -87,21 +87,33 @@ export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, h
       ),
     );
   // Transfers of orders not final: those with money in flight (processing, or pending with some
-  // received: payment_orders_chain_in_flight_idx) and live transfers that did not count (transactions_uncounted_idx).
-  const ofOpenOrders = await db
+  // received: payment_orders_chain_in_flight_idx, then each order's transfers by transactions_order_idx)…
+  // (Two steps: the planner, not knowing how few such orders there are, would hash-join them against every transfer.)
+  const inFlight = await db
+    .select({ id: paymentOrders.id })
+    .from(paymentOrders)
+    .where(sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`);
+  const ofInFlight =
+    inFlight.length === 0
+      ? []
+      : await db
+          .select({ transfer: transactions })
+          .from(transactions)
+          .where(and(inArray(transactions.paymentOrderId, inFlight.map((o) => o.id)), eq(transactions.blockchainId, blockchainId), eq(transactions.status, "confirmed")));
+  // …and live transfers that did not count, of an order still open (transactions_uncounted_idx).
+  const uncounted = await db
     .select({ transfer: getTableColumns(transactions) })
     .from(transactions)
     .innerJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
     .where(
       and(
+        sql`not ${transactions.counted} and ${transactions.status} in ('pending', 'confirmed')`,
         eq(transactions.blockchainId, blockchainId),
         eq(transactions.status, "confirmed"),
-        or(
-          sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`,
-          and(sql`not ${transactions.counted} and ${transactions.status} in ('pending', 'confirmed')`, inArray(paymentOrders.status, ["pending", "processing"])),
-        ),
+        inArray(paymentOrders.status, ["pending", "processing"]),
       ),
     );
+  const ofOpenOrders = [...ofInFlight, ...uncounted];
   const byId = new Map<number, Transaction>();
   for (const transfer of [...unconfirmed, ...recent, ...ofOpenOrders.map((row) => row.transfer)]) byId.set(transfer.id, transfer);
   return [...byId.values()];

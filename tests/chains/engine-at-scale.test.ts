@@ -136,6 +136,9 @@ describe("EXPLAIN: the tick's and the outbox's reads come from indexes of what i
       .map((row) => String(row["QUERY PLAN"]))
       .join("\n");
     expect(claimPlan).toMatch(/webhook_deliveries_due_idx/);
+    // The made-up history (block hashes no chain has) goes, so the devnet test's re-check does not find it reorged.
+    await testDb.db.execute(sql`delete from transactions where merchant_id = ${merchant.id}`);
+    await testDb.db.execute(sql`delete from payment_orders where merchant_id = ${merchant.id}`);
   });
 });
 
@@ -172,7 +175,8 @@ describe("RPC calls per tick do not grow with the open orders (real devnet)", ()
 
       await addOpenOrders(template.order_id, 1990, "many", 2_000_000);
       const withMany = await tickCalls();
-      expect(withMany).toEqual(withTen);
+      const tally = (calls: string[]) => Object.fromEntries([...new Set(calls)].map((m) => [m, calls.filter((c) => c === m).length]));
+      expect(tally(withMany)).toEqual(tally(withTen));
 
       // A payment among the 2,000 is detected and confirmed (threshold 1).
       const order = await createOrder(merchant, { amount: "2", currency: "USDC", blockchain: "base" });
