@@ -1,4 +1,5 @@
 import { runAuthBench } from "./auth";
+import { runEngineScaleBench } from "./engine-scale";
 import { runGasBench } from "./gas";
 import { runLighthouseBench } from "./lighthouse";
 import { measureIdle, runOrdersBench } from "./orders";
@@ -19,6 +20,8 @@ const benches: Record<string, () => Promise<void>> = {
   gas: runGasBench,
   // One merchant's lists at 1 k, 100 k and 1 M orders (minutes: only when named; SCALE_MAX=100000 for a quick run).
   scale: runScaleBench,
+  // The chain tick, lifecycle and sweeper with 1 k and 100 k open orders, and the webhook outbox claim among 10 M delivered rows (minutes: only when named).
+  "engine-scale": runEngineScaleBench,
   // The idle CPU of a sandbox server alone (also the last figure of `orders`; only when named).
   idle: async () => {
     await ensureProductionBuild();
@@ -33,7 +36,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale" || name === "lighthouse") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale" || name === "engine-scale" || name === "lighthouse") continue;
     await run();
   }
 }

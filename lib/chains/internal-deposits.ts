@@ -6,7 +6,7 @@ import { log } from "@/lib/log";
 import { findOpenNativeOrders } from "@/lib/orders/queries";
 import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
-import { armSweep, findUnsweptSettledNativeOrders } from "./queries";
+import { armSweep, findUnsweptSettledNativeOrders, refreshPendingReceived } from "./queries";
 import { countsToward } from "./scanner";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
@@ -101,7 +101,18 @@ const settledStatuses = new Set(["confirmed", "failed", "expired"]);
 /** Most blocks one order's balance check attributes per pass (each costs a bisection). */
 const blocksPerOrderPerPass = 8;
 
-const holder = globalThis as unknown as { __gatewayUnattributedBalance?: Map<number, string> };
+const holder = globalThis as unknown as { __gatewayUnattributedBalance?: Map<number, string>; __gatewayBalanceCheckCursor?: Map<number, number> };
+
+/**
+ * How many deposit addresses one balance pass reads: the newest open native orders, the next ones
+ * in id order (a rotating window), and settled ones whose sweep has not run. At most
+ * `newest + next + settled` balances, `balancesPerCall` (all of them) per eth_call: one call per
+ * pass whatever the number of open orders (with N open native orders, each is read at least once
+ * every N / next passes).
+ */
+export const balanceWindow = { newest: 200, next: 400, settled: 100 };
+/** A constructor's answer is the code it deploys, at most 24,576 bytes (EIP-170): 768 balances. */
+const balancesPerCall = 700;
 /** Per order, the balance nobody could attribute (mining rewards, withdrawals…), so it is not bisected again every pass. */
 const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
 
@@ -113,18 +124,27 @@ const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
  * and what is credited in a block never exceeds the balance increase the block really shows.
  */
 export async function detectInternalDeposits(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now = new Date()): Promise<number> {
-  // Settled orders too while their sweep is still to run: a contract payment arriving after
-  // settlement would otherwise be flushed to the merchant unrecorded (not seen, not refundable).
-  const [openOrders, settled] = await Promise.all([findOpenNativeOrders(db, chain.id), findUnsweptSettledNativeOrders(db, chain.id)]);
-  const open = [...openOrders, ...settled];
+  // A bounded window per pass (issue 31): the newest open native orders (the ones most likely paid
+  // now) and the next ones in id order, round and round; settled orders too while their sweep is
+  // still to run: a contract payment arriving after settlement would otherwise be flushed to the
+  // merchant unrecorded (not seen, not refundable).
+  const cursors = (holder.__gatewayBalanceCheckCursor ??= new Map<number, number>());
+  const [window, settled] = await Promise.all([
+    findOpenNativeOrders(db, chain.id, { newest: balanceWindow.newest, afterId: cursors.get(chain.id) ?? 0, next: balanceWindow.next }),
+    findUnsweptSettledNativeOrders(db, chain.id, balanceWindow.settled),
+  ]);
+  cursors.set(chain.id, window.lastId);
+  const open = [...window.orders, ...settled.filter((o) => !window.orders.some((w) => w.id === o.id))];
   if (open.length === 0) return 0;
 
   const balances = await readBalances(client, chain, open.map((o) => o.receivingAddress as Address), head);
   const recorded = await findRecordedNative(db, open.map((o) => o.id));
+  const recordedBy = new Map<number, RecordedNative[]>();
+  for (const row of recorded) if (row.orderId !== null) recordedBy.set(row.orderId, [...(recordedBy.get(row.orderId) ?? []), row]);
 
   let found = 0;
   for (const [index, order] of open.entries()) {
-    const mine = recorded.filter((r) => r.orderId === order.id);
+    const mine = recordedBy.get(order.id) ?? [];
     const residual = balances[index]! - sumUpTo(mine, head);
     if (residual <= 0n || unattributed.get(order.id) === residual.toString()) continue;
     try {
@@ -138,21 +158,33 @@ export async function detectInternalDeposits(db: Db, chain: Blockchain, client: 
 
 const sumUpTo = (rows: RecordedNative[], block: bigint) => rows.filter((r) => r.blockNumber <= block).reduce((s, r) => s + BigInt(r.amount), 0n);
 
-async function readBalances(client: PublicClient, chain: Blockchain, addresses: Address[], blockNumber: bigint): Promise<bigint[]> {
-  if (chain.multicall3) {
-    const results = await client.multicall({
-      contracts: addresses.map((address) => ({
-        address: chain.multicall3!,
-        abi: [{ type: "function", name: "getEthBalance", stateMutability: "view", inputs: [{ name: "addr", type: "address" }], outputs: [{ name: "balance", type: "uint256" }] }] as const,
-        functionName: "getEthBalance" as const,
-        args: [address] as const,
-      })),
-      blockNumber,
-      batchSize: 100_000,
-    });
-    return results.map((r) => (r.status === "success" ? (r.result as bigint) : 0n));
+/**
+ * A contract-creation eth_call (nothing is deployed) whose constructor returns the balance of each
+ * 32-byte address word appended to it: `codecopy` the words to memory, replace each by
+ * `balance(word)`, return them. Any node answers it (no Multicall3 needed), one call for
+ * `balancesPerCall` addresses.
+ *
+ *   0x00 PUSH2 0x28  CODESIZE  SUB          size = codesize - 40 (the words after this program)
+ *   0x05 DUP1  PUSH2 0x28  PUSH1 0  CODECOPY  memory[0, size) = code[40, 40 + size)
+ *   0x0c PUSH1 0                             i = 0
+ *   0x0e JUMPDEST DUP2 DUP2 LT ISZERO PUSH2 0x23 JUMPI   while i < size
+ *   0x17 DUP1 MLOAD BALANCE DUP2 MSTORE                    memory[i] = balance(memory[i])
+ *   0x1c PUSH1 32 ADD PUSH2 0x0e JUMP                      i += 32
+ *   0x23 JUMPDEST POP PUSH1 0 RETURN         return memory[0, size)
+ */
+export const balanceReaderCode = "0x61002838038061002860003960005b8181101561002357805131815260200161000e565b506000f3" as Hex;
+
+export async function readBalances(client: PublicClient, chain: Blockchain, addresses: Address[], blockNumber: bigint): Promise<bigint[]> {
+  const balances: bigint[] = [];
+  for (let i = 0; i < addresses.length; i += balancesPerCall) {
+    const chunk = addresses.slice(i, i + balancesPerCall);
+    const words = chunk.map((address) => address.slice(2).toLowerCase().padStart(64, "0")).join("");
+    const { data } = await client.call({ data: `${balanceReaderCode}${words}` as Hex, blockNumber });
+    const hex = (data ?? "0x").slice(2);
+    if (hex.length !== chunk.length * 64) throw new Error(`balance read on ${chain.slug} answered ${hex.length / 64} words for ${chunk.length} addresses`);
+    for (let j = 0; j < chunk.length; j++) balances.push(BigInt("0x" + hex.slice(j * 64, (j + 1) * 64)));
   }
-  return Promise.all(addresses.map((address) => client.getBalance({ address, blockNumber })));
+  return balances;
 }
 
 /**
@@ -260,6 +292,7 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
   await db.transaction(async (tx) => {
     await upsertTransfers(tx, rows);
     await removeStaleInternalTransfers(tx, order.id, blockNumber, internalTransferLogIndex, rows.map((r) => r.txHash));
+    await refreshPendingReceived(tx, [order.id], now);
     // Money reaching a settled order is flushed to the merchant too (as the scanner does for top-level transfers).
     if (rows.length && settledStatuses.has(order.status)) await armSweep(tx, order.id, chain.id, now);
   });

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
-import { chainCursors, paymentOrders, sweeps, type PaymentOrder, type Sweep } from "@/lib/db/schema";
+import { chainCursors, paymentOrders, sweeps, transactions, type PaymentOrder, type Sweep } from "@/lib/db/schema";
+import { maxConfirmationThreshold } from "@/lib/wallets/schemas";
 import type { DbOrTx } from "@/lib/db/types";
 
 // ─── chain cursors (how far each chain was scanned) ───
@@ -181,13 +182,33 @@ function sweepWithinWindow(head: bigint, window: RecheckWindow) {
   return sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * ${paymentOrders.confirmationThreshold}, ${window.minBlocks}::int) > ${head}::bigint`;
 }
 
+/**
+ * The block below which nothing is re-checked: a window is at most `thresholdMultiple` × the
+ * largest confirmation threshold a wallet may set (or `minBlocks`), and above `finalized` means
+ * at most that far too. A constant bound, so the re-check reads a range of a (chain, block) index.
+ */
+export function recheckFloor(head: bigint, window: RecheckWindow, finalized: bigint): bigint {
+  const widest = BigInt(Math.max(window.thresholdMultiple * maxConfirmationThreshold, window.minBlocks));
+  const floor = head - widest;
+  return finalized < floor ? finalized : floor;
+}
+
 /** Succeeded sweeps on a chain mined inside the re-check window or above its `finalized` block (lib/engine/reorg-recheck.ts). */
 export async function findSweepsToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow, finalized: bigint = head): Promise<Sweep[]> {
   const rows = await db
     .select({ sweep: sweeps })
     .from(sweeps)
     .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
-    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), or(sweepWithinWindow(head, window), gt(sweeps.blockNumber, finalized))));
+    .where(
+      and(
+        eq(sweeps.blockchainId, blockchainId),
+        sql`${sweeps.status} = 'succeeded'`,
+        isNotNull(sweeps.blockNumber),
+        // The newest blocks only (sweeps_chain_block_idx): no window reaches further back than the largest threshold allows.
+        gt(sweeps.blockNumber, recheckFloor(head, window, finalized)),
+        or(sweepWithinWindow(head, window), gt(sweeps.blockNumber, finalized)),
+      ),
+    );
   return rows.map((row) => row.sweep);
 }
 
@@ -222,19 +243,40 @@ export async function requeueSweepsOnReset(db: DbOrTx, blockchainId: number, las
  * Settled native orders whose deposit address still holds money for a sweep that has not
  * succeeded: money that reaches them by internal transfer is there to be seen before it is flushed.
  */
-export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
+export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: number, limit: number): Promise<PaymentOrder[]> {
+  // Sweeps still to run are read by the due index's ranges (pending, submitted, failed, skipped), never the succeeded history.
   return db
     .select(getTableColumns(paymentOrders))
-    .from(paymentOrders)
-    .innerJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(sweeps.paymentOrderId, paymentOrders.id))
     .where(
       and(
+        eq(sweeps.blockchainId, blockchainId),
+        sql`${sweeps.status} in ('pending', 'submitted', 'failed', 'skipped')`,
         eq(paymentOrders.blockchainId, blockchainId),
         inArray(paymentOrders.status, ["confirmed", "failed", "expired"]),
         isNull(paymentOrders.tokenAddress),
-        ne(sweeps.status, "succeeded"),
       ),
-    );
+    )
+    .orderBy(desc(sweeps.id))
+    .limit(limit);
+}
+
+/**
+ * What a pending order has received: the sum of its live transfers that count, written by whoever
+ * records transfers (the scanner, the balance check) in the same transaction. The lifecycle finds
+ * the pending orders it has to judge by this column (payment_orders_chain_in_flight_idx) instead
+ * of looking for transfers of every open order each tick.
+ */
+export async function refreshPendingReceived(db: DbOrTx, orderIds: number[], now: Date): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db
+    .update(paymentOrders)
+    .set({
+      amountReceived: sql`coalesce((select sum(t.amount) from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.counted and t.status in ('pending', 'confirmed')), 0)`,
+      updatedAt: now,
+    })
+    .where(and(inArray(paymentOrders.id, orderIds), eq(paymentOrders.status, "pending")));
 }
 
 /**

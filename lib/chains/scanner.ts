@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { logRangeAdvice } from "./log-range";
 import type { Blockchain } from "./catalog";
-import { advanceCursor, armSweep, findCursor, saveCursor, touchCursor } from "./queries";
+import { advanceCursor, armSweep, findCursor, refreshPendingReceived, saveCursor, touchCursor } from "./queries";
 import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
 import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMethod } from "@/lib/orders/payment-methods";
 import { upsertTransfers } from "@/lib/transactions/queries";
@@ -304,6 +304,8 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     if (!moved) return null;
     const { rows, orders: seen } = await buildRows(tx);
     await upsertTransfers(tx, rows);
+    // A pending order's amount_received follows its counted transfers at once: the lifecycle finds the orders to judge by it.
+    await refreshPendingReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp);
     for (const { refund, transfer } of refundPairs) {
       const block = blocks.get(transfer.blockNumber)!;
       const reverted = receipts.get(transfer.txHash as Hex)!.status !== "success";

@@ -470,6 +470,12 @@ export const paymentOrders = pgTable(
     index("payment_orders_merchant_amount_idx").on(t.merchantId, sql`(${t.amount} * power(10::numeric, 36 - ${t.decimals}))`, t.id),
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),
+    // The engine (issue 31): each chain tick reads only the orders it has to move, never every open
+    // one. Pending deadlines per chain (expiry, the quiet watcher's next wake-up); orders with money
+    // in flight (processing, or pending with some received); open native orders (the balance check).
+    index("payment_orders_chain_deadline_idx").on(t.blockchainId, t.expiresAt).where(sql`status = 'pending'`),
+    index("payment_orders_chain_in_flight_idx").on(t.blockchainId).where(sql`status = 'processing' or (status = 'pending' and amount_received > 0)`),
+    index("payment_orders_chain_open_native_idx").on(t.blockchainId, t.id).where(sql`status in ('pending', 'processing') and token_address is null`),
   ],
 );
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
@@ -700,6 +706,11 @@ export const transactions = pgTable(
     // The accounting export (lib/dashboard/movements-csv.ts) reads payments in block time order, in keyset batches.
     index("transactions_merchant_block_time_idx").on(t.merchantId, t.blockTimestamp, t.id),
     index("transactions_hash_idx").on(t.txHash),
+    // The engine (issue 31): transfers still waiting for confirmations; the recent blocks a reorg
+    // re-check compares; live transfers that did not count (late, another asset): never the history.
+    index("transactions_unconfirmed_idx").on(t.blockchainId).where(sql`status = 'pending'`),
+    index("transactions_chain_block_idx").on(t.blockchainId, t.blockNumber),
+    index("transactions_uncounted_idx").on(t.paymentOrderId).where(sql`not counted and status in ('pending', 'confirmed')`),
   ],
 );
 export type Transaction = typeof transactions.$inferSelect;
@@ -736,7 +747,12 @@ export const sweeps = pgTable(
     lastGasCostWei: baseUnits("last_gas_cost_wei"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("sweeps_order_key").on(t.paymentOrderId), index("sweeps_due_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    uniqueIndex("sweeps_order_key").on(t.paymentOrderId),
+    index("sweeps_due_idx").on(t.status, t.nextAttemptAt),
+    // The reorg re-check of recent sweeps (issue 31): the newest blocks of a chain, not every sweep ever made.
+    index("sweeps_chain_block_idx").on(t.blockchainId, t.blockNumber).where(sql`status = 'succeeded'`),
+  ],
 );
 export type Sweep = typeof sweeps.$inferSelect;
 
@@ -794,7 +810,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
-    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    // The outbox claim (issue 31): only deliveries still to make are in it, so claiming costs the
+    // same beside ten million delivered rows as beside none.
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt, t.id).where(sql`status = 'pending'`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     index("webhook_deliveries_endpoint_status_idx").on(t.endpointId, t.status, t.createdAt, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),

@@ -1,6 +1,7 @@
-import { and, count, eq, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
+import { and, count, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
 import { chainCursors, sweeps, webhookDeliveries } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { dueRows } from "@/lib/webhooks/queries";
 
 /** Reachability probe for readiness: one round trip. */
 export async function pingDatabase(db: DbOrTx): Promise<void> {
@@ -17,7 +18,7 @@ export async function dueDeliveries(db: DbOrTx, now: Date): Promise<{ due: numbe
   const [row] = await db
     .select({ due: count(), oldestDueAt: min(webhookDeliveries.nextAttemptAt) })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now)));
+    .where(and(dueRows, isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now)));
   return { due: Number(row?.due ?? 0), oldestDueAt: row?.oldestDueAt ?? null };
 }
 

@@ -333,33 +333,56 @@ export async function findOrderIdByNonce(db: DbOrTx, merchantId: number, nonce: 
   return row?.orderId ?? null;
 }
 
-/** Orders on a chain the lifecycle must look at: open ones, and expired ones that received their asset after expiry. */
+/**
+ * Orders on a chain the lifecycle must look at: processing ones (a reorg may have taken their
+ * transfers), pending ones with money (amount_received, kept by the scanner as transfers are
+ * recorded: lib/chains/queries.ts refreshPendingReceived) or past their deadline, and expired ones
+ * that received their asset after expiry. Each part is read from a partial index of only such
+ * orders (issue 31), never by looking at every open order of the chain; the predicates are
+ * literals so the planner can prove they match those indexes.
+ */
 export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now: Date) {
-  const withTransfers = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status <> 'dropped')`;
-  const withLatePayment = sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.status in ('pending', 'confirmed') and not t.counted and t.blockchain_id = ${paymentOrders.blockchainId} and t.token_address is not distinct from ${paymentOrders.tokenAddress})`;
-  return db
+  const inFlight = await db
     .select()
     .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`));
+  const pastDeadline = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), sql`${paymentOrders.status} = 'pending'`, lte(paymentOrders.expiresAt, now)));
+  // Late payments: live transfers that did not count (transactions_uncounted_idx), of the order's asset, on an expired order.
+  const late = await db
+    .selectDistinct({ order: getTableColumns(paymentOrders) })
+    .from(transactions)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
     .where(
       and(
+        sql`not ${transactions.counted} and ${transactions.status} in ('pending', 'confirmed')`,
+        eq(transactions.blockchainId, blockchainId),
         eq(paymentOrders.blockchainId, blockchainId),
-        // processing orders always (a reorg may have taken their transfers), pending ones with money or past their deadline
-        or(
-          eq(paymentOrders.status, "processing"),
-          and(eq(paymentOrders.status, "pending"), or(withTransfers, gt(paymentOrders.amountReceived, "0"), lte(paymentOrders.expiresAt, now))),
-          and(eq(paymentOrders.status, "expired"), withLatePayment),
-        ),
+        sql`${paymentOrders.status} = 'expired'`,
+        sql`${transactions.tokenAddress} is not distinct from ${paymentOrders.tokenAddress}`,
       ),
     );
+  const seen = new Set<number>();
+  const orders: PaymentOrder[] = [];
+  for (const order of [...inFlight, ...pastDeadline, ...late.map((row) => row.order)]) {
+    if (seen.has(order.id)) continue;
+    seen.add(order.id);
+    orders.push(order);
+  }
+  return orders;
 }
 
 /** When the first pending order on a chain reaches its deadline (null: none pending): the one thing a chain's clock decides without a new block. */
 export async function nextPendingDeadline(db: DbOrTx, blockchainId: number): Promise<Date | null> {
   const [row] = await db
-    .select({ at: sql<Date | string | null>`min(${paymentOrders.expiresAt})` })
+    .select({ at: paymentOrders.expiresAt })
     .from(paymentOrders)
-    .where(and(eq(paymentOrders.blockchainId, blockchainId), eq(paymentOrders.status, "pending")));
-  return row?.at ? new Date(row.at) : null;
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), sql`${paymentOrders.status} = 'pending'`))
+    .orderBy(asc(paymentOrders.expiresAt))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 /** Moves an order from `from` to its next state; false if another worker got there first (idempotent transitions). */
@@ -441,12 +464,26 @@ export async function lockOrder(db: DbOrTx, id: number): Promise<void> {
   await db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, id)).for("update");
 }
 
-/** Open orders on a chain paid in its native coin (their deposits may arrive by internal transfer). */
-export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number): Promise<PaymentOrder[]> {
-  return db
-    .select()
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.blockchainId, blockchainId), inArray(paymentOrders.status, ["pending", "processing"]), isNull(paymentOrders.tokenAddress)));
+const openNative = sql`${paymentOrders.status} in ('pending', 'processing') and ${paymentOrders.tokenAddress} is null`;
+
+/**
+ * Open orders on a chain paid in its native coin (their deposits may arrive by internal transfer),
+ * at most `limit` of them (payment_orders_chain_open_native_idx): the newest, and the next ones
+ * after `afterId` in id order (wrapping round), so a pass reads a bounded window however many are
+ * open and successive passes cover them all.
+ */
+export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number, window: { newest: number; afterId: number; next: number }): Promise<{ orders: PaymentOrder[]; lastId: number }> {
+  const onChain = and(eq(paymentOrders.blockchainId, blockchainId), openNative);
+  const newest = await db.select().from(paymentOrders).where(onChain).orderBy(desc(paymentOrders.id)).limit(window.newest);
+  let rotating = await db.select().from(paymentOrders).where(and(onChain, gt(paymentOrders.id, window.afterId))).orderBy(asc(paymentOrders.id)).limit(window.next);
+  if (rotating.length < window.next && window.afterId > 0) {
+    const wrapped = await db.select().from(paymentOrders).where(and(onChain, lte(paymentOrders.id, window.afterId))).orderBy(asc(paymentOrders.id)).limit(window.next - rotating.length);
+    rotating = [...rotating, ...wrapped];
+  }
+  const byId = new Map<number, PaymentOrder>();
+  for (const order of [...rotating, ...newest]) byId.set(order.id, order);
+  // Where the next pass goes on from (0: from the start).
+  return { orders: [...byId.values()], lastId: rotating.at(-1)?.id ?? 0 };
 }
 
 export interface DailyBucket {

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
+import { recheckFloor } from "@/lib/chains/queries";
 import { gaslessRelays, paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
 import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
@@ -9,7 +10,7 @@ export async function findUnconfirmedTransfers(db: DbOrTx, blockchainId: number)
   return db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.blockchainId, blockchainId), eq(transactions.status, "pending")));
+    .where(and(eq(transactions.blockchainId, blockchainId), sql`${transactions.status} = 'pending'`));
 }
 
 export async function setTransferStatus(db: DbOrTx, ids: number[], status: string, updatedAt: Date) {
@@ -37,7 +38,7 @@ export async function confirmDeepTransfers(db: DbOrTx, blockchainId: number, hea
     .where(
       and(
         eq(transactions.blockchainId, blockchainId),
-        eq(transactions.status, "pending"),
+        sql`${transactions.status} = 'pending'`,
         sql`${head}::bigint - ${transactions.blockNumber} + 1 >= (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${transactions.paymentOrderId})`,
       ),
     );
@@ -69,18 +70,53 @@ function withinWindow(head: bigint, window: RecheckWindow) {
  * above the chain's `finalized` block (lib/chains/finality.ts; `head` where the chain has none).
  */
 export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow, finalized: bigint = head): Promise<Transaction[]> {
-  return db
+  // Three reads, each from an index of only what it needs (issue 31), never the chain's whole history:
+  const unconfirmed = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.blockchainId, blockchainId), sql`${transactions.status} = 'pending'`));
+  const recent = await db
     .select()
     .from(transactions)
     .where(
       and(
         eq(transactions.blockchainId, blockchainId),
-        or(
-          eq(transactions.status, "pending"),
-          and(eq(transactions.status, "confirmed"), or(inArray(transactions.paymentOrderId, openOrderIds), withinWindow(head, window), gt(transactions.blockNumber, finalized))),
-        ),
+        eq(transactions.status, "confirmed"),
+        gt(transactions.blockNumber, recheckFloor(head, window, finalized)),
+        or(withinWindow(head, window), gt(transactions.blockNumber, finalized)),
       ),
     );
+  // Transfers of orders not final: those with money in flight (processing, or pending with some
+  // received: payment_orders_chain_in_flight_idx, then each order's transfers by transactions_order_idx)…
+  // (Two steps: the planner, not knowing how few such orders there are, would hash-join them against every transfer.)
+  const inFlight = await db
+    .select({ id: paymentOrders.id })
+    .from(paymentOrders)
+    .where(sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`);
+  const ofInFlight =
+    inFlight.length === 0
+      ? []
+      : await db
+          .select({ transfer: transactions })
+          .from(transactions)
+          .where(and(inArray(transactions.paymentOrderId, inFlight.map((o) => o.id)), eq(transactions.blockchainId, blockchainId), eq(transactions.status, "confirmed")));
+  // …and live transfers that did not count, of an order still open (transactions_uncounted_idx).
+  const uncounted = await db
+    .select({ transfer: getTableColumns(transactions) })
+    .from(transactions)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
+    .where(
+      and(
+        sql`not ${transactions.counted} and ${transactions.status} in ('pending', 'confirmed')`,
+        eq(transactions.blockchainId, blockchainId),
+        eq(transactions.status, "confirmed"),
+        inArray(paymentOrders.status, ["pending", "processing"]),
+      ),
+    );
+  const ofOpenOrders = [...ofInFlight, ...uncounted];
+  const byId = new Map<number, Transaction>();
+  for (const transfer of [...unconfirmed, ...recent, ...ofOpenOrders.map((row) => row.transfer)]) byId.set(transfer.id, transfer);
+  return [...byId.values()];
 }
 
 /**

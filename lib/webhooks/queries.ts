@@ -268,6 +268,12 @@ export async function insertAttempt(db: DbOrTx, values: NewAttempt): Promise<Web
 }
 
 /**
+ * Deliveries still to make, as a literal: the planner then reads them from webhook_deliveries_due_idx,
+ * the partial index of pending rows only (a parameter would hide that the index holds them all).
+ */
+export const dueRows = sql`${webhookDeliveries.status} = 'pending'`;
+
+/**
  * Who a delivery goes to: its endpoint, or (no endpoint) the order's webhook_url. Deliveries are
  * claimed and finished per receiver, so a receiver that hangs holds up only its own.
  */
@@ -427,7 +433,7 @@ export async function dueUndispatchedDeliveries(db: DbOrTx, now: Date, limit: nu
   return db
     .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now)))
+    .where(and(dueRows, isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now)))
     .orderBy(asc(webhookDeliveries.nextAttemptAt))
     .limit(limit);
 }
@@ -502,7 +508,7 @@ export async function nextDeliveryDueAt(db: DbOrTx): Promise<Date | null> {
   const [row] = await db
     .select({ at: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt)))
+    .where(and(dueRows, isNotNull(webhookDeliveries.nextAttemptAt)))
     .orderBy(asc(webhookDeliveries.nextAttemptAt))
     .limit(1);
   return row?.at ?? null;
