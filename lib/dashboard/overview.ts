@@ -3,7 +3,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { confirmedFiatTotals, dailyOrderBuckets, hasPaidOrders, recentOrders } from "@/lib/orders/queries";
+import { confirmedFiatTotals, dailyOrderBuckets, foldOrderDayTotals, hasPaidOrders, recentOrders } from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
@@ -100,6 +100,8 @@ export async function fiatOverview(db: DbOrTx, merchantId: number, now: Date, da
 export async function loadOverview(db: DbOrTx, merchantId: number, now = new Date()) {
   const days = lastDays(now);
   const since = new Date(`${days[0]}T00:00:00Z`);
+  // The changes since the last load into the per-day totals first (bounded), so the reads below sum few rows.
+  await foldOrderDayTotals(db, merchantId);
   const [buckets, recent, setup, fiat] = await Promise.all([
     dailyOrderBuckets(db, merchantId, since),
     recentOrders(db, merchantId, 8),

@@ -87,3 +87,52 @@ export async function settlePage<R extends { sortKey: string[]; total: number }>
   const bounded = found.length > 0 ? found[0]!.total : window.offset === 0 && !window.after ? 0 : await boundedCountOf(db, table, where);
   return { page, count: await listCount(db, table, where, bounded), nextKey };
 }
+
+/** How one read of a list page runs: in the list's order or reversed, from where, how many rows, and the count to select beside. */
+export interface PageRead {
+  /** Read in the opposite order (the caller flips every sort key's direction); the rows come back reversed. */
+  reverse: boolean;
+  offset: number;
+  limit: number;
+  /** Select as `total`: the bounded count, or null when the count is already known. */
+  total: SQL<number | null>;
+  /** Rows strictly after the `next` link's cursor, in the list's order (undefined: none). */
+  after: ListCursor | null;
+}
+
+/**
+ * A page of a keyset list, read without scanning what it skips where it can:
+ * - first page, or a page reached by a `next` link's cursor: one statement, page and bounded count;
+ * - a page number past the first: the count first (exact up to `exactCountBound`, else the
+ *   estimate), then the page from the nearer end: when fewer rows follow the page than precede
+ *   it, it is read in the reverse order with the offset counted from the end, and turned back.
+ *   With an exact count that is the same page OFFSET would give; with an estimate the page
+ *   numbers from the end are positions against that estimate (docs/decisions.md, issue 31).
+ * `read` runs the list's statement for one `PageRead`; each row carries its sort key and `total`.
+ */
+export async function readKeysetPage<R extends { sortKey: string[]; total: number | null }>(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL | undefined,
+  window: KeysetWindow,
+  read: (spec: PageRead) => Promise<R[]>,
+): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
+  if (window.after || window.offset === 0) {
+    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(table, where), after: window.after });
+    return settlePage(db, table, where, found as Array<R & { total: number }>, window);
+  }
+  const count = await listCount(db, table, where, await boundedCountOf(db, table, where));
+  if (window.offset >= count) return { page: [], count, nextKey: null };
+  const following = count - window.offset - window.limit;
+  const known = sql<null>`null::int`;
+  if (following < window.offset) {
+    const found = await read({ reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null });
+    const page = found.reverse();
+    const last = page[page.length - 1];
+    return { page, count, nextKey: following > 0 && last ? last.sortKey : null };
+  }
+  const found = await read({ reverse: false, offset: window.offset, limit: window.limit + 1, total: known, after: null });
+  const page = found.slice(0, window.limit);
+  const last = page[page.length - 1];
+  return { page, count, nextKey: found.length > window.limit && last ? last.sortKey : null };
+}

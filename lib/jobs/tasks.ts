@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/types";
+import { foldAllOrderDayTotals } from "@/lib/orders/queries";
 import { runRetention } from "@/lib/retention/retention";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { nextDeliveryDueAt } from "@/lib/webhooks/queries";
@@ -91,7 +92,9 @@ export const deliverWebhooksTask = defineTask({
 
 /**
  * Retention (lib/retention): expired idempotency answers and sessions, and delivered webhooks past
- * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches. Exclusive: one instance at a time.
+ * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches; then the overview's per-day totals
+ * take in the order changes of merchants who have not opened their overview since (bounded batches).
+ * Exclusive: one instance at a time.
  */
 export const retentionTask = defineTask({
   name: taskNames.retention,
@@ -99,5 +102,6 @@ export const retentionTask = defineTask({
   concurrency: "exclusive",
   async run(db, { signal }) {
     await runRetention(db, { signal });
+    await foldAllOrderDayTotals(db, { signal });
   },
 });

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, like, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { chainCursors, merchants, merchantWallets, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import { chainCursors, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
-import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
+import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 import { exactCountBound } from "@/lib/http/pagination";
 import type { OrderingField } from "./schemas";
@@ -81,17 +81,18 @@ export async function listOrders(
     filters.currency !== undefined ? sql`lower(${paymentOrders.currency}) = lower(${filters.currency})` : undefined,
     filters.nonce !== undefined ? eq(paymentOrders.nonce, filters.nonce) : undefined,
   );
-  const direction = ordering.descending ? desc : asc;
   const keys = sortKeys[ordering.field];
-  // The page and the bounded total in one statement (the count is an uncorrelated subquery, run once).
-  const found = await db
-    .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: boundedCount(paymentOrders, where) })
-    .from(paymentOrders)
-    .where(and(where, afterCursor(keys, window.after, ordering.descending)))
-    .orderBy(...keys.map((k) => direction(k.expression)))
-    .limit(window.limit + 1)
-    .offset(window.after ? 0 : window.offset);
-  const { page, count, nextKey } = await settlePage(db, paymentOrders, where, found, window);
+  // Page and bounded total in one statement (an uncorrelated subquery, run once); deep page numbers from the nearer end.
+  const { page, count, nextKey } = await readKeysetPage(db, paymentOrders, where, window, (read) => {
+    const direction = ordering.descending !== read.reverse ? desc : asc;
+    return db
+      .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: read.total })
+      .from(paymentOrders)
+      .where(and(where, afterCursor(keys, read.after, ordering.descending)))
+      .orderBy(...keys.map((k) => direction(k.expression)))
+      .limit(read.limit)
+      .offset(read.offset);
+  });
   return { rows: page.map((row): PaymentOrder => row.order), count, nextKey };
 }
 
@@ -497,23 +498,94 @@ export interface DailyBucket {
   amount: string;
 }
 
-/** Orders created since `since`, counted and summed per UTC day, token and status. */
+/** A UTC day as the per-day totals key it (YYYY-MM-DD). */
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The merchant's per-day totals from `since` (a UTC day) on: the folded rows and the changes not
+ * folded yet, summed per key in one statement (one snapshot: a change is in one table or the
+ * other, never both), keys whose orders net to zero left out (an order that moved on to another
+ * status). Reads a few rows per day, however many orders a day holds.
+ */
+function orderDayRows(merchantId: number, since: string, before?: string) {
+  const range = (table: typeof orderDayTotals | typeof orderDayTotalChanges) =>
+    sql`${table.merchantId} = ${merchantId} and ${table.day} >= ${since}::date${before ? sql` and ${table.day} < ${before}::date` : sql``}`;
+  const columns = (table: typeof orderDayTotals | typeof orderDayTotalChanges) =>
+    sql`${table.day}, ${table.blockchainId}, ${table.currency}, ${table.decimals}, ${table.status}, ${table.priceCurrency}, ${table.orders}, ${table.amount}, ${table.priceAmount}`;
+  return sql`(
+    select day, blockchain_id, currency, decimals, status, price_currency, sum(orders) as orders, sum(amount) as amount, sum(price_amount) as price_amount
+    from (
+      select ${columns(orderDayTotals)} from ${orderDayTotals} where ${range(orderDayTotals)}
+      union all
+      select ${columns(orderDayTotalChanges)} from ${orderDayTotalChanges} where ${range(orderDayTotalChanges)}
+    ) parts
+    group by day, blockchain_id, currency, decimals, status, price_currency
+    having sum(orders) <> 0
+  )`;
+}
+
+/**
+ * Folds up to `limit` of the merchant's pending changes into its per-day totals, in one statement:
+ * the changes are deleted and added in the same transaction, so a reader sees each in one table.
+ * Concurrent folds of one merchant do not wait on each other: the one without the advisory lock
+ * folds nothing (its reader still sums the changes). Returns the changes folded.
+ */
+export async function foldOrderDayTotals(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      with lock as (select pg_try_advisory_xact_lock(hashtext('order_day_totals'), ${merchantId}) as held),
+      moved as (
+        delete from ${orderDayTotalChanges} where id in (
+          select id from ${orderDayTotalChanges} where merchant_id = ${merchantId} and (select held from lock)
+          order by id limit ${limit} for update skip locked)
+        returning *
+      ),
+      folded as (
+        insert into ${orderDayTotals} (merchant_id, day, blockchain_id, currency, decimals, status, price_currency, orders, amount, price_amount)
+        select merchant_id, day, blockchain_id, currency, decimals, status, price_currency, sum(orders), sum(amount), sum(price_amount)
+        from moved group by merchant_id, day, blockchain_id, currency, decimals, status, price_currency
+        order by day, blockchain_id, currency, decimals, status, price_currency
+        on conflict (merchant_id, day, blockchain_id, currency, decimals, status, price_currency) do update
+        set orders = ${orderDayTotals}.orders + excluded.orders, amount = ${orderDayTotals}.amount + excluded.amount,
+          price_amount = ${orderDayTotals}.price_amount + excluded.price_amount
+        returning 1
+      )
+      select (select count(*) from moved)::int as n, (select count(*) from folded)::int as keys`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Every merchant's pending per-day total changes folded, batch by batch (the retention task): stops when aborted. Returns the changes folded. */
+export async function foldAllOrderDayTotals(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
+  const limit = options.limit ?? 10_000;
+  let folded = 0;
+  for (;;) {
+    const [next] = rowsOf(await db.execute(sql`select merchant_id from ${orderDayTotalChanges} order by id limit 1`));
+    if (!next || options.signal?.aborted) return folded;
+    const n = await foldOrderDayTotals(db, Number(next.merchant_id), limit);
+    folded += n;
+    // Another fold holds this merchant (it folds nothing here): leave the rest for the next run.
+    if (n === 0) return folded;
+  }
+}
+
+/** Orders created since `since` (a UTC midnight), counted and summed per UTC day, token and status (from the per-day totals). */
 export async function dailyOrderBuckets(db: DbOrTx, merchantId: number, since: Date): Promise<DailyBucket[]> {
-  const day = sql<string>`to_char(${paymentOrders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({
-      day,
-      blockchainId: paymentOrders.blockchainId,
-      currency: paymentOrders.currency,
-      decimals: paymentOrders.decimals,
-      status: paymentOrders.status,
-      orders: sql<number>`count(*)::int`,
-      amount: sql<string>`sum(${paymentOrders.amount})::text`,
-    })
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchantId), gte(paymentOrders.createdAt, since)))
-    .groupBy(day, paymentOrders.blockchainId, paymentOrders.currency, paymentOrders.decimals, paymentOrders.status);
-  return rows.map((r) => ({ ...r, orders: Number(r.orders), amount: String(r.amount ?? "0") }));
+  const rows = rowsOf(
+    await db.execute(sql`
+      select to_char(day, 'YYYY-MM-DD') as day, blockchain_id, currency, decimals, status, sum(orders)::int as orders, sum(amount)::text as amount
+      from ${orderDayRows(merchantId, utcDay(since))} totals
+      group by day, blockchain_id, currency, decimals, status`),
+  );
+  return rows.map((r) => ({
+    day: String(r.day),
+    blockchainId: Number(r.blockchain_id),
+    currency: String(r.currency),
+    decimals: Number(r.decimals),
+    status: String(r.status),
+    orders: Number(r.orders),
+    amount: String(r.amount ?? "0"),
+  }));
 }
 
 export async function recentOrders(db: DbOrTx, merchantId: number, limit: number) {
@@ -561,14 +633,16 @@ function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefi
 /** The dashboard's order search, newest first, with the matching total: exact up to `exactCountBound`, estimated beyond (`exact` false). */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
   const where = orderSearchWhere(merchantId, search);
-  const found = await db
-    .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: boundedCount(paymentOrders, where) })
-    .from(paymentOrders)
-    .where(where)
-    .orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id))
-    .limit(window.limit)
-    .offset(window.offset);
-  const { page, count } = await settlePage(db, paymentOrders, where, found, { ...window, after: null });
+  // A deep page number is read from the nearer end, as the API's list does.
+  const { page, count } = await readKeysetPage(db, paymentOrders, where, { ...window, after: null }, (read) =>
+    db
+      .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: read.total })
+      .from(paymentOrders)
+      .where(where)
+      .orderBy(...sortKeys.created_at.map((k) => (read.reverse ? asc : desc)(k.expression)))
+      .limit(read.limit)
+      .offset(read.offset),
+  );
   return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= exactCountBound };
 }
 
@@ -649,25 +723,24 @@ export async function flagOrderAtRisk(db: DbOrTx, id: number, reason: "payment_r
  * currency null. For the overview's fiat totals and their trend.
  */
 export async function confirmedFiatTotals(db: DbOrTx, merchantId: number, periods: { previousFrom: Date; from: Date; to: Date }) {
-  const current = sql`${paymentOrders.createdAt} >= ${sql.param(periods.from, paymentOrders.createdAt)}`;
-  const rows = await db
-    .select({
-      currency: paymentOrders.priceCurrency,
-      current: sql<string | null>`sum(${paymentOrders.priceAmount}::numeric) filter (where ${current})::text`,
-      previous: sql<string | null>`sum(${paymentOrders.priceAmount}::numeric) filter (where not (${current}))::text`,
-      currentOrders: sql<number>`(count(*) filter (where ${current}))::int`,
-    })
-    .from(paymentOrders)
-    .where(
-      and(
-        eq(paymentOrders.merchantId, merchantId),
-        eq(paymentOrders.status, "confirmed"),
-        gte(paymentOrders.createdAt, periods.previousFrom),
-        lt(paymentOrders.createdAt, periods.to),
-      ),
-    )
-    .groupBy(paymentOrders.priceCurrency);
-  return rows.map((r) => ({ ...r, currentOrders: Number(r.currentOrders) }));
+  // The periods are whole UTC days (the overview's): the per-day totals answer them exactly.
+  const from = utcDay(periods.from);
+  const rows = rowsOf(
+    await db.execute(sql`
+      select nullif(price_currency, '') as currency,
+        sum(price_amount) filter (where day >= ${from}::date)::text as current,
+        sum(price_amount) filter (where day < ${from}::date)::text as previous,
+        coalesce(sum(orders) filter (where day >= ${from}::date), 0)::int as current_orders
+      from ${orderDayRows(merchantId, utcDay(periods.previousFrom), utcDay(periods.to))} totals
+      where status = 'confirmed'
+      group by price_currency`),
+  );
+  return rows.map((r) => ({
+    currency: r.currency === null ? null : String(r.currency),
+    current: r.current === null ? null : String(r.current),
+    previous: r.previous === null ? null : String(r.previous),
+    currentOrders: Number(r.current_orders),
+  }));
 }
 
 /** Money that fixes an order's method: a live transfer that counted toward it. */

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, 
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { recheckFloor } from "@/lib/chains/queries";
 import { gaslessRelays, paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
-import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
+import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
@@ -178,14 +178,15 @@ export const transactionSortKey: SortKeyPart[] = [
 /** One page of a merchant's transfers, newest first; read with one extra row, counted exactly up to `exactCountBound`. */
 export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: KeysetWindow) {
   const where = transactionWhere(merchantId, filters);
-  const found = await db
-    .select({ transfer: transactions, sortKey: sortKeyText(transactionSortKey), total: boundedCount(transactions, where) })
-    .from(transactions)
-    .where(and(where, afterCursor(transactionSortKey, window.after, true)))
-    .orderBy(...transactionSortKey.map((k) => desc(k.expression)))
-    .limit(window.limit + 1)
-    .offset(window.after ? 0 : window.offset);
-  const { page, count, nextKey } = await settlePage(db, transactions, where, found, window);
+  const { page, count, nextKey } = await readKeysetPage(db, transactions, where, window, (read) =>
+    db
+      .select({ transfer: transactions, sortKey: sortKeyText(transactionSortKey), total: read.total })
+      .from(transactions)
+      .where(and(where, afterCursor(transactionSortKey, read.after, true)))
+      .orderBy(...transactionSortKey.map((k) => (read.reverse ? asc : desc)(k.expression)))
+      .limit(read.limit)
+      .offset(read.offset),
+  );
   return { rows: page.map((row) => row.transfer), count, nextKey };
 }
 

@@ -134,6 +134,75 @@ describe("keyset next links", () => {
   });
 });
 
+describe("deep pages by number (read from the nearer end)", () => {
+  test("pages 1 to the last, by number, give every order exactly once in the list's order, for each ordering and a filter; next links from a deep page go on from it", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 60, await newEndpoint(merchant)); // 61 orders: the last page of 7 has 5
+    for (const path of ["ordering=-created_at", "ordering=created_at", "ordering=-amount", "ordering=amount", "ordering=status", "ordering=-status", "status=confirmed"]) {
+      const all = await call(listOrders, "GET", `/api/payment-orders/?${path}&page_size=100`, { token: merchant.access });
+      const ids = all.body.results.map((o: { id: number }) => o.id);
+      const lastPage = Math.ceil(all.body.count / 7);
+      const byPages: number[] = [];
+      for (let page = 1; page <= lastPage + 1; page++) {
+        const res = await call(listOrders, "GET", `/api/payment-orders/?${path}&page_size=7&page=${page}`, { token: merchant.access });
+        expect(res.status).toBe(200);
+        expect(res.body.count, path).toBe(ids.length);
+        byPages.push(...res.body.results.map((o: { id: number }) => o.id));
+        // next exists exactly up to the last page; previous on every page after the first.
+        expect(res.body.next === null, `${path} page ${page}`).toBe(page >= lastPage);
+        expect(res.body.previous === null).toBe(page === 1);
+        if (page === lastPage) expect(res.body.results).toHaveLength(ids.length - 7 * (lastPage - 1));
+        if (page === lastPage + 1) expect(res.body.results).toEqual([]);
+      }
+      expect(byPages, path).toEqual(ids);
+      expect(new Set(byPages).size).toBe(ids.length);
+      // A page in the back half (read in reverse) links on by cursor to the rest, in order.
+      const deep = await call(listOrders, "GET", `/api/payment-orders/?${path}&page_size=7&page=${lastPage - 1}`, { token: merchant.access });
+      const { seen } = await followNext(listOrders, deep.body.next, merchant);
+      expect(seen.map((o) => (o as { id: number }).id), path).toEqual(ids.slice(7 * (lastPage - 1)));
+    }
+  });
+
+  test("transactions and the dashboard search: every page by number in order, the last page partial", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 40, await newEndpoint(merchant));
+    const all = await call(listTransactions, "GET", "/api/transactions/?page_size=100", { token: merchant.access });
+    const byPages: unknown[] = [];
+    for (let page = 1; page <= 6; page++) byPages.push(...(await call(listTransactions, "GET", `/api/transactions/?page_size=8&page=${page}`, { token: merchant.access })).body.results);
+    expect(byPages).toEqual(all.body.results);
+    const search = await searchOrders(testDb.db, merchant.id, {}, { limit: 100, offset: 0 });
+    const searchPages: number[] = [];
+    for (let offset = 0; offset < 50; offset += 9) searchPages.push(...(await searchOrders(testDb.db, merchant.id, {}, { limit: 9, offset })).rows.map((o) => o.id));
+    expect(searchPages).toEqual(search.rows.map((o) => o.id));
+  });
+
+  test("the last page reads only its own rows from the index (EXPLAIN ANALYZE), in either ordering", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 3000, await newEndpoint(merchant));
+    for (const path of ["/api/payment-orders/?page=151", "/api/payment-orders/?ordering=-amount&page=150", "/api/payment-orders/?ordering=created_at&page=148", "/api/transactions/?page=150"]) {
+      const handler = path.startsWith("/api/transactions") ? listTransactions : listOrders;
+      const before = statements.length;
+      const res = await call(handler, "GET", path, { token: merchant.access });
+      expect(res.status, path).toBe(200);
+      expect(res.body.results.length, path).toBeGreaterThan(0);
+      const [page] = statements.slice(before).filter((s) => /^select .* from "(payment_orders|transactions)"/s.test(s.query) && /order by/.test(s.query));
+      let text = page!.query;
+      for (let i = page!.params.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `'${String(page!.params[i - 1]).replaceAll("'", "''")}'`);
+      const plan = rowsOf(await testDb.db.execute(sql.raw(`explain (analyze, costs off, timing off, summary off) ${text}`)))
+        .map((row) => String(row["QUERY PLAN"]))
+        .join("\n");
+      expect(plan, path).not.toMatch(/Seq Scan|\bSort\b/);
+      // The scan under the Limit returns the page (and the few rows it skips from the end), not the 3000 before it.
+      const scanned = [...plan.matchAll(/Index (?:Only )?Scan.*actual rows=(\d+)/g)].map((m) => Number(m[1]));
+      expect(scanned.length, plan).toBeGreaterThan(0);
+      expect(Math.max(...scanned), plan).toBeLessThanOrEqual(61);
+    }
+  });
+});
+
 describe("counts", () => {
   test(`count is exact up to ${exactCountBound} matching orders, on every filter, then an estimate above the bound`, async () => {
     const merchant = await createMerchant();
