@@ -55,14 +55,14 @@ export function WalletPay({ order, due, walletConnectProjectId }: { order: Publi
               {t("connect")}
             </button>
             {walletConnectProjectId && (
-              <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={() => setOpen("walletConnect")} data-testid="walletconnect">
+              <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={() => setOpen("walletConnect")}>
                 {t("walletConnect")}
               </button>
             )}
           </div>
           {missing ? (
             <p className={styles.notice} role="alert" data-testid="no-wallet">
-              {walletConnectProjectId ? t("noBrowserWalletWalletConnect") : t("noBrowserWallet")}
+              {t("noBrowserWallet")}
             </p>
           ) : (
             <p className={styles.hint}>{walletConnectProjectId ? t("hintWalletConnect") : t("hint")}</p>
