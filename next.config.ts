@@ -1,31 +1,17 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { contentSecurityPolicy as buildContentSecurityPolicy } from "./lib/http/content-security-policy";
 
 const dev = process.env.NODE_ENV === "development";
 
-/**
- * Content-Security-Policy of the HTML pages. Next's App Router streams its payload in inline
- * scripts, so script-src needs 'unsafe-inline' without per-request nonces (which would force
- * every page dynamic); everything else is locked to this origin. connect-src allows https/wss
- * (the payment page's wallet talks to public RPCs and WalletConnect) and loopback http/ws (the
- * sandbox devnet). frame-ancestors 'none': no page may be framed (clickjacking).
- */
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self' https: wss: http://127.0.0.1:* http://localhost:* ws://127.0.0.1:* ws://localhost:*",
-  "frame-src https://verify.walletconnect.com https://verify.walletconnect.org",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** The pages' CSP (lib/http/content-security-policy.ts); the payment pages get theirs from proxy.ts at run time. */
+const contentSecurityPolicy = buildContentSecurityPolicy({ dev, walletConnect: false });
 
-/** Headers on every response; CSP on pages; HSTS only when the request came over https. */
+/**
+ * Headers on every response; CSP on pages; HSTS only when the request came over https. Not the
+ * CSP of /pay/…: proxy.ts sets it per request, with WalletConnect's sources only when
+ * WALLETCONNECT_PROJECT_ID is set where the server runs (these headers are fixed at build time).
+ */
 export async function securityHeaders() {
   return [
     {
@@ -37,7 +23,7 @@ export async function securityHeaders() {
       ],
     },
     {
-      source: "/((?!api/).*)",
+      source: "/((?!api/|pay/).*)",
       headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy }],
     },
     {
@@ -53,7 +39,9 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // DESIGN: every path answers with and without its trailing slash, with no redirect.
   skipTrailingSlashRedirect: true,
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc"],
+  // @base-org/account: reached (never run) on the server through wagmi's connector exports in the
+  // payment page's wallet chunk; its Node build imports optional packages this app does not install.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc", "@base-org/account"],
   poweredByHeader: false,
   // `npm test` runs `tsc --noEmit` over the whole project (tests included) before building.
   typescript: { ignoreBuildErrors: true },

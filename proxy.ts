@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import { errorResponse } from "@/lib/http/envelope";
 import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
 
@@ -7,8 +8,10 @@ import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustom
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
  * The customer pages (/pay/…, /link/…) get their language here (the switcher's cookie, then
- * Accept-Language) in a request header that i18n/request.ts reads. Every other request passes
- * straight through (authorisation stays in withApi and the pages).
+ * Accept-Language) in a request header that i18n/request.ts reads. The payment pages (/pay/…) get
+ * their Content-Security-Policy here, at run time: WalletConnect's sources only when
+ * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
+ * Every other request passes straight through (authorisation stays in withApi and the pages).
  */
 export function proxy(request: NextRequest): Response {
   if (isCrossOriginAction(request)) return errorResponse("CROSS_ORIGIN_REQUEST", "This form was sent from another site.");
@@ -21,9 +24,17 @@ export function proxy(request: NextRequest): Response {
   if (isCustomerPage(request.nextUrl.pathname)) {
     const headers = new Headers(request.headers);
     headers.set(customerLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
-    return NextResponse.next({ request: { headers } });
+    const response = NextResponse.next({ request: { headers } });
+    if (request.nextUrl.pathname.startsWith("/pay/")) response.headers.set("Content-Security-Policy", payPagePolicy());
+    return response;
   }
   return NextResponse.next();
+}
+
+/** The payment pages' CSP, built once per process (the environment does not change while it runs). */
+let payPolicy: string | undefined;
+function payPagePolicy(): string {
+  return (payPolicy ??= contentSecurityPolicy({ dev: process.env.NODE_ENV === "development", walletConnect: walletConnectConfigured() }));
 }
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { erc20Abi, getAddress, parseUnits, toHex, type Address, type Chain, type Hash } from "viem";
 import {
   useConnect,
@@ -65,7 +65,17 @@ async function payWithoutGas(
 /** The gateway refused to relay: its message is already the customer's words. */
 class GaslessRefused extends Error {}
 
-function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
+/** How long WalletConnect may take to show its pairing QR code before the customer is told it cannot be reached. */
+const walletConnectPatienceMs = 15_000;
+
+/** WalletConnect's provider as far as this page uses it: the QR modal it opened (AppKit). */
+type WalletConnectProvider = { modal?: { close?: () => unknown } } | undefined;
+
+/**
+ * `startWith`: "walletConnect" when the customer chose the WalletConnect option, which is then
+ * started at once (its QR modal opens). Connected by either connector, the payment below is the same.
+ */
+function Pay({ order, chain, startWith }: { order: PublicOrder; chain: Chain; startWith: "walletConnect" | null }) {
   const t = useTranslations("wallet");
   const errorWords = useTranslations("errors");
   const describe = (error: unknown) => walletErrorMessage(error, t);
@@ -81,10 +91,61 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
   const [gasless, setGasless] = useState<{ pending: boolean; error: unknown }>({ pending: false, error: null });
   const [hash, setHash] = useState<Hash | null>(null);
   const receipt = useWaitForTransactionReceipt({ hash: hash ?? undefined, chainId: chain.id, query: { enabled: hash !== null } });
+  // WalletConnect: whether its pairing QR code was shown this attempt; "unreachable" when the relay never answered.
+  const [walletConnectTrouble, setWalletConnectTrouble] = useState(false);
+  const pairingShown = useRef(false);
+  const started = useRef(false);
 
   // EIP-6963 wallets announce themselves; the generic window.ethereum entry is only a fallback.
   const discovered = connectors.filter((c) => c.id !== "injected" && c.id !== "walletConnect");
   const offered = connectors.filter((c) => c.id !== "injected" || discovered.length === 0);
+  const walletConnect = connectors.find((c) => c.id === "walletConnect");
+
+  /**
+   * Connects with `connector`. A WalletConnect attempt that ends before its QR code appeared (an
+   * error, or the customer closing a modal that still waited for the relay) means the relay cannot
+   * be reached: the customer is told so, and the page's QR code and Copy buttons remain.
+   */
+  const connectWith = (connector: Connector) => {
+    if (connector.id === "walletConnect") pairingShown.current = false;
+    connect.mutate(
+      { connector, chainId: chain.id },
+      { onError: () => connector.id === "walletConnect" && !pairingShown.current && setWalletConnectTrouble(true) },
+    );
+  };
+
+  // The WalletConnect option: start it at once, once.
+  useEffect(() => {
+    if (startWith !== "walletConnect" || !walletConnect || started.current) return;
+    started.current = true;
+    pairingShown.current = false;
+    connect.mutate({ connector: walletConnect, chainId: chain.id }, { onError: () => !pairingShown.current && setWalletConnectTrouble(true) });
+  }, [startWith, walletConnect, connect, chain.id]);
+
+  // Its QR code appears with the pairing URI (the relay answered).
+  useEffect(() => {
+    if (!walletConnect) return;
+    const onMessage = ({ type }: { type: string }) => {
+      if (type === "display_uri") pairingShown.current = true;
+    };
+    walletConnect.emitter.on("message", onMessage);
+    return () => walletConnect.emitter.off("message", onMessage);
+  }, [walletConnect]);
+
+  // No pairing QR code in time: close the modal (its spinner would wait for ever) and say so; the attempt then ends.
+  const connectingWalletConnect = connect.isPending && connect.variables?.connector === walletConnect && walletConnect !== undefined;
+  useEffect(() => {
+    if (!connectingWalletConnect || !walletConnect) return;
+    const timer = setTimeout(() => {
+      if (pairingShown.current) return;
+      setWalletConnectTrouble(true);
+      walletConnect.getProvider().then(
+        (provider) => (provider as WalletConnectProvider)?.modal?.close?.(),
+        () => undefined,
+      );
+    }, walletConnectPatienceMs);
+    return () => clearTimeout(timer);
+  }, [connectingWalletConnect, walletConnect]);
 
   if (connection.status !== "connected" || !connection.address) {
     return (
@@ -96,7 +157,10 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
               type="button"
               className={styles.button}
               disabled={connect.isPending}
-              onClick={() => connect.mutate({ connector, chainId: chain.id })}
+              onClick={() => {
+                setWalletConnectTrouble(false);
+                connectWith(connector);
+              }}
             >
               {/* eslint-disable-next-line @next/next/no-img-element -- the wallet's own data: URI icon */}
               {connector.icon && <img src={connector.icon} alt="" width={20} height={20} style={{ verticalAlign: "middle", marginRight: 6 }} />}
@@ -105,9 +169,15 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
           ))}
         </div>
         <p className={styles.hint} role="status">
-          {connect.isPending ? t("confirmConnection") : ""}
+          {connectingWalletConnect ? t("walletConnectOpening") : connect.isPending ? t("confirmConnection") : ""}
         </p>
-        {connect.error && <p className={styles.error}>{describe(connect.error)}</p>}
+        {walletConnectTrouble && !connectingWalletConnect ? (
+          <p className={styles.notice} role="alert" data-testid="walletconnect-unreachable">
+            {t("walletConnectUnreachable")}
+          </p>
+        ) : (
+          connect.error && !connect.isPending && <p className={styles.error}>{describe(connect.error)}</p>
+        )}
       </>
     );
   }
@@ -196,6 +266,10 @@ function Pay({ order, chain }: { order: PublicOrder; chain: Chain }) {
 }
 
 /** The wagmi part of the page (a separate chunk): builds the config for the order's chain and offers connect, switch and pay. */
+/**
+ * `walletConnectProjectId` set: the customer chose WalletConnect (its connector is added and started);
+ * null: the browser wallet.
+ */
 export default function WalletPanel({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
   const t = useTranslations("wallet");
   const [config, setConfig] = useState<Config | null>(null);
@@ -203,22 +277,23 @@ export default function WalletPanel({ order, walletConnectProjectId }: { order: 
   // An order's chain never changes: keep the first value, so status polls never rebuild the config (and drop the connection).
   const [info] = useState(() => order.blockchain);
   const [chain] = useState(() => viemChainFor(order.blockchain));
+  const [shopName] = useState(() => order.shop_name);
   useEffect(() => {
     let live = true;
-    createPayWagmiConfig(info, walletConnectProjectId).then(
+    createPayWagmiConfig(info, walletConnectProjectId ? { projectId: walletConnectProjectId, shopName } : null).then(
       (c) => live && setConfig(c),
       (e: unknown) => live && setFailed(walletErrorMessage(e, t)),
     );
     return () => {
       live = false;
     };
-  }, [info, walletConnectProjectId, t]);
+  }, [info, walletConnectProjectId, shopName, t]);
 
   if (failed) return <p className={styles.error}>{failed}</p>;
   if (!config) return <p className={styles.hint}>{t("loading")}</p>;
   return (
     <PayWagmiProvider config={config}>
-      <Pay order={order} chain={chain} />
+      <Pay order={order} chain={chain} startWith={walletConnectProjectId ? "walletConnect" : null} />
     </PayWagmiProvider>
   );
 }

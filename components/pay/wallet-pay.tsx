@@ -13,20 +13,23 @@ const WalletPanel = lazy(() => import("./wallet-panel"));
 /**
  * The wallet ways to pay what is due: on touch screens an "Open in wallet app" link (the EIP-681
  * URI, amount included); "Connect wallet" (a plain button until clicked, then the wagmi part), which
- * says so plainly when there is no browser wallet and WalletConnect is not configured.
+ * says so plainly when there is no browser wallet; and, when WALLETCONNECT_PROJECT_ID is set, a
+ * "WalletConnect" button beside it, which loads the wagmi part with WalletConnect's connector and
+ * opens its QR modal. Both are plain buttons here: none of that code is in the page's first load.
  */
 export function WalletPay({ order, due, walletConnectProjectId }: { order: PublicOrder; due: AmountDue; walletConnectProjectId: string | null }) {
   const t = useTranslations("wallet");
-  const [open, setOpen] = useState(false);
+  /** Which wallet the customer chose: the wagmi part loads only then. */
+  const [open, setOpen] = useState<"browser" | "walletConnect" | null>(null);
   const [missing, setMissing] = useState(false);
   const touch = useSyncExternalStore(...touchDeviceStore);
   const connect = () => {
-    if (!walletConnectProjectId && !browserWallet()) {
+    if (!browserWallet()) {
       setMissing(true);
       return;
     }
     setMissing(false);
-    setOpen(true);
+    setOpen("browser");
   };
   return (
     <section className={`${styles.card} ${styles.wallet}`} aria-labelledby="wallet-title">
@@ -43,13 +46,20 @@ export function WalletPay({ order, due, walletConnectProjectId }: { order: Publi
       )}
       {open ? (
         <Suspense fallback={<p className={styles.hint}>{t("loading")}</p>}>
-          <WalletPanel order={order} walletConnectProjectId={walletConnectProjectId} />
+          <WalletPanel order={order} walletConnectProjectId={open === "walletConnect" ? walletConnectProjectId : null} />
         </Suspense>
       ) : (
         <>
-          <button type="button" className={touch ? `${styles.button} ${styles.secondary}` : styles.button} onClick={connect}>
-            {t("connect")}
-          </button>
+          <div className={styles.row}>
+            <button type="button" className={touch ? `${styles.button} ${styles.secondary}` : styles.button} onClick={connect}>
+              {t("connect")}
+            </button>
+            {walletConnectProjectId && (
+              <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={() => setOpen("walletConnect")}>
+                {t("walletConnect")}
+              </button>
+            )}
+          </div>
           {missing ? (
             <p className={styles.notice} role="alert" data-testid="no-wallet">
               {t("noBrowserWallet")}

@@ -28,18 +28,31 @@ export function viemChainFor(info: PayChainInfo): Chain {
   });
 }
 
+/** WalletConnect for one payment: the project id, and the shop the customer's phone wallet names. */
+export interface PayWalletConnect {
+  projectId: string;
+  shopName: string;
+}
+
 /**
  * wagmi config for one order's chain: injected wallets (EIP-6963 discovery plus the legacy
- * window.ethereum), and WalletConnect only when a project id is configured. Built in the browser
- * only, after the customer chooses to connect.
+ * window.ethereum), and WalletConnect when `walletConnect` is given (the customer chose it; its
+ * connector and the provider it loads are fetched then, never in the page's first load). Built in
+ * the browser only, after the customer chooses to connect.
  */
-export async function createPayWagmiConfig(info: PayChainInfo, walletConnectProjectId: string | null): Promise<Config> {
+export async function createPayWagmiConfig(info: PayChainInfo, walletConnect: PayWalletConnect | null): Promise<Config> {
   const chain = viemChainFor(info);
   const connectors: CreateConnectorFn[] = [injected()];
-  if (walletConnectProjectId) {
-    // Loaded only when configured; needs the optional @walletconnect/ethereum-provider package at run time.
-    const { walletConnect } = await import("wagmi/connectors");
-    connectors.push(walletConnect({ projectId: walletConnectProjectId, showQrModal: true }));
+  if (walletConnect) {
+    const { walletConnect: walletConnectConnector } = await import("wagmi/connectors");
+    connectors.push(
+      walletConnectConnector({
+        projectId: walletConnect.projectId,
+        showQrModal: true,
+        // The phone wallet shows who asks; Verify checks the url against this page's origin.
+        metadata: { name: walletConnect.shopName, description: walletConnect.shopName, url: window.location.origin, icons: [`${window.location.origin}/icon.svg`] },
+      }),
+    );
   }
   return createConfig({
     chains: [chain],
