@@ -1,8 +1,7 @@
 // Runs npm scripts side by side and fails if any of them fails: `node scripts/run-parallel.mjs lint typecheck`.
 // `npm test` runs the lint and the type check together (each keeps about one core busy), then the
 // build: not beside the type check, since the build clears and rewrites .next/types, which
-// tsconfig.json includes; after the build, vitest and Playwright together (the browser tests mostly
-// wait, about half a core). Each script's output is printed in one piece when it ends, under its
+// tsconfig.json includes. Each script's output is printed in one piece when it ends, under its
 // name and how long it took.
 import { spawn } from "node:child_process";
 
