@@ -50,7 +50,7 @@ describe("sweeper decision logic", () => {
     const before = await sweeperNonce();
     const result = await sweepConfirmedDeposits(testDb.db, chain(), chainClient(chain()));
     // What the pass did and the sweep row as it stands, should this ever fail again (it did twice on a loaded machine).
-    const seen = JSON.stringify({ result, sweep: await sweepRow(order.id) });
+    const seen = JSON.stringify({ result, sweep: await sweepRow(order.id) }, (_, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
     expect(result.skipped, seen).toContain(order.order_id);
     expect(result.swept).not.toContain(order.order_id);
     expect(await sweeperNonce()).toBe(before);
