@@ -7,9 +7,12 @@
  * receipt of an order paid on the devnet.
  *
  * Builds into .next-e2e unless a build is there (LIGHTHOUSE_REBUILD=1 forces one). LIGHTHOUSE_LOCALE
- * (default en) is sent as Accept-Language, so the pages are measured in that language.
+ * (default en) is sent as Accept-Language, so the pages are measured in that language. LIGHTHOUSE_SAVE=<dir>
+ * writes each page's full report (JSON) there.
  */
 import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { promisify } from "node:util";
 import { buildApp, startAppServer } from "../tests/e2e/app-server";
 
@@ -19,8 +22,11 @@ const categories = ["performance", "accessibility", "best-practices"] as const;
 
 interface LighthouseResult {
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
-  audits: Record<string, { score: number | null }>;
+  audits: Record<string, { score: number | null; numericValue?: number; displayValue?: string }>;
 }
+
+/** The metrics behind the performance score, as Lighthouse displays them. */
+const metrics = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"] as const;
 
 /**
  * Lighthouse's own CLI under plain node: tsx (which runs the benches) would add its `__name`
@@ -111,6 +117,11 @@ export async function runLighthouseBench(): Promise<void> {
       const scores = categories.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
       below += scores.filter((s) => s < target).length;
       console.log(`${name.padEnd(24)} ${categories.map((c, i) => `${c} ${scores[i]}`).join("  ")}`);
+      console.log(`${"".padEnd(24)} ${metrics.map((m) => `${m.replace(/-/g, " ")} ${lhr.audits[m]?.displayValue ?? "-"}`).join(", ")}`);
+      if (process.env.LIGHTHOUSE_SAVE) {
+        mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
+        writeFileSync(path.join(process.env.LIGHTHOUSE_SAVE, `${name.replace(/\W+/g, "-")}.json`), JSON.stringify(lhr));
+      }
       // What pulled a score under the target, by audit.
       for (const c of categories) {
         if ((lhr.categories[c]?.score ?? 0) * 100 >= target) continue;

@@ -9,6 +9,10 @@ interface DurationFormatConstructor {
   new (locale: string, options: { style: "digital"; hoursDisplay: "auto" | "always" }): { format(duration: { hours: number; minutes: number; seconds: number }): string };
 }
 
+type DurationFormatter = InstanceType<DurationFormatConstructor>;
+/** One formatter per locale: building an Intl formatter costs far more than using it, and the clock formats every second. */
+const durationFormatters = new Map<string, DurationFormatter>();
+
 /** The time left as the locale writes a clock-style duration (Intl.DurationFormat), else "mm:ss" / "h:mm:ss". */
 function format(ms: number, locale: string): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -16,14 +20,18 @@ function format(ms: number, locale: string): string {
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
   const DurationFormat = (Intl as unknown as { DurationFormat?: DurationFormatConstructor }).DurationFormat;
-  if (DurationFormat) return new DurationFormat(locale, { style: "digital", hoursDisplay: "auto" }).format({ hours, minutes, seconds });
+  if (DurationFormat) {
+    let formatter = durationFormatters.get(locale);
+    if (!formatter) durationFormatters.set(locale, (formatter = new DurationFormat(locale, { style: "digital", hoursDisplay: "auto" })));
+    return formatter.format({ hours, minutes, seconds });
+  }
   const mm = String(minutes).padStart(2, "0");
   const ss = String(seconds).padStart(2, "0");
   return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
 /** Milliseconds left until `expiresAt`, ticking every second; null before the first client render (no hydration mismatch). */
-export function useTimeLeft(expiresAt: string): number | null {
+function useTimeLeft(expiresAt: string): number | null {
   const [left, setLeft] = useState<number | null>(null);
   useEffect(() => {
     const deadline = new Date(expiresAt).getTime();
@@ -35,13 +43,39 @@ export function useTimeLeft(expiresAt: string): number | null {
   return left;
 }
 
+/** Longest delay setTimeout takes (about 24.8 days); a later deadline is waited for in steps. */
+const maxTimeoutMs = 2 ** 31 - 1;
+
 /**
- * The time left to pay. The visible clock is hidden from screen readers (a per-second announcement
- * would be noise); the accessible text is the deadline itself.
+ * Whether `expiresAt` has passed: false on the server and the first client render, true from the
+ * deadline on. One timer, not a tick: the page around the clock renders once when time is up,
+ * not every second.
  */
-export function Countdown({ expiresAt, timeLeft }: { expiresAt: string; timeLeft: number | null }) {
+export function useTimeUp(expiresAt: string): boolean {
+  const [timeUp, setTimeUp] = useState(false);
+  useEffect(() => {
+    const deadline = new Date(expiresAt).getTime();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      const left = deadline - Date.now();
+      setTimeUp(left <= 0);
+      if (left > 0) timer = setTimeout(check, Math.min(left, maxTimeoutMs));
+    };
+    check();
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
+  return timeUp;
+}
+
+/**
+ * The time left to pay, ticking every second on its own (only the clock renders again). The visible
+ * clock is hidden from screen readers (a per-second announcement would be noise); the accessible
+ * text is the deadline itself.
+ */
+export function Countdown({ expiresAt }: { expiresAt: string }) {
   const t = useTranslations("pay");
   const locale = useLocale();
+  const timeLeft = useTimeLeft(expiresAt);
   return (
     <span className={styles.countdown} data-testid="countdown">
       <time dateTime={expiresAt} aria-hidden="true">

@@ -6,7 +6,7 @@ import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
 import { displayFiat, utcDateTime } from "@/lib/orders/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Countdown, useTimeLeft } from "./countdown";
+import { Countdown, useTimeUp } from "./countdown";
 import { SandboxControls } from "./sandbox-controls";
 import { StatusPanel } from "./status-panel";
 import { usePublicOrder } from "./use-public-order";
@@ -28,7 +28,7 @@ interface Props {
 }
 
 /** QR code, amount still due, address and countdown: shown only while a payment is expected. */
-function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: AmountDue; timeLeft: number | null }) {
+function PaymentDetails({ order, due }: { order: PublicOrder; due: AmountDue }) {
   const t = useTranslations("pay");
   const locale = useLocale();
   const network = order.blockchain.name;
@@ -98,7 +98,7 @@ function PaymentDetails({ order, due, timeLeft }: { order: PublicOrder; due: Amo
         <div>
           <dt>{t("timeLeft")}</dt>
           <dd>
-            <Countdown expiresAt={order.expires_at} timeLeft={timeLeft} />
+            <Countdown expiresAt={order.expires_at} />
           </dd>
         </div>
       </dl>
@@ -116,7 +116,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
   const query = usePublicOrder(initial);
   const order = query.data;
   const view = checkoutView(order, checkoutWords, locale);
-  const timeLeft = useTimeLeft(order.expires_at);
+  const timeUp = useTimeUp(order.expires_at);
   // When the live status is up (hydrated and polling): bench/pay-page.ts reads this mark.
   useEffect(() => {
     performance.mark("pay:status-live");
@@ -138,7 +138,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
         </p>
       </header>
 
-      <StatusPanel order={order} view={view} timeLeft={timeLeft} stale={query.isError} />
+      <StatusPanel order={order} view={view} timeUp={timeUp} stale={query.isError} />
       {(order.refund_address_allowed || order.refund_address) && (
         <Suspense fallback={null}>
           <RefundAddressForm order={order} onSaved={query.refresh} />
@@ -154,7 +154,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
               <MethodChoice order={order} onChanged={query.refresh} />
             </Suspense>
           )}
-          <PaymentDetails order={order} due={view.due} timeLeft={timeLeft} />
+          <PaymentDetails order={order} due={view.due} />
           <WalletPay order={order} due={view.due} walletConnectProjectId={walletConnectProjectId} />
         </>
       )}

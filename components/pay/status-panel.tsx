@@ -63,7 +63,7 @@ function PartialProgress({ progress, currency }: { progress: NonNullable<Checkou
  * expired and failed orders it is the result panel (what happened, what to do next, the way back
  * to the shop), and the page shows no QR code, address or wallet beside it (lib/orders/checkout-view.ts).
  */
-export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrder; view: CheckoutView; timeLeft: number | null; stale: boolean }) {
+export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder; view: CheckoutView; timeUp: boolean; stale: boolean }) {
   const t = useTranslations("status");
   let dot = styles.dotWaiting;
   let title: string;
@@ -103,7 +103,6 @@ export function StatusPanel({ order, view, timeLeft, stale }: { order: PublicOrd
       </>
     );
   } else {
-    const timeUp = timeLeft !== null && timeLeft <= 0;
     title = timeUp ? t("timeUpTitle") : view.progress ? t("partialTitle") : t("waitingTitle");
     body = timeUp ? (
       <p className={styles.statusText}>{t("lastMoment")}</p>

@@ -28,10 +28,16 @@ export interface PublicOrderQuery {
   refresh: () => Promise<void>;
 }
 
+/** The same answer as before (the order is small: comparing its JSON is cheap beside a render). */
+function sameOrder(a: PublicOrder, b: PublicOrder): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /**
  * The order's live status: polls while the tab is visible and at once when it becomes visible
- * again. A plain hook rather than react-query: keeps the query client out of the page's first load
- * (bench/pay-page.ts); the wallet part brings its own.
+ * again. Only an answer that differs renders the page again. A plain hook rather than react-query:
+ * keeps the query client out of the page's first load (bench/pay-page.ts); the wallet part brings
+ * its own.
  */
 export function usePublicOrder(initial: PublicOrder): PublicOrderQuery {
   const [data, setData] = useState(initial);
@@ -44,7 +50,7 @@ export function usePublicOrder(initial: PublicOrder): PublicOrderQuery {
     try {
       const order = await fetchPublicOrder(orderId);
       if (request !== latest.current) return; // a newer request answers instead
-      setData(order);
+      setData((current) => (sameOrder(current, order) ? current : order));
       setFailures(0);
     } catch {
       if (request === latest.current) setFailures((n) => n + 1);
@@ -56,23 +62,29 @@ export function usePublicOrder(initial: PublicOrder): PublicOrderQuery {
     // A failed request is retried once after a second, then at the usual pace.
     const delay = failures === 1 ? 1_000 : pollDelay(status);
     if (delay === null) return;
+    let active = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const schedule = () => {
       clearTimeout(timer);
-      if (document.visibilityState === "visible") timer = setTimeout(() => void refresh(), delay);
+      if (active && document.visibilityState === "visible") timer = setTimeout(() => void poll(), delay);
+    };
+    // Each answer schedules the next request; a new status or failure count starts this effect over.
+    const poll = async () => {
+      await refresh();
+      schedule();
     };
     const onVisibility = () => {
-      if (document.visibilityState === "visible") void refresh();
+      if (document.visibilityState === "visible") void poll();
       else clearTimeout(timer);
     };
     schedule();
     document.addEventListener("visibilitychange", onVisibility);
     return () => {
+      active = false;
       clearTimeout(timer);
       document.removeEventListener("visibilitychange", onVisibility);
     };
-    // `data` changes on every answer: each answer schedules the next request.
-  }, [data, status, failures, refresh]);
+  }, [status, failures, refresh]);
 
   return { data, isError: failures >= 2, refresh };
 }

@@ -5,6 +5,18 @@
 
 export const defaultLocale = "en-US";
 
+/**
+ * Formatters by what they format and for which locale: building an Intl formatter costs far more
+ * than using one, and the pay page formats on every render. Bounded by the locales and currencies
+ * a process meets.
+ */
+const formatters = new Map<string, { format(value: number | Date): string }>();
+function formatter(key: string, build: () => { format(value: number | Date): string }) {
+  let cached = formatters.get(key);
+  if (!cached) formatters.set(key, (cached = build()));
+  return cached;
+}
+
 /** Significant digits shown of a token amount: enough to tell amounts apart, few enough to read. */
 export const displaySignificantDigits = 6;
 
@@ -15,18 +27,20 @@ export const displaySignificantDigits = 6;
  * as an exact decimal (Intl.NumberFormat takes strings without a detour through floats).
  */
 export function displayAmount(value: string, locale: string = defaultLocale): string {
-  return new Intl.NumberFormat(locale, {
-    maximumSignificantDigits: displaySignificantDigits,
-    maximumFractionDigits: 0,
-    roundingPriority: "morePrecision",
-    roundingMode: "ceil",
-  }).format(value as unknown as number);
+  return formatter(`amount ${locale}`, () =>
+    new Intl.NumberFormat(locale, {
+      maximumSignificantDigits: displaySignificantDigits,
+      maximumFractionDigits: 0,
+      roundingPriority: "morePrecision",
+      roundingMode: "ceil",
+    }),
+  ).format(value as unknown as number);
 }
 
 /** A fiat price with its currency, as the locale writes it ("10.00" EUR → "€10.00"); the code itself when the locale does not know it. */
 export function displayFiat(value: string, currency: string, locale: string = defaultLocale): string {
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(value as unknown as number);
+    return formatter(`fiat ${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(value as unknown as number);
   } catch {
     return `${value} ${currency}`;
   }
@@ -34,7 +48,7 @@ export function displayFiat(value: string, currency: string, locale: string = de
 
 /** A moment as the locale writes it, in UTC and saying so ("26 Nov 2026, 03:19 UTC"): the same text on the server and in any browser. */
 export function utcDateTime(iso: string, locale: string = defaultLocale, style: "medium" | "long" = "medium"): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: style, timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+  return formatter(`utc ${locale} ${style}`, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeStyle: "short", timeZone: "UTC" })).format(new Date(iso)) + " UTC";
 }
 
 /**

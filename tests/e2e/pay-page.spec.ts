@@ -154,6 +154,21 @@ test("an order with no payment expires and says what to do", async ({ page }, te
   await shot(page, testInfo, "expired");
 });
 
+test("at the deadline the page says time is up by itself, before the gateway has marked the order expired", async ({ page }) => {
+  const order = await createOrder(merchant, { amount: "2", expires_at: inFuture(4) });
+  // The gateway's answer while the order was still pending, served for every status request: the
+  // moment between the deadline and the lifecycle pass that expires the order.
+  const pending = await page.request.get(`${baseUrl()}/api/pay/${order.order_id}/`);
+  const pendingBody = await pending.text();
+  await page.route(`**/api/pay/${order.order_id}/`, (route) => route.fulfill({ status: 200, contentType: "application/json", body: pendingBody }));
+  await page.goto(`${baseUrl()}/pay/${order.order_id}`);
+  const status = page.getByTestId("status");
+  await expect(status).toContainText("Waiting for payment");
+  await expect(status).toContainText("Time is up", { timeout: 10_000 });
+  await expect(status).toContainText("Checking for a payment that arrived at the last moment");
+  await expect(page.getByTestId("countdown")).toHaveText(/^0?0:00/);
+});
+
 test("a partial payment that runs out of time is underpaid, with what arrived and what is missing", async ({ page }, testInfo) => {
   const order = await createOrder(merchant, { amount: "8", expires_at: inFuture(12) });
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
