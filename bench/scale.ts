@@ -116,9 +116,14 @@ async function seedOrderBatch(database: Awaited<ReturnType<typeof createBenchDat
           as status) v`,
     );
     // The rows below reference rows that exist by construction: a superuser skips the foreign-key
-    // checks (row triggers) as pg_restore --disable-triggers does. No user trigger is on those tables.
-    const [role] = rowsOf(await db.execute(sql`select current_setting('is_superuser') = 'on' as superuser`));
-    if (role?.superuser) await db.execute(sql`set local session_replication_role = replica`);
+    // checks (row triggers) as pg_restore --disable-triggers does, unless a table has a trigger of its own.
+    const [replica] = rowsOf(
+      await db.execute(sql`
+        select current_setting('is_superuser') = 'on' and not exists (
+          select 1 from pg_trigger where not tgisinternal and tgrelid in ('transactions'::regclass, 'order_events'::regclass, 'webhook_deliveries'::regclass)
+        ) as allowed`),
+    );
+    if (replica?.allowed) await db.execute(sql`set local session_replication_role = replica`);
     // One transfer per paid, processing or underpaid order.
     await step(
       "transactions",
