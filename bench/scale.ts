@@ -13,7 +13,7 @@ import { loadOverview } from "@/lib/dashboard/overview";
 import { rowsOf } from "@/lib/db/map-row";
 import { merchants } from "@/lib/db/schema";
 import { foldAllOrderDayTotals, searchOrders } from "@/lib/orders/queries";
-import { createBenchDatabase, fmt, noParams, percentile, request } from "./support";
+import { createBenchDatabase, fmt, noParams, openKeptBenchDatabase, percentile, request } from "./support";
 
 /**
  * `npm run bench -- scale`: one merchant's lists at 1 k, 100 k and 1 M orders (SCALE_MAX caps the
@@ -21,6 +21,8 @@ import { createBenchDatabase, fmt, noParams, percentile, request } from "./suppo
  * History is seeded in bulk (INSERT … SELECT generate_series) with transactions, events and
  * deliveries; each size adds OLDER history to the same merchant, one order every ~63 s back from
  * now (1 M orders ≈ two years), so the recent days look the same at every size.
+ * SCALE_KEEP=1 keeps the database at the end (its URL printed); SCALE_DATABASE_URL=<that URL>
+ * re-measures it without seeding (its size only), e.g. after a migration adds an index.
  */
 const sizes = [1_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.SCALE_MAX ?? 1_000_000));
 const samples = Number(process.env.SCALE_SAMPLES ?? 30);
@@ -38,12 +40,58 @@ function forceGc(): void {
 
 type Probe = { name: string; run: () => Promise<void> };
 
+/** Orders seeded per transaction: bounded WAL, memory and trigger transition tables, and a progress line per batch. */
+const seedBatchOrders = 100_000;
+
+/** Seeds orders `from..to` batch by batch (a progress line each), folds the per-day totals and vacuums; the seconds each step took. */
 async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabase>>, merchantId: number, endpointId: number, from: number, to: number) {
+  const started = performance.now();
+  for (let batchFrom = from; batchFrom <= to; batchFrom += seedBatchOrders) {
+    const batchTo = Math.min(to, batchFrom + seedBatchOrders - 1);
+    const steps = await seedOrderBatch(database, merchantId, endpointId, batchFrom, batchTo);
+    const batchSeconds = steps.reduce((sum, [, seconds]) => sum + seconds, 0);
+    console.log(
+      `  seeded orders ${batchFrom}..${batchTo} in ${fmt(batchSeconds, 1)} s (${steps.map(([step, seconds]) => `${step} ${fmt(seconds, 1)}`).join(", ")}); ` +
+        `${fmt((performance.now() - started) / 1000, 0)} s since ${from}`,
+    );
+  }
+  // The overview's per-day totals take in the seeded orders as the retention task would between two loads.
+  let stepStarted = performance.now();
+  const folded = await foldAllOrderDayTotals(database.db);
+  console.log(`  folded ${folded} per-day total changes in ${fmt((performance.now() - stepStarted) / 1000, 1)} s`);
+  // As autovacuum would have left a long-lived table: statistics, and the visibility map index-only scans need.
+  // Its own connection without the pool's statement_timeout: at 1 M orders it runs for minutes (VACUUM cannot `set local`).
+  stepStarted = performance.now();
+  const vacuum = postgres(database.url, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0, maintenance_work_mem: "512MB" } });
+  try {
+    await vacuum.unsafe("vacuum analyze");
+  } finally {
+    await vacuum.end();
+  }
+  console.log(`  vacuum analyze in ${fmt((performance.now() - stepStarted) / 1000, 1)} s`);
+}
+
+/** One transaction seeding orders `from..to` with their transfers, events and deliveries; each statement's seconds. */
+async function seedOrderBatch(database: Awaited<ReturnType<typeof createBenchDatabase>>, merchantId: number, endpointId: number, from: number, to: number) {
+  const steps: [string, number][] = [];
   await database.db.transaction(async (db) => {
-    // Seeding statements run for minutes at 1 M rows: no statement timeout for them.
+    const step = async (name: string, statement: ReturnType<typeof sql>) => {
+      const stepStarted = performance.now();
+      await db.execute(statement);
+      steps.push([name, (performance.now() - stepStarted) / 1000]);
+    };
+    // A seeding session only: no statement timeout (minutes at 1 M rows), no wait for the WAL flush at
+    // commit (a crash loses a bench database), memory for the sorts and the trigram index's pending list.
     await db.execute(sql`set local statement_timeout = 0`);
-    // Orders g = from..to, order g created g*63 s before now; the newest 150 still open.
-    await db.execute(sql`
+    await db.execute(sql`set local synchronous_commit = off`);
+    await db.execute(sql`set local work_mem = '256MB'`);
+    await db.execute(sql`set local maintenance_work_mem = '512MB'`);
+    await db.execute(sql`set local gin_pending_list_limit = '64MB'`);
+    // Orders g = from..to, order g created g*63 s before now; the newest 150 still open. Paid orders
+    // have received their amount from the start (an UPDATE afterwards rewrote every paid row and its index entries).
+    await step(
+      "orders",
+      sql`
       insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         failure_reason, receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at,
         confirmed_at, payment_tolerance_bps, created_at, updated_at)
@@ -51,9 +99,9 @@ async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabas
         case when g % 3 = 0 then 'ETH' else 'USDC' end,
         case when g % 3 = 0 then null else '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' end,
         case when g % 3 = 0 then 18 else 6 end,
-        case when g % 3 = 0 then ((1 + (g * 7919) % 5000) * 1000000000000)::numeric else ((1 + (g * 104729) % 500000) * 10000)::numeric end,
-        0,
-        case when g <= 100 then 'pending' when g <= 150 then 'processing' when (g * 31) % 100 < 70 then 'confirmed' when (g * 31) % 100 < 95 then 'expired' else 'failed' end,
+        v.amount,
+        case when v.status in ('confirmed', 'processing') then v.amount else 0 end,
+        v.status,
         case when g > 150 and (g * 31) % 100 >= 95 then 'underpaid' end,
         '0x' || md5('addr' || g) || substr(md5('a2' || g), 1, 8), '0x' || md5('wallet') || '00000000', '0x' || md5('salt' || g) || md5('s2' || g),
         '0x' || md5('factory') || '00000000',
@@ -61,10 +109,25 @@ async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabas
         3, now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '30 minutes',
         case when g > 150 and (g * 31) % 100 < 70 then now() - make_interval(secs => g * ${orderSpacingSeconds}) + interval '2 minutes' end,
         0, now() - make_interval(secs => g * ${orderSpacingSeconds}), now() - make_interval(secs => g * ${orderSpacingSeconds})
-      from generate_series(${from}::bigint, ${to}::bigint) g`);
-    await db.execute(sql`update payment_orders set amount_received = amount where merchant_id = ${merchantId} and nonce between ${from} and ${to} and status in ('confirmed', 'processing')`);
+      from generate_series(${from}::bigint, ${to}::bigint) g
+      cross join lateral (select
+        case when g % 3 = 0 then ((1 + (g * 7919) % 5000) * 1000000000000)::numeric else ((1 + (g * 104729) % 500000) * 10000)::numeric end as amount,
+        case when g <= 100 then 'pending' when g <= 150 then 'processing' when (g * 31) % 100 < 70 then 'confirmed' when (g * 31) % 100 < 95 then 'expired' else 'failed' end
+          as status) v`,
+    );
+    // The rows below reference rows that exist by construction: a superuser skips the foreign-key
+    // checks (row triggers) as pg_restore --disable-triggers does, unless a table has a trigger of its own.
+    const [replica] = rowsOf(
+      await db.execute(sql`
+        select current_setting('is_superuser') = 'on' and not exists (
+          select 1 from pg_trigger where not tgisinternal and tgrelid in ('transactions'::regclass, 'order_events'::regclass, 'webhook_deliveries'::regclass)
+        ) as allowed`),
+    );
+    if (replica?.allowed) await db.execute(sql`set local session_replication_role = replica`);
     // One transfer per paid, processing or underpaid order.
-    await db.execute(sql`
+    await step(
+      "transactions",
+      sql`
       insert into transactions (blockchain_id, tx_hash, log_index, block_number, block_hash, block_timestamp, from_address, to_address, token_address,
         currency, amount, status, payment_order_id, merchant_id, counted, created_at, updated_at)
       select o.blockchain_id, '0x' || md5('tx' || o.nonce) || md5('tx2' || o.nonce), case when o.token_address is null then -1 else 0 end,
@@ -73,38 +136,34 @@ async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabas
         case when o.status = 'failed' then o.amount / 2 else o.amount end,
         case when o.status = 'processing' then 'pending' else 'confirmed' end, o.id, o.merchant_id, true,
         o.created_at + interval '1 minute', o.created_at + interval '1 minute'
-      from payment_orders o where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status in ('confirmed', 'processing', 'failed')`);
-    // Events: every settled order has its final event; paid ones a payment.pending before it.
-    await db.execute(sql`
-      insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
-      select 'evt_' || md5(o.id || '-' || e.seq), o.merchant_id, o.id, e.type, e.seq,
-        jsonb_build_object('id', o.id, 'order_id', o.order_id, 'status', o.status, 'amount', o.amount::text, 'currency', o.currency,
-          'receiving_address', o.receiving_address, 'order_info', o.order_info, 'created_at', o.created_at),
-        o.created_at + make_interval(secs => e.seq * 60)
-      from payment_orders o
-      cross join lateral (values
-        (1, case when o.status in ('confirmed', 'processing') then 'payment.pending' when o.status = 'expired' then 'payment.expired' else 'payment.failed' end),
-        (2, case when o.status = 'confirmed' then 'payment.confirmed' end)) as e(seq, type)
-      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status <> 'pending' and e.type is not null`);
-    await db.execute(sql`
+      from payment_orders o where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status in ('confirmed', 'processing', 'failed')`,
+    );
+    // Events: every settled order has its final event; paid ones a payment.pending before it. Each event delivered once.
+    await step(
+      "events+deliveries",
+      sql`
+      with events as (
+        insert into order_events (id, merchant_id, payment_order_id, type, sequence, data, created_at)
+        select 'evt_' || md5(o.id || '-' || e.seq), o.merchant_id, o.id, e.type, e.seq,
+          jsonb_build_object('id', o.id, 'order_id', o.order_id, 'status', o.status, 'amount', o.amount::text, 'currency', o.currency,
+            'receiving_address', o.receiving_address, 'order_info', o.order_info, 'created_at', o.created_at),
+          o.created_at + make_interval(secs => e.seq * 60)
+        from payment_orders o
+        cross join lateral (values
+          (1, case when o.status in ('confirmed', 'processing') then 'payment.pending' when o.status = 'expired' then 'payment.expired' else 'payment.failed' end),
+          (2, case when o.status = 'confirmed' then 'payment.confirmed' end)) as e(seq, type)
+        where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to} and o.status <> 'pending' and e.type is not null
+        returning *
+      )
       insert into webhook_deliveries (message_id, merchant_id, event_id, endpoint_id, event_type, url, body, status, attempts, last_status_code,
         completed_at, created_at, updated_at)
       select 'msg_' || substr(e.id, 5), e.merchant_id, e.id, ${endpointId}, e.type, 'https://shop.example.com/hooks',
         jsonb_build_object('id', e.id, 'event', e.type, 'created_at', e.created_at, 'sequence', e.sequence, 'data', e.data)::text,
         'succeeded', 1, 200, e.created_at + interval '1 second', e.created_at, e.created_at + interval '1 second'
-      from order_events e join payment_orders o on o.id = e.payment_order_id
-      where o.merchant_id = ${merchantId} and o.nonce between ${from} and ${to}`);
+      from events e`,
+    );
   });
-  // The overview's per-day totals take in the seeded orders as the retention task would between two loads.
-  await foldAllOrderDayTotals(database.db);
-  // As autovacuum would have left a long-lived table: statistics, and the visibility map index-only scans need.
-  // Its own connection without the pool's statement_timeout: at 1 M orders it runs for minutes (VACUUM cannot `set local`).
-  const vacuum = postgres(database.url, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
-  try {
-    await vacuum.unsafe("vacuum analyze");
-  } finally {
-    await vacuum.end();
-  }
+  return steps;
 }
 
 async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {
@@ -120,20 +179,36 @@ async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {
 }
 
 export async function runScaleBench(): Promise<void> {
-  const database = await createBenchDatabase("scale");
+  // SCALE_DATABASE_URL: a database an earlier run kept (SCALE_KEEP=1), re-measured as it is (migrations brought up to date), not re-seeded.
+  const keptUrl = process.env.SCALE_DATABASE_URL;
+  const database = keptUrl ? await openKeptBenchDatabase(keptUrl) : await createBenchDatabase("scale", { keep: process.env.SCALE_KEEP === "1" });
   try {
     const account = { username: "scale", email: "scale@example.com", password: "bench-password", shop_name: "Scale" };
-    await register(request("POST", "/api/auth/register", { body: account }), noParams);
+    if (!keptUrl) await register(request("POST", "/api/auth/register", { body: account }), noParams);
     const tokens = (await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json()) as { access: string };
     await database.db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 100_000_000 }).where(eq(merchants.username, "scale"));
     const [merchant] = rowsOf(await database.db.execute(sql`select id from merchants where username = 'scale'`));
     const merchantId = Number(merchant!.id);
-    const [endpoint] = rowsOf(
-      await database.db.execute(sql`
-        insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at)
-        values (${merchantId}, 'https://shop.example.com/hooks', '{}', 'whsec_bench', now() - interval '3 years', now() - interval '3 years') returning id`),
-    );
+    const [endpoint] = keptUrl
+      ? rowsOf(await database.db.execute(sql`select id from webhook_endpoints where merchant_id = ${merchantId} order by id limit 1`))
+      : rowsOf(
+          await database.db.execute(sql`
+            insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at)
+            values (${merchantId}, 'https://shop.example.com/hooks', '{}', 'whsec_bench', now() - interval '3 years', now() - interval '3 years') returning id`),
+        );
     const endpointId = Number(endpoint!.id);
+    const [kept] = keptUrl ? rowsOf(await database.db.execute(sql`select count(*)::int as orders from payment_orders where merchant_id = ${merchantId}`)) : [];
+    const measuredSizes = kept ? [Number(kept.orders)] : sizes;
+    if (kept) {
+      console.log(`Re-measuring the kept database ${keptUrl} (${kept.orders} orders) without seeding: its size only, ratios are to itself (compare with a full run's ${sizes[0]} column)`);
+      // Statistics for indexes a newer migration may have added (expression indexes have their own).
+      const analyze = postgres(keptUrl!, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
+      try {
+        await analyze.unsafe("analyze");
+      } finally {
+        await analyze.end();
+      }
+    }
 
     const api = (handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>, path: string, params: Record<string, string> = {}) => async () => {
       const res = await handler(request("GET", path, { token: tokens.access }), { params: Promise.resolve(params) });
@@ -173,11 +248,11 @@ export async function runScaleBench(): Promise<void> {
     let seeded = 0;
     /** The table so far (printed after each size, so a failure at a larger size keeps what was measured). */
     const printTable = () => {
-      console.log(`\nScale: one merchant's lists on PostgreSQL, p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${sizes[0]} case)`);
-      console.log(["request".padEnd(48), ...sizes.map((s) => `${s} orders`.padStart(30))].join(""));
+      console.log(`\nScale: one merchant's lists on PostgreSQL, p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${measuredSizes[0]} case)`);
+      console.log(["request".padEnd(48), ...measuredSizes.map((s) => `${s} orders`.padStart(30))].join(""));
       for (const [name, bySize] of results) {
-        const base = bySize.get(sizes[0]!)!.p50;
-        const cells = sizes.map((s) => {
+        const base = bySize.get(measuredSizes[0]!)!.p50;
+        const cells = measuredSizes.map((s) => {
           const f = bySize.get(s);
           return (f ? `${fmt(f.p50)} / ${fmt(f.p99)} (x${fmt(f.p50 / base, 1)})` : "-").padStart(30);
         });
@@ -185,13 +260,16 @@ export async function runScaleBench(): Promise<void> {
       }
       for (const line of extras) console.log(line);
     };
-    for (const size of sizes) {
+    for (const size of measuredSizes) {
       const started = performance.now();
-      await seedOrders(database, merchantId, endpointId, seeded + 1, size);
+      if (!kept) {
+        console.log(`Seeding orders ${seeded + 1}..${size}`);
+        await seedOrders(database, merchantId, endpointId, seeded + 1, size);
+      }
       seeded = size;
       const seconds = (performance.now() - started) / 1000;
       const [bytes] = rowsOf(await database.db.execute(sql`select pg_database_size(current_database()) as bytes`));
-      extras.push(`${size} orders: seeded in ${fmt(seconds, 1)} s; database ${fmt(Number(bytes!.bytes) / 2 ** 20, 0)} MiB = ${fmt(Number(bytes!.bytes) / size / 1024, 2)} KiB per order`);
+      extras.push(`${size} orders: ${kept ? "kept, not re-seeded" : `seeded in ${fmt(seconds, 1)} s`}; database ${fmt(Number(bytes!.bytes) / 2 ** 20, 0)} MiB = ${fmt(Number(bytes!.bytes) / size / 1024, 2)} KiB per order`);
       for (const probe of probes(size)) {
         const name = probe.name.replace(/ \(page \d+\)/, "");
         const figures = await timeProbe(probe);
@@ -239,7 +317,7 @@ export async function runScaleBench(): Promise<void> {
           `heap kept after GC (growth over the start) first quarter ${mib(Math.max(...heapSamples.slice(0, quarter), 0))} MiB, last quarter ${mib(Math.max(...heapSamples.slice(-quarter), 0))} MiB` +
           ` (${heapSamples.length} samples); RSS growth at most ${mib(peakRss - rssBefore)} MiB`,
       );
-      if (size !== sizes[sizes.length - 1]) printTable();
+      if (size !== measuredSizes[measuredSizes.length - 1]) printTable();
     }
 
     printTable();

@@ -7,8 +7,8 @@ export function benchAdminUrl(): string {
   return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 }
 
-/** A fresh PostgreSQL database for one benchmark, dropped by `close()`. */
-export async function createBenchDatabase(label: string): Promise<Database & { url: string }> {
+/** A fresh PostgreSQL database for one benchmark, dropped by `close()` (kept, its URL printed, with `keep`). */
+export async function createBenchDatabase(label: string, options: { keep?: boolean } = {}): Promise<Database & { url: string }> {
   const adminUrl = benchAdminUrl();
   const url = new URL(adminUrl);
   const name = `gw_bench_${label}_${randomBytes(4).toString("hex")}`;
@@ -23,11 +23,22 @@ export async function createBenchDatabase(label: string): Promise<Database & { u
     url: url.toString(),
     async close() {
       await database.close();
+      if (options.keep) {
+        console.log(`Kept the benchmark database ${url.toString()} (drop it with: psql ${adminUrl} -c 'DROP DATABASE "${name}"')`);
+        return;
+      }
       const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await dropper.end();
     },
   };
+}
+
+/** A database a benchmark kept (its migrations brought up to date), left in place by `close()`. */
+export async function openKeptBenchDatabase(url: string): Promise<Database & { url: string }> {
+  const database = await openDatabase({ url });
+  setDatabase(database);
+  return { ...database, url };
 }
 
 /**
