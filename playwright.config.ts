@@ -7,14 +7,17 @@ import { defineConfig, devices } from "@playwright/test";
  * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database,
  * and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
  * the dashboard spec alone.
+ *
+ * Two workers share that server and devnet: the dashboard's serial tests in one, the other specs'
+ * tests (each spec with its own merchant and its own devnet accounts) spread over both. Every
+ * transaction on the devnet mines a block, so a test that watches an order step through its
+ * confirmations declares the `-exclusive-` lock: it runs while no other test does.
  */
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results",
   globalSetup: "./tests/e2e/global-setup.ts",
-  // One server and one devnet for all tests, on a small machine: one worker.
-  workers: 1,
-  fullyParallel: false,
+  workers: 2,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   retries: 0,
@@ -29,8 +32,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    { name: "pay", testIgnore: "dashboard.spec.ts" },
-    // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test.
+    // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test. First,
+    // so the longest chain of tests starts at once and the other worker takes the pay specs meanwhile.
     { name: "dashboard", testMatch: "dashboard.spec.ts", timeout: 240_000, use: { viewport: { width: 1280, height: 900 } } },
+    { name: "pay", testIgnore: "dashboard.spec.ts", fullyParallel: true },
   ],
 });

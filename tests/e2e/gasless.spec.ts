@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
 
 /** hardhat account 8: unlocked on the devnet (it signs typed data there), used by no other browser test. */
 const customer = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f";
@@ -15,7 +15,7 @@ async function ethBalance(rpcUrl: string, address: string): Promise<bigint> {
   return BigInt(((await response.json()) as { result: string }).result);
 }
 
-test("pays without gas: the wallet only signs, the gateway relays, and the order confirms", async ({ page }, testInfo) => {
+test("pays without gas: the wallet only signs, the gateway relays, and the order confirms", quietChain, async ({ page }, testInfo) => {
   const order = await createOrder(merchant, { amount: "7.5", currency: "USDC" });
   const { blockchain, gasless } = await getPublicOrder(order.order_id);
   expect(gasless).toMatchObject({ name: "USD Coin", version: "2" });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
 
 /** hardhat account 5: funded with ETH, unlocked on the devnet, not used by the gateway (0 deploys, 1 faucet, 2 sweeper). */
 const customer = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
@@ -72,7 +72,7 @@ test("renders the order, the QR code and a running countdown, and nothing privat
   await shot(page, testInfo, "not-found");
 });
 
-test("a simulated payment moves through confirmations to confirmed and redirects, without layout shift", async ({ page }, testInfo) => {
+test("a simulated payment moves through confirmations to confirmed and redirects, without layout shift", quietChain, async ({ page }, testInfo) => {
   const redirect = `${baseUrl()}/?paid=1`;
   const order = await createOrder(merchant, { amount: "3", redirect_url: redirect });
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
@@ -101,7 +101,7 @@ test("a simulated payment moves through confirmations to confirmed and redirects
   await page.waitForURL(redirect, { timeout: 15_000 });
 });
 
-test("pays through a browser wallet (EIP-6963, wagmi) and the order confirms", async ({ page }, testInfo) => {
+test("pays through a browser wallet (EIP-6963, wagmi) and the order confirms", quietChain, async ({ page }, testInfo) => {
   const order = await createOrder(merchant, { amount: "12.25", currency: "USDC" });
   const { blockchain } = await getPublicOrder(order.order_id);
   expect(blockchain.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -10,8 +10,8 @@ import QRCode from "qrcode";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
 import { baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
 
-/** hardhat account 6: unlocked on the devnet, used by no other spec. */
-const walletCustomer = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+/** hardhat account 7: unlocked on the devnet, used by no other spec (specs run side by side). */
+const walletCustomer = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
 
 let merchant: Merchant;
 test.beforeAll(async () => {

@@ -102,3 +102,10 @@ export async function getPublicOrder(orderId: string) {
 export async function faucet(merchant: Merchant, address: string, currency: string, amount: string) {
   expectStatus(await api("POST", "/api/sandbox/faucet/", { address, currency, amount, blockchain: "base" }, merchant.token), 200, "faucet");
 }
+
+/**
+ * Details of a test that watches an order step through its confirmations ("Payment seen", "1 of 3"):
+ * every devnet transaction mines a block, so a test paying beside it would skip those states.
+ * Playwright's `-exclusive-` lock runs it while no other test runs (playwright.config.ts: two workers).
+ */
+export const quietChain = { lock: "-exclusive-" };

@@ -20,6 +20,9 @@ const projectId = randomBytes(16).toString("hex");
 let withWalletConnect: AppServer;
 let without: AppServer;
 
+// In order in one worker: one pair of servers for the file (the project runs tests fully parallel).
+test.describe.configure({ mode: "default" });
+
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   const distDir = process.env.E2E_DIST_DIR || ".next-e2e";

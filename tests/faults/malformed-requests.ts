@@ -5,8 +5,8 @@ import { http, isErrorEnvelope, printSummary, signUp, waitFor, type Account } fr
 
 // Hundreds of malformed requests across every write route and every list filter, over real HTTP:
 // none may answer 5xx, and every refusal must come in the spec's error envelope. Registered by
-// running-server.test.ts on its shared server (which has a devnet, so a request that happens to be
-// valid reaches a real chain instead of a 503).
+// running-server-requests.test.ts on its server (tests/faults/running-server.ts, which has a
+// devnet, so a request that happens to be valid reaches a real chain instead of a 503).
 
 let server: ServerProcess;
 let merchant: Account;

@@ -5,7 +5,7 @@ import { http, printSummary, signUp, waitFor, type Account, type FlakyReceiver }
 
 // A merchant's receiver that answers 500, then hangs past the 10 s delivery deadline, then refuses
 // connections, then recovers: the retries follow the (short) schedule and the log shows every
-// attempt. Registered by running-server.test.ts, whose server runs with this schedule.
+// attempt. Registered by running-server-requests.test.ts, whose server (running-server.ts) runs with this schedule.
 
 /** WEBHOOK_RETRY_SCHEDULE_SECONDS of the shared server. */
 export const scheduleSeconds = [2, 3, 4, 2, 2];

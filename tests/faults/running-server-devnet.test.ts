@@ -1,80 +1,26 @@
-import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createPublicClient, createWalletClient, http as viemHttp, parseAbi, parseEther, parseUnits, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetContracts } from "@/lib/chains/catalog";
-import { devnetAccounts, devnetChain, startDevnet, type Devnet } from "@/lib/chains/devnet";
+import { devnetAccounts, devnetChain, startDevnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { randomAddress } from "../helpers/factories";
-import { buildTimeoutMs, ensureBuilt, freePort, startServer, type ServerProcess } from "../helpers/server";
-import { malformedRequestSuite } from "./malformed-requests";
-import { FlakyReceiver, http, isErrorEnvelope, listAll, printSummary, signUp, waitFor, type Account, type HttpResult } from "./support";
-import { flakyReceiverSuite, scheduleSeconds } from "./webhook-receiver";
+import { buildTimeoutMs } from "../helpers/server";
+import { startRunningServer, type RunningServer } from "./running-server";
+import { isErrorEnvelope, listAll, printSummary, waitFor } from "./support";
 
 // Each scenario waits on events (answers, confirmations), each bounded; with three test files at a
 // time beside this one's server and devnet, a scenario on PGlite takes longer than the suite's 60 s.
 vi.setConfig({ testTimeout: 180_000 });
 
-// Faults against one running `next start` (one server per file: starting one is the costly part):
-// concurrent sandbox tools, malformed requests, a failing webhook receiver, and last the devnet
-// going away. The file owns the devnet (DEVNET_RPC_URL), reached through a TCP proxy so the test can
-// cut the server off from it without the chain losing state.
+// Sandbox tools against a running `next start` (tests/faults/running-server.ts): called
+// concurrently, then with the devnet going away (last: it cuts the server off from the chain, then
+// kills the chain). Malformed requests and a failing webhook receiver have a server of their own
+// (running-server-requests.test.ts), so the two files run side by side.
 
-let devnet: Devnet;
-let proxy: TcpProxy;
-let server: ServerProcess;
-let merchant: Account;
-let receiver: FlakyReceiver;
-const serverStatuses: number[] = [];
-
-class TcpProxy {
-  private listener: TcpServer | null = null;
-  private readonly sockets = new Set<Socket>();
-  constructor(
-    readonly port: number,
-    private targetPort: number,
-  ) {}
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
-  }
-  retarget(port: number) {
-    this.targetPort = port;
-  }
-  open(): Promise<void> {
-    const listener = createTcpServer((client) => {
-      const upstream = connect(this.targetPort, "127.0.0.1");
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on("close", () => this.sockets.delete(socket));
-        socket.on("error", () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    this.listener = listener;
-    return new Promise((resolve, reject) => {
-      listener.once("error", reject);
-      listener.listen(this.port, "127.0.0.1", () => resolve());
-    });
-  }
-  /** Refuses new connections and cuts the open ones: the node is unreachable. */
-  close(): Promise<void> {
-    const listener = this.listener;
-    this.listener = null;
-    for (const socket of this.sockets) socket.destroy();
-    return new Promise((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
-  }
-}
-
-async function call(method: string, path: string, json?: unknown): Promise<HttpResult> {
-  const res = await http(server, method, path, { token: merchant.access, json });
-  serverStatuses.push(res.status);
-  return res;
-}
-
-const fiveXx = () => serverStatuses.filter((s) => s >= 500 && s !== 503).length;
+let running: RunningServer;
+const call = (method: string, path: string, json?: unknown) => running.call(method, path, json);
+const fiveXx = () => running.fiveXx();
 
 async function createOrders(count: number, body: (i: number) => Record<string, unknown>) {
   const orders: any[] = [];
@@ -95,7 +41,7 @@ async function order(orderId: string) {
 /** Transactions the scanner recorded, by the order they belong to. */
 async function transfersByOrder(): Promise<Map<string, string[]>> {
   const byOrder = new Map<string, string[]>();
-  for (const tx of await listAll(server, "/api/transactions/", merchant.access)) {
+  for (const tx of await listAll(running.server, "/api/transactions/", running.merchant.access)) {
     const single = await call("GET", `/api/transactions/${tx.transaction_hash}/`);
     const key = single.body.data.payment_order.order_id as string;
     byOrder.set(key, [...(byOrder.get(key) ?? []), tx.transaction_hash]);
@@ -104,32 +50,11 @@ async function transfersByOrder(): Promise<Map<string, string[]>> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  devnet = await startDevnet();
-  await ensureGatewayContracts(devnet.rpcUrl);
-  proxy = new TcpProxy(await freePort(), devnet.port);
-  await proxy.open();
-  receiver = await FlakyReceiver.start();
-  server = await startServer({
-    env: {
-      DEVNET: "start",
-      DEVNET_RPC_URL: proxy.url,
-      JOBS_DRIVER: "local",
-      WEBHOOK_RETRY_SCHEDULE_SECONDS: scheduleSeconds.join(","),
-      RATE_LIMIT_STANDARD_PER_HOUR: "100000",
-      LOG_LEVEL: "warn",
-    },
-  });
-  merchant = await signUp(server);
-  const wallet = await call("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 });
-  expect(wallet.status).toBe(201);
+  running = await startRunningServer();
 }, buildTimeoutMs);
 
 afterAll(async () => {
-  await server?.stop();
-  await receiver?.close();
-  await proxy?.close();
-  await devnet?.stop();
+  await running?.stop();
 });
 
 describe("concurrent sandbox tools", () => {
@@ -171,7 +96,7 @@ describe("concurrent sandbox tools", () => {
     const results = await Promise.all(calls);
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
 
-    const client = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+    const client = createPublicClient({ chain: devnetChain, transport: viemHttp(running.devnet.rpcUrl) });
     const erc20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
     const balances = await Promise.all(
       recipients.map((address, i) =>
@@ -196,13 +121,10 @@ describe("concurrent sandbox tools", () => {
   });
 });
 
-malformedRequestSuite({ server: () => server });
-flakyReceiverSuite({ server: () => server, receiver: () => receiver });
-
 describe("the devnet goes away under a running server", () => {
   test("unreachable devnet: tools answer 503 in the envelope; payments made meanwhile are found once it is back", async () => {
     const orders = await createOrders(3, () => ({ amount: "0.2", currency: "ETH" }));
-    await proxy.close();
+    await running.proxy.close();
 
     const during = [
       await call("POST", `/api/sandbox/payment-orders/${orders[0].order_id}/pay/`, {}),
@@ -217,15 +139,15 @@ describe("the devnet goes away under a running server", () => {
     expect((await call("GET", `/api/payment-orders/${orders[0].order_id}/`)).status).toBe(200);
 
     // The chain moves on without the server: customers pay straight to the deposit addresses.
-    const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[5].privateKey as Hex), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
-    const client = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+    const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[5].privateKey as Hex), chain: devnetChain, transport: viemHttp(running.devnet.rpcUrl) });
+    const client = createPublicClient({ chain: devnetChain, transport: viemHttp(running.devnet.rpcUrl) });
     const direct: Hex[] = [];
     for (const o of orders) {
       const hash = await payer.sendTransaction({ to: o.receiving_address as Address, value: parseEther("0.2") });
       await client.waitForTransactionReceipt({ hash });
       direct.push(hash);
     }
-    await proxy.open();
+    await running.proxy.open();
 
     const seen = await waitFor("payments made during the outage confirmed", async () => {
       const list = await Promise.all(orders.map((o) => order(o.order_id)));
@@ -251,9 +173,9 @@ describe("the devnet goes away under a running server", () => {
     expect((await call("POST", `/api/sandbox/payment-orders/${before.order_id}/pay/`, {})).status).toBe(201);
     await waitFor("the first order confirmed", async () => (await order(before.order_id)).status === "confirmed");
 
-    const port = devnet.port;
-    devnet.process.kill("SIGKILL");
-    await new Promise((resolve) => (devnet.process.exitCode !== null || devnet.process.signalCode !== null ? resolve(null) : devnet.process.once("exit", resolve)));
+    const { port, process: node } = running.devnet;
+    node.kill("SIGKILL");
+    await new Promise((resolve) => (node.exitCode !== null || node.signalCode !== null ? resolve(null) : node.once("exit", resolve)));
     const [after] = await createOrders(1, () => ({ amount: "2.5", currency: "USDC" }));
     const gone = await call("POST", `/api/sandbox/payment-orders/${after.order_id}/pay/`, {});
     expect(gone.status, JSON.stringify(gone.body)).toBe(503);
@@ -261,8 +183,8 @@ describe("the devnet goes away under a running server", () => {
     const mineGone = await call("POST", "/api/sandbox/mine/", { blocks: 1, blockchain: "base" });
     expect(mineGone.status).toBe(503);
 
-    devnet = await startDevnet({ port });
-    await ensureGatewayContracts(devnet.rpcUrl);
+    running.devnet = await startDevnet({ port });
+    await ensureGatewayContracts(running.devnet.rpcUrl);
     const paid = await waitFor("a pay accepted on the restarted devnet", async () => {
       const res = await call("POST", `/api/sandbox/payment-orders/${after.order_id}/pay/`, {});
       return res.status === 201 && res;
