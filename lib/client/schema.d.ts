@@ -5980,7 +5980,7 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -6431,7 +6431,7 @@ export interface operations {
     getAuditLog: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -7605,7 +7605,7 @@ export interface operations {
     getBlockchains: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -7730,7 +7730,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -8142,7 +8142,7 @@ export interface operations {
     getMerchantWallets: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -9285,7 +9285,7 @@ export interface operations {
     getPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -10045,7 +10045,7 @@ export interface operations {
     getPaymentOrders: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -11079,7 +11079,7 @@ export interface operations {
     getSandboxInbox: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -11944,7 +11944,7 @@ export interface operations {
     getTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -12371,7 +12371,7 @@ export interface operations {
     getWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -13103,7 +13103,7 @@ export interface operations {
     getWebhookEndpointsByIdDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact; when `count` is an estimate (above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;

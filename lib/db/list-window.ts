@@ -5,16 +5,16 @@ import { rowsOf } from "./map-row";
 import type { DbOrTx } from "./types";
 
 /**
- * The rows matching `where`, counted only up to `exactCountBound` + 1, as a scalar subquery to
- * select beside a page (one statement). `where` must name only `table`'s columns.
+ * The rows matching `where`, counted only up to `bound` + 1, as a scalar subquery to select
+ * beside a page (one statement). `where` must name only `table`'s columns.
  */
-export function boundedCount(table: PgTable, where: SQL | undefined): SQL<number> {
-  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${exactCountBound + 1}) bounded)`.mapWith(Number);
+export function boundedCount(table: PgTable, where: SQL | undefined, bound: number = exactCountBound): SQL<number> {
+  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${bound + 1}) bounded)`.mapWith(Number);
 }
 
 /** The same count on its own: for a page past the end, which has no row to carry it. */
-export async function boundedCountOf(db: DbOrTx, table: PgTable, where: SQL | undefined): Promise<number> {
-  const [row] = rowsOf(await db.execute(sql`select ${boundedCount(table, where)} as total`));
+export async function boundedCountOf(db: DbOrTx, table: PgTable, where: SQL | undefined, bound: number = exactCountBound): Promise<number> {
+  const [row] = rowsOf(await db.execute(sql`select ${boundedCount(table, where, bound)} as total`));
   return Number(row?.total ?? 0);
 }
 
@@ -22,13 +22,13 @@ export async function boundedCountOf(db: DbOrTx, table: PgTable, where: SQL | un
  * The `count` a list answers: exact up to the bound; beyond it, PostgreSQL's estimate of the
  * matching rows (from its statistics, no rows read), never less than the bound + 1.
  */
-export async function listCount(db: DbOrTx, table: PgTable, where: SQL | undefined, bounded: number): Promise<number> {
-  if (bounded <= exactCountBound) return bounded;
+export async function listCount(db: DbOrTx, table: PgTable, where: SQL | undefined, bounded: number, bound: number = exactCountBound): Promise<number> {
+  if (bounded <= bound) return bounded;
   const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${table} where ${where ?? sql`true`}`));
   const plan = row?.["QUERY PLAN"];
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
   const estimate = Math.round(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
-  return Math.max(exactCountBound + 1, estimate);
+  return Math.max(bound + 1, estimate);
 }
 
 /** A column of a list's sort key and the type its cursor text is read back as. */
@@ -79,13 +79,14 @@ export async function settlePage<R extends { sortKey: string[]; total: number }>
   where: SQL | undefined,
   found: R[],
   window: KeysetWindow,
+  bound: number = exactCountBound,
 ): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
   const page = found.slice(0, window.limit);
   const last = page[page.length - 1];
   const nextKey = found.length > window.limit && last ? last.sortKey : null;
   // A page past the end has no row to carry the total: count separately (rare).
-  const bounded = found.length > 0 ? found[0]!.total : window.offset === 0 && !window.after ? 0 : await boundedCountOf(db, table, where);
-  return { page, count: await listCount(db, table, where, bounded), nextKey };
+  const bounded = found.length > 0 ? found[0]!.total : window.offset === 0 && !window.after ? 0 : await boundedCountOf(db, table, where, bound);
+  return { page, count: await listCount(db, table, where, bounded, bound), nextKey };
 }
 
 /** How one read of a list page runs: in the list's order or reversed, from where, how many rows, and the count to select beside. */
@@ -109,6 +110,7 @@ export interface PageRead {
  *   With an exact count that is the same page OFFSET would give; with an estimate the page
  *   numbers from the end are positions against that estimate (docs/decisions.md, issue 31).
  * `read` runs the list's statement for one `PageRead`; each row carries its sort key and `total`.
+ * `bound`: how far the count is exact (`exactCountBound` unless a list says otherwise).
  */
 export async function readKeysetPage<R extends { sortKey: string[]; total: number | null }>(
   db: DbOrTx,
@@ -116,12 +118,13 @@ export async function readKeysetPage<R extends { sortKey: string[]; total: numbe
   where: SQL | undefined,
   window: KeysetWindow,
   read: (spec: PageRead) => Promise<R[]>,
+  bound: number = exactCountBound,
 ): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
   if (window.after || window.offset === 0) {
-    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(table, where), after: window.after });
-    return settlePage(db, table, where, found as Array<R & { total: number }>, window);
+    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(table, where, bound), after: window.after });
+    return settlePage(db, table, where, found as Array<R & { total: number }>, window, bound);
   }
-  const count = await listCount(db, table, where, await boundedCountOf(db, table, where));
+  const count = await listCount(db, table, where, await boundedCountOf(db, table, where, bound), bound);
   if (window.offset >= count) return { page: [], count, nextKey: null };
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;

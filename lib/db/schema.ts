@@ -457,7 +457,9 @@ export const paymentOrders = pgTable(
     index("payment_orders_merchant_created_idx").on(t.merchantId, t.createdAt, t.id),
     index("payment_orders_merchant_status_idx").on(t.merchantId, t.status, t.createdAt, t.id),
     index("payment_orders_merchant_chain_idx").on(t.merchantId, t.blockchainId, t.createdAt, t.id),
-    index("payment_orders_merchant_currency_idx").on(t.merchantId, sql`lower(${t.currency})`, t.createdAt, t.id),
+    // The currency filter matches lower(currency); the plain column at the end lets its bounded
+    // count read the index alone (PostgreSQL reads an expression's column from the heap otherwise).
+    index("payment_orders_merchant_currency_idx").on(t.merchantId, sql`lower(${t.currency})`, t.createdAt, t.id, t.currency),
     // The dashboard's text search (lib/orders/queries.ts orderSearchWhere: ilike '%q%' on these
     // columns, ORed): trigram GIN (pg_trgm), one bitmap scan per column instead of reading the
     // merchant's whole history. Text under 3 characters has no trigram and still scans.
@@ -733,6 +735,9 @@ export const transactions = pgTable(
     index("transactions_order_idx").on(t.paymentOrderId),
     index("transactions_merchant_idx").on(t.merchantId, t.createdAt, t.id),
     index("transactions_merchant_status_idx").on(t.merchantId, t.status, t.createdAt, t.id),
+    // The list's chain filter, alone and with a status: the page and its bounded count read one range (issue 31).
+    index("transactions_merchant_chain_idx").on(t.merchantId, t.blockchainId, t.createdAt, t.id),
+    index("transactions_merchant_chain_status_idx").on(t.merchantId, t.blockchainId, t.status, t.createdAt, t.id),
     // The accounting export (lib/dashboard/movements-csv.ts) reads payments in block time order, in keyset batches.
     index("transactions_merchant_block_time_idx").on(t.merchantId, t.blockTimestamp, t.id),
     index("transactions_hash_idx").on(t.txHash),

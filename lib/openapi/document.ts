@@ -240,7 +240,7 @@ const rateLimitHeaderRefs = {
 };
 
 const paramDescriptions: Record<string, string> = {
-  page: `Page number, from 1 (default 1). On the orders and transactions lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while \`count\` is exact; when \`count\` is an estimate (above ${exactCountBound.toLocaleString("en-US")}), such pages are numbered back from the end against that estimate (the last page, \`ceil(count / page_size)\`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow \`next\` links to read every item exactly once.`,
+  page: `Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while \`count\` is exact; when \`count\` is an estimate (above ${exactCountBound.toLocaleString("en-US")}), such pages are numbered back from the end against that estimate (the last page, \`ceil(count / page_size)\`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow \`next\` links to read every item exactly once.`,
   page_size: `Items per page (default ${defaultPageSize}; values above ${maxPageSize} are capped at ${maxPageSize})`,
   orderId: "The order's public order_id (ORD-…) or its numeric id",
   id: "Numeric id",

@@ -630,9 +630,21 @@ function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefi
   );
 }
 
-/** The dashboard's order search, newest first, with the matching total: exact up to `exactCountBound`, estimated beyond (`exact` false). */
+/**
+ * How far a text search's count is exact. A short text ("500") matches a share of every order
+ * ever made, and checking a match means reading its row (the trigram index only proposes
+ * candidates): counting to `exactCountBound` would read up to that many rows on every search of
+ * a long history. Beyond this many matches the count is the planner's estimate ("About …").
+ */
+export const textSearchExactCountBound = 100;
+
+/**
+ * The dashboard's order search, newest first, with the matching total: exact up to
+ * `exactCountBound` (`textSearchExactCountBound` with a text `q`), estimated beyond (`exact` false).
+ */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
   const where = orderSearchWhere(merchantId, search);
+  const bound = search.q?.trim() ? textSearchExactCountBound : exactCountBound;
   // A deep page number is read from the nearer end, as the API's list does.
   const { page, count } = await readKeysetPage(db, paymentOrders, where, { ...window, after: null }, (read) =>
     db
@@ -642,8 +654,9 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
       .orderBy(...sortKeys.created_at.map((k) => (read.reverse ? asc : desc)(k.expression)))
       .limit(read.limit)
       .offset(read.offset),
+    bound,
   );
-  return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= exactCountBound };
+  return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= bound };
 }
 
 /** An order as the CSV export writes it: only its columns, timestamps already as ISO 8601 UTC text. */

@@ -14,7 +14,7 @@ import {
   type WebhookEndpoint,
 } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/map-row";
-import { afterCursor, boundedCount, settlePage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
+import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
 type NewEndpoint = typeof webhookEndpoints.$inferInsert;
@@ -163,9 +163,9 @@ export const eventSortKey: SortKeyPart[] = [
 ];
 
 /**
- * One page of a merchant's events, newest first, each with its order's public id; read with one
- * extra row (a next page exists) and a count exact up to `exactCountBound`. The order filter
- * resolves the order by its key first, so the filter and the count read only `order_events`.
+ * One page of a merchant's events, newest first, each with its order's public id; the count exact
+ * up to `exactCountBound`, deep page numbers read from the nearer end (`readKeysetPage`). The
+ * order filter resolves the order by its key first, so the filter and the count read only `order_events`.
  */
 export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: KeysetWindow) {
   const where = and(
@@ -175,15 +175,16 @@ export async function listEvents(db: DbOrTx, merchantId: number, filters: { type
       ? eq(orderEvents.paymentOrderId, sql`(select o.id from ${paymentOrders} o where o.order_id = ${filters.orderId} and o.merchant_id = ${merchantId})`)
       : undefined,
   );
-  const found = await db
-    .select({ event: orderEvents, orderId: paymentOrders.orderId, sortKey: sortKeyText(eventSortKey), total: boundedCount(orderEvents, where) })
-    .from(orderEvents)
-    .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
-    .where(and(where, afterCursor(eventSortKey, window.after, true)))
-    .orderBy(...eventSortKey.map((k) => desc(k.expression)))
-    .limit(window.limit + 1)
-    .offset(window.after ? 0 : window.offset);
-  const { page, count, nextKey } = await settlePage(db, orderEvents, where, found, window);
+  const { page, count, nextKey } = await readKeysetPage(db, orderEvents, where, window, (read) =>
+    db
+      .select({ event: orderEvents, orderId: paymentOrders.orderId, sortKey: sortKeyText(eventSortKey), total: read.total })
+      .from(orderEvents)
+      .innerJoin(paymentOrders, eq(paymentOrders.id, orderEvents.paymentOrderId))
+      .where(and(where, afterCursor(eventSortKey, read.after, true)))
+      .orderBy(...eventSortKey.map((k) => (read.reverse ? asc : desc)(k.expression)))
+      .limit(read.limit)
+      .offset(read.offset),
+  );
   return { rows: page, count, nextKey };
 }
 
@@ -234,21 +235,23 @@ export const deliverySortKey: SortKeyPart[] = [
   { expression: webhookDeliveries.id, type: "integer" },
 ];
 
-/** One page of an endpoint's deliveries, newest first, optionally of one status; read with one extra row, counted exactly up to `exactCountBound`. */
-export async function listEndpointDeliveries(db: DbOrTx, merchantId: number, endpointId: number, status: string | undefined, window: KeysetWindow) {
-  const where = and(
-    eq(webhookDeliveries.merchantId, merchantId),
-    eq(webhookDeliveries.endpointId, endpointId),
-    status ? eq(webhookDeliveries.status, status) : undefined,
+/**
+ * One page of an endpoint's deliveries, newest first, optionally of one status; the count exact up
+ * to `exactCountBound`, deep page numbers read from the nearer end (`readKeysetPage`). Takes the
+ * endpoint row the caller found among the merchant's (`findEndpoint`, `getEndpointOrThrow`): its
+ * deliveries are the merchant's, so the page and the count read the endpoint's index alone.
+ */
+export async function listEndpointDeliveries(db: DbOrTx, endpoint: Pick<WebhookEndpoint, "id">, status: string | undefined, window: KeysetWindow) {
+  const where = and(eq(webhookDeliveries.endpointId, endpoint.id), status ? eq(webhookDeliveries.status, status) : undefined);
+  const { page, count, nextKey } = await readKeysetPage(db, webhookDeliveries, where, window, (read) =>
+    db
+      .select({ delivery: webhookDeliveries, sortKey: sortKeyText(deliverySortKey), total: read.total })
+      .from(webhookDeliveries)
+      .where(and(where, afterCursor(deliverySortKey, read.after, true)))
+      .orderBy(...deliverySortKey.map((k) => (read.reverse ? asc : desc)(k.expression)))
+      .limit(read.limit)
+      .offset(read.offset),
   );
-  const found = await db
-    .select({ delivery: webhookDeliveries, sortKey: sortKeyText(deliverySortKey), total: boundedCount(webhookDeliveries, where) })
-    .from(webhookDeliveries)
-    .where(and(where, afterCursor(deliverySortKey, window.after, true)))
-    .orderBy(...deliverySortKey.map((k) => desc(k.expression)))
-    .limit(window.limit + 1)
-    .offset(window.after ? 0 : window.offset);
-  const { page, count, nextKey } = await settlePage(db, webhookDeliveries, where, found, window);
   return { rows: page.map((row) => row.delivery), count, nextKey };
 }
 

@@ -178,17 +178,69 @@ describe("deep pages by number (read from the nearer end)", () => {
     expect(searchPages).toEqual(search.rows.map((o) => o.id));
   });
 
-  test("the last page reads only its own rows from the index (EXPLAIN ANALYZE), in either ordering", async () => {
+  test("events and deliveries, unfiltered and filtered: pages 1 to the last by number give every item once in the list's order, the count exact; next links from a deep page go on from it", async () => {
     const merchant = await createMerchant();
     await createWallet(merchant);
-    await growHistory(merchant, 3000, await newEndpoint(merchant));
-    for (const path of ["/api/payment-orders/?page=151", "/api/payment-orders/?ordering=-amount&page=150", "/api/payment-orders/?ordering=created_at&page=148", "/api/transactions/?page=150"]) {
-      const handler = path.startsWith("/api/transactions") ? listTransactions : listOrders;
+    const endpointId = await newEndpoint(merchant);
+    await growHistory(merchant, 60, endpointId);
+    // Every third delivery failed, for the status filter.
+    await testDb.db.execute(sql`update webhook_deliveries set status = 'failed' where endpoint_id = ${endpointId} and id % 3 = 0`);
+    const params = { id: String(endpointId) };
+    const deliveries = `/api/webhook-endpoints/${endpointId}/deliveries/`;
+    const lists: Array<[Handler, string]> = [
+      [listEvents, "/api/events/?"],
+      [listEvents, "/api/events/?event=payment.confirmed&"],
+      [listDeliveries, `${deliveries}?`],
+      [listDeliveries, `${deliveries}?status=failed&`],
+    ];
+    for (const [handler, path] of lists) {
+      const all = await call(handler, "GET", `${path}page_size=100`, { token: merchant.access, params });
+      const ids = all.body.results.map((item: { id: string | number }) => item.id);
+      expect(ids.length, path).toBeGreaterThan(10);
+      expect(all.body.count, path).toBe(ids.length);
+      const lastPage = Math.ceil(ids.length / 4);
+      const byPages: unknown[] = [];
+      for (let page = 1; page <= lastPage + 1; page++) {
+        const res = await call(handler, "GET", `${path}page_size=4&page=${page}`, { token: merchant.access, params });
+        expect(res.status).toBe(200);
+        expect(res.body.count, `${path} page ${page}`).toBe(ids.length);
+        expect(res.body.next === null, `${path} page ${page}`).toBe(page >= lastPage);
+        expect(res.body.previous === null).toBe(page === 1);
+        byPages.push(...res.body.results.map((item: { id: string | number }) => item.id));
+      }
+      expect(byPages, path).toEqual(ids);
+      const deep = await call(handler, "GET", `${path}page_size=4&page=${lastPage - 1}`, { token: merchant.access, params });
+      const { seen } = await followNext(handler, deep.body.next, merchant, params);
+      expect(seen.map((item) => (item as { id: string | number }).id), path).toEqual(ids.slice(4 * (lastPage - 1)));
+    }
+    // Another merchant's endpoint is 404, whatever the page.
+    const other = await createMerchant();
+    expect((await call(listDeliveries, "GET", `${deliveries}?page=3`, { token: other.access, params })).status).toBe(404);
+  });
+
+  test("the last page reads only its own rows from the index (EXPLAIN ANALYZE), in either ordering, on every keyset list", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    const endpointId = await newEndpoint(merchant);
+    await growHistory(merchant, 3000, endpointId);
+    const handlers: Record<string, Handler> = { "payment-orders": listOrders, transactions: listTransactions, events: listEvents, "webhook-endpoints": listDeliveries };
+    for (const path of [
+      "/api/payment-orders/?page=151",
+      "/api/payment-orders/?ordering=-amount&page=150",
+      "/api/payment-orders/?ordering=created_at&page=148",
+      "/api/transactions/?page=150",
+      "/api/events/?page=150",
+      "/api/events/?event=payment.expired&page=30",
+      `/api/webhook-endpoints/${endpointId}/deliveries/?page=150`,
+    ]) {
+      const handler = handlers[path.split("/")[2]!]!;
       const before = statements.length;
-      const res = await call(handler, "GET", path, { token: merchant.access });
+      const res = await call(handler, "GET", path, { token: merchant.access, params: { id: String(endpointId) } });
       expect(res.status, path).toBe(200);
       expect(res.body.results.length, path).toBeGreaterThan(0);
-      const [page] = statements.slice(before).filter((s) => /^select .* from "(payment_orders|transactions)"/s.test(s.query) && /order by/.test(s.query));
+      const [page] = statements
+        .slice(before)
+        .filter((s) => /^select .* from "(payment_orders|transactions|order_events|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query));
       let text = page!.query;
       for (let i = page!.params.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `'${String(page!.params[i - 1]).replaceAll("'", "''")}'`);
       const plan = rowsOf(await testDb.db.execute(sql.raw(`explain (analyze, costs off, timing off, summary off) ${text}`)))
@@ -207,13 +259,22 @@ describe("counts", () => {
   test(`count is exact up to ${exactCountBound} matching orders, on every filter, then an estimate above the bound`, async () => {
     const merchant = await createMerchant();
     await createWallet(merchant);
-    await growHistory(merchant, exactCountBound - 1, await newEndpoint(merchant)); // + the template: exactly the bound
+    const endpointId = await newEndpoint(merchant);
+    await growHistory(merchant, exactCountBound - 1, endpointId); // + the template: exactly the bound
     const all = await call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
     expect(all.body.count).toBe(exactCountBound);
     const [byStatus] = rowsOf(await testDb.db.execute(sql`select count(*)::int as n from payment_orders where merchant_id = ${merchant.id} and status = 'expired'`));
     expect((await call(listOrders, "GET", "/api/payment-orders/?status=expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
     expect((await call(listEvents, "GET", "/api/events/?event=payment.expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
     expect((await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access })).body.count).toBe(exactCountBound - 1);
+    expect((await call(listEvents, "GET", "/api/events/", { token: merchant.access })).body.count).toBe(exactCountBound - 1);
+    const deliveries = `/api/webhook-endpoints/${endpointId}/deliveries/`;
+    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(exactCountBound - 1);
+    expect((await call(listDeliveries, "GET", `${deliveries}?page=2000`, { token: merchant.access, params: { id: String(endpointId) } })).body).toMatchObject({
+      count: exactCountBound - 1,
+      next: null,
+      results: [],
+    });
     expect((await searchOrders(testDb.db, merchant.id, { status: "expired" }, { limit: 25, offset: 0 })).count).toBe(byStatus!.n);
     // A page past the end still carries the exact count.
     const beyond = await call(listOrders, "GET", "/api/payment-orders/?status=expired&page=5000", { token: merchant.access });
@@ -253,10 +314,17 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
       [listOrders, `/api/payment-orders/?page=2&cursor=${cursorOf(first.body.next)}`],
       [listEvents, "/api/events/"],
       [listEvents, "/api/events/?event=payment.confirmed"],
+      [listEvents, "/api/events/?page=120"],
+      [listEvents, "/api/events/?event=payment.expired&page=20"],
+      [listEvents, `/api/events/?page=2&cursor=${cursorOf((await call(listEvents, "GET", "/api/events/?page_size=5", { token: merchant.access })).body.next)}`],
       [listTransactions, "/api/transactions/"],
       [listTransactions, "/api/transactions/?status=failed"],
+      [listTransactions, "/api/transactions/?status=confirmed&blockchain=base"],
+      [listTransactions, "/api/transactions/?blockchain=base"],
       [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/`, { id: String(endpointId) }],
       [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/?status=failed`, { id: String(endpointId) }],
+      [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/?page=120`, { id: String(endpointId) }],
+      [listDeliveries, `/api/webhook-endpoints/${endpointId}/deliveries/?status=succeeded&page=100`, { id: String(endpointId) }],
     ];
     const before = statements.length;
     for (const [handler, path, params] of requests) expect((await call(handler, "GET", path, { token: merchant.access, params })).status, path).toBe(200);

@@ -18,7 +18,7 @@ export default async function EndpointDeliveriesPage({ params }: { params: Promi
   const endpointId = parseRowId(id);
   const endpoint = endpointId === null ? null : await findEndpoint(db, merchant.merchantId, endpointId);
   if (!endpoint) notFound();
-  const { rows, count } = await listEndpointDeliveries(db, merchant.merchantId, endpoint.id, undefined, { limit: 50, offset: 0, after: null });
+  const { rows, count } = await listEndpointDeliveries(db, endpoint, undefined, { limit: 50, offset: 0, after: null });
   const attempts = await attemptsOf(db, rows.map((r) => r.id));
   return (
     <>
