@@ -5,16 +5,36 @@ import { rowsOf } from "./map-row";
 import type { DbOrTx } from "./types";
 
 /**
- * The rows matching `where`, counted only up to `bound` + 1, as a scalar subquery to select
- * beside a page (one statement). `where` must name only `table`'s columns.
+ * What a list counts: the rows of `table` matching `where` (which must name only `table`'s
+ * columns), read in the order of `countOrder`.
+ *
+ * `countOrder` is the created-at key the list's filter indexes end with ((merchant, filter…,
+ * created_at, id)): counting in that order makes PostgreSQL read the bound's worth of entries from
+ * the index that fits the filter (an index-only scan, a few ms for 10,001 rows) instead of taking the
+ * first rows of a sequential scan, which it estimates cheaper but which reads thousands of heap pages
+ * through a small buffer ring on a big table (30–60 ms at a million orders, measured). Empty for a
+ * search whose filter no ordered index fits (text: the trigram index proposes candidates unordered).
  */
-export function boundedCount(table: PgTable, where: SQL | undefined, bound: number = exactCountBound): SQL<number> {
-  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${bound + 1}) bounded)`.mapWith(Number);
+export interface CountedList {
+  table: PgTable;
+  where: SQL | undefined;
+  countOrder: readonly SortKeyPart[];
+}
+
+/** The rows `list` counts, only up to `bound` + 1, as a scalar subquery to select beside a page (one statement). */
+export function boundedCount(list: CountedList, bound: number = exactCountBound): SQL<number> {
+  const order = list.countOrder.length
+    ? sql` order by ${sql.join(
+        list.countOrder.map((p) => sql`${p.expression}`),
+        sql`, `,
+      )}`
+    : sql``;
+  return sql<number>`(select count(*)::int from (select 1 from ${list.table} where ${list.where ?? sql`true`}${order} limit ${bound + 1}) bounded)`.mapWith(Number);
 }
 
 /** The same count on its own: for a page past the end, which has no row to carry it. */
-export async function boundedCountOf(db: DbOrTx, table: PgTable, where: SQL | undefined, bound: number = exactCountBound): Promise<number> {
-  const [row] = rowsOf(await db.execute(sql`select ${boundedCount(table, where, bound)} as total`));
+export async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exactCountBound): Promise<number> {
+  const [row] = rowsOf(await db.execute(sql`select ${boundedCount(list, bound)} as total`));
   return Number(row?.total ?? 0);
 }
 
@@ -22,9 +42,9 @@ export async function boundedCountOf(db: DbOrTx, table: PgTable, where: SQL | un
  * The `count` a list answers: exact up to the bound; beyond it, PostgreSQL's estimate of the
  * matching rows (from its statistics, no rows read), never less than the bound + 1.
  */
-export async function listCount(db: DbOrTx, table: PgTable, where: SQL | undefined, bounded: number, bound: number = exactCountBound): Promise<number> {
+export async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
   if (bounded <= bound) return bounded;
-  const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${table} where ${where ?? sql`true`}`));
+  const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${list.table} where ${list.where ?? sql`true`}`));
   const plan = row?.["QUERY PLAN"];
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
   const estimate = Math.round(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
@@ -75,8 +95,7 @@ export interface KeysetWindow {
  */
 export async function settlePage<R extends { sortKey: string[]; total: number }>(
   db: DbOrTx,
-  table: PgTable,
-  where: SQL | undefined,
+  list: CountedList,
   found: R[],
   window: KeysetWindow,
   bound: number = exactCountBound,
@@ -85,8 +104,8 @@ export async function settlePage<R extends { sortKey: string[]; total: number }>
   const last = page[page.length - 1];
   const nextKey = found.length > window.limit && last ? last.sortKey : null;
   // A page past the end has no row to carry the total: count separately (rare).
-  const bounded = found.length > 0 ? found[0]!.total : window.offset === 0 && !window.after ? 0 : await boundedCountOf(db, table, where, bound);
-  return { page, count: await listCount(db, table, where, bounded, bound), nextKey };
+  const bounded = found.length > 0 ? found[0]!.total : window.offset === 0 && !window.after ? 0 : await boundedCountOf(db, list, bound);
+  return { page, count: await listCount(db, list, bounded, bound), nextKey };
 }
 
 /** How one read of a list page runs: in the list's order or reversed, from where, how many rows, and the count to select beside. */
@@ -114,17 +133,16 @@ export interface PageRead {
  */
 export async function readKeysetPage<R extends { sortKey: string[]; total: number | null }>(
   db: DbOrTx,
-  table: PgTable,
-  where: SQL | undefined,
+  list: CountedList,
   window: KeysetWindow,
   read: (spec: PageRead) => Promise<R[]>,
   bound: number = exactCountBound,
 ): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
   if (window.after || window.offset === 0) {
-    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(table, where, bound), after: window.after });
-    return settlePage(db, table, where, found as Array<R & { total: number }>, window, bound);
+    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(list, bound), after: window.after });
+    return settlePage(db, list, found as Array<R & { total: number }>, window, bound);
   }
-  const count = await listCount(db, table, where, await boundedCountOf(db, table, where, bound), bound);
+  const count = await listCount(db, list, await boundedCountOf(db, list, bound), bound);
   if (window.offset >= count) return { page: [], count, nextKey: null };
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;

@@ -83,7 +83,7 @@ export async function listOrders(
   );
   const keys = sortKeys[ordering.field];
   // Page and bounded total in one statement (an uncorrelated subquery, run once); deep page numbers from the nearer end.
-  const { page, count, nextKey } = await readKeysetPage(db, paymentOrders, where, window, (read) => {
+  const { page, count, nextKey } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: sortKeys.created_at }, window, (read) => {
     const direction = ordering.descending !== read.reverse ? desc : asc;
     return db
       .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: read.total })
@@ -644,9 +644,10 @@ export const textSearchExactCountBound = 100;
  */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
   const where = orderSearchWhere(merchantId, search);
-  const bound = search.q?.trim() ? textSearchExactCountBound : exactCountBound;
+  const text = Boolean(search.q?.trim());
+  const bound = text ? textSearchExactCountBound : exactCountBound;
   // A deep page number is read from the nearer end, as the API's list does.
-  const { page, count } = await readKeysetPage(db, paymentOrders, where, { ...window, after: null }, (read) =>
+  const { page, count } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: text ? [] : sortKeys.created_at }, { ...window, after: null }, (read) =>
     db
       .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: read.total })
       .from(paymentOrders)

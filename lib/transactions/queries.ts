@@ -178,7 +178,7 @@ export const transactionSortKey: SortKeyPart[] = [
 /** One page of a merchant's transfers, newest first; read with one extra row, counted exactly up to `exactCountBound`. */
 export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: KeysetWindow) {
   const where = transactionWhere(merchantId, filters);
-  const { page, count, nextKey } = await readKeysetPage(db, transactions, where, window, (read) =>
+  const { page, count, nextKey } = await readKeysetPage(db, { table: transactions, where, countOrder: transactionSortKey }, window, (read) =>
     db
       .select({ transfer: transactions, sortKey: sortKeyText(transactionSortKey), total: read.total })
       .from(transactions)

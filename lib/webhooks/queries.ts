@@ -175,7 +175,7 @@ export async function listEvents(db: DbOrTx, merchantId: number, filters: { type
       ? eq(orderEvents.paymentOrderId, sql`(select o.id from ${paymentOrders} o where o.order_id = ${filters.orderId} and o.merchant_id = ${merchantId})`)
       : undefined,
   );
-  const { page, count, nextKey } = await readKeysetPage(db, orderEvents, where, window, (read) =>
+  const { page, count, nextKey } = await readKeysetPage(db, { table: orderEvents, where, countOrder: eventSortKey }, window, (read) =>
     db
       .select({ event: orderEvents, orderId: paymentOrders.orderId, sortKey: sortKeyText(eventSortKey), total: read.total })
       .from(orderEvents)
@@ -243,7 +243,7 @@ export const deliverySortKey: SortKeyPart[] = [
  */
 export async function listEndpointDeliveries(db: DbOrTx, endpoint: Pick<WebhookEndpoint, "id">, status: string | undefined, window: KeysetWindow) {
   const where = and(eq(webhookDeliveries.endpointId, endpoint.id), status ? eq(webhookDeliveries.status, status) : undefined);
-  const { page, count, nextKey } = await readKeysetPage(db, webhookDeliveries, where, window, (read) =>
+  const { page, count, nextKey } = await readKeysetPage(db, { table: webhookDeliveries, where, countOrder: deliverySortKey }, window, (read) =>
     db
       .select({ delivery: webhookDeliveries, sortKey: sortKeyText(deliverySortKey), total: read.total })
       .from(webhookDeliveries)

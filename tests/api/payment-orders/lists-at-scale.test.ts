@@ -238,9 +238,10 @@ describe("deep pages by number (read from the nearer end)", () => {
       const res = await call(handler, "GET", path, { token: merchant.access, params: { id: String(endpointId) } });
       expect(res.status, path).toBe(200);
       expect(res.body.results.length, path).toBeGreaterThan(0);
+      // The page's statement, not the count a deep page number reads first (`select (select count(*) …`).
       const [page] = statements
         .slice(before)
-        .filter((s) => /^select .* from "(payment_orders|transactions|order_events|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query));
+        .filter((s) => /^select .* from "(payment_orders|transactions|order_events|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query) && !/^select \(select count/.test(s.query));
       let text = page!.query;
       for (let i = page!.params.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `'${String(page!.params[i - 1]).replaceAll("'", "''")}'`);
       const plan = rowsOf(await testDb.db.execute(sql.raw(`explain (analyze, costs off, timing off, summary off) ${text}`)))
@@ -288,6 +289,23 @@ describe("counts", () => {
     expect(search.exact).toBe(false);
   });
 });
+
+/** A text EXPLAIN without its InitPlan subtrees (the bounded count, single-row lookups), by indentation. */
+function withoutInitPlans(plan: string): string {
+  const kept: string[] = [];
+  let skippingBelow: number | null = null;
+  for (const line of plan.split("\n")) {
+    const indent = line.search(/\S/);
+    if (skippingBelow !== null && indent > skippingBelow) continue;
+    skippingBelow = null;
+    if (/^\s*InitPlan\b/.test(line)) {
+      skippingBelow = indent;
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n");
+}
 
 describe("EXPLAIN: every list statement reads an index in the list's order", () => {
   test("orders (each filter and ordering), events, transactions, deliveries, the dashboard search and the CSV export: no seq scan, no sort of the history", async () => {
@@ -351,7 +369,10 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
       // A sort would read and order every matching row of the history before the first one is returned.
       // Failed transfers (failed or dropped: two ranges of the status index) are the exception: rare, sorted among themselves only.
       if (/"status" in \(/.test(query)) expect(plan, query).toMatch(/Index Cond: \(\(merchant_id = \d+\) AND \(status = ANY/);
-      else expect(plan, query).not.toMatch(/\bSort\b/);
+      // The bounded count beside the page (an InitPlan) reads at most the bound's worth of rows in the
+      // created-at order its filter's index has; with fewer rows than the bound, as here, PostgreSQL may
+      // sort them instead (at a million orders it reads the index: `npm run bench -- scale`).
+      else expect(withoutInitPlans(plan), query).not.toMatch(/\bSort\b/);
     }
   });
 });
