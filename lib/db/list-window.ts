@@ -22,7 +22,7 @@ export interface CountedList {
 }
 
 /** The rows `list` counts, only up to `bound` + 1, as a scalar subquery to select beside a page (one statement). */
-export function boundedCount(list: CountedList, bound: number = exactCountBound): SQL<number> {
+function boundedCount(list: CountedList, bound: number = exactCountBound): SQL<number> {
   const order = list.countOrder.length
     ? sql` order by ${sql.join(
         list.countOrder.map((p) => sql`${p.expression}`),
@@ -33,7 +33,7 @@ export function boundedCount(list: CountedList, bound: number = exactCountBound)
 }
 
 /** The same count on its own: for a page past the end, which has no row to carry it. */
-export async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exactCountBound): Promise<number> {
+async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exactCountBound): Promise<number> {
   const [row] = rowsOf(await db.execute(sql`select ${boundedCount(list, bound)} as total`));
   return Number(row?.total ?? 0);
 }
@@ -42,7 +42,7 @@ export async function boundedCountOf(db: DbOrTx, list: CountedList, bound: numbe
  * The `count` a list answers: exact up to the bound; beyond it, PostgreSQL's estimate of the
  * matching rows (from its statistics, no rows read), never less than the bound + 1.
  */
-export async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
+async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
   if (bounded <= bound) return bounded;
   const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${list.table} where ${list.where ?? sql`true`}`));
   const plan = row?.["QUERY PLAN"];
@@ -93,7 +93,7 @@ export interface KeysetWindow {
  * A page read with one extra row (`limit + 1`, each row with its `sortKey` and the bounded
  * `total`): the page, the key a next page starts after (null: none) and the list's count.
  */
-export async function settlePage<R extends { sortKey: string[]; total: number }>(
+async function settlePage<R extends { sortKey: string[]; total: number }>(
   db: DbOrTx,
   list: CountedList,
   found: R[],
