@@ -2,33 +2,8 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { utcDateTime } from "@/lib/orders/display-amount";
+import { clockText, utcDateTime } from "@/lib/orders/display-amount";
 import styles from "./pay.module.css";
-
-interface DurationFormatConstructor {
-  new (locale: string, options: { style: "digital"; hoursDisplay: "auto" | "always" }): { format(duration: { hours: number; minutes: number; seconds: number }): string };
-}
-
-type DurationFormatter = InstanceType<DurationFormatConstructor>;
-/** One formatter per locale: building an Intl formatter costs far more than using it, and the clock formats every second. */
-const durationFormatters = new Map<string, DurationFormatter>();
-
-/** The time left as the locale writes a clock-style duration (Intl.DurationFormat), else "mm:ss" / "h:mm:ss". */
-function format(ms: number, locale: string): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  const DurationFormat = (Intl as unknown as { DurationFormat?: DurationFormatConstructor }).DurationFormat;
-  if (DurationFormat) {
-    let formatter = durationFormatters.get(locale);
-    if (!formatter) durationFormatters.set(locale, (formatter = new DurationFormat(locale, { style: "digital", hoursDisplay: "auto" })));
-    return formatter.format({ hours, minutes, seconds });
-  }
-  const mm = String(minutes).padStart(2, "0");
-  const ss = String(seconds).padStart(2, "0");
-  return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
-}
 
 /** Milliseconds left until `expiresAt`, ticking every second; null before the first client render (no hydration mismatch). */
 function useTimeLeft(expiresAt: string): number | null {
@@ -79,7 +54,7 @@ export function Countdown({ expiresAt }: { expiresAt: string }) {
   return (
     <span className={styles.countdown} data-testid="countdown">
       <time dateTime={expiresAt} aria-hidden="true">
-        {timeLeft === null ? "--:--" : format(timeLeft, locale)}
+        {timeLeft === null ? "--:--" : clockText(timeLeft)}
       </time>
       <span className={styles.visuallyHidden}>{t("until", { deadline: utcDateTime(expiresAt, locale) })}</span>
     </span>

@@ -3,7 +3,8 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
-import { displayAmount, displayFiat, multiplyDecimal } from "@/lib/orders/display-amount";
+import { adoptServerTexts } from "@/lib/orders/display-amount";
+import { linkPrice } from "@/lib/payment-links/link-price";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";
 
@@ -25,14 +26,10 @@ export interface LinkMethod {
   network: string;
 }
 
-/** The price of `quantity` items as the customer reads it: a fiat price with its currency, a token price with the token. */
-function priceOf(link: PublicLinkView, quantity: number, currency: string, locale: string): string {
-  if (link.price_amount && link.price_currency) return displayFiat(multiplyDecimal(link.price_amount, quantity), link.price_currency, locale);
-  return `${displayAmount(multiplyDecimal(link.amount ?? "0", quantity), locale)} ${currency}`;
-}
-
 /** Method tiles, a quantity stepper and the live total; then POST /api/links/{id}/orders/ and on to the hosted payment page. */
-export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods: LinkMethod[] }) {
+export function LinkCheckout({ link, methods, texts }: { link: PublicLinkView; methods: LinkMethod[]; texts: Record<string, string> }) {
+  // Before the prices below: hydrating then builds no Intl formatter.
+  adoptServerTexts(texts);
   const t = useTranslations("link");
   const errorWords = useTranslations("errors");
   const locale = useLocale();
@@ -75,7 +72,7 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
         <p className={styles.shop}>{link.shop_name}</p>
         <h1 className={styles.title}>{link.title}</h1>
         <p className={styles.network} data-testid="link-price">
-          {priceOf(link, 1, unitCurrency, locale)}
+          {linkPrice(link, 1, unitCurrency, locale)}
           {max > 1 ? ` ${t("each")}` : ""}
         </p>
       </header>
@@ -137,7 +134,7 @@ export function LinkCheckout({ link, methods }: { link: PublicLinkView; methods:
           <p className={linkStyles.total}>
             <span>{t("total")}</span>
             <output data-testid="link-total" aria-live="polite">
-              {priceOf(link, quantity, unitCurrency, locale)}
+              {linkPrice(link, quantity, unitCurrency, locale)}
             </output>
           </p>
           {link.price_amount && <p className={styles.hint}>{t("fiatHint")}</p>}

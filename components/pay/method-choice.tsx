@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
 import { displayAmount } from "@/lib/orders/display-amount";
@@ -16,6 +16,7 @@ import linkStyles from "./link-checkout.module.css";
 export function MethodChoice({ order, onChanged }: { order: PublicOrder; onChanged: () => Promise<void> }) {
   const t = useTranslations("methods");
   const errorWords = useTranslations("errors");
+  const locale = useLocale();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -61,7 +62,7 @@ export function MethodChoice({ order, onChanged }: { order: PublicOrder; onChang
               </span>
               <span className={linkStyles.methodText}>
                 <strong>
-                  {displayAmount(m.amount)} {m.currency}
+                  {displayAmount(m.amount, locale)} {m.currency}
                 </strong>
                 <span className={linkStyles.network}>
                   {t("onNetwork", { network: m.blockchain.name })}

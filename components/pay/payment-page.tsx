@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
-import { displayFiat, utcDateTime } from "@/lib/orders/display-amount";
+import { adoptServerTexts, displayFiat, utcDateTime } from "@/lib/orders/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeUp } from "./countdown";
@@ -25,6 +25,8 @@ interface Props {
   walletConnectProjectId: string | null;
   /** What a link's order bought, rendered on the server (app/pay/[orderId]/page.tsx). */
   item?: ReactNode;
+  /** The amounts and times of the first render, formatted on the server (payPageFirstTexts). */
+  texts: Record<string, string>;
 }
 
 /** QR code, amount still due, address and countdown: shown only while a payment is expected. */
@@ -109,7 +111,7 @@ function PaymentDetails({ order, due }: { order: PublicOrder; due: AmountDue }) 
   );
 }
 
-function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
+function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Props, "texts">) {
   const t = useTranslations("pay");
   const checkoutWords = useTranslations("checkout");
   const locale = useLocale();
@@ -167,6 +169,8 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Props) {
 }
 
 /** The hosted payment page's client part: live status, QR, address, countdown, wallet and sandbox controls. */
-export function PaymentPage(props: Props) {
+export function PaymentPage({ texts, ...props }: Props) {
+  // Before anything below renders: hydrating then builds no Intl formatter.
+  adoptServerTexts(texts);
   return <PaymentView {...props} />;
 }

@@ -10,7 +10,7 @@
  *   code, the address and the wallet, so no scannable address is left on screen.
  */
 import type { PublicOrder } from "./public-order";
-import { defaultLocale, displayAmount, displayFiat } from "./display-amount";
+import { defaultLocale, displayAmount, displayFiat, textsFormattedBy, utcDateTime } from "./display-amount";
 import { decimalToBaseUnits, paymentRequestUri } from "./payment-uri";
 
 /**
@@ -166,4 +166,18 @@ export function checkoutView(order: CheckoutOrder, t: CheckoutTranslate, locale:
   const headline = order.status === "confirmed" ? t("paid", { amount: fiat ?? tokenAmount }) : outcome.title;
   const subline = fiat ? t("amountOnNetwork", { amount: tokenAmount, network }) : t("onNetwork", { network });
   return { panel: "result", headline, subline, due: null, progress: null, result: outcome };
+}
+
+/**
+ * What the pay page's first render formats (its view, the details, the method tiles, the countdown's
+ * deadline), formatted on the server for the page to adopt before it hydrates (`adoptServerTexts`).
+ */
+export function payPageFirstTexts(order: PublicOrder, locale: string): Record<string, string> {
+  return textsFormattedBy(() => {
+    for (const amount of [order.amount, order.amount_missing, order.amount_received]) displayAmount(amount, locale);
+    for (const method of order.methods) displayAmount(method.amount, locale);
+    if (order.price_amount && order.price_currency) displayFiat(order.price_amount, order.price_currency, locale);
+    if (order.rate_updated_at) utcDateTime(order.rate_updated_at, locale);
+    utcDateTime(order.expires_at, locale);
+  });
 }

@@ -7,6 +7,8 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { clockText } from "@/lib/orders/display-amount";
+import { customerLocales } from "@/lib/i18n/locales";
 import { baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
@@ -190,5 +192,65 @@ test.describe("choosing the language", () => {
   test("the dashboard stays English under a German Accept-Language", async ({ page }) => {
     await page.goto(`${baseUrl()}/sign-in`);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  });
+});
+
+// Building the first Intl formatter loads the locale's ICU data, one long task on a slow phone: the
+// pages' first render uses what the server formatted, and the clock is written without Intl.
+test.describe("hydrating builds no Intl formatter", () => {
+  test.use({ locale: "de-DE" });
+
+  /** Counts every Intl formatter the page builds (window.__intlBuilt), and how many were built before the first tap (__intlBeforeTap). */
+  async function countIntlFormatters(page: Page) {
+    await page.addInitScript(() => {
+      const counters = window as unknown as { __intlBuilt: number; __intlBeforeTap?: number };
+      counters.__intlBuilt = 0;
+      const intl = Intl as unknown as Record<string, unknown>;
+      for (const name of ["NumberFormat", "DateTimeFormat", "DurationFormat", "PluralRules", "ListFormat", "RelativeTimeFormat"]) {
+        const original = intl[name] as ((...args: unknown[]) => unknown) | undefined;
+        if (!original) continue;
+        const count = () => void (counters.__intlBuilt += 1);
+        intl[name] = new Proxy(original, {
+          construct: (target, args) => (count(), Reflect.construct(target, args)),
+          apply: (target, self, args) => (count(), Reflect.apply(target, self, args)),
+        });
+      }
+      addEventListener("pointerdown", () => void (counters.__intlBeforeTap ??= counters.__intlBuilt), { capture: true });
+    });
+  }
+  const built = (page: Page) => page.evaluate(() => (window as unknown as { __intlBuilt: number }).__intlBuilt);
+
+  test("the pay page's amounts, deadline and clock, in German", async ({ page }) => {
+    await countIntlFormatters(page);
+    const order = await createOrder(merchant, { amount: "1234.5" });
+    await page.goto(`${baseUrl()}/pay/${order.order_id}`);
+    await page.waitForFunction(() => performance.getEntriesByName("pay:status-live").length > 0);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("1.234,5 USDC bezahlen");
+    await expect(page.getByTestId("countdown")).toHaveText(/^\d\d:\d\d/);
+    expect(await built(page)).toBe(0);
+  });
+
+  test("the link page's price and total; a new quantity is formatted in the browser", async ({ page }) => {
+    await countIntlFormatters(page);
+    const link = await merchantPost("/api/payment-links/", { title: "Sea charts", price_amount: "24.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 3 });
+    await page.goto(`${baseUrl()}/link/${link.data.id}`);
+    await expect(page.getByTestId("link-total")).toHaveText("24,00 €");
+    await page.getByRole("button", { name: "Eins mehr" }).click();
+    await expect(page.getByTestId("link-total")).toHaveText("48,00 €");
+    expect(await page.evaluate(() => (window as unknown as { __intlBeforeTap?: number }).__intlBeforeTap)).toBe(0);
+    expect(await built(page)).toBeGreaterThan(0);
+  });
+
+  test("the clock reads as Intl.DurationFormat's digital style in every customer language", async ({ page }) => {
+    const seconds = [0, 3, 59, 60, 899, 3599, 3600, 7507, 108_000];
+    const intl = await page.evaluate(
+      ({ locales, seconds }) =>
+        locales.map((locale) => {
+          const format = new (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat(locale, { style: "digital", hoursDisplay: "auto" });
+          return seconds.map((s) => format.format({ hours: Math.floor(s / 3600), minutes: Math.floor((s % 3600) / 60), seconds: s % 60 }));
+        }),
+      { locales: [...customerLocales], seconds },
+    );
+    expect(intl).toEqual(customerLocales.map(() => seconds.map((s) => clockText(s * 1000))));
   });
 });

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
-import { getMessages, getTranslations } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { LinkCheckout } from "@/components/pay/link-checkout";
 import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { pickMessages } from "@/lib/i18n/pick-messages";
+import { linkPageFirstTexts } from "@/lib/payment-links/link-price";
 import { getPublicLinkView } from "@/lib/payment-links/payment-links";
 
 export const dynamic = "force-dynamic";
@@ -37,7 +38,7 @@ export default async function LinkPage({ params }: { params: Promise<{ linkId: s
     <>
       <LocaleSwitcher returnTo={`/link/${link.id}`} />
       <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
-        <LinkCheckout link={link} methods={methods} />
+        <LinkCheckout link={link} methods={methods} texts={linkPageFirstTexts(link, methods[0]?.currency ?? "", await getLocale())} />
       </NextIntlClientProvider>
     </>
   );

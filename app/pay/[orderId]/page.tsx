@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
-import { getMessages, getTranslations } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import { PaymentPage } from "@/components/pay/payment-page";
 import styles from "@/components/pay/pay.module.css";
-import { itemLine } from "@/lib/orders/checkout-view";
+import { itemLine, payPageFirstTexts } from "@/lib/orders/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { pickMessages } from "@/lib/i18n/pick-messages";
@@ -41,7 +41,7 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
       <LocaleSwitcher returnTo={`/pay/${order.order_id}`} />
       {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
       <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods"])}>
-        <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} />
+        <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} texts={payPageFirstTexts(order, await getLocale())} />
       </NextIntlClientProvider>
     </>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { displayAmount, displayFiat, multiplyDecimal } from "@/lib/orders/display-amount";
+import { adoptServerTexts, clockText, displayAmount, displayFiat, multiplyDecimal, textsFormattedBy, utcDateTime } from "@/lib/orders/display-amount";
 import { decimalToBaseUnits } from "@/lib/orders/payment-uri";
 
 describe("displayAmount", () => {
@@ -57,5 +57,34 @@ describe("multiplyDecimal: a link's price × quantity, exactly", () => {
     [`1${"0".repeat(70)}`, 2, `2${"0".repeat(70)}`],
   ])("%s × %i = %s", (price, quantity, total) => {
     expect(multiplyDecimal(price, quantity)).toBe(total);
+  });
+});
+
+describe("textsFormattedBy: a page's first texts, formatted on the server", () => {
+  test("holds every text formatted while it runs, each as the formatter wrote it", () => {
+    const texts = textsFormattedBy(() => {
+      displayAmount("1234.5", "de");
+      displayFiat("24.00", "EUR", "fr");
+      utcDateTime("2026-11-26T03:19:00.000Z", "en");
+    });
+    const [amount, fiat, time] = Object.values(texts);
+    expect([amount, fiat]).toEqual(["1.234,5", displayFiat("24.00", "EUR", "fr")]);
+    expect(`${time} UTC`).toBe(utcDateTime("2026-11-26T03:19:00.000Z", "en"));
+  });
+
+  test("records nothing outside it, and the server adopts nothing (its map would only grow)", () => {
+    displayAmount("7", "en");
+    const key = Object.keys(textsFormattedBy(() => displayAmount("7", "en")))[0]!;
+    adoptServerTexts({ [key]: "not what Intl writes" });
+    expect(displayAmount("7", "en")).toBe("7");
+  });
+});
+
+describe("clockText: the countdown", () => {
+  test("minutes and seconds, hours only when there are some, never below zero", () => {
+    expect(clockText(899_000)).toBe("14:59");
+    expect(clockText(7_507_000)).toBe("2:05:07");
+    expect(clockText(2_001)).toBe("00:03");
+    expect(clockText(-5_000)).toBe("00:00");
   });
 });
