@@ -474,6 +474,8 @@ export const paymentOrders = pgTable(
     // character (lib/ids.ts), so such text can only match an id from its start, a range of this
     // index (text_pattern_ops: `lower(order_id) like 'ord-…%'`) instead of a trigram bitmap.
     index("payment_orders_merchant_order_id_idx").on(t.merchantId, sql`lower(${t.orderId}) text_pattern_ops`),
+    // The same for a deposit address typed into the search (0x…): its "x" is only ever the second character.
+    index("payment_orders_merchant_address_idx").on(t.merchantId, sql`lower(${t.receivingAddress}) text_pattern_ops`),
     index("payment_orders_merchant_amount_idx").on(t.merchantId, sql`(${t.amount} * power(10::numeric, 36 - ${t.decimals}))`, t.id),
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),

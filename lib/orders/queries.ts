@@ -617,6 +617,13 @@ export function likePattern(text: string): string {
 const orderIdShape = /^ord-[a-z0-9]*$/i;
 
 /**
+ * The same for a deposit address (EVM: `0x` + hex, its "x" the second character and its only one):
+ * text of that shape matches a receiving address only from its start, a range of
+ * `payment_orders_merchant_address_idx`.
+ */
+const addressShape = /^0x[0-9a-f]*$/i;
+
+/**
  * The search text matched against an order: a substring of its order id, receiving address,
  * order_info (a SKU, a customer reference) or link item name, case-insensitively, or its nonce.
  * Columns are named unqualified so the condition also applies to a subquery of the table's rows.
@@ -626,7 +633,9 @@ function orderTextWhere(q: string): SQL {
   const pattern = likePattern(q);
   return or(
     orderIdShape.test(q) ? sql`lower(${column(paymentOrders.orderId)}) like ${`${q.toLowerCase()}%`}` : sql`${column(paymentOrders.orderId)} ilike ${pattern}`,
-    sql`${column(paymentOrders.receivingAddress)} ilike ${pattern}`,
+    addressShape.test(q)
+      ? sql`lower(${column(paymentOrders.receivingAddress)}) like ${`${q.toLowerCase()}%`}`
+      : sql`${column(paymentOrders.receivingAddress)} ilike ${pattern}`,
     // What the merchant wrote on the order (a SKU, a customer reference) and a link order's item.
     sql`${column(paymentOrders.orderInfo)} ilike ${pattern}`,
     sql`${column(paymentOrders.itemName)} ilike ${pattern}`,
@@ -665,8 +674,11 @@ export const textSearchProbeRows = 2_500;
 /** The probe answers pages up to this many matches deep; deeper pages go to the trigram index directly. */
 const textSearchProbeMatches = 100;
 
-/** An order id or the start of one long enough to be rare (4 base62 characters: one order in ~15 M): straight to the index. */
-const distinctiveOrderId = /^ord-[a-z0-9]{4,}$/i;
+/**
+ * An order id or an address, or the start of one long enough to be rare (4 base62 characters: one
+ * order in ~15 M; 8 hex characters: one in ~4 G): straight to the indexes, no probe.
+ */
+const distinctiveId = /^(ord-[a-z0-9]{4,}|0x[0-9a-f]{8,})$/i;
 
 /**
  * The dashboard's order search, newest first, with the matching total: exact up to
@@ -678,7 +690,7 @@ const distinctiveOrderId = /^ord-[a-z0-9]{4,}$/i;
  * however long the history, where the trigram index would build a bitmap of every match. When
  * those rows hold enough matches, the page is the same (the k newest matches are among the
  * newest rows); when they are all of the merchant's rows, so is the count. Otherwise (a rare
- * text) the trigram index answers, as does an order id, which goes there directly.
+ * text) the trigram index answers, as does an order id or an address, which go there directly.
  */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
   const q = search.q?.trim();
@@ -686,7 +698,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   const where = q ? and(filters, orderTextWhere(q)) : filters;
   const bound = q ? textSearchExactCountBound : exactCountBound;
   const list = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at };
-  if (q && !distinctiveOrderId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
+  if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));
     if (probed) {
       const bounded = Math.min(probed.matches.length, bound + 1);

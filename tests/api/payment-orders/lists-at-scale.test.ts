@@ -381,7 +381,7 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
     expect(probes).toHaveLength(2);
   });
 
-  test("the dashboard search for an order id (whole or its start, any case) matches it as a range of the (merchant, lower(order_id)) index", async () => {
+  test("the dashboard search for an order id or a deposit address (whole or its start, any case) matches it as a range of a (merchant, lower(…)) index", async () => {
     const merchant = await createMerchant();
     await createWallet(merchant);
     await growHistory(merchant, 3000, await newEndpoint(merchant));
@@ -405,6 +405,23 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
         .join("\n");
       expect(plan, q).toMatch(/payment_orders_merchant_order_id_idx/);
       expect(plan, q).toMatch(/Index Cond: \(\(merchant_id = \d+\) AND \(lower\(order_id\) ~>=~ /);
+    }
+    // A deposit address (0x…, whole or its start) likewise, on (merchant, lower(receiving_address)).
+    const [newest] = rowsOf(await testDb.db.execute(sql`select receiving_address from payment_orders where merchant_id = ${merchant.id} order by created_at desc, id desc limit 1`));
+    const address = String(newest!.receiving_address);
+    for (const q of [address.toUpperCase().replace("0X", "0x"), address.slice(0, 12)]) {
+      const before = statements.length;
+      expect((await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 })).rows.map((o) => o.receivingAddress), q).toContain(address);
+      const [page] = statements.slice(before).filter((s) => /^select .* from "payment_orders"/s.test(s.query) && /order by/.test(s.query));
+      expect(page!.query).toMatch(/lower\("receiving_address"\) like \$\d+/);
+      const plan = rowsOf(
+        await testDb.db.execute(
+          sql.raw(`explain select id from payment_orders where merchant_id = ${merchant.id} and lower(receiving_address) like '${q.toLowerCase()}%'`),
+        ),
+      )
+        .map((row) => String(row["QUERY PLAN"]))
+        .join("\n");
+      expect(plan, q).toMatch(/payment_orders_merchant_address_idx/);
     }
   });
 });
