@@ -23,8 +23,12 @@ import { createBenchDatabase, fmt, noParams, openKeptBenchDatabase, percentile, 
  * now (1 M orders ≈ two years), so the recent days look the same at every size.
  * SCALE_KEEP=1 keeps the database at the end (its URL printed); SCALE_DATABASE_URL=<that URL>
  * re-measures it without seeding (its size only), e.g. after a migration adds an index.
+ * SCALE_SIZES=1000,1000000 picks the sizes (ascending; default 1 k, 100 k, 1 M); SCALE_DATABASE_NAME
+ * names the seeded database instead of a random gw_bench_scale_… name.
  */
-const sizes = [1_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.SCALE_MAX ?? 1_000_000));
+const sizes = (process.env.SCALE_SIZES ? process.env.SCALE_SIZES.split(",").map(Number) : [1_000, 100_000, 1_000_000])
+  .sort((a, b) => a - b)
+  .filter((n) => n <= Number(process.env.SCALE_MAX ?? 1_000_000));
 const samples = Number(process.env.SCALE_SAMPLES ?? 30);
 /** Seconds between two orders (1 M orders over about two years). */
 const orderSpacingSeconds = 63;
@@ -181,7 +185,7 @@ async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {
 export async function runScaleBench(): Promise<void> {
   // SCALE_DATABASE_URL: a database an earlier run kept (SCALE_KEEP=1), re-measured as it is (migrations brought up to date), not re-seeded.
   const keptUrl = process.env.SCALE_DATABASE_URL;
-  const database = keptUrl ? await openKeptBenchDatabase(keptUrl) : await createBenchDatabase("scale", { keep: process.env.SCALE_KEEP === "1" });
+  const database = keptUrl ? await openKeptBenchDatabase(keptUrl) : await createBenchDatabase("scale", { keep: process.env.SCALE_KEEP === "1", name: process.env.SCALE_DATABASE_NAME });
   try {
     const account = { username: "scale", email: "scale@example.com", password: "bench-password", shop_name: "Scale" };
     if (!keptUrl) await register(request("POST", "/api/auth/register", { body: account }), noParams);
@@ -276,7 +280,7 @@ export async function runScaleBench(): Promise<void> {
         if (!results.has(name)) results.set(name, new Map());
         results.get(name)!.set(size, figures);
       }
-      // What the last page by number answered: the count it is numbered against (an estimate beyond 10,000) and its rows.
+      // What the last page by number answered: the count it is numbered against (an estimate beyond `exactCountBound`) and its rows.
       {
         const last = Math.ceil(size / 20);
         const res = await listOrdersRoute(request("GET", `/api/payment-orders/?page=${last}`, { token: tokens.access }), { params: Promise.resolve({}) });

@@ -8,10 +8,10 @@ export function benchAdminUrl(): string {
 }
 
 /** A fresh PostgreSQL database for one benchmark, dropped by `close()` (kept, its URL printed, with `keep`). */
-export async function createBenchDatabase(label: string, options: { keep?: boolean } = {}): Promise<Database & { url: string }> {
+export async function createBenchDatabase(label: string, options: { keep?: boolean; name?: string } = {}): Promise<Database & { url: string }> {
   const adminUrl = benchAdminUrl();
   const url = new URL(adminUrl);
-  const name = `gw_bench_${label}_${randomBytes(4).toString("hex")}`;
+  const name = options.name ?? `gw_bench_${label}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${name}"`);
   await admin.end();

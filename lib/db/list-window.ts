@@ -39,10 +39,11 @@ async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exa
 }
 
 /**
- * The `count` a list answers: exact up to the bound; beyond it, PostgreSQL's estimate of the
- * matching rows (from its statistics, no rows read), never less than the bound + 1.
+ * The `count` a list answers from `bounded` (its matching rows counted up to the bound + 1):
+ * exact up to the bound; beyond it, PostgreSQL's estimate of the matching rows (from its
+ * statistics, no rows read), never less than the bound + 1.
  */
-async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
+export async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
   if (bounded <= bound) return bounded;
   const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${list.table} where ${list.where ?? sql`true`}`));
   const plan = row?.["QUERY PLAN"];
@@ -130,13 +131,15 @@ export interface PageRead {
  *   numbers from the end are positions against that estimate (docs/decisions.md, issue 31).
  * `read` runs the list's statement for one `PageRead`; each row carries its sort key and `total`.
  * `bound`: how far the count is exact (`exactCountBound` unless a list says otherwise).
+ * `fromNearerEnd` false: always read forward from the offset, the page OFFSET gives even with an
+ * estimated count (for a list that reads all its matches to sort them anyway: nothing to save).
  */
 export async function readKeysetPage<R extends { sortKey: string[]; total: number | null }>(
   db: DbOrTx,
   list: CountedList,
   window: KeysetWindow,
   read: (spec: PageRead) => Promise<R[]>,
-  bound: number = exactCountBound,
+  { bound = exactCountBound, fromNearerEnd = true }: { bound?: number; fromNearerEnd?: boolean } = {},
 ): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
   if (window.after || window.offset === 0) {
     const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(list, bound), after: window.after });
@@ -146,7 +149,7 @@ export async function readKeysetPage<R extends { sortKey: string[]; total: numbe
   if (window.offset >= count) return { page: [], count, nextKey: null };
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;
-  if (following < window.offset) {
+  if (fromNearerEnd && following < window.offset) {
     const found = await read({ reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null });
     const page = found.reverse();
     const last = page[page.length - 1];

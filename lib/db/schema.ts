@@ -460,7 +460,7 @@ export const paymentOrders = pgTable(
     // The currency filter matches lower(currency); the plain column at the end lets its bounded
     // count read the index alone (PostgreSQL reads an expression's column from the heap otherwise).
     index("payment_orders_merchant_currency_idx").on(t.merchantId, sql`lower(${t.currency})`, t.createdAt, t.id, t.currency),
-    // The dashboard's text search (lib/orders/queries.ts orderSearchWhere: ilike '%q%' on these
+    // The dashboard's text search (lib/orders/queries.ts orderTextWhere: ilike '%q%' on these
     // columns, ORed): trigram GIN (pg_trgm), one bitmap scan per column instead of reading the
     // merchant's whole history. Text under 3 characters has no trigram and still scans.
     index("payment_orders_search_trgm_idx").using(
@@ -470,6 +470,12 @@ export const paymentOrders = pgTable(
       t.orderInfo.op("gin_trgm_ops"),
       t.itemName.op("gin_trgm_ops"),
     ),
+    // An order id typed into the search (ORD-… or the start of one): an id's only "-" is its fourth
+    // character (lib/ids.ts), so such text can only match an id from its start, a range of this
+    // index (text_pattern_ops: `lower(order_id) like 'ord-…%'`) instead of a trigram bitmap.
+    index("payment_orders_merchant_order_id_idx").on(t.merchantId, sql`lower(${t.orderId}) text_pattern_ops`),
+    // The same for a deposit address typed into the search (0x…): its "x" is only ever the second character.
+    index("payment_orders_merchant_address_idx").on(t.merchantId, sql`lower(${t.receivingAddress}) text_pattern_ops`),
     index("payment_orders_merchant_amount_idx").on(t.merchantId, sql`(${t.amount} * power(10::numeric, 36 - ${t.decimals}))`, t.id),
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, l
 import { chainCursors, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
-import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
+import { afterCursor, listCount, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 import { exactCountBound } from "@/lib/http/pagination";
 import type { OrderingField } from "./schemas";
@@ -608,46 +608,109 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function orderSearchWhere(merchantId: number, search: OrderSearch): SQL | undefined {
-  const q = search.q?.trim();
+/**
+ * Text of an order id's shape (lib/ids.ts: `ORD-` + base62, the "-" its fourth character and its
+ * only one) can match an order id only from the id's start: `order_id ilike '%q%'` is then
+ * `lower(order_id) like 'q%'`, a range of `payment_orders_merchant_order_id_idx` instead of a trigram
+ * bitmap of "ord", "rd-" and "d-…", which every order id has.
+ */
+const orderIdShape = /^ord-[a-z0-9]*$/i;
+
+/**
+ * The same for a deposit address (EVM: `0x` + hex, its "x" the second character and its only one):
+ * text of that shape matches a receiving address only from its start, a range of
+ * `payment_orders_merchant_address_idx`.
+ */
+const addressShape = /^0x[0-9a-f]*$/i;
+
+/**
+ * The search text matched against an order: a substring of its order id, receiving address,
+ * order_info (a SKU, a customer reference) or link item name, case-insensitively, or its nonce.
+ * Columns are named unqualified so the condition also applies to a subquery of the table's rows.
+ */
+function orderTextWhere(q: string): SQL {
+  const column = (c: { name: string }) => sql.identifier(c.name);
+  const pattern = likePattern(q);
+  return or(
+    orderIdShape.test(q) ? sql`lower(${column(paymentOrders.orderId)}) like ${`${q.toLowerCase()}%`}` : sql`${column(paymentOrders.orderId)} ilike ${pattern}`,
+    addressShape.test(q)
+      ? sql`lower(${column(paymentOrders.receivingAddress)}) like ${`${q.toLowerCase()}%`}`
+      : sql`${column(paymentOrders.receivingAddress)} ilike ${pattern}`,
+    // What the merchant wrote on the order (a SKU, a customer reference) and a link order's item.
+    sql`${column(paymentOrders.orderInfo)} ilike ${pattern}`,
+    sql`${column(paymentOrders.itemName)} ilike ${pattern}`,
+    /^\d{1,15}$/.test(q) ? sql`${column(paymentOrders.nonce)} = ${Number(q)}` : undefined,
+  )!;
+}
+
+/** The search's conditions other than the text (each one an index of the table can order by created_at). */
+function orderFilterWhere(merchantId: number, search: OrderSearch): SQL {
   return and(
     eq(paymentOrders.merchantId, merchantId),
-    q
-      ? or(
-          sql`${paymentOrders.orderId} ilike ${likePattern(q)}`,
-          sql`${paymentOrders.receivingAddress} ilike ${likePattern(q)}`,
-          // What the merchant wrote on the order (a SKU, a customer reference) and a link order's item.
-          sql`${paymentOrders.orderInfo} ilike ${likePattern(q)}`,
-          sql`${paymentOrders.itemName} ilike ${likePattern(q)}`,
-          /^\d{1,15}$/.test(q) ? eq(paymentOrders.nonce, Number(q)) : undefined,
-        )
-      : undefined,
     search.status ? eq(paymentOrders.status, search.status) : undefined,
     search.blockchainId !== undefined ? eq(paymentOrders.blockchainId, search.blockchainId) : undefined,
     search.currency ? sql`lower(${paymentOrders.currency}) = lower(${search.currency})` : undefined,
     search.from ? gte(paymentOrders.createdAt, search.from) : undefined,
     search.to ? lt(paymentOrders.createdAt, search.to) : undefined,
-  );
+  )!;
 }
 
 /**
- * How far a text search's count is exact. A short text ("500") matches a share of every order
- * ever made, and checking a match means reading its row (the trigram index only proposes
- * candidates): counting to `exactCountBound` would read up to that many rows on every search of
- * a long history. Beyond this many matches the count is the planner's estimate ("About …").
+ * How far a text search's count is exact. A text matching a share of every order ever made
+ * ("500", a SKU) would otherwise be counted by reading each match (the trigram index only
+ * proposes candidates, every one a heap read to check): beyond this many matches the count is the
+ * planner's estimate ("About …"). One dashboard page: the newest-rows probe (`searchOrders`)
+ * settles the first page and whether the count is exact from the same rows.
  */
-export const textSearchExactCountBound = 100;
+export const textSearchExactCountBound = 25;
+
+/**
+ * The newest rows a text search checks first (`searchOrders`): enough for a text on ~1 % of the
+ * orders (a common SKU) to fill the first page and pass the count's bound; a rarer text finds
+ * fewer and is answered by the trigram index instead, after this bounded read.
+ */
+export const textSearchProbeRows = 2_500;
+
+/** The probe answers pages up to this many matches deep; deeper pages go to the trigram index directly. */
+const textSearchProbeMatches = 100;
+
+/**
+ * An order id or an address, or the start of one long enough to be rare (4 base62 characters: one
+ * order in ~15 M; 8 hex characters: one in ~4 G): straight to the indexes, no probe.
+ */
+const distinctiveId = /^(ord-[a-z0-9]{4,}|0x[0-9a-f]{8,})$/i;
 
 /**
  * The dashboard's order search, newest first, with the matching total: exact up to
  * `exactCountBound` (`textSearchExactCountBound` with a text `q`), estimated beyond (`exact` false).
+ *
+ * A text search first checks the newest `textSearchProbeRows` rows matching the other filters, in
+ * the (merchant, created_at, id) order, stopping at the matches the page and the count's bound
+ * need: a common text ("500", a SKU on 1 % of the orders) is answered from a few thousand rows
+ * however long the history, where the trigram index would build a bitmap of every match. When
+ * those rows hold enough matches, the page is the same (the k newest matches are among the
+ * newest rows); when they are all of the merchant's rows, so is the count. Otherwise (a rare
+ * text) the trigram index answers, as does an order id or an address, which go there directly.
  */
 export async function searchOrders(db: DbOrTx, merchantId: number, search: OrderSearch, window: { limit: number; offset: number }) {
-  const where = orderSearchWhere(merchantId, search);
-  const text = Boolean(search.q?.trim());
-  const bound = text ? textSearchExactCountBound : exactCountBound;
-  // A deep page number is read from the nearer end, as the API's list does.
-  const { page, count } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: text ? [] : sortKeys.created_at }, { ...window, after: null }, (read) =>
+  const q = search.q?.trim();
+  const filters = orderFilterWhere(merchantId, search);
+  const where = q ? and(filters, orderTextWhere(q)) : filters;
+  const bound = q ? textSearchExactCountBound : exactCountBound;
+  const list = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at };
+  if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
+    const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));
+    if (probed) {
+      const bounded = Math.min(probed.matches.length, bound + 1);
+      const count = await listCount(db, list, bounded, bound);
+      return { rows: probed.matches.slice(window.offset, window.offset + window.limit), count, exact: count <= bound };
+    }
+  }
+  // Without text a deep page number is read from the nearer end, as the API's list does. A text
+  // search reads forward: its matches come unordered from the trigram index and are all sorted
+  // either way, and beyond its small exact bound a page counted from the end would be a position
+  // against the estimate, not the page OFFSET gives.
+  const { page, count } = await readKeysetPage(db, list, { ...window, after: null }, (read) =>
     db
       .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: read.total })
       .from(paymentOrders)
@@ -655,9 +718,27 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
       .orderBy(...sortKeys.created_at.map((k) => (read.reverse ? asc : desc)(k.expression)))
       .limit(read.limit)
       .offset(read.offset),
-    bound,
+    { bound, fromNearerEnd: !q },
   );
   return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= bound };
+}
+
+/**
+ * The newest `wanted` orders matching `filters` and `text` among the newest `textSearchProbeRows`
+ * matching `filters`, newest first: the (merchant, created_at, id) index (or the filter's own,
+ * which ends with created_at, id) read backwards until `wanted` match or the probe's rows are
+ * read. null when that does not settle the answer: fewer than `wanted` matched and there are
+ * older rows the probe did not read.
+ */
+async function probeNewestOrders(db: DbOrTx, filters: SQL, text: SQL, wanted: number): Promise<{ matches: PaymentOrder[] } | null> {
+  const newest = (columns: SQL) =>
+    sql`select ${columns} from ${paymentOrders} where ${filters} order by ${paymentOrders.createdAt} desc, ${paymentOrders.id} desc limit ${textSearchProbeRows}`;
+  const rows = rowsOf(await db.execute(sql`select * from (${newest(sql`*`)}) newest where ${text} order by created_at desc, id desc limit ${wanted}`));
+  const matches = rows.map((row) => tableRowOf(paymentOrders, row));
+  if (matches.length >= wanted) return { matches };
+  // Fewer matches: they are all of them only if the probe read every row the filters allow (index only).
+  const [probed] = rowsOf(await db.execute(sql`select count(*)::int as n from (${newest(sql`1`)}) probe`));
+  return Number(probed?.n ?? 0) < textSearchProbeRows ? { matches } : null;
 }
 
 /** An order as the CSV export writes it: only its columns, timestamps already as ISO 8601 UTC text. */

@@ -347,6 +347,9 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
     const before = statements.length;
     for (const [handler, path, params] of requests) expect((await call(handler, "GET", path, { token: merchant.access, params })).status, path).toBe(200);
     await searchOrders(testDb.db, merchant.id, { status: "expired" }, { limit: 25, offset: 0 });
+    // A text on every order (the template's order_info): the newest-rows probe, newest first down the created-at index.
+    expect((await searchOrders(testDb.db, merchant.id, { q: "sku" }, { limit: 25, offset: 0 })).rows).toHaveLength(25);
+    expect((await searchOrders(testDb.db, merchant.id, { q: "sku", status: "expired" }, { limit: 25, offset: 25 })).rows).toHaveLength(25);
     const { ordersCsvStream } = await import("@/lib/dashboard/orders-csv");
     const reader = ordersCsvStream(testDb.db, merchant.id, { from: new Date(Date.now() - 30 * 86_400_000), to: new Date(Date.now() + 86_400_000) }).getReader();
     for (let i = 0; i < 3; i++) await reader.read();
@@ -373,6 +376,52 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
       // created-at order its filter's index has; with fewer rows than the bound, as here, PostgreSQL may
       // sort them instead (at a million orders it reads the index: `npm run bench -- scale`).
       else expect(withoutInitPlans(plan), query).not.toMatch(/\bSort\b/);
+    }
+    const probes = lists.filter((s) => /^select \* from \(select \* from "payment_orders"/.test(s.query));
+    expect(probes).toHaveLength(2);
+  });
+
+  test("the dashboard search for an order id or a deposit address (whole or its start, any case) matches it as a range of a (merchant, lower(…)) index", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant);
+    await growHistory(merchant, 3000, await newEndpoint(merchant));
+    const [oldest] = rowsOf(await testDb.db.execute(sql`select order_id from payment_orders where merchant_id = ${merchant.id} order by created_at, id limit 1`));
+    const orderId = String(oldest!.order_id);
+    for (const q of [orderId, orderId.toLowerCase(), orderId.slice(0, -1)]) {
+      const before = statements.length;
+      const found = await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 });
+      expect(found.rows.map((o) => o.orderId), q).toContain(orderId);
+      // The order id part of the search is a prefix match of lower(order_id) (the rest of the OR, the
+      // other columns, goes to the trigram index: at a million orders the planner ORs the two
+      // bitmaps; at this size it rightly reads the merchant's 3,000 rows instead).
+      const [page] = statements.slice(before).filter((s) => /^select .* from "payment_orders"/s.test(s.query) && /order by/.test(s.query));
+      expect(page!.query).toMatch(/lower\("order_id"\) like \$\d+/);
+      const prefix = `${q.toLowerCase()}%`;
+      expect(page!.params).toContain(prefix);
+      const plan = rowsOf(
+        await testDb.db.execute(sql.raw(`explain select id from payment_orders where merchant_id = ${merchant.id} and lower(order_id) like '${prefix}'`)),
+      )
+        .map((row) => String(row["QUERY PLAN"]))
+        .join("\n");
+      expect(plan, q).toMatch(/payment_orders_merchant_order_id_idx/);
+      expect(plan, q).toMatch(/Index Cond: \(\(merchant_id = \d+\) AND \(lower\(order_id\) ~>=~ /);
+    }
+    // A deposit address (0x…, whole or its start) likewise, on (merchant, lower(receiving_address)).
+    const [newest] = rowsOf(await testDb.db.execute(sql`select receiving_address from payment_orders where merchant_id = ${merchant.id} order by created_at desc, id desc limit 1`));
+    const address = String(newest!.receiving_address);
+    for (const q of [address.toUpperCase().replace("0X", "0x"), address.slice(0, 12)]) {
+      const before = statements.length;
+      expect((await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 })).rows.map((o) => o.receivingAddress), q).toContain(address);
+      const [page] = statements.slice(before).filter((s) => /^select .* from "payment_orders"/s.test(s.query) && /order by/.test(s.query));
+      expect(page!.query).toMatch(/lower\("receiving_address"\) like \$\d+/);
+      const plan = rowsOf(
+        await testDb.db.execute(
+          sql.raw(`explain select id from payment_orders where merchant_id = ${merchant.id} and lower(receiving_address) like '${q.toLowerCase()}%'`),
+        ),
+      )
+        .map((row) => String(row["QUERY PLAN"]))
+        .join("\n");
+      expect(plan, q).toMatch(/payment_orders_merchant_address_idx/);
     }
   });
 });

@@ -1,0 +1,3 @@
+-- Issue 31: the dashboard search matches text shaped like a deposit address (0x…) as a prefix of lower(receiving_address), a range
+-- of this merchant-scoped index (text_pattern_ops), instead of a trigram bitmap of hex trigrams (75 ms at a million orders).
+CREATE INDEX "payment_orders_merchant_address_idx" ON "payment_orders" USING btree ("merchant_id",lower("receiving_address") text_pattern_ops);
