@@ -3,7 +3,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/orders/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { confirmedFiatTotals, dailyOrderBuckets, foldOrderDayTotals, hasPaidOrders, recentOrders } from "@/lib/orders/queries";
+import { confirmedFiatTotals, foldOrderDayTotals, hasPaidOrders, overviewSeries, recentOrders } from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
@@ -102,24 +102,24 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
   const since = new Date(`${days[0]}T00:00:00Z`);
   // The changes since the last load into the per-day totals first (bounded), so the reads below sum few rows.
   await foldOrderDayTotals(db, merchantId);
-  const [buckets, recent, setup, fiat] = await Promise.all([
-    dailyOrderBuckets(db, merchantId, since),
+  const [{ days: tokenDays, statuses }, recent, setup, fiat] = await Promise.all([
+    overviewSeries(db, merchantId, since),
     recentOrders(db, merchantId, 8),
     setupFacts(db, merchantId),
     fiatOverview(db, merchantId, now),
   ]);
 
   const series = new Map<string, TokenSeries & { decimals: number; perDay: Map<string, { orders: number; units: bigint }> }>();
-  for (const b of buckets) {
-    const slug = findBlockchainById(b.blockchainId)?.slug ?? String(b.blockchainId);
-    const key = `${slug}:${b.currency}`;
+  const seriesOf = (token: { blockchainId: number; currency: string; decimals: number }) => {
+    const slug = findBlockchainById(token.blockchainId)?.slug ?? String(token.blockchainId);
+    const key = `${slug}:${token.currency}`;
     let s = series.get(key);
     if (!s) {
       s = {
         key,
         blockchain: slug,
-        currency: b.currency,
-        decimals: b.decimals,
+        currency: token.currency,
+        decimals: token.decimals,
         days: [],
         countsByStatus: Object.fromEntries(orderStatuses.map((st) => [st, 0])) as Record<OrderStatus, number>,
         confirmedVolume: "0",
@@ -128,12 +128,19 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
       };
       series.set(key, s);
     }
-    const day = s.perDay.get(b.day) ?? { orders: 0, units: 0n };
-    day.orders += b.orders;
-    if (b.status === "confirmed") day.units += BigInt(b.amount);
-    s.perDay.set(b.day, day);
-    if (b.status in s.countsByStatus) s.countsByStatus[b.status as OrderStatus] += b.orders;
-    s.totalOrders += b.orders;
+    return s;
+  };
+  for (const d of tokenDays) {
+    const s = seriesOf(d);
+    const day = s.perDay.get(d.day) ?? { orders: 0, units: 0n };
+    day.orders += d.orders;
+    day.units += BigInt(d.confirmedAmount);
+    s.perDay.set(d.day, day);
+  }
+  for (const c of statuses) {
+    const s = seriesOf(c);
+    if (c.status in s.countsByStatus) s.countsByStatus[c.status as OrderStatus] += c.orders;
+    s.totalOrders += c.orders;
   }
 
   const tokens: TokenSeries[] = [...series.values()]

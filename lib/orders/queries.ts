@@ -487,17 +487,6 @@ export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number, win
   return { orders: [...byId.values()], lastId: rotating.at(-1)?.id ?? 0 };
 }
 
-export interface DailyBucket {
-  day: string;
-  blockchainId: number;
-  currency: string;
-  decimals: number;
-  status: string;
-  orders: number;
-  /** Sum of order amounts, base units as a decimal string. */
-  amount: string;
-}
-
 /** A UTC day as the per-day totals key it (YYYY-MM-DD). */
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -569,23 +558,47 @@ export async function foldAllOrderDayTotals(db: DbOrTx, options: { signal?: Abor
   }
 }
 
-/** Orders created since `since` (a UTC midnight), counted and summed per UTC day, token and status (from the per-day totals). */
-export async function dailyOrderBuckets(db: DbOrTx, merchantId: number, since: Date): Promise<DailyBucket[]> {
+/** A token's orders of one UTC day (every status) and the confirmed ones' amount. */
+export interface TokenDay {
+  day: string;
+  blockchainId: number;
+  currency: string;
+  decimals: number;
+  orders: number;
+  /** Sum of the confirmed orders' amounts, base units as a decimal string. */
+  confirmedAmount: string;
+}
+
+/** A token's orders in one status over the whole window. */
+export interface TokenStatusCount {
+  blockchainId: number;
+  currency: string;
+  decimals: number;
+  status: string;
+  orders: number;
+}
+
+/**
+ * The overview's series since `since` (a UTC midnight), from the per-day totals, already summed the
+ * two ways the page shows them: per token and day, and per token and status. One scan of the
+ * window's per-day rows; the answer is (days + statuses) × tokens rows instead of their product.
+ */
+export async function overviewSeries(db: DbOrTx, merchantId: number, since: Date): Promise<{ days: TokenDay[]; statuses: TokenStatusCount[] }> {
   const rows = rowsOf(
     await db.execute(sql`
-      select to_char(day, 'YYYY-MM-DD') as day, blockchain_id, currency, decimals, status, sum(orders)::int as orders, sum(amount)::text as amount
+      select to_char(day, 'YYYY-MM-DD') as day, blockchain_id, currency, decimals, status, sum(orders)::int as orders,
+        coalesce(sum(amount) filter (where status = 'confirmed'), 0)::text as confirmed_amount
       from ${orderDayRows(merchantId, utcDay(since))} totals
-      group by day, blockchain_id, currency, decimals, status`),
+      group by grouping sets ((day, blockchain_id, currency, decimals), (blockchain_id, currency, decimals, status))`),
   );
-  return rows.map((r) => ({
-    day: String(r.day),
-    blockchainId: Number(r.blockchain_id),
-    currency: String(r.currency),
-    decimals: Number(r.decimals),
-    status: String(r.status),
-    orders: Number(r.orders),
-    amount: String(r.amount ?? "0"),
-  }));
+  const days: TokenDay[] = [];
+  const statuses: TokenStatusCount[] = [];
+  for (const r of rows) {
+    const token = { blockchainId: Number(r.blockchain_id), currency: String(r.currency), decimals: Number(r.decimals), orders: Number(r.orders) };
+    if (r.day === null) statuses.push({ ...token, status: String(r.status) });
+    else days.push({ ...token, day: String(r.day), confirmedAmount: String(r.confirmed_amount) });
+  }
+  return { days, statuses };
 }
 
 export async function recentOrders(db: DbOrTx, merchantId: number, limit: number) {
