@@ -100,6 +100,12 @@ const envSchema = z.object({
   GASLESS_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
   /** A sweep transaction not mined after this many seconds is replaced (same nonce, higher fee). */
   TX_REPLACE_AFTER_SECONDS: z.coerce.number().positive().default(180),
+  /**
+   * Local job driver: the longest wait between retries of a failing background task (its backoff
+   * starts at 1 s and doubles up to this). After an outage a task resumes within about this long.
+   * Tests use a few seconds.
+   */
+  TASK_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** PostgreSQL: seconds a new connection may take before the query fails (an outage answers 503 within this, never hangs). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
   /** PostgreSQL: statement_timeout of every pooled connection, in seconds (0: none). A wait on the database has a deadline. */

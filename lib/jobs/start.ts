@@ -1,6 +1,7 @@
 import "server-only";
 import { kickOnNewHeads } from "@/lib/engine/tasks";
 import { getDb } from "@/lib/db/client";
+import { defaultBackoff } from "@/lib/engine/supervisor";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { registerKicker } from "./kick";
@@ -19,7 +20,8 @@ const holder = globalThis as unknown as { __gatewayLocalDriver?: Promise<LocalDr
  */
 export function ensureLocalDriver(tasks?: readonly AnyTask[]): Promise<LocalDriver> {
   holder.__gatewayLocalDriver ??= getDb().then((db) => {
-    const driver = startLocalDriver(tasks ?? registeredTasks(), { db });
+    const backoff = { baseMs: defaultBackoff.baseMs, capMs: env.TASK_RETRY_MAX_SECONDS * 1000 };
+    const driver = startLocalDriver(tasks ?? registeredTasks(), { db, backoff });
     holder.__gatewayLocalKickerUndo = registerKicker(driver);
     log.info("local job driver started", { tasks: driver.taskNames });
     return driver;

@@ -23,6 +23,8 @@ import { FlakyReceiver, http, listAll, printSummary, signUp, sleep, waitFor, typ
 /** A request answered later than this during an outage counts as a hang. */
 const hangMs = 6_000;
 const metricsToken = randomBytes(24).toString("hex");
+/** TASK_RETRY_MAX_SECONDS of the server: the longest backoff of a failing task. */
+const taskRetryMaxSeconds = 4;
 
 let cluster: PrivatePostgres;
 let devnet: Devnet;
@@ -62,6 +64,9 @@ beforeAll(async () => {
       DEVNET_RPC_URL: devnet.rpcUrl,
       JOBS_DRIVER: "local",
       WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,1,2,2,2,2",
+      // The tasks' backoff still doubles to its cap within each outage, a cap of a few seconds instead
+      // of 30: after the 60 s outage readiness waited out the rest of a 30 s backoff (about 17 s).
+      TASK_RETRY_MAX_SECONDS: String(taskRetryMaxSeconds),
       RATE_LIMIT_STANDARD_PER_HOUR: "1000000",
       METRICS_TOKEN: metricsToken,
       LOG_LEVEL: "info",
@@ -203,7 +208,7 @@ async function outage(seconds: number) {
       .split("\n")
       .filter((line) => line.includes(`"msg":"${msg}"`))
       .map((line) => JSON.parse(line).task as string);
-  // A task backing off (at most 30 s) takes its next run, and says it recovered, when its backoff ends.
+  // A task backing off (at most TASK_RETRY_MAX_SECONDS) takes its next run, and says it recovered, when its backoff ends.
   await waitFor("every task that warned to recover", async () => {
     const recovered = new Set(linesOf("task recovered"));
     return linesOf("task failing: database unavailable; retrying with backoff").every((task) => recovered.has(task));

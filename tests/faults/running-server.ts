@@ -3,7 +3,7 @@
  * one is the costly part, so each file runs several scenarios against it) on a devnet of its own
  * (DEVNET_RPC_URL), reached through a TCP proxy so a test can cut the server off from the chain
  * without the chain losing state; a webhook receiver that fails on demand, with the short retry
- * schedule its scenario expects; and a merchant with a base wallet. Split over files so vitest's
+ * schedule and attempt timeout its scenario expects; and a merchant with a base wallet. Split over files so vitest's
  * workers run the scenarios side by side.
  */
 import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from "node:net";
@@ -13,7 +13,7 @@ import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { randomAddress } from "../helpers/factories";
 import { ensureBuilt, freePort, startServer, type ServerProcess } from "../helpers/server";
 import { FlakyReceiver, http, signUp, type Account, type HttpResult } from "./support";
-import { scheduleSeconds } from "./webhook-receiver";
+import { attemptTimeoutSeconds, scheduleSeconds } from "./webhook-receiver";
 
 export class TcpProxy {
   private listener: TcpServer | null = null;
@@ -94,6 +94,7 @@ export async function startRunningServer(): Promise<RunningServer> {
         DEVNET_RPC_URL: proxy.url,
         JOBS_DRIVER: "local",
         WEBHOOK_RETRY_SCHEDULE_SECONDS: scheduleSeconds.join(","),
+        WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: String(attemptTimeoutSeconds),
         RATE_LIMIT_STANDARD_PER_HOUR: "100000",
         LOG_LEVEL: "warn",
       },
