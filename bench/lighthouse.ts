@@ -12,7 +12,7 @@
  * measured LIGHTHOUSE_RUNS times (default 3): the median run by performance is the one reported.
  * Each run's score is printed with Lighthouse's CPU benchmark index of the moment: under 1000
  * Lighthouse itself warns that the machine is too slow for its simulated phone, and the score drops
- * (on this shared 2-core machine the index moves from ~900 under load to ~1,500 when quiet).
+ * (on this shared 2-core machine the index moved from ~900 under load to 1,200–2,200 when quiet).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
