@@ -49,11 +49,9 @@ export function page(url: URL, query: PageQuery, count: number, results: unknown
 /**
  * Lists whose history grows without bound (orders, events, transactions, deliveries) count exactly
  * only up to this many matching rows; beyond it, `count` is the planner's estimate (never less than
- * the bound + 1). Counting a million rows on every page would make the list cost grow with history;
- * even the bound's worth of index entries is most of a cheap list's time at a million orders
- * (10,001 entries: ~6 ms, 1,001: ~1 ms; docs/decisions.md, issue 31).
+ * the bound + 1). Counting a million rows on every page would make the list cost grow with history.
  */
-export const exactCountBound = 1_000;
+export const exactCountBound = 10_000;
 
 /**
  * page / page_size plus `cursor`: the `next` links of lists with a keyset carry one, so following
