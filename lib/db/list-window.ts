@@ -146,7 +146,9 @@ export async function readKeysetPage<R extends { sortKey: string[]; total: numbe
     return settlePage(db, list, found as Array<R & { total: number }>, window, bound);
   }
   const count = await listCount(db, list, await boundedCountOf(db, list, bound), bound);
-  if (window.offset >= count) return { page: [], count, nextKey: null };
+  // Past the end of an exact count there is nothing; past an estimate, a list read forward still
+  // finds the rows OFFSET gives (a list read from the nearer end numbers its pages against the estimate).
+  if (window.offset >= count && (count <= bound || fromNearerEnd)) return { page: [], count, nextKey: null };
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;
   if (fromNearerEnd && following < window.offset) {

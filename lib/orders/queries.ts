@@ -714,9 +714,12 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));
     if (probed) {
-      const bounded = Math.min(probed.matches.length, bound + 1);
-      const count = await listCount(db, list, bounded, bound);
-      return { rows: probed.matches.slice(window.offset, window.offset + window.limit), count, exact: count <= bound };
+      const rows = probed.matches.slice(window.offset, window.offset + window.limit);
+      // Every row the filters allow was read and no more than wanted matched: these are all the matches.
+      if (probed.complete) return { rows, count: probed.matches.length, exact: true };
+      // More may match than were read: never fewer than the matches in hand (a later page would precede this one).
+      const count = Math.max(await listCount(db, list, Math.min(probed.matches.length, bound + 1), bound), probed.matches.length);
+      return { rows, count, exact: count <= bound };
     }
   }
   // Without text a deep page number is read from the nearer end, as the API's list does. A text
@@ -741,17 +744,19 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
  * matching `filters`, newest first: the (merchant, created_at, id) index (or the filter's own,
  * which ends with created_at, id) read backwards until `wanted` match or the probe's rows are
  * read. null when that does not settle the answer: fewer than `wanted` matched and there are
- * older rows the probe did not read.
+ * older rows the probe did not read. `complete`: the matches are all there are (the probe read every
+ * row the filters allow and no more than `wanted` matched).
  */
-async function probeNewestOrders(db: DbOrTx, filters: SQL, text: SQL, wanted: number): Promise<{ matches: PaymentOrder[] } | null> {
+async function probeNewestOrders(db: DbOrTx, filters: SQL, text: SQL, wanted: number): Promise<{ matches: PaymentOrder[]; complete: boolean } | null> {
   const newest = (columns: SQL) =>
     sql`select ${columns} from ${paymentOrders} where ${filters} order by ${paymentOrders.createdAt} desc, ${paymentOrders.id} desc limit ${textSearchProbeRows}`;
-  const rows = rowsOf(await db.execute(sql`select * from (${newest(sql`*`)}) newest where ${text} order by created_at desc, id desc limit ${wanted}`));
-  const matches = rows.map((row) => tableRowOf(paymentOrders, row));
-  if (matches.length >= wanted) return { matches };
-  // Fewer matches: they are all of them only if the probe read every row the filters allow (index only).
+  // One more than wanted: whether the matches go on past them.
+  const rows = rowsOf(await db.execute(sql`select * from (${newest(sql`*`)}) newest where ${text} order by created_at desc, id desc limit ${wanted + 1}`));
+  const matches = rows.slice(0, wanted).map((row) => tableRowOf(paymentOrders, row));
+  if (rows.length > wanted) return { matches, complete: false };
+  // No more matches among the newest rows: they are all of them only if the probe read every row the filters allow (index only).
   const [probed] = rowsOf(await db.execute(sql`select count(*)::int as n from (${newest(sql`1`)}) probe`));
-  return Number(probed?.n ?? 0) < textSearchProbeRows ? { matches } : null;
+  return Number(probed?.n ?? 0) < textSearchProbeRows ? { matches, complete: true } : null;
 }
 
 /** An order as the CSV export writes it: only its columns, timestamps already as ISO 8601 UTC text. */

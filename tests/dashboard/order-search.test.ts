@@ -56,6 +56,13 @@ describe("order search", () => {
     expect(beyond.exact).toBe(false);
     expect(beyond.count).toBeGreaterThan(textSearchExactCountBound);
     expect(beyond.rows.map((r) => r.orderId)).toEqual(atBound.rows.map((r) => r.orderId));
+    // A later page that holds every match (all of alice's rows were read) counts them exactly, and
+    // never fewer than the matches already shown: the pager cannot end before the page it is on.
+    const third = await searchOrders(database.db, alice.id, { q: "gift-7731" }, { limit: 25, offset: 50 });
+    expect(third).toMatchObject({ count: 75, exact: true });
+    expect(third.rows).toHaveLength(25);
+    const fourth = await searchOrders(database.db, alice.id, { q: "gift-7731" }, { limit: 25, offset: 75 });
+    expect(fourth).toMatchObject({ count: 75, exact: true, rows: [] });
     // Filters without text keep the list's bound: alice's orders counted exactly.
     const [all] = rowsOf(await database.db.execute(sql`select count(*)::int as n from payment_orders where merchant_id = ${alice.id}`));
     expect(await searchOrders(database.db, alice.id, {}, { limit: 25, offset: 0 })).toMatchObject({ count: Number(all!.n), exact: true });
