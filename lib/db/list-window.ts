@@ -19,10 +19,22 @@ export interface CountedList {
   table: PgTable;
   where: SQL | undefined;
   countOrder: readonly SortKeyPart[];
+  /**
+   * The same rows' number as the database keeps it (`maintainedCount`, lib/db/list-counts.ts):
+   * exact at any size and read from a few rows, where the list's filters are ones it keeps counts
+   * by. Undefined: counted from the rows, up to the bound.
+   */
+  maintained?: SQL<number>;
 }
 
-/** The rows `list` counts, only up to `bound` + 1, as a scalar subquery to select beside a page (one statement). */
+/** Whether a list's `count` is exact: always when the database maintains it, else up to the bound. */
+export function isExactCount(list: CountedList, count: number, bound: number = exactCountBound): boolean {
+  return list.maintained !== undefined || count <= bound;
+}
+
+/** The rows `list` counts, only up to `bound` + 1 unless maintained, as a scalar subquery to select beside a page (one statement). */
 function boundedCount(list: CountedList, bound: number = exactCountBound): SQL<number> {
+  if (list.maintained) return list.maintained;
   const order = list.countOrder.length
     ? sql` order by ${sql.join(
         list.countOrder.map((p) => sql`${p.expression}`),
@@ -39,12 +51,12 @@ async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exa
 }
 
 /**
- * The `count` a list answers from `bounded` (its matching rows counted up to the bound + 1):
- * exact up to the bound; beyond it, PostgreSQL's estimate of the matching rows (from its
+ * The `count` a list answers from `bounded` (its matching rows counted up to the bound + 1, or
+ * its maintained count): exact up to the bound, or at any size when maintained; beyond it, PostgreSQL's estimate of the matching rows (from its
  * statistics, no rows read), never less than the bound + 1.
  */
 export async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
-  if (bounded <= bound) return bounded;
+  if (isExactCount(list, bounded, bound)) return bounded;
   const [row] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${list.table} where ${list.where ?? sql`true`}`));
   const plan = row?.["QUERY PLAN"];
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
@@ -148,7 +160,7 @@ export async function readKeysetPage<R extends { sortKey: string[]; total: numbe
   const count = await listCount(db, list, await boundedCountOf(db, list, bound), bound);
   // Past the end of an exact count there is nothing; past an estimate, a list read forward still
   // finds the rows OFFSET gives (a list read from the nearer end numbers its pages against the estimate).
-  if (window.offset >= count && (count <= bound || fromNearerEnd)) return { page: [], count, nextKey: null };
+  if (window.offset >= count && (isExactCount(list, count, bound) || fromNearerEnd)) return { page: [], count, nextKey: null };
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;
   if (fromNearerEnd && following < window.offset) {

@@ -520,6 +520,31 @@ export const orderDayTotalChanges = pgTable(
 );
 
 /**
+ * The lists' maintained counts (issue 31): per merchant, list ('orders', 'transactions'), chain,
+ * status and currency ('' where the list has none), how many rows the list holds, so a list's
+ * `count` is exact and reads a few rows at any history. Kept like the per-day totals: statement
+ * triggers on payment_orders and transactions (migration list_counts) append signed changes to
+ * `list_count_changes` in the writing transaction; `foldListCounts` moves them into these rows;
+ * a reader sums both tables in one statement (lib/db/list-counts.ts).
+ */
+const listCountKey = {
+  merchantId: integer("merchant_id").notNull(),
+  list: text("list").notNull(),
+  blockchainId: integer("blockchain_id").notNull(),
+  status: text("status").notNull(),
+  currency: text("currency").notNull(),
+  rows: bigint("rows", { mode: "number" }).notNull(),
+};
+export const listCounts = pgTable("list_counts", listCountKey, (t) => [
+  primaryKey({ name: "list_counts_pk", columns: [t.merchantId, t.list, t.blockchainId, t.status, t.currency] }),
+]);
+export const listCountChanges = pgTable(
+  "list_count_changes",
+  { id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity().primaryKey(), ...listCountKey },
+  (t) => [index("list_count_changes_merchant_idx").on(t.merchantId, t.id)],
+);
+
+/**
  * The deposit address of each chain an order with several methods accepts (one per order and
  * chain): the scanner finds the order by any of them, not only by the chosen method's address.
  */

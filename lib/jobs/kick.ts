@@ -10,6 +10,7 @@ export const taskNames = {
   sweepDeposits: "sweep-deposits",
   housekeeping: "housekeeping",
   retention: "retention",
+  foldTotals: "fold-totals",
   watchChain: (slug: string) => `watch-chain-${slug}`,
 } as const;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { chainTasks } from "@/lib/engine/tasks";
-import { deliverWebhooksTask, retentionTask, type AnyTask } from "./tasks";
+import { deliverWebhooksTask, foldTotalsTask, retentionTask, type AnyTask } from "./tasks";
 
 /**
  * Every background task, the one list both drivers read: the local driver runs each in its own
@@ -9,5 +9,5 @@ import { deliverWebhooksTask, retentionTask, type AnyTask } from "./tasks";
  * chain tasks follow the catalog, which knows the sandbox devnet's URL only once it is up.
  */
 export function registeredTasks(): AnyTask[] {
-  return [deliverWebhooksTask, retentionTask, ...chainTasks()];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks()];
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { foldAllListCounts } from "@/lib/db/list-counts";
 import type { Db } from "@/lib/db/types";
 import { foldAllOrderDayTotals } from "@/lib/orders/queries";
 import { runRetention } from "@/lib/retention/retention";
@@ -92,9 +93,7 @@ export const deliverWebhooksTask = defineTask({
 
 /**
  * Retention (lib/retention): expired idempotency answers and sessions, and delivered webhooks past
- * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches; then the overview's per-day totals
- * take in the order changes of merchants who have not opened their overview since (bounded batches).
- * Exclusive: one instance at a time.
+ * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches. Exclusive: one instance at a time.
  */
 export const retentionTask = defineTask({
   name: taskNames.retention,
@@ -102,6 +101,21 @@ export const retentionTask = defineTask({
   concurrency: "exclusive",
   async run(db, { signal }) {
     await runRetention(db, { signal });
+  },
+});
+
+/**
+ * The lists' counts and the overview's per-day totals take in the changes written since the last
+ * run (bounded batches), so what a list or the overview sums besides its folded rows stays a few
+ * seconds' worth of writes. Exclusive: one instance at a time (concurrent folds would skip each
+ * other anyway).
+ */
+export const foldTotalsTask = defineTask({
+  name: taskNames.foldTotals,
+  intervalMs: 30_000,
+  concurrency: "exclusive",
+  async run(db, { signal }) {
+    await foldAllListCounts(db, { signal });
     await foldAllOrderDayTotals(db, { signal });
   },
 });

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, l
 import { chainCursors, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
-import { afterCursor, listCount, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
+import { maintainedCount } from "@/lib/db/list-counts";
+import { afterCursor, isExactCount, listCount, readKeysetPage, sortKeyText, type CountedList, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 import { exactCountBound } from "@/lib/http/pagination";
 import type { OrderingField } from "./schemas";
@@ -62,9 +63,18 @@ const sortKeys: Record<OrderingField, SortKeyPart[]> = {
 
 export const orderSortKeyWidth = (field: OrderingField) => sortKeys[field].length;
 
+/** The merchant's orders by status, chain and token as the database keeps their number: exact, a few rows read. */
+function maintainedOrderCount(merchantId: number, filters: { status?: string; blockchainId?: number; currency?: string }) {
+  return maintainedCount("orders", merchantId, {
+    statuses: filters.status !== undefined ? [filters.status] : undefined,
+    blockchainId: filters.blockchainId,
+    currency: filters.currency,
+  });
+}
+
 /**
- * One page of a merchant's orders and the total matching the filters (exact up to
- * `exactCountBound`, then estimated). The page is read with one extra row, which says whether a
+ * One page of a merchant's orders and the total matching the filters (exact: the maintained
+ * count; with a nonce, which matches one order at most, counted). The page is read with one extra row, which says whether a
  * next page exists; `after` (a cursor) replaces the offset for pages reached by `next` links.
  */
 export async function listOrders(
@@ -82,8 +92,10 @@ export async function listOrders(
     filters.nonce !== undefined ? eq(paymentOrders.nonce, filters.nonce) : undefined,
   );
   const keys = sortKeys[ordering.field];
-  // Page and bounded total in one statement (an uncorrelated subquery, run once); deep page numbers from the nearer end.
-  const { page, count, nextKey } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: sortKeys.created_at }, window, (read) => {
+  // The nonce filter is the one the maintained counts are not kept by (it matches one order at most).
+  const maintained = filters.nonce === undefined ? maintainedOrderCount(merchantId, filters) : undefined;
+  // Page and total in one statement (an uncorrelated subquery, run once); deep page numbers from the nearer end.
+  const { page, count, nextKey } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: sortKeys.created_at, maintained }, window, (read) => {
     const direction = ordering.descending !== read.reverse ? desc : asc;
     return db
       .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: read.total })
@@ -710,7 +722,9 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   const filters = orderFilterWhere(merchantId, search);
   const where = q ? and(filters, orderTextWhere(q)) : filters;
   const bound = q ? textSearchExactCountBound : exactCountBound;
-  const list = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at };
+  // Without text or dates the filters are ones the database keeps counts by: exact at any size.
+  const maintained = !q && !search.from && !search.to ? maintainedOrderCount(merchantId, search) : undefined;
+  const list: CountedList = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at, maintained };
   if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));
     if (probed) {
@@ -719,7 +733,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
       if (probed.complete) return { rows, count: probed.matches.length, exact: true };
       // More may match than were read: never fewer than the matches in hand (a later page would precede this one).
       const count = Math.max(await listCount(db, list, Math.min(probed.matches.length, bound + 1), bound), probed.matches.length);
-      return { rows, count, exact: count <= bound };
+      return { rows, count, exact: isExactCount(list, count, bound) };
     }
   }
   // Without text a deep page number is read from the nearer end, as the API's list does. A text
@@ -736,7 +750,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
       .offset(read.offset),
     { bound, fromNearerEnd: !q },
   );
-  return { rows: page.map((row): PaymentOrder => row.order), count, exact: count <= bound };
+  return { rows: page.map((row): PaymentOrder => row.order), count, exact: isExactCount(list, count, bound) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, 
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { recheckFloor } from "@/lib/chains/queries";
 import { gaslessRelays, paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -157,15 +158,17 @@ export interface TransactionFilters {
   status?: "pending" | "confirmed" | "failed";
 }
 
+/** The stored statuses a status filter keeps: "failed" also means dropped. */
+function filteredStatuses(status: TransactionFilters["status"]): string[] | undefined {
+  return status === "failed" ? ["failed", "dropped"] : status !== undefined ? [status] : undefined;
+}
+
 function transactionWhere(merchantId: number, filters: TransactionFilters) {
+  const statuses = filteredStatuses(filters.status);
   return and(
     eq(transactions.merchantId, merchantId),
     filters.blockchainId !== undefined ? eq(transactions.blockchainId, filters.blockchainId) : undefined,
-    filters.status === "failed"
-      ? inArray(transactions.status, ["failed", "dropped"])
-      : filters.status !== undefined
-        ? eq(transactions.status, filters.status)
-        : undefined,
+    statuses === undefined ? undefined : statuses.length === 1 ? eq(transactions.status, statuses[0]!) : inArray(transactions.status, statuses),
   );
 }
 
@@ -175,10 +178,14 @@ export const transactionSortKey: SortKeyPart[] = [
   { expression: transactions.id, type: "integer" },
 ];
 
-/** One page of a merchant's transfers, newest first; read with one extra row, counted exactly up to `exactCountBound`. */
+/** One page of a merchant's transfers, newest first; read with one extra row, counted exactly (the maintained count). */
 export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: KeysetWindow) {
   const where = transactionWhere(merchantId, filters);
-  const { page, count, nextKey } = await readKeysetPage(db, { table: transactions, where, countOrder: transactionSortKey }, window, (read) =>
+  const maintained = maintainedCount("transactions", merchantId, {
+    blockchainId: filters.blockchainId,
+    statuses: filteredStatuses(filters.status),
+  });
+  const { page, count, nextKey } = await readKeysetPage(db, { table: transactions, where, countOrder: transactionSortKey, maintained }, window, (read) =>
     db
       .select({ transfer: transactions, sortKey: sortKeyText(transactionSortKey), total: read.total })
       .from(transactions)

@@ -141,6 +141,7 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "watch-chain",
       "start-chain-watches",
       "task-retention",
+      "task-fold-totals",
       "task-sweep-deposits",
       "task-housekeeping",
     ]);
