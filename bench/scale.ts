@@ -12,6 +12,7 @@ import { ordersCsvStream } from "@/lib/dashboard/orders-csv";
 import { loadOverview } from "@/lib/dashboard/overview";
 import { rowsOf } from "@/lib/db/map-row";
 import { merchants } from "@/lib/db/schema";
+import { foldAllListCounts } from "@/lib/db/list-counts";
 import { foldAllOrderDayTotals, searchOrders } from "@/lib/orders/queries";
 import { createBenchDatabase, fmt, noParams, openKeptBenchDatabase, percentile, request } from "./support";
 
@@ -59,10 +60,11 @@ async function seedOrders(database: Awaited<ReturnType<typeof createBenchDatabas
         `${fmt((performance.now() - started) / 1000, 0)} s since ${from}`,
     );
   }
-  // The overview's per-day totals take in the seeded orders as the retention task would between two loads.
+  // The overview's per-day totals and the lists' counts take in the seeded rows as the fold task would (every 30 s).
   let stepStarted = performance.now();
   const folded = await foldAllOrderDayTotals(database.db);
-  console.log(`  folded ${folded} per-day total changes in ${fmt((performance.now() - stepStarted) / 1000, 1)} s`);
+  const counted = await foldAllListCounts(database.db);
+  console.log(`  folded ${folded} per-day total and ${counted} list count changes in ${fmt((performance.now() - stepStarted) / 1000, 1)} s`);
   // As autovacuum would have left a long-lived table: statistics, and the visibility map index-only scans need.
   // Its own connection without the pool's statement_timeout: at 1 M orders it runs for minutes (VACUUM cannot `set local`).
   stepStarted = performance.now();
