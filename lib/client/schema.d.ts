@@ -5980,7 +5980,7 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -6002,7 +6002,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -6431,7 +6431,7 @@ export interface operations {
     getAuditLog: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -6459,7 +6459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -7605,7 +7605,7 @@ export interface operations {
     getBlockchains: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -7627,7 +7627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -7730,7 +7730,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -7758,7 +7758,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -8142,7 +8142,7 @@ export interface operations {
     getMerchantWallets: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -8164,7 +8164,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -9285,7 +9285,7 @@ export interface operations {
     getPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -9307,7 +9307,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -10045,7 +10045,7 @@ export interface operations {
     getPaymentOrders: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -10075,7 +10075,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -11079,7 +11079,7 @@ export interface operations {
     getSandboxInbox: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -11103,7 +11103,7 @@ export interface operations {
                     "application/json": {
                         /** @description The merchant's capture URL */
                         inbox_url: string | null;
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -11944,7 +11944,7 @@ export interface operations {
     getTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -11972,7 +11972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -12371,7 +12371,7 @@ export interface operations {
     getWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -12393,7 +12393,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;
@@ -13103,7 +13103,7 @@ export interface operations {
     getWebhookEndpointsByIdDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while `count` is exact (always on orders and transactions); when `count` is an estimate (events and deliveries above 10,000), such pages are numbered back from the end against that estimate (the last page, `ceil(count / page_size)`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow `next` links to read every item exactly once. */
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
                 page?: string;
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
@@ -13131,7 +13131,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to 10,000, above that an estimate (the database's statistics). Page through with `next` rather than computing pages from it. */
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
                         count: number;
                         /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
                         next: string | null;

@@ -4,12 +4,14 @@ import { rowsOf } from "./map-row";
 import type { DbOrTx } from "./types";
 
 /** The lists whose rows are counted as they are written (migration list_counts). */
-export type CountedListName = "orders" | "transactions";
+export type CountedListName = "orders" | "transactions" | "events" | "deliveries";
 
-/** Which of a list's counted rows a filter keeps: every condition names the key's columns only. */
+/** Which of a list's counted rows a filter keeps, by the parts of its key (lib/db/schema.ts, `listCounts`). */
 export interface CountedKeys {
-  blockchainId?: number;
-  statuses?: readonly string[];
+  /** The chain (orders, transactions) or the endpoint (deliveries). */
+  scopeId?: number;
+  /** Statuses (orders, transactions, deliveries) or event types (events): any of them. */
+  kinds?: readonly string[];
   /** Compared case-insensitively, as the orders list's filter does. */
   currency?: string;
 }
@@ -26,13 +28,13 @@ export function maintainedCount(list: CountedListName, merchantId: number, keys:
       [
         sql`${table.merchantId} = ${merchantId}`,
         sql`${table.list} = ${list}`,
-        keys.blockchainId !== undefined ? sql`${table.blockchainId} = ${keys.blockchainId}` : undefined,
-        keys.statuses === undefined
+        keys.scopeId !== undefined ? sql`${table.scopeId} = ${keys.scopeId}` : undefined,
+        keys.kinds === undefined
           ? undefined
-          : keys.statuses.length === 1
-            ? sql`${table.status} = ${keys.statuses[0]}`
-            : sql`${table.status} in (${sql.join(
-                keys.statuses.map((s) => sql`${s}`),
+          : keys.kinds.length === 1
+            ? sql`${table.kind} = ${keys.kinds[0]}`
+            : sql`${table.kind} in (${sql.join(
+                keys.kinds.map((kind) => sql`${kind}`),
                 sql`, `,
               )})`,
         keys.currency !== undefined ? sql`lower(${table.currency}) = lower(${keys.currency})` : undefined,
@@ -63,11 +65,11 @@ export async function foldListCounts(db: DbOrTx, merchantId: number, limit = 10_
         returning *
       ),
       folded as (
-        insert into ${listCounts} (merchant_id, list, blockchain_id, status, currency, rows)
-        select merchant_id, list, blockchain_id, status, currency, sum(rows) from moved
-        group by merchant_id, list, blockchain_id, status, currency
-        order by list, blockchain_id, status, currency
-        on conflict (merchant_id, list, blockchain_id, status, currency) do update set rows = ${listCounts}.rows + excluded.rows
+        insert into ${listCounts} (merchant_id, list, scope_id, kind, currency, rows)
+        select merchant_id, list, scope_id, kind, currency, sum(rows) from moved
+        group by merchant_id, list, scope_id, kind, currency
+        order by list, scope_id, kind, currency
+        on conflict (merchant_id, list, scope_id, kind, currency) do update set rows = ${listCounts}.rows + excluded.rows
         returning 1
       )
       select (select count(*) from moved)::int as n, (select count(*) from folded)::int as keys`),

@@ -47,9 +47,11 @@ export function page(url: URL, query: PageQuery, count: number, results: unknown
 }
 
 /**
- * Lists whose history grows without bound (orders, events, transactions, deliveries) count exactly
- * only up to this many matching rows; beyond it, `count` is the planner's estimate (never less than
- * the bound + 1). Counting a million rows on every page would make the list cost grow with history.
+ * How far a list whose history grows without bound counts its matching rows when the database keeps
+ * no count for its filters (lib/db/list-counts.ts keeps them for the API's lists): exactly up to
+ * this many; beyond it, `count` is the planner's estimate (never less than the bound + 1). Today
+ * that is the dashboard's order search by dates or text. Counting a million rows on every page
+ * would make the list cost grow with history.
  */
 export const exactCountBound = 10_000;
 
@@ -93,7 +95,7 @@ export function decodeCursor(text: string, ordering: string, width: number): Lis
 /**
  * The spec's list shape for a list read with one extra row: `next` exists when that row did, and
  * carries the cursor of this page's last item beside the next page number; `previous` is the page
- * number before (no cursor). `count` may be an estimate beyond `exactCountBound`.
+ * number before (no cursor).
  */
 export function keysetPage(url: URL, query: KeysetPageQuery, count: number, results: unknown[], nextCursor: string | null): ApiResult {
   const linkTo = (pageNumber: number, cursor: string | null) => {

@@ -8,7 +8,7 @@ import { accountJson, loginJson, registerJson, rotatedAccountSecretJson, tokenPa
 import { blockchainJson } from "@/lib/chains/schemas";
 import { apiTags, routeKeyOf, type RouteAccess, type RouteDefinition, type SuccessResponse } from "@/lib/http/define-route";
 import { allErrorCodes, errorCodes, statusOf, type ErrorCode } from "@/lib/http/error-codes";
-import { defaultPageSize, exactCountBound, maxPageSize } from "@/lib/http/pagination";
+import { defaultPageSize, maxPageSize } from "@/lib/http/pagination";
 import { maxBodyBytes } from "@/lib/http/read-body";
 import { orderJson, orderListItemJson, publicOrderJson } from "@/lib/orders/schemas";
 import { linkJson, linkOrderJson, publicLinkJson } from "@/lib/payment-links/schemas";
@@ -165,7 +165,7 @@ function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) =>
           count: {
             type: "integer",
             minimum: 0,
-            description: `Items over all pages. Exact at any size on the payment orders and transactions lists (the database keeps their number as items are written, so a long history is never counted on every request); on the other lists exact up to ${exactCountBound.toLocaleString("en-US")}, above that an estimate (the database's statistics). Page through with \`next\` rather than computing pages from it.`,
+            description: "Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request.",
           },
           next: {
             type: ["string", "null"],
@@ -240,7 +240,7 @@ const rateLimitHeaderRefs = {
 };
 
 const paramDescriptions: Record<string, string> = {
-  page: `Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it: the same items as counted from the start while \`count\` is exact (always on orders and transactions); when \`count\` is an estimate (events and deliveries above ${exactCountBound.toLocaleString("en-US")}), such pages are numbered back from the end against that estimate (the last page, \`ceil(count / page_size)\`, holds the oldest items), so pages in the middle may overlap or leave a gap: follow \`next\` links to read every item exactly once.`,
+  page: "Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere.",
   page_size: `Items per page (default ${defaultPageSize}; values above ${maxPageSize} are capped at ${maxPageSize})`,
   orderId: "The order's public order_id (ORD-…) or its numeric id",
   id: "Numeric id",

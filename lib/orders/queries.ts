@@ -66,8 +66,8 @@ export const orderSortKeyWidth = (field: OrderingField) => sortKeys[field].lengt
 /** The merchant's orders by status, chain and token as the database keeps their number: exact, a few rows read. */
 function maintainedOrderCount(merchantId: number, filters: { status?: string; blockchainId?: number; currency?: string }) {
   return maintainedCount("orders", merchantId, {
-    statuses: filters.status !== undefined ? [filters.status] : undefined,
-    blockchainId: filters.blockchainId,
+    kinds: filters.status !== undefined ? [filters.status] : undefined,
+    scopeId: filters.blockchainId,
     currency: filters.currency,
   });
 }
@@ -504,9 +504,11 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * The merchant's per-day totals from `since` (a UTC day) on: the folded rows and the changes not
- * folded yet, summed per key in one statement (one snapshot: a change is in one table or the
- * other, never both), keys whose orders net to zero left out (an order that moved on to another
- * status). Reads a few rows per day, however many orders a day holds.
+ * folded yet, one after the other (one snapshot: a change is in one table or the other, never
+ * both). A reader sums them per whatever it groups by, with `having sum(orders) <> 0` so a group
+ * whose orders all moved on (to another status, another day's key) is left out, as if netted first:
+ * a key's orders never sum below zero, so a group sums to zero only when each of its keys does.
+ * Reads a few rows per day, however many orders a day holds.
  */
 function orderDayRows(merchantId: number, since: string, before?: string) {
   const range = (table: typeof orderDayTotals | typeof orderDayTotalChanges) =>
@@ -514,14 +516,9 @@ function orderDayRows(merchantId: number, since: string, before?: string) {
   const columns = (table: typeof orderDayTotals | typeof orderDayTotalChanges) =>
     sql`${table.day}, ${table.blockchainId}, ${table.currency}, ${table.decimals}, ${table.status}, ${table.priceCurrency}, ${table.orders}, ${table.amount}, ${table.priceAmount}`;
   return sql`(
-    select day, blockchain_id, currency, decimals, status, price_currency, sum(orders) as orders, sum(amount) as amount, sum(price_amount) as price_amount
-    from (
-      select ${columns(orderDayTotals)} from ${orderDayTotals} where ${range(orderDayTotals)}
-      union all
-      select ${columns(orderDayTotalChanges)} from ${orderDayTotalChanges} where ${range(orderDayTotalChanges)}
-    ) parts
-    group by day, blockchain_id, currency, decimals, status, price_currency
-    having sum(orders) <> 0
+    select ${columns(orderDayTotals)} from ${orderDayTotals} where ${range(orderDayTotals)}
+    union all
+    select ${columns(orderDayTotalChanges)} from ${orderDayTotalChanges} where ${range(orderDayTotalChanges)}
   )`;
 }
 
@@ -601,7 +598,8 @@ export async function overviewSeries(db: DbOrTx, merchantId: number, since: Date
       select to_char(day, 'YYYY-MM-DD') as day, blockchain_id, currency, decimals, status, sum(orders)::int as orders,
         coalesce(sum(amount) filter (where status = 'confirmed'), 0)::text as confirmed_amount
       from ${orderDayRows(merchantId, utcDay(since))} totals
-      group by grouping sets ((day, blockchain_id, currency, decimals), (blockchain_id, currency, decimals, status))`),
+      group by grouping sets ((day, blockchain_id, currency, decimals), (blockchain_id, currency, decimals, status))
+      having sum(orders) <> 0`),
   );
   const days: TokenDay[] = [];
   const statuses: TokenStatusCount[] = [];
@@ -860,7 +858,8 @@ export async function confirmedFiatTotals(db: DbOrTx, merchantId: number, period
         coalesce(sum(orders) filter (where day >= ${from}::date), 0)::int as current_orders
       from ${orderDayRows(merchantId, utcDay(periods.previousFrom), utcDay(periods.to))} totals
       where status = 'confirmed'
-      group by price_currency`),
+      group by price_currency
+      having sum(orders) <> 0`),
   );
   return rows.map((r) => ({
     currency: r.currency === null ? null : String(r.currency),

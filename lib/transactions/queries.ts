@@ -182,8 +182,8 @@ export const transactionSortKey: SortKeyPart[] = [
 export async function listMerchantTransactions(db: DbOrTx, merchantId: number, filters: TransactionFilters, window: KeysetWindow) {
   const where = transactionWhere(merchantId, filters);
   const maintained = maintainedCount("transactions", merchantId, {
-    blockchainId: filters.blockchainId,
-    statuses: filteredStatuses(filters.status),
+    scopeId: filters.blockchainId,
+    kinds: filteredStatuses(filters.status),
   });
   const { page, count, nextKey } = await readKeysetPage(db, { table: transactions, where, countOrder: transactionSortKey, maintained }, window, (read) =>
     db

@@ -14,6 +14,7 @@ import {
   type WebhookEndpoint,
 } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/map-row";
+import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -164,7 +165,7 @@ export const eventSortKey: SortKeyPart[] = [
 
 /**
  * One page of a merchant's events, newest first, each with its order's public id; the count exact
- * up to `exactCountBound`, deep page numbers read from the nearer end (`readKeysetPage`). The
+ * (the maintained count; by order, counted from its few events), deep page numbers read from the nearer end (`readKeysetPage`). The
  * order filter resolves the order by its key first, so the filter and the count read only `order_events`.
  */
 export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: KeysetWindow) {
@@ -175,7 +176,9 @@ export async function listEvents(db: DbOrTx, merchantId: number, filters: { type
       ? eq(orderEvents.paymentOrderId, sql`(select o.id from ${paymentOrders} o where o.order_id = ${filters.orderId} and o.merchant_id = ${merchantId})`)
       : undefined,
   );
-  const { page, count, nextKey } = await readKeysetPage(db, { table: orderEvents, where, countOrder: eventSortKey }, window, (read) =>
+  // By order, the count reads the order's few events; otherwise the database keeps it.
+  const maintained = filters.orderId ? undefined : maintainedCount("events", merchantId, { kinds: filters.type ? [filters.type] : undefined });
+  const { page, count, nextKey } = await readKeysetPage(db, { table: orderEvents, where, countOrder: eventSortKey, maintained }, window, (read) =>
     db
       .select({ event: orderEvents, orderId: paymentOrders.orderId, sortKey: sortKeyText(eventSortKey), total: read.total })
       .from(orderEvents)
@@ -236,14 +239,15 @@ export const deliverySortKey: SortKeyPart[] = [
 ];
 
 /**
- * One page of an endpoint's deliveries, newest first, optionally of one status; the count exact up
- * to `exactCountBound`, deep page numbers read from the nearer end (`readKeysetPage`). Takes the
+ * One page of an endpoint's deliveries, newest first, optionally of one status; the count exact (the
+ * maintained count), deep page numbers read from the nearer end (`readKeysetPage`). Takes the
  * endpoint row the caller found among the merchant's (`findEndpoint`, `getEndpointOrThrow`): its
  * deliveries are the merchant's, so the page and the count read the endpoint's index alone.
  */
-export async function listEndpointDeliveries(db: DbOrTx, endpoint: Pick<WebhookEndpoint, "id">, status: string | undefined, window: KeysetWindow) {
+export async function listEndpointDeliveries(db: DbOrTx, endpoint: Pick<WebhookEndpoint, "id" | "merchantId">, status: string | undefined, window: KeysetWindow) {
   const where = and(eq(webhookDeliveries.endpointId, endpoint.id), status ? eq(webhookDeliveries.status, status) : undefined);
-  const { page, count, nextKey } = await readKeysetPage(db, { table: webhookDeliveries, where, countOrder: deliverySortKey }, window, (read) =>
+  const maintained = maintainedCount("deliveries", endpoint.merchantId, { scopeId: endpoint.id, kinds: status ? [status] : undefined });
+  const { page, count, nextKey } = await readKeysetPage(db, { table: webhookDeliveries, where, countOrder: deliverySortKey, maintained }, window, (read) =>
     db
       .select({ delivery: webhookDeliveries, sortKey: sortKeyText(deliverySortKey), total: read.total })
       .from(webhookDeliveries)

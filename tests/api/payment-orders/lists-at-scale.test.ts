@@ -257,7 +257,7 @@ describe("deep pages by number (read from the nearer end)", () => {
 });
 
 describe("counts", () => {
-  test(`count is exact up to ${exactCountBound} matching items, on every filter, then an estimate above the bound; orders and transactions exact at any size`, async () => {
+  test(`count is exact up to ${exactCountBound} matching items, on every filter, then an estimate above the bound where the database keeps no count (a dashboard search by dates); the API's lists exact at any size`, async () => {
     const merchant = await createMerchant();
     await createWallet(merchant);
     const endpointId = await newEndpoint(merchant);
@@ -281,17 +281,16 @@ describe("counts", () => {
     const beyond = await call(listOrders, "GET", "/api/payment-orders/?status=expired&page=5000", { token: merchant.access });
     expect(beyond.body).toMatchObject({ count: byStatus!.n, next: null, results: [] });
 
-    await growHistory(merchant, 2000, await newEndpoint(merchant));
-    // Events and deliveries count from their rows: above the bound, the planner's estimate, from fresh statistics.
-    const estimated = await call(listEvents, "GET", "/api/events/", { token: merchant.access });
-    expect(estimated.body.count).toBeGreaterThan(exactCountBound);
-    expect(estimated.body.count).toBeLessThan(3 * (exactCountBound + 2001));
-    // So does a dashboard search by dates (the maintained counts are not kept by day).
+    const secondEndpoint = await newEndpoint(merchant);
+    await growHistory(merchant, 2000, secondEndpoint);
+    // A dashboard search by dates counts from rows (the maintained counts are not kept by day): above the bound, the planner's estimate.
     const byDates = await searchOrders(testDb.db, merchant.id, { from: new Date(0) }, { limit: 25, offset: 0 });
     expect(byDates.exact).toBe(false);
+    expect(byDates.count).toBeGreaterThan(exactCountBound);
+    expect(byDates.count).toBeLessThan(3 * (exactCountBound + 2001)); // from fresh statistics
 
-    // Orders and transactions: the database keeps their number, exact at any size, with every filter but the nonce.
-    const recount = async (table: "payment_orders" | "transactions", where = sql`true`) => {
+    // Orders, transactions, events and deliveries: the database keeps their number, exact at any size.
+    const recount = async (table: "payment_orders" | "transactions" | "order_events", where = sql`true`) => {
       const [row] = rowsOf(await testDb.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where merchant_id = ${merchant.id} and ${where}`));
       return Number(row!.n);
     };
@@ -303,6 +302,11 @@ describe("counts", () => {
     expect((await call(listOrders, "GET", "/api/payment-orders/?status=confirmed&blockchain=base&currency=usdc", { token: merchant.access })).body.count).toBe(confirmed);
     expect((await call(listOrders, "GET", "/api/payment-orders/?currency=eth", { token: merchant.access })).body.count).toBe(0);
     expect((await call(listTransactions, "GET", "/api/transactions/?status=confirmed&blockchain=base", { token: merchant.access })).body.count).toBe(await recount("transactions"));
+    expect((await call(listEvents, "GET", "/api/events/", { token: merchant.access })).body.count).toBe(exactCountBound + 1999);
+    expect((await call(listEvents, "GET", "/api/events/?event=payment.confirmed", { token: merchant.access })).body.count).toBe(await recount("order_events", sql`type = 'payment.confirmed'`));
+    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(exactCountBound - 1);
+    const secondDeliveries = `/api/webhook-endpoints/${secondEndpoint}/deliveries/`;
+    expect((await call(listDeliveries, "GET", `${secondDeliveries}?status=succeeded`, { token: merchant.access, params: { id: String(secondEndpoint) } })).body.count).toBe(2000);
     const search = await searchOrders(testDb.db, merchant.id, {}, { limit: 25, offset: 0 });
     expect(search).toMatchObject({ count: allOrders, exact: true });
     expect((await searchOrders(testDb.db, merchant.id, { status: "confirmed" }, { limit: 25, offset: 0 })).count).toBe(confirmed);

@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+import { GET as listEvents } from "@/app/api/events/route";
 import { GET as listOrders } from "@/app/api/payment-orders/route";
 import { GET as listTransactions } from "@/app/api/transactions/route";
+import { GET as listDeliveries } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
 import { foldAllListCounts, foldListCounts } from "@/lib/db/list-counts";
 import { rowsOf } from "@/lib/db/map-row";
 import { paymentOrders, type NewTransaction, type PaymentOrder } from "@/lib/db/schema";
@@ -9,16 +11,19 @@ import { foldTotalsTask } from "@/lib/jobs/tasks";
 import { acceptedMethodsOf } from "@/lib/orders/payment-methods";
 import { searchOrders, switchOrderMethod, transitionOrder } from "@/lib/orders/queries";
 import { removeStaleInternalTransfers, upsertTransfers } from "@/lib/transactions/queries";
+import { recordOrderEvent } from "@/lib/webhooks/outbox";
+import { failPendingDelivery, insertEndpoint, restartDelivery } from "@/lib/webhooks/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
 /**
- * The orders' and transactions' list counts are kept by the database as rows are written (issue
- * 31): after every kind of write (creation through the API, the engine's transitions, a method
- * switch to another chain and token, a bulk insert, a delete, a rolled-back transaction, a transfer
- * recorded, re-recorded with another status and removed) each list's `count`, with each filter the
- * counts are kept by, equals a recount of the rows, before and after folding, on both databases.
+ * The API lists' counts (orders, transactions, events, webhook deliveries) are kept by the database
+ * as rows are written (issue 31): after every kind of write (creation through the API, the engine's
+ * transitions, a method switch to another chain and token, a bulk insert, a delete, a rolled-back
+ * transaction, a transfer recorded, re-recorded with another status and removed, events recorded
+ * with their deliveries, a delivery failed and restarted, an endpoint deleted) each list's `count`,
+ * with each filter, equals a recount of the rows, before and after folding, on both databases.
  */
 const database = setupTestDatabase();
 const now = new Date();
@@ -60,6 +65,23 @@ async function expectExact(merchant: TestMerchant) {
     const expected = await recount("transactions", merchant, query);
     const res = await call(listTransactions, "GET", `/api/transactions/${query}`, { token: merchant.access });
     expect(res.body.count, `transactions ${query}`).toBe(expected);
+  }
+}
+
+/** The merchant's events and each endpoint's deliveries, by the API, against a recount. */
+async function expectExactLog(merchant: TestMerchant, endpointIds: number[]) {
+  for (const type of [undefined, "payment.confirmed", "payment.expired"]) {
+    const [row] = rowsOf(await database.db.execute(sql`select count(*)::int as n from order_events where merchant_id = ${merchant.id} ${type ? sql`and type = ${type}` : sql``}`));
+    const res = await call(listEvents, "GET", `/api/events/${type ? `?event=${type}` : ""}`, { token: merchant.access });
+    expect(res.body.count, `events ${type}`).toBe(Number(row!.n));
+  }
+  for (const endpointId of endpointIds) {
+    for (const status of [undefined, "pending", "failed", "succeeded"]) {
+      const [row] = rowsOf(await database.db.execute(sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId} ${status ? sql`and status = ${status}` : sql``}`));
+      const path = `/api/webhook-endpoints/${endpointId}/deliveries/${status ? `?status=${status}` : ""}`;
+      const res = await call(listDeliveries, "GET", path, { token: merchant.access, params: { id: String(endpointId) } });
+      expect(res.body.count, `deliveries ${endpointId} ${status}`).toBe(Number(row!.n));
+    }
   }
 }
 
@@ -162,6 +184,26 @@ describe("the orders' and transactions' counts stay exact", () => {
     await removeStaleInternalTransfers(database.db, e!.id, 10n, -2, []);
     await expectExact(alice);
 
+    // Events with their deliveries (two endpoints and an order's own URL, which no list shows); a delivery failed and restarted; an endpoint deleted.
+    const endpoints = await Promise.all(
+      ["https://shop.example.com/a", "https://shop.example.com/b"].map((url) =>
+        insertEndpoint(database.db, { merchantId: alice.id, url, events: [], secret: "whsec_test", createdAt: now, updatedAt: now }),
+      ),
+    );
+    const recorded = [];
+    for (const [order, type] of [[a!, "payment.confirmed"], [b!, "payment.expired"], [e!, "payment.confirmed"]] as const) {
+      recorded.push(await recordOrderEvent(database.db, { merchantId: alice.id, paymentOrderId: order.id, type, data: {}, webhookUrl: "https://shop.example.com/own" }, now));
+    }
+    expect(recorded.map((r) => r.deliveries.length)).toEqual([3, 3, 3]);
+    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    const delivery = recorded[0]!.deliveries.find((row) => row.endpointId === endpoints[0]!.id)!;
+    expect(await failPendingDelivery(database.db, delivery.id, "gave up", now)).toBe(true);
+    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    expect(await restartDelivery(database.db, alice.id, delivery.id, now)).not.toBeNull();
+    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    await database.db.execute(sql`delete from webhook_endpoints where id = ${endpoints[1]!.id}`);
+    await expectExactLog(alice, [endpoints[0]!.id]);
+
     // A transaction that rolls back leaves neither rows nor changes.
     const changes = await pendingChanges(alice);
     await expect(
@@ -173,12 +215,14 @@ describe("the orders' and transactions' counts stay exact", () => {
     ).rejects.toThrow("rolled back");
     expect(await pendingChanges(alice)).toBe(changes);
     await expectExact(alice);
+    await expectExactLog(alice, [endpoints[0]!.id]);
 
     // Every merchant's changes, in small batches; then the task does the same.
     expect(await foldAllListCounts(database.db, { limit: 2 })).toBeGreaterThan(0);
     expect(await pendingChanges(alice)).toBe(0);
     expect(await pendingChanges(bob)).toBe(0);
     await expectExact(alice);
+    await expectExactLog(alice, [endpoints[0]!.id]);
     await expectExact(bob);
     await createOrder(bob);
     expect(await pendingChanges(bob)).toBeGreaterThan(0);
