@@ -46,16 +46,16 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
       // the tables as they are then: a generic plan cached while a table was still empty (say,
       // the merchant-and-date index picked for a nonce lookup) would stay with the connection
       // as the table grows whenever nothing re-analyzes it (autovacuum off or behind).
-      connection: { plan_cache_mode: "force_custom_plan", ...statementTimeout() },
+      connection: { plan_cache_mode: "force_custom_plan", ...sessionSettings() },
     });
     const db = drizzle(withNamedStatements(sqlClient), { schema, logger: options.logger });
     // The hot path's statements, on connections that keep their plans (see `withCachedPlans`).
-    const cachedPlansClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "auto", ...statementTimeout() } });
+    const cachedPlansClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "auto", ...sessionSettings() } });
     cachedPlanDbs.set(db, drizzle(withNamedStatements(cachedPlansClient), { schema, logger: options.logger }) as unknown as Db);
     const url = options.url;
     sessionConnectionOpeners.set(db, (onclose) => {
       // One connection, never recycled while idle (a session lock lives as long as its connection).
-      const client = postgres(url, { max: 1, ...outageBounds(), max_lifetime: null, onclose, connection: statementTimeout() });
+      const client = postgres(url, { max: 1, ...outageBounds(), max_lifetime: null, onclose, connection: sessionSettings() });
       return { db: drizzle(client) as unknown as DbOrTx, end: () => client.end({ timeout: 5 }) };
     });
     return {
@@ -88,10 +88,15 @@ function outageBounds() {
   return { onnotice: () => {}, connect_timeout: env.DATABASE_CONNECT_TIMEOUT_SECONDS, backoff: () => 0.1 };
 }
 
-/** statement_timeout (ms) for pooled connections: no statement waits on the database for ever. */
-function statementTimeout(): Record<string, string> {
+/**
+ * Session settings of every connection: statement_timeout (ms), so no statement waits on the
+ * database for ever; and no JIT compilation. The gateway's statements read a page, a probe, a batch:
+ * milliseconds of work whose plans can still be costed past `jit_above_cost` on a big table
+ * (a probe at a million deliveries compiled for 20 ms to run for 0.1 ms, issue 31).
+ */
+function sessionSettings(): Record<string, string> {
   const seconds = env.DATABASE_STATEMENT_TIMEOUT_SECONDS;
-  return seconds > 0 ? { statement_timeout: String(Math.round(seconds * 1000)) } : {};
+  return { jit: "off", ...(seconds > 0 ? { statement_timeout: String(Math.round(seconds * 1000)) } : {}) };
 }
 
 /** A connection of its own (outside the pools) and how to close it. */

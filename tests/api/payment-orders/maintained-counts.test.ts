@@ -9,7 +9,7 @@ import { rowsOf } from "@/lib/db/map-row";
 import { paymentOrders, type NewTransaction, type PaymentOrder } from "@/lib/db/schema";
 import { foldTotalsTask } from "@/lib/jobs/tasks";
 import { acceptedMethodsOf } from "@/lib/orders/payment-methods";
-import { searchOrders, switchOrderMethod, transitionOrder } from "@/lib/orders/queries";
+import { hasPaidOrders, searchOrders, switchOrderMethod, transitionOrder } from "@/lib/orders/queries";
 import { removeStaleInternalTransfers, upsertTransfers } from "@/lib/transactions/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { failPendingDelivery, insertEndpoint, restartDelivery } from "@/lib/webhooks/queries";
@@ -136,9 +136,12 @@ describe("the orders' and transactions' counts stay exact", () => {
     const [a, b, c, d, e] = await Promise.all(made.map((o) => orderRow(o.order_id)));
     await expectExact(alice);
     expect(await pendingChanges(alice)).toBeGreaterThan(0);
+    expect(await hasPaidOrders(database.db, alice.id)).toBe(false);
 
-    // The engine's transitions.
+    // The engine's transitions; the overview's checklist reads "paid" from the same counts.
     await transitionOrder(database.db, a!.id, "pending", { status: "processing", updatedAt: now });
+    expect(await hasPaidOrders(database.db, alice.id)).toBe(true);
+    expect(await hasPaidOrders(database.db, bob.id)).toBe(false);
     await transitionOrder(database.db, a!.id, "processing", { status: "confirmed", confirmedAt: now, updatedAt: now });
     await transitionOrder(database.db, b!.id, "pending", { status: "expired", updatedAt: now });
     await transitionOrder(database.db, c!.id, "pending", { status: "failed", failureReason: "underpaid", updatedAt: now });
