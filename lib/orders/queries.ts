@@ -553,7 +553,7 @@ export async function foldOrderDayTotals(db: DbOrTx, merchantId: number, limit =
   return Number(row?.n ?? 0);
 }
 
-/** Every merchant's pending per-day total changes folded, batch by batch (the retention task): stops when aborted. Returns the changes folded. */
+/** Every merchant's pending per-day total changes folded, batch by batch (the fold-totals task): stops when aborted. Returns the changes folded. */
 export async function foldAllOrderDayTotals(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
   const limit = options.limit ?? 10_000;
   let folded = 0;
@@ -704,8 +704,9 @@ const textSearchProbeMatches = 100;
 const distinctiveId = /^(ord-[a-z0-9]{4,}|0x[0-9a-f]{8,})$/i;
 
 /**
- * The dashboard's order search, newest first, with the matching total: exact up to
- * `exactCountBound` (`textSearchExactCountBound` with a text `q`), estimated beyond (`exact` false).
+ * The dashboard's order search, newest first, with the matching total: exact by the maintained
+ * counts when it filters only by status, chain and token; with dates, exact up to `exactCountBound`
+ * (`textSearchExactCountBound` with a text `q`), estimated beyond (`exact` false).
  *
  * A text search first checks the newest `textSearchProbeRows` rows matching the other filters, in
  * the (merchant, created_at, id) order, stopping at the matches the page and the count's bound
@@ -721,7 +722,11 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   const where = q ? and(filters, orderTextWhere(q)) : filters;
   const bound = q ? textSearchExactCountBound : exactCountBound;
   // Without text or dates the filters are ones the database keeps counts by: exact at any size.
-  const maintained = !q && !search.from && !search.to ? maintainedOrderCount(merchantId, search) : undefined;
+  // The same truthiness as orderFilterWhere: an empty status or token filters nothing.
+  const maintained =
+    !q && !search.from && !search.to
+      ? maintainedOrderCount(merchantId, { status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined })
+      : undefined;
   const list: CountedList = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at, maintained };
   if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));

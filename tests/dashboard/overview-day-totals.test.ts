@@ -120,7 +120,7 @@ describe("per-day totals stay exact", () => {
     expect(await pendingChanges(alice.id)).toBe(changes);
     await expectExact(alice.id);
 
-    // The retention task's fold takes every merchant's changes, in batches.
+    // The fold-totals task's fold takes every merchant's changes, in batches.
     expect(await foldAllOrderDayTotals(database.db, { limit: 2 })).toBeGreaterThan(0);
     expect(await pendingChanges(alice.id)).toBe(0);
     expect(await pendingChanges(bob.id)).toBe(0);

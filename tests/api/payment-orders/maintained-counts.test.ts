@@ -60,6 +60,8 @@ async function expectExact(merchant: TestMerchant) {
   for (const status of [undefined, "pending", "confirmed", "expired"]) {
     const search = await searchOrders(database.db, merchant.id, { status, blockchainId: chainIds.base }, { limit: 25, offset: 0 });
     expect(search, `dashboard ${status}`).toMatchObject({ count: await recount("payment_orders", merchant, `?blockchain=base${status ? `&status=${status}` : ""}`), exact: true });
+    const anyChain = await searchOrders(database.db, merchant.id, { status, currency: "eth" }, { limit: 25, offset: 0 });
+    expect(anyChain, `dashboard eth ${status}`).toMatchObject({ count: await recount("payment_orders", merchant, `?currency=eth${status ? `&status=${status}` : ""}`), exact: true });
   }
   for (const query of transactionFilters) {
     const expected = await recount("transactions", merchant, query);
@@ -186,6 +188,9 @@ describe("the orders' and transactions' counts stay exact", () => {
     expect((await call(listTransactions, "GET", "/api/transactions/?status=failed&blockchain=ethereum", { token: alice.access })).body.count).toBe(1);
     await removeStaleInternalTransfers(database.db, e!.id, 10n, -2, []);
     await expectExact(alice);
+    // A transfer recorded without a merchant that is given one later.
+    await database.db.execute(sql`update transactions set merchant_id = ${alice.id}, payment_order_id = ${a!.id} where merchant_id is null`);
+    await expectExact(alice);
 
     // Events with their deliveries (two endpoints and an order's own URL, which no list shows); a delivery failed and restarted; an endpoint deleted.
     const endpoints = await Promise.all(
@@ -205,6 +210,10 @@ describe("the orders' and transactions' counts stay exact", () => {
     expect(await restartDelivery(database.db, alice.id, delivery.id, now)).not.toBeNull();
     await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
     await database.db.execute(sql`delete from webhook_endpoints where id = ${endpoints[1]!.id}`);
+    await expectExactLog(alice, [endpoints[0]!.id]);
+    // An order deleted with its events and their deliveries (cascades).
+    await database.db.delete(paymentOrders).where(eq(paymentOrders.id, b!.id));
+    await expectExact(alice);
     await expectExactLog(alice, [endpoints[0]!.id]);
 
     // A transaction that rolls back leaves neither rows nor changes.
