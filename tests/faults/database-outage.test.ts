@@ -172,7 +172,15 @@ async function outage(seconds: number) {
   const apiRecoveredAt = Date.now();
   traffic = false;
   await Promise.all(clients);
-  await waitFor("readiness to pass again", async () => (await probeStatus("/api/health/ready")).status === 200, 90_000, 250);
+  let lastReadiness: unknown;
+  await waitFor("readiness to pass again", async () => {
+    const ready = await probeStatus("/api/health/ready");
+    lastReadiness = ready.body;
+    return ready.status === 200;
+  }, 90_000, 250).catch((error) => {
+    console.log(`[faults] readiness still failing; last answer ${JSON.stringify(lastReadiness)}`);
+    throw error;
+  });
   const readyAt = Date.now();
 
   // Paid after the restart, with nothing restarted on the app's side: it confirms and its webhook arrives.
