@@ -52,8 +52,9 @@ async function boundedCountOf(db: DbOrTx, list: CountedList, bound: number = exa
 
 /**
  * The `count` a list answers from `bounded` (its matching rows counted up to the bound + 1, or
- * its maintained count): exact up to the bound, or at any size when maintained; beyond it, PostgreSQL's estimate of the matching rows (from its
- * statistics, no rows read), never less than the bound + 1.
+ * its maintained count): exact up to the bound, or at any size when maintained; beyond the bound,
+ * PostgreSQL's estimate of the matching rows (from its statistics, no rows read), never less than
+ * the bound + 1.
  */
 export async function listCount(db: DbOrTx, list: CountedList, bounded: number, bound: number = exactCountBound): Promise<number> {
   if (isExactCount(list, bounded, bound)) return bounded;
@@ -136,8 +137,8 @@ export interface PageRead {
 /**
  * A page of a keyset list, read without scanning what it skips where it can:
  * - first page, or a page reached by a `next` link's cursor: one statement, page and bounded count;
- * - a page number past the first: the count first (exact up to `exactCountBound`, else the
- *   estimate), then the page from the nearer end: when fewer rows follow the page than precede
+ * - a page number past the first: the count first (the maintained count, or exact up to
+ *   `exactCountBound`, else the estimate), then the page from the nearer end: when fewer rows follow the page than precede
  *   it, it is read in the reverse order with the offset counted from the end, and turned back.
  *   With an exact count that is the same page OFFSET would give; with an estimate the page
  *   numbers from the end are positions against that estimate (docs/decisions.md, issue 31).
