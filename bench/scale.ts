@@ -282,7 +282,7 @@ export async function runScaleBench(): Promise<void> {
         if (!results.has(name)) results.set(name, new Map());
         results.get(name)!.set(size, figures);
       }
-      // What the last page by number answered: the count it is numbered against (an estimate beyond 10,000) and its rows.
+      // What the last page by number answered: the count it is numbered against (exact: the maintained count) and its rows.
       {
         const last = Math.ceil(size / 20);
         const res = await listOrdersRoute(request("GET", `/api/payment-orders/?page=${last}`, { token: tokens.access }), { params: Promise.resolve({}) });

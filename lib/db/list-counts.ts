@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { listCountChanges, listCounts } from "./schema";
-import { rowsOf } from "./map-row";
+import { foldEveryMerchant, foldMerchantChanges, type FoldedTotals } from "./folded-changes";
 import type { DbOrTx } from "./types";
 
 /** The lists whose rows are counted as they are written (migration list_counts). */
@@ -48,45 +48,15 @@ export function maintainedCount(list: CountedListName, merchantId: number, keys:
     ) counted)`.mapWith(Number);
 }
 
-/**
- * Folds up to `limit` of the merchant's pending count changes into its counts, in one statement:
- * deleted and added in the same transaction, so a reader sees each change in one table. Concurrent
- * folds of one merchant do not wait on each other: the one without the advisory lock folds nothing.
- * Returns the changes folded.
- */
-export async function foldListCounts(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {
-  const [row] = rowsOf(
-    await db.execute(sql`
-      with lock as (select pg_try_advisory_xact_lock(hashtext('list_counts'), ${merchantId}) as held),
-      moved as (
-        delete from ${listCountChanges} where id in (
-          select id from ${listCountChanges} where merchant_id = ${merchantId} and (select held from lock)
-          order by id limit ${limit} for update skip locked)
-        returning *
-      ),
-      folded as (
-        insert into ${listCounts} (merchant_id, list, scope_id, kind, currency, rows)
-        select merchant_id, list, scope_id, kind, currency, sum(rows) from moved
-        group by merchant_id, list, scope_id, kind, currency
-        order by list, scope_id, kind, currency
-        on conflict (merchant_id, list, scope_id, kind, currency) do update set rows = ${listCounts}.rows + excluded.rows
-        returning 1
-      )
-      select (select count(*) from moved)::int as n, (select count(*) from folded)::int as keys`),
-  );
-  return Number(row?.n ?? 0);
+/** How the counts' changes fold (lib/db/folded-changes.ts). */
+const listCountTotals: FoldedTotals = { lock: "list_counts", changes: listCountChanges, totals: listCounts, keys: ["list", "scope_id", "kind", "currency"], sums: ["rows"] };
+
+/** Folds up to `limit` of the merchant's pending count changes into its counts (`foldMerchantChanges`). Returns the changes folded. */
+export function foldListCounts(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {
+  return foldMerchantChanges(db, listCountTotals, merchantId, limit);
 }
 
 /** Every merchant's pending count changes folded, batch by batch: stops when aborted. Returns the changes folded. */
-export async function foldAllListCounts(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
-  const limit = options.limit ?? 10_000;
-  let folded = 0;
-  for (;;) {
-    const [next] = rowsOf(await db.execute(sql`select merchant_id from ${listCountChanges} order by id limit 1`));
-    if (!next || options.signal?.aborted) return folded;
-    const n = await foldListCounts(db, Number(next.merchant_id), limit);
-    folded += n;
-    // Another fold holds this merchant (it folds nothing here): leave the rest for the next run.
-    if (n === 0) return folded;
-  }
+export function foldAllListCounts(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
+  return foldEveryMerchant(db, listCountTotals, options);
 }

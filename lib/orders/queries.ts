@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, l
 import { chainCursors, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
+import { foldEveryMerchant, foldMerchantChanges, type FoldedTotals } from "@/lib/db/folded-changes";
 import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, isExactCount, listCount, readKeysetPage, sortKeyText, type CountedList, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
@@ -63,19 +64,23 @@ const sortKeys: Record<OrderingField, SortKeyPart[]> = {
 
 export const orderSortKeyWidth = (field: OrderingField) => sortKeys[field].length;
 
-/** The merchant's orders by status, chain and token as the database keeps their number: exact, a few rows read. */
+/**
+ * The merchant's orders by status, chain and token as the database keeps their number: exact, a few
+ * rows read. An empty status or token filters nothing, as in the dashboard's `orderFilterWhere`.
+ */
 function maintainedOrderCount(merchantId: number, filters: { status?: string; blockchainId?: number; currency?: string }) {
   return maintainedCount("orders", merchantId, {
-    kinds: filters.status !== undefined ? [filters.status] : undefined,
+    kinds: filters.status ? [filters.status] : undefined,
     scopeId: filters.blockchainId,
-    currency: filters.currency,
+    currency: filters.currency || undefined,
   });
 }
 
 /**
  * One page of a merchant's orders and the total matching the filters (exact: the maintained
- * count; with a nonce, which matches one order at most, counted). The page is read with one extra row, which says whether a
- * next page exists; `after` (a cursor) replaces the offset for pages reached by `next` links.
+ * count; with a nonce, which matches one order at most, counted). The page is read with one extra
+ * row, which says whether a next page exists; `after` (a cursor) replaces the offset for pages
+ * reached by `next` links.
  */
 export async function listOrders(
   db: DbOrTx,
@@ -522,49 +527,23 @@ function orderDayRows(merchantId: number, since: string, before?: string) {
   )`;
 }
 
-/**
- * Folds up to `limit` of the merchant's pending changes into its per-day totals, in one statement:
- * the changes are deleted and added in the same transaction, so a reader sees each in one table.
- * Concurrent folds of one merchant do not wait on each other: the one without the advisory lock
- * folds nothing (its reader still sums the changes). Returns the changes folded.
- */
-export async function foldOrderDayTotals(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {
-  const [row] = rowsOf(
-    await db.execute(sql`
-      with lock as (select pg_try_advisory_xact_lock(hashtext('order_day_totals'), ${merchantId}) as held),
-      moved as (
-        delete from ${orderDayTotalChanges} where id in (
-          select id from ${orderDayTotalChanges} where merchant_id = ${merchantId} and (select held from lock)
-          order by id limit ${limit} for update skip locked)
-        returning *
-      ),
-      folded as (
-        insert into ${orderDayTotals} (merchant_id, day, blockchain_id, currency, decimals, status, price_currency, orders, amount, price_amount)
-        select merchant_id, day, blockchain_id, currency, decimals, status, price_currency, sum(orders), sum(amount), sum(price_amount)
-        from moved group by merchant_id, day, blockchain_id, currency, decimals, status, price_currency
-        order by day, blockchain_id, currency, decimals, status, price_currency
-        on conflict (merchant_id, day, blockchain_id, currency, decimals, status, price_currency) do update
-        set orders = ${orderDayTotals}.orders + excluded.orders, amount = ${orderDayTotals}.amount + excluded.amount,
-          price_amount = ${orderDayTotals}.price_amount + excluded.price_amount
-        returning 1
-      )
-      select (select count(*) from moved)::int as n, (select count(*) from folded)::int as keys`),
-  );
-  return Number(row?.n ?? 0);
+/** How the per-day totals' changes fold (lib/db/folded-changes.ts). */
+const orderDayFolding: FoldedTotals = {
+  lock: "order_day_totals",
+  changes: orderDayTotalChanges,
+  totals: orderDayTotals,
+  keys: ["day", "blockchain_id", "currency", "decimals", "status", "price_currency"],
+  sums: ["orders", "amount", "price_amount"],
+};
+
+/** Folds up to `limit` of the merchant's pending changes into its per-day totals (`foldMerchantChanges`). Returns the changes folded. */
+export function foldOrderDayTotals(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {
+  return foldMerchantChanges(db, orderDayFolding, merchantId, limit);
 }
 
 /** Every merchant's pending per-day total changes folded, batch by batch (the fold-totals task): stops when aborted. Returns the changes folded. */
-export async function foldAllOrderDayTotals(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
-  const limit = options.limit ?? 10_000;
-  let folded = 0;
-  for (;;) {
-    const [next] = rowsOf(await db.execute(sql`select merchant_id from ${orderDayTotalChanges} order by id limit 1`));
-    if (!next || options.signal?.aborted) return folded;
-    const n = await foldOrderDayTotals(db, Number(next.merchant_id), limit);
-    folded += n;
-    // Another fold holds this merchant (it folds nothing here): leave the rest for the next run.
-    if (n === 0) return folded;
-  }
+export function foldAllOrderDayTotals(db: DbOrTx, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
+  return foldEveryMerchant(db, orderDayFolding, options);
 }
 
 /** A token's orders of one UTC day (every status) and the confirmed ones' amount. */
@@ -722,11 +701,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   const where = q ? and(filters, orderTextWhere(q)) : filters;
   const bound = q ? textSearchExactCountBound : exactCountBound;
   // Without text or dates the filters are ones the database keeps counts by: exact at any size.
-  // The same truthiness as orderFilterWhere: an empty status or token filters nothing.
-  const maintained =
-    !q && !search.from && !search.to
-      ? maintainedOrderCount(merchantId, { status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined })
-      : undefined;
+  const maintained = !q && !search.from && !search.to ? maintainedOrderCount(merchantId, search) : undefined;
   const list: CountedList = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at, maintained };
   if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));

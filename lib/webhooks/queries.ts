@@ -173,8 +173,9 @@ export const eventSortKey: SortKeyPart[] = [
 
 /**
  * One page of a merchant's events, newest first, each with its order's public id; the count exact
- * (the maintained count; by order, counted from its few events), deep page numbers read from the nearer end (`readKeysetPage`). The
- * order filter resolves the order by its key first, so the filter and the count read only `order_events`.
+ * (the maintained count; by order, counted from its few events), deep page numbers read from the
+ * nearer end (`readKeysetPage`). The order filter resolves the order by its key first, so the
+ * filter and the count read only `order_events`.
  */
 export async function listEvents(db: DbOrTx, merchantId: number, filters: { type?: string; orderId?: string }, window: KeysetWindow) {
   const where = and(
