@@ -10,7 +10,8 @@
  * (default en) is sent as Accept-Language, so the pages are measured in that language. LIGHTHOUSE_SAVE=<dir>
  * writes each page's (median) report (JSON) there. Each page is loaded once to warm the server, then
  * measured LIGHTHOUSE_RUNS times (default 3): the median run by performance is the one reported.
- * Each run's score is printed with Lighthouse's CPU benchmark index of the moment: under 1000
+ * Each run's score is printed with when the page really painted first and with Lighthouse's CPU
+ * benchmark index of the moment: under 1000
  * Lighthouse itself warns that the machine is too slow for its simulated phone, and the score drops
  * (on this shared 2-core machine the index moved from ~900 under load to 1,200–2,200 when quiet).
  */
