@@ -11,9 +11,9 @@
  * writes each page's (median) report (JSON) there. Each page is loaded once to warm the server, then
  * measured LIGHTHOUSE_RUNS times (default 3): the median run by performance is the one reported.
  * Each run's score is printed with when the page really painted first and with Lighthouse's CPU
- * benchmark index of the moment: under 1000
- * Lighthouse itself warns that the machine is too slow for its simulated phone, and the score drops
- * (on this shared 2-core machine the index moved from ~900 under load to 1,200–2,200 when quiet).
+ * benchmark index of the moment: under 1000 Lighthouse itself warns that the machine is too slow for
+ * its simulated phone, and the score drops (on this shared 2-core machine the index moved from ~900
+ * under load to 1,200–2,200 when quiet).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
