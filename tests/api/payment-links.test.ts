@@ -12,6 +12,7 @@ import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createApiKeyFor, createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
+import { inOneRateWindow } from "../helpers/rate-window";
 import { call, type Handler } from "../helpers/request";
 
 const testDb = setupTestDatabase();
@@ -166,8 +167,11 @@ describe("payment links (customer)", () => {
     await createWallet(m, { blockchain: 3 });
     // Two links, so neither reaches its own cap of pending orders (LINK_OPEN_ORDERS_PER_LINK): the client's count is the route's.
     const links = [await newLink(m, tokenLink), await newLink(m, tokenLink)];
-    let last = 0;
-    for (let i = 0; i < 61; i++) last = (await order(links[i % 2]!.id, { blockchain: "base", currency: "USDC" }, "198.51.100.9")).status;
+    const last = await inOneRateWindow(async () => {
+      let status = 0;
+      for (let i = 0; i < 61; i++) status = (await order(links[i % 2]!.id, { blockchain: "base", currency: "USDC" }, "198.51.100.9")).status;
+      return status;
+    });
     expect(last).toBe(429);
     // another client is not affected
     expect((await order(links[0]!.id, { blockchain: "base", currency: "USDC" }, "198.51.100.10")).status).toBe(201);

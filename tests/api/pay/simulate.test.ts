@@ -8,6 +8,7 @@ import { watchChainTick } from "@/lib/engine/chain-tick";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
+import { inOneRateWindow } from "../../helpers/rate-window";
 import { call } from "../../helpers/request";
 
 const testDb = setupTestDatabase();
@@ -118,8 +119,11 @@ describe("POST /api/pay/{order_id}/simulate/", () => {
   });
 
   test("is limited per client address", async () => {
-    let last = await simulateCall("ORD-unknown0000000000", "full", "198.51.100.99");
-    for (let i = 0; i < 120 && last.status !== 429; i++) last = await simulateCall("ORD-unknown0000000000", "full", "198.51.100.99");
+    const last = await inOneRateWindow(async () => {
+      let res = await simulateCall("ORD-unknown0000000000", "full", "198.51.100.99");
+      for (let i = 0; i < 120 && res.status !== 429; i++) res = await simulateCall("ORD-unknown0000000000", "full", "198.51.100.99");
+      return res;
+    });
     expect(last.status).toBe(429);
     expect(last.body.error.code).toBe("RATE_LIMITED");
     expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
