@@ -21,10 +21,15 @@ export const maxResponseBytes = 2 * 1024;
 
 const userAgent = "PaymentGateway-Webhooks/1.0";
 
-// Keep-alive pools: most deliveries go to a handful of receivers.
+/**
+ * Keep-alive pools: most deliveries go to a handful of receivers. An idle connection is closed
+ * after 15 s, or a second before the receiver's own `Keep-Alive: timeout=` hint (Node applies the
+ * hint only to an agent that has a timeout of its own).
+ */
+const agentOptions = { keepAlive: true, maxSockets: 64, timeout: 15_000 };
 const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  http: new http.Agent(agentOptions),
+  https: new https.Agent(agentOptions),
 };
 
 export interface SendInput {
@@ -100,14 +105,58 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
   const bodyBytes = Buffer.from(input.body, "utf8");
   const isHttps = url.protocol === "https:";
 
-  return new Promise<SendResult>((resolve) => {
+  const deadline = setTimeoutSignal(timeoutMs);
+  const request = { url, addresses, isHttps, headers: requestHeaders, bodyBytes, internal, signal: deadline.signal };
+  try {
+    // "stale-connection": the receiver closed the kept-alive connection as this request went out on
+    // it (its idle timeout ran out at that moment), unanswered. Sent again at once on a new connection,
+    // with the same webhook-id, within the same deadline.
+    const first = await postOnce({ ...request, fresh: false });
+    const outcome = first === "stale-connection" ? await postOnce({ ...request, fresh: true }) : first;
+    return done(outcome.error === timedOutMarker ? { ...outcome, error: timedOutError(timeoutMs) } : outcome);
+  } finally {
+    deadline.clear();
+  }
+}
+
+const unreachable = "The receiver on this machine could not be reached.";
+const timedOutMarker = "timed out";
+
+function setTimeoutSignal(ms: number) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+interface PostInput {
+  url: URL;
+  addresses: ResolvedAddress[];
+  isHttps: boolean;
+  headers: Record<string, string>;
+  bodyBytes: Buffer;
+  /** A target on this machine: network failures all read alike (no port probing). */
+  internal: boolean;
+  /** Aborted at the attempt's deadline (both tries together). */
+  signal: AbortSignal;
+  /** On a new connection rather than a kept-alive one. */
+  fresh: boolean;
+}
+
+/**
+ * One POST. "stale-connection": it went out on a kept-alive connection that the receiver had
+ * closed (reset or closed with no answer), which Node's docs say to send again.
+ */
+function postOnce(input: PostInput & { fresh: true }): Promise<Partial<SendResult>>;
+function postOnce(input: PostInput): Promise<Partial<SendResult> | "stale-connection">;
+function postOnce(input: PostInput): Promise<Partial<SendResult> | "stale-connection"> {
+  const { url, isHttps } = input;
+  return new Promise((resolve) => {
     let settled = false;
-    let timedOut = false;
-    const finish = (partial: Partial<SendResult>) => {
+    const finish = (outcome: Partial<SendResult> | "stale-connection") => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      resolve(done(partial));
+      input.signal.removeEventListener("abort", onDeadline);
+      resolve(outcome);
     };
 
     const request = (isHttps ? https : http).request({
@@ -116,22 +165,28 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       port: url.port || (isHttps ? 443 : 80),
       path: `${url.pathname}${url.search}`,
       method: "POST",
-      headers: { ...requestHeaders, "content-length": String(bodyBytes.length) },
-      agent: isHttps ? agents.https : agents.http,
-      lookup: pinnedLookup(addresses) as unknown as typeof import("node:dns").lookup,
+      headers: { ...input.headers, "content-length": String(input.bodyBytes.length) },
+      // `false`: a connection of its own, never one from the pool (which may hold more closed ones).
+      agent: input.fresh ? false : isHttps ? agents.https : agents.http,
+      lookup: pinnedLookup(input.addresses) as unknown as typeof import("node:dns").lookup,
     });
 
-    const timer = setTimeout(() => {
+    let timedOut = false;
+    const onDeadline = () => {
       timedOut = true;
-      request.destroy(new Error(timedOutError(timeoutMs)));
-    }, timeoutMs);
+      request.destroy(new Error(timedOutMarker));
+    };
+    if (input.signal.aborted) onDeadline();
+    else input.signal.addEventListener("abort", onDeadline, { once: true });
 
+    let answered = false;
     request.on("response", (response) => {
+      answered = true;
       const statusCode = response.statusCode ?? null;
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], new Date());
       const chunks: Buffer[] = [];
       let size = 0;
-      const keepBody = !internal || (statusCode !== null && statusCode >= 200 && statusCode < 300);
+      const keepBody = !input.internal || (statusCode !== null && statusCode >= 200 && statusCode < 300);
       const complete = () =>
         finish({ statusCode, retryAfterMs, responseBody: keepBody ? Buffer.concat(chunks).subarray(0, maxResponseBytes).toString("utf8") : null });
       response.on("data", (chunk: Buffer) => {
@@ -149,9 +204,11 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
     });
     // A timeout is named as such whatever the target (its duration shows it anyway); other network
     // failures of a target on this machine read alike, so sends cannot tell closed ports from open ones.
-    request.on("error", (error) =>
-      finish({ error: timedOut ? timedOutError(timeoutMs) : internal ? "The receiver on this machine could not be reached." : error.message || String(error) }),
-    );
-    request.end(bodyBytes);
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      if (timedOut) return finish({ error: timedOutMarker });
+      if (!input.fresh && request.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE")) return finish("stale-connection");
+      finish({ error: input.internal ? unreachable : error.message || String(error) });
+    });
+    request.end(input.bodyBytes);
   });
 }
