@@ -186,7 +186,8 @@ async function outage(seconds: number) {
   // Paid after the restart, with nothing restarted on the app's side: it confirms and its webhook arrives.
   const paid = await timedRequest("POST", `/api/sandbox/payment-orders/${apiBack.order_id}/pay/`, {});
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-  expect((await timedRequest("POST", "/api/sandbox/mine/", { blocks: 2, blockchain: "base" })).status).toBe(200);
+  const mined = await timedRequest("POST", "/api/sandbox/mine/", { blocks: 2, blockchain: "base" });
+  expect(mined.status, JSON.stringify(mined.body)).toBe(200);
   const paidIds = [apiBack.order_id as string, paidDuringOutage.order_id as string];
   for (const id of paidIds) paidOrderIds.add(id);
   await waitFor("both paid orders to confirm", async () => {
