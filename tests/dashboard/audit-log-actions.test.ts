@@ -4,9 +4,8 @@ import { GET as listAuditLog } from "@/app/api/audit-log/route";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, randomAddress } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 // next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
 vi.mock("next-auth", () => import("@auth/core/errors"));
 

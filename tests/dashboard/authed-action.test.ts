@@ -4,9 +4,8 @@ import { ApiError } from "@/lib/http/errors";
 import { setupTestDatabase } from "../helpers/db";
 import { createApiKeyFor, createMerchant, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { authedAction } = await import("@/lib/auth/authed-action");
 const { addWalletAction, updateWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");

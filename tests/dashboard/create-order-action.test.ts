@@ -1,12 +1,11 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet } from "../helpers/factories";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { createOrderAction } = await import("@/app/(dashboard)/dashboard/orders/actions");
 const { updateToleranceAction } = await import("@/app/(dashboard)/dashboard/settings/actions");

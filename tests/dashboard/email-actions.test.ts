@@ -9,10 +9,9 @@ import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { linkToken, startSmtpSink } from "../helpers/smtp-sink";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
 const fake = vi.hoisted(() => ({ clientIp: "203.0.113.80" }));
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-gateway-peer-address": fake.clientIp }) }));
 
 const { requestPasswordResetAction } = await import("@/app/(auth)/forgot-password/actions");

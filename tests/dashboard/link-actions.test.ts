@@ -1,10 +1,9 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet } from "../helpers/factories";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { createLinkAction } = await import("@/app/(dashboard)/dashboard/links/actions");
 const { GET: listLinks } = await import("@/app/api/payment-links/route");

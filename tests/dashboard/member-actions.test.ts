@@ -1,11 +1,10 @@
 /** Issue 28 item 3: every dashboard action checks the member's role, with the same use-cases as the API. */
-import { beforeEach, describe, expect, test, vi } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, randomAddress, type TestMerchant } from "../helpers/factories";
 import { addMember, invitationTokenFromOutbox, type TestMember } from "../helpers/members";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { addWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 const { createApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");

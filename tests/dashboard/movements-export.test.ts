@@ -1,4 +1,4 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Hex } from "viem";
 import { POST as postOrder } from "@/app/api/payment-orders/route";
 import { POST as postRefund } from "@/app/api/payment-orders/[orderId]/refunds/route";
@@ -14,9 +14,8 @@ import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { GET: exportMovements, POST: postExport } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
 const { fiatValue, linkIdOf, movementColumns } = await import("@/lib/dashboard/movements-csv");

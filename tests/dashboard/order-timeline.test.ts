@@ -1,4 +1,4 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Hex } from "viem";
 import { POST as postRefund } from "@/app/api/payment-orders/[orderId]/refunds/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
@@ -12,9 +12,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { loadOrderDetail } = await import("@/lib/dashboard/order-detail");
 
 const testDb = setupTestDatabase();

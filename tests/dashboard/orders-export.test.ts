@@ -1,11 +1,10 @@
-import { beforeAll, describe, expect, test, vi } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { paymentOrders, type NewPaymentOrder } from "@/lib/db/schema";
 import { createOrder as createOrderUseCase } from "@/lib/orders/create-order";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { GET: exportOrders, POST: postExport } = await import("@/app/(dashboard)/dashboard/orders/export/route");
 const { csvField } = await import("@/lib/dashboard/orders-csv");

@@ -1,14 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, test, vi } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "@/lib/db/map-row";
 import { paymentOrders, type NewPaymentOrder, type PaymentOrder } from "@/lib/db/schema";
 import { createOrder as createOrderUseCase } from "@/lib/orders/create-order";
 import { foldAllOrderDayTotals, foldOrderDayTotals, transitionOrder } from "@/lib/orders/queries";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
-import { sessionModuleMock } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { loadOverview } = await import("@/lib/dashboard/overview");
 
 /**

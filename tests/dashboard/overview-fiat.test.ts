@@ -1,11 +1,9 @@
-import { beforeAll, describe, expect, test, vi } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { paymentOrders, type NewPaymentOrder } from "@/lib/db/schema";
 import { createOrder as createOrderUseCase } from "@/lib/orders/create-order";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
-import { sessionModuleMock } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { fiatOverview, loadOverview } = await import("@/lib/dashboard/overview");
 
 const database = setupTestDatabase();

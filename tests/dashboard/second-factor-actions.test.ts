@@ -3,9 +3,8 @@ import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, randomAddress, type TestMerchant } from "../helpers/factories";
 import { startReceiver, type Receiver } from "../webhooks/support";
 import { codeFor, useStepClock } from "../api/auth/totp-support";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 // next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
 vi.mock("next-auth", () => import("@auth/core/errors"));
 

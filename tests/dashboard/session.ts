@@ -4,8 +4,9 @@ import type { SessionMerchant } from "@/lib/auth/next-auth";
 /**
  * The dashboard's session, controlled by the test. next-auth reads the cookie through
  * `next/headers`, which needs a live request; everything after it (authedAction, the export
- * route, the use-cases, the database) runs for real. Use with
- * `vi.mock("@/lib/auth/next-auth", () => sessionModuleMock)` at the top of the test file.
+ * route, the use-cases, the database) runs for real. tests/helpers/setup.ts puts `sessionModuleMock`
+ * in place of `@/lib/auth/next-auth` for every test file and signs out before each file; a file
+ * that needs more of the module (its `signIn`) mocks it itself with `{ ...sessionModuleMock, … }`.
  */
 export const session = { current: null as SessionMerchant | null };
 

@@ -1,13 +1,12 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setupFacts } from "@/lib/dashboard/overview";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
 import { startReceiver, type Receiver } from "../webhooks/support";
-import { sessionModuleMock, signInAs } from "./session";
+import { signInAs } from "./session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const { createEndpointAction, sendTestAction } = await import("@/app/(dashboard)/dashboard/webhooks/actions");
 

@@ -1,8 +1,15 @@
 // Runs before every test file (vitest.config.ts setupFiles), as instrumentation.ts does at server start.
 import { expect, vi } from "vitest";
 import { configureZodMessages } from "@/lib/http/zod-messages";
+import { session, sessionModuleMock } from "../dashboard/session";
 
 configureZodMessages();
+
+// The dashboard's session (next-auth reads it from a live request's cookie) comes from the test:
+// one module double for every file, so that files reaching a dashboard action need no module mock
+// of their own, and with it no process of their own (vitest.config.ts). Signed out at each file's start.
+vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
+session.current = null;
 
 // Most files share a worker process with the files before them (vitest.config.ts): start each from
 // what a fresh process has — no credentials, chain clients, heads or task states remembered from a

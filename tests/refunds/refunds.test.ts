@@ -5,7 +5,7 @@
  * events; plus the refusals (order state, amounts, another merchant's order) and the payment page's
  * refund address.
  */
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parseAbi, type Address, type Hex } from "viem";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { GET as listRefunds, POST as postRefund } from "@/app/api/payment-orders/[orderId]/refunds/route";
@@ -23,7 +23,7 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { expectMatchesSchema } from "../helpers/openapi";
 import { createApiKeyFor, createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock, signInAs } from "../dashboard/session";
+import { signInAs } from "../dashboard/session";
 import { createRefundAction } from "@/app/(dashboard)/dashboard/orders/[orderId]/actions";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { devnetFaucet } from "@/lib/chains/sandbox-devnet";
@@ -31,7 +31,6 @@ import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();

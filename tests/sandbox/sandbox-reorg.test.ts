@@ -4,7 +4,7 @@
  * is recorded; it is charged to the mined-block budget, refused past what the devnet can go back
  * to, and 404 in live mode.
  */
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { GET as listEvents } from "@/app/api/events/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
@@ -19,10 +19,9 @@ import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { sessionModuleMock, signInAs } from "../dashboard/session";
+import { signInAs } from "../dashboard/session";
 import { inMode } from "../webhooks/support";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { reorgAction } = await import("@/app/(dashboard)/dashboard/sandbox/actions");
 
 const testDb = setupTestDatabase();

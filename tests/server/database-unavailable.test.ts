@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GET as liveness } from "@/app/api/health/live/route";
 import { GET as readiness } from "@/app/api/health/ready/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
@@ -13,9 +13,8 @@ import { backend } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { privatePostgresAvailable, startPrivatePostgres, type PrivatePostgres } from "../faults/private-postgres";
-import { sessionModuleMock, signInAs } from "../dashboard/session";
+import { signInAs } from "../dashboard/session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { updateToleranceAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 
 // The database stops under the running code (its own PostgreSQL cluster, `pg_ctl stop -m fast`):

@@ -1,6 +1,6 @@
 /** Issue 28 item 2: verification, password reset and security notices, sent through a real SMTP server. */
 import { createServer, type AddressInfo, type Socket } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
@@ -22,9 +22,8 @@ import { createMerchant, randomAddress, uniqueName } from "../../helpers/factori
 import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 import { linkToken, startSmtpSink } from "../../helpers/smtp-sink";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { signInAs } from "../../dashboard/session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { updateWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 
 const database = setupTestDatabase();

@@ -12,9 +12,8 @@ import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant } from "../../helpers/factories";
 import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { signInAs } from "../../dashboard/session";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 vi.mock("next-auth", () => import("@auth/core/errors"));
 const { revokeSessionAction } = await import("@/app/(dashboard)/dashboard/sessions/actions");
 const { authorizeDashboardSignIn } = await import("@/lib/auth/dashboard-sign-in");

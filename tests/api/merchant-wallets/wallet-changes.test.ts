@@ -1,5 +1,5 @@
 /** Issue 13 item 7: a payout address changes only with a login, is recorded and announced (wallet.updated). */
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as createEndpointRoute } from "@/app/api/webhook-endpoints/route";
 import { POST as postWallet } from "@/app/api/merchant-wallets/route";
 import { PUT as putWallet } from "@/app/api/merchant-wallets/[id]/route";
@@ -8,10 +8,9 @@ import { listAccountEvents } from "@/lib/webhooks/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createApiKeyFor, createMerchant, randomAddress } from "../../helpers/factories";
 import { call } from "../../helpers/request";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { signInAs } from "../../dashboard/session";
 import { settlePending, startReceiver, type Receiver } from "../../webhooks/support";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { addWalletAction, updateWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 
 const database = setupTestDatabase();

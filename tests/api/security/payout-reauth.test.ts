@@ -1,12 +1,11 @@
 /** Issue 24 item 7: a payout address changes only with a fresh proof (the password), on every path. */
-import { describe, expect, test, vi } from "vitest";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { describe, expect, test } from "vitest";
+import { signInAs } from "../../dashboard/session";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createWallet, randomAddress } from "../../helpers/factories";
 import { openApiDocument as doc } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { PUT } = await import("@/app/api/merchant-wallets/[id]/route");
 const { GET: listWallets } = await import("@/app/api/merchant-wallets/route");
 const { updateWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");

@@ -3,7 +3,7 @@
  * test wallet pays the order, then signs the refund address (personal_sign) with its own key; only
  * a signature by a sender of the order's counted transfers sets it, and the merchant sees who signed.
  */
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { getAddress, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -15,14 +15,12 @@ import { watchChainTick } from "@/lib/engine/chain-tick";
 import { paymentOrders } from "@/lib/db/schema";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
-import { sessionModuleMock } from "../../dashboard/session";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
 import { expectMatchesSchema } from "../../helpers/openapi";
 import { createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();

@@ -1,12 +1,11 @@
 /** Issue 24 item 5: refunds never go to the gateway's own addresses; typed addresses are EIP-55 checked. */
-import { describe, expect, test, vi } from "vitest";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { describe, expect, test } from "vitest";
+import { signInAs } from "../../dashboard/session";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createOrder, createWallet, randomAddress } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { POST: postRefund } = await import("@/app/api/payment-orders/[orderId]/refunds/route");
 const { POST: postRefundAddress } = await import("@/app/api/pay/[orderId]/refund-address/route");
 const { POST: postWallet } = await import("@/app/api/merchant-wallets/route");

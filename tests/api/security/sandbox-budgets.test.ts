@@ -1,6 +1,6 @@
 /** Issue 24 items 2 and 3: the devnet budgets are charged in the use-cases, whoever calls; public simulate has its own. */
-import { afterEach, describe, expect, test, vi } from "vitest";
-import { sessionModuleMock, signInAs } from "../../dashboard/session";
+import { afterEach, describe, expect, test } from "vitest";
+import { signInAs } from "../../dashboard/session";
 import { env } from "@/lib/env";
 import { simulatePayment } from "@/lib/sandbox/simulate-payment";
 import { setupTestDatabase } from "../../helpers/db";
@@ -8,7 +8,6 @@ import { setupTestDevnet } from "../../helpers/devnet";
 import { createMerchant, createOrder, createWallet, randomAddress } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
-vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
 const { POST: mineRoute } = await import("@/app/api/sandbox/mine/route");
 const { POST: faucetRoute } = await import("@/app/api/sandbox/faucet/route");
 const { faucetAction, mineAction, payOrderAction } = await import("@/app/(dashboard)/dashboard/sandbox/actions");
