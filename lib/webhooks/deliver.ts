@@ -105,28 +105,15 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
   const bodyBytes = Buffer.from(input.body, "utf8");
   const isHttps = url.protocol === "https:";
 
-  const deadline = setTimeoutSignal(timeoutMs);
-  const request = { url, addresses, isHttps, headers: requestHeaders, bodyBytes, internal, signal: deadline.signal };
-  try {
-    // "stale-connection": the receiver closed the kept-alive connection as this request went out on
-    // it (its idle timeout ran out at that moment), unanswered. Sent again at once on a new connection,
-    // with the same webhook-id, within the same deadline.
-    const first = await postOnce({ ...request, fresh: false });
-    const outcome = first === "stale-connection" ? await postOnce({ ...request, fresh: true }) : first;
-    return done(outcome.error === timedOutMarker ? { ...outcome, error: timedOutError(timeoutMs) } : outcome);
-  } finally {
-    deadline.clear();
-  }
+  const request = { url, addresses, isHttps, headers: requestHeaders, bodyBytes, internal, timeoutMs, deadline: AbortSignal.timeout(timeoutMs) };
+  // "stale-connection": the receiver closed the kept-alive connection as this request went out on it
+  // (its idle timeout ran out at that moment), unanswered. Sent again at once on a new connection,
+  // with the same webhook-id, within the same deadline.
+  const first = await postOnce({ ...request, fresh: false });
+  return done(first === "stale-connection" ? await postOnce({ ...request, fresh: true }) : first);
 }
 
 const unreachable = "The receiver on this machine could not be reached.";
-const timedOutMarker = "timed out";
-
-function setTimeoutSignal(ms: number) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
 
 interface PostInput {
   url: URL;
@@ -136,8 +123,9 @@ interface PostInput {
   bodyBytes: Buffer;
   /** A target on this machine: network failures all read alike (no port probing). */
   internal: boolean;
+  timeoutMs: number;
   /** Aborted at the attempt's deadline (both tries together). */
-  signal: AbortSignal;
+  deadline: AbortSignal;
   /** On a new connection rather than a kept-alive one. */
   fresh: boolean;
 }
@@ -155,7 +143,7 @@ function postOnce(input: PostInput): Promise<Partial<SendResult> | "stale-connec
     const finish = (outcome: Partial<SendResult> | "stale-connection") => {
       if (settled) return;
       settled = true;
-      input.signal.removeEventListener("abort", onDeadline);
+      input.deadline.removeEventListener("abort", onDeadline);
       resolve(outcome);
     };
 
@@ -174,10 +162,10 @@ function postOnce(input: PostInput): Promise<Partial<SendResult> | "stale-connec
     let timedOut = false;
     const onDeadline = () => {
       timedOut = true;
-      request.destroy(new Error(timedOutMarker));
+      request.destroy(new Error(timedOutError(input.timeoutMs)));
     };
-    if (input.signal.aborted) onDeadline();
-    else input.signal.addEventListener("abort", onDeadline, { once: true });
+    if (input.deadline.aborted) onDeadline();
+    else input.deadline.addEventListener("abort", onDeadline, { once: true });
 
     let answered = false;
     request.on("response", (response) => {
@@ -205,7 +193,7 @@ function postOnce(input: PostInput): Promise<Partial<SendResult> | "stale-connec
     // A timeout is named as such whatever the target (its duration shows it anyway); other network
     // failures of a target on this machine read alike, so sends cannot tell closed ports from open ones.
     request.on("error", (error: NodeJS.ErrnoException) => {
-      if (timedOut) return finish({ error: timedOutMarker });
+      if (timedOut) return finish({ error: timedOutError(input.timeoutMs) });
       if (!input.fresh && request.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE")) return finish("stale-connection");
       finish({ error: input.internal ? unreachable : error.message || String(error) });
     });
