@@ -204,7 +204,11 @@ async function outage(seconds: number) {
   const webhookAt = Date.now();
 
   // What happened to everything acknowledged: every 201 order exists; none but the paid one is confirmed.
-  const all = await listAll(server, "/api/payment-orders/", merchant.access);
+  const all = await listAll(server, "/api/payment-orders/", merchant.access).catch((error) => {
+    const warnings = server.output().slice(logStart).split("\n").filter((line) => /"level":"(warn|error)"/.test(line));
+    console.log(`[faults] the list failed after recovery; last warnings:\n${warnings.slice(-12).join("\n")}`);
+    throw error;
+  });
   const byId = new Map(all.map((o) => [o.order_id as string, o]));
   const acknowledged = answers.filter((a) => a.orderId).map((a) => a.orderId!);
   const lost = acknowledged.filter((id) => !byId.has(id));
