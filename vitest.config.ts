@@ -27,8 +27,8 @@ const maxWorkers = Number(process.env.TEST_MAX_WORKERS) || 3;
  * under them would never fire for the files after it) or says `// vitest: isolate` runs in a process
  * of its own, as before. Faking only the clock (`vi.useFakeTimers({ toFake: ["Date"] })`, also in
  * the helpers `inOneRateWindow` and totp-support's `useStepClock`) is shared: each file starts on
- * real timers. What the gateway keeps in memory between calls is cleared before
- * each file (tests/helpers/setup.ts).
+ * real timers. What the gateway keeps in memory between calls is cleared before each file
+ * (tests/helpers/setup.ts).
  */
 const needsOwnProcess =
   /vi\.(mock|doMock|stubEnv|stubGlobal|resetModules)\(|vi\.useFakeTimers\((?!\{ toFake: \["Date"\] \}\))|process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env|\/\/ vitest: isolate/;

@@ -59,8 +59,8 @@ describe("a kept-alive connection the receiver has closed", () => {
   });
 
   test("it is sent again once only: a receiver that keeps dropping it gets a failed attempt", async () => {
-    let answered = 0;
-    receiver = await startReceiver(() => answered++ > 0);
+    let requests = 0;
+    receiver = await startReceiver(() => requests++ > 0);
     expect(await send(receiver.url, "msg_first")).toMatchObject({ statusCode: 200 });
 
     const second = await send(receiver.url, "msg_second");
