@@ -46,6 +46,9 @@ const nextConfig: NextConfig = {
   // `npm test` runs `tsc --noEmit` over the whole project (tests included) before building.
   typescript: { ignoreBuildErrors: true },
   headers: securityHeaders,
+  // Turbopack writes its build cache (~400 MB, 30 s on this 2-core machine) after every build; CI builds a
+  // fresh clone once and never reads it back, so it skips the write there. Locally it makes a rebuild 2x faster.
+  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
 };
 
 // next-intl without i18n routing (i18n/request.ts). Messages are precompiled at build time, so the
