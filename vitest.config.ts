@@ -40,7 +40,16 @@ function testFiles(dir: string): string[] {
     return entry.name.endsWith(".test.ts") ? [path.relative(__dirname, full)] : [];
   });
 }
-const ownProcessFiles = testFiles(path.join(__dirname, "tests")).filter((file) => needsOwnProcess.test(readFileSync(path.join(__dirname, file), "utf8")));
+const allTestFiles = testFiles(path.join(__dirname, "tests")).map((file) => ({ file, text: readFileSync(path.join(__dirname, file), "utf8") }));
+const ownProcessFiles = allTestFiles.filter(({ text }) => needsOwnProcess.test(text)).map(({ file }) => file);
+
+/**
+ * The files that reach a database: through the database helpers, a `next start` child (which gets one from
+ * them), or the backend variables. The others (pure logic, a devnet, a local receiver) would run the same
+ * twice, so they run on PGlite's project only, as tests/unit does.
+ */
+const usesDatabase = /helpers\/db"|helpers\/server"|faults\/support"|running-server|private-postgres|setupTestDatabase|TEST_DB_BACKEND|TEST_DATABASE_URL/;
+const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !usesDatabase.test(text)).map(({ file }) => file);
 
 function project(backend: string, isolated: boolean): TestProjectInlineConfiguration {
   return {
@@ -49,8 +58,8 @@ function project(backend: string, isolated: boolean): TestProjectInlineConfigura
       name: isolated ? `${backend}-isolated` : backend,
       isolate: isolated,
       include: isolated ? ownProcessFiles : ["tests/**/*.test.ts"],
-      // Pure unit tests do not depend on the backend: run them in one project only.
-      exclude: [...(isolated ? [] : ownProcessFiles), ...(backend === "postgres" ? ["tests/unit/**"] : [])],
+      // Pure unit tests and files that reach no database do not depend on the backend: run them in one project only.
+      exclude: [...(isolated ? [] : ownProcessFiles), ...(backend === "postgres" ? ["tests/unit/**", ...databaseFreeFiles] : [])],
       // What instrumentation.ts sets up once per server process (zod's messages), and a clean slate per file.
       setupFiles: ["tests/helpers/setup.ts"],
       // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
