@@ -1,9 +1,14 @@
 // Runs before every test file (vitest.config.ts setupFiles), as instrumentation.ts does at server start.
 import { expect, vi } from "vitest";
+import { setPasswordHashCostForTests } from "@/lib/auth/passwords";
 import { configureZodMessages } from "@/lib/http/zod-messages";
 import { session, sessionModuleMock } from "../dashboard/session";
 
 configureZodMessages();
+
+// Passwords are hashed with argon2id at its lowest cost (about 45 ms of CPU less per hash and per check):
+// the suite signs up and signs in thousands of times. tests/api/auth/register.test.ts checks the production cost.
+setPasswordHashCostForTests({ memoryCost: 1024, timeCost: 1 });
 
 // The dashboard's session (next-auth reads it from a live request's cookie) comes from the test:
 // one module double for every file, so that files reaching a dashboard action need no module mock

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
+import { setPasswordHashCostForTests } from "@/lib/auth/passwords";
 import { merchants } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { setupTestDatabase } from "../../helpers/db";
@@ -27,7 +28,9 @@ describe("POST /api/auth/register", () => {
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test("stores the password as an argon2id hash", async () => {
+  test("stores the password as an argon2id hash, at the production cost", async () => {
+    // tests/helpers/setup.ts lowers the cost for the suite; this test is the one that sees what production stores.
+    setPasswordHashCostForTests(undefined);
     const input = newAccount();
     const res = await call(register, "POST", "/api/auth/register", { body: input });
     const [row] = await testDb.db.select().from(merchants).where(eq(merchants.id, res.body.user.id));
