@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test, vi } from "vitest";
@@ -8,7 +7,7 @@ import { GET as verify } from "@/app/api/auth/verify/route";
 import { credentialCacheTtlMs } from "@/lib/auth/credential-cache";
 import { AdminError, setMerchantPlan, showMerchantPlan } from "@/lib/auth/set-plan";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
-import { backend, createEmptyPostgresDatabase, setupTestDatabase } from "../../helpers/db";
+import { backend, createEmptyPostgresDatabase, createMigratedPgliteDir, setupTestDatabase } from "../../helpers/db";
 import { createMerchant, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
@@ -54,7 +53,9 @@ describe(`npm run admin as a child process (${backend})`, () => {
       const empty = await createEmptyPostgresDatabase();
       target = { env: { DATABASE_URL: empty.url }, open: () => openDatabase({ url: empty.url }), cleanup: () => empty.drop() };
     } else {
-      const dir = mkdtempSync(path.join(tmpdir(), "idem-admin-"));
+      // Already migrated (a copy of the suite's migrated PGlite): PGlite's initdb and the migrations cost seconds of
+      // CPU, and migrating an empty database is what the PostgreSQL branch and the browser tests' server do.
+      const dir = await createMigratedPgliteDir("idem-admin-");
       target = { env: { PGLITE_DIR: dir }, open: () => openDatabase({ pgliteDir: dir }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     }
     const admin = (...args: string[]) => {
