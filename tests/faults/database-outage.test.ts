@@ -288,12 +288,21 @@ scenarios("PostgreSQL outage under a running server", () => {
 
   test("metrics need the token, and show the chain, the tasks and the requests after the outages", async () => {
     expect((await http(server, "GET", "/api/metrics")).status).toBe(401);
+    let reportedWatcherErrors = false;
     // The database gauges are read at each scrape: the first after the outages may still meet a connection PostgreSQL's restart closed.
     const text = await waitFor("a scrape with the database gauges", async () => {
       const res = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
       expect(res.status).toBe(200);
       const body = await res.text();
-      return /^gateway_database_up 1$/m.test(body) && /^gateway_chain_lag_blocks\{chain="base"\} \d+$/m.test(body) && body;
+      // A watcher tick may fail after the outages on a loaded machine (an RPC call timing out, say): what counts is
+      // that its runs succeed again, so wait for a scrape after a good run, and say what failed meanwhile.
+      const watcherErrors = Number(/^gateway_task_consecutive_errors\{task="watch-chain-base"\} (\d+)$/m.exec(body)?.[1] ?? NaN);
+      if (watcherErrors > 0 && !reportedWatcherErrors) {
+        reportedWatcherErrors = true;
+        const warnings = server.output().split("\n").filter((line) => /"level":"(warn|error)"/.test(line) && line.includes("watch-chain-base"));
+        console.log(`[faults] watch-chain-base failed ${watcherErrors} runs in a row after the outages; its last warnings:\n${warnings.slice(-6).join("\n")}`);
+      }
+      return /^gateway_database_up 1$/m.test(body) && /^gateway_chain_lag_blocks\{chain="base"\} \d+$/m.test(body) && watcherErrors === 0 && body;
     }, 30_000, 500);
     expect(text).toMatch(/^gateway_chain_head_block\{chain="base"\} \d+$/m);
     expect(text).toMatch(/^gateway_chain_lag_blocks\{chain="base"\} \d+$/m);
