@@ -1,5 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 // Database tests run once on in-memory PGlite and, when TEST_DATABASE_URL is set,
@@ -44,12 +44,22 @@ const allTestFiles = testFiles(path.join(__dirname, "tests")).map((file) => ({ f
 const ownProcessFiles = allTestFiles.filter(({ text }) => needsOwnProcess.test(text)).map(({ file }) => file);
 
 /**
- * The files that reach a database: through the database helpers, a `next start` child (which gets one from
- * them), or the backend variables. The others (pure logic, a devnet, a local receiver) would run the same
- * twice, so they run on PGlite's project only, as tests/unit does.
+ * The files that reach a database: through the database helpers or a `next start` child (which gets one from
+ * them), directly or through a local helper they import, or through the backend variables. The others (pure
+ * logic, a devnet, a local receiver) would run the same twice, so they run on PGlite's project only, as
+ * tests/unit does.
  */
-const usesDatabase = /helpers\/db"|helpers\/server"|faults\/support"|running-server|private-postgres|setupTestDatabase|TEST_DB_BACKEND|TEST_DATABASE_URL/;
-const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !usesDatabase.test(text)).map(({ file }) => file);
+const databaseHelpers = /helpers\/db"|helpers\/server"|setupTestDatabase/;
+function usesDatabase(file: string, text: string, seen = new Set<string>()): boolean {
+  if (databaseHelpers.test(text) || (seen.size === 0 && /TEST_DB_BACKEND|TEST_DATABASE_URL/.test(text))) return true;
+  return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].some(([, specifier]) => {
+    const imported = path.join(path.dirname(file), `${specifier}.ts`);
+    if (seen.has(imported) || !existsSync(path.join(__dirname, imported))) return false;
+    seen.add(imported);
+    return usesDatabase(imported, readFileSync(path.join(__dirname, imported), "utf8"), seen);
+  });
+}
+const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !usesDatabase(file, text)).map(({ file }) => file);
 
 function project(backend: string, isolated: boolean): TestProjectInlineConfiguration {
   return {
