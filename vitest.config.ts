@@ -51,7 +51,7 @@ const ownProcessFiles = allTestFiles.filter(({ text }) => needsOwnProcess.test(t
  */
 const databaseHelpers = /helpers\/db"|helpers\/server"|setupTestDatabase/;
 function usesDatabase(file: string, text: string, seen = new Set<string>()): boolean {
-  if (databaseHelpers.test(text) || (seen.size === 0 && /TEST_DB_BACKEND|TEST_DATABASE_URL/.test(text))) return true;
+  if (databaseHelpers.test(text)) return true;
   return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].some(([, specifier]) => {
     const imported = path.join(path.dirname(file), `${specifier}.ts`);
     if (seen.has(imported) || !existsSync(path.join(__dirname, imported))) return false;
@@ -59,7 +59,8 @@ function usesDatabase(file: string, text: string, seen = new Set<string>()): boo
     return usesDatabase(imported, readFileSync(path.join(__dirname, imported), "utf8"), seen);
   });
 }
-const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !usesDatabase(file, text)).map(({ file }) => file);
+const readsBackend = /TEST_DB_BACKEND|TEST_DATABASE_URL/;
+const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !readsBackend.test(text) && !usesDatabase(file, text)).map(({ file }) => file);
 
 function project(backend: string, isolated: boolean): TestProjectInlineConfiguration {
   return {
