@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "../helpers/server";
+import { createServer } from "node:net";
 
 const run = promisify(execFile);
 export const postgresBin = "/usr/lib/postgresql/15/bin";
@@ -23,6 +23,26 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** Stops it (immediate) and removes its files. */
   destroy(): Promise<void>;
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768–60999). A port from that range (what listening
+ * on port 0 hands out) is free again while the cluster is stopped: another test file's server
+ * could take it then, and the app's connection attempts of an outage could be given it as their
+ * own local port (a TCP self-connect). Either way a connect meets something that is not PostgreSQL
+ * and waits out the connect timeout: a 5 s answer in an outage, seen in a full run.
+ */
+async function freePortBelowEphemeralRange(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("no free port below the ephemeral range");
 }
 
 export const privatePostgresAvailable = existsSync(path.join(postgresBin, "initdb"));
@@ -43,7 +63,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   chmodSync(dir, 0o700);
   await asClusterOwner("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
-  const port = await freePort();
+  const port = await freePortBelowEphemeralRange();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100 -c shared_buffers=32MB`;
   const pgCtl = (...args: string[]) => asClusterOwner("pg_ctl", ["-D", dataDir, "-l", path.join(dir, "server.log"), ...args]);
   const start = async () => {
