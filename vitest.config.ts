@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
@@ -62,6 +63,43 @@ function usesDatabase(file: string, text: string, seen = new Set<string>()): boo
 const readsBackend = /TEST_DB_BACKEND|TEST_DATABASE_URL/;
 const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !readsBackend.test(text) && !usesDatabase(file, text)).map(({ file }) => file);
 
+/** The bytes of a test file and of the local modules it imports, followed (tests/helpers, which nearly every file imports, aside). */
+function sizeWithLocalImports(file: string, seen = new Set<string>()): number {
+  const text = readFileSync(path.join(__dirname, file), "utf8");
+  let size = Buffer.byteLength(text);
+  for (const [, specifier] of text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
+    const imported = path.join(path.dirname(file), `${specifier}.ts`);
+    if (seen.has(imported) || imported.startsWith("tests/helpers/") || !existsSync(path.join(__dirname, imported))) continue;
+    seen.add(imported);
+    size += sizeWithLocalImports(imported, seen);
+  }
+  return size;
+}
+
+/**
+ * Vitest's order, with a file's size counted with the local modules it imports. Without earlier
+ * results (a fresh clone: CI), vitest starts each project's larger files first; but the fault files that
+ * only register scenarios written in modules beside them are a few hundred bytes, so the longest of them
+ * (running-server-requests, 35–77 s) started last and ran on alone at the end of the run. With earlier
+ * results, vitest's own order (longest first) stands. Projects still run one after another, so a worker
+ * process goes on to the next file of its project (vitest.config's `isolate: false`).
+ */
+class LargerWithImportsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const known = sorted.every((spec) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${path.relative(__dirname, spec.moduleId)}`));
+    if (known) return sorted;
+    const projectOrder = [...new Set(sorted.map((spec) => spec.project.name))];
+    const sizes = new Map<string, number>();
+    const size = (spec: TestSpecification) => {
+      const file = path.relative(__dirname, spec.moduleId);
+      if (!sizes.has(file)) sizes.set(file, sizeWithLocalImports(file));
+      return sizes.get(file)!;
+    };
+    return [...sorted].sort((a, b) => projectOrder.indexOf(a.project.name) - projectOrder.indexOf(b.project.name) || size(b) - size(a));
+  }
+}
+
 function project(backend: string, isolated: boolean): TestProjectInlineConfiguration {
   return {
     resolve: shared,
@@ -85,6 +123,7 @@ function project(backend: string, isolated: boolean): TestProjectInlineConfigura
 export default defineConfig({
   test: {
     maxWorkers,
+    sequence: { sequencer: LargerWithImportsFirst },
     projects: backends.flatMap((backend) => [project(backend, false), project(backend, true)]),
   },
 });

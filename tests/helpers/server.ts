@@ -194,6 +194,11 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A test process that exits with its server still up takes the server along: a server orphaned so went
+  // on using half a core through the rest of a run (seen once, its file had passed).
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
