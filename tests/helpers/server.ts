@@ -194,8 +194,8 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // A test process that exits with its server still up takes the server along: a server orphaned so went
-  // on using half a core through the rest of a run (seen once, its file had passed).
+  // A test process that exits with its server still up takes the server along. Once, an orphaned server
+  // went on using half a core for the rest of a run (its file had passed).
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   child.once("exit", () => process.off("exit", killOnExit));
