@@ -50,12 +50,18 @@ const ownProcessFiles = allTestFiles.filter(({ text }) => needsOwnProcess.test(t
  * logic, a devnet, a local receiver) would run the same twice, so they run on PGlite's project only, as
  * tests/unit does.
  */
+/** The local modules (`./x`, `../x`) a file's text imports, as paths from the root, those that exist. */
+function localImports(file: string, text: string): string[] {
+  return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)]
+    .map(([, specifier]) => path.join(path.dirname(file), `${specifier}.ts`))
+    .filter((imported) => existsSync(path.join(__dirname, imported)));
+}
+
 const databaseHelpers = /helpers\/db"|helpers\/server"|setupTestDatabase/;
 function usesDatabase(file: string, text: string, seen = new Set<string>()): boolean {
   if (databaseHelpers.test(text)) return true;
-  return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].some(([, specifier]) => {
-    const imported = path.join(path.dirname(file), `${specifier}.ts`);
-    if (seen.has(imported) || !existsSync(path.join(__dirname, imported))) return false;
+  return localImports(file, text).some((imported) => {
+    if (seen.has(imported)) return false;
     seen.add(imported);
     return usesDatabase(imported, readFileSync(path.join(__dirname, imported), "utf8"), seen);
   });
@@ -67,9 +73,8 @@ const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWi
 function sizeWithLocalImports(file: string, seen = new Set<string>()): number {
   const text = readFileSync(path.join(__dirname, file), "utf8");
   let size = Buffer.byteLength(text);
-  for (const [, specifier] of text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
-    const imported = path.join(path.dirname(file), `${specifier}.ts`);
-    if (seen.has(imported) || imported.startsWith("tests/helpers/") || !existsSync(path.join(__dirname, imported))) continue;
+  for (const imported of localImports(file, text)) {
+    if (seen.has(imported) || imported.startsWith("tests/helpers/")) continue;
     seen.add(imported);
     size += sizeWithLocalImports(imported, seen);
   }
