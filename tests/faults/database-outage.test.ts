@@ -126,9 +126,14 @@ const probeStatus = async (path: string) => {
  * end of a long CI log then says what the server saw (a line printed beside it may be cut off).
  */
 function withServerWarnings(error: unknown, what: string, logStart: number): Error {
-  const warnings = server.output().slice(logStart).split("\n").filter((line) => /"level":"(warn|error)"/.test(line));
+  const warnings = serverLines(logStart, /"level":"(warn|error)"/);
   const message = error instanceof Error ? error.message : String(error);
   return new Error(`${message}\n[faults] ${what}; the server's last warnings:\n${warnings.slice(-12).join("\n")}`, { cause: error });
+}
+
+/** The server's log lines since `logStart` that match `pattern`. */
+function serverLines(logStart: number, pattern: RegExp): string[] {
+  return server.output().slice(logStart).split("\n").filter((line) => pattern.test(line));
 }
 
 function countLines(output: string, pattern: RegExp): number {
@@ -215,20 +220,20 @@ async function outage(seconds: number) {
   // told to retry a 503 (Retry-After), so the list is retried, for 20 s at most; how often it was
   // answered 503, and the server's reason, go in the summary and the output.
   const listStarted = server.output().length;
-  const list503s: string[] = [];
+  let list503s = 0;
   let all: any[] | undefined;
   for (const deadline = Date.now() + 20_000; !all; ) {
     try {
       all = await listAll(server, "/api/payment-orders/", merchant.access);
     } catch (error) {
       if (!/: 503 /.test(String(error)) || Date.now() > deadline) throw withServerWarnings(error, "the list failed after recovery", logStart);
-      list503s.push(String(error));
+      list503s += 1;
       await sleep(500);
     }
   }
-  if (list503s.length > 0) {
-    const reasons = server.output().slice(listStarted).split("\n").filter((line) => line.includes("database unavailable; answered 503"));
-    console.log(`[faults] the list after recovery was answered 503 ${list503s.length} time(s) before it succeeded; the server's reasons:\n${reasons.join("\n")}`);
+  if (list503s > 0) {
+    const reasons = serverLines(listStarted, /database unavailable; answered 503/);
+    console.log(`[faults] the list after recovery was answered 503 ${list503s} time(s) before it succeeded; the server's reasons:\n${reasons.join("\n")}`);
   }
   const byId = new Map(all.map((o) => [o.order_id as string, o]));
   const acknowledged = answers.filter((a) => a.orderId).map((a) => a.orderId!);
@@ -273,7 +278,7 @@ async function outage(seconds: number) {
     webhook_after_restart_s: Math.round((webhookAt - restartedAt) / 100) / 10,
     task_warnings: taskWarnings.length,
     tasks_recovered: recovered.length,
-    list_503_after_recovery: list503s.length,
+    list_503_after_recovery: list503s,
   });
 
   expect(during.length).toBeGreaterThan(10);

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createServer } from "node:net";
+import { freePort } from "../helpers/server";
 
 const run = promisify(execFile);
 export const postgresBin = "/usr/lib/postgresql/15/bin";
@@ -34,13 +34,8 @@ export interface PrivatePostgres {
  */
 async function freePortBelowEphemeralRange(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once("error", () => resolve(false));
-      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
+    const port = await freePort(20_000 + Math.floor(Math.random() * 12_000)).catch(() => null);
+    if (port !== null) return port;
   }
   throw new Error("no free port below the ephemeral range");
 }

@@ -69,12 +69,13 @@ function build(): Promise<void> {
   });
 }
 
-export function freePort(): Promise<number> {
+/** A port free on 127.0.0.1: one the system picks, or `port` itself (rejects when it is taken). */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();
     probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.listen(port, "127.0.0.1", () => {
       const address = probe.address();
       probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
     });
