@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { baseUrl, createMerchant, createOrder, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, expectTransactionShown, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
 
 /** hardhat account 5: funded with ETH, unlocked on the devnet, not used by the gateway (0 deploys, 1 faucet, 2 sweeper). */
 const customer = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
@@ -123,11 +123,10 @@ test("pays through a browser wallet (EIP-6963, wagmi) and the order confirms", q
   await shot(page, testInfo, "wallet-connected");
 
   await page.getByRole("button", { name: "Pay 12.25 USDC" }).click();
-  const walletTx = page.getByTestId("wallet-tx");
-  await expect(walletTx).toContainText(/0x[0-9a-f]{64}/);
-  const hash = (await walletTx.locator("code").innerText()).trim();
-  const sent = await page.evaluate(() => (window as unknown as { __e2eWallet: { sent: string[] } }).__e2eWallet.sent);
-  expect(sent).toEqual([hash]);
+  const sentByWallet = () => page.evaluate(() => (window as unknown as { __e2eWallet: { sent: string[] } }).__e2eWallet.sent);
+  await expect.poll(sentByWallet).toHaveLength(1);
+  const [hash] = (await sentByWallet()) as [string];
+  await expectTransactionShown(page, hash);
 
   await expect(page.getByTestId("status")).toContainText("Payment seen");
   await shot(page, testInfo, "wallet-paid");

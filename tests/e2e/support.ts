@@ -1,4 +1,5 @@
 /** Talks to the running sandbox app over its real HTTP API, as a merchant backend would. */
+import { expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 
 export function baseUrl(): string {
@@ -109,3 +110,12 @@ export async function faucet(merchant: Merchant, address: string, currency: stri
  * Playwright's `-exclusive-` lock runs it while no other test runs (playwright.config.ts: two workers).
  */
 export const quietChain = { lock: "-exclusive-" };
+
+/**
+ * The status panel shows the transaction the customer's wallet (or the gasless relay) sent. The wallet
+ * panel shows it too, but only until the status poll sees the payment and removes that panel (nothing is
+ * left to pay): whether it ever renders it is a race between the poll and the wallet's answer.
+ */
+export async function expectTransactionShown(page: Page, hash: string) {
+  await expect(page.getByTestId("tx-hash")).toHaveAttribute("title", hash);
+}
