@@ -1,4 +1,13 @@
+import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Debian's headless shell (package chromium-headless-shell, which `.ci/run` installs): the same Blink and V8
+ * without the full browser's window machinery, and what Playwright itself runs headless by default. A full
+ * run: 415 → 216 s of chromium CPU, 426 → 322 s on this 2-core machine. Without it, the full chromium.
+ */
+const headlessShell = "/usr/lib/chromium/chromium-headless-shell";
+const chromium = process.env.PLAYWRIGHT_CHROMIUM ?? (existsSync(headlessShell) ? headlessShell : "/usr/bin/chromium");
 
 /**
  * Every end-to-end spec in tests/e2e (payment page, refunds, merchant dashboard), in Debian's
@@ -25,7 +34,7 @@ export default defineConfig({
   use: {
     ...devices["Desktop Chrome"],
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: chromium,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     },
     // The pay page's pulsing status dot stops (it honours prefers-reduced-motion): a running CSS animation
