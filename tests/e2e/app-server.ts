@@ -74,12 +74,14 @@ export interface AppServer {
 }
 
 /**
- * `next start` on a free port in sandbox mode with a fresh PGlite database. With `devnet`, the app
- * starts its own hardhat node on a free port and the local job driver scans it.
+ * `next start` on a free port in sandbox mode with a fresh PGlite database, or on `databaseUrl` (an empty
+ * PostgreSQL database, which the app migrates at start). With `devnet`, the app starts its own hardhat
+ * node on a free port and the local job driver scans it.
  */
 export async function startAppServer(options: {
   distDir: string;
   devnet: boolean;
+  databaseUrl?: string;
   env?: Record<string, string>;
   /** The host name in APP_URL and baseUrl (it still listens on 127.0.0.1): `localhost` where an IP will not do (WebAuthn's RP ID). */
   publicHost?: string;
@@ -92,7 +94,7 @@ export async function startAppServer(options: {
     env: {
       ...baseEnv(options.distDir),
       NODE_ENV: "production",
-      PGLITE_DIR: path.join(dataDir, "pglite"),
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : { PGLITE_DIR: path.join(dataDir, "pglite") }),
       // The devnet the app starts outlives it (lib/chains/devnet-record.ts): recorded here, stopped by stop().
       DEVNET_STATE_FILE: path.join(dataDir, "devnet.json"),
       AUTH_SECRET: randomBytes(32).toString("base64url"),
