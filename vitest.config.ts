@@ -26,13 +26,13 @@ const maxWorkers = Number(process.env.TEST_MAX_WORKERS) || 3;
  * halved the suite's time. A file that replaces modules (`vi.mock`), changes the environment the
  * modules read at load (`process.env.X =`, `vi.stubEnv`), fakes timers (a timer a module started
  * under them would never fire for the files after it) or says `// vitest: isolate` runs in a process
- * of its own, as before. Faking only the clock (`vi.useFakeTimers({ toFake: ["Date"] })`, also in
+ * of its own, as before. Faking only the clock (`vi.useFakeTimers({ toFake: ["Date"] })`, with or without `now`, also in
  * the helpers `inOneRateWindow` and totp-support's `useStepClock`) is shared: each file starts on
  * real timers. What the gateway keeps in memory between calls is cleared before each file
  * (tests/helpers/setup.ts).
  */
 const needsOwnProcess =
-  /vi\.(mock|doMock|stubEnv|stubGlobal|resetModules)\(|vi\.useFakeTimers\((?!\{ toFake: \["Date"\] \}\))|process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env|\/\/ vitest: isolate/;
+  /vi\.(mock|doMock|stubEnv|stubGlobal|resetModules)\(|vi\.useFakeTimers\((?!\{ toFake: \["Date"\](, now: [^}]+)? \}\))|process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env|\/\/ vitest: isolate/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

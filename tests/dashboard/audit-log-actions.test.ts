@@ -6,8 +6,6 @@ import { createMerchant, randomAddress } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { signInAs } from "./session";
 
-// next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
-vi.mock("next-auth", () => import("@auth/core/errors"));
 
 const { createApiKeyAction, revokeApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");
 const { addWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");

@@ -18,7 +18,6 @@ vi.mock("@/lib/auth/next-auth", async () => {
   });
   return { ...sessionModuleMock, signIn };
 });
-vi.mock("next-auth", () => import("@auth/core/errors"));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-gateway-peer-address": fake.clientIp }) }));
 
 const { signInAction, passkeySignInOptionsAction } = await import("@/app/(auth)/sign-in/actions");

@@ -15,8 +15,6 @@ vi.mock("@/lib/auth/next-auth", () => {
   fake.signIn = vi.fn(async (_provider: string, options: { redirectTo: string }) => redirect(options.redirectTo));
   return { ...sessionModuleMock, signIn: fake.signIn };
 });
-// next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
-vi.mock("next-auth", () => import("@auth/core/errors"));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-gateway-peer-address": fake.clientIp }) }));
 
 const { authedAction, publicAction } = await import("@/lib/auth/authed-action");

@@ -5,8 +5,6 @@ import { startReceiver, type Receiver } from "../webhooks/support";
 import { codeFor, useStepClock } from "../api/auth/totp-support";
 import { signInAs } from "./session";
 
-// next-auth's entry imports next/server in a way vitest cannot resolve; its errors are @auth/core's.
-vi.mock("next-auth", () => import("@auth/core/errors"));
 
 const { startTotpAction, confirmTotpAction, disableTotpAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 const { createApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");

@@ -14,6 +14,9 @@ setPasswordHashCostForTests({ memoryCost: 1024, timeCost: 1 });
 // one module double for every file, so that files reaching a dashboard action need no module mock
 // of their own, and with it no process of their own (vitest.config.ts). Signed out at each file's start.
 vi.mock("@/lib/auth/next-auth", () => sessionModuleMock);
+// next-auth's entry imports next/server in a way vitest cannot resolve (no file can load it): the modules
+// that import it directly take its error classes, which are @auth/core's.
+vi.mock("next-auth", () => import("@auth/core/errors"));
 session.current = null;
 
 // Most files share a worker process with the files before them (vitest.config.ts): start each from

@@ -14,7 +14,6 @@ import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 import { signInAs } from "../../dashboard/session";
 
-vi.mock("next-auth", () => import("@auth/core/errors"));
 const { revokeSessionAction } = await import("@/app/(dashboard)/dashboard/sessions/actions");
 const { authorizeDashboardSignIn } = await import("@/lib/auth/dashboard-sign-in");
 const { runAsActor } = await import("@/lib/audit/context");
