@@ -1,5 +1,5 @@
 /** Issue 28 item 4: the dashboard's changes reach the audit log through the same use-cases, and the log exports as CSV. */
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { GET as listAuditLog } from "@/app/api/audit-log/route";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, randomAddress } from "../helpers/factories";
