@@ -13,20 +13,22 @@ const chromium = process.env.PLAYWRIGHT_CHROMIUM ?? (existsSync(headlessShell) ?
  * Every end-to-end spec in tests/e2e (payment page, refunds, merchant dashboard), in Debian's
  * chromium, against one production server on the sandbox devnet: tests/e2e/global-setup.ts builds
  * into .next-e2e (E2E_DIST_DIR; `npm test` has it reuse the build it has just made) and starts
- * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database,
- * and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
+ * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database (a new
+ * PostgreSQL one when TEST_DATABASE_URL is set), and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
  * the dashboard spec alone.
  *
- * Two workers share that server and devnet: the dashboard's serial tests in one, the other specs'
- * tests (each spec with its own merchant and its own devnet accounts) spread over both. Every
- * transaction on the devnet mines a block, so a test that watches an order step through its
- * confirmations declares the `-exclusive-` lock: it runs while no other test does.
+ * Three workers share that server and devnet: the dashboard's serial tests in one, the other specs'
+ * tests (each spec with its own merchant and its own devnet accounts) spread over all three. On the
+ * headless shell, which loads the machine half as much as the full browser did, three beat two on this
+ * 2-core machine (230–243 s against 262–263 s, back to back, all passing). Every transaction on the
+ * devnet mines a block, so a test that watches an order step through its confirmations declares the
+ * `-exclusive-` lock: it runs while no other test does.
  */
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results",
   globalSetup: "./tests/e2e/global-setup.ts",
-  workers: 2,
+  workers: 3,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   retries: 0,
