@@ -107,7 +107,7 @@ export async function faucet(merchant: Merchant, address: string, currency: stri
 /**
  * Details of a test that watches an order step through its confirmations ("Payment seen", "1 of 3"):
  * every devnet transaction mines a block, so a test paying beside it would skip those states.
- * Playwright's `-exclusive-` lock runs it while no other test runs (playwright.config.ts: two workers).
+ * Playwright's `-exclusive-` lock runs it while no other test runs (playwright.config.ts: three workers).
  */
 export const quietChain = { lock: "-exclusive-" };
 
