@@ -14,7 +14,10 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { buildApp, startAppServer } from "./app-server";
 
-/** A new, empty database next to TEST_DATABASE_URL's (the server migrates it), and how to drop it. */
+/**
+ * A new, empty database next to TEST_DATABASE_URL's (the server migrates it), and how to drop it. Not
+ * tests/helpers/db.ts's: that one runs inside vitest (it registers vitest hooks), which Playwright is not.
+ */
 async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const url = new URL(baseUrl);
   const name = `${url.pathname.slice(1)}_e2e_${randomBytes(4).toString("hex")}`;
