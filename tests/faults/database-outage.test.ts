@@ -248,9 +248,12 @@ async function outage(seconds: number) {
       .filter((line) => line.includes(`"msg":"${msg}"`))
       .map((line) => JSON.parse(line).task as string);
   // A task backing off (at most TASK_RETRY_MAX_SECONDS) takes its next run, and says it recovered, when its backoff ends.
-  await waitFor("every task that warned to recover", async () => {
+  // Seen once in CI, under load: watch-chain-ethereum's failing streak began with another error than the database's
+  // (an RPC call timing out, say: "task failing; retrying with backoff"), and it said it recovered like the others.
+  const failedTasks = () => [...linesOf("task failing: database unavailable; retrying with backoff"), ...linesOf("task failing; retrying with backoff")];
+  await waitFor("every task that failed to recover", async () => {
     const recovered = new Set(linesOf("task recovered"));
-    return linesOf("task failing: database unavailable; retrying with backoff").every((task) => recovered.has(task));
+    return failedTasks().every((task) => recovered.has(task));
   }, 60_000, 250);
   const log = server.output().slice(logStart);
   const during = answers.filter((a) => a.at >= stoppedAt && a.at < restartedAt);
@@ -261,6 +264,8 @@ async function outage(seconds: number) {
   const liveDuring = probes.filter((p) => p.path === "/api/health/live");
   const taskWarnings = linesOf("task failing: database unavailable; retrying with backoff");
   const recovered = linesOf("task recovered");
+  const otherFailures = serverLines(logStart, /"msg":"task failing; retrying with backoff"/);
+  if (otherFailures.length > 0) console.log(`[faults] tasks that failed for another reason than the database during the ${seconds} s outage:\n${otherFailures.join("\n")}`);
 
   printSummary(`database outage ${seconds} s`, {
     acknowledged: acknowledged.length,
@@ -277,6 +282,7 @@ async function outage(seconds: number) {
     confirm_after_restart_s: Math.round((confirmedAt - restartedAt) / 100) / 10,
     webhook_after_restart_s: Math.round((webhookAt - restartedAt) / 100) / 10,
     task_warnings: taskWarnings.length,
+    other_task_failures: otherFailures.length,
     tasks_recovered: recovered.length,
     list_503_after_recovery: list503s,
   });
@@ -297,7 +303,9 @@ async function outage(seconds: number) {
   const warningsPerTask = [...new Set(taskWarnings)].map((task) => [task, taskWarnings.filter((t) => t === task).length] as const);
   expect(warningsPerTask.filter(([, n]) => n > 2)).toEqual([]);
   expect(taskWarnings).toContain("watch-chain-base");
-  expect(new Set(recovered)).toEqual(new Set(taskWarnings));
+  expect(new Set(recovered)).toEqual(new Set(failedTasks()));
+  // Another reason, but never the database's own errors unrecognised: those must say "database unavailable".
+  expect(otherFailures.filter((line) => /ECONNREFUSED|ECONNRESET|EPIPE|CONNECTION_|CONNECT_TIMEOUT|57P0|terminating connection|the database system/i.test(line))).toEqual([]);
   // The lines themselves, so a failure says what went unhandled.
   expect(log.split("\n").filter((line) => /uncaughtException|unhandledRejection|Cannot read properties of null/.test(line))).toEqual([]);
   expect(countLines(log, /"msg":"unhandled error"/)).toBe(0);
