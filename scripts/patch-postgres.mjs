@@ -4,8 +4,9 @@
 // the write scheduled with setImmediate throws `TypeError: Cannot read properties of null (reading 'write')`
 // as an uncaughtException, and the stale write timer it leaves behind keeps that pool slot from ever sending
 // its startup message again. The patch: a closed connection refuses statements (`terminated`, as an ended
-// one does, until it connects again) and drops what it had not written and the error its dying backend sent (a FATAL 57P01 would otherwise fail the first statement after it reconnects); a write with no socket is dropped.
-// Idempotent; run by `postinstall`. Checked by tests/db/connection-loss.test.ts.
+// one does, until it connects again), drops what it had not written and the error its dying backend sent
+// (a FATAL 57P01 would otherwise fail its first statement after it reconnects); a write with no socket is
+// dropped. Idempotent; run by `postinstall`. Checked by tests/server/transaction-connection-loss.test.ts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
