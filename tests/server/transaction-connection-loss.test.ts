@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { backend, createMigratedPostgresDatabase } from "../helpers/db";
+import { waitFor } from "../faults/support";
 
 // A connection that dies under a transaction (a database restart, a killed backend): the transaction
 // fails as the database being unavailable, nothing is thrown outside it, and the pool's connections all
@@ -44,11 +45,8 @@ onPostgres("a connection lost under a transaction", () => {
         await tx.execute(sql`select pg_sleep(10)`);
       });
       const outcome = transaction.then(() => null, (error: unknown) => error);
-      for (const deadline = Date.now() + 10_000; pid === undefined; ) {
-        if (Date.now() > deadline) throw new Error("the transaction never started");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await admin`select pg_terminate_backend(${pid!})`;
+      const backendPid = await waitFor("the transaction to start", async () => pid, 10_000, 20);
+      await admin`select pg_terminate_backend(${backendPid})`;
 
       const error = await outcome;
       expect(error).not.toBeNull();
