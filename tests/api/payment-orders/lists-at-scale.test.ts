@@ -23,8 +23,13 @@ const testDb = setupTestDatabase({ logger: { logQuery: (query, params) => void s
  * order ids and addresses unique, created one minute apart going back in time, amounts repeating
  * (ties the keyset must break by id), statuses mixed; with a transfer, an event and a delivery each.
  */
+// Each call's nonces (the template's, then one per copy) follow the last call's: ranges drawn at random
+// overlapped now and then (a duplicate (merchant, nonce) seen once in CI, with 2,000 and 9,999 copies).
+let nextNonce = 900_000_000;
+
 async function growHistory(merchant: TestMerchant, count: number, endpointId: number) {
-  const template = await createOrder(merchant, { nonce: 900_000_000 + Math.floor(Math.random() * 1e6) });
+  const template = await createOrder(merchant, { nonce: nextNonce });
+  nextNonce += count + 1;
   await testDb.db.execute(sql`
     insert into payment_orders (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
       receiving_address, deposit_destination, deposit_salt, deposit_factory, order_info, confirmation_threshold, expires_at, created_at, updated_at)
