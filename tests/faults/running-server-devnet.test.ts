@@ -124,6 +124,7 @@ describe("concurrent sandbox tools", () => {
 describe("the devnet goes away under a running server", () => {
   test("unreachable devnet: tools answer 503 in the envelope; payments made meanwhile are found once it is back", async () => {
     const orders = await createOrders(3, () => ({ amount: "0.2", currency: "ETH" }));
+    const logStart = running.server.output().length;
     await running.proxy.close();
 
     const during = [
@@ -149,9 +150,14 @@ describe("the devnet goes away under a running server", () => {
     }
     await running.proxy.open();
 
+    // Timed out once in CI (PostgreSQL, under load), not since alone: a failure now says what the server logged.
     const seen = await waitFor("payments made during the outage confirmed", async () => {
       const list = await Promise.all(orders.map((o) => order(o.order_id)));
       return list.every((o) => o.status === "confirmed") && list;
+    }).catch((error: Error) => {
+      const warnings = running.server.output().slice(logStart).split("\n").filter((line) => /"level":"(warn|error)"/.test(line));
+      const orderIds = orders.map((o) => o.order_id).join(", ");
+      throw new Error(`${error.message} (orders ${orderIds}); the server's last warnings since the devnet went away:\n${warnings.slice(-12).join("\n")}`, { cause: error });
     });
     const byOrder = await transfersByOrder();
     const detected = orders.map((o) => byOrder.get(o.order_id) ?? []);
