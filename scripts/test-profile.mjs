@@ -1,7 +1,7 @@
 // Where the test suite's time goes: runs vitest with tests/helpers/profile-reporter.ts and prints the
 // slowest files and the time spent in each phase the helpers record (tests/helpers/profile.ts:
 // database creation and migration, devnet start and contract deployment, next build, next start,
-// fixed sleeps, polling).
+// fixed sleeps, polling), and the CPU each file used (its test worker's and its child processes').
 //
 //   npm run test:profile [-- --top 15] [-- --out DIR] [-- <vitest arguments, e.g. tests/faults>]
 //   node scripts/test-profile.mjs --compare BEFORE/summary.json AFTER/summary.json
@@ -49,16 +49,28 @@ function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode) {
     entry[phase.phase] = (entry[phase.phase] ?? 0) + phase.ms;
     byFile.set(key, entry);
   }
-  for (const file of files) file.phases = byFile.get(`${file.project}\t${file.file}`) ?? {};
+  // The CPU a file used (tests/helpers/setup.ts) is not a phase of its time: a column of its own.
+  const cpuPhases = ["CPU: test worker", "CPU: child processes that exited"];
+  for (const file of files) {
+    file.phases = { ...byFile.get(`${file.project}\t${file.file}`) };
+    file.cpuMs = cpuPhases.reduce((sum, phase) => sum + (file.phases[phase] ?? 0), 0);
+    for (const phase of cpuPhases) delete file.phases[phase];
+  }
   files.sort((a, b) => b.totalMs - a.totalMs);
   const phaseTotals = {};
+  const cpuTotals = {};
   for (const phase of phases) {
+    if (cpuPhases.includes(phase.phase)) {
+      const byProject = (cpuTotals[phase.project] ??= {});
+      byProject[phase.phase] = (byProject[phase.phase] ?? 0) + phase.ms;
+      continue;
+    }
     const total = (phaseTotals[phase.phase] ??= { count: 0, ms: 0, maxMs: 0 });
     total.count += 1;
     total.ms += phase.ms;
     total.maxMs = Math.max(total.maxMs, phase.ms);
   }
-  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals };
+  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals, cpuTotals };
 }
 
 function report(summary, top) {
@@ -69,11 +81,12 @@ function report(summary, top) {
   console.log(`\nSlowest ${top} files (s):\n`);
   console.log(
     table(
-      ["project", "file", "total", "import", "tests+hooks", "tests", "where the time went"],
+      ["project", "file", "total", "CPU", "import", "tests+hooks", "tests", "where the time went"],
       summary.files.slice(0, top).map((file) => [
         file.project,
         file.file,
         seconds(file.totalMs),
+        seconds(file.cpuMs),
         seconds(file.collectMs + file.setupMs),
         seconds(file.runMs),
         String(file.tests),
@@ -95,6 +108,27 @@ function report(summary, top) {
   );
   const imports = summary.files.reduce((sum, file) => sum + file.collectMs + file.setupMs, 0);
   console.log(`\nImporting and collecting test files: ${seconds(imports)} s in all.`);
+  console.log(`\nThe ${top} files that used the most CPU (s; the test worker's, and its child processes' that exited: \`next start\`, CLIs):\n`);
+  console.log(
+    table(
+      ["project", "file", "CPU", "wall"],
+      [...summary.files]
+        .sort((a, b) => b.cpuMs - a.cpuMs)
+        .slice(0, top)
+        .map((file) => [file.project, file.file, seconds(file.cpuMs), seconds(file.totalMs)]),
+    ),
+  );
+  console.log("\nCPU by project (s):\n");
+  console.log(
+    table(
+      ["project", "test workers", "child processes", "total"],
+      Object.entries(summary.cpuTotals).map(([project, cpu]) => {
+        const worker = cpu["CPU: test worker"] ?? 0;
+        const children = cpu["CPU: child processes that exited"] ?? 0;
+        return [project, seconds(worker), seconds(children), seconds(worker + children)];
+      }),
+    ),
+  );
 }
 
 function compare(beforePath, afterPath, top) {

@@ -18,7 +18,9 @@ function currentFile(): string {
 export function recordPhase(phase: string, ms: number): void {
   const dir = process.env.TEST_PROFILE_DIR;
   if (!dir) return;
-  const line = JSON.stringify({ file: currentFile(), project: process.env.TEST_DB_BACKEND ?? "", phase, ms: Math.round(ms) });
+  // vitest.config.ts's project name: the backend, and "-isolated" for a file in a process of its own.
+  const project = `${process.env.TEST_DB_BACKEND ?? ""}${process.env.TEST_SHARED_PROCESS === "" ? "-isolated" : ""}`;
+  const line = JSON.stringify({ file: currentFile(), project, phase, ms: Math.round(ms) });
   appendFileSync(path.join(dir, `phases-${process.pid}.jsonl`), line + "\n");
 }
 

@@ -1,8 +1,10 @@
 // Runs before every test file (vitest.config.ts setupFiles), as instrumentation.ts does at server start.
-import { expect, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterAll, expect, vi } from "vitest";
 import { setPasswordHashCostForTests } from "@/lib/auth/passwords";
 import { configureZodMessages } from "@/lib/http/zod-messages";
 import { session, sessionModuleMock } from "../dashboard/session";
+import { recordPhase } from "./profile";
 
 configureZodMessages();
 
@@ -33,3 +35,21 @@ vi.useRealTimers();
 
 // Which file the phases recorded by tests/helpers/profile.ts belong to.
 (globalThis as { __testProfileFile?: string }).__testProfileFile = expect.getState().testPath;
+
+// `npm run test:profile`: the CPU this file used, in this worker and in the child processes it waited for
+// (`next start`, CLIs: a worker runs one file at a time). Linux's /proc: cutime and cstime, in clock ticks of 10 ms.
+if (process.env.TEST_PROFILE_DIR) {
+  const exitedChildrenMs = () => {
+    if (process.platform !== "linux") return 0;
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  };
+  const workerStart = process.cpuUsage();
+  const childrenStart = exitedChildrenMs();
+  afterAll(() => {
+    const worker = process.cpuUsage(workerStart);
+    recordPhase("CPU: test worker", (worker.user + worker.system) / 1000);
+    recordPhase("CPU: child processes that exited", exitedChildrenMs() - childrenStart);
+  });
+}
