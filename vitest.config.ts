@@ -2,6 +2,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { shortLivedWasmFlags } from "./tests/helpers/short-lived-wasm";
 
 // Database tests run once on in-memory PGlite and, when TEST_DATABASE_URL is set,
 // again on PostgreSQL (each test file gets its own fresh database there).
@@ -116,6 +117,8 @@ function project(backend: string, isolated: boolean): TestProjectInlineConfigura
       exclude: [...(isolated ? [] : ownProcessFiles), ...(backend === "postgres" ? ["tests/unit/**", ...databaseFreeFiles] : [])],
       // What instrumentation.ts sets up once per server process (zod's messages), and a clean slate per file.
       setupFiles: ["tests/helpers/setup.ts"],
+      // A file in a process of its own opens PGlite for seconds: WebAssembly's baseline compiler only (tests/helpers/short-lived-wasm.ts).
+      execArgv: isolated ? shortLivedWasmFlags : [],
       // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
       globalSetup: ["tests/helpers/shared-devnets.ts"],
       env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test", TEST_SHARED_PROCESS: isolated ? "" : "1" },

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import { backend, createMigratedPgliteDir } from "../helpers/db";
+import { shortLivedWasmFlags } from "../helpers/short-lived-wasm";
 import { printSummary } from "./support";
 
 // Embedded PGlite on disk, its writer killed with SIGKILL mid-write, several times over: the
@@ -24,7 +25,7 @@ afterAll(() => {
 /** Runs the writer until it has acknowledged `acks` more commits, then SIGKILLs it; returns the last acknowledged n. */
 function writeThenKill(acks: number): Promise<{ first: number; last: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(__dirname, "fixtures/pglite-writer.ts"), dir], {
+    const child = spawn(process.execPath, [...shortLivedWasmFlags, "--conditions=react-server", "--import", "tsx", path.join(__dirname, "fixtures/pglite-writer.ts"), dir], {
       cwd: root,
       env: { PATH: process.env.PATH ?? "", GATEWAY_MODE: "sandbox", NODE_ENV: "test", LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],

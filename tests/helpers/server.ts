@@ -8,6 +8,7 @@ import path from "node:path";
 import { stopRecordedDevnet, withDevnetStartLock } from "@/lib/chains/devnet-record";
 import { backend, createEmptyPostgresDatabase, createMigratedPgliteDir, createMigratedPostgresDatabase } from "./db";
 import { recordPhase, timed } from "./profile";
+import { shortLivedWasmFlags } from "./short-lived-wasm";
 
 const root = path.resolve(__dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -190,7 +191,7 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     else env[key] = value;
   }
 
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...shortLivedWasmFlags, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

@@ -10,6 +10,7 @@ import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { backend, createEmptyPostgresDatabase, createMigratedPgliteDir, setupTestDatabase } from "../../helpers/db";
 import { createMerchant, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
+import { shortLivedWasmFlags } from "../../helpers/short-lived-wasm";
 
 const testDb = setupTestDatabase();
 const run = promisify(execFile);
@@ -61,7 +62,7 @@ describe(`npm run admin as a child process (${backend})`, () => {
     const admin = (...args: string[]) => {
       const env: NodeJS.ProcessEnv = { ...process.env, ...target.env, LOG_LEVEL: "silent" };
       if (backend === "pglite") delete env.DATABASE_URL;
-      return run(tsx, ["--conditions=react-server", "scripts/admin.ts", ...args], { env, cwd: process.cwd() });
+      return run(tsx, [...shortLivedWasmFlags, "--conditions=react-server", "scripts/admin.ts", ...args], { env, cwd: process.cwd() });
     };
     let database = await target.open();
     try {
