@@ -118,7 +118,7 @@ function project(backend: string, isolated: boolean): TestProjectInlineConfigura
       // What instrumentation.ts sets up once per server process (zod's messages), and a clean slate per file.
       setupFiles: ["tests/helpers/setup.ts"],
       // A file in a process of its own opens PGlite for seconds: WebAssembly's baseline compiler only (tests/helpers/short-lived-wasm.ts).
-      execArgv: isolated ? shortLivedWasmFlags : [],
+      ...(isolated && backend === "pglite" ? { execArgv: shortLivedWasmFlags } : {}),
       // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
       globalSetup: ["tests/helpers/shared-devnets.ts"],
       env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test", TEST_SHARED_PROCESS: isolated ? "" : "1" },

@@ -29,7 +29,6 @@ export default class ProfileReporter implements Reporter {
       collectMs: Math.round(diagnostic.collectDuration),
       setupMs: Math.round(diagnostic.setupDuration),
       runMs: Math.round(diagnostic.duration),
-      endedAt: Date.now(),
       totalMs: Math.round(diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration),
     };
     appendFileSync(path.join(dir, "files.jsonl"), JSON.stringify(line) + "\n");
