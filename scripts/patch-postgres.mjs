@@ -9,8 +9,10 @@
 // dropped. Idempotent; run by `postinstall`. Checked by tests/server/transaction-connection-loss.test.ts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = path.resolve(import.meta.dirname, "..");
+// Not import.meta.dirname: package.json's engines allow Node 20.9, which lacks it, and `npm install` runs this.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const marker = "/* gateway patch: closed connection */";
 const edits = [
   {

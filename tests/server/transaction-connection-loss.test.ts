@@ -52,7 +52,7 @@ onPostgres("a connection lost under a transaction", () => {
       expect(error).not.toBeNull();
       expect(databaseUnavailability(error), String(error)).not.toBeNull();
 
-      // As many statements at once as the pool has connections: each takes one, the dead one among them.
+      // More statements at once than the pool has connections (ten): every connection is used, the dead one among them.
       const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => database.db.execute(sql`select ${i}::int as n, pg_sleep(0.05)`)));
       expect(answers.map((rows) => (rows as unknown as Array<{ n: number }>)[0]!.n)).toEqual(Array.from({ length: 12 }, (_, i) => i));
       // Room for anything the dead connection had scheduled to run.

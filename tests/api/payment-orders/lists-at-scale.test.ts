@@ -18,15 +18,15 @@ import { call, type CallResult, type Handler } from "../../helpers/request";
 const statements: Array<{ query: string; params: unknown[] }> = [];
 const testDb = setupTestDatabase({ logger: { logQuery: (query, params) => void statements.push({ query, params }) } });
 
+// Each call's nonces (the template's, then one per copy) follow the last call's: ranges drawn at random
+// overlapped now and then (a duplicate (merchant, nonce) seen once in CI, with 2,000 and 9,999 copies).
+let nextNonce = 900_000_000;
+
 /**
  * `count` more orders of the merchant copied in bulk from one made through the API: nonces,
  * order ids and addresses unique, created one minute apart going back in time, amounts repeating
  * (ties the keyset must break by id), statuses mixed; with a transfer, an event and a delivery each.
  */
-// Each call's nonces (the template's, then one per copy) follow the last call's: ranges drawn at random
-// overlapped now and then (a duplicate (merchant, nonce) seen once in CI, with 2,000 and 9,999 copies).
-let nextNonce = 900_000_000;
-
 async function growHistory(merchant: TestMerchant, count: number, endpointId: number) {
   const template = await createOrder(merchant, { nonce: nextNonce });
   nextNonce += count + 1;
