@@ -120,7 +120,7 @@ function project(backend: string, isolated: boolean): TestProjectInlineConfigura
       // A file in a process of its own opens PGlite for seconds: WebAssembly's baseline compiler only (tests/helpers/short-lived-wasm.ts).
       ...(isolated && backend === "pglite" ? { execArgv: shortLivedWasmFlags } : {}),
       // One devnet per worker slot, reverted to its deployment snapshot per file (tests/helpers/devnet.ts).
-      globalSetup: ["tests/helpers/shared-devnets.ts"],
+      globalSetup: ["tests/helpers/shared-run.ts"],
       env: { TEST_DB_BACKEND: backend, GATEWAY_MODE: "sandbox", NODE_ENV: "test", TEST_SHARED_PROCESS: isolated ? "" : "1" },
       testTimeout: 60_000,
       hookTimeout: 120_000,

@@ -7,9 +7,9 @@ import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/ch
 import { devnetChain, startDetachedDevnet, startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { timed } from "./profile";
-import { stopSharedDevnet } from "./shared-devnets";
+import { stopSharedDevnet } from "./shared-run";
 
-/** A worker slot's shared devnet (tests/helpers/shared-devnets.ts). */
+/** A worker slot's shared devnet (tests/helpers/shared-run.ts). */
 type SharedDevnetRecord = { pid: number; port: number; rpcUrl: string };
 
 function readRecord(file: string): SharedDevnetRecord | null {
@@ -83,6 +83,17 @@ async function acquireSharedDevnet(recordFile: string, deploy: boolean): Promise
 }
 
 /**
+ * Waits for the blocks a sandbox simulated payment of this file still mines in the background
+ * (lib/sandbox/simulate-payment.ts, one every 1.6 s): on a shared devnet they would land on the slot's
+ * next file's chain, one confirmation more than that file counted.
+ */
+async function simulatedMiningSettled(): Promise<void> {
+  const mining = (globalThis as { __gatewaySimulatedMining?: Set<string> }).__gatewaySimulatedMining;
+  const deadline = Date.now() + 60_000;
+  while (mining?.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
  * This file's devnet, with the gateway contracts deployed, and the sandbox catalog pointed at it:
  * under vitest, the worker slot's shared devnet with a new chain (what a new node has, without a
  * node's start: 1.5-2 s on a quiet machine, more under load); else, or with `{ own: true }`, a
@@ -94,7 +105,7 @@ export function setupTestDevnet(options: { own?: boolean; deploy?: boolean } = {
   let own: Devnet | undefined;
   let shared: { record: SharedDevnetRecord; recordFile: string } | undefined;
   beforeAll(async () => {
-    const dir = options.own ? undefined : inject("sharedDevnetDir");
+    const dir = options.own ? undefined : inject("sharedRunDir");
     if (dir) {
       const recordFile = path.join(dir, `devnet-${process.env.VITEST_POOL_ID ?? "0"}.json`);
       shared = { record: await acquireSharedDevnet(recordFile, deploy), recordFile };
@@ -105,6 +116,7 @@ export function setupTestDevnet(options: { own?: boolean; deploy?: boolean } = {
     setDevnetRpcUrl(handle.rpcUrl);
   });
   afterAll(async () => {
+    await simulatedMiningSettled();
     setDevnetRpcUrl(undefined);
     // A shared devnet stays up for the slot's next file, which resets its chain.
     await timed("devnet: stop", async () => own?.stop());
