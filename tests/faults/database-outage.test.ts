@@ -309,8 +309,10 @@ async function outage(seconds: number) {
   const databasePort = new URL(cluster.url).port;
   const databaseError = new RegExp(`(127\\.0\\.0\\.1|localhost):${databasePort}\\b|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|57P0|terminating connection|the database system`, "i");
   expect(otherFailures.filter((line) => databaseError.test(line))).toEqual([]);
-  // The lines themselves, so a failure says what went unhandled.
-  expect(log.split("\n").filter((line) => /uncaughtException|unhandledRejection|Cannot read properties of null/.test(line))).toEqual([]);
+  // The lines themselves with the two before (the log line of what was going on) and the six after (its stack), so a failure says what went unhandled.
+  const lines = log.split("\n");
+  const unhandled = lines.flatMap((line, at) => (/uncaughtException|unhandledRejection|Cannot read properties of null/.test(line) ? [lines.slice(Math.max(0, at - 2), at + 7).join("\n")] : []));
+  expect(unhandled).toEqual([]);
   expect(countLines(log, /"msg":"unhandled error"/)).toBe(0);
   expect(server.child.exitCode).toBeNull();
 }
