@@ -6,7 +6,14 @@
 // its startup message again. The patch: a closed connection refuses statements (`terminated`, as an ended
 // one does, until it connects again), drops what it had not written and the error its dying backend sent
 // (a FATAL 57P01 would otherwise fail its first statement after it reconnects); a write with no socket is
-// dropped. Idempotent; run by `postinstall`. Checked by tests/server/transaction-connection-loss.test.ts.
+// dropped. Also (porsager/postgres issues #1192, #1205, #1223): a new connection's first statement is the
+// driver's own query for the array types (`fetch_types`), whose promise nothing awaits; when it fails (the
+// database went away while the connection started, and the reconnect is refused; the query cancelled) its
+// error escaped as an unhandledRejection. The patch catches it: the statement that was waiting for the
+// connection still gets that error, or runs once the connection is ready. And a statement failed by its
+// connection's error is no longer kept as the one in progress: `sql.end()` waited for it until its timeout
+// (5 s at every shutdown after such a failure). Idempotent, edit by edit; run by `postinstall`. Checked by
+// tests/server/transaction-connection-loss.test.ts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,17 +30,27 @@ const edits = [
     from: "    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)\n    socket.removeListener('connect', connected)\n    idleTimer.cancel()",
     to: `    clearImmediate(nextWriteTimer)\n    ${marker}\n    chunk = nextWriteTimer = null\n    errorResponse = null\n    terminated = true\n    socket.removeListener('data', data)\n    socket.removeListener('connect', connected)\n    idleTimer.cancel()`,
   },
+  {
+    from: "        return fetchArrayTypes()\n",
+    to: "        return fetchArrayTypes().catch(() => { /* gateway patch: array types query failed */ })\n",
+  },
+  {
+    from: "    query && queryError(query, err)\n",
+    to: "    query && (queryError(query, err), query = null) /* gateway patch: failed query done */\n",
+  },
 ];
 
 for (const file of ["node_modules/postgres/cjs/src/connection.js", "node_modules/postgres/src/connection.js", "node_modules/postgres/cf/src/connection.js"]) {
   const full = path.join(root, file);
   if (!existsSync(full)) continue;
   let text = readFileSync(full, "utf8");
-  if (text.includes(marker)) continue;
+  const original = text;
   for (const { from, to } of edits) {
+    if (text.includes(to)) continue;
     if (!text.includes(from)) throw new Error(`patch-postgres: ${file} no longer has the code this patch expects (a new postgres.js?); check whether it still needs the patch`);
     text = text.replace(from, to);
   }
+  if (text === original) continue;
   writeFileSync(full, text);
   console.log(`patch-postgres: patched ${file}`);
 }

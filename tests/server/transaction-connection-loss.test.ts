@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -60,6 +61,78 @@ onPostgres("a connection lost under a transaction", () => {
       expect(thrownOutside.map(String)).toEqual([]);
     } finally {
       process.off("uncaughtException", record);
+    }
+  });
+});
+
+/**
+ * A TCP proxy in front of the test database that, once armed, cuts the next connection the moment the driver
+ * sends its array-types query (a new connection's first statement) and stops listening, so the driver's
+ * reconnect is refused: what a connection starting just as PostgreSQL goes down meets.
+ */
+async function startCuttingProxy(target: URL) {
+  let armed = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    const cut = armed;
+    client.on("data", (chunk: Buffer) => {
+      if (cut && chunk.includes("typarray")) {
+        armed = false;
+        server.close();
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    for (const socket of [client, upstream]) {
+      socket.on("error", () => {});
+      socket.on("close", () => (client.destroy(), upstream.destroy(), sockets.delete(socket)));
+    }
+  });
+  const listen = (port = 0) => new Promise<number>((resolve) => server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  const port = await listen();
+  return {
+    url: Object.assign(new URL(target), { host: `127.0.0.1:${port}` }).toString(),
+    arm: () => (armed = true),
+    listenAgain: () => listen(port),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    },
+  };
+}
+
+onPostgres("a connection lost while it starts", () => {
+  test("the driver's own array-types query failing throws nothing outside: the waiting statement fails as the database being unavailable, and the pool works again", async () => {
+    const unhandled: unknown[] = [];
+    const record = (error: unknown) => unhandled.push(error);
+    process.on("unhandledRejection", record);
+    const proxy = await startCuttingProxy(new URL(migrated.url));
+    const throughProxy = await openDatabase({ url: proxy.url });
+    try {
+      proxy.arm();
+      const error = await throughProxy.db.execute(sql`select 1 as n`).then(() => null, (failure: unknown) => failure);
+      expect(error).not.toBeNull();
+      expect(databaseUnavailability(error), String(error)).not.toBeNull();
+      // Room for the driver's own promise to settle and be reported.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled.map(String)).toEqual([]);
+
+      await proxy.listenAgain();
+      const rows = await waitFor("the pool to connect again", async () => {
+        const answer = (await throughProxy.db.execute(sql`select 2 as n`).catch(() => undefined)) as unknown as Array<{ n: number }> | undefined;
+        return answer?.[0]?.n === 2 ? answer : undefined;
+      });
+      expect(rows[0]!.n).toBe(2);
+    } finally {
+      process.off("unhandledRejection", record);
+      await throughProxy.close();
+      await proxy.close();
     }
   });
 });
