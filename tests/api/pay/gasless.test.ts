@@ -165,8 +165,10 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     const other = await createOrder(merchant, { amount: "5", currency: "USDC" });
     const customer = await customerWithUsdc(50_000_000n);
 
-    // Signed for the other order's address, posted here as it was signed.
-    const forOther = await signFor(customer, other.order_id);
+    // Signed for the other order's address, posted here as it was signed. Valid until this order's expiry, which
+    // is within the other's life too: when the other was made a second later, its own expiry is past this one's,
+    // and the window would be refused before the signature is looked at.
+    const forOther = await signFor(customer, other.order_id, { validBefore: BigInt((await view(order.order_id)).gasless.valid_before) });
     const wrongTo = await relay(order.order_id, forOther);
     expect(wrongTo.status).toBe(400);
     expect(wrongTo.body.error).toMatchObject({ code: "INVALID_AUTHORIZATION", details: { to: [expect.stringMatching(/deposit address/)] } });
