@@ -280,7 +280,13 @@ async function takeTestDatabase(options: { logger?: Logger }): Promise<Database>
   if (!idle || options.logger) return createTestDatabase(options);
   idleDatabase = undefined;
   if (idle.backend === "pglite") return idle.database;
-  return openPostgresTestDatabase(idle.database, options);
+  try {
+    return await openPostgresTestDatabase(idle.database, options);
+  } catch {
+    // Gone meanwhile (dropped by hand, say): a new one.
+    await idle.database.drop().catch(() => {});
+    return createTestDatabase(options);
+  }
 }
 
 async function releaseTestDatabase(database: Database, options: { logger?: Logger }): Promise<void> {
@@ -309,6 +315,7 @@ async function releaseTestDatabase(database: Database, options: { logger?: Logge
   }
   await database.close();
 }
+
 /** Registers beforeAll/afterAll hooks giving this file its own database (`logger`: sees every statement). */
 export function setupTestDatabase(options: { logger?: Logger } = {}): { readonly db: Db; readonly database: Database } {
   let database: Database | undefined;
