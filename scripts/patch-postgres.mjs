@@ -10,9 +10,9 @@
 // driver's own query for the array types (`fetch_types`), whose promise nothing awaits; when it fails (the
 // database went away while the connection started, and the reconnect is refused; the query cancelled) its
 // error escaped as an unhandledRejection. The patch catches it: the statement that was waiting for the
-// connection still gets that error, or runs once the connection is ready. And a statement failed by its
-// connection's error is no longer kept as the one in progress: `sql.end()` waited for it until its timeout
-// (5 s at every shutdown after such a failure). Idempotent, edit by edit; run by `postinstall`. Checked by
+// connection still gets that error, or runs once the connection is ready. And a statement failed because
+// its socket failed is no longer kept as the one in progress (no answer will come for it): `sql.end()`
+// waited for it until its timeout (5 s at every shutdown after such a failure). Idempotent, edit by edit; run by `postinstall`. Checked by
 // tests/server/transaction-connection-loss.test.ts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -35,8 +35,8 @@ const edits = [
     to: "        return fetchArrayTypes().catch(() => { /* gateway patch: array types query failed */ })\n",
   },
   {
-    from: "    query && queryError(query, err)\n",
-    to: "    query && (queryError(query, err), query = null) /* gateway patch: failed query done */\n",
+    from: "    errored(err)\n    while (sent.length)\n      queryError(sent.shift(), err)\n",
+    to: "    errored(err)\n    query = null /* gateway patch: its socket failed, no answer follows */\n    while (sent.length)\n      queryError(sent.shift(), err)\n",
   },
 ];
 
