@@ -26,7 +26,7 @@ import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeE
 /**
  * Compile-time guard that the response schemas (lib/<domain>/schemas.ts `…Json`) describe what the
  * serializers return: the same top-level fields, and every value a schema allows fits the
- * serializer's type. Adding, removing or retyping a serializer field without its schema fails `tsc`.
+ * serializer's type. Adding, removing or retyping a serializer field without its schema fails the type check.
  * Type-only: nothing here runs.
  */
 

@@ -61,7 +61,7 @@ export function buildApp(distDir: string, options: { reuse: boolean; quiet?: boo
   });
   if (result.status !== 0) throw new Error(`next build failed (${result.status ?? result.signal})\n${result.stderr?.toString() ?? ""}`);
   // Next adds `<distDir>/types` to tsconfig's include; its route types clash with another build's
-  // (.next/types) under `tsc --noEmit`. `next start` does not need them.
+  // (.next/types) under the type check. `next start` does not need them.
   for (const dir of ["types", "dev/types"]) rmSync(path.join(root, distDir, dir), { recursive: true, force: true });
 }
 
