@@ -11,18 +11,19 @@ const chromium = process.env.PLAYWRIGHT_CHROMIUM ?? (existsSync(headlessShell) ?
 
 /**
  * Every end-to-end spec in tests/e2e (payment page, refunds, merchant dashboard), in Debian's
- * chromium, against one production server on the sandbox devnet: tests/e2e/global-setup.ts builds
- * into .next-e2e (E2E_DIST_DIR; `npm test` has it reuse the build it has just made) and starts
- * `next start` (which starts its own hardhat devnet) on free ports with a fresh PGlite database (a new
- * PostgreSQL one when TEST_DATABASE_URL is set), and stops both at the end. One project per area: `npx playwright test --project dashboard` runs
- * the dashboard spec alone.
+ * chromium, against production servers on the sandbox devnet: tests/e2e/global-setup.ts builds
+ * into .next-e2e (E2E_DIST_DIR; `npm test` has it reuse the build it has just made) and starts two
+ * `next start` servers (each starts its own hardhat devnet) on free ports, each with a fresh PGlite
+ * database (a new PostgreSQL one when TEST_DATABASE_URL is set), and stops them at the end. One project per
+ * area: `npx playwright test --project dashboard` runs the dashboard spec alone.
  *
- * Three workers share that server and devnet: the dashboard's serial tests in one, the other specs'
+ * Three workers share the first server and devnet: the dashboard's serial tests in one, the other specs'
  * tests (each spec with its own merchant and its own devnet accounts) spread over all three. On the
  * headless shell, which loads the machine half as much as the full browser did, three beat two on this
  * 2-core machine (230–243 s against 262–263 s, back to back, all passing). Every transaction on the
- * devnet mines a block, so a test that watches an order step through its confirmations declares the
- * `-exclusive-` lock: it runs while no other test does.
+ * devnet mines a block, so the tests that watch an order step through its confirmations (`quietChain`)
+ * run on the second server, one at a time, beside the rest: under the `-exclusive-` lock they used to wait
+ * for every other test to end, and ran alone at the end of the run (33–37 s of one busy worker).
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -51,9 +52,12 @@ export default defineConfig({
     trace: process.env.CI ? "off" : { mode: "retain-on-failure", screenshots: false },
   },
   projects: [
+    // The tests tagged @quiet-chain (tests/e2e/support.ts's `quietChain`), one at a time on their own server and
+    // devnet (global-setup.ts), beside the other projects. First, so they start at once.
+    { name: "quiet-chain", grep: /@quiet-chain/, workers: 1 },
     // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test. First,
     // so the longest chain of tests starts at once and the other worker takes the pay specs meanwhile.
     { name: "dashboard", testMatch: "dashboard.spec.ts", timeout: 240_000, use: { viewport: { width: 1280, height: 900 } } },
-    { name: "pay", testIgnore: "dashboard.spec.ts", fullyParallel: true },
+    { name: "pay", testIgnore: "dashboard.spec.ts", grepInvert: /@quiet-chain/, fullyParallel: true },
   ],
 });

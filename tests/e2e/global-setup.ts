@@ -1,9 +1,12 @@
 /**
  * Playwright global setup of every e2e spec (playwright.config.ts): one production server, with its
- * own devnet, for the payment-page, refund and dashboard specs; the returned function stops it.
- * The specs read its URL from E2E_BASE_URL.
+ * own devnet, for the payment-page, refund and dashboard specs, and a second one, with a devnet of its
+ * own, for the tests that watch an order step through its confirmations (the `quiet-chain` project:
+ * no other test mines blocks there); the returned function stops both. The specs read their URLs from
+ * E2E_BASE_URL and E2E_QUIET_BASE_URL (tests/e2e/support.ts's `baseUrl()`).
  *
- * - E2E_BASE_URL already set: the specs test that running server; nothing is built or started.
+ * - E2E_BASE_URL already set: the specs test that running server; nothing is built or started. The
+ *   quiet-chain tests use E2E_QUIET_BASE_URL when it is set too, else that server, running alone.
  * - E2E_DIST_DIR (default .next-e2e): the build folder. Without E2E_REUSE_BUILD=1 the app is built
  *   into it first; with it, a build already there is used (`npm test` passes the build it has just
  *   made, so CI builds once).
@@ -38,20 +41,39 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   if (process.env.E2E_BASE_URL) return undefined;
   const distDir = process.env.E2E_DIST_DIR || ".next-e2e";
   buildApp(distDir, { reuse: process.env.E2E_REUSE_BUILD === "1" });
-  const database = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
-  const server = await startAppServer({
-    distDir,
-    devnet: true,
-    databaseUrl: database?.url,
+  // Both servers start at once: nothing else runs yet. If one fails, the other is stopped.
+  const started = await Promise.allSettled([
     // Short webhook retries, so the dashboard spec sees a failed attempt and a redelivery within the test.
-    env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5" },
-  }).catch(async (error: unknown) => {
+    startServerWithDatabase(distDir, { WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5" }),
+    startServerWithDatabase(distDir, {}),
+  ]);
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed) {
+    await Promise.all(started.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [main, quiet] = started.map((result) => (result as PromiseFulfilledResult<StartedServer>).value) as [StartedServer, StartedServer];
+  process.env.E2E_BASE_URL = main.baseUrl;
+  process.env.E2E_QUIET_BASE_URL = quiet.baseUrl;
+  return async () => {
+    await Promise.all([main.stop(), quiet.stop()]);
+  };
+}
+
+type StartedServer = { baseUrl: string; stop(): Promise<void> };
+
+/** A server with its devnet, on a new PostgreSQL database when TEST_DATABASE_URL is set; `stop` also drops the database. */
+async function startServerWithDatabase(distDir: string, env: Record<string, string>): Promise<StartedServer> {
+  const database = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const server = await startAppServer({ distDir, devnet: true, databaseUrl: database?.url, env }).catch(async (error: unknown) => {
     await database?.drop();
     throw error;
   });
-  process.env.E2E_BASE_URL = server.baseUrl;
-  return async () => {
-    await server.stop();
-    await database?.drop();
+  return {
+    baseUrl: server.baseUrl,
+    stop: async () => {
+      await server.stop();
+      await database?.drop();
+    },
   };
 }

@@ -1,11 +1,16 @@
 /** Talks to the running sandbox app over its real HTTP API, as a merchant backend would. */
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 
+/** The project whose tests have a server and devnet to themselves, one test at a time (playwright.config.ts). */
+export const quietChainProject = "quiet-chain";
+
+/** The server the running test talks to: the quiet-chain project's own, or the one every other spec shares. */
 export function baseUrl(): string {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error("E2E_BASE_URL is not set: run through `playwright test` (tests/e2e/global-setup.ts)");
-  return url;
+  const shared = process.env.E2E_BASE_URL;
+  if (!shared) throw new Error("E2E_BASE_URL is not set: run through `playwright test` (tests/e2e/global-setup.ts)");
+  if (test.info().project.name === quietChainProject) return process.env.E2E_QUIET_BASE_URL ?? shared;
+  return shared;
 }
 
 async function api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
@@ -106,10 +111,15 @@ export async function faucet(merchant: Merchant, address: string, currency: stri
 
 /**
  * Details of a test that watches an order step through its confirmations ("Payment seen", "1 of 3"):
- * every devnet transaction mines a block, so a test paying beside it would skip those states.
- * Playwright's `-exclusive-` lock runs it while no other test runs (playwright.config.ts: three workers).
+ * every devnet transaction mines a block, so a test paying beside it would skip those states. The tag
+ * puts it in the quiet-chain project (playwright.config.ts), which runs such tests one at a time on a
+ * server and devnet no other test uses, beside the other projects. Against a server given from outside
+ * with no quiet one (E2E_BASE_URL without E2E_QUIET_BASE_URL), it runs while no other test does.
  */
-export const quietChain = { lock: "-exclusive-" };
+export const quietChain = {
+  tag: "@quiet-chain",
+  ...(process.env.E2E_BASE_URL && !process.env.E2E_QUIET_BASE_URL ? { lock: "-exclusive-" } : {}),
+};
 
 /**
  * The status panel shows the transaction the customer's wallet (or the gasless relay) sent. The wallet
