@@ -43,7 +43,7 @@ const nextConfig: NextConfig = {
   // payment page's wallet chunk; its Node build imports optional packages this app does not install.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc", "@base-org/account"],
   poweredByHeader: false,
-  // `npm test` type-checks the whole project (`npm run typecheck`) (tests included) before building.
+  // `npm test` type-checks the whole project, tests included (`npm run typecheck`), before building.
   typescript: { ignoreBuildErrors: true },
   headers: securityHeaders,
   // Turbopack writes its build cache (~400 MB, 30 s on this 2-core machine) after every build; CI builds a

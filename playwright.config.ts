@@ -55,8 +55,8 @@ export default defineConfig({
     // The tests tagged @quiet-chain (tests/e2e/support.ts's `quietChain`), one at a time on their own server and
     // devnet (global-setup.ts), beside the other projects. First, so they start at once.
     { name: "quiet-chain", grep: /@quiet-chain/, workers: 1 },
-    // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test. First,
-    // so the longest chain of tests starts at once and the other worker takes the pay specs meanwhile.
+    // Serial tests that sign up, pay on the devnet and wait for webhooks: more time per test. Before the
+    // pay specs, so the longest chain of tests starts at once and the other workers take the pay specs meanwhile.
     { name: "dashboard", testMatch: "dashboard.spec.ts", timeout: 240_000, use: { viewport: { width: 1280, height: 900 } } },
     { name: "pay", testIgnore: "dashboard.spec.ts", grepInvert: /@quiet-chain/, fullyParallel: true },
   ],
