@@ -2,8 +2,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 
-/** The project whose tests have a server and devnet to themselves, one test at a time (playwright.config.ts). */
-export const quietChainProject = "quiet-chain";
+/** The project whose tests have a server and devnet to themselves, one test at a time (named so in playwright.config.ts). */
+const quietChainProject = "quiet-chain";
 
 /** The server the running test talks to: the quiet-chain project's own, or the one every other spec shares. */
 export function baseUrl(): string {
