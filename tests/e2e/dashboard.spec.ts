@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { axeScan } from "./support";
 
 /**
  * The merchant dashboard end to end (issue #8 › 11): sign up, wallet, API key used on the API,
@@ -27,7 +27,7 @@ const state = { apiKey: "", orderId: "", txHash: "", endpointId: "" };
 
 /** axe-core (WCAG 2 A and AA) on the page as it is now, then a full-page screenshot. */
 async function checkPage(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   const violations = results.violations.map((v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(violations, `accessibility violations on ${name}`).toEqual([]);
   await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
@@ -268,7 +268,7 @@ test("every dashboard page, with data, at 390×844 and 1280×800: no sideways sc
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       await expectNoHorizontalOverflow(page, `${path} at ${width} px`);
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${path} at ${width} px`).toEqual([]);
     }
   }

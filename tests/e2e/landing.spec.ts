@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { baseUrl } from "./support";
+import { axeScan, baseUrl } from "./support";
 
 test("the landing page explains the gateway in three steps and leads to Sign up, Sign in and Docs; the site has a favicon", async ({ page }) => {
   await page.goto(`${baseUrl()}/`);
@@ -14,7 +13,7 @@ test("the landing page explains the gateway in three steps and leads to Sign up,
   for (const [name, path] of links) {
     await expect(page.getByRole("link", { name, exact: true })).toHaveAttribute("href", path);
   }
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   expect(results.violations.map((v) => v.id)).toEqual([]);
 
   const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");

@@ -4,9 +4,8 @@
  * order, on a desktop and on a phone, each page with axe at 0 violations. The order is paid for
  * real on the sandbox devnet.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -24,7 +23,7 @@ async function merchantApi(method: string, path: string, body?: unknown) {
 }
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

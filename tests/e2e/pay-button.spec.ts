@@ -4,9 +4,8 @@
  * code block, the quick start's webhook step on the sandbox inbox). Desktop and phone, axe at 0,
  * nothing wider than the screen.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { baseUrl, createMerchant, type Merchant } from "./support";
+import { axeScan, baseUrl, createMerchant, type Merchant } from "./support";
 
 let merchant: Merchant;
 let linkId = "";
@@ -23,7 +22,7 @@ test.beforeAll(async () => {
 });
 
 async function expectCleanPage(page: Page, width: number) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   const wide = await page.evaluate((w) => {
     const out: string[] = [];

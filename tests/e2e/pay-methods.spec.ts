@@ -4,9 +4,8 @@
  * money arrives the choice is gone and the order is fixed to the method paid by. On a desktop and
  * on a phone, with axe at 0 violations.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { addWallet, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { addWallet, axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -24,7 +23,7 @@ async function sandboxPost(path: string, body: unknown): Promise<void> {
 }
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

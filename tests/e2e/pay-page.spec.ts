@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { baseUrl, createMerchant, createOrder, expectTransactionShown, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
+import { axeScan, baseUrl, createMerchant, createOrder, expectTransactionShown, faucet, getOrder, getPublicOrder, quietChain, type Merchant } from "./support";
 
 /** hardhat account 5: funded with ETH, unlocked on the devnet, not used by the gateway (0 deploys, 1 faucet, 2 sweeper). */
 const customer = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
@@ -186,7 +185,7 @@ test("has no serious accessibility violations in the waiting and confirmed state
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   await expect(page.getByTestId("status")).toContainText("Waiting for payment");
   const serious = async () => {
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
     return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   };
   expect(await serious()).toEqual([]);

@@ -4,11 +4,10 @@
  * for real on the sandbox devnet (POST /api/sandbox/payment-orders/{id}/pay/), as a customer's
  * wallet would.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import QRCode from "qrcode";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
 
 /** hardhat account 7: unlocked on the devnet, used by no other spec (specs run side by side). */
 const walletCustomer = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
@@ -41,7 +40,7 @@ async function confirm(orderId: string): Promise<void> {
 }
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

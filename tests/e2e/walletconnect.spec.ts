@@ -12,9 +12,9 @@
  *   the customer is told so plainly, the QR code and Copy stay usable, and the page throws nothing.
  */
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { startAppServer, type AppServer } from "./app-server";
+import { axeScan } from "./support";
 
 const projectId = randomBytes(16).toString("hex");
 let withWalletConnect: AppServer;
@@ -84,7 +84,7 @@ async function relayUnreachable(context: BrowserContext) {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
