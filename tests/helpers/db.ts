@@ -285,7 +285,7 @@ async function emptyDatabase(database: Database): Promise<void> {
  * flush empties the pending statistics, so PostgreSQL disarms the timeout; the next one is armed by the clock of then.
  * Run after each test and before a worker keeps the database for its next file.
  */
-async function forgetFakedClock(database: Database): Promise<void> {
+export async function forgetFakedClock(database: Database): Promise<void> {
   // A database the test closed has no timer left.
   await database.db.execute(sql`select pg_stat_force_next_flush()`).catch(() => {});
 }
