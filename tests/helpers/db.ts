@@ -283,7 +283,8 @@ async function emptyDatabase(database: Database): Promise<void> {
  * spun on that timer, hundreds of times a second, until the database closed: whole runs printed 6,400 and 38,800 such
  * warnings from one worker (the second for 84 s), and the files after the faking one ran slowed beside it. A forced
  * flush empties the pending statistics, so PostgreSQL disarms the timeout; the next one is armed by the clock of then.
- * Run after each test and before a worker keeps the database for its next file.
+ * Run after each test and before a worker keeps the database for its next file. Not always enough: a later run still
+ * spun for 34 s after login.test.ts's clock of 2032 (docs/decisions.md), so the cause is not fully understood.
  */
 export async function forgetFakedClock(database: Database): Promise<void> {
   // A database the test closed has no timer left.
