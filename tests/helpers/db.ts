@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql, type Logger } from "drizzle-orm";
 import postgres from "postgres";
-import { afterAll, afterEach, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { timed } from "./profile";
@@ -275,22 +275,6 @@ async function emptyDatabase(database: Database): Promise<void> {
   });
 }
 
-/**
- * PGlite's PostgreSQL reads the time from the JavaScript clock, so a test that fakes `Date` moves it too. When it goes
- * idle with statistics not yet flushed, PostgreSQL arms a timeout to flush them 10 s later by its clock, and keeps that
- * timeout while it stays armed. Once the real clock is back (years before a faked 2030), the alarm finds it not yet due
- * and sets a timer for the years left, which Node cannot hold (TimeoutOverflowWarning) and fires after 1 ms: the worker
- * spun on that timer, hundreds of times a second, until the database closed: whole runs printed 6,400 and 38,800 such
- * warnings from one worker (the second for 84 s), and the files after the faking one ran slowed beside it. A forced
- * flush empties the pending statistics, so PostgreSQL disarms the timeout; the next one is armed by the clock of then.
- * Run after each test and before a worker keeps the database for its next file. Not always enough: a later run still
- * spun for 34 s after login.test.ts's clock of 2032 (docs/decisions.md), so the cause is not fully understood.
- */
-export async function forgetFakedClock(database: Database): Promise<void> {
-  // A database the test closed has no timer left.
-  await database.db.execute(sql`select pg_stat_force_next_flush()`).catch(() => {});
-}
-
 async function takeTestDatabase(options: { logger?: Logger }): Promise<Database> {
   const idle = idleDatabase;
   if (!idle || options.logger) return createTestDatabase(options);
@@ -314,7 +298,6 @@ async function releaseTestDatabase(database: Database, options: { logger?: Logge
       if (backend === "pglite") {
         // Settings, advisory locks, LISTENs, temporary tables and prepared statements of the last file.
         await database.db.execute(sql`discard all`);
-        await forgetFakedClock(database);
         idleDatabase = { backend, database };
         return;
       }
@@ -339,9 +322,6 @@ export function setupTestDatabase(options: { logger?: Logger } = {}): { readonly
   beforeAll(async () => {
     database = await takeTestDatabase(options);
     setDatabase(database);
-  });
-  afterEach(async () => {
-    if (database && backend === "pglite") await forgetFakedClock(database);
   });
   afterAll(async () => {
     if (database) await releaseTestDatabase(database, options);
