@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 
 const root = path.resolve(__dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -155,4 +156,45 @@ export async function startAppServer(options: {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
   }
+}
+
+/**
+ * A new, empty database next to TEST_DATABASE_URL's (the server migrates it), and how to drop it. Not
+ * tests/helpers/db.ts's: that one runs inside vitest (it registers vitest hooks), which Playwright is not.
+ */
+async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(baseUrl);
+  const name = `${url.pathname.slice(1)}_e2e_${randomBytes(4).toString("hex")}`;
+  url.pathname = `/${name}`;
+  const admin = async (statement: string) => {
+    const sql = postgres(baseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(statement);
+    } finally {
+      await sql.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/**
+ * startAppServer on the run's database: a new PostgreSQL database next to TEST_DATABASE_URL's when it is set (CI),
+ * as a deployed gateway runs, dropped by stop(); otherwise a fresh PGlite, as `npm run dev` runs. On PostgreSQL the
+ * server is up sooner: a fresh PGlite runs every migration in WebAssembly first (two such servers at once took 12 s
+ * alone, about 20 s under the rest of the run).
+ */
+export async function startAppServerOnTestDatabase(options: Omit<Parameters<typeof startAppServer>[0], "databaseUrl">): Promise<AppServer> {
+  const database = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const server = await startAppServer({ ...options, databaseUrl: database?.url }).catch(async (error: unknown) => {
+    await database?.drop();
+    throw error;
+  });
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      await database?.drop();
+    },
+  };
 }

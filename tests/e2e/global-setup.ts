@@ -13,29 +13,7 @@
  * - TEST_DATABASE_URL set (CI): the server runs on a new PostgreSQL database next to that one, as a
  *   deployed gateway does, dropped at the end; otherwise on a fresh PGlite, as `npm run dev` does.
  */
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { buildApp, startAppServer } from "./app-server";
-
-/**
- * A new, empty database next to TEST_DATABASE_URL's (the server migrates it), and how to drop it. Not
- * tests/helpers/db.ts's: that one runs inside vitest (it registers vitest hooks), which Playwright is not.
- */
-async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const url = new URL(baseUrl);
-  const name = `${url.pathname.slice(1)}_e2e_${randomBytes(4).toString("hex")}`;
-  url.pathname = `/${name}`;
-  const admin = async (statement: string) => {
-    const sql = postgres(baseUrl, { max: 1, onnotice: () => {} });
-    try {
-      await sql.unsafe(statement);
-    } finally {
-      await sql.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
+import { buildApp, startAppServerOnTestDatabase, type AppServer } from "./app-server";
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.E2E_BASE_URL) return undefined;
@@ -44,36 +22,18 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   // Both servers start at once: nothing else runs yet. If one fails, the other is stopped.
   const started = await Promise.allSettled([
     // Short webhook retries, so the dashboard spec sees a failed attempt and a redelivery within the test.
-    startServerWithDatabase(distDir, { WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5" }),
-    startServerWithDatabase(distDir, {}),
+    startAppServerOnTestDatabase({ distDir, devnet: true, env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5" } }),
+    startAppServerOnTestDatabase({ distDir, devnet: true }),
   ]);
   const failed = started.find((result) => result.status === "rejected");
   if (failed) {
     await Promise.all(started.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
     throw failed.reason;
   }
-  const [main, quiet] = started.map((result) => (result as PromiseFulfilledResult<StartedServer>).value) as [StartedServer, StartedServer];
+  const [main, quiet] = started.map((result) => (result as PromiseFulfilledResult<AppServer>).value) as [AppServer, AppServer];
   process.env.E2E_BASE_URL = main.baseUrl;
   process.env.E2E_QUIET_BASE_URL = quiet.baseUrl;
   return async () => {
     await Promise.all([main.stop(), quiet.stop()]);
-  };
-}
-
-type StartedServer = { baseUrl: string; stop(): Promise<void> };
-
-/** A server with its devnet, on a new PostgreSQL database when TEST_DATABASE_URL is set; `stop` also drops the database. */
-async function startServerWithDatabase(distDir: string, env: Record<string, string>): Promise<StartedServer> {
-  const database = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
-  const server = await startAppServer({ distDir, devnet: true, databaseUrl: database?.url, env }).catch(async (error: unknown) => {
-    await database?.drop();
-    throw error;
-  });
-  return {
-    baseUrl: server.baseUrl,
-    stop: async () => {
-      await server.stop();
-      await database?.drop();
-    },
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { startAppServer, type AppServer } from "./app-server";
+import { startAppServerOnTestDatabase, type AppServer } from "./app-server";
 
 /**
  * WebAuthn refuses an IP address as the relying party, and the shared e2e server's APP_URL is
@@ -9,7 +9,7 @@ import { startAppServer, type AppServer } from "./app-server";
 let server: AppServer;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  server = await startAppServer({ distDir: process.env.E2E_DIST_DIR || ".next-e2e", devnet: false, publicHost: "localhost" });
+  server = await startAppServerOnTestDatabase({ distDir: process.env.E2E_DIST_DIR || ".next-e2e", devnet: false, publicHost: "localhost" });
 });
 test.afterAll(async () => {
   await server?.stop();

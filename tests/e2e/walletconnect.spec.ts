@@ -13,7 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { startAppServer, type AppServer } from "./app-server";
+import { startAppServerOnTestDatabase, type AppServer } from "./app-server";
 import { axeScan } from "./support";
 
 const projectId = randomBytes(16).toString("hex");
@@ -27,8 +27,8 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   const distDir = process.env.E2E_DIST_DIR || ".next-e2e";
   [withWalletConnect, without] = await Promise.all([
-    startAppServer({ distDir, devnet: false, env: { WALLETCONNECT_PROJECT_ID: projectId } }),
-    startAppServer({ distDir, devnet: false }),
+    startAppServerOnTestDatabase({ distDir, devnet: false, env: { WALLETCONNECT_PROJECT_ID: projectId } }),
+    startAppServerOnTestDatabase({ distDir, devnet: false }),
   ]);
 });
 test.afterAll(async () => {
