@@ -4,9 +4,9 @@
 // faked `Date` years ahead and restored it; a machine whose clock is set back), a timeout armed by the later clock is
 // not yet due, PostgreSQL sets the alarm again for the years left, and the process spins on it: hundreds of timers a
 // second, a warning each, until the database closes (one CI run printed 38,844 from one test worker). Capped at the
-// longest delay Node keeps, the alarm fires after 24.8 days, and PostgreSQL, finding the timeout not yet due, sets it
-// again: what setitimer does for such delays. Idempotent; run by `postinstall`. Checked by
-// tests/server/pglite-faked-clock.test.ts.
+// longest delay Node keeps, the alarm fires after 24.8 days at the earliest, and PostgreSQL's handler, finding the
+// timeout not yet due, sets it again (an early alarm is one it already expects). Idempotent; run by `postinstall`.
+// Checked by tests/server/pglite-faked-clock.test.ts.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
