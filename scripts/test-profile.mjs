@@ -1,7 +1,8 @@
 // Where the test suite's time goes: runs vitest with tests/helpers/profile-reporter.ts and prints the
 // slowest files and the time spent in each phase the helpers record (tests/helpers/profile.ts:
 // database creation and migration, devnet start and contract deployment, next build, next start,
-// fixed sleeps, polling), and the CPU each file used (its test worker's and its child processes').
+// fixed sleeps, polling), the CPU each file used (its test worker's and its child processes'), and, over the
+// run, how busy the machine's cores were and how many files ran side by side (where the run leaves a core idle).
 //
 //   npm run test:profile [-- --top 15] [-- --out DIR] [-- <vitest arguments, e.g. tests/faults>]
 //   node scripts/test-profile.mjs --compare BEFORE/summary.json AFTER/summary.json
@@ -9,8 +10,8 @@
 // The run's data (files.jsonl, phases-*.jsonl, summary.json) stays in DIR (default: a new folder
 // under the system's temp dir), so two runs can be compared later.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -39,7 +40,38 @@ function readLines(file) {
   }
 }
 
-function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode) {
+/** The machine's busy CPU time so far (ms, all cores), from /proc/stat; undefined where there is none. */
+function machineBusyMs() {
+  if (!existsSync("/proc/stat")) return undefined;
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // USER_HZ is 100 on Linux: a tick is 10 ms.
+  return (user + nice + system + irq + softirq + steal) * 10;
+}
+
+/**
+ * The run in slices of `sliceMs`: the cores busy on average (whatever ran: the tests, their servers, the rest of
+ * the machine) and the test files running on average.
+ */
+function timeline(files, samples, started, wallMs, sliceMs) {
+  const slices = [];
+  for (let from = 0; from < wallMs; from += sliceMs) {
+    const to = Math.min(from + sliceMs, wallMs);
+    const inSlice = samples.filter((sample) => sample.atMs > from && sample.atMs <= to);
+    const busyMs = inSlice.reduce((sum, sample) => sum + sample.busyMs, 0);
+    const sampledMs = inSlice.reduce((sum, sample) => sum + sample.spanMs, 0);
+    let fileMs = 0;
+    for (const file of files) {
+      if (file.endedAt === undefined) continue;
+      const end = file.endedAt - started;
+      const start = end - file.totalMs;
+      fileMs += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    }
+    slices.push({ fromMs: from, toMs: to, cores: sampledMs ? busyMs / sampledMs : undefined, files: fileMs / (to - from) });
+  }
+  return slices;
+}
+
+function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode, started, samples) {
   const files = readLines(path.join(dir, "files.jsonl"));
   const phases = readdirSync(dir).filter((name) => name.startsWith("phases-")).flatMap((name) => readLines(path.join(dir, name)));
   const byFile = new Map();
@@ -70,7 +102,10 @@ function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode) {
     total.ms += phase.ms;
     total.maxMs = Math.max(total.maxMs, phase.ms);
   }
-  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals, cpuTotals };
+  const slices = timeline(files, samples, started, wallMs, 30_000);
+  const sampledMs = samples.reduce((sum, sample) => sum + sample.spanMs, 0);
+  const cores = sampledMs ? samples.reduce((sum, sample) => sum + sample.busyMs, 0) / sampledMs : undefined;
+  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals, cpuTotals, cores, slices };
 }
 
 function report(summary, top) {
@@ -118,6 +153,16 @@ function report(summary, top) {
         .map((file) => [file.project, file.file, seconds(file.cpuMs), seconds(file.totalMs)]),
     ),
   );
+  if (summary.slices?.length) {
+    const busy = summary.cores === undefined ? "" : `, ${summary.cores.toFixed(2)} of ${availableParallelism()} cores busy on average`;
+    console.log(`\nThe run in 30 s slices (cores busy on the whole machine, test files running; both averages${busy}):\n`);
+    console.log(
+      table(
+        ["from (s)", "cores busy", "files running"],
+        summary.slices.map((slice) => [String(Math.round(slice.fromMs / 1000)), slice.cores === undefined ? "–" : slice.cores.toFixed(2), slice.files.toFixed(2)]),
+      ),
+    );
+  }
   console.log("\nCPU by project (s):\n");
   console.log(
     table(
@@ -179,13 +224,22 @@ if (args[0] === "--compare") {
   for (const name of readdirSync(dir)) if (name.endsWith(".jsonl") || name === "summary.json") rmSync(path.join(dir, name));
   const loadStart = load();
   const started = Date.now();
+  const samples = [];
+  let last = { atMs: 0, busy: machineBusyMs() };
+  const sampler = setInterval(() => {
+    const busy = machineBusyMs();
+    const atMs = Date.now() - started;
+    if (busy !== undefined && last.busy !== undefined) samples.push({ atMs, spanMs: atMs - last.atMs, busyMs: busy - last.busy });
+    last = { atMs, busy };
+  }, 1000);
   const child = spawn(
     process.execPath,
     [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=dot", "--reporter=./tests/helpers/profile-reporter.ts", ...args],
     { cwd: root, stdio: "inherit", env: { ...process.env, TEST_PROFILE_DIR: dir } },
   );
   const exitCode = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
-  const summary = summarize(dir, Date.now() - started, loadStart, load(), args, exitCode);
+  clearInterval(sampler);
+  const summary = summarize(dir, Date.now() - started, loadStart, load(), args, exitCode, started, samples);
   writeFileSync(path.join(dir, "summary.json"), JSON.stringify(summary, null, 2));
   report(summary, top);
   console.log(`\nData: ${dir}/summary.json (compare two runs: node scripts/test-profile.mjs --compare A B)`);

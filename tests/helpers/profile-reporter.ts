@@ -1,7 +1,8 @@
 /**
  * A vitest reporter for `npm run test:profile` (scripts/test-profile.mjs): one line per finished
  * test file with vitest's own breakdown (import and collection, setup files, tests and hooks) into
- * TEST_PROFILE_DIR/files.jsonl. The per-phase lines come from tests/helpers/profile.ts.
+ * TEST_PROFILE_DIR/files.jsonl, with the time it ended (so the profile can tell how many files ran side by side).
+ * The per-phase lines come from tests/helpers/profile.ts.
  */
 import { appendFileSync } from "node:fs";
 import path from "node:path";
@@ -30,6 +31,7 @@ export default class ProfileReporter implements Reporter {
       setupMs: Math.round(diagnostic.setupDuration),
       runMs: Math.round(diagnostic.duration),
       totalMs: Math.round(diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration),
+      endedAt: Date.now(),
     };
     appendFileSync(path.join(dir, "files.jsonl"), JSON.stringify(line) + "\n");
   }
