@@ -8,7 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { clockText } from "@/lib/orders/display-amount";
 import { customerLocales } from "@/lib/i18n/locales";
-import { axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -31,11 +31,6 @@ async function merchantPost(path: string, body: unknown) {
 async function pay(orderId: string, amount: string, received: string) {
   await merchantPost(`/api/sandbox/payment-orders/${orderId}/pay/`, { amount });
   await expect.poll(async () => (await getPublicOrder(orderId)).amount_received, { timeout: 30_000 }).toBe(received);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 const words = {

@@ -5,7 +5,7 @@
  * real on the sandbox devnet.
  */
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -20,11 +20,6 @@ async function merchantApi(method: string, path: string, body?: unknown) {
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 async function expectFitsScreen(page: Page, width: number) {

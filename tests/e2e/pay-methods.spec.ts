@@ -4,8 +4,8 @@
  * money arrives the choice is gone and the order is fixed to the method paid by. On a desktop and
  * on a phone, with axe at 0 violations.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { addWallet, axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { expect, test } from "@playwright/test";
+import { addWallet, baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -20,11 +20,6 @@ async function sandboxPost(path: string, body: unknown): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(res.status, `${path}: ${await res.text()}`).toBeLessThan(300);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 for (const device of [

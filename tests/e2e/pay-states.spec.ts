@@ -7,7 +7,7 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import QRCode from "qrcode";
 import { injectedWalletName, installInjectedWallet } from "./injected-wallet";
-import { axeScan, baseUrl, createMerchant, createOrder, getPublicOrder, type Merchant } from "./support";
+import { baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 
 /** hardhat account 7: unlocked on the devnet, used by no other spec (specs run side by side). */
 const walletCustomer = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
@@ -37,11 +37,6 @@ async function pay(orderId: string, amount: string, received: string): Promise<v
 async function confirm(orderId: string): Promise<void> {
   await sandboxPost("/api/sandbox/mine/", { blocks: 3, blockchain: "base" });
   await expect.poll(async () => (await getPublicOrder(orderId)).status, { timeout: 60_000 }).toBe("confirmed");
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {

@@ -25,6 +25,12 @@ export function axeScan(page: Page, tags: string[]) {
   return new AxeBuilder({ page }).withTags(tags).setLegacyMode(page.frames().length === 1).analyze();
 }
 
+/** The customer pages' check: no axe violation of WCAG 2.1 A and AA or of axe's best practices, each listed with its impact. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
+  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
 async function api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method,
