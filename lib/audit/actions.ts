@@ -13,6 +13,7 @@ export const auditActions = {
   "second_factor.passkey_used": "Passkey used",
   "api_key.created": "API key created",
   "api_key.revoked": "API key revoked",
+  "api_key.narrowed": "API key narrowed (its maker's role changed)",
   "wallet.created": "Payout wallet added",
   "wallet.updated": "Payout wallet changed",
   "webhook_endpoint.created": "Webhook endpoint added",

@@ -27,6 +27,8 @@ export interface Principal {
   apiKeyId?: number;
   /** An access token's login family (its session on the sessions page). */
   familyId?: string;
+  /** An access token: when its login gave the password (and second factor); null otherwise. */
+  signedInAt: Date | null;
   plan: string;
   rateLimitPerHour: number | null;
 }
@@ -85,7 +87,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const familyId = claims.familyId ?? null;
   const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
   const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
-  if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId), quota: null };
+  if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId, claims.authAt), quota: null };
   const window = merchantWindow(now);
   const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.accountId, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");
@@ -102,7 +104,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   };
   if (cacheKey) rememberCredential(cacheKey, found, now);
   return {
-    principal: accessTokenPrincipal(found, claims.expiresAt, familyId),
+    principal: accessTokenPrincipal(found, claims.expiresAt, familyId, claims.authAt),
     quota: windowState(merchant.used ?? 0, hourlyLimit(merchant.plan, merchant.rateLimitPerHour), window, now),
   };
 }
@@ -114,6 +116,7 @@ function apiKeyPrincipal(key: CachedApiKey): Principal {
     username: key.username,
     permissions: allPermissions.filter((p) => key.permissions.includes(p)),
     expiresAt: key.expiresAt,
+    signedInAt: null,
     userId: null,
     role: null,
     apiKeyId: key.apiKeyId,
@@ -122,8 +125,9 @@ function apiKeyPrincipal(key: CachedApiKey): Principal {
   };
 }
 
-function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date, familyId: string | null): Principal {
+function accessTokenPrincipal(family: CachedLoginFamily, expiresAt: Date, familyId: string | null, signedInAt: Date | null): Principal {
   return {
+    signedInAt,
     ...(familyId && { familyId }),
     kind: "access_token",
     merchantId: family.merchantId,

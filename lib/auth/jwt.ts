@@ -19,6 +19,12 @@ export interface TokenClaims {
   type: TokenType;
   /** refresh tokens: the rotation family */
   familyId?: string;
+  /**
+   * When the login behind the token gave its password (and second factor) (`auth_time`, as OpenID
+   * Connect names it): kept through refreshes, so a refreshed token is no fresher than its sign-in.
+   * Null for tokens issued before it was recorded.
+   */
+  authAt: Date | null;
   expiresAt: Date;
 }
 
@@ -34,10 +40,16 @@ export function tokenAudience(): string {
   return `gateway:${env.GATEWAY_MODE}`;
 }
 
-export async function signToken(claims: Omit<TokenClaims, "expiresAt" | "accountId"> & { accountId?: number }, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function signToken(claims: Omit<TokenClaims, "expiresAt" | "accountId" | "authAt"> & { accountId?: number; authAt?: Date | null }, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + (claims.type === "access" ? accessTokenTtlSeconds : refreshTokenTtlSeconds);
-  const token = await new SignJWT({ username: claims.username, typ: claims.type, acc: claims.accountId ?? claims.merchantId, ...(claims.familyId ? { fam: claims.familyId } : {}) })
+  const token = await new SignJWT({
+    username: claims.username,
+    typ: claims.type,
+    acc: claims.accountId ?? claims.merchantId,
+    ...(claims.familyId ? { fam: claims.familyId } : {}),
+    ...(claims.authAt ? { auth_time: Math.floor(claims.authAt.getTime() / 1000) } : {}),
+  })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(claims.merchantId))
     .setIssuer(tokenIssuer())
@@ -70,6 +82,7 @@ export async function verifyToken(token: string, type: TokenType): Promise<Token
       username: payload.username,
       type,
       familyId: typeof payload.fam === "string" ? payload.fam : undefined,
+      authAt: typeof payload.auth_time === "number" && Number.isFinite(payload.auth_time) ? new Date(payload.auth_time * 1000) : null,
       expiresAt: new Date(payload.exp * 1000),
     };
   } catch (error) {

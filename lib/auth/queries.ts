@@ -251,6 +251,23 @@ export async function revokeMerchantApiKey(db: DbOrTx, merchantId: number, id: n
   return revoked ?? null;
 }
 
+/** The merchant's unrevoked keys made by one login. */
+export async function listActiveKeysOfCreator(db: DbOrTx, merchantId: number, userId: number): Promise<ApiKey[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.merchantId, merchantId), eq(apiKeys.createdBy, userId), isNull(apiKeys.revokedAt)));
+}
+
+export async function narrowApiKeyPermissions(db: DbOrTx, merchantId: number, id: number, permissions: string[]): Promise<ApiKey | null> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ permissions })
+    .where(and(eq(apiKeys.merchantId, merchantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row ?? null;
+}
+
 export async function findMerchantApiKey(db: DbOrTx, merchantId: number, id: number): Promise<ApiKey | null> {
   const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
   return existing ?? null;

@@ -321,7 +321,7 @@ export const authRoutes = {
     doc: {
       summary: "Create an API key",
       description:
-        "Give `permissions` or a `preset`. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).",
+        "Give `permissions` or a `preset`. A key carries at most what your role allows (a developer: read, create_payments, manage_webhooks; more is 403 INSUFFICIENT_PERMISSIONS); it names you as its maker, is narrowed to your new role if it shrinks, and is revoked if you leave the account. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).",
       tags: ["API keys"],
       response: createdAnswer(createdApiKeyJson, "API key created. Store the key now: it will not be shown again."),
     },

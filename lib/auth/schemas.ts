@@ -85,7 +85,7 @@ export const accountJson = z.object({
   shop_name: z.string(),
   plan: z.string().describe("standard, premium or enterprise"),
   rate_limit_per_hour: z.number().int().describe("Requests an hour shared by all of the account's credentials"),
-  webhook_secret: z.string().describe("Signs deliveries to per-order webhook_url"),
+  webhook_secret: z.string().nullable().describe("Signs deliveries to per-order webhook_url; null unless your role manages the account (owner, admin)"),
   payment_tolerance_bps: z.number().int().describe("An order counts as paid when it received at least amount × (1 − this / 10 000); 0: the exact amount"),
   email_verified_at: timestamp.nullable().describe("When the email address was verified (its link opened); null: not yet"),
   created_at: timestamp,

@@ -7,6 +7,7 @@ import type { Merchant } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { noticeSignInFromNewAddress } from "@/lib/mail/account-emails";
 import { resolveLoginAccount } from "@/lib/members/members";
+import { findMembership } from "@/lib/members/queries";
 import { forgetLoginFamily } from "./credential-cache";
 import { insertLoginSession, markLoginSessionRevoked, touchLoginSession } from "./login-session-queries";
 import { sha256Hex } from "./hash";
@@ -31,11 +32,14 @@ export interface TokenPair {
   refresh: string;
 }
 
-/** `accountId`: the merchant account the pair acts in (the login must be a member; checked on every use). */
-async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date, accountId: number): Promise<TokenPair> {
+/**
+ * `accountId`: the merchant account the pair acts in (the login must be a member; checked on every use).
+ * `authAt`: when the login gave its password (and second factor): now at a sign-in, the old one at a refresh.
+ */
+async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date, accountId: number, authAt: Date | null): Promise<TokenPair> {
   // The access token names its family too, so revoking the family ends it as well.
-  const access = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "access", familyId }, now);
-  const refresh = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "refresh", familyId }, now);
+  const access = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "access", familyId, authAt }, now);
+  const refresh = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "refresh", familyId, authAt }, now);
   await insertRefreshToken(db, {
     merchantId: merchant.id,
     familyId,
@@ -60,7 +64,7 @@ async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "usernam
   const actor = signingInActor(merchant);
   const familyId = randomUUID();
   return db.transaction(async (tx) => {
-    const tokens = await issuePair(tx, merchant, familyId, now, accountId);
+    const tokens = await issuePair(tx, merchant, familyId, now, accountId, now);
     await insertLoginSession(tx, {
       familyId,
       merchantId: merchant.id,
@@ -157,6 +161,12 @@ export async function refreshTokens(db: Db, refreshToken: string, now = new Date
   }
   const merchant = await findMerchantById(db, stored.merchantId);
   if (!merchant) throw invalid;
+  // The pair acts in one account: a login removed from it gets no new pair (issue 49), and the
+  // family, useless from now on, ends.
+  if (!(await findMembership(db, claims.accountId, merchant.id))) {
+    await revokeLoginFamily(db, stored.familyId, now);
+    throw new ApiError("INVALID_TOKEN", "This login is no longer a member of the account: log in again.");
+  }
   await touchLoginSession(db, stored.familyId, currentActor().clientIp, now);
-  return issuePair(db, merchant, stored.familyId, now, claims.accountId);
+  return issuePair(db, merchant, stored.familyId, now, claims.accountId, claims.authAt);
 }

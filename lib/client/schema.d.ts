@@ -46,7 +46,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member by email
-         * @description Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).
+         * @description Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. The link is the invitee's: it is filed in no other member's outbox, and only a login using the invited address can accept it. With no SMTP server the answer carries it once in `invitation_url`, for the sender to hand over. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).
          *
          *     Needs a login whose role in the account carries `manage_members` (owner, admin); API keys are refused with 403.
          */
@@ -416,7 +416,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Give `permissions` or a `preset`. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
+         * @description Give `permissions` or a `preset`. A key carries at most what your role allows (a developer: read, create_payments, manage_webhooks; more is 403 INSUFFICIENT_PERMISSIONS); it names you as its maker, is narrowed to your new role if it shrinks, and is revoked if you leave the account. The `key` is in this response only: store it now. With two-factor authentication enabled, also send `reauth` { code } (missing or wrong: 400 VALIDATION_ERROR on reauth.code).
          *
          *     Needs a login whose role in the account carries `manage_api_keys` (owner, admin, developer); API keys are refused with 403.
          */
@@ -482,7 +482,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Spends the link's token: an existing login (its username and password; wrong ones count toward the login throttle: 401 INVALID_CREDENTIALS) joins the account with the invited role, or with `create_login` a new login is registered (its email is the invited address, verified; it also gets its own account) and joins. Then log in with `account` to act in it. An invalid, used, revoked or expired token: 400 with `details.token`. At most 30 attempts an hour per client address.
+         * @description Spends the link's token: an existing login (its username and password; wrong ones count toward the login throttle: 401 INVALID_CREDENTIALS; with two-factor authentication also `code`, else 400 on `code`) joins the account with the invited role, if it is the login using the invited address (else 400 on `username`), or with `create_login` a new login is registered (its email is the invited address, verified; it also gets its own account) and joins. Then log in with `account` to act in it. An invalid, used, revoked or expired token: 400 with `details.token`. At most 30 attempts an hour per client address.
          *
          *     No credential needed.
          */
@@ -1746,8 +1746,8 @@ export interface components {
             plan: string;
             /** @description Requests an hour shared by all of the account's credentials */
             rate_limit_per_hour: number;
-            /** @description Signs deliveries to per-order webhook_url */
-            webhook_secret: string;
+            /** @description Signs deliveries to per-order webhook_url; null unless your role manages the account (owner, admin) */
+            webhook_secret: string | null;
             /** @description An order counts as paid when it received at least amount × (1 − this / 10 000); 0: the exact amount */
             payment_tolerance_bps: number;
             /** @description When the email address was verified (its link opened); null: not yet */
@@ -1855,6 +1855,8 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             created_at: string;
+            /** @description The user id of the login that made the key (null: that login no longer exists). The key is narrowed when that member's role shrinks and revoked when they leave the account */
+            created_by: number | null;
             revoked: boolean;
             revoked_at: string | null;
         };
@@ -1871,6 +1873,8 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             created_at: string;
+            /** @description The user id of the login that made the key (null: that login no longer exists). The key is narrowed when that member's role shrinks and revoked when they leave the account */
+            created_by: number | null;
             revoked: boolean;
             revoked_at: string | null;
             /** @description The secret (sk_live_… or sk_test_…): shown in this response only */
@@ -1952,7 +1956,25 @@ export interface components {
         DeleteAccountMembersByUserIdResult: {
             user_id: number;
         };
-        GetAccountInvitationsResult: components["schemas"]["PostAccountInvitationsResult"][];
+        GetAccountInvitationsResult: {
+            id: number;
+            email: string;
+            /**
+             * @description owner | admin | developer (API keys, webhooks, sandbox) | viewer (read only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+        }[];
         PostAccountInvitationsResult: {
             id: number;
             email: string;
@@ -1971,6 +1993,8 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             created_at: string;
+            /** @description The invitation link, only when this deployment sends no mail (no SMTP server): hand it to the invitee yourself. Shown this once; null when the mail was sent */
+            invitation_url: string | null;
         };
         DeleteAccountInvitationsByIdResult: {
             id: number;
@@ -6436,7 +6460,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only entries of this action, e.g. api_key.created */
-                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed";
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed";
                 /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
                 from?: string;
                 /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
@@ -6578,6 +6602,8 @@ export interface operations {
                     create_login?: boolean;
                     /** @description A new login's own account name; default: the username */
                     shop_name?: string;
+                    /** @description An existing login with two-factor authentication: a current TOTP code or one of its recovery codes */
+                    code?: string;
                 };
             };
         };
@@ -8286,6 +8312,32 @@ export interface operations {
                     confirmation_threshold?: number;
                     /** @description Inactive wallets accept no new orders; defaults to true */
                     is_active?: boolean;
+                    /** @description Fresh proof of the login: { password }, plus { code } with two-factor authentication. Needed unless the access token is the account's own login, signed in (password and second factor) in the last 10 minutes */
+                    reauth?: {
+                        /** @description The account's current password */
+                        password: string;
+                        /** @description Required when the account has two-factor authentication: a fresh TOTP code or a recovery code (or give `passkey` instead) */
+                        code?: string;
+                        /** @description Instead of `code`: an assertion of one of the account's passkeys over a challenge from POST /api/account/second-factor/passkeys/proof-options/ */
+                        passkey?: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };

@@ -281,13 +281,17 @@ export type EmailToken = typeof emailTokens.$inferSelect;
 
 /**
  * Mail the gateway wrote (lib/mail/mailer.ts): everything in the sandbox or with no SMTP_URL, shown
- * on the dashboard's outbox page to the account it concerns.
+ * on the dashboard's outbox page to the one login it is addressed to (issue 49): never to the other
+ * members of a store, since a reset or invitation link in it is that person's credential.
  */
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
     id: serial("id").primaryKey(),
+    /** The store the mail concerns (an invitation's store, a login's own account); null for none. */
     merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
+    /** The login the mail is addressed to, the only one whose outbox shows it; null: a person with no login yet (an invitation). */
+    recipientUserId: integer("recipient_user_id").references(() => merchants.id, { onDelete: "cascade" }),
     /** verify_email | password_reset | password_changed | new_sign_in | payout_address_changed | two_factor_disabled | invitation */
     kind: text("kind").notNull(),
     toAddress: text("to_address").notNull(),
@@ -298,7 +302,7 @@ export const mailOutbox = pgTable(
     smtpStatus: text("smtp_status"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [index("mail_outbox_merchant_idx").on(t.merchantId, t.createdAt)],
+  (t) => [index("mail_outbox_merchant_idx").on(t.merchantId, t.createdAt), index("mail_outbox_recipient_idx").on(t.recipientUserId, t.createdAt)],
 );
 export type MailOutboxMessage = typeof mailOutbox.$inferSelect;
 
@@ -317,12 +321,21 @@ export const apiKeys = pgTable(
     /** SHA-256 of the whole key: keys carry 256 random bits, so a fast hash is safe and lookups stay O(1). */
     keyHash: text("key_hash").notNull(),
     permissions: text("permissions").array().notNull(),
+    /**
+     * The login that made the key (issue 49): a key never carries more than its maker's role allows,
+     * and is narrowed or revoked when the maker's role shrinks or they leave the account.
+     */
+    createdBy: integer("created_by").references(() => merchants.id, { onDelete: "set null" }),
     expiresAt: ts("expires_at"),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("api_keys_hash_key").on(t.keyHash), index("api_keys_merchant_idx").on(t.merchantId, t.createdAt)],
+  (t) => [
+    uniqueIndex("api_keys_hash_key").on(t.keyHash),
+    index("api_keys_merchant_idx").on(t.merchantId, t.createdAt),
+    index("api_keys_creator_idx").on(t.merchantId, t.createdBy),
+  ],
 );
 export type ApiKey = typeof apiKeys.$inferSelect;
 

@@ -111,8 +111,11 @@ export function isReplayable(status: number): boolean {
   return status < 500 && status !== 409 && status !== 429;
 }
 
-/** A whole secret as newId makes it: an API key (43 base62 characters) or a webhook secret (base64 of 32 bytes). */
-const secretValue = new RegExp(`^(?:(?:${apiKeyPrefixes.join("|")})[0-9A-Za-z]{43}|${webhookSecretPrefix}[A-Za-z0-9+/]{43}=)$`);
+/**
+ * A whole secret as newId makes it: an API key (43 base62 characters) or a webhook secret (base64 of
+ * 32 bytes); or an invitation link (its token: base64url of 32 bytes), which is a credential too.
+ */
+const secretValue = new RegExp(`^(?:(?:${apiKeyPrefixes.join("|")})[0-9A-Za-z]{43}|${webhookSecretPrefix}[A-Za-z0-9+/]{43}=|https?://\\S+/invite\\?token=[A-Za-z0-9_-]{43})$`);
 
 /** Header on a replay whose stored answer had secrets taken out; lists the JSON paths, e.g. `data.key`. */
 export const redactedSecretsHeader = "Idempotent-Redacted";

@@ -16,8 +16,14 @@ export type MailKind =
   | "invitation";
 
 export interface OutgoingMail {
-  /** The account the mail concerns (its dashboard outbox shows it); null for none yet (an invitation). */
+  /** The store the mail concerns; null for none. */
   merchantId: number | null;
+  /**
+   * The login the mail is addressed to: only that login's outbox shows it (issue 49: a reset or
+   * invitation link is its reader's credential, never a store's). Null: nobody's outbox (a person
+   * with no login yet).
+   */
+  recipientUserId: number | null;
   kind: MailKind;
   to: string;
   content: MailContent;
@@ -25,6 +31,11 @@ export interface OutgoingMail {
 
 /** An SMTP server that does not answer must not hold up the request that sends the mail for minutes. */
 const smtpTimeoutsMs = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/** Whether mail leaves this deployment at all (an SMTP server is configured). */
+export function mailIsDelivered(): boolean {
+  return Boolean(env.SMTP_URL);
+}
 
 /** Whether mail is written to the outbox (and the dashboard shows it): in the sandbox, or without SMTP_URL. */
 export function outboxShown(): boolean {
@@ -81,6 +92,7 @@ export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date())
   if (outboxShown()) {
     await insertOutboxMessage(db, {
       merchantId: mail.merchantId,
+      recipientUserId: mail.recipientUserId,
       kind: mail.kind,
       toAddress: mail.to,
       subject: mail.content.subject,

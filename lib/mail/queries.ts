@@ -9,8 +9,14 @@ export async function insertOutboxMessage(db: DbOrTx, values: typeof mailOutbox.
   await db.insert(mailOutbox).values(values);
 }
 
-export async function listOutboxMessages(db: DbOrTx, merchantId: number, limit: number) {
-  return db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, merchantId)).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit);
+/** The mail addressed to one login, newest first: what its own outbox page shows, and nobody else's. */
+export async function listOutboxMessages(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.recipientUserId, userId))
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+    .limit(limit);
 }
 
 // ─── email tokens ───

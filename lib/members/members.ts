@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 import type { Invitation, Merchant } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import { narrowKeysOfMember } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/authenticate";
 import { forgetMerchantCredentials } from "@/lib/auth/credential-cache";
 import { sha256Hex } from "@/lib/auth/hash";
@@ -12,11 +13,13 @@ import { assertLoginAllowed, recordLoginFailure } from "@/lib/auth/login-throttl
 import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/passwords";
 import { findMerchantById, findMerchantByUsername } from "@/lib/auth/queries";
 import { registerMerchant } from "@/lib/auth/register-merchant";
+import { assertFreshSecondFactor } from "@/lib/auth/second-factor";
 import { registerBody } from "@/lib/auth/schemas";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { consume, rateLimitedError } from "@/lib/auth/rate-limit";
 import { isRole, roleAllows, type Role } from "@/lib/auth/roles";
-import { sendMail } from "@/lib/mail/mailer";
+import { mailIsDelivered, sendMail } from "@/lib/mail/mailer";
+import { findMerchantByEmail } from "@/lib/mail/queries";
 import { invitationMail } from "@/lib/mail/templates";
 import {
   countOwners,
@@ -95,7 +98,8 @@ export async function listMembers(db: DbOrTx, merchantId: number) {
 }
 
 /**
- * Changes a member's role. The account's last owner stays an owner: the account row is locked, so
+ * Changes a member's role; the API keys they made are narrowed to what the new role allows (revoked
+ * when nothing is left). The account's last owner stays an owner: the account row is locked, so
  * two owners demoting each other at once cannot leave it without one.
  */
 export async function changeMemberRole(db: Db, actor: MemberActor, userId: number, role: Role, now = new Date()) {
@@ -111,13 +115,17 @@ export async function changeMemberRole(db: Db, actor: MemberActor, userId: numbe
     }
     const changed = await updateMembershipRole(tx, actor.merchantId, userId, role, now);
     await recordAudit(tx, { merchantId: actor.merchantId, action: "member.role_changed", target: `user:${userId}`, before: { role: current.role }, after: { role }, now });
+    await narrowKeysOfMember(tx, actor.merchantId, userId, role, now);
     return changed;
   });
   forgetMerchantCredentials(actor.merchantId);
   return updated!;
 }
 
-/** Removes a member (their tokens and sessions for this account stop working); the last owner cannot be removed. */
+/**
+ * Removes a member: their tokens and sessions for this account stop working, and the API keys they
+ * made are revoked (issue 49); the last owner cannot be removed.
+ */
 export async function removeMember(db: Db, actor: MemberActor, userId: number) {
   assertCanManageMembers(actor);
   await db.transaction(async (tx) => {
@@ -130,6 +138,7 @@ export async function removeMember(db: Db, actor: MemberActor, userId: number) {
     }
     await deleteMembership(tx, actor.merchantId, userId);
     await recordAudit(tx, { merchantId: actor.merchantId, action: "member.removed", target: `user:${userId}`, before: { role: current.role } });
+    await narrowKeysOfMember(tx, actor.merchantId, userId, null, new Date());
   });
   forgetMerchantCredentials(actor.merchantId);
 }
@@ -144,6 +153,11 @@ export function serializeInvitation(invitation: Invitation) {
     expires_at: invitation.expiresAt.toISOString(),
     created_at: invitation.createdAt.toISOString(),
   };
+}
+
+/** A new invitation as its sender sees it: with the link only when no mail server delivers it (shown this once). */
+export function serializeSentInvitation({ invitation, link }: { invitation: Invitation; link: string | null }) {
+  return { ...serializeInvitation(invitation), invitation_url: link };
 }
 
 function invitationLink(token: string): string {
@@ -180,13 +194,18 @@ export async function inviteMember(db: Db, actor: MemberActor, input: { email: s
     createdAt: now,
   });
   const inviter = (await findMerchantById(db, actor.userId))?.username ?? account.shopName;
+  const link = invitationLink(token);
+  // Filed for the login that uses the address, if one does: the link is the invitee's alone, never
+  // the store's (issue 49), so no other member's outbox shows it.
+  const invitee = await findMerchantByEmail(db, input.email);
   await sendMail(
     db,
-    { merchantId: actor.merchantId, kind: "invitation", to: input.email, content: invitationMail(account.shopName, inviter, invitationLink(token), invitationTtlMs / (60 * 60 * 1000)) },
+    { merchantId: actor.merchantId, recipientUserId: invitee?.id ?? null, kind: "invitation", to: input.email, content: invitationMail(account.shopName, inviter, link, invitationTtlMs / (60 * 60 * 1000)) },
     now,
   );
   await recordAudit(db, { merchantId: actor.merchantId, action: "member.invited", target: `invitation:${invitation.id}`, after: { email: input.email, role: input.role }, now });
-  return invitation;
+  // With no SMTP server the mail reaches nobody: its sender gets the link this once, to hand over.
+  return { invitation, link: mailIsDelivered() ? null : link };
 }
 
 export async function listInvitations(db: DbOrTx, actor: MemberActor, now = new Date()) {
@@ -222,9 +241,11 @@ export async function describeInvitation(db: DbOrTx, token: string, now = new Da
 }
 
 /**
- * The accept step (API and the dashboard's /invite page): an existing login proves itself with its
- * password (throttled like a login), or a new login is registered with the invited address, which the
- * link just proved. The token is checked before anything is created.
+ * The accept step (API and the dashboard's /invite page): an existing login proves itself as at sign-in
+ * (its password, throttled like a login, then its second factor when it has one), or a new login is
+ * registered with the invited address, which the link just proved. Either way the invitation is bound
+ * to its address (issue 49): an existing login must be the one using it, so a link that leaked to
+ * someone else (or to another member) joins nobody else. The token is checked before anything is created.
  */
 export async function acceptInvitationWithCredentials(db: Db, input: AcceptInvitationBody, clientIp: string, now = new Date()) {
   const open = await findOpenInvitationByHash(db, sha256Hex(input.token), now);
@@ -242,6 +263,10 @@ export async function acceptInvitationWithCredentials(db: Db, input: AcceptInvit
       await recordLoginFailure(db, input.username, clientIp, now);
       throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
     }
+    if (found.email.toLowerCase() !== open.email.toLowerCase()) {
+      throw validationError({ username: ["This invitation was sent to another address: accept it with the login that uses that address, or create a login."] });
+    }
+    await assertFreshSecondFactor(db, found.id, input.code, { field: "code", now });
     user = found;
   }
   const joined = await acceptInvitation(db, input.token, user.id, now);

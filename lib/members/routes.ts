@@ -1,7 +1,7 @@
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
 import { idParams } from "@/lib/http/schemas";
 import { z } from "zod";
-import { acceptInvitationBody, acceptedInvitationJson, accountMembershipJson, changeRoleBody, invitationJson, inviteBody, memberJson, memberParams } from "./schemas";
+import { acceptInvitationBody, acceptedInvitationJson, accountMembershipJson, changeRoleBody, invitationJson, inviteBody, memberJson, memberParams, sentInvitationJson } from "./schemas";
 
 /** Team members, invitations and the accounts of a login (issue 28). */
 export const memberRoutes = {
@@ -74,9 +74,9 @@ export const memberRoutes = {
     doc: {
       summary: "Invite a member by email",
       description:
-        "Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).",
+        "Mails a single-use link (valid 7 days) to join this account with `role`; only its hash is stored, and a new invitation to the same address replaces the open one. The link is the invitee's: it is filed in no other member's outbox, and only a login using the invited address can accept it. With no SMTP server the answer carries it once in `invitation_url`, for the sender to hand over. Only an owner invites an owner. An address a member already uses: 400 VALIDATION_ERROR on email. At most 20 invitations an hour per account (429).",
       tags: ["Members"],
-      response: createdAnswer(invitationJson, "Invitation sent."),
+      response: createdAnswer(sentInvitationJson, "Invitation sent."),
       errors: ["RATE_LIMITED"],
     },
   }),
@@ -101,7 +101,7 @@ export const memberRoutes = {
     doc: {
       summary: "Accept an invitation",
       description:
-        "Spends the link's token: an existing login (its username and password; wrong ones count toward the login throttle: 401 INVALID_CREDENTIALS) joins the account with the invited role, or with `create_login` a new login is registered (its email is the invited address, verified; it also gets its own account) and joins. Then log in with `account` to act in it. An invalid, used, revoked or expired token: 400 with `details.token`. At most 30 attempts an hour per client address.",
+        "Spends the link's token: an existing login (its username and password; wrong ones count toward the login throttle: 401 INVALID_CREDENTIALS; with two-factor authentication also `code`, else 400 on `code`) joins the account with the invited role, if it is the login using the invited address (else 400 on `username`), or with `create_login` a new login is registered (its email is the invited address, verified; it also gets its own account) and joins. Then log in with `account` to act in it. An invalid, used, revoked or expired token: 400 with `details.token`. At most 30 attempts an hour per client address.",
       tags: ["Authentication", "Members"],
       response: createdAnswer(acceptedInvitationJson, "Invitation accepted."),
       errors: ["INVALID_CREDENTIALS", "CONFLICT", "RATE_LIMITED"],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { registerBody } from "@/lib/auth/schemas";
+import { registerBody, secondFactorCode } from "@/lib/auth/schemas";
 import { allRoles } from "@/lib/auth/roles";
 import { rowId, timestamp } from "@/lib/http/schemas";
 
@@ -22,6 +22,7 @@ export const acceptInvitationBody = z.object({
   password: z.string().min(1).max(256),
   create_login: z.boolean().optional().describe("true: create this login (the invitation's address becomes its email, already verified); otherwise attach an existing login"),
   shop_name: registerBody.shape.shop_name.optional().describe("A new login's own account name; default: the username"),
+  code: secondFactorCode.optional().describe("An existing login with two-factor authentication: a current TOTP code or one of its recovery codes"),
 });
 export type AcceptInvitationBody = z.infer<typeof acceptInvitationBody>;
 
@@ -39,6 +40,13 @@ export const invitationJson = z.object({
   role: roleField,
   expires_at: timestamp,
   created_at: timestamp,
+});
+
+export const sentInvitationJson = invitationJson.extend({
+  invitation_url: z
+    .string()
+    .nullable()
+    .describe("The invitation link, only when this deployment sends no mail (no SMTP server): hand it to the invitee yourself. Shown this once; null when the mail was sent"),
 });
 
 export const accountMembershipJson = z.object({ id: z.number().int(), shop_name: z.string(), role: roleField });

@@ -6,7 +6,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { findWalletForChain, insertWallet } from "./queries";
 import type { CreateWalletBody } from "./schemas";
-import { assertMayChangeAddress, auditedWallet, recordWalletChange, type WalletActor } from "./wallet-events";
+import { assertMayAddPayoutWallet, assertMayChangeAddress, auditedWallet, recordWalletChange, type WalletActor } from "./wallet-events";
 
 const alreadyConfigured = () =>
   validationError(
@@ -16,13 +16,15 @@ const alreadyConfigured = () =>
 
 /**
  * Adds the merchant's receiving wallet for one blockchain (one per blockchain per merchant). A new
- * payout address needs a login (not an API key) and is recorded and announced (wallet.updated).
+ * payout address needs a login (not an API key) with a fresh proof (`assertMayAddPayoutWallet`),
+ * and is recorded and announced (wallet.updated).
  */
 export async function createWallet(db: DbOrTx, merchantId: number, input: CreateWalletBody, actor: WalletActor, now = new Date()) {
   assertMayChangeAddress(actor);
   const chain = findBlockchainById(input.blockchain);
   if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain ${input.blockchain} is not supported; see GET /api/blockchains/.`);
   if (await findWalletForChain(db, merchantId, chain.id)) throw alreadyConfigured();
+  await assertMayAddPayoutWallet(db, merchantId, actor, input.reauth, now);
   try {
     return await db.transaction(async (tx) => {
       const wallet = await insertWallet(tx, {

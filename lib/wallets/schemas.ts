@@ -28,6 +28,11 @@ export const createWalletBody = z.object({
   wallet_address: walletAddress,
   confirmation_threshold: confirmationThreshold.optional(),
   is_active: z.boolean().optional().describe("Inactive wallets accept no new orders; defaults to true"),
+  reauth: reauthProof
+    .optional()
+    .describe(
+      "Fresh proof of the login: { password }, plus { code } with two-factor authentication. Needed unless the access token is the account's own login, signed in (password and second factor) in the last 10 minutes",
+    ),
 });
 export type CreateWalletBody = z.infer<typeof createWalletBody>;
 

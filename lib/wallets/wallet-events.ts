@@ -24,6 +24,23 @@ export interface WalletActor {
   proofCodeField?: string;
   /** The login whose password and second factor are asked (issue 28: a member acting in an account); default: the account's own login. */
   userId?: number | null;
+  /** An access token: when its login gave the password and second factor (lib/auth/jwt.ts `authAt`). */
+  signedInAt?: Date | null;
+}
+
+/** How long a sign-in counts as the fresh proof for adding a payout wallet (the spec's create fields, no `reauth`). */
+export const freshSignInMs = 10 * 60 * 1000;
+
+/**
+ * Whether the caller's sign-in itself is the fresh proof (issue 49 item 7): an access token of the
+ * account's own login whose password and second factor were given in the last `freshSignInMs` (a
+ * refresh keeps the sign-in's time). Never a dashboard session (its form asks the password), an
+ * API key, or a member acting in someone else's account: they give `reauth`.
+ */
+function signInIsFreshProof(merchantId: number, actor: WalletActor, now: Date): boolean {
+  if (actor.kind !== "access_token" || actor.userId !== merchantId || !actor.signedInAt) return false;
+  const age = now.getTime() - actor.signedInAt.getTime();
+  return age >= 0 && age <= freshSignInMs;
 }
 
 export const walletUpdatedEvent = "wallet.updated";
@@ -40,12 +57,24 @@ export function assertMayChangeAddress(actor: WalletActor): void {
 }
 
 /**
- * Any path (API with an access token, dashboard): a payout address is added or changed only with a
- * fresh proof of the owner (issue 24), the password today; see lib/auth/fresh-proof.ts.
+ * Any path (API with an access token, dashboard): a payout address is changed only with a fresh
+ * proof of the login (issue 24), the password and second factor; see lib/auth/fresh-proof.ts.
  */
 export async function assertMayRedirectPayouts(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined): Promise<void> {
   assertMayChangeAddress(actor);
   await assertFreshProof(db, actor.userId ?? merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField });
+}
+
+/**
+ * A payout wallet for a chain that has none (issue 49 item 7): the same fresh proof as changing an
+ * address, except that a sign-in of the account's own login within `freshSignInMs` is that proof
+ * (so the spec's create request, made right after logging in, still works). A `reauth` given is
+ * always checked.
+ */
+export async function assertMayAddPayoutWallet(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined, now = new Date()): Promise<void> {
+  assertMayChangeAddress(actor);
+  if (!proof && signInIsFreshProof(merchantId, actor, now)) return;
+  await assertFreshProof(db, actor.userId ?? merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField, now });
 }
 
 /**

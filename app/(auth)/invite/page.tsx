@@ -40,12 +40,13 @@ export default async function InvitePage({ searchParams }: { searchParams: Promi
     <Card>
       <h1>Join {invitation.shopName}</h1>
       <p>
-        You are invited as <strong>{invitation.role}</strong> ({invitation.email}).
+        You are invited as <strong>{invitation.role}</strong> ({invitation.email}). Accept with the login that uses this address, or create one.
       </p>
       <h2>I have a login</h2>
       <ActionForm action={acceptInvitationAction} submitLabel="Accept with my login" label="Accept with an existing login" hiddenFields={{ token }}>
         <Field label="Username" name="username" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        <Field label="Authentication code" name="code" autoComplete="one-time-code" inputMode="numeric" hint="Only if your login has two-factor authentication: a code from your app, or a recovery code." />
       </ActionForm>
       <h2>Create a login</h2>
       <ActionForm action={acceptInvitationAction} submitLabel="Create login and accept" label="Accept with a new login" hiddenFields={{ token, create_login: "on" }}>

@@ -5,11 +5,12 @@ import { created } from "@/lib/http/envelope";
 import { page, pageWindow } from "@/lib/http/pagination";
 import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
+import { memberActorOf } from "@/lib/members/members";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/api-keys/ – create an API key; the secret is in this response only
   POST: withApi(authRoutes.createApiKey, async ({ db, principal, body }) => {
-    const { key, record } = await createApiKey(db, principal.merchantId, body, new Date(), { userId: principal.userId });
+    const { key, record } = await createApiKey(db, memberActorOf(principal), body);
     return created({ ...serializeApiKey(record), key }, "API key created. Store the key now: it will not be shown again.");
   }),
 

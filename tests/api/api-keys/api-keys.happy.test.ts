@@ -30,6 +30,7 @@ describe("POST /api/api-keys/", () => {
       expires_at: null,
       last_used_at: null,
       created_at: expect.any(String),
+      created_by: merchant.id,
       revoked: false,
       revoked_at: null,
     });

@@ -15,8 +15,8 @@ const fromForm = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/api-keys/: the secret is in this result only; `code` is the fresh second factor when 2FA is on. */
-export const createApiKeyAction = authedAction(z.preprocess(fromForm, createApiKeyBody), async (input, { db, merchantId, userId }) => {
-  const { key, record } = await createApiKey(db, merchantId, input, new Date(), { codeField: "code", userId });
+export const createApiKeyAction = authedAction(z.preprocess(fromForm, createApiKeyBody), async (input, { db, merchantId, userId, role }) => {
+  const { key, record } = await createApiKey(db, { merchantId, userId, role }, input, new Date(), { codeField: "code" });
   return { ...serializeApiKey(record), key };
 }, { permission: "manage_api_keys" });
 

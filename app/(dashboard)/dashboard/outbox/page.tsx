@@ -9,16 +9,20 @@ import { listOutboxMessages } from "@/lib/mail/queries";
 
 export const metadata: Metadata = { title: "Outbox · Dashboard" };
 
-/** The mail the gateway wrote to this account (sandbox, or no SMTP_URL): like the webhook inbox, for mail. */
+/**
+ * The mail the gateway wrote to the signed-in person (sandbox, or no SMTP_URL): like the webhook
+ * inbox, for mail. Only mail addressed to this login, whichever store the dashboard is acting in: a
+ * reset or invitation link is the reader's credential, so another member of the store never sees it.
+ */
 export default async function OutboxPage() {
   const merchant = await requirePageMerchant();
   if (!outboxShown()) notFound();
-  const messages = await listOutboxMessages(await getDb(), merchant.merchantId, 20);
+  const messages = await listOutboxMessages(await getDb(), merchant.userId, 20);
   return (
     <>
       <h1>Outbox</h1>
-      <Card title="Mail to your account">
-        <p>Verification links, password resets and security notices this deployment wrote to you. In the sandbox, or without an SMTP server, this is where they go.</p>
+      <Card title="Mail to you">
+        <p>Verification links, password resets and security notices this deployment wrote to you (to your login, whichever store you are acting in). In the sandbox, or without an SMTP server, this is where they go.</p>
         {messages.length === 0 ? (
           <p>No mail yet.</p>
         ) : (

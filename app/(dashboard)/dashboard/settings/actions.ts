@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { getAccountOrThrow, rotateAccountWebhookSecret, updateAccountSettings } from "@/lib/auth/account";
+import { revealAccountWebhookSecret, rotateAccountWebhookSecret, updateAccountSettings } from "@/lib/auth/account";
 import { confirmTotpBody, passkeyAssertion, registerPasskeyBody, updateAccountBody } from "@/lib/auth/schemas";
 import { finishPasskeyRegistration, passkeyProofOptions, removePasskey, startPasskeyRegistration } from "@/lib/auth/manage-passkeys";
 import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
@@ -11,13 +11,13 @@ import { qrSvg } from "@/lib/orders/qr-code";
 const anyId = z.object({ id: z.string().max(12) });
 
 /** The account webhook secret (signs deliveries to orders' webhook_url), fetched only on request. */
-export const revealAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId }) => ({
-  secret: (await getAccountOrThrow(db, merchantId)).webhookSecret,
+export const revealAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId, role }) => ({
+  secret: await revealAccountWebhookSecret(db, { merchantId, role }),
 }), { permission: "manage_account" });
 
 /** Same use-case as POST /api/account/rotate-webhook-secret/. */
-export const rotateAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId }) => ({
-  secret: (await rotateAccountWebhookSecret(db, merchantId)).webhookSecret,
+export const rotateAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId, role }) => ({
+  secret: (await rotateAccountWebhookSecret(db, { merchantId, role })).webhookSecret,
 }), { permission: "manage_account" });
 
 const toleranceFromForm = (o: unknown) => {

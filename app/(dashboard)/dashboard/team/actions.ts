@@ -5,13 +5,13 @@ import { z } from "zod";
 import { authedAction, type ActionContext } from "@/lib/auth/authed-action";
 import { activeAccountCookie, sessionMaxAgeSeconds } from "@/lib/auth/next-auth";
 import { rowId } from "@/lib/http/schemas";
-import { cancelInvitation, changeMemberRole, inviteMember, removeMember, resolveLoginAccount, serializeInvitation, type MemberActor } from "@/lib/members/members";
+import { cancelInvitation, changeMemberRole, inviteMember, removeMember, resolveLoginAccount, serializeSentInvitation, type MemberActor } from "@/lib/members/members";
 import { changeRoleBody, inviteBody } from "@/lib/members/schemas";
 
 const actorOf = ({ merchantId, userId, role }: ActionContext): MemberActor => ({ merchantId, userId, role });
 
 /** Same use-case and limit as POST /api/account/invitations/. */
-export const inviteMemberAction = authedAction(inviteBody, async (input, ctx) => serializeInvitation(await inviteMember(ctx.db, actorOf(ctx), input)), {
+export const inviteMemberAction = authedAction(inviteBody, async (input, ctx) => serializeSentInvitation(await inviteMember(ctx.db, actorOf(ctx), input)), {
   permission: "manage_members",
 });
 

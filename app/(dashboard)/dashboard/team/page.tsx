@@ -3,6 +3,7 @@ import { Card } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { formatDate } from "@/components/dashboard/format";
+import { InviteMemberForm } from "@/components/dashboard/invite-member-form";
 import { allRoles, roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
@@ -76,10 +77,10 @@ export default async function TeamPage() {
       {manages ? (
         <>
           <Card title="Invite a member">
-            <ActionForm action={inviteMemberAction} submitLabel="Send invitation" label="Invite a member" successMessage="Invitation sent: the link works once, for 7 days.">
+            <InviteMemberForm action={inviteMemberAction}>
               <Field label="Email" name="email" type="email" required />
               <SelectField label="Role" name="role" options={roleOptions.filter((o) => o.value !== "owner" || merchant.role === "owner")} defaultValue="developer" />
-            </ActionForm>
+            </InviteMemberForm>
           </Card>
           <h2>Open invitations</h2>
           <DataTable caption="Open invitations" columns={invitationColumns} rows={invitations} rowKey={(i) => i.id} empty="No open invitations." />

@@ -7,7 +7,6 @@ import { createWalletBody, updateWalletBody } from "@/lib/wallets/schemas";
 import { serializeWallet } from "@/lib/wallets/serialize";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { updateWallet } from "@/lib/wallets/update-wallet";
-import { assertFreshProof } from "@/lib/auth/fresh-proof";
 import { rowId } from "@/lib/http/schemas";
 
 /** Form fields are text: numbers and the checkbox become what the API's schema expects. */
@@ -21,10 +20,9 @@ const reentered = z.object({ password: z.string().max(256).optional(), code: z.s
 const proofOf = (password?: string, code?: string) => (password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined);
 
 /** Same use-case as POST /api/merchant-wallets/, after the password is entered again (issue 13). */
-export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.and(reentered)), async ({ password, code, ...input }, { db, merchantId, userId }) => {
+export const addWalletAction = authedAction(z.preprocess(fromForm, createWalletBody.omit({ reauth: true }).and(reentered)), async ({ password, code, ...input }, { db, merchantId, userId }) => {
   const clientIp = await actionClientIp().catch(() => null);
-  await assertFreshProof(db, userId, proofOf(password, code), clientIp, { field: "password", codeField: "code" });
-  const wallet = await createWallet(db, merchantId, input, { kind: "session", clientIp });
+  const wallet = await createWallet(db, merchantId, { ...input, reauth: proofOf(password, code) }, { kind: "session", clientIp, proofField: "password", proofCodeField: "code", userId });
   await notifyDeliveriesDue();
   return serializeWallet(wallet);
 }, { permission: "manage_wallets" });

@@ -1,7 +1,7 @@
 import { routeMethods } from "@/lib/http/route-methods";
 import { created, ok } from "@/lib/http/envelope";
 import { withApi } from "@/lib/http/with-api";
-import { inviteMember, listInvitations, memberActorOf, serializeInvitation } from "@/lib/members/members";
+import { inviteMember, listInvitations, memberActorOf, serializeSentInvitation } from "@/lib/members/members";
 import { memberRoutes } from "@/lib/members/routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
@@ -9,6 +9,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   GET: withApi(memberRoutes.listInvitations, async ({ db, principal }) => ok(await listInvitations(db, memberActorOf(principal)))),
   // POST /api/account/invitations/ – mail an invitation to join with a role
   POST: withApi(memberRoutes.invite, async ({ db, principal, body }) =>
-    created(serializeInvitation(await inviteMember(db, memberActorOf(principal), body)), "Invitation sent."),
+    created(serializeSentInvitation(await inviteMember(db, memberActorOf(principal), body)), "Invitation sent."),
   ),
 });
