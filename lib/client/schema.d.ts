@@ -968,7 +968,7 @@ export interface paths {
         put?: never;
         /**
          * Pay without gas (payment page)
-         * @description For tokens with EIP-3009 (`gasless` in the public order is not null): the customer's wallet signs `TransferWithAuthorization` (EIP-712, in the token's domain `gasless.name`/`gasless.version`, the chain's id and the token's address) for a transfer of exactly the amount due now (`amount_missing`, in base units) to the order's `receiving_address`, valid from `gasless.valid_after` to `gasless.valid_before` at most, with a random 32-byte nonce; the gateway checks it and sends it from its relayer, paying the gas. The transfer is detected and confirmed like any other payment. Refused: an authorization for another address or amount, outside the order's life or expired, not signed by `from` (400 INVALID_AUTHORIZATION); a nonce already used or canceled (409 AUTHORIZATION_USED); the merchant's hourly relay gas used up (429 RELAY_BUDGET_EXHAUSTED); gas above the relay ceiling (503 GAS_PRICE_TOO_HIGH). Limited per client address.
+         * @description For tokens with EIP-3009 (`gasless` in the public order is not null): the customer's wallet signs `TransferWithAuthorization` (EIP-712, in the token's domain `gasless.name`/`gasless.version`, the chain's id and the token's address) for a transfer of exactly the amount due now (`amount_missing`, in base units) to the order's `receiving_address`, valid from `gasless.valid_after` to `gasless.valid_before` at most, with a random 32-byte nonce; the gateway checks it and sends it from its relayer, paying the gas. The transfer is detected and confirmed like any other payment. Refused: an order not worth relaying, whose amount due is worth less than the gasless minimum or would cost more than its share in gas at the current price (400 RELAY_NOT_WORTHWHILE; the public order's `gasless` is null then); an authorization for another address or amount, outside the order's life or expired, not signed by `from` (400 INVALID_AUTHORIZATION); a nonce already used or canceled (409 AUTHORIZATION_USED); the merchant's or all merchants' hourly relay gas used up (429 RELAY_BUDGET_EXHAUSTED); gas above the relay ceiling (503 GAS_PRICE_TOO_HIGH); the relayer at its balance floor, or no price feed for the chain's native coin (503 SERVICE_UNAVAILABLE). Limited per client address.
          *
          *     No credential needed.
          */
@@ -2805,7 +2805,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2824,7 +2824,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2845,7 +2845,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2864,7 +2864,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -8818,6 +8818,8 @@ export interface operations {
              *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
              *
              *     `INVALID_AUTHORIZATION`: A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.
+             *
+             *     `RELAY_NOT_WORTHWHILE`: The order cannot be paid without gas: the amount due is worth less than the smallest gasless payment (GASLESS_MIN_ORDER_USD), or relaying it would cost more than its share of the amount (GASLESS_MAX_COST_SHARE) at the current gas price. The public order's `gasless` is null then. Nothing was sent.
              */
             400: {
                 headers: {
@@ -8828,7 +8830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_AUTHORIZATION";
+                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE";
                         };
                     };
                 };
@@ -8870,7 +8872,7 @@ export interface operations {
             /**
              * @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).
              *
-             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments for this merchant's orders has reached its hourly cap: pay with a wallet that holds gas, or wait `retry_after` seconds.
+             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments has reached its hourly cap, for this merchant's orders or for all merchants together: pay with a wallet that holds gas, or wait `retry_after` seconds.
              */
             429: {
                 headers: {
