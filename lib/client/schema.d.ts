@@ -902,7 +902,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise).
+         * @description The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, gasless relay spend and budget, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise); in live mode without METRICS_TOKEN the endpoint is off (404 NOT_FOUND).
          *
          *     No credential needed.
          */
