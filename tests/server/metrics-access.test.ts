@@ -38,7 +38,7 @@ describe("GET /api/metrics", () => {
 
   test("live mode with METRICS_TOKEN: 401 INVALID_TOKEN without it or with another, the metrics with it", async () => {
     env.METRICS_TOKEN = token;
-    for (const headers of [{}, { authorization: `Bearer ${token.slice(0, -1)}x` }, { authorization: `Bearer ${token}-longer` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${token.slice(0, -1)}x` }, { authorization: `Bearer ${token}-longer` }] as Record<string, string>[]) {
       const response = await inMode("live", () => scrape(headers));
       expect(response.status, JSON.stringify(headers)).toBe(401);
       expect(await response.json()).toMatchObject({ error: { code: "INVALID_TOKEN" } });
