@@ -1320,7 +1320,7 @@ export interface paths {
         put?: never;
         /**
          * Reorganise the devnet
-         * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
+         * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without your transactions in them (payments to your orders, relays, sweeps, refunds); the devnet is shared, so every other transaction of those blocks (other merchants', faucet mints) is mined again on the new branch with its hash, and their payments stay as they were. Your payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
          *
          *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
@@ -2393,6 +2393,10 @@ export interface components {
             /** @description The head of the new, longer branch */
             block_number: number;
             blockchain: string;
+            /** @description Your transactions of the replaced blocks (payments to your orders, relays, sweeps, refunds): gone from the new branch */
+            removed_transactions: string[];
+            /** @description The other transactions of the replaced blocks (other merchants' on the shared devnet, faucet mints): mined again on the new branch, with the same hashes */
+            kept_transactions: number;
         };
         SandboxFaucetResult: {
             transaction_hash: string;
