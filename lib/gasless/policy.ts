@@ -13,9 +13,9 @@ import type { FeedAnswer } from "@/lib/pricing/convert";
 import { readFeed } from "@/lib/pricing/price-feeds";
 
 /**
- * When relaying is worth it and affordable (docs/decisions.md › Gasless relays that cannot be
- * drained): the same rule decides whether the payment page offers "Pay without gas" and whether
- * the relay endpoint sends one.
+ * When relaying is worth it and affordable (docs/decisions.md › Issue 49 items 6 and 7): the same
+ * rule decides whether the payment page offers "Pay without gas" and whether the relay endpoint
+ * sends one.
  */
 
 /**
