@@ -60,6 +60,8 @@ export interface DevnetReorg {
 export interface ReplacedTransaction {
   transaction: Transaction;
   addresses: Address[];
+  /** Its block's timestamp: the block that holds it again gets the same (payments keep their time, never turn late). */
+  timestamp: bigint;
 }
 
 /** Which of the replaced transactions are the asking merchant's: those vanish, the others are mined again. */
@@ -74,9 +76,9 @@ const addressTopic = /^0x0{24}([0-9a-f]{40})$/i;
 async function replacedTransactions(client: ReturnType<typeof testClient>, from: bigint, to: bigint): Promise<ReplacedTransaction[]> {
   const heights = Array.from({ length: Number(to - from + 1n) }, (_, i) => from + BigInt(i));
   const blocks = await Promise.all(heights.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })));
-  const transactions = blocks.flatMap((block) => block.transactions);
+  const transactions = blocks.flatMap((block) => block.transactions.map((transaction) => ({ transaction, timestamp: block.timestamp })));
   return Promise.all(
-    transactions.map(async (transaction) => {
+    transactions.map(async ({ transaction, timestamp }) => {
       const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
       const addresses = new Set<Address>();
       if (transaction.to) addresses.add(getAddress(transaction.to));
@@ -87,7 +89,7 @@ async function replacedTransactions(client: ReturnType<typeof testClient>, from:
           if (match) addresses.add(getAddress(`0x${match[1]}`));
         }
       }
-      return { transaction, addresses: [...addresses] };
+      return { transaction, addresses: [...addresses], timestamp };
     }),
   );
 }
@@ -128,7 +130,7 @@ async function fillNonce(client: ReturnType<typeof testClient>, tx: Transaction,
  * Replaces at least the newest `depth` blocks: reverts to the newest snapshot at or below
  * head − depth, mines again every transaction of the replaced blocks that is not the asking
  * merchant's (`own`: the same signed transactions, so the same hashes, in the same order, each in a
- * new block), filling the nonce of a vanished one where a later one of its sender stays, then mines
+ * new block with the old block's time), filling the nonce of a vanished one where a later one of its sender stays, then mines
  * until the new branch is one block longer than the old. So the devnet every merchant shares
  * reorganises only the asking merchant's payments away; the others' are re-included, as in a real
  * reorg their transactions survive. 409 CONFLICT when no snapshot goes back that far.
@@ -162,7 +164,7 @@ export async function reorgDevnet(chain: Blockchain, rpcUrl: string, depth: numb
   );
 }
 
-/** Mines the replaced transactions again but `removed`, in their order (automine: one block each); how many went in. */
+/** Mines the replaced transactions again but `removed`, in their order (automine: one block each, stamped with the time of the block they left); how many went in. */
 async function mineAgain(client: ReturnType<typeof testClient>, replaced: ReplacedTransaction[], removed: Set<Hex>): Promise<number> {
   const lastKeptNonce = new Map<string, number>();
   for (const { transaction } of replaced) {
@@ -170,10 +172,14 @@ async function mineAgain(client: ReturnType<typeof testClient>, replaced: Replac
   }
   const nodeAccounts = new Set(((await rpc(client, "eth_accounts", [])) as string[]).map((a) => a.toLowerCase()));
   let kept = 0;
-  for (const { transaction } of replaced) {
+  for (const { transaction, timestamp } of replaced) {
+    const isRemoved = removed.has(transaction.hash);
+    if (isRemoved && (lastKeptNonce.get(transaction.from.toLowerCase()) ?? -1) <= transaction.nonce) continue;
     try {
-      if (removed.has(transaction.hash)) {
-        if ((lastKeptNonce.get(transaction.from.toLowerCase()) ?? -1) > transaction.nonce) await fillNonce(client, transaction, nodeAccounts);
+      // A clock moved back by hand (a test) refuses it: the block then takes the next time, as before.
+      await client.setNextBlockTimestamp({ timestamp }).catch(() => undefined);
+      if (isRemoved) {
+        await fillNonce(client, transaction, nodeAccounts);
         continue;
       }
       const raw = signedRaw(transaction);

@@ -121,6 +121,10 @@ describe("POST /api/sandbox/reorg/", () => {
     await tick();
     for (const [merchant, { order }] of [[other, first], [asking, mine], [other, second]] as const) expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
 
+    const client = createChainClient(base());
+    const paidAt = async (hash: string) => (await client.getBlock({ blockNumber: (await client.getTransactionReceipt({ hash: hash as `0x${string}` })).blockNumber })).timestamp;
+    const times = { first: await paidAt(first.hash), second: await paidAt(second.hash) };
+
     // Back to before the other merchant's first payment.
     const res = await reorg(asking, { depth: Number((await head()) - before), blockchain: "base" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -131,7 +135,8 @@ describe("POST /api/sandbox/reorg/", () => {
     await tick();
     await tick();
 
-    const client = createChainClient(base());
+    // Included again at new blocks, with the time they were paid at.
+    expect({ first: await paidAt(first.hash), second: await paidAt(second.hash) }).toEqual(times);
     for (const { order, hash } of [first, second]) {
       expect(await fetchOrder(other, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false, amount_received: "3" });
       const receipt = await client.getTransactionReceipt({ hash: hash as `0x${string}` });
