@@ -96,8 +96,31 @@ const envSchema = z.object({
    * merchant's relays cost at most this × the ceiling per hour.
    */
   GASLESS_GAS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().min(0).default(1_000_000),
+  /**
+   * Gasless payments: most gas the relayer spends per hour for all merchants together, all chains
+   * (0: no gasless payments). New registrations each get a merchant budget; this one they share.
+   */
+  GASLESS_GAS_PER_HOUR: z.coerce.number().int().min(0).default(10_000_000),
   /** Gasless payments: refused while base fee + tip is above this many gwei (unset: the chain's MAX_FEE_GWEI ceiling; never above it). */
   GASLESS_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
+  /** Gasless payments: only for orders whose amount due is worth at least this many US dollars (0: no minimum). */
+  GASLESS_MIN_ORDER_USD: z.coerce.number().min(0).default(1),
+  /** Gasless payments: only while the relay's estimated cost (gas × base fee + tip × the native coin's price) is at most this share of the amount due. */
+  GASLESS_MAX_COST_SHARE: z.coerce.number().gt(0).max(1).default(0.05),
+  /**
+   * Gasless payments, live networks and public testnets: the relayer's key (not the sweeper's; unset:
+   * no gasless payments there). The sandbox devnet uses its own relayer account.
+   */
+  GASLESS_RELAYER_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key")
+    .optional(),
+  /**
+   * Gasless payments: the relayer keeps at least this much gas at the chain's fee ceiling
+   * (MAX_FEE_GWEI_<SLUG>) after a relay, or refuses to relay: the floor that keeps it (and the sweeps,
+   * when it is also the sweeper's key) funded.
+   */
+  GASLESS_RELAYER_MIN_BALANCE_GAS: z.coerce.number().int().min(0).default(2_000_000),
   /** A sweep transaction not mined after this many seconds is replaced (same nonce, higher fee). */
   TX_REPLACE_AFTER_SECONDS: z.coerce.number().positive().default(180),
   /**
@@ -112,7 +135,10 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   /** Days a delivered (succeeded) webhook delivery, its payload and attempts are kept before retention deletes them (lib/retention). */
   WEBHOOK_PAYLOAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** GET /api/metrics: when set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`; unset, the endpoint is open (keep it off the public network). */
+  /**
+   * GET /api/metrics: when set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`. Unset: open
+   * in the sandbox (keep it off the public network), 404 in live mode.
+   */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**
    * Where email goes (verification, password reset, security notices): an SMTP URL for nodemailer,

@@ -20,6 +20,10 @@ export async function startServer(): Promise<void> {
       log.error(`${reason} Refusing to start in live mode: sandbox and live need different AUTH_SECRETs.`);
       process.exit(1);
     }
+    if (!env.METRICS_TOKEN) log.warn("METRICS_TOKEN is not set: GET /api/metrics answers 404 in live mode until it is.");
+    if (env.GASLESS_RELAYER_PRIVATE_KEY && env.GASLESS_RELAYER_PRIVATE_KEY.toLowerCase() === env.SWEEPER_PRIVATE_KEY?.toLowerCase()) {
+      log.warn("GASLESS_RELAYER_PRIVATE_KEY is the sweeper's key: only GASLESS_RELAYER_MIN_BALANCE_GAS keeps gasless relays from spending the sweeps' gas.");
+    }
   }
   // The client address is the socket's unless TRUST_PROXY says which X-Forwarded-For hop to use.
   const { capturePeerAddresses } = await import("@/lib/http/client-address");

@@ -182,6 +182,17 @@ function sweepWithinWindow(head: bigint, window: RecheckWindow) {
   return sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * ${paymentOrders.confirmationThreshold}, ${window.minBlocks}::int) > ${head}::bigint`;
 }
 
+/** Of `hashes`, those of transactions that swept the merchant's orders (a batch shared with other merchants' orders included). */
+export async function merchantSweepHashesAmong(db: DbOrTx, merchantId: number, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db
+    .select({ hash: sweeps.txHash })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(paymentOrders.merchantId, merchantId), inArray(sweeps.txHash, hashes)));
+  return new Set(rows.map((row) => row.hash!.toLowerCase()));
+}
+
 /**
  * The block below which nothing is re-checked: a window is at most `thresholdMultiple` × the
  * largest confirmation threshold a wallet may set (or `minBlocks`), and above `finalized` means

@@ -8,9 +8,10 @@ import { deployDepositFactoryV2, deployDevnetPriceFeeds, deployGatewayContracts,
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
 import { isRpcUnreachable } from "./serial-sender";
 
-/** Devnet roles: account 0 only deploys (so contract addresses stay fixed), 1 is the faucet, 2 the sweeper. */
+/** Devnet roles: account 0 only deploys (so contract addresses stay fixed), 1 is the faucet, 2 the sweeper, 4 the gasless relayer. */
 export const devnetFaucet = devnetAccounts[1];
 export const devnetSweeper = devnetAccounts[2];
+export const devnetRelayer = devnetAccounts[4];
 
 export type SandboxDevnet = {
   rpcUrl: string;

@@ -902,7 +902,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise).
+         * @description The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, gasless relay spend and budget, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise); in live mode without METRICS_TOKEN the endpoint is off (404 NOT_FOUND).
          *
          *     No credential needed.
          */
@@ -968,7 +968,7 @@ export interface paths {
         put?: never;
         /**
          * Pay without gas (payment page)
-         * @description For tokens with EIP-3009 (`gasless` in the public order is not null): the customer's wallet signs `TransferWithAuthorization` (EIP-712, in the token's domain `gasless.name`/`gasless.version`, the chain's id and the token's address) for a transfer of exactly the amount due now (`amount_missing`, in base units) to the order's `receiving_address`, valid from `gasless.valid_after` to `gasless.valid_before` at most, with a random 32-byte nonce; the gateway checks it and sends it from its relayer, paying the gas. The transfer is detected and confirmed like any other payment. Refused: an authorization for another address or amount, outside the order's life or expired, not signed by `from` (400 INVALID_AUTHORIZATION); a nonce already used or canceled (409 AUTHORIZATION_USED); the merchant's hourly relay gas used up (429 RELAY_BUDGET_EXHAUSTED); gas above the relay ceiling (503 GAS_PRICE_TOO_HIGH). Limited per client address.
+         * @description For tokens with EIP-3009 (`gasless` in the public order is not null): the customer's wallet signs `TransferWithAuthorization` (EIP-712, in the token's domain `gasless.name`/`gasless.version`, the chain's id and the token's address) for a transfer of exactly the amount due now (`amount_missing`, in base units) to the order's `receiving_address`, valid from `gasless.valid_after` to `gasless.valid_before` at most, with a random 32-byte nonce; the gateway checks it and sends it from its relayer, paying the gas. The transfer is detected and confirmed like any other payment. Refused: an order not worth relaying, whose amount due is worth less than the gasless minimum or would cost more than its share in gas at the current price (400 RELAY_NOT_WORTHWHILE; the public order's `gasless` is null then); an authorization for another address or amount, outside the order's life or expired, not signed by `from` (400 INVALID_AUTHORIZATION); a nonce already used or canceled (409 AUTHORIZATION_USED); the merchant's or all merchants' hourly relay gas used up (429 RELAY_BUDGET_EXHAUSTED); gas above the relay ceiling (503 GAS_PRICE_TOO_HIGH); the relayer at its balance floor, or no price feed for the chain's native coin (503 SERVICE_UNAVAILABLE). Limited per client address.
          *
          *     No credential needed.
          */
@@ -1320,7 +1320,7 @@ export interface paths {
         put?: never;
         /**
          * Reorganise the devnet
-         * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
+         * @description Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without your transactions in them (payments to your orders, relays, sweeps, refunds); the devnet is shared, so every other transaction of those blocks (other merchants', faucet mints) is mined again on the new branch with its hash, and their payments stay as they were. Your payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).
          *
          *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          *
@@ -2417,6 +2417,10 @@ export interface components {
             /** @description The head of the new, longer branch */
             block_number: number;
             blockchain: string;
+            /** @description Your transactions of the replaced blocks (payments to your orders, relays, sweeps, refunds): gone from the new branch */
+            removed_transactions: string[];
+            /** @description The other transactions of the replaced blocks (other merchants' on the shared devnet, faucet mints): mined again on the new branch, with the same hashes */
+            kept_transactions: number;
         };
         SandboxFaucetResult: {
             transaction_hash: string;
@@ -2829,7 +2833,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2848,7 +2852,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2869,7 +2873,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2888,7 +2892,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -8870,6 +8874,8 @@ export interface operations {
              *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
              *
              *     `INVALID_AUTHORIZATION`: A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.
+             *
+             *     `RELAY_NOT_WORTHWHILE`: The order cannot be paid without gas: the amount due is worth less than the smallest gasless payment (GASLESS_MIN_ORDER_USD), or relaying it would cost more than its share of the amount (GASLESS_MAX_COST_SHARE) at the current gas price. The public order's `gasless` is null then. Nothing was sent.
              */
             400: {
                 headers: {
@@ -8880,7 +8886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_AUTHORIZATION";
+                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE";
                         };
                     };
                 };
@@ -8922,7 +8928,7 @@ export interface operations {
             /**
              * @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).
              *
-             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments for this merchant's orders has reached its hourly cap: pay with a wallet that holds gas, or wait `retry_after` seconds.
+             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments has reached its hourly cap, for this merchant's orders or for all merchants together: pay with a wallet that holds gas, or wait `retry_after` seconds.
              */
             429: {
                 headers: {

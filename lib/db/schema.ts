@@ -1006,7 +1006,7 @@ export const gaslessRelays = pgTable(
     value: baseUnits("value").notNull(),
     /** sending | mined | reverted (mined, but the token refused the authorization). One never sent is deleted. */
     status: text("status").notNull(),
-    /** Counted against the merchant's hourly relay budget until the receipt gives gasUsed. */
+    /** Counted against the merchant's and the global hourly relay budgets until the receipt gives gasUsed. */
     gasLimit: bigint("gas_limit", { mode: "bigint" }).notNull(),
     txHash: text("tx_hash"),
     gasUsed: bigint("gas_used", { mode: "bigint" }),
@@ -1020,6 +1020,8 @@ export const gaslessRelays = pgTable(
     uniqueIndex("gasless_relays_authorization_key").on(t.blockchainId, t.tokenAddress, t.fromAddress, t.authorizationNonce),
     index("gasless_relays_order_idx").on(t.paymentOrderId),
     index("gasless_relays_merchant_idx").on(t.merchantId, t.createdAt),
+    // The global hourly budget (all merchants) and its gauge read the last hour of every merchant's relays.
+    index("gasless_relays_created_idx").on(t.createdAt),
   ],
 );
 export type GaslessRelay = typeof gaslessRelays.$inferSelect;

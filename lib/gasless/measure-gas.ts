@@ -21,7 +21,7 @@ export interface GaslessGas {
 export async function measureGaslessGas(rpcUrl: string): Promise<GaslessGas> {
   const transport = http(rpcUrl);
   const client = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
-  // hardhat accounts 3 and 4: funded, used by no gateway role (0 deploys, 1 faucet, 2 sweeper).
+  // hardhat accounts 3 (used by no gateway role: 0 deploys, 1 faucet, 2 sweeper) and 4 (the sandbox's relayer).
   const funder = createWalletClient({ account: privateKeyToAccount(devnetAccounts[3].privateKey), chain: devnetChain, transport });
   const relayer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[4].privateKey), chain: devnetChain, transport });
   const token = devnetContracts.USDC;

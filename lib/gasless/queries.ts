@@ -34,39 +34,60 @@ export function listOrderRelays(db: DbOrTx, merchantId: number, paymentOrderId: 
 
 const hourMs = 60 * 60 * 1000;
 
-function merchantLockKey(merchantId: number): string {
-  return createHash("sha256").update(`gasless-relay-budget:${merchantId}`).digest().readBigInt64BE(0).toString();
+/** One lock for every reservation: the global budget is shared by all merchants. */
+const budgetLockKey = createHash("sha256").update("gasless-relay-budget").digest().readBigInt64BE(0).toString();
+
+/** Gas a relay counts against the budgets: what it used once mined, its gas limit while in flight. */
+const countedGas = sql<string>`coalesce(${gaslessRelays.gasUsed}, ${gaslessRelays.gasLimit})`;
+
+export interface RelayBudgets {
+  /** Most gas over the last hour for one merchant's orders (GASLESS_GAS_PER_MERCHANT_PER_HOUR). */
+  perMerchant: bigint;
+  /** Most gas over the last hour for all merchants together (GASLESS_GAS_PER_HOUR). */
+  total: bigint;
 }
 
-export type ReserveOutcome = { relay: GaslessRelay } | { exhausted: true; retryAfterSeconds: number } | { duplicate: true };
+export type ReserveOutcome = { relay: GaslessRelay } | { exhausted: "merchant" | "all"; retryAfterSeconds: number } | { duplicate: true };
+
+/** Seconds until enough of `rows` (oldest first) have left the hour for `gas` more to fit under `budget`. */
+function secondsUntilRoom(rows: Array<{ gas: bigint; createdAt: Date }>, gas: bigint, budget: bigint, now: Date): number {
+  let total = rows.reduce((sum, row) => sum + row.gas, 0n);
+  let freedAt = now.getTime() + hourMs;
+  for (const row of rows) {
+    total -= row.gas;
+    if (total + gas <= budget) {
+      freedAt = row.createdAt.getTime() + hourMs;
+      break;
+    }
+  }
+  return Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
+}
 
 /**
- * Records a relay about to be sent when the merchant's gas over the last hour (gas used by mined
- * relays, the gas limit of those still in flight) leaves room
- * for its gas limit. Under a per-merchant transaction lock, so concurrent relays cannot both take
- * the last room; the authorization's unique key refuses a concurrent replay (`duplicate`).
+ * Records a relay about to be sent when both the merchant's gas and everyone's over the last hour
+ * (gas used by mined relays, the gas limit of those still in flight) leave room for its gas limit.
+ * Under one transaction lock for all reservations, so concurrent relays (any merchants, any
+ * instances) cannot together go past either budget; the authorization's unique key refuses a
+ * concurrent replay (`duplicate`).
  */
-export async function reserveRelay(db: Db, relay: NewGaslessRelay, budgetGas: bigint, now: Date): Promise<ReserveOutcome> {
+export async function reserveRelay(db: Db, relay: NewGaslessRelay, budgets: RelayBudgets, now: Date): Promise<ReserveOutcome> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${merchantLockKey(relay.merchantId)}::bigint)`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${budgetLockKey}::bigint)`);
     const since = new Date(now.getTime() - hourMs);
-    const spent = await tx
-      .select({ gas: sql<string>`coalesce(${gaslessRelays.gasUsed}, ${gaslessRelays.gasLimit})`, createdAt: gaslessRelays.createdAt })
-      .from(gaslessRelays)
-      .where(and(eq(gaslessRelays.merchantId, relay.merchantId), gt(gaslessRelays.createdAt, since)))
-      .orderBy(asc(gaslessRelays.createdAt));
-    let total = spent.reduce((sum, row) => sum + BigInt(row.gas), 0n);
-    if (total + relay.gasLimit > budgetGas) {
-      // Room comes back as the oldest relays leave the hour: wait until enough of them have.
-      let freedAt = now.getTime() + hourMs;
-      for (const row of spent) {
-        total -= BigInt(row.gas);
-        if (total + relay.gasLimit <= budgetGas) {
-          freedAt = row.createdAt.getTime() + hourMs;
-          break;
-        }
-      }
-      return { exhausted: true as const, retryAfterSeconds: Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000)) };
+    const rows = (
+      await tx
+        .select({ gas: countedGas, createdAt: gaslessRelays.createdAt, merchantId: gaslessRelays.merchantId })
+        .from(gaslessRelays)
+        .where(gt(gaslessRelays.createdAt, since))
+        .orderBy(asc(gaslessRelays.createdAt))
+    ).map((row) => ({ ...row, gas: BigInt(row.gas) }));
+    const merchantRows = rows.filter((row) => row.merchantId === relay.merchantId);
+    const sum = (list: typeof rows) => list.reduce((total, row) => total + row.gas, 0n);
+    if (sum(merchantRows) + relay.gasLimit > budgets.perMerchant) {
+      return { exhausted: "merchant" as const, retryAfterSeconds: secondsUntilRoom(merchantRows, relay.gasLimit, budgets.perMerchant, now) };
+    }
+    if (sum(rows) + relay.gasLimit > budgets.total) {
+      return { exhausted: "all" as const, retryAfterSeconds: secondsUntilRoom(rows, relay.gasLimit, budgets.total, now) };
     }
     const [row] = await tx
       .insert(gaslessRelays)
@@ -75,6 +96,15 @@ export async function reserveRelay(db: Db, relay: NewGaslessRelay, budgetGas: bi
       .returning();
     return row ? { relay: row } : { duplicate: true as const };
   });
+}
+
+/** Gas counted against the global budget since `since` (all merchants and chains): the budget-use gauge. */
+export async function relayGasSince(db: DbOrTx, since: Date): Promise<bigint> {
+  const [row] = await db
+    .select({ gas: sql<string>`coalesce(sum(${countedGas}), 0)::text` })
+    .from(gaslessRelays)
+    .where(gt(gaslessRelays.createdAt, since));
+  return BigInt(row?.gas ?? "0");
 }
 
 export async function updateRelay(db: DbOrTx, id: number, values: Partial<Omit<GaslessRelay, "id" | "createdAt">>): Promise<void> {

@@ -1,17 +1,19 @@
 import "server-only";
-import { BaseError, ContractFunctionRevertedError, encodeFunctionData, formatGwei, formatUnits, getAddress, isAddressEqual, parseSignature, recoverTypedDataAddress, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, encodeFunctionData, formatUnits, getAddress, isAddressEqual, parseSignature, recoverTypedDataAddress, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { findBlockchainById, findToken, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
-import { FeeAboveCeilingError, feesWithinCeiling, sendManaged, TransactionStillPendingError } from "@/lib/chains/tx-sender";
+import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError } from "@/lib/chains/tx-sender";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
+import { observeGaslessRelay } from "@/lib/health/metrics";
 import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
-import { minRelayWindowSeconds, orderValidAfter, orderValidBefore, relayerKey, relayFeeCeiling } from "./offer";
+import { minRelayWindowSeconds, orderValidAfter, orderValidBefore } from "./offer";
+import { gaslessConfigured, gasPriceTooHigh, offerRelayGas, readRelayConditions, relayerAtFloor, relayerFloorWei, relayerKey, relayFeeCeiling, relayRefusal } from "./policy";
 import { deleteRelay, findRelayByAuthorization, reserveRelay, updateRelay } from "./queries";
 import type { GaslessPaymentBody } from "./schemas";
 import { eip3009Abi, transferAuthorizationTypedData, type TransferAuthorization } from "./typed-data";
@@ -61,13 +63,19 @@ async function checkAuthorization(order: PaymentOrder, chain: Blockchain, token:
   return { authorization, signature };
 }
 
+/** Sent from inside the relayer's account lock: its balance would go under the floor. Nothing was sent. */
+class RelayerAtFloorError extends Error {}
+
 /**
  * POST /api/pay/{order_id}/gasless/: relays a customer's signed EIP-3009 transferWithAuthorization
  * to the order's deposit address from the gateway's relayer, paying its gas (docs/decisions.md ›
- * Gasless payments). Checked first (checkAuthorization), then refused when its nonce is on record
- * here or used on chain, when `from` holds too little or the token's simulation refuses it, when
- * gas is above the relay ceiling, or when the merchant's hourly relay gas is used up. The relay's
- * hash, gas and cost are recorded per order; the scanner sees its Transfer like any other.
+ * Gasless payments). Refused first when the relay is not worth it or the relayer is at its floor
+ * (lib/gasless/policy.ts, the rule the payment page's offer follows), then the authorization is
+ * checked (checkAuthorization), then refused when its nonce is on record here or used on chain, when
+ * `from` holds too little or the token's simulation refuses it, when gas is above the relay ceiling,
+ * or when the merchant's or everyone's hourly relay gas is used up. The relayer's floor is checked
+ * once more under its account lock, right before sending. The relay's hash, gas and cost are
+ * recorded per order and counted in the metrics; the scanner sees its Transfer like any other.
  */
 export async function relayGaslessPayment(db: Db, orderId: string, body: GaslessPaymentBody, now = new Date()): Promise<{ status: "mined" | "pending"; transaction_hash: string }> {
   const order = await findPublicOrderRow(db, orderId);
@@ -76,12 +84,20 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
   const found = chain ? findToken(chain, order.currency) : null;
   if (!chain || !found) throw notFound("Payment order");
   if (!found.address || !found.eip3009) throw new ApiError("UNSUPPORTED_CURRENCY", `${found.symbol} on ${chain.name} cannot be paid without gas (it has no EIP-3009 transferWithAuthorization).`);
-  const token = { ...found, address: found.address, eip3009: found.eip3009 };
   const key = relayerKey(chain);
-  if (!key || !chain.rpcUrl || env.GASLESS_GAS_PER_MERCHANT_PER_HOUR === 0) throw new ApiError("SERVICE_UNAVAILABLE", `Gasless payments are not available on ${chain.name}.`);
-  if (order.status !== "pending" || BigInt(order.amount) <= BigInt(order.amountReceived) || order.expiresAt <= now) {
+  if (!gaslessConfigured(chain, found) || !key) throw new ApiError("SERVICE_UNAVAILABLE", `Gasless payments are not available on ${chain.name}.`);
+  const token = found;
+  const due = BigInt(order.amount) - BigInt(order.amountReceived);
+  if (order.status !== "pending" || due <= 0n || order.expiresAt <= now) {
     throw new ApiError("CONFLICT", `The order is ${order.expiresAt <= now && order.status === "pending" ? "expired" : order.status}; it does not accept a payment now.`);
   }
+  const refuse = (refusal: ReturnType<typeof relayRefusal>) => {
+    if (!refusal) return;
+    observeGaslessRelay(chain.slug, `refused_${refusal.outcome}`);
+    throw refusal.error;
+  };
+  const conditions = await readRelayConditions(chain, now);
+  refuse(relayRefusal(chain, token, due, offerRelayGas, conditions));
   const { authorization, signature } = await checkAuthorization(order, chain, token, body, now);
 
   const tokenKey = { blockchainId: chain.id, tokenAddress: token.address.toLowerCase(), fromAddress: authorization.from.toLowerCase(), authorizationNonce: authorization.nonce };
@@ -105,30 +121,43 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
   const data = encodeFunctionData({ abi: eip3009Abi, functionName: "transferWithAuthorization", args });
   const estimated = await client.estimateGas({ account: relayer, to: token.address, data });
   const gasLimit = (estimated * gasMarginPercent) / 100n;
+  // The same rule at this relay's own gas.
+  refuse(relayRefusal(chain, token, due, { expected: estimated, limit: gasLimit }, conditions));
 
   const ceiling = relayFeeCeiling(chain);
-  await feesWithinCeiling(client, ceiling).catch((error: unknown) => {
-    throw error instanceof FeeAboveCeilingError ? gasTooHigh(chain, ceiling) : error;
-  });
 
-  const reserved = await reserveRelay(db, { paymentOrderId: order.id, merchantId: order.merchantId, ...tokenKey, value: authorization.value.toString(), gasLimit }, BigInt(env.GASLESS_GAS_PER_MERCHANT_PER_HOUR), now);
+  const budgets = { perMerchant: BigInt(env.GASLESS_GAS_PER_MERCHANT_PER_HOUR), total: BigInt(env.GASLESS_GAS_PER_HOUR) };
+  const reserved = await reserveRelay(db, { paymentOrderId: order.id, merchantId: order.merchantId, ...tokenKey, value: authorization.value.toString(), gasLimit }, budgets, now);
   if ("duplicate" in reserved) throw used();
   if ("exhausted" in reserved) {
-    throw new ApiError("RELAY_BUDGET_EXHAUSTED", "Gasless payments for this shop are paused for now; pay from your wallet or try again later.", undefined, {
+    observeGaslessRelay(chain.slug, "refused_budget");
+    if (reserved.exhausted === "all") log.warn("gasless relay budget of all merchants used up", { chain: chain.slug, order_id: order.orderId, retry_after: reserved.retryAfterSeconds });
+    const message =
+      reserved.exhausted === "merchant"
+        ? "Gasless payments for this shop are paused for now; pay from your wallet or try again later."
+        : "Gasless payments are paused for now; pay from your wallet or try again later.";
+    throw new ApiError("RELAY_BUDGET_EXHAUSTED", message, undefined, {
       body: { retry_after: reserved.retryAfterSeconds },
       headers: { "Retry-After": String(reserved.retryAfterSeconds) },
     });
   }
   const { relay } = reserved;
+  // Under the relayer's account lock, once the relays before it have been sent: the floor holds however many arrive at once.
+  const build = async () => {
+    const relayerBalance = await client.getBalance({ address: relayer });
+    if (relayerBalance - gasLimit * ceiling < relayerFloorWei(chain)) throw new RelayerAtFloorError();
+    return { to: token.address, data, gas: gasLimit };
+  };
   try {
-    const { hash, receipt } = await sendManaged(db, { ...chain, maxFeePerGas: ceiling }, client, key, { purpose: "gasless_relay", purposeId: relay.id }, async () => ({ to: token.address, data, gas: gasLimit }), {
+    const { hash, receipt } = await sendManaged(db, { ...chain, maxFeePerGas: ceiling }, client, key, { purpose: "gasless_relay", purposeId: relay.id }, build, {
       replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000,
       waitMs: relayWaitMs,
     });
     const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
     const mined = receipt.status === "success";
     await updateRelay(db, relay.id, { status: mined ? "mined" : "reverted", txHash: hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice.toString(), costWei: costWei.toString(), lastError: mined ? null : "transferWithAuthorization reverted" });
-    log.info("gasless payment relayed", { order_id: order.orderId, chain: chain.slug, hash, gas_used: String(receipt.gasUsed), status: receipt.status });
+    observeGaslessRelay(chain.slug, mined ? "mined" : "reverted", { gasUsed: receipt.gasUsed, costWei });
+    log.info("gasless payment relayed", { order_id: order.orderId, chain: chain.slug, hash, gas_used: String(receipt.gasUsed), cost_wei: costWei.toString(), status: receipt.status });
     await kick(taskNames.watchChain(chain.slug));
     // Someone else sent the same authorization first: the payment still arrived (their transaction), ours paid for nothing.
     if (!mined) throw used();
@@ -136,20 +165,26 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof TransactionStillPendingError) {
-      // In flight: kept (and counted against the budget at its gas limit); the scanner sees its transfer when it is mined.
+      // In flight: kept (and counted against the budgets at its gas limit); the scanner sees its transfer when it is mined.
+      observeGaslessRelay(chain.slug, "pending");
       const hash = /Transaction (0x[0-9a-f]{64})/.exec(error.message)?.[1] ?? null;
       await updateRelay(db, relay.id, { txHash: hash });
       if (hash) return { status: "pending", transaction_hash: hash };
       throw new ApiError("SERVICE_UNAVAILABLE", "The payment was sent without gas but is not mined yet; this page follows it.");
     }
-    // Never sent (fee above the ceiling at send time, refused by the node): forgotten, costing nothing.
+    // Never sent (the relayer at its floor or the fee above the ceiling at send time, refused by the node): forgotten, costing nothing.
     await deleteRelay(db, relay.id);
-    if (error instanceof FeeAboveCeilingError) throw gasTooHigh(chain, ceiling);
+    if (error instanceof RelayerAtFloorError) {
+      observeGaslessRelay(chain.slug, "refused_floor");
+      log.warn("gasless relay refused: the relayer is at its balance floor", { order_id: order.orderId, chain: chain.slug, relayer });
+      throw relayerAtFloor(chain);
+    }
+    if (error instanceof FeeAboveCeilingError) {
+      observeGaslessRelay(chain.slug, "refused_gas_price");
+      throw gasPriceTooHigh(chain, ceiling);
+    }
+    observeGaslessRelay(chain.slug, "failed");
     log.warn("gasless relay failed", { order_id: order.orderId, chain: chain.slug, ...describeError(error) });
     throw new ApiError("SERVICE_UNAVAILABLE", "The payment could not be sent without gas just now; try again, or pay from your wallet.");
   }
-}
-
-function gasTooHigh(chain: Blockchain, ceiling: bigint): ApiError {
-  return new ApiError("GAS_PRICE_TOO_HIGH", `Gas on ${chain.name} is above the gasless ceiling of ${formatGwei(ceiling)} gwei; nothing was sent. Pay from your wallet, or try again later.`);
 }

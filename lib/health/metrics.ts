@@ -54,6 +54,18 @@ function createMetrics() {
       labelNames: ["chain_id"],
       registers,
     }),
+    gaslessRelays: new Counter({
+      name: "gateway_gasless_relays_total",
+      help: "Gasless relay requests by outcome: mined, reverted, pending (sent, not mined within the wait), failed (not sent), refused_not_worthwhile, refused_budget, refused_floor (the relayer at its balance floor), refused_gas_price, refused_unpriced (no native price feed).",
+      labelNames: ["chain", "outcome"],
+      registers,
+    }),
+    gaslessGasUsed: new Counter({ name: "gateway_gasless_relay_gas_used_total", help: "Gas the relayer spent on mined gasless relays (this instance's sends).", labelNames: ["chain"], registers }),
+    gaslessCostWei: new Counter({ name: "gateway_gasless_relay_cost_wei_total", help: "Native coin (wei) the relayer spent on mined gasless relays (this instance's sends).", labelNames: ["chain"], registers }),
+    gaslessRelayerBalance: new Gauge({ name: "gateway_gasless_relayer_balance_wei", help: "The relayer's native balance when last read (each relay, and the payment page's offer at most every few seconds).", labelNames: ["chain"], registers }),
+    gaslessRelayerFloor: new Gauge({ name: "gateway_gasless_relayer_min_balance_wei", help: "The relayer's floor: below it plus a relay's most cost, relays are refused.", labelNames: ["chain"], registers }),
+    gaslessGasLastHour: new Gauge({ name: "gateway_gasless_gas_last_hour", help: "Gas counted against the global hourly relay budget now (gas used, or the limit of relays in flight; all merchants and chains).", registers }),
+    gaslessBudgetUsed: new Gauge({ name: "gateway_gasless_budget_used_ratio", help: "Share of GASLESS_GAS_PER_HOUR used over the last hour (0..1; 0 when gasless payments are off).", registers }),
     sweeps: new Gauge({ name: "gateway_sweeps", help: "Sweeps by status: pending and submitted (to do), failed (given up).", labelNames: ["status"], registers }),
     databaseUp: new Gauge({ name: "gateway_database_up", help: "1 when this scrape could read the database, else 0.", registers }),
     taskErrors: new Gauge({ name: "gateway_task_consecutive_errors", help: "Failed runs in a row of a background task (0: its last run succeeded).", labelNames: ["task"], registers }),
@@ -97,4 +109,23 @@ export function observeWebhookAttempt(statusCode: number | null, seconds: number
 /** One event of the gateway's own transaction sending (lib/chains/tx-sender.ts). */
 export function observeSentTransaction(chainSlug: string, event: "sent" | "replaced" | "rebroadcast" | "fee_waiting" | "still_pending"): void {
   metrics().sentTransactions.inc({ chain: chainSlug, event });
+}
+
+export type GaslessRelayOutcome = "mined" | "reverted" | "pending" | "failed" | "refused_not_worthwhile" | "refused_budget" | "refused_floor" | "refused_gas_price" | "refused_unpriced";
+
+/** One gasless relay request's outcome (lib/gasless/relay.ts); a mined or reverted one adds its gas and cost to the spend counters. */
+export function observeGaslessRelay(chainSlug: string, outcome: GaslessRelayOutcome, spent?: { gasUsed: bigint; costWei: bigint }): void {
+  const m = metrics();
+  m.gaslessRelays.inc({ chain: chainSlug, outcome });
+  if (spent) {
+    m.gaslessGasUsed.inc({ chain: chainSlug }, Number(spent.gasUsed));
+    m.gaslessCostWei.inc({ chain: chainSlug }, Number(spent.costWei));
+  }
+}
+
+/** The relayer's balance as just read, and its floor (lib/gasless/policy.ts). */
+export function observeRelayerBalance(chainSlug: string, balanceWei: bigint, floorWei: bigint): void {
+  const m = metrics();
+  m.gaslessRelayerBalance.set({ chain: chainSlug }, Number(balanceWei));
+  m.gaslessRelayerFloor.set({ chain: chainSlug }, Number(floorWei));
 }

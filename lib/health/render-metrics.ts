@@ -2,6 +2,8 @@ import "server-only";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { providerHealth } from "@/lib/chains/clients";
 import { inFlightByChain } from "@/lib/chains/sent-transaction-queries";
+import { env } from "@/lib/env";
+import { relayGasSince } from "@/lib/gasless/queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { withDeadline } from "@/lib/engine/deadline";
 import { taskClock, taskStates } from "@/lib/engine/task-state";
@@ -15,7 +17,7 @@ const scrapeDatabaseDeadlineMs = 3_000;
 
 /**
  * Refreshes the gauges, then renders the registry in the Prometheus text format.
- * The database-backed gauges (cursors, due deliveries, sweeps) are read now, so every instance
+ * The database-backed gauges (cursors, due deliveries, sweeps, the gasless budget's use) are read now, so every instance
  * reports the same numbers; a database that does not answer sets gateway_database_up to 0.
  */
 export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; body: string }> {
@@ -52,8 +54,8 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
   }
 
   try {
-    const [cursors, deliveries, sweepCounts, inFlight] = await withDeadline(
-      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db), inFlightByChain(db)]),
+    const [cursors, deliveries, sweepCounts, inFlight, relayGas] = await withDeadline(
+      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db), inFlightByChain(db), relayGasSince(db, new Date(now - 60 * 60 * 1000))]),
       scrapeDatabaseDeadlineMs,
     );
     m.databaseUp.set(1);
@@ -67,6 +69,8 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
     m.deliveriesDue.set(deliveries.due);
     m.oldestDueAge.set(deliveries.oldestDueAt ? Math.max(0, (now - deliveries.oldestDueAt.getTime()) / 1000) : 0);
     for (const [status, n] of Object.entries(sweepCounts)) m.sweeps.set({ status }, n);
+    m.gaslessGasLastHour.set(Number(relayGas));
+    m.gaslessBudgetUsed.set(env.GASLESS_GAS_PER_HOUR > 0 ? Number(relayGas) / env.GASLESS_GAS_PER_HOUR : 0);
     m.sentInFlight.reset();
     m.sentOldestInFlightAge.reset();
     for (const row of inFlight) {

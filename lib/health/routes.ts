@@ -33,7 +33,7 @@ export const healthRoutes = {
     doc: {
       summary: "Prometheus metrics",
       description:
-        "The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise).",
+        "The process's metrics in the Prometheus text format: chain head, scanned cursor and lag, webhook deliveries due and attempts, sweeps, gasless relay spend and budget, background task state, HTTP requests. When METRICS_TOKEN is set, send `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN otherwise); in live mode without METRICS_TOKEN the endpoint is off (404 NOT_FOUND).",
       tags: ["Operations"],
       response: bareAnswer(metricsText),
     },

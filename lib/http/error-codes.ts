@@ -80,6 +80,13 @@ export const errorCodes = {
       "A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.",
     example: { message: "The authorization does not pay this order.", details: { value: ["Must be exactly the amount due now: 12.5 USDC (12500000 base units)."] } },
   },
+  RELAY_NOT_WORTHWHILE: {
+    status: 400,
+    description:
+      "The order cannot be paid without gas: the amount due is worth less than the smallest gasless payment (GASLESS_MIN_ORDER_USD), or relaying it would cost more than its share of the amount (GASLESS_MAX_COST_SHARE) at the current gas price. The public order's `gasless` is null then. Nothing was sent.",
+    example: { message: "The amount due is worth less than $0.01, below the $1.00 a payment without gas needs; pay from your wallet." },
+    retry: "No: pay with a wallet that holds gas",
+  },
   INVALID_TOKEN: {
     status: 401,
     description: "The credential is missing, malformed, expired or revoked (or a refresh token was already used).",
@@ -149,7 +156,7 @@ export const errorCodes = {
   RELAY_BUDGET_EXHAUSTED: {
     status: 429,
     description:
-      "The gas the gateway spends relaying gasless payments for this merchant's orders has reached its hourly cap: pay with a wallet that holds gas, or wait `retry_after` seconds.",
+      "The gas the gateway spends relaying gasless payments has reached its hourly cap, for this merchant's orders or for all merchants together: pay with a wallet that holds gas, or wait `retry_after` seconds.",
     example: { message: "Gasless payments for this shop are paused for now; pay from your wallet or try again later." },
     retry: "After retry_after, or pay with gas",
   },

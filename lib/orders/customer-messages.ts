@@ -80,6 +80,7 @@ const wording: Record<string, Wording> = {
   INVALID_AUTHORIZATION: { customer: (_c, t) => t("authorizationInvalid"), merchant: asTheApiSays },
   AUTHORIZATION_USED: { customer: (_c, t) => t("authorizationUsed"), merchant: asTheApiSays },
   RELAY_BUDGET_EXHAUSTED: { customer: (_c, t) => t("relayUnavailable"), merchant: asTheApiSays },
+  RELAY_NOT_WORTHWHILE: { customer: (_c, t) => t("relayNotWorthwhile"), merchant: asTheApiSays },
   GAS_PRICE_TOO_HIGH: { customer: (_c, t) => t("networkBusy"), merchant: asTheApiSays },
   INVALID_CREDENTIALS: { customer: ourSide.customer, merchant: () => ({ message: "The username or password is not right." }) },
   INVALID_TOKEN: { customer: ourSide.customer, merchant: () => ({ message: "Your session has ended. Sign in again.", fix: { label: "Sign in", href: "/sign-in" } }) },

@@ -1,7 +1,7 @@
 import "server-only";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { PaymentOrder } from "@/lib/db/schema";
-import { gaslessOffer } from "@/lib/gasless/offer";
+import { gaslessOffer, type GaslessOffer } from "@/lib/gasless/offer";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
@@ -80,7 +80,7 @@ export function refundAddressAllowed(order: Pick<PaymentOrder, "status" | "failu
 /** Serializes an order for the customer (see PublicOrder). */
 export function serializePublicOrder(
   order: PaymentOrder,
-  context: { shopName: string; chain: Blockchain; transaction: OrderTransactionSummary | null },
+  context: { shopName: string; chain: Blockchain; transaction: OrderTransactionSummary | null; gasless: GaslessOffer | null },
 ): PublicOrder {
   const { chain, transaction } = context;
   const amount = BigInt(order.amount);
@@ -124,7 +124,7 @@ export function serializePublicOrder(
     refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",
     item: order.itemName != null ? { name: order.itemName, quantity: order.itemQuantity ?? 1 } : null,
-    gasless: gaslessOffer(order, chain),
+    gasless: context.gasless,
     methods: acceptedMethodsOf(order).map((m) => {
       const methodChain = findBlockchainById(m.blockchainId);
       return {
@@ -145,7 +145,10 @@ export async function findPublicOrderRow(db: DbOrTx, orderId: string): Promise<P
   return findOrderByPublicId(db, key.orderId);
 }
 
-/** The customer's view of an order by its public id; null when there is none. One statement: every open payment page polls it. */
+/**
+ * The customer's view of an order by its public id; null when there is none. One statement (every
+ * open payment page polls it), and the gasless offer's chain conditions, read at most every few seconds.
+ */
 export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<PublicOrder | null> {
   const key = parseOrderKey(orderId);
   if (!key || !("orderId" in key)) return null;
@@ -153,5 +156,5 @@ export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<Publi
   const chain = view && findBlockchainById(view.order.blockchainId);
   if (!view || !chain) return null;
   const transaction = view.transfer ? summarizeTransfer(view.transfer, view.head) : null;
-  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction });
+  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction, gasless: await gaslessOffer(view.order, chain) });
 }

@@ -449,6 +449,23 @@ export async function isAnyOrderDepositAddress(db: DbOrTx, blockchainIds: number
   return row !== undefined;
 }
 
+/** Of `addresses` (checksummed), those that are deposit addresses of the merchant's orders on `blockchainIds` (an order's own or one of its methods'). */
+export async function merchantDepositAddressesAmong(db: DbOrTx, merchantId: number, blockchainIds: number[], addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0 || blockchainIds.length === 0) return new Set();
+  const [own, methods] = await Promise.all([
+    db
+      .select({ address: paymentOrders.receivingAddress })
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.blockchainId, blockchainIds), inArray(paymentOrders.receivingAddress, addresses))),
+    db
+      .select({ address: orderMethodAddresses.receivingAddress })
+      .from(orderMethodAddresses)
+      .innerJoin(paymentOrders, eq(paymentOrders.id, orderMethodAddresses.paymentOrderId))
+      .where(and(eq(paymentOrders.merchantId, merchantId), inArray(orderMethodAddresses.blockchainId, blockchainIds), inArray(orderMethodAddresses.receivingAddress, addresses))),
+  ]);
+  return new Set([...own, ...methods].map((row) => row.address));
+}
+
 /** Locks one of the merchant's orders for the rest of the transaction (refunds of one order are created one at a time). */
 export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: number): Promise<PaymentOrder | null> {
   const [row] = await db

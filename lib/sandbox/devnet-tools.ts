@@ -3,10 +3,10 @@ import { createTestClient, http, parseAbi, type Address, type Hex } from "viem";
 import type { Blockchain, TokenInfo } from "@/lib/chains/catalog";
 import { chainClient, viemChain } from "@/lib/chains/clients";
 import { testTokenArtifact } from "@/lib/chains/contract-artifacts";
-import { devnetFaucet } from "@/lib/chains/sandbox-devnet";
-import { isRpcUnreachable, serialWallet } from "@/lib/chains/serial-sender";
+import { devnetFaucet, devnetRelayer, devnetSweeper } from "@/lib/chains/sandbox-devnet";
+import { isRpcUnreachable, serialWallet, withAccountLock } from "@/lib/chains/serial-sender";
 import { ApiError } from "@/lib/http/errors";
-import { reorgDevnet, snapshotHead, type DevnetReorg } from "./devnet-snapshots";
+import { reorgDevnet, snapshotHead, type DevnetReorg, type OwnTransactions } from "./devnet-snapshots";
 
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
@@ -91,7 +91,18 @@ export async function mineBlocks(chain: Blockchain, blocks: number): Promise<big
   return chainClient(chain).getBlockNumber({ cacheTime: 0 });
 }
 
-/** Replaces the devnet's newest blocks (at least `depth`) with a longer branch; lib/sandbox/devnet-snapshots.ts. */
-export async function reorgBlocks(chain: Blockchain, depth: number): Promise<DevnetReorg> {
-  return reorgDevnet(chain, devnetOrThrow(chain), depth);
+/**
+ * Replaces the devnet's newest blocks (at least `depth`) with a longer branch holding again every
+ * transaction of them but the asking merchant's (`own`); lib/sandbox/devnet-snapshots.ts. The
+ * gateway's own devnet accounts (faucet, sweeper, relayer) send nothing meanwhile: a send between
+ * the revert and the replay would take a nonce a re-mined transaction needs.
+ */
+export async function reorgBlocks(chain: Blockchain, depth: number, own: OwnTransactions): Promise<DevnetReorg> {
+  const rpcUrl = devnetOrThrow(chain);
+  // The accounts' locks taken in one order (each is only ever held alone elsewhere).
+  const underLocks = [devnetFaucet, devnetSweeper, devnetRelayer].reduceRight<() => Promise<DevnetReorg>>(
+    (work, account) => () => withAccountLock(rpcUrl, account.address, work),
+    () => reorgDevnet(chain, rpcUrl, depth, own),
+  );
+  return underLocks();
 }

@@ -43,7 +43,7 @@ export const sandboxRoutes = {
     doc: {
       summary: "Reorganise the devnet",
       description:
-        "Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without their transactions. A payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).",
+        "Rehearse a chain reorganisation: the newest `depth` blocks (at least) are replaced by a longer branch without your transactions in them (payments to your orders, relays, sweeps, refunds); the devnet is shared, so every other transaction of those blocks (other merchants', faucet mints) is mined again on the new branch with its hash, and their payments stay as they were. Your payment in them vanishes: an order still `processing` goes back to `pending`, a `confirmed` one stays confirmed but reads `at_risk: true`, and a `payment.reorged` webhook says so. Counts against the hourly mined-block budget (depth + 1). 409 CONFLICT when the devnet holds no state that far back (it keeps one from each sandbox pay, faucet and mine call).",
       tags: ["Sandbox"],
       response: okAnswer(reorgJson, "Replaced 3 block(s)."),
       errors: ["INVALID_BLOCKCHAIN", "CONFLICT", "RATE_LIMITED", "SERVICE_UNAVAILABLE"],

@@ -1,12 +1,16 @@
 import "server-only";
-import { getAddress, isAddress } from "viem";
-import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
+import { getAddress, isAddress, type Hex } from "viem";
+import { findBlockchainById, findBlockchainBySlug, findToken, listBlockchains, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
+import { merchantSweepHashesAmong } from "@/lib/chains/queries";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { formatAmount, parseAmount } from "@/lib/orders/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
+import { merchantDepositAddressesAmong } from "@/lib/orders/queries";
+import { merchantWalletAddressesAmong } from "@/lib/wallets/queries";
+import type { ReplacedTransaction } from "./devnet-snapshots";
 import { devnetCall, faucet, mineBlocks, reorgBlocks, sendFromFaucet } from "./devnet-tools";
 import type { FaucetBody, MineBody, PayOrderBody, ReorgBody } from "./schemas";
 import { assertFaucetAmount, spendFaucetSend, spendMinedBlocks } from "./usage-limits";
@@ -65,14 +69,44 @@ export async function mine(db: Db, merchantId: number, input: MineBody) {
 /**
  * POST /api/sandbox/reorg/ (and the sandbox page's button): a chain reorganisation on the devnet, so
  * a merchant can rehearse what a vanished payment looks like. Charged to the merchant's mined-block
- * budget like mine: the new branch is at least depth + 1 blocks.
+ * budget like mine: the new branch is at least depth + 1 blocks. The devnet is every merchant's, so
+ * only the asking merchant's transactions vanish (`merchantTransactions`); every other transaction
+ * of the replaced blocks is mined again on the new branch, and other merchants' payments stay
+ * confirmed, never at risk (docs/decisions.md › Issue 49 items 6 and 7).
  */
 export async function reorg(db: Db, merchantId: number, input: ReorgBody) {
   const chain = chainBySlugOrThrow(input.blockchain);
   await spendMinedBlocks(db, merchantId, input.depth + 1);
-  const result = await devnetCall(() => reorgBlocks(chain, input.depth));
+  const result = await devnetCall(() => reorgBlocks(chain, input.depth, (replaced) => merchantTransactions(db, merchantId, replaced)));
   await kick(taskNames.watchChain(chain.slug));
-  return { depth: result.depth, from_block: Number(result.fromBlock), block_number: Number(result.head), blockchain: chain.slug };
+  return {
+    depth: result.depth,
+    from_block: Number(result.fromBlock),
+    block_number: Number(result.head),
+    blockchain: chain.slug,
+    removed_transactions: result.removed,
+    kept_transactions: result.kept,
+  };
+}
+
+/**
+ * Which replaced devnet transactions are the merchant's: those that touch one of its orders'
+ * deposit addresses (a payment, a relay, a flush) or its payout wallets (a sweep's transfer, a
+ * refund), and its sweeps' transactions (a native flush leaves no log). Shared ones (a sweep batch
+ * with other merchants' deposits) count as the merchant's: the others' sweeps are then sent again,
+ * their payments untouched.
+ */
+async function merchantTransactions(db: Db, merchantId: number, replaced: ReplacedTransaction[]): Promise<Set<Hex>> {
+  const devnetChainIds = listBlockchains().filter((c) => c.isDevnet).map((c) => c.id);
+  const addresses = [...new Set(replaced.flatMap((r) => r.addresses))];
+  const hashes = replaced.map((r) => r.transaction.hash.toLowerCase());
+  const [deposits, wallets, sweptBy] = await Promise.all([
+    merchantDepositAddressesAmong(db, merchantId, devnetChainIds, addresses),
+    merchantWalletAddressesAmong(db, merchantId, addresses),
+    merchantSweepHashesAmong(db, merchantId, hashes),
+  ]);
+  const owned = replaced.filter((r) => sweptBy.has(r.transaction.hash.toLowerCase()) || r.addresses.some((a) => deposits.has(a) || wallets.has(a)));
+  return new Set(owned.map((r) => r.transaction.hash));
 }
 
 /** POST /api/sandbox/faucet/: test tokens or native coin to any address, charged to the merchant's faucet budget. */

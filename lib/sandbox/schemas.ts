@@ -67,6 +67,8 @@ export const reorgJson = z.object({
   from_block: z.number().int().describe("The first height whose block was replaced: transactions from there on that are not on the new branch are gone"),
   block_number: z.number().int().describe("The head of the new, longer branch"),
   blockchain: z.string(),
+  removed_transactions: z.array(z.string()).describe("Your transactions of the replaced blocks (payments to your orders, relays, sweeps, refunds): gone from the new branch"),
+  kept_transactions: z.number().int().describe("The other transactions of the replaced blocks (other merchants' on the shared devnet, faucet mints): mined again on the new branch, with the same hashes"),
 });
 
 export const faucetJson = z.object({

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { merchantWallets, type MerchantWallet } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -70,6 +70,16 @@ export async function isMerchantWalletAddress(db: DbOrTx, merchantId: number, ad
     .where(and(eq(merchantWallets.merchantId, merchantId), eq(merchantWallets.walletAddress, address)))
     .limit(1);
   return row !== undefined;
+}
+
+/** Of `addresses` (checksummed), those that are the merchant's payout wallets, on any chain. */
+export async function merchantWalletAddressesAmong(db: DbOrTx, merchantId: number, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .select({ address: merchantWallets.walletAddress })
+    .from(merchantWallets)
+    .where(and(eq(merchantWallets.merchantId, merchantId), inArray(merchantWallets.walletAddress, addresses)));
+  return new Set(rows.map((row) => row.address));
 }
 
 /** The blockchain ids the merchant has an active payout wallet on. */

@@ -1,8 +1,8 @@
 /**
  * The sandbox reorg tool (POST /api/sandbox/reorg/ and the sandbox page's button) on the real
  * devnet: a paid, confirmed order's payment vanishes, the order reads at risk and payment.reorged
- * is recorded; it is charged to the mined-block budget, refused past what the devnet can go back
- * to, and 404 in live mode.
+ * is recorded; another merchant's payments in the same blocks survive (issue 49 item 7); it is
+ * charged to the mined-block budget, refused past what the devnet can go back to, and 404 in live mode.
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { GET as listEvents } from "@/app/api/events/route";
@@ -42,7 +42,7 @@ function form(fields: Record<string, string>): FormData {
 }
 
 const reorg = (merchant: TestMerchant, body: Record<string, unknown>) => call(sandboxReorg, "POST", "/api/sandbox/reorg/", { token: merchant.access, body });
-const mine = (merchant: TestMerchant, blocks: number) => call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks, blockchain: "base" } });
+const mineBlocks = (merchant: TestMerchant, blocks: number) => call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks, blockchain: "base" } });
 
 async function fetchOrder(merchant: TestMerchant, orderId: string) {
   return (await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } })).body.data;
@@ -53,7 +53,7 @@ async function confirmedOrder(merchant: TestMerchant) {
   const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
   const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-  expect((await mine(merchant, 2)).status).toBe(200);
+  expect((await mineBlocks(merchant, 2)).status).toBe(200);
   await tick();
   expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
   return { order, hash: paid.body.data.transaction_hash as string };
@@ -101,10 +101,65 @@ describe("POST /api/sandbox/reorg/", () => {
     expect(events.body.count).toBe(1);
   });
 
+  test("the devnet is shared: one merchant's reorg takes only its own payment away; the other merchant's confirmed payments, before and after it in the replaced blocks, are mined again and stay confirmed", async () => {
+    const asking = await createMerchant();
+    const other = await createMerchant();
+    await createWallet(asking, { blockchain: 2, confirmation_threshold: 2 });
+    await createWallet(other, { blockchain: 2, confirmation_threshold: 2 });
+    const before = await head();
+    // The other merchant's payment, the asking one's, the other's again: all in the blocks the reorg replaces.
+    const payOf = async (merchant: TestMerchant) => {
+      const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
+      const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+      return { order, hash: paid.body.data.transaction_hash as string };
+    };
+    const first = await payOf(other);
+    const mine = await payOf(asking);
+    const second = await payOf(other);
+    expect((await mineBlocks(asking, 2)).status).toBe(200);
+    await tick();
+    for (const [merchant, { order }] of [[other, first], [asking, mine], [other, second]] as const) expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
+
+    const client = createChainClient(base());
+    const paidAt = async (hash: string) => (await client.getBlock({ blockNumber: (await client.getTransactionReceipt({ hash: hash as `0x${string}` })).blockNumber })).timestamp;
+    const times = { first: await paidAt(first.hash), second: await paidAt(second.hash) };
+
+    // Back to before the other merchant's first payment.
+    const res = await reorg(asking, { depth: Number((await head()) - before), blockchain: "base" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.from_block).toBe(Number(before) + 1);
+    expect(res.body.data.removed_transactions).toEqual([mine.hash]);
+    // Three faucet mints and the other merchant's two transfers.
+    expect(res.body.data.kept_transactions).toBe(5);
+    await tick();
+    await tick();
+
+    // Included again at new blocks, with the time they were paid at.
+    expect({ first: await paidAt(first.hash), second: await paidAt(second.hash) }).toEqual(times);
+    for (const { order, hash } of [first, second]) {
+      expect(await fetchOrder(other, order.order_id)).toMatchObject({ status: "confirmed", at_risk: false, amount_received: "3" });
+      const receipt = await client.getTransactionReceipt({ hash: hash as `0x${string}` });
+      expect(receipt.blockNumber).toBeGreaterThan(before);
+      const transfer = await call(getTransaction, "GET", `/api/transactions/${hash}/`, { token: other.access, params: { transactionHash: hash } });
+      expect(transfer.body.data, JSON.stringify(transfer.body)).toMatchObject({ status: "confirmed", block_number: Number(receipt.blockNumber) });
+    }
+    const otherEvents = await call(listEvents, "GET", "/api/events/", { token: other.access, query: { event: "payment.reorged" } });
+    expect(otherEvents.body.count).toBe(0);
+
+    // The asking merchant's payment is handled as before.
+    expect(await fetchOrder(asking, mine.order.order_id)).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged" });
+    await expect(client.getTransactionReceipt({ hash: mine.hash as `0x${string}` })).rejects.toThrow();
+    const transfer = await call(getTransaction, "GET", `/api/transactions/${mine.hash}/`, { token: asking.access, params: { transactionHash: mine.hash } });
+    expect(transfer.body.data).toMatchObject({ status: "failed", not_counted_reason: "reorged" });
+    const events = await call(listEvents, "GET", "/api/events/", { token: asking.access, query: { order_id: mine.order.order_id, event: "payment.reorged" } });
+    expect(events.body.count).toBe(1);
+  });
+
   test("charged to the mined-block budget (depth + 1): over it is 429, and nothing is reorganised", async () => {
     const merchant = await createMerchant();
     env.SANDBOX_MINE_BLOCKS_PER_HOUR = 6;
-    expect((await mine(merchant, 2)).status).toBe(200); // 2 of 6
+    expect((await mineBlocks(merchant, 2)).status).toBe(200); // 2 of 6
     expect((await reorg(merchant, { depth: 1, blockchain: "base" })).status).toBe(200); // + 2 = 4
     const before = await head();
     const over = await reorg(merchant, { depth: 2, blockchain: "base" }); // + 3 = 7 > 6

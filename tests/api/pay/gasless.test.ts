@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { formatEther, getAddress, parseUnits, toHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -28,10 +28,18 @@ beforeAll(async () => {
   await createWallet(merchant, { blockchain: 2, confirmation_threshold: 2 });
 });
 
-const saved = { budget: env.GASLESS_GAS_PER_MERCHANT_PER_HOUR, ceiling: env.GASLESS_MAX_FEE_GWEI };
+const saved = { budget: env.GASLESS_GAS_PER_MERCHANT_PER_HOUR, ceiling: env.GASLESS_MAX_FEE_GWEI, minimum: env.GASLESS_MIN_ORDER_USD, share: env.GASLESS_MAX_COST_SHARE };
+// These tests are about the authorization and the merchant's budget, on orders of a few USDC: the rule on
+// what is worth relaying (a few dollars at the devnet's 1 gwei) has its own tests (gasless-limits.test.ts).
+beforeEach(() => {
+  env.GASLESS_MIN_ORDER_USD = 0;
+  env.GASLESS_MAX_COST_SHARE = 1;
+});
 afterEach(() => {
   env.GASLESS_GAS_PER_MERCHANT_PER_HOUR = saved.budget;
   env.GASLESS_MAX_FEE_GWEI = saved.ceiling;
+  env.GASLESS_MIN_ORDER_USD = saved.minimum;
+  env.GASLESS_MAX_COST_SHARE = saved.share;
 });
 
 const chain = () => net.chain("base");
@@ -227,11 +235,13 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     expect((await relay(elsewhere.order_id, await signFor(customer, elsewhere.order_id))).status).toBe(201);
   });
 
-  test("above the gas-price ceiling nothing is sent", async () => {
-    env.GASLESS_MAX_FEE_GWEI = 0.000000001; // 1 wei
+  test("above the gas-price ceiling the page offers no relay and nothing is sent", async () => {
     const order = await createOrder(merchant, { amount: "2", currency: "USDC" });
     const customer = await customerWithUsdc(2_000_000n);
-    const res = await relay(order.order_id, await signFor(customer, order.order_id));
+    const signed = await signFor(customer, order.order_id);
+    env.GASLESS_MAX_FEE_GWEI = 0.000000001; // 1 wei
+    expect((await view(order.order_id)).gasless).toBeNull();
+    const res = await relay(order.order_id, signed);
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("GAS_PRICE_TOO_HIGH");
     expect(await relaysOf(order.id)).toEqual([]);

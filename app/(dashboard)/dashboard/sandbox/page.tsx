@@ -72,7 +72,7 @@ export default async function SandboxPage() {
               max={maxReorgDepth}
               defaultValue={3}
               required
-              hint="The newest blocks are replaced by a longer branch without their transactions: a payment in them vanishes and a payment.reorged webhook follows."
+              hint="The newest blocks are replaced by a longer branch without your transactions: your payment in them vanishes and a payment.reorged webhook follows. Other merchants' transactions on the shared devnet are mined again."
             />
             <SelectField label="Blockchain" name="blockchain" options={chains} />
           </ActionForm>

@@ -1,0 +1,1 @@
+CREATE INDEX "gasless_relays_created_idx" ON "gasless_relays" USING btree ("created_at");
