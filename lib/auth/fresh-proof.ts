@@ -4,7 +4,7 @@ import { validationError } from "@/lib/http/errors";
 import type { ReauthProof } from "./schemas";
 import { findMerchantById } from "./queries";
 import { verifyPassword } from "./passwords";
-import { assertLoginAllowed, recordLoginFailure } from "./login-throttle";
+import { beginLoginAttempt } from "./login-throttle";
 import { assertFreshSecondFactor } from "./second-factor";
 
 
@@ -26,10 +26,8 @@ export async function assertFreshProof(
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant || !proof?.password) throw validationError({ [field]: [refusal] }, "Your current password is required for this change.");
   const address = clientIp ?? "unknown";
-  await assertLoginAllowed(db, merchant.username, address, merchant.id, now);
-  if (!(await verifyPassword(merchant.passwordHash, proof.password))) {
-    await recordLoginFailure(db, merchant.username, address, now);
-    throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
-  }
+  const attempt = await beginLoginAttempt(db, merchant.username, address, merchant.id, now);
+  if (!(await verifyPassword(merchant.passwordHash, proof.password))) throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
+  await attempt.succeeded();
   await assertFreshSecondFactor(db, merchantId, proof.code, { field: codeField, now, passkey: proof.passkey });
 }

@@ -6,6 +6,7 @@ import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
 import { accountsOfUser } from "@/lib/members/members";
 import { env } from "@/lib/env";
+import { sameSiteRedirect } from "@/lib/http/safe-redirect";
 import { clientIpOf } from "@/lib/http/with-api";
 import { describeError, log } from "@/lib/log";
 import { authorizeCredentials } from "./dashboard-sign-in";
@@ -60,6 +61,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     }),
   ],
   callbacks: {
+    redirect: sameSiteRedirect,
     jwt({ token, user }) {
       if (user) {
         const u = user as { id?: string; name?: string | null; familyId?: string };

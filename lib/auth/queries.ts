@@ -119,8 +119,19 @@ export async function countRecentLoginFailures(db: DbOrTx, subjects: string[], s
     .groupBy(loginFailures.subject);
 }
 
-export async function insertLoginFailures(db: DbOrTx, subjects: string[], now: Date) {
-  await db.insert(loginFailures).values(subjects.map((subject) => ({ subject, occurredAt: now })));
+/** One failure per subject at `now`; their row ids. */
+export async function insertLoginFailures(db: DbOrTx, subjects: string[], now: Date): Promise<number[]> {
+  const rows = await db
+    .insert(loginFailures)
+    .values(subjects.map((subject) => ({ subject, occurredAt: now })))
+    .returning({ id: loginFailures.id });
+  return rows.map((row) => row.id);
+}
+
+/** Takes back failures recorded by `insertLoginFailures` (an attempt that turned out right). */
+export async function deleteLoginFailureRows(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return;
+  await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
 }
 
 export async function deleteLoginFailures(db: DbOrTx, subject: string) {

@@ -6,7 +6,8 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { sha256Hex } from "./hash";
 import { tokenAudience, tokenIssuer } from "./jwt";
-import { countRecentLoginFailures, deleteLoginFailures, insertLoginFailures } from "./queries";
+import { reserveAttempt } from "./login-throttle";
+import { countRecentLoginFailures, deleteLoginFailures } from "./queries";
 import { listPasskeys } from "./passkey-queries";
 import { rateLimitedError } from "./rate-limit";
 import {
@@ -42,17 +43,23 @@ export { hasEnabledSecondFactor };
  * per 15 minutes. Two buckets: the login step (`2fa-login:<id>`, reached with the password) and
  * the fresh proofs and enrolment behind a session or token (`2fa:<id>`), so a stolen session
  * guessing codes cannot lock the owner out of signing in. Kept in login_failures, pruned with it.
+ * Each attempt is counted as a failure before its code is checked (`beginCodeAttempt`), so the
+ * lock-out holds however many attempts arrive at once (issue 49); a right code forgives them all.
  */
 export const maxCodeFailures = 5;
 export const codeFailureWindowMs = 15 * 60 * 1000;
 type CodePurpose = "login" | "proof";
 const codeSubject = (merchantId: number, purpose: CodePurpose) => (purpose === "login" ? `2fa-login:${merchantId}` : `2fa:${merchantId}`);
 
-async function assertCodeAttemptAllowed(db: DbOrTx, merchantId: number, purpose: CodePurpose, now: Date): Promise<void> {
-  const [row] = await countRecentLoginFailures(db, [codeSubject(merchantId, purpose)], new Date(now.getTime() - codeFailureWindowMs));
-  if (!row || row.failures < maxCodeFailures) return;
-  const until = new Date(row.oldest).getTime() + codeFailureWindowMs;
-  throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
+/** Throws 429 RATE_LIMITED while the lock-out holds; else counts this attempt as a failure until a right code forgives it. */
+async function beginCodeAttempt(db: DbOrTx, merchantId: number, purpose: CodePurpose, now: Date): Promise<void> {
+  const subject = codeSubject(merchantId, purpose);
+  await reserveAttempt(db, [subject], now, async (tx) => {
+    const [row] = await countRecentLoginFailures(tx, [subject], new Date(now.getTime() - codeFailureWindowMs));
+    if (!row || row.failures < maxCodeFailures) return;
+    const until = new Date(row.oldest).getTime() + codeFailureWindowMs;
+    throw rateLimitedError({ retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
+  });
 }
 
 const aadOf = (merchantId: number) => `merchant:${merchantId}`;
@@ -70,7 +77,7 @@ async function spendSecondFactorCode(
   now: Date,
   { enabling = false, purpose = "proof", clientIp }: { enabling?: boolean; purpose?: CodePurpose; clientIp?: string | null } = {},
 ): Promise<"totp" | "recovery_code" | null> {
-  await assertCodeAttemptAllowed(db, merchantId, purpose, now);
+  await beginCodeAttempt(db, merchantId, purpose, now);
   const factor = await findTotpFactor(db, merchantId);
   let accepted: "totp" | "recovery_code" | null = null;
   const typed = code.trim().replaceAll(" ", "");
@@ -88,7 +95,6 @@ async function spendSecondFactorCode(
       await recordAudit(db, { merchantId, action: "second_factor.recovery_code_used", after: { step, recovery_codes_remaining: await countUnusedRecoveryCodes(db, merchantId) }, ip, now });
     }
   } else {
-    await insertLoginFailures(db, [codeSubject(merchantId, purpose)], now);
     await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step }, ip, now });
   }
   return accepted;
@@ -105,7 +111,7 @@ async function spendPasskeyAssertion(
   now: Date,
   { purpose = "proof", clientIp }: { purpose?: CodePurpose; clientIp?: string | null } = {},
 ): Promise<boolean> {
-  await assertCodeAttemptAllowed(db, merchantId, purpose, now);
+  await beginCodeAttempt(db, merchantId, purpose, now);
   const passkey = await verifyPasskeyAssertion(db, merchantId, assertion, purpose === "login" ? "login" : "proof", now);
   const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
   if (passkey) {
@@ -113,7 +119,6 @@ async function spendPasskeyAssertion(
     await recordAudit(db, { merchantId, action: "second_factor.passkey_used", target: `second_factor:${passkey.id}`, after: { step: purpose, name: passkey.name }, ip, now });
     return true;
   }
-  await insertLoginFailures(db, [codeSubject(merchantId, purpose)], now);
   await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step: purpose, method: "passkey" }, ip, now });
   return false;
 }

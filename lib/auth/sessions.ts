@@ -12,7 +12,7 @@ import { forgetLoginFamily } from "./credential-cache";
 import { insertLoginSession, markLoginSessionRevoked, touchLoginSession } from "./login-session-queries";
 import { sha256Hex } from "./hash";
 import { signToken, verifyToken } from "./jwt";
-import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
+import { beginLoginAttempt, recordLoginSuccess } from "./login-throttle";
 import { passkeyAuthenticationOptions } from "./passkeys";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
 import type { PasskeyAssertion } from "./schemas";
@@ -120,13 +120,13 @@ export async function passkeyOptionsAfterPassword(db: Db, username: string, pass
 async function passwordStep(db: Db, username: string, password: string, clientIp: string, now: Date): Promise<Merchant> {
   // A NUL cannot be in a stored username (and PostgreSQL text refuses it): such a name matches no one.
   const merchant = username.includes("\u0000") ? null : await findMerchantByUsername(db, username);
-  await assertLoginAllowed(db, username, clientIp, merchant?.id ?? null, now);
+  const attempt = await beginLoginAttempt(db, username, clientIp, merchant?.id ?? null, now);
   const valid = merchant ? await verifyPassword(merchant.passwordHash, password) : (await verifyAgainstDummy(password), false);
   if (!merchant || !valid) {
-    await recordLoginFailure(db, username, clientIp, now);
     if (merchant) await recordAudit(db, { merchantId: merchant.id, action: "auth.login_failed", actor: signingInActor(merchant), ip: clientIp, now });
     throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
   }
+  await attempt.succeeded();
   return merchant;
 }
 

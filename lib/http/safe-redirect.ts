@@ -1,34 +1,75 @@
-const ORIGIN = "http://gateway.invalid";
+/**
+ * The one rule for a redirect target that comes from a request (issue 49 item 4): the sign-in's
+ * callbackUrl, the language switcher's `return`, next-auth's callback URL. Every such target goes
+ * through `safeReturnPath`; tests/unit/http/one-return-rule.test.ts fails on a second rule.
+ */
 
-/** Characters a browser drops or rewrites (controls, whitespace, "\"), raw or percent-encoded, and encoded "/" . */
-const UNSAFE_RAW = /[\u0000-\u0020\u007f\\]/;
-const UNSAFE_ENCODED = /%(?:[01][0-9a-f]|20|7f|2f|5c)/i;
+const maxReturnLength = 2048;
+const resolutionBase = "http://gateway.invalid";
 
 /**
- * A same-site path to go to after sign-in, or "/dashboard". Browsers drop tabs and newlines from
- * URLs and treat "\" like "/", so "/%09/evil.example" (decoded "/\t/evil.example") and "/\evil"
- * would leave the site. The decision is taken on the value we hand back: the input is resolved the
- * way a browser would ("/.//evil" becomes "//evil", "/a/..//evil" too) and the resolved path must
- * itself be a plain same-site path, so the check and the answer can never disagree.
+ * Printable ASCII, no space and no "\": browsers drop tabs and newlines from URLs and read "\" as
+ * "/", fullwidth and other lookalike characters are folded by some decoders, a control character
+ * in a Location header makes building the Response throw (a 500), and a target of ours never
+ * needs any of them (a browser sends non-ASCII percent-encoded).
  */
-export function safeCallbackPath(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || value.length > 2048) return fallback;
-  if (!isPlainLocalPath(value)) return fallback;
+const printableAscii = /^[\u0021-\u005b\u005d-\u007e]*$/;
+
+/**
+ * A path of this site as we make them: "/" and unreserved or sub-delimiter characters, with no
+ * empty segment ("//" is another host to a browser) and no percent-escape (an encoded "/", "\",
+ * "." or control that a proxy or a second decode would turn back into one).
+ */
+const plainPath = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+
+function isPlainPath(path: string): boolean {
+  return plainPath.test(path) && !path.includes("//");
+}
+
+/** The path, query and fragment of `value` (a path, or with `origin` also an absolute URL on that origin); null when it names another site. */
+function candidatePath(value: string, origin: string | undefined): string | null {
+  if (value.startsWith("/")) return value;
+  if (!origin) return null;
   let url: URL;
   try {
-    url = new URL(value, ORIGIN);
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.username || url.password) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * A same-site path to send the browser to, taken from a request, or `fallback`. Whatever the input
+ * (any type, any length, encoded or not), the answer is a path of this site made only of printable
+ * ASCII: safe in a Location header and in a link, never another host, never a scheme.
+ *
+ * The input must be printable ASCII; its path part a plain path (above). It is then resolved the
+ * way a browser would ("/a/..//x" and "/.//x" become "//x") and the resolved path must be plain
+ * too: the decision is taken on the value handed back, so the check and the answer cannot
+ * disagree. `origin` (next-auth's redirect callback): an absolute URL on that origin is taken as
+ * its path; any other absolute URL falls back.
+ */
+export function safeReturnPath(value: unknown, { fallback = "/", origin }: { fallback?: string; origin?: string } = {}): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > maxReturnLength || !printableAscii.test(value)) return fallback;
+  const candidate = candidatePath(value, origin);
+  if (candidate === null || !isPlainPath(candidate.split(/[?#]/, 1)[0]!)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(candidate, resolutionBase);
   } catch {
     return fallback;
   }
-  if (url.origin !== ORIGIN || url.username || url.password) return fallback;
+  if (url.origin !== resolutionBase || !isPlainPath(url.pathname)) return fallback;
   const resolved = `${url.pathname}${url.search}${url.hash}`;
-  return isPlainLocalPath(resolved) ? resolved : fallback;
+  return printableAscii.test(resolved) ? resolved : fallback;
 }
 
-function isPlainLocalPath(path: string): boolean {
-  if (!path.startsWith("/") || path.startsWith("//")) return false;
-  if (UNSAFE_RAW.test(path)) return false;
-  // Encoded separators and controls: a proxy or a later decode could turn them into "//" or "/\".
-  const pathname = path.split(/[?#]/, 1)[0] ?? path;
-  return !UNSAFE_ENCODED.test(pathname);
+/**
+ * next-auth's redirect callback (where it sends the browser after signing in or out: redirectTo, a
+ * callbackUrl parameter or cookie, the Referer): the same rule, as an absolute URL on `baseUrl`.
+ */
+export function sameSiteRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  return `${baseUrl}${safeReturnPath(url, { fallback: "/dashboard", origin: baseUrl })}`;
 }

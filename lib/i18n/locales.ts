@@ -57,9 +57,3 @@ export function negotiateCustomerLocale(cookie: string | undefined, acceptLangua
   if (isCustomerLocale(cookie)) return cookie;
   return localeFromAcceptLanguage(acceptLanguage) ?? defaultCustomerLocale;
 }
-
-/** A same-site path to go back to after switching language; anything else (other hosts, `//host`) → "/". */
-export function safeReturnPath(value: string | null): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  return value;
-}

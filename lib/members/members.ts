@@ -9,7 +9,7 @@ import { narrowKeysOfMember } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/authenticate";
 import { forgetMerchantCredentials } from "@/lib/auth/credential-cache";
 import { sha256Hex } from "@/lib/auth/hash";
-import { assertLoginAllowed, recordLoginFailure } from "@/lib/auth/login-throttle";
+import { beginLoginAttempt } from "@/lib/auth/login-throttle";
 import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/passwords";
 import { findMerchantById, findMerchantByUsername } from "@/lib/auth/queries";
 import { registerMerchant } from "@/lib/auth/register-merchant";
@@ -257,12 +257,10 @@ export async function acceptInvitationWithCredentials(db: Db, input: AcceptInvit
     user = await registerMerchant(db, registration.data, now, { emailVerified: true });
   } else {
     const found = input.username.includes("\u0000") ? null : await findMerchantByUsername(db, input.username);
-    await assertLoginAllowed(db, input.username, clientIp, found?.id ?? null, now);
+    const attempt = await beginLoginAttempt(db, input.username, clientIp, found?.id ?? null, now);
     const valid = found ? await verifyPassword(found.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
-    if (!found || !valid) {
-      await recordLoginFailure(db, input.username, clientIp, now);
-      throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
-    }
+    if (!found || !valid) throw new ApiError("INVALID_CREDENTIALS", "Invalid username or password.");
+    await attempt.succeeded();
     if (found.email.toLowerCase() !== open.email.toLowerCase()) {
       throw validationError({ username: ["This invitation was sent to another address: accept it with the login that uses that address, or create a login."] });
     }

@@ -81,15 +81,16 @@ function checkWebhookUrl(raw: string): void {
  * Cheap request checks come first; the database decides the last two in the same single
  * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`). With an
  * API request's `meter`, that statement waits for the request's count, which ran meanwhile (over
- * the limit: 429, nothing inserted).
+ * the limit: 429, nothing inserted). `admit`, when given, runs first in the insert's transaction
+ * and may throw to refuse the order (a payment link's caps take a lock and count there).
  */
 export async function createOrder(
   db: DbOrTx,
   merchantId: number,
   input: CreateOrderBody,
-  options: { now?: Date; meter?: RequestMeter | null; item?: { name: string; quantity: number } | null } = {},
+  options: { now?: Date; meter?: RequestMeter | null; item?: { name: string; quantity: number } | null; admit?: (tx: DbOrTx) => Promise<void> } = {},
 ): Promise<PaymentOrder> {
-  const { now = new Date(), meter = null, item = null } = options;
+  const { now = new Date(), meter = null, item = null, admit } = options;
   const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
   if (expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Must be in the future."] });
   if (input.webhook_url) checkWebhookUrl(input.webhook_url);
@@ -178,7 +179,13 @@ export async function createOrder(
       }
       return result;
     };
-    const outcome = acceptedMethods ? await db.transaction((tx) => insert(tx)) : await insert(db);
+    const outcome =
+      acceptedMethods || admit
+        ? await db.transaction(async (tx) => {
+            await admit?.(tx);
+            return insert(tx);
+          })
+        : await insert(db);
     if (!outcome.wallet || !outcome.wallet.isActive) {
       walletHints.delete(hintKey);
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);

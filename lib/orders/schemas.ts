@@ -30,6 +30,8 @@ const present = (description: string) =>
 const httpUrl = z
   .string()
   .max(maxUrlLength, `Must be at most ${maxUrlLength} characters.`)
+  // The URL parser would quietly drop them (a tab inside "java\tscript:" too); a URL we send a browser to holds none.
+  .refine((value) => !/[\u0000-\u0020\u007f-\u009f]/.test(value), "Must not contain spaces or control characters.")
   .refine((value) => {
     try {
       const url = new URL(value);

@@ -2,6 +2,7 @@ import "server-only";
 import { randomInt } from "node:crypto";
 import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
 import type { PaymentLink } from "@/lib/db/schema";
+import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
@@ -169,13 +170,29 @@ export async function getPublicLinkView(db: DbOrTx, linkId: string) {
   return { ...view, options: view.options.filter((o) => walletChains.has(findBlockchainBySlug(o.blockchain)?.id ?? -1)) };
 }
 
-/** Throws 429 RATE_LIMITED when the link's merchant is over its hourly limit or has too many link orders pending. */
-async function assertLinkMayCreateOrder(db: DbOrTx, link: PaymentLink, now: Date): Promise<void> {
+/** Throws 429 RATE_LIMITED when the link, or all the merchant's links, have as many orders pending as they may. */
+async function assertRoomForLinkOrder(db: DbOrTx, link: PaymentLink, now: Date): Promise<void> {
   const open = await countOpenLinkOrders(db, link.merchantId, link.linkId, new Date(now.getTime() - defaultOrderLifetimeMs));
   if (open.link >= env.LINK_OPEN_ORDERS_PER_LINK || open.merchant >= env.LINK_OPEN_ORDERS_PER_MERCHANT) {
     // Retry once the oldest could have expired: at most an order lifetime.
     throw rateLimitedError({ retryAfterSeconds: 60 });
   }
+}
+
+/**
+ * The caps decided in the transaction that inserts the order, under a lock per merchant: the count
+ * and the insert of parallel link orders go one after another, so the caps hold however many come
+ * at once (issue 49). Taken only for the insert, after the price is read.
+ */
+const linkOrderAdmission = (link: PaymentLink, now: Date) => async (tx: DbOrTx) => {
+  await lockForTransaction(tx, [`link-orders:${link.merchantId}`]);
+  await assertRoomForLinkOrder(tx, link, now);
+};
+
+/** Throws 429 RATE_LIMITED when the link's merchant is over its hourly limit or (as far as can be seen now) has too many link orders pending. */
+async function assertLinkMayCreateOrder(db: DbOrTx, link: PaymentLink, now: Date): Promise<void> {
+  // Early, without a lock: a flood past the caps is refused before it counts toward the hourly limit.
+  await assertRoomForLinkOrder(db, link, now);
   const merchant = await findMerchantById(db, link.merchantId);
   if (!merchant) throw notFound("Payment link");
   const quota = await countMerchant(db, { merchantId: merchant.id, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour }, now);
@@ -209,6 +226,7 @@ export async function createOrderFromLink(db: DbOrTx, linkId: string, input: Cre
       // 2^48 nonces: a collision with the merchant's own is unlikely, and retried.
       const order = await createOrder(db, link.merchantId, { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) }, {
         item: { name: link.title, quantity: input.quantity },
+        admit: linkOrderAdmission(link, now),
       });
       return {
         order_id: order.orderId,

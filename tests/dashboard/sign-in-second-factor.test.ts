@@ -63,3 +63,35 @@ describe("dashboard sign-in with TOTP", () => {
     await expect(signInAction(form({ username: m.username, password: m.password, callbackUrl: "/dashboard" }))).rejects.toEqual(redirectTo("/dashboard"));
   });
 });
+
+/** Issue 49 item 5: the limits hold when the sign-ins come all at once (on PostgreSQL, over the pool's connections). */
+describe("100 dashboard sign-ins at once", () => {
+  const errorCodes = (answers: unknown[]) => {
+    const counts: Record<string, number> = {};
+    for (const answer of answers) {
+      const code = (answer as { error?: { code?: string } }).error?.code ?? "none";
+      counts[code] = (counts[code] ?? 0) + 1;
+    }
+    return counts;
+  };
+
+  test("right password, wrong codes: 5 codes are checked, the rest are refused, and then the right code is refused too", async () => {
+    const clock = useStepClock();
+    const m = await createMerchant();
+    const { secret } = await enrolTotp(m);
+    clock.nextStep();
+    const valid = new Set([-30_000, 0, 30_000].map((offset) => codeFor(secret, new Date(Date.now() + offset))));
+    const wrong = Array.from({ length: 200 }, (_, i) => String((Number(codeFor(secret)) + 1 + i) % 1_000_000).padStart(6, "0")).filter((code) => !valid.has(code));
+    const fields = { username: m.username, password: m.password, callbackUrl: "/dashboard" };
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInAction(form({ ...fields, code: wrong[i]! }))));
+    expect(errorCodes(answers)).toEqual({ INVALID_CREDENTIALS: 5, RATE_LIMITED: 95 });
+    expect(await signInAction(form({ ...fields, code: codeFor(secret) }))).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+  });
+
+  test("wrong passwords: 10 are checked, the rest are refused, and then the right password is refused too", async () => {
+    const m = await createMerchant();
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInAction(form({ username: m.username, password: `wrong-${i}`, callbackUrl: "/dashboard" }))));
+    expect(errorCodes(answers)).toEqual({ INVALID_CREDENTIALS: 10, RATE_LIMITED: 90 });
+    expect(await signInAction(form({ username: m.username, password: m.password, callbackUrl: "/dashboard" }))).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+  });
+});

@@ -191,6 +191,44 @@ describe("next start over real HTTP", () => {
     expect(res.status).toBe(400);
   });
 
+  test("redirect targets taken from a request stay on this site and never answer 500: the language switcher, the sign-in page, next-auth's endpoints (issue 49)", async () => {
+    for (const target of ["/%09/evil.example/x", "/%0a/x", "/%0d%0aSet-Cookie:%20a=b", "//evil.example", "/%5Cevil.example", "https://evil.example/"]) {
+      const res = await request("GET", `/language/de?return=${target}`);
+      expect(res.status, target).toBe(303);
+      expect(res.headers.get("location"), target).toBe("/");
+    }
+    expect((await request("GET", "/language/de?return=/pay/ORD-abc")).headers.get("location")).toBe("/pay/ORD-abc");
+
+    const page = await (await fetch(`${server.url}/sign-in?callbackUrl=/%09/evil.example`)).text();
+    expect(page).toMatch(/name="callbackUrl" value="\/dashboard"/);
+
+    // next-auth's own sign-in endpoint takes a callbackUrl too: its redirect callback is the same rule.
+    const input = account();
+    expect((await request("POST", "/api/auth/register/", { json: input })).status).toBe(201);
+    const signIn = async (callbackUrl: string) => {
+      const csrf = await fetch(`${server.url}/api/auth/csrf`);
+      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      return fetch(`${server.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ csrfToken, username: input.username, password: input.password, callbackUrl }),
+        redirect: "manual",
+      });
+    };
+    // The server's own origin, as Next names it to next-auth (localhost or the address it listens on).
+    const onThisServer = (location: string | null) => {
+      const url = new URL(location ?? "", "http://nowhere.invalid");
+      return ["localhost", "127.0.0.1"].includes(url.hostname) && url.port === new URL(server.url).port ? `${url.pathname}${url.search}` : location;
+    };
+    for (const callbackUrl of ["https://evil.example/x", "//evil.example", "/\tevil.example", "/%2f/evil.example"]) {
+      const res = await signIn(callbackUrl);
+      expect(res.status, callbackUrl).toBe(302);
+      expect(onThisServer(res.headers.get("location")), callbackUrl).toBe("/dashboard");
+    }
+    expect(onThisServer((await signIn("/dashboard/orders")).headers.get("location"))).toBe("/dashboard/orders");
+  });
+
   test("a client's own X-Forwarded-For does not change its address (TRUST_PROXY defaults to false) (issue 13)", async () => {
     // Ten failures for one username from "rotating" forged addresses: with the header trusted each
     // would be a fresh address; the peer is one address, so its per-address limit blocks it.

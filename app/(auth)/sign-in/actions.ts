@@ -8,10 +8,10 @@ import { passkeyOptionsAfterPassword } from "@/lib/auth/sessions";
 import { signIn } from "@/lib/auth/next-auth";
 import { dashboardSignInCredentials } from "@/lib/auth/dashboard-sign-in";
 import { ApiError } from "@/lib/http/errors";
-import { safeCallbackPath } from "@/lib/http/safe-redirect";
+import { safeReturnPath } from "@/lib/http/safe-redirect";
 
 /** The login fields, plus where to go after (only same-site paths are followed: no open redirect). */
-const signInForm = dashboardSignInCredentials.extend({ callbackUrl: z.unknown().optional().transform((value) => safeCallbackPath(value)) });
+const signInForm = dashboardSignInCredentials.extend({ callbackUrl: z.unknown().optional().transform((value) => safeReturnPath(value, { fallback: "/dashboard" })) });
 
 /**
  * Sign-in form → next-auth's credentials provider (the login use-case, throttling and the second

@@ -4,14 +4,14 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { Card } from "@/components/ui";
 import { getSessionMerchant } from "@/lib/auth/next-auth";
-import { safeCallbackPath } from "@/lib/http/safe-redirect";
+import { safeReturnPath } from "@/lib/http/safe-redirect";
 import { passkeySignInOptionsAction, signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in · Payment Gateway" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackPath(params.callbackUrl);
+  const callbackUrl = safeReturnPath(params.callbackUrl, { fallback: "/dashboard" });
   if (await getSessionMerchant()) redirect(callbackUrl);
   return (
     <Card>

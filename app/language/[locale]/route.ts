@@ -1,5 +1,6 @@
 import { routeMethods } from "@/lib/http/route-methods";
-import { isCustomerLocale, localeCookieMaxAge, localeCookieName, safeReturnPath } from "@/lib/i18n/locales";
+import { safeReturnPath } from "@/lib/http/safe-redirect";
+import { isCustomerLocale, localeCookieMaxAge, localeCookieName } from "@/lib/i18n/locales";
 
 // GET /language/{locale}?return=/pay/ORD-… – the customer pages' language switcher: keeps the choice in a
 // cookie (it wins over Accept-Language, proxy.ts) and goes back to the page (same-site paths only).

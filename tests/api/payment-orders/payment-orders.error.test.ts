@@ -99,7 +99,8 @@ describe("POST /api/payment-orders/ rejects", () => {
 
   test("webhook_url and redirect_url that are not http(s) URLs of at most 2048 characters", async () => {
     const long = `https://example.com/${"a".repeat(2049 - "https://example.com/".length)}`;
-    for (const url of ["ftp://example.com/x", "javascript:alert(1)", "not a url", "example.com/hook", "", long, 5]) {
+    const controls = ["https://shop.example/\nthanks", " https://shop.example/", "https://shop.example/\tx", "https://shop.example/x\u0000", "https://shop.example/\r\nx", "java\tscript:alert(1)", "\u0000javascript:alert(1)"];
+    for (const url of ["ftp://example.com/x", "javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,x", "not a url", "example.com/hook", "", long, 5, ...controls]) {
       expectError(await post({ ...valid(), webhook_url: url }), "VALIDATION_ERROR", ["webhook_url"]);
       expectError(await post({ ...valid(), redirect_url: url }), "VALIDATION_ERROR", ["redirect_url"]);
     }

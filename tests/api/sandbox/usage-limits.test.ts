@@ -39,6 +39,19 @@ describe("sandbox devnet budgets", () => {
     expect((await call(mine, "POST", "/api/sandbox/mine/", { token: other.access, body: { blocks: 3 } })).status).toBe(200);
   });
 
+  test("100 mines and 100 faucet sends at once: the budgets hold (issue 49 item 5)", async () => {
+    env.SANDBOX_MINE_BLOCKS_PER_HOUR = 5;
+    env.SANDBOX_FAUCET_SENDS_PER_HOUR = 3;
+    const m = await createMerchant();
+    const tally = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
+    const mines = await Promise.all(Array.from({ length: 100 }, () => call(mine, "POST", "/api/sandbox/mine/", { token: m.access, body: { blocks: 1 } })));
+    expect(tally(mines)).toEqual({ 200: 5, 429: 95 });
+    const drips = await Promise.all(
+      Array.from({ length: 100 }, () => call(faucet, "POST", "/api/sandbox/faucet/", { token: m.access, body: { address: randomAddress(), currency: "USDC", amount: "1", blockchain: "base" } })),
+    );
+    expect(tally(drips)).toEqual({ 200: 3, 429: 97 });
+  });
+
   test("faucet: at most 100,000 token units (10 of the native coin) per call, and a number of sends per hour", async () => {
     const big = await call(faucet, "POST", "/api/sandbox/faucet/", { token: merchant.access, body: { address: randomAddress(), currency: "USDC", amount: "1000000", blockchain: "base" } });
     expect(big.status).toBe(400);

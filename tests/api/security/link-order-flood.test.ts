@@ -69,6 +69,22 @@ describe("open link orders are capped per link and per merchant", () => {
   });
 });
 
+describe("the caps hold when the orders come all at once (issue 49 item 5)", () => {
+  test("100 link orders at once from 100 addresses: 3 are made on the link, then the merchant's cap of 5 holds across links", async () => {
+    env.LINK_OPEN_ORDERS_PER_LINK = 3;
+    env.LINK_OPEN_ORDERS_PER_MERCHANT = 5;
+    const { m, linkId, newLink } = await shopWithLink();
+    const tally = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
+    const first = await Promise.all(Array.from({ length: 100 }, (_, i) => linkOrder(linkId, `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`)));
+    expect(tally(first)).toEqual({ 201: 3, 429: 97 });
+    const links = [await newLink(), await newLink()];
+    const second = await Promise.all(Array.from({ length: 100 }, (_, i) => linkOrder(links[i % 2]!, `198.18.10.${i + 1}`)));
+    expect(tally(second)).toEqual({ 201: 2, 429: 98 });
+    const list = await call(listOrders, "GET", "/api/payment-orders/", { token: m.access, query: { status: "pending" } });
+    expect(list.body.count).toBe(5);
+  }, 120_000);
+});
+
 describe("link orders count toward the merchant's rate limit", () => {
   test("orders made by strangers use the merchant's hourly requests; at the limit the link answers 429", async () => {
     const { m, linkId } = await shopWithLink();

@@ -7,7 +7,7 @@ import * as capture from "@/app/api/sandbox/inbox/[token]/route";
 import { GET as listInbox } from "@/app/api/sandbox/inbox/route";
 import { log } from "@/lib/log";
 import { redactUrls } from "@/lib/redact";
-import { safeCallbackPath } from "@/lib/http/safe-redirect";
+import { safeReturnPath } from "@/lib/http/safe-redirect";
 import { NextRequest } from "next/server";
 import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import nextConfig from "@/next.config";
@@ -22,10 +22,10 @@ setupTestDatabase();
 describe("open redirect after sign-in", () => {
   test("paths a browser would take off-site fall back to /dashboard", () => {
     for (const value of ["/\t/evil.example", decodeURIComponent("/%09/evil.example"), "/\n/evil.example", "//evil.example", "/\\evil.example", "/\\/evil.example", "https://evil.example/", " /x", "/%0a/x".replace("%0a", "\n")]) {
-      expect(safeCallbackPath(value), JSON.stringify(value)).toBe("/dashboard");
+      expect(safeReturnPath(value, { fallback: "/dashboard" }), JSON.stringify(value)).toBe("/dashboard");
     }
-    expect(safeCallbackPath("/dashboard/orders?status=pending#top")).toBe("/dashboard/orders?status=pending#top");
-    expect(safeCallbackPath("/%09/evil.example")).toBe("/dashboard"); // an encoded tab a later decode would drop
+    expect(safeReturnPath("/dashboard/orders?status=pending#top", { fallback: "/dashboard" })).toBe("/dashboard/orders?status=pending#top");
+    expect(safeReturnPath("/%09/evil.example", { fallback: "/dashboard" })).toBe("/dashboard"); // an encoded tab a later decode would drop
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { localeFromAcceptLanguage, negotiateCustomerLocale, safeReturnPath } from "@/lib/i18n/locales";
+import { safeReturnPath } from "@/lib/http/safe-redirect";
+import { localeFromAcceptLanguage, negotiateCustomerLocale } from "@/lib/i18n/locales";
 import { allMessages, customerLocales } from "../../helpers/translate";
 
 describe("the customer pages' locale", () => {
