@@ -132,8 +132,9 @@ export class GatewayApi {
       json = undefined
     }
     if (!response.ok) {
-      const envelope = (json as { error?: { code?: string; message?: string } } | undefined)?.error
-      throw new GatewayApiError(response.status, envelope?.code ?? `HTTP_${response.status}`, envelope?.message ?? response.statusText, response.headers.get("x-request-id"))
+      const envelope = (json as { error?: { code?: string; message?: string; details?: Record<string, string[]> } } | undefined)?.error
+      const details = envelope?.details ? ` ${Object.entries(envelope.details).map(([field, problems]) => `${field}: ${problems.join(" ")}`).join("; ")}` : ""
+      throw new GatewayApiError(response.status, envelope?.code ?? `HTTP_${response.status}`, `${envelope?.message ?? response.statusText}${details}`, response.headers.get("x-request-id"))
     }
     return json as T
   }
