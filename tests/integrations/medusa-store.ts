@@ -224,7 +224,11 @@ export async function startMedusa(app: MedusaApp, gateway: Record<string, string
 
 /** Whether the run's event bus has no job waiting, delayed or running: every webhook it took is handled. */
 export async function eventBusIdle(run: string): Promise<boolean> {
-  const queue = `EventBusRedisService:events-${run}`;
+  // BullMQ's keys are `<prefix>:<queue>:…`, the prefix being the event bus class's name; found, not assumed,
+  // so that a renamed class fails here instead of every queue reading empty.
+  const [meta] = await scanKeys(redisUrl, `*:events-${run}:meta`);
+  if (!meta) throw new Error(`no event bus queue events-${run} in Redis`);
+  const queue = meta.slice(0, -":meta".length);
   const replies = await redis(redisUrl, [
     ["LLEN", `${queue}:wait`],
     ["LLEN", `${queue}:active`],

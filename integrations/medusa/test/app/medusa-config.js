@@ -25,7 +25,16 @@ module.exports = defineConfig({
     { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl, queueName: `events-${run}` } },
     {
       resolve: "@medusajs/medusa/workflow-engine-redis",
-      options: { redis: { redisUrl, queueName: `workflows-${run}`, jobQueueName: `workflow-jobs-${run}` } },
+      options: {
+        redis: {
+          redisUrl,
+          queueName: `workflows-${run}`,
+          jobQueueName: `workflow-jobs-${run}`,
+          // Its cleaner queue has a fixed name: the run's own key prefix keeps it apart too.
+          queueOptions: { prefix: `bull-${run}` },
+          workerOptions: { prefix: `bull-${run}` },
+        },
+      },
     },
     {
       resolve: "@medusajs/medusa/locking",
