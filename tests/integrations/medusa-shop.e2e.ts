@@ -3,7 +3,7 @@
  * installed from its packed tarball) and the gateway's sandbox `next start` with its own devnet. A customer
  * checks out, the plugin creates a fiat-priced gateway order, the money is paid on the devnet, and the
  * signed webhook marks the Medusa order paid; replayed, stale and forged webhooks change nothing; an
- * unpaid order is canceled when its payment expires; refunds from Medusa's admin reach the gateway.
+ * order is canceled when its payment expires or fails (underpaid); refunds from Medusa's admin reach the gateway.
  * Run by .ci/medusa-e2e (it installs Medusa and packs the plugin first).
  */
 import { randomBytes } from "node:crypto";
@@ -178,6 +178,8 @@ afterAll(async () => {
 describe("a Medusa store paid through the gateway", () => {
   let expiring: Checkout;
   let expiringOrderId = "";
+  let underpaid: Checkout;
+  let underpaidOrderId = "";
   let paid: Checkout;
   let paidOrderId = "";
 
@@ -187,6 +189,10 @@ describe("a Medusa store paid through the gateway", () => {
     const placed = await store("POST", `/store/carts/${expiring.cartId}/complete`);
     expect(placed.type).toBe("order");
     expiringOrderId = placed.order.id;
+    // And one the customer pays only part of: at the deadline the gateway fails it (underpaid).
+    underpaid = await checkout();
+    underpaidOrderId = (await store("POST", `/store/carts/${underpaid.cartId}/complete`)).order.id;
+    await gatewayCall("POST", `/api/sandbox/payment-orders/${underpaid.session.data.order_id}/pay/`, { amount: "5" });
 
     paid = await checkout();
     const data = paid.session.data;
@@ -309,17 +315,25 @@ describe("a Medusa store paid through the gateway", () => {
     expect(refundedOrder.payment_collections[0].payments[0].data.refunds.map((r: any) => r.id)).toEqual(both.map((r: any) => r.id));
   });
 
-  test("an unpaid order is canceled when its payment expires", async () => {
-    const order = await until(
-      "the unpaid order to be canceled",
-      async () => {
-        const current = await medusaOrder(expiringOrderId);
-        return current.status === "canceled" ? current : null;
-      },
-      paymentWindowMinutes * 60_000 + 60_000,
-    );
-    expect(order.payment_status).toBe("canceled");
-    expect(order.payment_collections[0].payment_sessions[0].status).toBe("canceled");
+  test("an order whose payment expires or fails is canceled", async () => {
+    const canceled = (orderId: string) =>
+      until(
+        `order ${orderId} to be canceled`,
+        async () => {
+          const current = await medusaOrder(orderId);
+          return current.status === "canceled" ? current : null;
+        },
+        paymentWindowMinutes * 60_000 + 60_000,
+      );
+    const expired = await canceled(expiringOrderId);
+    expect(expired.payment_status).toBe("canceled");
+    expect(expired.payment_collections[0].payment_sessions[0].status).toBe("canceled");
     expect((await gatewayCall("GET", `/api/payment-orders/${expiring.session.data.order_id}/`)).data.status).toBe("expired");
+
+    const failed = await canceled(underpaidOrderId);
+    expect(failed.payment_status).toBe("canceled");
+    expect(failed.payment_collections[0].payment_sessions[0].status).toBe("error");
+    expect(failed.payment_collections[0].payments).toEqual([]);
+    expect((await gatewayCall("GET", `/api/payment-orders/${underpaid.session.data.order_id}/`)).data).toMatchObject({ status: "failed", failure_reason: "underpaid" });
   });
 });

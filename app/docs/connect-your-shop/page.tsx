@@ -64,8 +64,8 @@ modules: [
       </ol>
       <p>
         The plugin is tested end to end against a real Medusa store and this gateway&apos;s sandbox: a cart checked out and paid on the devnet, the
-        order marked paid by the webhook, replayed and forged webhooks ignored, an unpaid order canceled when its payment expires, refunds from
-        Medusa&apos;s admin reaching the gateway.
+        order marked paid by the webhook, replayed and forged webhooks ignored, orders canceled when their payment expires or fails, refunds
+        from Medusa&apos;s admin reaching the gateway.
       </p>
 
       <h2>The recipe, for any shop</h2>
