@@ -3,9 +3,11 @@
 // out of package-lock.json, and `npm ci` then refuses the lock as out of sync. This adds each
 // missing optional package as a lock entry restricted to its platform, so `npm ci` accepts the
 // lock and skips it here. Run after `npm install` changes the lock: node scripts/fill-lockfile-optionals.mjs
+// (another package's lock: node scripts/fill-lockfile-optionals.mjs integrations/medusa/package-lock.json).
 import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
-const lockPath = new URL("../package-lock.json", import.meta.url);
+const lockPath = process.argv[2] ? path.resolve(process.argv[2]) : new URL("../package-lock.json", import.meta.url);
 const lock = JSON.parse(readFileSync(lockPath, "utf8"));
 const packages = lock.packages;
 const oses = ["darwin", "win32", "android", "freebsd", "openbsd", "netbsd", "sunos", "aix", "openharmony", "linux", "wasi"];

@@ -4,7 +4,7 @@
  * With --pay it also creates an order, pays it with the sandbox tools and waits for payment.confirmed.
  */
 import { unwrap } from "../../lib/client";
-import { createPaymentOrder, gatewayClient } from "./create-order";
+import { gatewayClient } from "./create-order";
 import { startMerchantBackend } from "./server";
 
 async function main() {
@@ -20,19 +20,22 @@ async function main() {
   console.log(`merchant backend on ${backend.url}: webhooks at ${backend.url}/webhooks, POST ${backend.url}/checkout to create an order`);
 
   if (process.argv.includes("--pay")) {
-    const order = await createPaymentOrder(gateway, {
-      orderNumber: Date.now(),
-      amount: "10.50",
-      currency: "USDC",
-      blockchain: "base",
-      items: [{ sku: "WIDGET-1", qty: 1 }],
-      webhookUrl: process.argv.includes("--order-webhook") ? `${backend.url}/webhooks` : undefined,
+    // The customer checks out a 10.50 USD cart, paid in USDC on base.
+    const checkout = await fetch(`${backend.url}/checkout`, {
+      method: "POST",
+      body: JSON.stringify({
+        price: "10.50",
+        price_currency: "USD",
+        items: [{ sku: "WIDGET-1", qty: 1 }],
+        ...(process.argv.includes("--order-webhook") ? { webhook_url: `${backend.url}/webhooks` } : {}),
+      }),
     });
-    console.log(`created ${order.order_id}; paying it on the sandbox devnet…`);
+    const order = (await checkout.json()) as { order_id: string; payment_url: string };
+    console.log(`created ${order.order_id} (${order.payment_url}); paying it on the sandbox devnet…`);
     unwrap(await gateway.POST("/api/sandbox/payment-orders/{orderId}/pay", { params: { path: { orderId: order.order_id } }, body: {} }));
     unwrap(await gateway.POST("/api/sandbox/mine", { body: { blocks: 3, blockchain: "base" } }));
     const confirmed = await backend.waitFor("payment.confirmed", order.order_id, 120_000);
-    console.log(`confirmed: ${confirmed.data.order_id}, tx ${confirmed.data.transaction?.transaction_hash}`);
+    console.log(`confirmed: ${confirmed.data.order_id}, tx ${confirmed.data.transaction?.transaction_hash}; shop order ${backend.orders.get(order.order_id)}`);
     await backend.close();
   }
 }

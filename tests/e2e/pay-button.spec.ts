@@ -83,7 +83,7 @@ for (const device of [
       await expect(page.getByRole("button", { name: /^Copy/ }).first()).toHaveText("Copied");
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await first.textContent());
 
-      for (const path of ["/docs/sandbox", "/docs/pricing", "/docs/errors"]) {
+      for (const path of ["/docs/sandbox", "/docs/pricing", "/docs/errors", "/docs/connect-your-shop"]) {
         await page.goto(`${baseUrl()}${path}`);
         expect((await page.locator("main").textContent())!, path).not.toContain("localhost:3000");
         await expectCleanPage(page, device.use.viewport.width);
