@@ -6,7 +6,7 @@ import type { DbOrTx } from "./types";
 /** The lists whose rows are counted as they are written (migration list_counts). */
 export type CountedListName = "orders" | "transactions" | "events" | "deliveries";
 
-/** Which of a list's counted rows a filter keeps, by the parts of its key (lib/db/schema.ts, `listCounts`). */
+/** Which of a list's counted rows a filter keeps, by the parts of its key (lib/db/schema/list-counts.ts, `listCounts`). */
 export interface CountedKeys {
   /** The chain (orders, transactions) or the endpoint (deliveries). */
   scopeId?: number;
