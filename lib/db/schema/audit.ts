@@ -1,5 +1,5 @@
 /** The append-only audit log (lib/audit). */
-import { index, integer, jsonb, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 
 /**

@@ -1,6 +1,6 @@
 /** What the chain engine keeps (lib/chains): scan cursors, detected transfers, sweeps, the transactions the gateway signs. */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";

@@ -1,5 +1,5 @@
 /** Gasless payments (lib/gasless): EIP-3009 relays. */
-import { bigint, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";

@@ -1,5 +1,5 @@
 /** Mail (lib/mail): single-use email links and the outbox. */
-import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { merchants } from "./accounts";
 

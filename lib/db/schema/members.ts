@@ -1,5 +1,5 @@
 /** Who acts in a store (lib/members): memberships and invitations. */
-import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps } from "./columns";
 import { merchants } from "./accounts";
 

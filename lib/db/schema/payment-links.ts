@@ -1,5 +1,5 @@
 /** Payment links (lib/payment-links). */
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./columns";
 import { merchants } from "./accounts";
 

@@ -1,6 +1,6 @@
 /** Refunds (lib/refunds). */
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";

@@ -1,5 +1,5 @@
 /** Merchants' payout wallets (lib/wallets). */
-import { boolean, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./columns";
 import { merchants } from "./accounts";
 

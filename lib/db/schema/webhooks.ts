@@ -1,6 +1,6 @@
 /** Events and their delivery (lib/webhooks): the transactional outbox, endpoints, deliveries, attempts, the sandbox inbox. */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";
