@@ -1,5 +1,5 @@
 import { eq, inArray } from "drizzle-orm";
-import { createWalletClient, custom, http, parseEther, type Address, type PublicClient } from "viem";
+import { createTestClient, createWalletClient, custom, http, parseEther, type Address, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
@@ -205,17 +205,19 @@ async function insertNativeOrders(db: Db, chain: Blockchain, merchantId: number,
 
 /**
  * What the watcher reads per block, by how many native-coin orders are open on the chain: 50
- * blocks, each with one unrelated native transfer (so a block has a body to read), and with open
- * orders one native payment among them; ticks until the scan is caught up, through a proxy that
- * counts JSON-RPC calls and the bytes both ways (the provider pool as the gateway runs it).
+ * blocks, each with `perBlock` unrelated transactions (a live block holds hundreds; these show how
+ * the cost follows a block's size), and with open orders one native payment among them; ticks until
+ * the scan is caught up, through a proxy that counts JSON-RPC calls and the bytes both ways (the
+ * provider pool as the gateway runs it).
  */
-async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: number, walletAddress: Address): Promise<void> {
+async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: number, walletAddress: Address, perBlock = 10): Promise<void> {
   const proxy = await startRpcProxy(chain.rpcUrl!);
   const sender = createWalletClient({ account: privateKeyToAccount(devnetAccounts[6].privateKey), chain: viemChain(chain), transport: http(chain.rpcUrl!) });
   const direct = createChainClient(chain, http(chain.rpcUrl!));
   const blocks = 50;
   let nonce = 300_000;
-  console.log(`\n## What the watcher reads per block, by open native-coin orders (${blocks} blocks with one unrelated transfer each, one native payment among them when orders are open; provider pool, batching on)`);
+  const testClient = createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(chain.rpcUrl!) });
+  console.log(`\n## What the watcher reads per block, by open native-coin orders (${blocks} blocks with ${perBlock} unrelated transfers each, one native payment among them when orders are open; provider pool, batching on)`);
   console.log("| open native-coin orders | JSON-RPC calls per block | HTTP requests per block | bytes per block (sent + received) | native payments found |");
   console.log("|---|---|---|---|---|");
   try {
@@ -224,10 +226,18 @@ async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: 
       nonce += open;
       await watchChainTick(db, chain, direct, { checkInternalDeposits: false }); // cursor at head
       const client = createChainClient(chain, createProviderPool([proxy.url], { batch: true }).transport);
-      for (let i = 0; i < blocks; i++) {
-        const to = open > 0 && i === blocks / 2 ? addresses[Math.floor(addresses.length / 2)]! : (`0x${(0xdead0000 + i).toString(16).padStart(40, "0")}` as Address);
-        const hash = await sender.sendTransaction({ to, value: open > 0 && i === blocks / 2 ? parseEther("1") : 1n });
-        await direct.waitForTransactionReceipt({ hash });
+      await testClient.setAutomine(false);
+      try {
+        for (let i = 0; i < blocks; i++) {
+          for (let j = 0; j < perBlock; j++) {
+            const paying = open > 0 && i === blocks / 2 && j === 0;
+            const to = paying ? addresses[Math.floor(addresses.length / 2)]! : (`0x${(0xdead0000 + i * perBlock + j).toString(16).padStart(40, "0")}` as Address);
+            await sender.sendTransaction({ to, value: paying ? parseEther("1") : 1n });
+          }
+          await testClient.mine({ blocks: 1 });
+        }
+      } finally {
+        await testClient.setAutomine(true);
       }
       proxy.resetCounts();
       const head = await direct.getBlockNumber();
@@ -238,13 +248,32 @@ async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: 
         if (result.scan.toBlock === null || result.scan.toBlock >= head) break;
       }
       const found = open > 0 ? (await db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.receivingAddress, addresses))).filter((o) => o.status !== "pending").length : 0;
-      const perBlock = (n: number) => fmt(n / Math.max(1, scanned), 2);
-      console.log(`| ${open.toLocaleString("en-US")} | ${perBlock(proxy.calls.length)} | ${perBlock(proxy.httpRequests)} | ${fmt((proxy.bytes.received + proxy.bytes.sent) / Math.max(1, scanned), 0)} | ${found} of ${open > 0 ? 1 : 0} |`);
+      const each = (n: number) => fmt(n / Math.max(1, scanned), 2);
+      console.log(`| ${open.toLocaleString("en-US")} | ${each(proxy.calls.length)} | ${each(proxy.httpRequests)} | ${fmt((proxy.bytes.received + proxy.bytes.sent) / Math.max(1, scanned), 0)} | ${found} of ${open > 0 ? 1 : 0} |`);
       // Closed again, so the next row (and the provider scenarios) start from their own count.
       if (addresses.length) await db.update(paymentOrders).set({ status: "expired" }).where(inArray(paymentOrders.receivingAddress, addresses));
     }
   } finally {
     await proxy.close();
+  }
+}
+
+/** `npm run bench -- scanner-cost`: the per-block table alone, on a database and devnet of its own. */
+export async function runScannerCostBench(): Promise<void> {
+  const database = await createBenchDatabase("scanner_cost");
+  const devnet = await startDevnet();
+  try {
+    await ensureGatewayContracts(devnet.rpcUrl);
+    setDevnetRpcUrl(devnet.rpcUrl);
+    const chain = findBlockchainBySlug("base")!;
+    const account = { username: "scancost", email: "scancost@example.com", password: "bench-password", shop_name: "Bench" };
+    await register(request("POST", "/api/auth/register", { body: account }), noParams);
+    const merchantId = (await database.db.select().from(merchants).where(eq(merchants.username, "scancost")))[0]!.id;
+    await measureCostByNativeOrders(database.db, chain, merchantId, "0x000000000000000000000000000000000000bEEF");
+  } finally {
+    setDevnetRpcUrl(undefined);
+    await devnet.stop();
+    await database.close();
   }
 }
 
