@@ -318,12 +318,12 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
    * back); providers in `excluded` are never asked. While none may be asked (all aside), the call
    * waits for the first to come back, up to `maxWaitMs` in all: waiting is no attempt.
    */
-  async function failover(args: { method: string; params?: unknown }, excluded: ReadonlySet<Provider> = new Set()): Promise<{ result: unknown; provider: Provider }> {
+  async function failover(args: { method: string; params?: unknown }, excluded: ReadonlySet<Provider> = new Set(), waitMs = maxWaitMs): Promise<{ result: unknown; provider: Provider }> {
     const params = (args.params as unknown[]) ?? [];
     const needed = neededBlock(args.method, params);
     const tried = new Set<Provider>();
     const eligible = providers.filter((p) => !excluded.has(p));
-    const deadline = Date.now() + maxWaitMs;
+    const deadline = Date.now() + waitMs;
     let lastError: unknown = null;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const now = Date.now();
@@ -359,7 +359,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
         if ((error as { providerVerdict?: string }).providerVerdict === "limited" && Date.now() < deadline) attempt -= 1;
       }
     }
-    throw lastError ?? new Error(`no RPC provider answered ${args.method} within ${maxWaitMs} ms`);
+    throw lastError ?? new Error(`no RPC provider answered ${args.method} within ${waitMs} ms`);
   }
 
   /** The head at least two providers have reached; each provider's own head is kept for routing and lag. */
@@ -398,14 +398,14 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       return { result, provider: provider.label };
     },
     /**
-     * One call to any provider but `provider` (a second opinion on what that one answered). With a
-     * single provider there is no other: throws. Waits for another to come back from a put-aside,
-     * as any call does.
+     * One call to any provider but `provider` (a second opinion on what that one answered). Throws
+     * when there is no other (a single provider), or none answers within `waitMs` (default: the
+     * pool's wait for a provider aside to come back).
      */
-    async requestElsewhere(args: { method: string; params?: unknown }, provider: string): Promise<PooledAnswer> {
+    async requestElsewhere(args: { method: string; params?: unknown }, provider: string, waitMs = maxWaitMs): Promise<PooledAnswer> {
       const excluded = new Set(providers.filter((p) => p.label === provider));
       if (excluded.size === providers.length) throw new Error("no other RPC provider to ask");
-      const answer = await failover(args, excluded);
+      const answer = await failover(args, excluded, waitMs);
       return { result: answer.result, provider: answer.provider.label };
     },
     health(): ProviderHealth[] {

@@ -8,6 +8,7 @@ import { chainClient } from "@/lib/chains/clients";
 import { detectInternalDeposits } from "@/lib/chains/internal-deposits";
 import { scanChain, type ScanOptions, type ScanResult } from "@/lib/chains/scanner";
 import { handleChainReset } from "./chain-reset";
+import { nativeWatch } from "./native-watch";
 import { findForkPoint, recheckReorgs, type ReorgRecheckResult } from "./reorg-recheck";
 
 export interface ChainTickResult {
@@ -18,7 +19,7 @@ export interface ChainTickResult {
   refunds: { confirmed: number; reopened: number };
 }
 
-export interface ChainTickOptions extends Omit<ScanOptions, "onChainReset" | "findForkPoint"> {
+export interface ChainTickOptions extends Omit<ScanOptions, "onChainReset" | "findForkPoint" | "nativeWatch"> {
   /** Run the balance check for internal native deposits this tick (default: at most once per interval). */
   checkInternalDeposits?: boolean;
 }
@@ -41,7 +42,7 @@ function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
  */
 export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
   const now = options.now ?? (() => new Date());
-  const scan = await scanChain(db, chain, client, { ...options, onChainReset: handleChainReset, findForkPoint });
+  const scan = await scanChain(db, chain, client, { ...options, onChainReset: handleChainReset, findForkPoint, nativeWatch });
   const checkInternal = options.checkInternalDeposits ?? balanceCheckDue(chain, Date.now());
   // Only up to where the scan got: a block's top-level transfers must be recorded before its balance is attributed.
   const scannedTo = scan.toBlock ?? scan.head;
