@@ -7,7 +7,7 @@ import { logRangeAdvice } from "./log-range";
 import { readBalances } from "./balances";
 import { checkTransfers, TransferDisputedError, type TransferClaim } from "./transfer-check";
 import type { Blockchain } from "./catalog";
-import { advanceCursor, armSweep, findCursor, refreshPendingReceived, saveCursor, touchCursor } from "./queries";
+import { advanceCursor, armSweep, findCursor, refreshReceived, saveCursor, touchCursor } from "./queries";
 import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
 import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMethod } from "@/lib/orders/payment-methods";
 import { upsertTransfers } from "@/lib/transactions/queries";
@@ -216,9 +216,13 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   const maxBlocks = BigInt(options.maxBlocksPerTick ?? 500);
   const rewind = BigInt(options.reorgRewind ?? 64);
 
-  const head = await client.getBlockNumber({ cacheTime: 0 });
-  const genesis = await client.getBlock({ blockNumber: 0n });
   let cursor = await findCursor(db, chain.id);
+  // One round trip for the three (a batch with a pooled client): head, genesis, the cursor's block.
+  const [head, genesis, cursorBlock] = await Promise.all([
+    client.getBlockNumber({ cacheTime: 0 }),
+    client.getBlock({ blockNumber: 0n }),
+    cursor ? client.getBlock({ blockNumber: cursor.lastBlock }).catch(() => null) : Promise.resolve(null),
+  ]);
   let reset = false;
   /** Where the cursor stood before a reorg moved it back this tick (-1: it did not). */
   let rescanUntil = -1n;
@@ -244,7 +248,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     cursor = { ...fresh };
     // Block 0 holds no transfers worth scanning; start==0 means "scan from block 1".
   } else {
-    const atCursor = await client.getBlock({ blockNumber: cursor.lastBlock });
+    const atCursor = cursorBlock ?? (await client.getBlock({ blockNumber: cursor.lastBlock }));
     if (atCursor.hash !== cursor.lastBlockHash) {
       rescanUntil = cursor.lastBlock;
       let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
@@ -439,7 +443,8 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     const { rows, orders: seen } = await buildRows(tx);
     await upsertTransfers(tx, rows);
     // A pending order's amount_received follows its counted transfers at once: the lifecycle finds the orders to judge by it.
-    await refreshPendingReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp);
+    // (A confirmed one's too: a payment a reorg took back and a rescan found again counts again.)
+    await refreshReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp, ["pending", "confirmed"]);
     for (const { refund, transfer } of refundPairs) {
       const block = blocks.get(transfer.blockNumber)!;
       const reverted = receipts.get(transfer.txHash as Hex)!.status !== "success";
