@@ -269,6 +269,15 @@ export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: n
  * of looking for transfers of every open order each tick.
  */
 export async function refreshPendingReceived(db: DbOrTx, orderIds: number[], now: Date): Promise<void> {
+  await refreshReceived(db, orderIds, now, ["pending"]);
+}
+
+/**
+ * `amount_received` of these orders (of `statuses`, default any) set to the sum of their live
+ * transfers that count: after a reorg dropped some (a confirmed order taken back shows what still
+ * counts, issue 50) or a rescan recorded one again.
+ */
+export async function refreshReceived(db: DbOrTx, orderIds: number[], now: Date, statuses?: string[]): Promise<void> {
   if (orderIds.length === 0) return;
   await db
     .update(paymentOrders)
@@ -276,7 +285,7 @@ export async function refreshPendingReceived(db: DbOrTx, orderIds: number[], now
       amountReceived: sql`coalesce((select sum(t.amount) from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.counted and t.status in ('pending', 'confirmed')), 0)`,
       updatedAt: now,
     })
-    .where(and(inArray(paymentOrders.id, orderIds), eq(paymentOrders.status, "pending")));
+    .where(and(inArray(paymentOrders.id, orderIds), statuses ? inArray(paymentOrders.status, statuses) : undefined));
 }
 
 /**
