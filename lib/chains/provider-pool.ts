@@ -19,9 +19,9 @@ export interface ProviderPoolOptions {
   /** JSON-RPC batching of concurrent calls to one HTTP provider (one HTTP request for many calls). */
   batch?: boolean;
   /**
-   * Share each provider host's request budget and put-aside with every other pool of the process
-   * that has `shareHosts` (the gateway's chains: five sandbox chains behind one proxy are one
-   * provider to respect, and its 429 holds for all of them). Off by default: pools of tests stay apart.
+   * Share each provider host's request budget with every other pool of the process that has
+   * `shareHosts` (the gateway's chains: several chains behind one provider account or proxy are one
+   * rate limit to respect). Off by default: pools of tests stay apart.
    */
   shareHosts?: boolean;
 }
@@ -49,52 +49,46 @@ type RequestFn = (args: { method: string; params?: unknown }) => Promise<unknown
 const outcomeWindow = 100;
 
 /**
- * What a provider host lets the gateway do: its request budget (a token bucket) and whether it is
- * put aside (until when, why). One per provider, or one per host shared by every pool that shares
- * hosts (lib/chains/clients.ts), since a host's rate limit counts all requests sent to it.
+ * A provider host's request budget (a token bucket): one per provider, or one per host shared by
+ * every pool that shares hosts (lib/chains/clients.ts), since a host's rate limit counts every
+ * request sent to it, whichever chain sent it.
  */
-class Gate {
-  asideUntil = 0;
-  asideReason: string | null = null;
-  /** Failures (not 429s, which say how long to wait) in a row: the cool-down doubles with each. */
-  failuresInRow = 0;
-  /** Back from a put-aside: the next call goes to it, to learn whether it recovered. */
-  probeDue = false;
+class Budget {
   private tokens: number;
   private refilledAt = Date.now();
 
-  constructor(private readonly budget: number) {
-    this.tokens = budget;
+  constructor(private readonly perSecond: number) {
+    this.tokens = perSecond;
   }
 
   /** Takes one request from the budget; the ms to wait when there is none. */
-  takeToken(now: number): number {
-    if (!Number.isFinite(this.budget)) return 0;
-    this.tokens = Math.min(this.budget, this.tokens + ((now - this.refilledAt) / 1000) * this.budget);
+  take(now: number): number {
+    if (!Number.isFinite(this.perSecond)) return 0;
+    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond);
     this.refilledAt = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;
       return 0;
     }
-    return Math.ceil(((1 - this.tokens) / this.budget) * 1000);
+    return Math.ceil(((1 - this.tokens) / this.perSecond) * 1000);
   }
 }
 
-// Process-wide (Next loads modules more than once): the gates of shared hosts, by host and budget.
-const sharedGates = ((globalThis as unknown as { __gatewayProviderGates?: Map<string, Gate> }).__gatewayProviderGates ??= new Map());
+// Process-wide (Next loads modules more than once): the budgets of shared hosts, by host and rate.
+const sharedBudgets = ((globalThis as unknown as { __gatewayProviderBudgets?: Map<string, Budget> }).__gatewayProviderBudgets ??= new Map());
 
-function gateFor(url: string, budget: number, share: boolean): Gate {
-  if (!share) return new Gate(budget);
+function budgetFor(url: string, perSecond: number, share: boolean): Budget {
+  if (!share) return new Budget(perSecond);
   let host: string;
   try {
     host = new URL(url).host;
   } catch {
-    return new Gate(budget);
+    return new Budget(perSecond);
   }
-  const key = `${host}|${budget}`;
-  let gate = sharedGates.get(key);
-  if (!gate) sharedGates.set(key, (gate = new Gate(budget)));
-  return gate;
+  const key = `${host}|${perSecond}`;
+  let budget = sharedBudgets.get(key);
+  if (!budget) sharedBudgets.set(key, (budget = new Budget(perSecond)));
+  return budget;
 }
 
 class Provider {
@@ -103,12 +97,18 @@ class Provider {
   rateLimited = 0;
   latencyMs: number | null = null;
   head: bigint | null = null;
+  asideUntil = 0;
+  asideReason: string | null = null;
+  /** Failures (not 429s with Retry-After, which say how long to wait) in a row: the cool-down doubles with each. */
+  failuresInRow = 0;
+  /** Back from a put-aside: the next call goes to it, to learn whether it recovered. */
+  probeDue = false;
   private outcomes: boolean[] = [];
 
   constructor(
     readonly label: string,
     readonly send: RequestFn,
-    readonly gate: Gate,
+    readonly budget: Budget,
   ) {}
 
   record(ok: boolean) {
@@ -212,7 +212,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       ? webSocket(url, { retryCount: 0, timeout })
       : http(url, { retryCount: 0, timeout, batch: options.batch ? { batchSize: 50 } : false });
     const { request } = transport({ chain: undefined, retryCount: 0, timeout });
-    return new Provider(providerLabel(url, i), request as RequestFn, gateFor(url, budget, options.shareHosts ?? false));
+    return new Provider(providerLabel(url, i), request as RequestFn, budgetFor(url, budget, options.shareHosts ?? false));
   });
   const maxAttempts = options.maxAttempts ?? Math.max(8, providers.length * 3);
   let trustedHead: bigint | null = null;
@@ -221,7 +221,6 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
 
   /** Sets a provider aside: for its Retry-After when it gave one, else a cool-down doubling with each failure in a row. */
   function putAside(provider: Provider, reason: string, retryAfter: number | null) {
-    const gate = provider.gate;
     // Concurrent calls (a batch) failing together are one failure, not a streak.
     if (!inUse(provider, Date.now())) return;
     const jitter = 0.75 + Math.random() * 0.5;
@@ -230,16 +229,16 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       // The provider said how long: that, and a little more so concurrent callers do not return in one burst.
       wait = retryAfter * (1 + (jitter - 0.75) / 2);
     } else {
-      gate.failuresInRow += 1;
-      wait = Math.min(maxCooldownMs, cooldownMs * 2 ** (gate.failuresInRow - 1)) * jitter;
+      provider.failuresInRow += 1;
+      wait = Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * jitter;
     }
-    gate.asideUntil = Date.now() + wait;
-    gate.asideReason = reason;
-    gate.probeDue = true;
+    provider.asideUntil = Date.now() + wait;
+    provider.asideReason = reason;
+    provider.probeDue = true;
   }
 
   function inUse(provider: Provider, now: number) {
-    return provider.gate.asideUntil <= now;
+    return provider.asideUntil <= now;
   }
 
   /**
@@ -248,9 +247,9 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
    * provider earns its share back.
    */
   function choose(candidates: Provider[]): Provider | undefined {
-    const probe = candidates.find((p) => p.gate.probeDue);
+    const probe = candidates.find((p) => p.probeDue);
     if (probe) {
-      probe.gate.probeDue = false;
+      probe.probeDue = false;
       return probe;
     }
     const weights = candidates.map((p) => ((1 - p.errorRate()) ** 2 + 0.02) / ((p.latencyMs ?? 50) + 20));
@@ -265,7 +264,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
   /** Sends one call to one provider, keeping its figures; throws what the provider threw. */
   async function sendTo(provider: Provider, args: { method: string; params?: unknown }) {
     for (;;) {
-      const wait = provider.gate.takeToken(Date.now());
+      const wait = provider.budget.take(Date.now());
       if (wait === 0) break;
       await sleep(wait);
     }
@@ -276,9 +275,9 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       const elapsed = performance.now() - started;
       provider.latencyMs = provider.latencyMs === null ? elapsed : provider.latencyMs * 0.8 + elapsed * 0.2;
       provider.record(true);
-      provider.gate.failuresInRow = 0;
-      provider.gate.probeDue = false;
-      if (provider.gate.asideReason && inUse(provider, Date.now())) provider.gate.asideReason = null;
+      provider.failuresInRow = 0;
+      provider.probeDue = false;
+      if (provider.asideReason && inUse(provider, Date.now())) provider.asideReason = null;
       return result;
     } catch (error) {
       const verdict = judge(error, args.method);
@@ -334,7 +333,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       const knowing = pool.filter((p) => knows(p, needed));
       const chosen = choose(knowing.length ? knowing : pool);
       if (!chosen) {
-        const soonest = Math.min(...eligible.map((p) => p.gate.asideUntil));
+        const soonest = Math.min(...eligible.map((p) => p.asideUntil));
         if (soonest > deadline) break;
         await sleep(Math.max(10, soonest - now));
         attempt -= 1; // waiting is no attempt: the deadline bounds it
@@ -419,8 +418,8 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
         latencyMs: p.latencyMs,
         head: p.head,
         headLag: p.head !== null && bestHead !== null ? Math.max(0, Number(bestHead - p.head)) : null,
-        asideUntil: inUse(p, now) ? null : p.gate.asideUntil,
-        asideReason: inUse(p, now) ? null : p.gate.asideReason,
+        asideUntil: inUse(p, now) ? null : p.asideUntil,
+        asideReason: inUse(p, now) ? null : p.asideReason,
       }));
     },
   };
