@@ -144,6 +144,35 @@ export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<S
 }
 
 /**
+ * The hash of a sweep's transaction the moment the node took it, before its receipt is awaited: a
+ * process killed meanwhile leaves the sweep `submitted` with the hash, which the next run looks up
+ * (`findBroadcastSweeps`) instead of sending again into an empty deposit address.
+ */
+export async function noteSweepBroadcast(db: DbOrTx, ids: number[], txHash: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(sweeps).set({ txHash }).where(and(inArray(sweeps.id, ids), eq(sweeps.status, "submitted")));
+}
+
+/** Submitted sweeps on a chain whose transaction was broadcast (its hash noted), with their orders. */
+export async function findBroadcastSweeps(db: DbOrTx, blockchainId: number) {
+  return db
+    .select({ sweep: sweeps, order: paymentOrders })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "submitted"), isNotNull(sweeps.txHash)));
+}
+
+/** A submitted sweep marked succeeded with its mined transaction; false when it was no longer submitted (settled elsewhere). */
+export async function markSubmittedSweepSucceeded(db: DbOrTx, id: number, mined: { txHash: string; blockNumber: bigint; blockHash: string }, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(sweeps)
+    .set({ status: "succeeded", ...mined, lastError: null, updatedAt: now })
+    .where(and(eq(sweeps.id, id), eq(sweeps.status, "submitted")))
+    .returning({ id: sweeps.id });
+  return rows.length === 1;
+}
+
+/**
  * Adds a sweep transaction's gas (this order's share of it) to the sweep's totals; `onChain`: the
  * share of the transaction now in tx_hash, which a reorg takes back off (requeueReorgedSweeps).
  */
