@@ -71,7 +71,7 @@ function supports(claim: TransferClaim, receipt: RpcTransactionReceipt | null, t
  * `secondOpinionWaitMs` (all of them down: payments go on being confirmed, logged), its receipt
  * decides: a provider consistent in its lies is trusted then (there is nothing to compare with).
  * One receipt call per transaction, two with a second provider (and one transaction read per
- * native transfer there).
+ * native transfer there), 16 transactions at once.
  */
 export async function checkTransfers(client: PublicClient, claims: TransferClaim[], secondOpinionWaitMs = 2_000): Promise<ClaimCheck> {
   const pool = poolOf(client);
@@ -80,7 +80,7 @@ export async function checkTransfers(client: PublicClient, claims: TransferClaim
   const receipts = new Map<Hex, TransactionReceipt>();
   const verdicts = new Map<TransferClaim, ClaimVerdict>();
 
-  for (const [hash, own] of byTx) {
+  const checkOne = async (hash: Hex, own: TransferClaim[]) => {
     const receiptCall = { method: "eth_getTransactionReceipt", params: [hash] };
     const transactionCall = { method: "eth_getTransactionByHash", params: [hash] };
     const native = own.some((c) => c.tokenAddress === null);
@@ -120,6 +120,9 @@ export async function checkTransfers(client: PublicClient, claims: TransferClaim
         provider,
       });
     }
-  }
+  };
+  // Transactions 16 at a time (a batch with a pooled client): a rescan finding many costs a few round trips.
+  const entries = [...byTx];
+  for (let i = 0; i < entries.length; i += 16) await Promise.all(entries.slice(i, i + 16).map(([hash, own]) => checkOne(hash, own)));
   return { receipts, verdicts };
 }
