@@ -253,9 +253,10 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
       rescanUntil = cursor.lastBlock;
       let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
       // Every block after the common ancestor is scanned again, so a transfer re-included deeper than the rewind is recorded at its new block.
-      const fork = await options.findForkPoint(db, chain, client, back, head);
+      // (The default rewind's block is read meanwhile: most forks are shallower.)
+      const [fork, rewound] = await Promise.all([options.findForkPoint(db, chain, client, back, head), client.getBlock({ blockNumber: back })]);
       if (fork !== null && fork < back) back = fork < 0n ? 0n : fork;
-      const backBlock = await client.getBlock({ blockNumber: back });
+      const backBlock = rewound.number === back ? rewound : await client.getBlock({ blockNumber: back });
       log.warn("reorg at the cursor; rescanning", { chain: chain.slug, from: String(back) });
       await saveCursor(db, { blockchainId: chain.id, genesisHash: cursor.genesisHash, lastBlock: back, lastBlockHash: backBlock.hash!, updatedAt: now() });
       cursor = { ...cursor, lastBlock: back, lastBlockHash: backBlock.hash! };

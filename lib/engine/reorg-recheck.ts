@@ -38,10 +38,10 @@ export interface ReorgRecheckResult {
  * chain holds at `head`. The scan that runs just before re-recorded whatever the new chain holds (a
  * reorg moves the cursor back, and a re-included transaction is recorded again at its new block),
  * so a record still pointing at a replaced block is gone. A block lookup that fails throws (never a
- * reorg on a guess). One RPC call per distinct block; every change of one pass in one transaction.
+ * reorg on a guess). `finalizedBlock`: the chain's finalized block when the caller read it already. One RPC call per distinct block; every change of one pass in one transaction.
  */
-export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date): Promise<ReorgRecheckResult> {
-  const finalized = await finalityHead(client, chain, "finalized", head);
+export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date, finalizedBlock?: bigint): Promise<ReorgRecheckResult> {
+  const finalized = finalizedBlock !== undefined ? (finalizedBlock < head ? finalizedBlock : head) : await finalityHead(client, chain, "finalized", head);
   const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow, finalized);
   const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow, finalized);
   if (transfers.length === 0 && sweeps.length === 0) return { dropped: 0, atRisk: [], sweepsRequeued: 0 };
