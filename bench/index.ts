@@ -7,7 +7,7 @@ import { ensureProductionBuild } from "./support";
 import { runPayPageBench } from "./pay-page";
 import { runProfileBench } from "./profile";
 import { runScaleBench } from "./scale";
-import { runScannerBench } from "./scanner";
+import { runScannerBench, runScannerCostBench } from "./scanner";
 import { runWebhookBench } from "./webhooks";
 
 /** `npm run bench`: every benchmark in turn, or only those named on the command line (e.g. `npm run bench -- auth`). */
@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<void>> = {
   auth: runAuthBench,
   orders: runOrdersBench,
   scanner: runScannerBench,
+  // The scanner bench's per-block table alone (calls and bytes per block by open native-coin orders; only when named).
+  "scanner-cost": runScannerCostBench,
   webhooks: runWebhookBench,
   "pay-page": runPayPageBench,
   gas: runGasBench,
@@ -36,7 +38,7 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "idle" || name === "scale" || name === "engine-scale" || name === "lighthouse") continue;
+    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "scanner-cost" || name === "idle" || name === "scale" || name === "engine-scale" || name === "lighthouse") continue;
     await run();
   }
 }

@@ -1,14 +1,15 @@
 import { eq, inArray } from "drizzle-orm";
-import { custom, http, type Address, type PublicClient } from "viem";
+import { createTestClient, createWalletClient, custom, http, parseEther, type Address, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as createWallet } from "@/app/api/merchant-wallets/route";
 import { POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
-import { createChainClient } from "@/lib/chains/clients";
+import { createChainClient, viemChain } from "@/lib/chains/clients";
 import { createProviderPool } from "@/lib/chains/provider-pool";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
-import { startDevnet } from "@/lib/chains/devnet";
+import { devnetAccounts, startDevnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { merchants, paymentOrders } from "@/lib/db/schema";
@@ -129,21 +130,30 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
   const budget = 25;
   const before = (url: string) => createChainClient(chain, http(url, { retryCount: 2, timeout: 15_000 }));
   const after = (urls: string[]) => createChainClient(chain, createProviderPool(urls, { requestsPerSecond: budget, batch: true }).transport);
-  const scenarios: Array<[string, () => PublicClient, RpcProxy[], boolean]> = [
-    ["before: one provider, clean", () => before(clean.url), [clean], false],
-    ["before: one provider, faulty", () => before(faulty.url), [faulty], true],
-    ["after: one provider, clean", () => after([clean.url]), [clean], false],
-    ["after: one provider, faulty", () => after([faulty.url]), [faulty], true],
-    ["after: faulty + clean providers", () => after([faulty.url, clean.url]), [faulty, clean], true],
+  const scenarios: Array<[string, () => PublicClient, RpcProxy[], "clean" | "faulty" | "issue"]> = [
+    ["before: one provider, clean", () => before(clean.url), [clean], "clean"],
+    ["before: one provider, faulty", () => before(faulty.url), [faulty], "faulty"],
+    ["after: one provider, clean", () => after([clean.url]), [clean], "clean"],
+    ["after: one provider, faulty", () => after([faulty.url]), [faulty], "faulty"],
+    ["after: one provider, faulty + 100 ms round trip + 100-block eth_getLogs limit (the issue's)", () => after([faulty.url]), [faulty], "issue"],
+    ["after: faulty + clean providers", () => after([faulty.url, clean.url]), [faulty, clean], "faulty"],
   ];
   const boundMs = 120_000;
   console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of HTTP requests, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
   console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block | failed ticks |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   try {
-    for (const [label, makeClient, proxies, isFaulty] of scenarios) {
-      for (const proxy of [faulty, clean]) proxy.behave(() => "forward");
-      if (isFaulty) misbehave(faulty);
+    for (const [label, makeClient, proxies, faults] of scenarios) {
+      for (const proxy of [faulty, clean]) {
+        proxy.behave(() => "forward");
+        proxy.roundTrip(0);
+        proxy.limitLogs(null);
+      }
+      if (faults !== "clean") misbehave(faulty);
+      if (faults === "issue") {
+        faulty.roundTrip(100);
+        faulty.limitLogs({ maxBlocks: 100, wording: "alchemy" });
+      }
       const outcome = await measureGap(db, chain, makeClient(), proxies, pay, boundMs);
       console.log(
         `| ${label} | ${outcome.confirmed} of 5 | ${fmt(outcome.seconds, 1)} | ${outcome.calls} | ${outcome.httpRequests} | ${fmt(outcome.calls / outcome.seconds, 0)} | ${outcome.limited} | ${outcome.scannedBlocks ? fmt(outcome.calls / outcome.scannedBlocks, 2) : "–"} | ${outcome.failedTicks} |`,
@@ -151,8 +161,119 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
     }
   } finally {
     faulty.behave(() => "forward");
+    faulty.roundTrip(0);
     await faulty.close();
     await clean.close();
+  }
+}
+
+/** Open orders on `chain` paid in its native coin, inserted directly (each with its own deposit address). */
+async function insertNativeOrders(db: Db, chain: Blockchain, merchantId: number, walletAddress: Address, count: number, nonceFrom: number): Promise<Address[]> {
+  const now = new Date();
+  const addresses: Address[] = [];
+  for (let start = 0; start < count; start += 1000) {
+    const rows = Array.from({ length: Math.min(1000, count - start) }, (_, i) => {
+      const salt = newOrderSalt();
+      const receivingAddress = computeDepositAddress({ factory: chain.factory!, implementation: chain.implementation!, destination: walletAddress, salt });
+      addresses.push(receivingAddress as Address);
+      return {
+        orderId: `ORD-native${nonceFrom + start + i}`,
+        merchantId,
+        nonce: nonceFrom + start + i,
+        blockchainId: chain.id,
+        currency: chain.nativeCurrency.symbol,
+        tokenAddress: null,
+        decimals: 18,
+        amount: parseEther("1").toString(),
+        amountReceived: "0",
+        status: "pending",
+        receivingAddress,
+        depositDestination: walletAddress,
+        depositSalt: salt,
+        depositFactory: chain.factory!,
+        orderInfo: "{}",
+        confirmationThreshold: 1,
+        expiresAt: new Date(now.getTime() + 24 * 3600_000),
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await db.insert(paymentOrders).values(rows);
+  }
+  return addresses;
+}
+
+/**
+ * What the watcher reads per block, by how many native-coin orders are open on the chain: 50
+ * blocks, each with `perBlock` unrelated transactions (a live block holds hundreds; these show how
+ * the cost follows a block's size), and with open orders one native payment among them; ticks until
+ * the scan is caught up, through a proxy that counts JSON-RPC calls and the bytes both ways (the
+ * provider pool as the gateway runs it).
+ */
+async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: number, walletAddress: Address, perBlock = 10): Promise<void> {
+  const proxy = await startRpcProxy(chain.rpcUrl!);
+  const sender = createWalletClient({ account: privateKeyToAccount(devnetAccounts[6].privateKey), chain: viemChain(chain), transport: http(chain.rpcUrl!) });
+  const direct = createChainClient(chain, http(chain.rpcUrl!));
+  const blocks = 50;
+  let nonce = 300_000;
+  const testClient = createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(chain.rpcUrl!) });
+  console.log(`\n## What the watcher reads per block, by open native-coin orders (${blocks} blocks with ${perBlock} unrelated transfers each, one native payment among them when orders are open; provider pool, batching on)`);
+  console.log("| open native-coin orders | JSON-RPC calls per block | HTTP requests per block | bytes per block (sent + received) | native payments found |");
+  console.log("|---|---|---|---|---|");
+  try {
+    for (const open of [0, 10, 1000]) {
+      const addresses = await insertNativeOrders(db, chain, merchantId, walletAddress, open, nonce);
+      nonce += open;
+      await watchChainTick(db, chain, direct, { checkInternalDeposits: false }); // cursor at head
+      const client = createChainClient(chain, createProviderPool([proxy.url], { batch: true }).transport);
+      await testClient.setAutomine(false);
+      try {
+        for (let i = 0; i < blocks; i++) {
+          for (let j = 0; j < perBlock; j++) {
+            const paying = open > 0 && i === blocks / 2 && j === 0;
+            const to = paying ? addresses[Math.floor(addresses.length / 2)]! : (`0x${(0xdead0000 + i * perBlock + j).toString(16).padStart(40, "0")}` as Address);
+            await sender.sendTransaction({ to, value: paying ? parseEther("1") : 1n });
+          }
+          await testClient.mine({ blocks: 1 });
+        }
+      } finally {
+        await testClient.setAutomine(true);
+      }
+      proxy.resetCounts();
+      const head = await direct.getBlockNumber();
+      let scanned = 0;
+      for (let tick = 0; tick < 20; tick++) {
+        const result = await watchChainTick(db, chain, client, { checkInternalDeposits: false });
+        if (result.scan.toBlock !== null && result.scan.fromBlock !== null) scanned += Number(result.scan.toBlock - result.scan.fromBlock + 1n);
+        if (result.scan.toBlock === null || result.scan.toBlock >= head) break;
+      }
+      const found = open > 0 ? (await db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.receivingAddress, addresses))).filter((o) => o.status !== "pending").length : 0;
+      const each = (n: number) => fmt(n / Math.max(1, scanned), 2);
+      console.log(`| ${open.toLocaleString("en-US")} | ${each(proxy.calls.length)} | ${each(proxy.httpRequests)} | ${fmt((proxy.bytes.received + proxy.bytes.sent) / Math.max(1, scanned), 0)} | ${found} of ${open > 0 ? 1 : 0} |`);
+      // Closed again, so the next row (and the provider scenarios) start from their own count.
+      if (addresses.length) await db.update(paymentOrders).set({ status: "expired" }).where(inArray(paymentOrders.receivingAddress, addresses));
+    }
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** `npm run bench -- scanner-cost`: the per-block table alone, on a database and devnet of its own. */
+export async function runScannerCostBench(): Promise<void> {
+  const database = await createBenchDatabase("scanner_cost");
+  const devnet = await startDevnet();
+  try {
+    await ensureGatewayContracts(devnet.rpcUrl);
+    setDevnetRpcUrl(devnet.rpcUrl);
+    const chain = findBlockchainBySlug("base")!;
+    const account = { username: "scancost", email: "scancost@example.com", password: "bench-password", shop_name: "Bench" };
+    await register(request("POST", "/api/auth/register", { body: account }), noParams);
+    const merchantId = (await database.db.select().from(merchants).where(eq(merchants.username, "scancost")))[0]!.id;
+    await measureCostByNativeOrders(database.db, chain, merchantId, "0x000000000000000000000000000000000000bEEF");
+  } finally {
+    setDevnetRpcUrl(undefined);
+    await devnet.stop();
+    await database.close();
   }
 }
 
@@ -250,6 +371,7 @@ export async function runScannerBench(): Promise<void> {
       `detection latency (block mined → order processing, ${chain.pollIntervalMs} ms poll, 20 payments): median ${fmt(percentile(latencies, 50), 0)} ms, max ${fmt(latencies.at(-1)!, 0)} ms (target ≤ ${chain.pollIntervalMs + 100} ms)`,
     );
 
+    await measureCostByNativeOrders(db, chain, merchantId, walletAddress);
     await runProviderScenarios(db, chain, tokens.access);
   } finally {
     setDevnetRpcUrl(undefined);

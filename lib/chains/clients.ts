@@ -25,10 +25,12 @@ export function viemChain(chain: Blockchain) {
 
 /**
  * How the gateway treats a chain's providers: the request budget on live networks and public
- * testnets (the local devnet has no limits to respect), JSON-RPC batching of concurrent calls.
+ * testnets (the local devnet has no limits to respect), JSON-RPC batching of concurrent calls, and
+ * one budget and put-aside per provider host across chains (several chains behind one provider
+ * account or proxy share its rate limit).
  */
 export function providerPoolOptions(chain: Blockchain): ProviderPoolOptions {
-  return { requestsPerSecond: chain.isDevnet ? Infinity : env.RPC_PROVIDER_REQUESTS_PER_SECOND, timeoutMs: 10_000, batch: true };
+  return { requestsPerSecond: chain.isDevnet ? Infinity : env.RPC_PROVIDER_REQUESTS_PER_SECOND, timeoutMs: 10_000, batch: true, shareHosts: true };
 }
 
 /** A chain's providers; a chain whose `rpcUrl` alone was replaced (`{ ...chain, rpcUrl }`, as tests do) uses that one. */

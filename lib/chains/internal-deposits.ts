@@ -7,6 +7,7 @@ import { findOpenNativeOrders } from "@/lib/orders/queries";
 import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
 import { armSweep, findUnsweptSettledNativeOrders, refreshPendingReceived } from "./queries";
+import { readBalances } from "./balances";
 import { countsToward } from "./scanner";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
@@ -111,8 +112,6 @@ const holder = globalThis as unknown as { __gatewayUnattributedBalance?: Map<num
  * every N / next passes).
  */
 export const balanceWindow = { newest: 200, next: 400, settled: 100 };
-/** A constructor's answer is the code it deploys, at most 24,576 bytes (EIP-170): 768 balances. */
-const balancesPerCall = 700;
 /** Per order, the balance nobody could attribute (mining rewards, withdrawals…), so it is not bisected again every pass. */
 const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
 
@@ -157,35 +156,6 @@ export async function detectInternalDeposits(db: Db, chain: Blockchain, client: 
 }
 
 const sumUpTo = (rows: RecordedNative[], block: bigint) => rows.filter((r) => r.blockNumber <= block).reduce((s, r) => s + BigInt(r.amount), 0n);
-
-/**
- * A contract-creation eth_call (nothing is deployed) whose constructor returns the balance of each
- * 32-byte address word appended to it: `codecopy` the words to memory, replace each by
- * `balance(word)`, return them. Any node answers it (no Multicall3 needed), one call for
- * `balancesPerCall` addresses.
- *
- *   0x00 PUSH2 0x28  CODESIZE  SUB          size = codesize - 40 (the words after this program)
- *   0x05 DUP1  PUSH2 0x28  PUSH1 0  CODECOPY  memory[0, size) = code[40, 40 + size)
- *   0x0c PUSH1 0                             i = 0
- *   0x0e JUMPDEST DUP2 DUP2 LT ISZERO PUSH2 0x23 JUMPI   while i < size
- *   0x17 DUP1 MLOAD BALANCE DUP2 MSTORE                    memory[i] = balance(memory[i])
- *   0x1c PUSH1 32 ADD PUSH2 0x0e JUMP                      i += 32
- *   0x23 JUMPDEST POP PUSH1 0 RETURN         return memory[0, size)
- */
-export const balanceReaderCode = "0x61002838038061002860003960005b8181101561002357805131815260200161000e565b506000f3" as Hex;
-
-export async function readBalances(client: PublicClient, chain: Blockchain, addresses: Address[], blockNumber: bigint): Promise<bigint[]> {
-  const balances: bigint[] = [];
-  for (let i = 0; i < addresses.length; i += balancesPerCall) {
-    const chunk = addresses.slice(i, i + balancesPerCall);
-    const words = chunk.map((address) => address.slice(2).toLowerCase().padStart(64, "0")).join("");
-    const { data } = await client.call({ data: `${balanceReaderCode}${words}` as Hex, blockNumber });
-    const hex = (data ?? "0x").slice(2);
-    if (hex.length !== chunk.length * 64) throw new Error(`balance read on ${chain.slug} answered ${hex.length / 64} words for ${chunk.length} addresses`);
-    for (let j = 0; j < chunk.length; j++) balances.push(BigInt("0x" + hex.slice(j * 64, (j + 1) * 64)));
-  }
-  return balances;
-}
 
 /**
  * Finds, block by block, where the order's balance first exceeds what its recorded transfers
@@ -247,8 +217,41 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
   }
 
   const deliveries: { tx: (typeof block.transactions)[number]; delivery: InternalDelivery; receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>> }[] = [];
+  // A plain transfer to the address the scanner did not record (it reads balances only for open
+  // orders: this one settled meanwhile) is recorded here, as the top-level transfer it is.
+  const unrecorded = block.transactions.filter((tx) => tx.to?.toLowerCase() === address.toLowerCase() && tx.value > 0n && !recorded.some((r) => r.txHash === tx.hash && r.logIndex === -1));
+  const topLevelRows: NewTransaction[] = [];
+  for (const tx of unrecorded) {
+    const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+    if (receipt.status !== "success" || budget <= 0n) continue;
+    const amount = tx.value < budget ? tx.value : budget;
+    budget -= amount;
+    const blockTimestamp = new Date(Number(block.timestamp) * 1000);
+    topLevelRows.push({
+      blockchainId: chain.id,
+      txHash: tx.hash,
+      logIndex: -1,
+      blockNumber: block.number!,
+      blockHash: block.hash!,
+      blockTimestamp,
+      fromAddress: getAddress(tx.from),
+      toAddress: address,
+      tokenAddress: null,
+      currency: chain.nativeCurrency.symbol,
+      amount: amount.toString(),
+      gasUsed: receipt.gasUsed,
+      gasPrice: receipt.effectiveGasPrice.toString(),
+      fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
+      status: "pending",
+      paymentOrderId: order.id,
+      merchantId: order.merchantId,
+      counted: countsToward(order, chain.id, null, blockTimestamp),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
   for (const tx of block.transactions) {
-    // Plain value transfers make no internal calls worth tracing (a top-level one to the address is the scanner's);
+    // Plain value transfers make no internal calls worth tracing (a top-level one is recorded above);
     // contract creations are traced, since a constructor can call or self-destruct into the address.
     if (tx.to && tx.input === "0x") continue;
     const receipt = await client.getTransactionReceipt({ hash: tx.hash });
@@ -290,11 +293,11 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
       updatedAt: now,
     }));
   await db.transaction(async (tx) => {
-    await upsertTransfers(tx, rows);
+    await upsertTransfers(tx, [...topLevelRows, ...rows]);
     await removeStaleInternalTransfers(tx, order.id, blockNumber, internalTransferLogIndex, rows.map((r) => r.txHash));
     await refreshPendingReceived(tx, [order.id], now);
     // Money reaching a settled order is flushed to the merchant too (as the scanner does for top-level transfers).
-    if (rows.length && settledStatuses.has(order.status)) await armSweep(tx, order.id, chain.id, now);
+    if (rows.length + topLevelRows.length && settledStatuses.has(order.status)) await armSweep(tx, order.id, chain.id, now);
   });
-  return rows.map((r) => ({ orderId: order.id, amount: r.amount, blockNumber: r.blockNumber, logIndex: r.logIndex, txHash: r.txHash }));
+  return [...topLevelRows, ...rows].map((r) => ({ orderId: order.id, amount: r.amount, blockNumber: r.blockNumber, logIndex: r.logIndex, txHash: r.txHash }));
 }

@@ -1,4 +1,4 @@
-import { custom, http, webSocket, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from "viem";
+import { createTransport, http, webSocket, HttpRequestError, RpcRequestError, TimeoutError, type PublicClient, type Transport } from "viem";
 import { isLogRangeRefusal } from "./log-range";
 
 /** How the pool treats its providers; every figure has a default fit for public RPC providers. */
@@ -18,6 +18,12 @@ export interface ProviderPoolOptions {
   maxWaitMs?: number;
   /** JSON-RPC batching of concurrent calls to one HTTP provider (one HTTP request for many calls). */
   batch?: boolean;
+  /**
+   * Share each provider host's request budget with every other pool of the process that has
+   * `shareHosts` (the gateway's chains: several chains behind one provider account or proxy are one
+   * rate limit to respect). Off by default: pools of tests stay apart.
+   */
+  shareHosts?: boolean;
 }
 
 /** What the dashboard and the metrics show of one provider (never its URL: keys live in paths and queries). */
@@ -42,40 +48,68 @@ type RequestFn = (args: { method: string; params?: unknown }) => Promise<unknown
 
 const outcomeWindow = 100;
 
-class Provider {
-  calls = 0;
-  errors = 0;
-  rateLimited = 0;
-  failuresInRow = 0;
-  latencyMs: number | null = null;
-  head: bigint | null = null;
-  asideUntil = 0;
-  asideReason: string | null = null;
-  /** Back from a put-aside: the next call goes to it, to learn whether it recovered. */
-  probeDue = false;
-  private outcomes: boolean[] = [];
+/**
+ * A provider host's request budget (a token bucket): one per provider, or one per host shared by
+ * every pool that shares hosts (lib/chains/clients.ts), since a host's rate limit counts every
+ * request sent to it, whichever chain sent it.
+ */
+class Budget {
   private tokens: number;
   private refilledAt = Date.now();
 
-  constructor(
-    readonly label: string,
-    readonly send: RequestFn,
-    private readonly budget: number,
-  ) {
-    this.tokens = budget;
+  constructor(private readonly perSecond: number) {
+    this.tokens = perSecond;
   }
 
   /** Takes one request from the budget; the ms to wait when there is none. */
-  takeToken(now: number): number {
-    if (!Number.isFinite(this.budget)) return 0;
-    this.tokens = Math.min(this.budget, this.tokens + ((now - this.refilledAt) / 1000) * this.budget);
+  take(now: number): number {
+    if (!Number.isFinite(this.perSecond)) return 0;
+    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond);
     this.refilledAt = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;
       return 0;
     }
-    return Math.ceil(((1 - this.tokens) / this.budget) * 1000);
+    return Math.ceil(((1 - this.tokens) / this.perSecond) * 1000);
   }
+}
+
+// Process-wide (Next loads modules more than once): the budgets of shared hosts, by host and rate.
+const sharedBudgets = ((globalThis as unknown as { __gatewayProviderBudgets?: Map<string, Budget> }).__gatewayProviderBudgets ??= new Map());
+
+function budgetFor(url: string, perSecond: number, share: boolean): Budget {
+  if (!share) return new Budget(perSecond);
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return new Budget(perSecond);
+  }
+  const key = `${host}|${perSecond}`;
+  let budget = sharedBudgets.get(key);
+  if (!budget) sharedBudgets.set(key, (budget = new Budget(perSecond)));
+  return budget;
+}
+
+class Provider {
+  calls = 0;
+  errors = 0;
+  rateLimited = 0;
+  latencyMs: number | null = null;
+  head: bigint | null = null;
+  asideUntil = 0;
+  asideReason: string | null = null;
+  /** Failures (not 429s with Retry-After, which say how long to wait) in a row: the cool-down doubles with each. */
+  failuresInRow = 0;
+  /** Back from a put-aside: the next call goes to it, to learn whether it recovered. */
+  probeDue = false;
+  private outcomes: boolean[] = [];
+
+  constructor(
+    readonly label: string,
+    readonly send: RequestFn,
+    readonly budget: Budget,
+  ) {}
 
   record(ok: boolean) {
     this.outcomes.push(ok);
@@ -148,14 +182,22 @@ function blockNumberParam(value: unknown): bigint | null {
   return typeof value === "string" && value.startsWith("0x") ? BigInt(value) : null;
 }
 
+/** Which provider answered a call, and what it answered (`answeredBy` to ask another one next). */
+export interface PooledAnswer {
+  result: unknown;
+  provider: string;
+}
+
 /**
  * Several RPC providers behind one viem transport. Each call goes to a provider in use, drawn by
  * health (fewer recent errors, lower latency), within its request budget; a provider that answers
  * 429, fails, times out or lags is put aside (for its Retry-After, else a cool-down that doubles
- * with jitter) and the call moves to the next one. eth_blockNumber answers the head at least two
- * providers have reached (the one provider's when only one answers). Block reads above a
- * provider's known head go elsewhere; a block at or below the trusted head that a provider does
- * not know is asked of another.
+ * with jitter) and the call moves to the next one. While every provider is aside (always so with
+ * a single one), a call waits for the first to come back, up to `maxWaitMs`: "aside" means "wait",
+ * never "fail at once". eth_blockNumber answers the head at least two providers have reached (the
+ * one provider's when only one answers). Block reads above a provider's known head go elsewhere; a
+ * block at or below the trusted head that a provider does not know is asked of another.
+ * `requestElsewhere` sends a call to a provider other than one named (a second opinion).
  */
 export function createProviderPool(urls: string[], options: ProviderPoolOptions = {}) {
   if (urls.length === 0) throw new Error("a provider pool needs at least one RPC URL");
@@ -170,7 +212,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       ? webSocket(url, { retryCount: 0, timeout })
       : http(url, { retryCount: 0, timeout, batch: options.batch ? { batchSize: 50 } : false });
     const { request } = transport({ chain: undefined, retryCount: 0, timeout });
-    return new Provider(providerLabel(url, i), request as RequestFn, budget);
+    return new Provider(providerLabel(url, i), request as RequestFn, budgetFor(url, budget, options.shareHosts ?? false));
   });
   const maxAttempts = options.maxAttempts ?? Math.max(8, providers.length * 3);
   let trustedHead: bigint | null = null;
@@ -181,9 +223,15 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
   function putAside(provider: Provider, reason: string, retryAfter: number | null) {
     // Concurrent calls (a batch) failing together are one failure, not a streak.
     if (!inUse(provider, Date.now())) return;
-    provider.failuresInRow += 1;
     const jitter = 0.75 + Math.random() * 0.5;
-    const wait = retryAfter !== null ? retryAfter * (1 + (jitter - 0.75) / 2) : Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * jitter;
+    let wait: number;
+    if (retryAfter !== null) {
+      // The provider said how long: that, and a little more so concurrent callers do not return in one burst.
+      wait = retryAfter * (1 + (jitter - 0.75) / 2);
+    } else {
+      provider.failuresInRow += 1;
+      wait = Math.min(maxCooldownMs, cooldownMs * 2 ** (provider.failuresInRow - 1)) * jitter;
+    }
     provider.asideUntil = Date.now() + wait;
     provider.asideReason = reason;
     provider.probeDue = true;
@@ -191,10 +239,6 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
 
   function inUse(provider: Provider, now: number) {
     return provider.asideUntil <= now;
-  }
-
-  function rank(candidates: Provider[]): Provider[] {
-    return [...candidates].sort((a, b) => a.errorRate() - b.errorRate() || (a.latencyMs ?? 0) - (b.latencyMs ?? 0));
   }
 
   /**
@@ -220,7 +264,7 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
   /** Sends one call to one provider, keeping its figures; throws what the provider threw. */
   async function sendTo(provider: Provider, args: { method: string; params?: unknown }) {
     for (;;) {
-      const wait = provider.takeToken(Date.now());
+      const wait = provider.budget.take(Date.now());
       if (wait === 0) break;
       await sleep(wait);
     }
@@ -264,27 +308,32 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
     return null;
   }
 
-  function request(args: { method: string; params?: unknown }): Promise<unknown> {
-    return args.method === "eth_blockNumber" ? agreedHead() : failover(args);
+  async function request(args: { method: string; params?: unknown }): Promise<unknown> {
+    return args.method === "eth_blockNumber" ? agreedHead() : (await failover(args)).result;
   }
 
-  /** One call, moved from provider to provider until one answers (or the call's own error comes back). */
-  async function failover(args: { method: string; params?: unknown }): Promise<unknown> {
+  /**
+   * One call, moved from provider to provider until one answers (or the call's own error comes
+   * back); providers in `excluded` are never asked. While none may be asked (all aside), the call
+   * waits for the first to come back, up to `maxWaitMs` in all: waiting is no attempt.
+   */
+  async function failover(args: { method: string; params?: unknown }, excluded: ReadonlySet<Provider> = new Set(), waitMs = maxWaitMs): Promise<{ result: unknown; provider: Provider }> {
     const params = (args.params as unknown[]) ?? [];
     const needed = neededBlock(args.method, params);
     const tried = new Set<Provider>();
-    const deadline = Date.now() + maxWaitMs;
+    const eligible = providers.filter((p) => !excluded.has(p));
+    const deadline = Date.now() + waitMs;
     let lastError: unknown = null;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const now = Date.now();
-      const available = providers.filter((p) => inUse(p, now));
+      const available = eligible.filter((p) => inUse(p, now));
       const fresh = available.filter((p) => !tried.has(p));
       // Prefer providers not tried yet for this call and known to hold the block it reads.
       const pool = fresh.length ? fresh : available;
       const knowing = pool.filter((p) => knows(p, needed));
       const chosen = choose(knowing.length ? knowing : pool);
       if (!chosen) {
-        const soonest = Math.min(...providers.map((p) => p.asideUntil));
+        const soonest = Math.min(...eligible.map((p) => p.asideUntil));
         if (soonest > deadline) break;
         await sleep(Math.max(10, soonest - now));
         attempt -= 1; // waiting is no attempt: the deadline bounds it
@@ -295,37 +344,36 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
         const result = await sendTo(chosen, args);
         // A block at or below the trusted head that this provider does not know: it lags; ask another.
         if (result === null && needed !== null && args.method === "eth_getBlockByNumber" && trustedHead !== null && needed <= trustedHead) {
-          const others = providers.filter((p) => !tried.has(p) && inUse(p, Date.now()));
+          const others = eligible.filter((p) => !tried.has(p) && inUse(p, Date.now()));
           if (others.length) {
             putAside(chosen, "lagging", null);
             continue;
           }
         }
-        return result;
+        return { result, provider: chosen };
       } catch (error) {
         lastError = error;
         if ((error as { providerVerdict?: string }).providerVerdict === "answer") throw error;
+        // A provider that only asked to wait (429 with Retry-After) is waited for, however often it asks, within the deadline.
+        if ((error as { providerVerdict?: string }).providerVerdict === "limited" && Date.now() < deadline) attempt -= 1;
       }
     }
-    throw lastError ?? new Error(`no RPC provider answered ${args.method} in time`);
+    throw lastError ?? new Error(`no RPC provider answered ${args.method} within ${waitMs} ms`);
   }
 
   /** The head at least two providers have reached; each provider's own head is kept for routing and lag. */
   async function agreedHead(): Promise<string> {
     const now = Date.now();
-    let asked = providers.filter((p) => inUse(p, now));
-    if (asked.length === 0) {
-      await sleep(Math.min(maxWaitMs, Math.max(10, Math.min(...providers.map((p) => p.asideUntil)) - now)));
-      asked = rank(providers).slice(0, 1);
-      asked = asked.filter((p) => inUse(p, Date.now()));
-    }
+    const asked = providers.filter((p) => inUse(p, now));
     const answers = await Promise.allSettled(asked.map(async (p) => ({ provider: p, head: BigInt((await sendTo(p, { method: "eth_blockNumber" })) as string) })));
     const heads: { provider: Provider; head: bigint }[] = [];
     for (const answer of answers) if (answer.status === "fulfilled") heads.push(answer.value);
     for (const { provider, head } of heads) provider.head = head;
     if (heads.length === 0) {
-      // Every provider in use failed: one more round through the failover path.
-      const head = BigInt((await failover({ method: "eth_blockNumber" })) as string);
+      // Every provider is aside or failed just now: the failover path waits for the first back.
+      const { result, provider } = await failover({ method: "eth_blockNumber" });
+      const head = BigInt(result as string);
+      provider.head = head;
       trustedHead = bestHead = head;
       return `0x${head.toString(16)}`;
     }
@@ -339,12 +387,26 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
     return `0x${agreed.toString(16)}`;
   }
 
-  // Retries are the pool's own (across providers); viem's would repeat them on top.
-  const transport: Transport = custom({ request: ({ method, params }) => request({ method, params }) }, { key: "providerPool", name: "Provider pool", retryCount: 0 });
-
-  return {
-    transport,
+  const pool = {
     request,
+    /** How many providers the pool has (a second opinion needs two). */
+    size: providers.length,
+    /** One call, with the label of the provider that answered it. */
+    async requestWithProvider(args: { method: string; params?: unknown }): Promise<PooledAnswer> {
+      const { result, provider } = await failover(args);
+      return { result, provider: provider.label };
+    },
+    /**
+     * One call to any provider but `provider` (a second opinion on what that one answered). Throws
+     * when there is no other (a single provider), or none answers within `waitMs` (default: the
+     * pool's wait for a provider aside to come back).
+     */
+    async requestElsewhere(args: { method: string; params?: unknown }, provider: string, waitMs = maxWaitMs): Promise<PooledAnswer> {
+      const excluded = new Set(providers.filter((p) => p.label === provider));
+      if (excluded.size === providers.length) throw new Error("no other RPC provider to ask");
+      const answer = await failover(args, excluded, waitMs);
+      return { result: answer.result, provider: answer.provider.label };
+    },
     health(): ProviderHealth[] {
       const now = Date.now();
       return providers.map((p) => ({
@@ -361,6 +423,18 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
       }));
     },
   };
+
+  // Retries are the pool's own (across providers); viem's would repeat them on top. The pool rides
+  // along as the transport's value, so code holding only the client can ask for a second opinion.
+  const transport: Transport = () =>
+    createTransport({ key: "providerPool", name: "Provider pool", request: (({ method, params }: { method: string; params?: unknown }) => request({ method, params })) as never, retryCount: 0, type: "providerPool" }, { pool });
+
+  return { ...pool, transport };
 }
 
 export type ProviderPool = ReturnType<typeof createProviderPool>;
+
+/** The provider pool behind a client (null: a client on some other transport, e.g. a test's plain http: one provider). */
+export function poolOf(client: PublicClient): Omit<ProviderPool, "transport"> | null {
+  return (client.transport as { pool?: Omit<ProviderPool, "transport"> }).pool ?? null;
+}

@@ -144,6 +144,35 @@ export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<S
 }
 
 /**
+ * The hash of a sweep's transaction the moment the node took it, before its receipt is awaited: a
+ * process killed meanwhile leaves the sweep `submitted` with the hash, which the next run looks up
+ * (`findBroadcastSweeps`) instead of sending again into an empty deposit address.
+ */
+export async function noteSweepBroadcast(db: DbOrTx, ids: number[], txHash: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(sweeps).set({ txHash }).where(and(inArray(sweeps.id, ids), eq(sweeps.status, "submitted")));
+}
+
+/** Submitted sweeps on a chain whose transaction was broadcast (its hash noted), with their orders. */
+export async function findBroadcastSweeps(db: DbOrTx, blockchainId: number) {
+  return db
+    .select({ sweep: sweeps, order: paymentOrders })
+    .from(sweeps)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, sweeps.paymentOrderId))
+    .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "submitted"), isNotNull(sweeps.txHash)));
+}
+
+/** A submitted sweep marked succeeded with its mined transaction; false when it was no longer submitted (settled elsewhere). */
+export async function markSubmittedSweepSucceeded(db: DbOrTx, id: number, mined: { txHash: string; blockNumber: bigint; blockHash: string }, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(sweeps)
+    .set({ status: "succeeded", ...mined, lastError: null, updatedAt: now })
+    .where(and(eq(sweeps.id, id), eq(sweeps.status, "submitted")))
+    .returning({ id: sweeps.id });
+  return rows.length === 1;
+}
+
+/**
  * Adds a sweep transaction's gas (this order's share of it) to the sweep's totals; `onChain`: the
  * share of the transaction now in tx_hash, which a reorg takes back off (requeueReorgedSweeps).
  */
@@ -280,6 +309,15 @@ export async function findUnsweptSettledNativeOrders(db: DbOrTx, blockchainId: n
  * of looking for transfers of every open order each tick.
  */
 export async function refreshPendingReceived(db: DbOrTx, orderIds: number[], now: Date): Promise<void> {
+  await refreshReceived(db, orderIds, now, ["pending"]);
+}
+
+/**
+ * `amount_received` of these orders (of `statuses`, default any) set to the sum of their live
+ * transfers that count: after a reorg dropped some (a confirmed order taken back shows what still
+ * counts, issue 50) or a rescan recorded one again.
+ */
+export async function refreshReceived(db: DbOrTx, orderIds: number[], now: Date, statuses?: string[]): Promise<void> {
   if (orderIds.length === 0) return;
   await db
     .update(paymentOrders)
@@ -287,7 +325,7 @@ export async function refreshPendingReceived(db: DbOrTx, orderIds: number[], now
       amountReceived: sql`coalesce((select sum(t.amount) from ${transactions} t where t.payment_order_id = ${paymentOrders.id} and t.counted and t.status in ('pending', 'confirmed')), 0)`,
       updatedAt: now,
     })
-    .where(and(inArray(paymentOrders.id, orderIds), eq(paymentOrders.status, "pending")));
+    .where(and(inArray(paymentOrders.id, orderIds), statuses ? inArray(paymentOrders.status, statuses) : undefined));
 }
 
 /**

@@ -1,11 +1,13 @@
 import "server-only";
-import { getAddress, parseAbiItem, type Block, type Hex, type Log, type PublicClient } from "viem";
+import { getAddress, parseAbiItem, type Address, type Block, type Hex, type Log, type PublicClient } from "viem";
 import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { logRangeAdvice } from "./log-range";
+import { readBalances } from "./balances";
+import { checkTransfers, TransferDisputedError, type TransferClaim } from "./transfer-check";
 import type { Blockchain } from "./catalog";
-import { advanceCursor, armSweep, findCursor, refreshPendingReceived, saveCursor, touchCursor } from "./queries";
+import { advanceCursor, armSweep, findCursor, refreshReceived, saveCursor, touchCursor } from "./queries";
 import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
 import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMethod } from "@/lib/orders/payment-methods";
 import { upsertTransfers } from "@/lib/transactions/queries";
@@ -16,9 +18,26 @@ const settledStatuses = new Set(["confirmed", "failed", "expired"]);
 
 export const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 
+/**
+ * Where native coin may arrive on a chain (the engine's rule, lib/engine/native-watch.ts): the
+ * deposit addresses of open native-coin orders, and whether only whole blocks will do (a native
+ * refund to a customer's address is awaited, or too many addresses to read their balances).
+ */
+export interface NativeWatch {
+  addresses: string[];
+  wholeBlocks: boolean;
+}
+
 export interface ScanOptions {
-  /** Most blocks one tick scans, so a scanner far behind still commits progress often. */
+  /** Most blocks one chunk scans (each chunk commits with its cursor), so a scanner far behind commits progress often. */
   maxBlocksPerTick?: number;
+  /**
+   * After this long a tick starts no new chunk (default 20 s): what it scanned is kept, and the
+   * next tick goes on from there, so a slow provider delays the lifecycle by at most this.
+   */
+  tickBudgetMs?: number;
+  /** Where native coin is awaited (default: everywhere, every block read whole). */
+  nativeWatch?: (db: Db, chain: Blockchain) => Promise<NativeWatch>;
   /** Blocks re-scanned when the cursor's block was reorged away (at least; see `findForkPoint`). */
   reorgRewind?: number;
   now?: () => Date;
@@ -41,12 +60,21 @@ export interface ScanResult {
   toBlock: bigint | null;
   transfers: number;
   reset: boolean;
+  /** Chunks committed this tick. */
+  chunks: number;
+  /** The tick stopped before the head (its budget spent, or a chunk failed after others were kept): the next goes on. */
+  partial: boolean;
 }
 
 type FullBlock = Block<bigint, true>;
 
 /** The block-range limit each client's provider stated (lib/chains/log-range.ts), so later scans ask within it at once. */
 const learnedLogRange = new WeakMap<PublicClient, bigint>();
+
+/** The eth_getLogs block range the client's provider is known to accept (null: none stated yet). */
+export function learnedLogRangeOf(client: PublicClient): bigint | null {
+  return learnedLogRange.get(client) ?? null;
+}
 
 /**
  * eth_getLogs for the catalog's tokens over [from, to], in as few requests as the provider allows:
@@ -89,6 +117,11 @@ async function isBehindCursor(client: PublicClient, cursor: { lastBlock: bigint;
 async function getBlocks(client: PublicClient, from: bigint, to: bigint): Promise<Map<bigint, FullBlock>> {
   const numbers: bigint[] = [];
   for (let n = from; n <= to; n++) numbers.push(n);
+  return getBlocksAt(client, numbers);
+}
+
+/** Blocks with their transactions, 16 requests at a time (a batch per round with a pooled client). */
+async function getBlocksAt(client: PublicClient, numbers: bigint[]): Promise<Map<bigint, FullBlock>> {
   const blocks = new Map<bigint, FullBlock>();
   // bounded parallelism: one request per block, never per order
   for (let i = 0; i < numbers.length; i += 16) {
@@ -98,34 +131,98 @@ async function getBlocks(client: PublicClient, from: bigint, to: bigint): Promis
   return blocks;
 }
 
-interface Candidate {
-  txHash: Hex;
-  logIndex: number;
+type Candidate = TransferClaim;
+
+/** A chain's deposit-address balances at one block, kept between chunks: the next chunk starts where this one ended. */
+interface BalanceSnapshot {
   blockNumber: bigint;
-  from: string;
-  to: string;
-  tokenAddress: string | null;
-  amount: bigint;
+  blockHash: string;
+  balances: Map<string, bigint>;
+}
+
+const holder = globalThis as unknown as { __gatewayNativeBalances?: Map<number, BalanceSnapshot> };
+const balanceSnapshots = (holder.__gatewayNativeBalances ??= new Map());
+
+/** Errors meaning the provider keeps no state that old (a pruned node): whole blocks instead. */
+const noHistoricalState = /missing trie node|state (?:is )?not available|historical state|state.*pruned|required historical state|header not found|unknown block/i;
+
+/**
+ * The blocks in (lo, hi] where a balance of `addresses` changed, given each one's balance at both
+ * ends: halves the range, reading at the middle only the addresses whose balance moved in it (one
+ * eth_call for up to 700). About 2 × log2(range) calls per block with a change, whatever the
+ * blocks hold. A deposit address of an open order only receives (sweeps come after settlement),
+ * so a change is never an increase and a decrease that cancel out.
+ */
+async function blocksWithBalanceChanges(client: PublicClient, chain: Blockchain, addresses: string[], lo: bigint, hi: bigint, atLo: bigint[], atHi: bigint[]): Promise<bigint[]> {
+  const moved = addresses.map((_, i) => i).filter((i) => atLo[i] !== atHi[i]);
+  if (moved.length === 0) return [];
+  if (hi - lo === 1n) return [hi];
+  const mid = (lo + hi) / 2n;
+  const subset = moved.map((i) => addresses[i]!);
+  const atMid = await readBalances(client, chain, subset as Address[], mid);
+  const [left, right] = await Promise.all([
+    blocksWithBalanceChanges(client, chain, subset, lo, mid, moved.map((i) => atLo[i]!), atMid),
+    blocksWithBalanceChanges(client, chain, subset, mid, hi, atMid, moved.map((i) => atHi[i]!)),
+  ]);
+  return [...left, ...right];
+}
+
+/**
+ * The blocks of (cursor, to] whose transactions must be read to see native coin arrive, and the
+ * balances at `to` to keep for the next chunk. None while no native-coin order is open; the
+ * blocks where a watched deposit address's balance changed while few are (balance reads, a
+ * bisection); every block when only whole blocks will do, or the provider keeps no state at the
+ * cursor's block (null: read them all).
+ */
+async function nativeBlocks(client: PublicClient, chain: Blockchain, watch: NativeWatch, cursor: ScanCursor, to: bigint, toHash: string): Promise<{ blocks: bigint[] | null; snapshot: BalanceSnapshot | null }> {
+  if (watch.wholeBlocks) return { blocks: null, snapshot: null };
+  if (watch.addresses.length === 0) return { blocks: [], snapshot: null };
+  const addresses = watch.addresses;
+  try {
+    const kept = balanceSnapshots.get(chain.id);
+    const usable = kept && kept.blockNumber === cursor.lastBlock && kept.blockHash === cursor.lastBlockHash ? kept : null;
+    const unknown = addresses.filter((a) => !usable?.balances.has(a));
+    const [readAtCursor, atTo] = await Promise.all([
+      unknown.length ? readBalances(client, chain, unknown as Address[], cursor.lastBlock) : Promise.resolve([] as bigint[]),
+      readBalances(client, chain, addresses as Address[], to),
+    ]);
+    const fresh = new Map(unknown.map((a, i) => [a, readAtCursor[i]!]));
+    const atCursor = addresses.map((a) => usable?.balances.get(a) ?? fresh.get(a)!);
+    const blocks = await blocksWithBalanceChanges(client, chain, addresses, cursor.lastBlock, to, atCursor, atTo);
+    return { blocks, snapshot: { blockNumber: to, blockHash: toHash, balances: new Map(addresses.map((a, i) => [a, atTo[i]!])) } };
+  } catch (error) {
+    if (!noHistoricalState.test(String((error as Error)?.message ?? error))) throw error;
+    log.warn("the provider keeps no state that old: reading whole blocks", { chain: chain.slug, from: String(cursor.lastBlock) });
+    return { blocks: null, snapshot: null };
+  }
 }
 
 /**
  * One scanner tick for one chain: checks genesis and the cursor block (devnet restart, reorg),
- * then reads ERC-20 Transfer logs of the catalog's tokens and native transfers for the blocks
- * since the cursor, records those to deposit addresses, and advances the cursor in the same
- * database transaction; transfers that pay a requested refund (lib/refunds/) mark it pending. A
- * reorg under the cursor moves it back to the fork point (`findForkPoint`) and scans, in chunks of
- * `maxBlocksPerTick`, up to where the cursor stood before the tick ends. RPC
- * calls: a few per tick, one per block, one per chunk of logs, and one receipt per matched
- * transaction: never one per open order or refund.
+ * then scans the blocks since the cursor in chunks (at most `maxBlocksPerTick`, and no more than
+ * the provider's eth_getLogs range), each committed with its cursor in one database transaction,
+ * until the head or the tick's budget: ERC-20 Transfer logs of the catalog's tokens, native
+ * transfers where they may be (`nativeWatch`, see `nativeBlocks`), each checked against its
+ * receipt (lib/chains/transfer-check.ts) before it is recorded; transfers that pay a requested
+ * refund (lib/refunds/) mark it pending. A chunk that fails after others were committed ends the
+ * tick with what they did (`partial`). A reorg under the cursor moves it back to the fork point
+ * (`findForkPoint`) and scans up to where the cursor stood before the tick ends. RPC calls: a few
+ * per tick; per chunk one header, one eth_getLogs and, while native-coin orders are open, one or
+ * two balance reads; per block with a matched transfer a header and a receipt (two with a second
+ * provider); never one per block without one, nor per open order or refund.
  */
 export async function scanChain(db: Db, chain: Blockchain, client: PublicClient, options: ScanOptions): Promise<ScanResult> {
   const now = options.now ?? (() => new Date());
   const maxBlocks = BigInt(options.maxBlocksPerTick ?? 500);
   const rewind = BigInt(options.reorgRewind ?? 64);
 
-  const head = await client.getBlockNumber({ cacheTime: 0 });
-  const genesis = await client.getBlock({ blockNumber: 0n });
   let cursor = await findCursor(db, chain.id);
+  // One round trip for the three (a batch with a pooled client): head, genesis, the cursor's block.
+  const [head, genesis, cursorBlock] = await Promise.all([
+    client.getBlockNumber({ cacheTime: 0 }),
+    client.getBlock({ blockNumber: 0n }),
+    cursor ? client.getBlock({ blockNumber: cursor.lastBlock }).catch(() => null) : Promise.resolve(null),
+  ]);
   let reset = false;
   /** Where the cursor stood before a reorg moved it back this tick (-1: it did not). */
   let rescanUntil = -1n;
@@ -133,7 +230,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   // A head below the cursor on the same chain is a provider behind what it already showed, not a new
   // chain: a live network is never replaced; a devnet is when the cursor's block is gone too.
   if (cursor && cursor.genesisHash === genesis.hash && cursor.lastBlock > head && (!chain.isDevnet || (await isBehindCursor(client, cursor)))) {
-    return { head, fromBlock: null, toBlock: null, transfers: 0, reset: false };
+    return { head, fromBlock: null, toBlock: null, transfers: 0, reset: false, chunks: 0, partial: false };
   }
   if (cursor && (cursor.genesisHash !== genesis.hash || cursor.lastBlock > head)) {
     log.warn("chain was reset under us (new genesis); recovering", { chain: chain.slug });
@@ -151,14 +248,15 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     cursor = { ...fresh };
     // Block 0 holds no transfers worth scanning; start==0 means "scan from block 1".
   } else {
-    const atCursor = await client.getBlock({ blockNumber: cursor.lastBlock });
+    const atCursor = cursorBlock ?? (await client.getBlock({ blockNumber: cursor.lastBlock }));
     if (atCursor.hash !== cursor.lastBlockHash) {
       rescanUntil = cursor.lastBlock;
       let back = cursor.lastBlock > rewind ? cursor.lastBlock - rewind : 0n;
       // Every block after the common ancestor is scanned again, so a transfer re-included deeper than the rewind is recorded at its new block.
-      const fork = await options.findForkPoint(db, chain, client, back, head);
+      // (The default rewind's block is read meanwhile: most forks are shallower.)
+      const [fork, rewound] = await Promise.all([options.findForkPoint(db, chain, client, back, head), client.getBlock({ blockNumber: back })]);
       if (fork !== null && fork < back) back = fork < 0n ? 0n : fork;
-      const backBlock = await client.getBlock({ blockNumber: back });
+      const backBlock = rewound.number === back ? rewound : await client.getBlock({ blockNumber: back });
       log.warn("reorg at the cursor; rescanning", { chain: chain.slug, from: String(back) });
       await saveCursor(db, { blockchainId: chain.id, genesisHash: cursor.genesisHash, lastBlock: back, lastBlockHash: backBlock.hash!, updatedAt: now() });
       cursor = { ...cursor, lastBlock: back, lastBlockHash: backBlock.hash! };
@@ -169,26 +267,52 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   if (from > head) {
     // Nothing new, but the scan is current as of now: expiry waits for this (lib/orders/lifecycle.ts).
     await touchCursor(db, chain.id, now());
-    return { head, fromBlock: null, toBlock: null, transfers: 0, reset };
+    return { head, fromBlock: null, toBlock: null, transfers: 0, reset, chunks: 0, partial: false };
   }
-  let to = head - from + 1n > maxBlocks ? from + maxBlocks - 1n : head;
+  const budgetEnds = Date.now() + (options.tickBudgetMs ?? 20_000);
+  const watch = options.nativeWatch ? await options.nativeWatch(db, chain) : { addresses: [], wholeBlocks: true };
+  const chunkEnd = (next: bigint) => {
+    const learned = learnedLogRangeOf(client);
+    const span = learned !== null && learned < maxBlocks ? learned : maxBlocks;
+    return head - next + 1n > span ? next + span - 1n : head;
+  };
+  let to = chunkEnd(from);
+  let scannedTo: bigint | null = null;
   let transfers = 0;
+  let chunks = 0;
+  let partial = false;
   let scanned: ScanCursor = cursor;
   for (;;) {
-    const range = await scanRange(db, chain, client, scanned, to, head, now);
+    let range: Awaited<ReturnType<typeof scanRange>>;
+    try {
+      range = await scanRange(db, chain, client, scanned, to, head, now, watch);
+    } catch (error) {
+      // What the chunks before did is kept: the tick ends with it, the next one goes on from there.
+      if (chunks === 0) throw error;
+      log.warn("chain scan stopped mid-way; the next tick goes on", { chain: chain.slug, at: String(scanned.lastBlock), error: String((error as Error)?.message ?? error) });
+      partial = true;
+      break;
+    }
+    if (!range.cursor) break;
+    chunks += 1;
     transfers += range.transfers;
-    // After a rewind every block up to where the cursor stood is scanned again in this tick (in
-    // chunks), so the re-check that follows sees each transfer re-included anywhere after the fork.
-    if (!range.cursor || to >= head || to >= rescanUntil) break;
+    scannedTo = to;
     scanned = range.cursor;
-    const next = scanned.lastBlock + 1n;
-    to = head - next + 1n > maxBlocks ? next + maxBlocks - 1n : head;
+    if (to >= head) break;
+    // After a rewind every block up to where the cursor stood is scanned again in this tick, so the
+    // re-check that follows sees each transfer re-included anywhere after the fork.
+    if (Date.now() >= budgetEnds && to >= rescanUntil) {
+      partial = true;
+      break;
+    }
+    to = chunkEnd(scanned.lastBlock + 1n);
   }
-  return { head, fromBlock: from, toBlock: to, transfers, reset };
+  return { head, fromBlock: scannedTo === null ? null : from, toBlock: scannedTo, transfers, reset, chunks, partial };
 }
 
 interface ScanCursor {
   lastBlock: bigint;
+  lastBlockHash: string;
   genesisHash: string;
   updatedAt: Date;
 }
@@ -197,31 +321,33 @@ interface ScanCursor {
  * Records the transfers of blocks (cursor, to] and advances the cursor to `to`, in one database
  * transaction; null cursor when another scanner moved it meanwhile (this work is discarded).
  */
-async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor: ScanCursor, to: bigint, head: bigint, now: () => Date): Promise<{ transfers: number; cursor: ScanCursor | null }> {
+async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor: ScanCursor, to: bigint, head: bigint, now: () => Date, watch: NativeWatch): Promise<{ transfers: number; cursor: ScanCursor | null }> {
   const from = cursor.lastBlock + 1n;
 
+  // The chunk's last block first: whatever changes on the chain after this read, either the logs
+  // below show it or the cursor keeps this block's hash, which the next tick finds replaced.
+  const last = await client.getBlock({ blockNumber: to });
   const tokens = chain.tokens.filter((t) => t.address).map((t) => t.address!) as Hex[];
+  const [logs, native] = await Promise.all([getTransferLogs(client, tokens, from, to), nativeBlocks(client, chain, watch, cursor, to, last.hash!)]);
+  const bodies = native.blocks === null ? await getBlocks(client, from, to) : await getBlocksAt(client, native.blocks);
+
   const candidates: Candidate[] = [];
-  // Logs over the whole range (split only where the provider refuses it), blocks alongside.
-  const [logs, blocks] = await Promise.all([getTransferLogs(client, tokens, from, to), getBlocks(client, from, to)]);
   for (const entry of logs as Log<bigint, number, false, typeof transferEvent>[]) {
-    const block = blocks.get(entry.blockNumber!);
-    // The chain moved between the two reads: leave this range for the next tick.
-    if (!block || block.hash !== entry.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${entry.blockNumber}`);
     candidates.push({
       txHash: entry.transactionHash!,
       logIndex: entry.logIndex!,
       blockNumber: entry.blockNumber!,
+      blockHash: entry.blockHash!,
       from: getAddress(entry.args.from!),
       to: getAddress(entry.args.to!),
       tokenAddress: getAddress(entry.address),
       amount: entry.args.value!,
     });
   }
-  for (const block of blocks.values()) {
+  for (const block of bodies.values()) {
     for (const tx of block.transactions) {
       if (tx.to && tx.value > 0n) {
-        candidates.push({ txHash: tx.hash, logIndex: -1, blockNumber: block.number!, from: getAddress(tx.from), to: getAddress(tx.to), tokenAddress: null, amount: tx.value });
+        candidates.push({ txHash: tx.hash, logIndex: -1, blockNumber: block.number!, blockHash: block.hash!, from: getAddress(tx.from), to: getAddress(tx.to), tokenAddress: null, amount: tx.value });
       }
     }
   }
@@ -240,10 +366,24 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   // Refunds the merchants sent from their wallets: one indexed query by recipient, like the deposit match above.
   const refundPairs = matchRefunds(await findRequestedRefundsTo(db, chain.id, recipients), candidates);
 
-  const receipts = new Map<Hex, Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>>();
-  for (const hash of new Set([...matched, ...refundPairs.map((p) => p.transfer as Candidate)].map((c) => c.txHash))) {
-    receipts.set(hash, await client.getTransactionReceipt({ hash }));
-  }
+  // Each matched transfer's block, as this scan sees it (a header; the bodies read above serve too).
+  const relevant = [...matched, ...refundPairs.map((p) => p.transfer as Candidate)];
+  const blocks = new Map<bigint, { hash: Hex; timestamp: bigint }>();
+  blocks.set(to, { hash: last.hash!, timestamp: last.timestamp });
+  for (const body of bodies.values()) if (!blocks.has(body.number!)) blocks.set(body.number!, { hash: body.hash!, timestamp: body.timestamp });
+  const missing = [...new Set(relevant.map((c) => c.blockNumber))].filter((n) => !blocks.has(n));
+  for (const header of await Promise.all(missing.map((blockNumber) => client.getBlock({ blockNumber })))) blocks.set(header.number!, { hash: header.hash!, timestamp: header.timestamp });
+  // The chain moved between the reads: leave this range for the next tick.
+  for (const c of relevant) if (blocks.get(c.blockNumber)!.hash !== c.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${c.blockNumber}`);
+
+  // Nothing counts before its receipt shows it (and a second provider confirms it, where there is one).
+  const checked = await checkTransfers(client, relevant);
+  const disputed = relevant.find((c) => checked.verdicts.get(c) === "disputed");
+  if (disputed) throw new TransferDisputedError(disputed.blockNumber, `${disputed.txHash} (log ${disputed.logIndex})`);
+  const receipts = checked.receipts;
+  const confirmed = (c: Candidate) => checked.verdicts.get(c) === "confirmed";
+  matched.splice(0, matched.length, ...matched.filter(confirmed));
+  refundPairs.splice(0, refundPairs.length, ...refundPairs.filter((p) => confirmed(p.transfer as Candidate)));
 
   const stamp = now();
   /**
@@ -295,7 +435,6 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     return { rows, orders: current };
   };
 
-  const last = blocks.get(to)!;
   // The cursor's time says "the chain was seen up to now", which expiry waits for: a scanner still
   // catching up has not seen the blocks mined before a deadline yet, so it keeps the old time.
   const caughtUp = to === head;
@@ -305,7 +444,8 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     const { rows, orders: seen } = await buildRows(tx);
     await upsertTransfers(tx, rows);
     // A pending order's amount_received follows its counted transfers at once: the lifecycle finds the orders to judge by it.
-    await refreshPendingReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp);
+    // (A confirmed one's too: a payment a reorg took back and a rescan found again counts again.)
+    await refreshReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp, ["pending", "confirmed"]);
     for (const { refund, transfer } of refundPairs) {
       const block = blocks.get(transfer.blockNumber)!;
       const reverted = receipts.get(transfer.txHash as Hex)!.status !== "success";
@@ -329,7 +469,8 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     }
     return rows.length;
   });
-  return { transfers: advanced ?? 0, cursor: advanced !== null ? { lastBlock: to, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
+  if (advanced !== null && native.snapshot) balanceSnapshots.set(chain.id, native.snapshot);
+  return { transfers: advanced ?? 0, cursor: advanced !== null ? { lastBlock: to, lastBlockHash: last.hash!, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
 }
 
 /** The catalog symbol of a transfer's asset (tokens outside the catalog never reach here: logs are filtered by address). */

@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { depositFactoryArtifact, depositFactoryV2Artifact } from "./contract-artifacts";
-import { addSweepGas, claimSweep, deferPendingSweep, findDueSweeps, updateSweep } from "./queries";
+import { addSweepGas, claimSweep, deferPendingSweep, findBroadcastSweeps, findDueSweeps, markSubmittedSweepSucceeded, noteSweepBroadcast, updateSweep } from "./queries";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
 import { consume } from "@/lib/auth/rate-limit";
@@ -91,6 +91,7 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   // Every sandbox slug shares one devnet and this one key: the queue keeps their sweeps from racing on its nonce.
   const sweeper = serialWallet(chain, key);
 
+  if (sending === "node") await settleBroadcastSweeps(db, chain, client, result);
   const due = await findDueSweeps(db, chain.id, now, new Date(now.getTime() - submittedLeaseMs), Math.max(20, policy.batchSize * 5));
   if (due.length === 0) return result;
   // A payment is swept once its newest transfer's block is at or below the chain's `safe` block
@@ -145,6 +146,33 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   return result;
 }
 
+/**
+ * Sweeps whose transaction the node took before their worker died (a kill -9 between the broadcast
+ * and the receipt): a transaction mined successfully settles them at once, with its hash, gas and
+ * block, instead of the sweep being sent again after its lease into a deposit address that is empty
+ * by then (`skipped`, with no transaction: issue 50). A deposit whose flush failed inside a batch, a
+ * reverted transaction or one not mined yet is left to the lease, as before.
+ */
+async function settleBroadcastSweeps(db: Db, chain: Blockchain, client: PublicClient, result: SweepResult): Promise<void> {
+  const broadcast = await findBroadcastSweeps(db, chain.id);
+  const byHash = new Map<string, typeof broadcast>();
+  for (const row of broadcast) byHash.set(row.sweep.txHash!, [...(byHash.get(row.sweep.txHash!) ?? []), row]);
+  for (const [hash, rows] of byHash) {
+    const receipt = await client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
+    if (!receipt || receipt.status !== "success") continue;
+    const failed = new Set<string>();
+    for (const event of parseEventLogs({ abi: depositFactoryV2Artifact.abi, eventName: "FlushFailed", logs: receipt.logs })) failed.add(event.args.forwarder.toLowerCase());
+    const count = BigInt(rows.length);
+    const share = { gas: receipt.gasUsed / count, costWei: (receipt.gasUsed * receipt.effectiveGasPrice) / count };
+    for (const { sweep, order } of rows) {
+      if (failed.has(order.receivingAddress.toLowerCase())) continue;
+      if (!(await markSubmittedSweepSucceeded(db, sweep.id, { txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }, new Date()))) continue;
+      await addSweepGas(db, sweep.id, share, true);
+      result.swept.push(order.orderId);
+    }
+  }
+}
+
 /** Per-merchant budget: over it, the sweep waits for the next window without spending an attempt. */
 async function withinMerchantBudget(run: SweepRun, { sweep, order }: DueSweep): Promise<boolean> {
   if (run.policy.perMerchantPerHour <= 0) return true;
@@ -183,6 +211,7 @@ async function sweepAlone(run: SweepRun, { sweep, order }: DueSweep): Promise<vo
           args: plan.args,
           gas: plan.gas,
         });
+        await noteSweepBroadcast(db, [claimed.id], hash);
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
     }
@@ -295,6 +324,7 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
       const { args, gas } = await build();
       sent = await sweeper.run(async (wallet) => {
         const hash = await wallet.writeContract({ address: factory, abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args, gas });
+        await noteSweepBroadcast(db, claimedItems.map(({ claimed }) => claimed.id), hash);
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
     }

@@ -3,7 +3,7 @@ import type { PublicClient } from "viem";
 import { canonicalHashes, isReorgedOut, type RecheckWindow } from "@/lib/chains/block-check";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { finalityHead } from "@/lib/chains/finality";
-import { findSweepsToRecheck, requeueReorgedSweeps } from "@/lib/chains/queries";
+import { findSweepsToRecheck, refreshReceived, requeueReorgedSweeps } from "@/lib/chains/queries";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { log } from "@/lib/log";
@@ -38,10 +38,10 @@ export interface ReorgRecheckResult {
  * chain holds at `head`. The scan that runs just before re-recorded whatever the new chain holds (a
  * reorg moves the cursor back, and a re-included transaction is recorded again at its new block),
  * so a record still pointing at a replaced block is gone. A block lookup that fails throws (never a
- * reorg on a guess). One RPC call per distinct block; every change of one pass in one transaction.
+ * reorg on a guess). `finalizedBlock`: the chain's finalized block when the caller read it already. One RPC call per distinct block; every change of one pass in one transaction.
  */
-export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date): Promise<ReorgRecheckResult> {
-  const finalized = await finalityHead(client, chain, "finalized", head);
+export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date, finalizedBlock?: bigint): Promise<ReorgRecheckResult> {
+  const finalized = finalizedBlock !== undefined ? (finalizedBlock < head ? finalizedBlock : head) : await finalityHead(client, chain, "finalized", head);
   const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow, finalized);
   const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow, finalized);
   if (transfers.length === 0 && sweeps.length === 0) return { dropped: 0, atRisk: [], sweepsRequeued: 0 };
@@ -95,14 +95,17 @@ export async function findForkPoint(db: Db, chain: Blockchain, client: PublicCli
 }
 
 /**
- * Of the orders of these dropped transfers, the confirmed ones that lost (part of) their payment (a
- * transfer that counted toward them): each stays confirmed (the documented policy: the merchant was
- * told) but is flagged at risk and announced by a `payment.reorged` event, once. Another asset or a
- * late extra vanishing does not put the payment at risk. Orders not final fall back through the
- * lifecycle, which announces processing → pending itself. Call inside the transaction that dropped
- * the transfers.
+ * Of the orders of these dropped transfers, every `amount_received` is set to what still counts
+ * (issue 50: a confirmed order taken back showed the amount of a transaction it no longer had),
+ * and the confirmed ones that lost (part of) their payment (a transfer that counted toward them)
+ * each stay confirmed (the documented policy: the merchant was told) but are flagged at risk and
+ * announced by a `payment.reorged` event, once, carrying the amount that still counts. Another
+ * asset or a late extra vanishing does not put the payment at risk. Orders not final fall back
+ * through the lifecycle, which announces processing → pending itself. Call inside the transaction
+ * that dropped the transfers.
  */
 export async function flagVanishedPayments(tx: DbOrTx, dropped: { paymentOrderId: number | null; counted: boolean }[], now: Date): Promise<string[]> {
+  await refreshReceived(tx, [...new Set(dropped.filter((t) => t.counted && t.paymentOrderId !== null).map((t) => t.paymentOrderId!))], now);
   const flagged: string[] = [];
   const orderIds = dropped.filter((t) => t.counted && t.paymentOrderId !== null).map((t) => t.paymentOrderId!);
   for (const id of new Set(orderIds)) {

@@ -47,12 +47,20 @@ export interface SupervisedTaskOptions {
   signal: AbortSignal;
   /** One run; its signal is aborted at the deadline or when the driver stops. Throws on failure. */
   run(signal: AbortSignal): Promise<SupervisedRunResult | void>;
+  /**
+   * A run failed because the database is unavailable: the driver watches for it to come back and
+   * kicks the task then (a kick ends the backoff at most one base delay after the failure), so the
+   * task does not sleep out the rest of a 30 s backoff with the database already there.
+   */
+  onDatabaseUnavailable?(): void;
 }
 
 export interface SupervisedTask {
   readonly state: TaskState;
   /** Ends the current sleep so the task runs now; during an error backoff, retries at most one base delay after the failure. */
   kick(): void;
+  /** Whether the loop is sleeping out an error backoff. */
+  readonly backingOff: boolean;
   /** Ends the current sleep (the driver is stopping). */
   wake(): void;
   /** Settles when the loop has stopped (after `signal` aborted). */
@@ -137,6 +145,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
       log.debug("task still failing", fields);
     }
     markRunFailed(state, message, backoffMs);
+    if (cause) options.onDatabaseUnavailable?.();
     return backoffMs;
   }
 
@@ -192,6 +201,9 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
 
   return {
     state,
+    get backingOff() {
+      return inBackoff;
+    },
     kick() {
       kicked = true;
       if (!inBackoff) {

@@ -16,9 +16,9 @@ import { watchChainTick } from "./chain-tick";
  * has one thing left that no block announces: a pending order reaching its deadline. Its watcher
  * sleeps until the first such deadline, at most `quietChainBackstopMs` (a new order with a sooner
  * deadline wakes it). It polls every `quietChainPollMs` instead while an order is past its
- * deadline but not yet judged (the chain has not been seen past it), and while its subscription
- * has not announced the head the watcher saw (the subscription is down, or this process has none).
- * Chains without WebSocket poll at their own interval.
+ * deadline but not yet judged (the chain has not been seen past it). While its subscription has
+ * not announced the head the watcher saw (the subscription is down, or this process has none) it
+ * polls at the chain's own interval, as chains without WebSocket do.
  */
 export { quietChainBackstopMs };
 export const quietChainPollMs = 15_000;
@@ -61,10 +61,11 @@ export function chainTasks(): AnyTask[] {
           // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
           if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0 || tick.reorg.sweepsRequeued > 0) await kick(taskNames.sweepDeposits);
           if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
-          const untilDeadline = quietChainSleepMs(await nextPendingDeadline(db, chain.id));
-          // A head newHeads never announced: the subscription is down (or this process has none), and no block will wake the watcher.
-          const sleep = headsAnnouncedUpTo(chain.id, tick.scan.head) ? untilDeadline : Math.min(untilDeadline, quietChainPollMs);
-          return { nextRunInMs: Math.max(current.pollIntervalMs, sleep) };
+          // A head newHeads never announced: the subscription is down (or this process, or the provider, has none), and no
+          // block will wake the watcher: it polls at the chain's own interval, as a chain without WebSocket does, so a payment
+          // or a reorg is seen as soon (issue 50: a provider without WebSocket left a quiet sandbox chain asleep 15 s).
+          if (!headsAnnouncedUpTo(chain.id, tick.scan.head)) return { nextRunInMs: current.pollIntervalMs };
+          return { nextRunInMs: Math.max(current.pollIntervalMs, quietChainSleepMs(await nextPendingDeadline(db, chain.id))) };
         },
       });
     }),

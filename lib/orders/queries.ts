@@ -521,6 +521,30 @@ export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number, win
   return { orders: [...byId.values()], lastId: rotating.at(-1)?.id ?? 0 };
 }
 
+/**
+ * Deposit addresses on a chain where its native coin is awaited, at most `limit` + 1 (the newest
+ * first; one more says there are more): of orders paid in the chain's coin (pending or processing,
+ * payment_orders_chain_open_native_idx) and of pending orders with several methods, one of them
+ * this chain's coin (order_method_addresses). The scanner reads their balances.
+ */
+export async function findOpenNativeAddresses(db: DbOrTx, blockchainId: number, limit: number): Promise<string[]> {
+  const own = await db
+    .select({ address: paymentOrders.receivingAddress })
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.blockchainId, blockchainId), openNative))
+    .orderBy(desc(paymentOrders.id))
+    .limit(limit + 1);
+  const native = JSON.stringify([{ blockchainId, tokenAddress: null }]);
+  const byMethod = await db
+    .select({ address: orderMethodAddresses.receivingAddress })
+    .from(orderMethodAddresses)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, orderMethodAddresses.paymentOrderId))
+    .where(and(eq(orderMethodAddresses.blockchainId, blockchainId), eq(paymentOrders.status, "pending"), sql`${paymentOrders.acceptedMethods} @> ${native}::jsonb`))
+    .orderBy(desc(paymentOrders.id))
+    .limit(limit + 1);
+  return [...new Set([...own, ...byMethod].map((r) => r.address))].slice(0, limit + 1);
+}
+
 /** A UTC day as the per-day totals key it (YYYY-MM-DD). */
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { paymentOrders, refunds, type NewRefund, type Refund } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -29,6 +29,16 @@ export async function findRequestedRefundsTo(db: DbOrTx, blockchainId: number, a
     .from(refunds)
     .where(and(eq(refunds.blockchainId, blockchainId), eq(refunds.status, "requested"), inArray(refunds.toAddress, addresses)))
     .orderBy(asc(refunds.id));
+}
+
+/** Whether a refund in the chain's native coin is awaited (the merchant sends it to the customer's address: only a block's transactions show it). */
+export async function hasRequestedNativeRefunds(db: DbOrTx, blockchainId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.blockchainId, blockchainId), eq(refunds.status, "requested"), isNull(refunds.tokenAddress)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -130,6 +130,52 @@ describe("provider pool", () => {
     expect(viaWs!.errors + viaHttp!.errors).toBe(0);
   });
 
+  test("a single provider that answers 429 with Retry-After is waited for, not failed: every call answers", async () => {
+    const pool = createProviderPool([a.url], { cooldownMs: 100 });
+    const client = createChainClient(net.chain(), pool.transport);
+    let refusals = 0;
+    // The first three HTTP requests are refused (Retry-After: 1), then it serves again.
+    a.behave(() => (refusals++ < 3 ? { httpStatus: 429, retryAfterSeconds: 1 } : "forward"), { perRequest: true });
+    const started = Date.now();
+    const numbers = await Promise.all([1n, 2n, 3n].map((n) => client.getBlock({ blockNumber: n }).then((b) => b.number)));
+    expect(numbers).toEqual([1n, 2n, 3n]);
+    expect(await client.getBlockNumber()).toBeGreaterThan(0n);
+    expect(a.refusedRequests).toBe(3);
+    // Each refusal was waited out for its Retry-After (about a second), not retried at once.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(pool.health()[0]).toMatchObject({ rateLimited: 3 });
+  });
+
+  test("pools that share a provider host share its request budget: two chains at 10 a second together, not 20", async () => {
+    const arrivals: number[] = [];
+    a.behave(() => {
+      arrivals.push(Date.now());
+      return "forward";
+    });
+    const first = createProviderPool([a.url], { shareHosts: true, requestsPerSecond: 10 });
+    const second = createProviderPool([a.url], { shareHosts: true, requestsPerSecond: 10 });
+    const started = Date.now();
+    const call = (pool: typeof first) => pool.request({ method: "eth_getBlockByNumber", params: ["0x1", false] });
+    await Promise.all(Array.from({ length: 15 }, (_, i) => (i % 2 ? call(second) : call(first))));
+    await Promise.all(Array.from({ length: 15 }, (_, i) => (i % 2 ? call(first) : call(second))));
+    expect(arrivals).toHaveLength(30);
+    // One bucket of 10 for the host: the 30th request goes out ~2 s after the first (two buckets would take ~0.5 s).
+    expect(Math.max(...arrivals) - started).toBeGreaterThanOrEqual(1_800);
+    // A pool apart has its own.
+    expect(createProviderPool([a.url], { requestsPerSecond: 10 }).health()[0]!.asideUntil).toBeNull();
+  });
+
+  test("a second opinion goes to another provider than the one that answered", async () => {
+    const pool = createProviderPool([a.url, b.url]);
+    for (let i = 0; i < 6; i++) {
+      const first = await pool.requestWithProvider({ method: "eth_getBlockByNumber", params: ["0x1", false] });
+      const second = await pool.requestElsewhere({ method: "eth_getBlockByNumber", params: ["0x1", false] }, first.provider);
+      expect(second.provider).not.toBe(first.provider);
+      expect(second.result).toEqual(first.result);
+    }
+    await expect(createProviderPool([a.url]).requestElsewhere({ method: "eth_chainId" }, "1:" + new URL(a.url).host)).rejects.toThrow(/no other/);
+  });
+
   test("Retry-After in seconds or as an HTTP date", () => {
     expect(retryAfterMs("2")).toBe(2000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);

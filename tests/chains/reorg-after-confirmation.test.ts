@@ -222,7 +222,8 @@ describe("a reorg after confirmation is said, not hidden", () => {
     await tick(); // a second pass changes nothing more
 
     const after = await fetchOrder(merchant, order.order_id);
-    expect(after).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", transaction: null });
+    // What the order says it received follows the transfers that still count (issue 50: it showed the vanished payment's amount).
+    expect(after).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", transaction: null, amount_received: "0" });
     expect(after.at_risk_since).toEqual(expect.any(String));
     expect(after.sweep.status).not.toBe("succeeded");
     expect(after.sweep.transaction_hash).toBeNull();
@@ -231,7 +232,7 @@ describe("a reorg after confirmation is said, not hidden", () => {
     // The endpoint subscribed to payment.reorged only: that one event, once.
     const reorged = await deliveredTo("/deep");
     expect(reorged.map((d) => d.event)).toEqual(["payment.reorged"]);
-    expect(reorged[0]!.data).toMatchObject({ order_id: order.order_id, status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged" });
+    expect(reorged[0]!.data).toMatchObject({ order_id: order.order_id, status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", amount_received: "0", transaction: null });
   });
 
   test("a shallow reorg sends a processing order back to pending and says so: payment.reorged is delivered", async () => {

@@ -194,7 +194,8 @@ describe("a 500-block gap under a 100-block eth_getLogs limit", () => {
       const refusals = a.faults.filter((c) => c.method === "eth_getLogs").length;
       // A stated limit (or Alchemy's suggested range) costs one refusal; Ankr's bare "too wide" a few halvings.
       expect(refusals).toBeLessThanOrEqual(wording === "ankr" ? 3 : 1);
-      expect(getLogs - refusals).toBeLessThanOrEqual(wording === "ankr" ? 9 : 6);
+      // (The gap is a few blocks over 500: a second chunk of the same tick reads them, one call more.)
+      expect(getLogs - refusals).toBeLessThanOrEqual(wording === "ankr" ? 10 : 6);
       printSummary(`rpc-logs-limit-${wording}`, { blocks: Number(result.scan.toBlock! - result.scan.fromBlock! + 1n), refusals, getLogs } as never);
     } finally {
       a.limitLogs(null);

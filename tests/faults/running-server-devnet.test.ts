@@ -174,7 +174,7 @@ describe("the devnet goes away under a running server", () => {
     expect(seen.map((o) => o.transaction.transaction_hash)).toEqual(direct);
   });
 
-  test("devnet killed with SIGKILL and restarted empty: 503 while gone, confirmed orders stay as they were, new payments count once", async () => {
+  test("devnet killed with SIGKILL and restarted empty: 503 while gone, confirmed orders stay confirmed (at risk, their vanished payment no longer counted), new payments count once", async () => {
     const [before] = await createOrders(1, () => ({ amount: "4", currency: "USDC" }));
     expect((await call("POST", `/api/sandbox/payment-orders/${before.order_id}/pay/`, {})).status).toBe(201);
     await waitFor("the first order confirmed", async () => (await order(before.order_id)).status === "confirmed");
@@ -208,7 +208,9 @@ describe("the devnet goes away under a running server", () => {
       duplicated: [byOrder.get(before.order_id), byOrder.get(after.order_id)].filter((l) => (l?.length ?? 0) > 1).length,
       "5xx": fiveXx(),
     });
-    expect(stillBefore).toMatchObject({ status: "confirmed", amount_received: "4" });
+    // Still confirmed (the merchant was told), but its payment went with the old chain: at risk, and
+    // amount_received says what still counts (issue 50), not the vanished 4.
+    expect(stillBefore).toMatchObject({ status: "confirmed", at_risk: true, amount_received: "0" });
     expect(confirmedAfter.amount_received).toBe("2.5");
     expect(byOrder.get(after.order_id)).toEqual([paid.body.data.transaction_hash]);
     expect(byOrder.get(before.order_id)).toHaveLength(1);

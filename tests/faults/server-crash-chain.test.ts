@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPublicClient, createTestClient, createWalletClient, http as viemHttp, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
 import { setupTestDevnet } from "../helpers/devnet";
 import { randomAddress } from "../helpers/factories";
 import { buildTimeoutMs, createServerDatabase, ensureBuilt, startServer, type ServerDatabase, type ServerProcess } from "../helpers/server";
@@ -170,4 +171,46 @@ test("kill -9 during scanning and during webhook delivery: every paid order conf
   expect(received).toBeGreaterThan(delivered.size); // the held delivery came again after the crash
   expect(deliveries.filter((d) => d.status !== "succeeded")).toEqual([]);
   expect(statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+test("kill -9 between a sandbox sweep's broadcast and its receipt: after the restart the sweep is succeeded with its transaction, not sent again and skipped", { timeout: 180_000 }, async () => {
+  server ??= await startServer({ database, env: serverEnv() });
+  if (!merchant) {
+    merchant = await signUp(server);
+    expect((await api("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 3 })).status).toBe(201);
+  }
+  const order = (await api("POST", "/api/payment-orders/", { amount: "0.05", currency: "ETH", blockchain: "base", order_info: "{}", nonce: 900 })).body.data;
+  const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[6].privateKey as Hex), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const chain = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const miner = createTestClient({ mode: "hardhat", chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  let sweepHash: Hex | undefined;
+  // Blocks only when the test mines them: the sweep's transaction waits in the pool while the gateway dies.
+  await miner.setAutomine(false);
+  try {
+    await payer.sendTransaction({ to: order.receiving_address as Address, value: parseEther("0.05") });
+    await miner.mine({ blocks: 3 });
+    const mined = await chain.getTransactionCount({ address: devnetSweeper.address, blockTag: "latest" });
+    await waitFor("the sweep broadcast", async () => (await chain.getTransactionCount({ address: devnetSweeper.address, blockTag: "pending" })) > mined, 60_000, 100);
+    await kill();
+    await miner.mine({ blocks: 1 });
+    const block = await chain.getBlock({ blockTag: "latest", includeTransactions: true });
+    sweepHash = block.transactions.find((tx) => tx.from.toLowerCase() === devnetSweeper.address.toLowerCase())?.hash;
+    expect(sweepHash).toBeDefined();
+  } finally {
+    await miner.setAutomine(true);
+  }
+  server = await startServer({ database, env: serverEnv() });
+  const started = Date.now();
+  const sweep = await waitFor(
+    "the sweep known after the restart",
+    async () => {
+      const seen = (await api("GET", `/api/payment-orders/${order.order_id}/`)).body.data;
+      return seen?.sweep?.status === "succeeded" || seen?.sweep?.status === "skipped" ? seen.sweep : null;
+    },
+    60_000,
+    250,
+  );
+  printSummary("kill -9 between a sweep's broadcast and its receipt", { acknowledged: 1, found: sweep.status === "succeeded" ? 1 : 0, lost: sweep.status === "succeeded" ? 0 : 1, duplicated: 0, "5xx": statuses.filter((s) => s >= 500).length, known_after_s: Math.round((Date.now() - started) / 100) / 10 });
+  expect(sweep).toMatchObject({ status: "succeeded", transaction_hash: sweepHash });
+  expect(await chain.getBalance({ address: order.receiving_address as Address })).toBe(0n);
 });

@@ -47,6 +47,8 @@ export interface RpcProxy {
   readonly httpRequests: number;
   /** HTTP requests answered with an HTTP error status (429, 503, …) instead of forwarded. */
   readonly refusedRequests: number;
+  /** Bytes of the HTTP request bodies received and of the answers sent (what a provider would bill and carry). */
+  readonly bytes: { received: number; sent: number };
   /**
    * How to treat each call from now on (default: forward everything). `perRequest`: decide once per
    * HTTP request (its first call) and apply that to every call in it, as a provider's rate limiter does.
@@ -56,6 +58,13 @@ export interface RpcProxy {
   limitLogs(limit: LogsLimit | null): void;
   /** Serve a head this many blocks behind the node: eth_blockNumber and "latest" lag, newer blocks are unknown (null). */
   lagHead(blocks: number): void;
+  /** Answer every HTTP request this much later (a remote provider's round trip; 0: none). */
+  roundTrip(ms: number): void;
+  /**
+   * Change what the node answered to a call before it goes back (a lying provider): `rewrite`
+   * gets the call and the node's result and returns the result to send (null: stop rewriting).
+   */
+  rewrite(rewrite: ((call: RpcCall, result: unknown) => unknown | Promise<unknown>) | null): void;
   resetCounts(): void;
   close(): Promise<void>;
 }
@@ -71,13 +80,17 @@ interface JsonRpcRequest {
  * A misbehaving JSON-RPC provider for fault tests and benchmarks: a node:http server on 127.0.0.1
  * that forwards each call to a real node (the devnet) unless told to fail it (a JSON-RPC error, a
  * 5xx, a 429 with Retry-After, a delay, a hang the client times out on), refuses eth_getLogs
- * ranges as providers word it, and can lag its head behind the node's.
+ * ranges as providers word it, can lag its head behind the node's, add a remote provider's round
+ * trip, rewrite what the node answered (a lying provider), and counts the bytes it carries.
  */
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let decide: (call: RpcCall) => RpcBehaviour = () => "forward";
   let perRequest = false;
   let logsLimit: LogsLimit | null = null;
   let lag = 0;
+  let roundTripMs = 0;
+  let rewriteResult: ((call: RpcCall, result: unknown) => unknown | Promise<unknown>) | null = null;
+  const bytes = { received: 0, sent: 0 };
   const faults: RpcCall[] = [];
   const calls: RpcCall[] = [];
   let httpRequests = 0;
@@ -126,14 +139,21 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         return { jsonrpc: "2.0", id: request.id, error };
       }
     }
-    return upstream(request);
+    const answered = (await upstream(request)) as { result?: unknown };
+    if (rewriteResult && answered && "result" in answered) {
+      return { ...answered, result: await rewriteResult({ method: request.method, params }, answered.result) };
+    }
+    return answered;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     httpRequests += 1;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as JsonRpcRequest | JsonRpcRequest[];
+    const body = Buffer.concat(chunks);
+    bytes.received += body.length;
+    if (roundTripMs > 0) await new Promise((resolve) => setTimeout(resolve, roundTripMs));
+    const parsed = JSON.parse(body.toString("utf8")) as JsonRpcRequest | JsonRpcRequest[];
     const requests = Array.isArray(parsed) ? parsed : [parsed];
     let first: RpcBehaviour | null = null;
     const behaviours = requests.map((request) => {
@@ -166,8 +186,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         return answer(request);
       }),
     );
+    const text = JSON.stringify(Array.isArray(parsed) ? answers : answers[0]);
+    bytes.sent += Buffer.byteLength(text);
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+    res.end(text);
   }
 
   const server: Server = createServer((req, res) => {
@@ -189,6 +211,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     get refusedRequests() {
       return refusedRequests;
     },
+    bytes,
     behave(next, options) {
       decide = next;
       perRequest = options?.perRequest ?? false;
@@ -199,11 +222,19 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     lagHead(blocks) {
       lag = blocks;
     },
+    roundTrip(ms) {
+      roundTripMs = ms;
+    },
+    rewrite(next) {
+      rewriteResult = next;
+    },
     resetCounts() {
       calls.length = 0;
       faults.length = 0;
       httpRequests = 0;
       refusedRequests = 0;
+      bytes.received = 0;
+      bytes.sent = 0;
     },
     async close() {
       for (const res of hanging) res.destroy();

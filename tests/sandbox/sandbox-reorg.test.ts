@@ -94,7 +94,7 @@ describe("POST /api/sandbox/reorg/", () => {
     expect(await head()).toBe(before + 1n);
 
     await tick();
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged" });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", amount_received: "0", transaction: null });
     const transfer = await call(getTransaction, "GET", `/api/transactions/${hash}/`, { token: merchant.access, params: { transactionHash: hash } });
     expect(transfer.body.data).toMatchObject({ status: "failed", not_counted_reason: "reorged" });
     const events = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { order_id: order.order_id, event: "payment.reorged" } });

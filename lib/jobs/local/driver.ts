@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
 import { superviseTask, type BackoffPolicy, type SupervisedRunResult, type SupervisedTask } from "@/lib/engine/supervisor";
+import { pingDatabase } from "@/lib/health/queries";
 import { describeError, log } from "@/lib/log";
 import type { AnyTask } from "../tasks";
 import { openLockSession, type LockSession } from "./lock-session";
@@ -20,6 +21,8 @@ export interface LocalDriverOptions {
   backoff?: BackoffPolicy;
   /** Deadline of every run, for tasks that set none (default: lib/engine/supervisor.ts defaultRunDeadlineMs). */
   runDeadlineMs?: number;
+  /** How often the database is asked whether it is back while tasks wait on it (default 1 s). */
+  databaseProbeMs?: number;
 }
 
 /** A promise and its resolve: one per kick, so a run can wait for the next one (`TaskContext.kicked`). */
@@ -56,6 +59,34 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
     }
   }
 
+  /**
+   * While a task waits on the database (its last run failed for want of it), one `select 1` per
+   * `databaseProbeMs`; the first answer kicks every task in backoff, so readiness and the work come
+   * back within a second or two of the database rather than after the rest of a 30 s backoff (issue 50).
+   */
+  let probing = false;
+  function watchDatabase() {
+    if (probing || controller.signal.aborted) return;
+    probing = true;
+    void (async () => {
+      try {
+        while (!controller.signal.aborted) {
+          await new Promise((resolve) => setTimeout(resolve, options.databaseProbeMs ?? 1_000).unref?.());
+          const back = await pingDatabase(db).then(
+            () => true,
+            () => false,
+          );
+          if (!back) continue;
+          log.info("database answers again: waking the tasks in backoff");
+          for (const loop of loops) if (loop.supervised.backingOff) loop.supervised.kick();
+          return;
+        }
+      } finally {
+        probing = false;
+      }
+    })();
+  }
+
   const loops: Array<{ task: AnyTask; supervised: SupervisedTask }> = tasks.map((task) => ({
     task,
     supervised: superviseTask({
@@ -65,6 +96,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
       backoff: options.backoff,
       signal: controller.signal,
       run: (signal) => runOnce(task, signal),
+      onDatabaseUnavailable: watchDatabase,
     }),
   }));
 
