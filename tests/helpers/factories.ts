@@ -21,8 +21,12 @@ export interface TestMerchant {
   webhookSecret: string;
 }
 
-/** Registers and logs in a new merchant through the real routes. */
-export async function createMerchant(overrides: Partial<{ username: string; email: string; password: string; shop_name: string }> = {}): Promise<TestMerchant> {
+/**
+ * Registers and logs in a new merchant through the real routes. `ip`: the address it logs in from (many
+ * merchants made at once from one address meet the per-address sign-in throttle, which counts attempts
+ * while they are checked).
+ */
+export async function createMerchant(overrides: Partial<{ username: string; email: string; password: string; shop_name: string; ip: string }> = {}): Promise<TestMerchant> {
   const username = overrides.username ?? uniqueName();
   const input = {
     username,
@@ -32,7 +36,7 @@ export async function createMerchant(overrides: Partial<{ username: string; emai
   };
   const registered = await call(register, "POST", "/api/auth/register", { body: input, ip: `198.51.100.${(counter % 250) + 1}` });
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
-  const loggedIn = await call(login, "POST", "/api/auth/login", { body: { username, password: input.password } });
+  const loggedIn = await call(login, "POST", "/api/auth/login", { body: { username, password: input.password }, ...(overrides.ip && { ip: overrides.ip }) });
   if (loggedIn.status !== 200) throw new Error(`login failed: ${JSON.stringify(loggedIn.body)}`);
   return {
     id: registered.body.user.id,

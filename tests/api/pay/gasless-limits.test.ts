@@ -174,7 +174,7 @@ describe("the global hourly relay budget", () => {
     env.GASLESS_GAS_PER_HOUR = budget;
     const merchants = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
-        const m = await createMerchant({ shop_name: `Budget Shop ${i}` });
+        const m = await createMerchant({ shop_name: `Budget Shop ${i}`, ip: `192.0.2.${i + 1}` });
         await createWallet(m, { blockchain: 2 });
         return m;
       }),
