@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState, useSyncExternalStore } from "react";
-import type { PublicOrder } from "@/lib/orders/public-order";
+import type { PublicOrder } from "@/lib/orders/schemas";
 import { customerErrorMessage, type Translate } from "@/lib/orders/customer-messages";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";

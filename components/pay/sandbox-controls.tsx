@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { PublicOrder } from "@/lib/orders/public-order";
+import type { PublicOrder } from "@/lib/orders/schemas";
 import styles from "./pay.module.css";
 
 type Kind = "full" | "partial" | "mine";

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { lazy, Suspense } from "react";
 import type { CheckoutView } from "@/lib/orders/checkout-view";
-import type { PublicOrder } from "@/lib/orders/public-order";
+import type { PublicOrder } from "@/lib/orders/schemas";
 import styles from "./pay.module.css";
 
 // The receipt link and the way back to the shop exist only once the order is settled: a separate chunk, out of an open order's first load.

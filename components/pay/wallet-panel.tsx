@@ -20,7 +20,7 @@ import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
 import { customerErrorMessage, walletErrorMessage, type Translate } from "@/lib/orders/customer-messages";
-import type { PublicOrder } from "@/lib/orders/public-order";
+import type { PublicOrder } from "@/lib/orders/schemas";
 import styles from "./pay.module.css";
 
 /**

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import type { AmountDue } from "@/lib/orders/checkout-view";
-import type { PublicOrder } from "@/lib/orders/public-order";
+import type { PublicOrder } from "@/lib/orders/schemas";
 import { browserWallet, touchDeviceStore } from "./browser-wallet";
 import styles from "./pay.module.css";
 

@@ -44,31 +44,63 @@ export const apiTags = {
 export type ApiTag = keyof typeof apiTags;
 
 /** How a route answers on success (lib/http/envelope.ts and lib/http/pagination.ts). */
+export type EnvelopeAnswer<D extends z.ZodType = z.ZodType> = { kind: "envelope"; status: 200 | 201; data: D; message: string };
+export type PageAnswer<I extends z.ZodType = z.ZodType, E extends z.ZodObject | undefined = z.ZodObject | undefined> = { kind: "page"; item: I; extra?: E };
+export type BareAnswer<S extends z.ZodType = z.ZodType> = { kind: "bare"; status: 200 | 201; schema: S };
 export type SuccessResponse =
   /** `ok()` / `created()`: `{ success: true, data, message, timestamp }`. */
-  | { kind: "envelope"; status: 200 | 201; data: z.ZodType; message: string }
+  | EnvelopeAnswer
   /** `page()`: the bare list shape `{ count, next, previous, results }`, plus any `extra` top-level fields. */
-  | { kind: "page"; item: z.ZodType; extra?: z.ZodObject }
+  | PageAnswer
   /** `bare()`: the body itself (auth endpoints). */
-  | { kind: "bare"; status: 200 | 201; schema: z.ZodType };
+  | BareAnswer;
 
 /** `ok(data, message)` in the reference. */
-export const okAnswer = (data: z.ZodType, message = "OK"): SuccessResponse => ({ kind: "envelope", status: 200, data, message });
+export const okAnswer = <D extends z.ZodType>(data: D, message = "OK") => ({ kind: "envelope", status: 200, data, message }) as const satisfies EnvelopeAnswer<D>;
 /** `created(data, message)` in the reference. */
-export const createdAnswer = (data: z.ZodType, message = "Created"): SuccessResponse => ({ kind: "envelope", status: 201, data, message });
+export const createdAnswer = <D extends z.ZodType>(data: D, message = "Created") => ({ kind: "envelope", status: 201, data, message }) as const satisfies EnvelopeAnswer<D>;
 /** `page(…)` of `item`s in the reference. */
-export const pageAnswer = (item: z.ZodType, extra?: z.ZodObject): SuccessResponse => ({ kind: "page", item, extra });
+export const pageAnswer = <I extends z.ZodType, E extends z.ZodObject | undefined = undefined>(item: I, extra?: E) => ({ kind: "page", item, extra }) as const satisfies PageAnswer<I, E>;
 /** `bare(body, status)` in the reference. */
-export const bareAnswer = (schema: z.ZodType, status: 200 | 201 = 200): SuccessResponse => ({ kind: "bare", status, schema });
+export const bareAnswer = <S extends z.ZodType, const St extends 200 | 201 = 200>(schema: S, status: St = 200 as St) => ({ kind: "bare", status, schema }) as const satisfies BareAnswer<S>;
+
+/**
+ * A response schema's output as JSON holds it: the values a string enum allows widened to string
+ * (the database keeps roles, statuses and event names as text, checked where they are written), and a
+ * free-form object (`z.record`) as any object. Keys, nesting, numbers, booleans and nulls stay exact.
+ */
+export type JsonShape<T> = T extends string
+  ? string
+  : T extends readonly (infer U)[]
+    ? JsonShape<U>[]
+    : T extends object
+      ? string extends keyof T
+        ? object
+        : { [K in keyof T]: JsonShape<T[K]> }
+      : T;
+
+/**
+ * The success body a route's reference promises, as a type: what its handler must return
+ * (withApi checks it at compile time, so a handler cannot answer what the OpenAPI document does not say).
+ */
+export type SuccessBody<R extends SuccessResponse> = R extends { kind: "envelope"; data: infer D extends z.ZodType }
+  ? { success: true; data: JsonShape<z.output<D>>; message: string; timestamp: string }
+  : R extends { kind: "page"; item: infer I extends z.ZodType; extra?: infer E }
+    ? { count: number; next: string | null; previous: string | null; results: Array<JsonShape<z.output<I>>> } & (E extends z.ZodObject ? JsonShape<z.output<E>> : unknown)
+    : R extends { kind: "bare"; schema: infer S extends z.ZodType }
+      ? JsonShape<z.output<S>>
+      : never;
+/** The status a route's reference promises on success. */
+export type SuccessStatus<R extends SuccessResponse> = R extends { kind: "page" } ? 200 : R extends { status: infer St } ? St : never;
 
 /** What the reference says about an operation beyond its inputs. */
-export interface RouteDoc {
+export interface RouteDoc<R extends SuccessResponse = SuccessResponse> {
   summary: string;
   description?: string;
   tags: readonly ApiTag[];
   /** Named request-body examples shown in the reference. */
   bodyExamples?: Record<string, { summary: string; value: unknown }>;
-  response: SuccessResponse;
+  response: R;
   /** Domain error codes beyond the ones the reference derives (auth, validation, not found, rate limit). */
   errors?: readonly ErrorCode[];
 }
@@ -78,6 +110,7 @@ export interface RouteDefinition<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   P extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends SuccessResponse = SuccessResponse,
 > {
   method: HttpMethod;
   /** The app/api folder, dynamic segments in brackets: "/api/payment-orders/[orderId]". */
@@ -97,7 +130,7 @@ export interface RouteDefinition<
    * awaited before the handler. Only for a route that writes nothing before `admit`.
    */
   countInStatement?: boolean;
-  doc: RouteDoc;
+  doc: RouteDoc<R>;
 }
 
 /** Identity with the literal types kept (access, method), so withApi can type the handler's context. */
@@ -106,7 +139,8 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(definition: RouteDefinition<A, B, Q, P>): RouteDefinition<A, B, Q, P> {
+  const R extends SuccessResponse = SuccessResponse,
+>(definition: RouteDefinition<A, B, Q, P, R>): RouteDefinition<A, B, Q, P, R> {
   return definition;
 }
 

@@ -26,8 +26,16 @@ export function pageWindow(query: PageQuery): { limit: number; offset: number } 
   return { limit: query.page_size, offset: (query.page - 1) * query.page_size };
 }
 
+/** The spec's list shape. */
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
 /** The spec's list shape `{ count, next, previous, results }`; next/previous are paths keeping the other query parameters. */
-export function page(url: URL, query: PageQuery, count: number, results: unknown[]): ApiResult {
+export function page<T>(url: URL, query: PageQuery, count: number, results: T[]): ApiResult<Page<T>, 200> {
   const linkTo = (pageNumber: number) => {
     const params = new URLSearchParams(url.searchParams);
     params.set("page", String(pageNumber));
@@ -97,7 +105,7 @@ export function decodeCursor(text: string, ordering: string, width: number): Lis
  * carries the cursor of this page's last item beside the next page number; `previous` is the page
  * number before (no cursor).
  */
-export function keysetPage(url: URL, query: KeysetPageQuery, count: number, results: unknown[], nextCursor: string | null): ApiResult {
+export function keysetPage<T>(url: URL, query: KeysetPageQuery, count: number, results: T[], nextCursor: string | null): ApiResult<Page<T>, 200> {
   const linkTo = (pageNumber: number, cursor: string | null) => {
     const params = new URLSearchParams(url.searchParams);
     params.set("page", String(pageNumber));

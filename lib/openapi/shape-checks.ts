@@ -21,7 +21,7 @@ import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { setRefundAddress } from "@/lib/refunds/set-refund-address";
 import type { serializeWallet } from "@/lib/wallets/serialize";
 import type { attemptJson, deliveryJson, endpointJson, endpointWithSecretJson, eventJson, inboxMessageJson } from "@/lib/webhooks/schemas";
-import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeEvent, serializeInboxMessage } from "@/lib/webhooks/serialize";
+import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeEndpointWithSecret, serializeEvent, serializeInboxMessage } from "@/lib/webhooks/serialize";
 
 /**
  * Compile-time guard that the response schemas (lib/<domain>/schemas.ts `…Json`) describe what the
@@ -49,8 +49,8 @@ export type ShapeChecks = [
   Matches<typeof accountJson, Result<typeof serializeAccount>>,
   Matches<typeof transactionJson, Result<typeof serializeTransaction>>,
   Matches<typeof transactionListItemJson, Result<typeof serializeTransactionListItem>>,
-  Matches<typeof endpointJson, Omit<Result<typeof serializeEndpoint>, "secret">>,
-  Matches<typeof endpointWithSecretJson, Required<Result<typeof serializeEndpoint>>>,
+  Matches<typeof endpointJson, Result<typeof serializeEndpoint>>,
+  Matches<typeof endpointWithSecretJson, Result<typeof serializeEndpointWithSecret>>,
   Matches<typeof attemptJson, Result<typeof serializeAttempt>>,
   Matches<typeof deliveryJson, Result<typeof serializeDelivery>>,
   Matches<typeof eventJson, Result<typeof serializeEvent>>,

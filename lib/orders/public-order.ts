@@ -10,66 +10,10 @@ import { parseOrderKey } from "./get-order-or-throw";
 import { acceptedMethodsOf, hasPaymentArrived, isCurrentMethod } from "./payment-methods";
 import { summarizeTransfer } from "./order-transaction";
 import { findOrderByPublicId, findPublicOrderView } from "./queries";
+import type { PublicOrder } from "./schemas";
 import { qrCodePath, type OrderTransactionSummary } from "./serialize";
 
-/**
- * What the hosted payment page and its public status endpoint show of an order: only what the
- * customer needs to pay. Never the merchant's order_info, nonce, webhook URL, wallet settings,
- * deposit destination or ids (tests/api/pay/public-order.test.ts checks the exact key set).
- */
-export interface PublicOrder {
-  order_id: string;
-  shop_name: string;
-  /** Decimal string in token units. */
-  amount: string;
-  currency: string;
-  token: { symbol: string; address: string | null; decimals: number };
-  blockchain: {
-    slug: string;
-    name: string;
-    chain_id: number;
-    native_currency: { symbol: string; name: string; decimals: number };
-    /** Browser RPC: the sandbox devnet's URL only; null elsewhere (the page uses the chain's public RPC). */
-    rpc_url: string | null;
-    explorer_url: string | null;
-  };
-  receiving_address: string;
-  status: string;
-  failure_reason: string | null;
-  amount_received: string;
-  amount_missing: string;
-  /** Fiat-priced orders: the price, its currency and the locked rate (price currency per whole token); null otherwise. */
-  price_amount: string | null;
-  price_currency: string | null;
-  rate: string | null;
-  /** When the token's price feed last updated the answer the rate was locked from. */
-  rate_updated_at: string | null;
-  confirmations: number;
-  confirmation_threshold: number;
-  transaction_hash: string | null;
-  /** Block-explorer link of the payment's transaction (live chains and public testnets only). */
-  transaction_url: string | null;
-  qr_code_url: string;
-  expires_at: string;
-  /** Only once the order is confirmed: before that the customer has no business leaving. */
-  redirect_url: string | null;
-  /** Whether the customer may leave a refund address: overpaid, underpaid or late orders. */
-  refund_address_allowed: boolean;
-  /** The refund address the customer left (set once). */
-  refund_address: string | null;
-  sandbox: boolean;
-  /** Orders from a payment link: what was bought (the link's title) and how many; null otherwise. */
-  item: { name: string; quantity: number } | null;
-  /**
-   * "Pay without gas" (tokens with EIP-3009, lib/gasless): the token's EIP-712 domain name and
-   * version and the validity window to sign; null when the order cannot be paid that way now.
-   */
-  gasless: { name: string; version: string; valid_after: number; valid_before: number } | null;
-  /** The payment methods the customer may choose; one for an order with a single method. */
-  methods: { blockchain: { slug: string; name: string }; currency: string; amount: string; selected: boolean }[];
-  /** Money has arrived: the method can no longer change. */
-  method_fixed: boolean;
-}
+export type { PublicOrder };
 
 /** An order whose customer may ask for money back: overpaid (confirmed with more than the amount), underpaid or paid late. */
 export function refundAddressAllowed(order: Pick<PaymentOrder, "status" | "failureReason" | "amount" | "amountReceived">): boolean {

@@ -221,7 +221,11 @@ export type OrderJsonShape = z.infer<typeof orderJson>;
 
 export const orderListItemJson = orderJson.pick({ id: true, order_id: true, amount: true, currency: true, status: true, created_at: true });
 
-/** What the hosted payment page reads (lib/orders/public-order.ts `serializePublicOrder`): customer-safe fields only. */
+/**
+ * What the hosted payment page and its public status endpoint show of an order (lib/orders/public-order.ts
+ * `serializePublicOrder`): only what the customer needs to pay. Never the merchant's order_info, nonce,
+ * webhook URL, wallet settings, deposit destination or ids (tests/api/pay/public-order.test.ts checks the exact key set).
+ */
 export const publicOrderJson = z.object({
   order_id: z.string(),
   shop_name: z.string(),
@@ -280,6 +284,9 @@ export const publicOrderJson = z.object({
     .describe("The payment methods the customer may choose (POST /api/pay/{order_id}/method/); one for an order with a single method"),
   method_fixed: z.boolean().describe("Money has arrived: the method can no longer change"),
 });
+
+/** The customer's view of an order, as the pay page's components type it: derived from its schema, never declared twice. */
+export type PublicOrder = z.output<typeof publicOrderJson>;
 
 export const chooseMethodBody = z.object({
   blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug of one of the order's methods"),

@@ -1,9 +1,14 @@
+import type { z } from "zod";
 import type { OrderEvent, SandboxInboxMessage, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "@/lib/db/schema";
+import type { inboxMessageJson, webhookEventJson } from "./schemas";
+
+type WebhookEventBody = z.output<typeof webhookEventJson>;
+type SignatureDetails = NonNullable<z.output<typeof inboxMessageJson>["signature_details"]>;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** A webhook endpoint as the API shows it (DESIGN › Shapes); `secret` only at creation and rotation. */
-export function serializeEndpoint(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
+/** A webhook endpoint as the API shows it (DESIGN › Shapes), without its secret. */
+export function serializeEndpoint(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -12,10 +17,14 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, options: { withSecr
     is_active: endpoint.isActive,
     /** Why delivery stopped on its own, e.g. the receiver answered 410 Gone; null otherwise. */
     disabled_reason: endpoint.disabledReason,
-    ...(options.withSecret && { secret: endpoint.secret }),
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
   };
+}
+
+/** The endpoint with its signing secret: only at creation and rotation. */
+export function serializeEndpointWithSecret(endpoint: WebhookEndpoint) {
+  return { ...serializeEndpoint(endpoint), secret: endpoint.secret };
 }
 
 export function serializeAttempt(attempt: WebhookAttempt) {
@@ -45,7 +54,8 @@ export function serializeDelivery(delivery: WebhookDelivery, attempts: WebhookAt
     next_attempt_at: delivery.status === "pending" ? iso(delivery.nextAttemptAt) : null,
     last_status_code: delivery.lastStatusCode,
     last_error: delivery.lastError,
-    payload: JSON.parse(delivery.body) as unknown,
+    // The exact body sent: the gateway wrote it from the event serializer (webhookEventJson describes it).
+    payload: JSON.parse(delivery.body) as WebhookEventBody,
     created_at: delivery.createdAt.toISOString(),
     updated_at: delivery.updatedAt.toISOString(),
     completed_at: iso(delivery.completedAt),
@@ -60,7 +70,8 @@ export function serializeEvent(event: OrderEvent, orderId: string) {
     order_id: orderId,
     created_at: event.createdAt.toISOString(),
     sequence: event.sequence,
-    data: event.data,
+    // The order as GET returned it when the event was recorded (lib/webhooks/outbox.ts writes it; jsonb reads back untyped).
+    data: event.data as WebhookEventBody["data"],
   };
 }
 
@@ -72,7 +83,8 @@ export function serializeInboxMessage(message: SandboxInboxMessage) {
     headers: message.headers as Record<string, string>,
     body: message.body,
     signature_valid: message.signatureValid,
-    signature_details: message.signatureDetails,
+    // Written by lib/webhooks/capture-inbox-message.ts in this shape (jsonb reads back untyped).
+    signature_details: message.signatureDetails as SignatureDetails | null,
   };
 }
 

@@ -5,7 +5,7 @@ import { withApi } from "@/lib/http/with-api";
 import { createEndpoint } from "@/lib/webhooks/create-endpoint";
 import { listEndpoints } from "@/lib/webhooks/queries";
 import { webhookRoutes } from "@/lib/webhooks/routes";
-import { serializeEndpoint } from "@/lib/webhooks/serialize";
+import { serializeEndpoint, serializeEndpointWithSecret } from "@/lib/webhooks/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/webhook-endpoints/ – the merchant's webhook endpoints, newest first (never their secrets)
@@ -16,6 +16,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
 
   // POST /api/webhook-endpoints/ – add an endpoint; its signing secret is in this response (and on rotation) only
   POST: withApi(webhookRoutes.createEndpoint, async ({ db, body, principal }) =>
-    created(serializeEndpoint(await createEndpoint(db, principal.merchantId, body, new Date(), { userId: principal.userId }), { withSecret: true }), "Webhook endpoint created. Store the secret now."),
+    created(serializeEndpointWithSecret(await createEndpoint(db, principal.merchantId, body, new Date(), { userId: principal.userId })), "Webhook endpoint created. Store the secret now."),
   ),
 });

@@ -16,6 +16,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
     ]);
     const result = page(url, query, count, rows.map(serializeInboxMessage));
     // The page shape plus where to point an endpoint (or an order's webhook_url) to fill it.
-    return { ...result, body: { inbox_url: account ? inboxUrl(account.inboxToken) : null, ...(result.body as object) } };
+    return { ...result, body: { inbox_url: account ? inboxUrl(account.inboxToken) : null, ...result.body } };
   }),
 });
