@@ -40,7 +40,7 @@ const metrics = ["first-contentful-paint", "largest-contentful-paint", "total-bl
 /**
  * When the unthrottled page really painted first (Lighthouse's observed, not simulated, FCP). Its
  * simulated LCP and speed index count everything that happened before it, so a run whose first
- * frame came late scores lower (see docs/decisions.md, "The pay page's late first frame").
+ * frame came late scores lower (see bench/HISTORY.md, "The pay page's late first frame").
  */
 function observedFirstPaint(lhr: LighthouseResult): number | string {
   const observed = lhr.audits.metrics?.details?.items?.[0]?.observedFirstContentfulPaint;

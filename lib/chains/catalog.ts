@@ -90,7 +90,7 @@ interface NetworkDef {
  * Ethereum (Casper FFG), the OP-stack chains (L1 inclusion of their batches) and Arbitrum answer
  * `safe` and `finalized` themselves. Polygon PoS's Bor answers `finalized` from Heimdall's
  * milestones (a few seconds behind the head) and nothing better for `safe`, so both use it there
- * (docs/decisions.md › Finality per chain).
+ * (docs/design/chain-engine.md › Confirmations, finality and reorgs).
  */
 const ethereumTags: FinalityTags = { safe: "safe", finalized: "finalized" };
 const polygonTags: FinalityTags = { safe: "finalized", finalized: "finalized" };

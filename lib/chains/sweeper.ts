@@ -95,7 +95,7 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   const due = await findDueSweeps(db, chain.id, now, new Date(now.getTime() - submittedLeaseMs), Math.max(20, policy.batchSize * 5));
   if (due.length === 0) return result;
   // A payment is swept once its newest transfer's block is at or below the chain's `safe` block
-  // (its confirmation threshold was met when the order was confirmed): docs/decisions.md › Finality per chain.
+  // (its confirmation threshold was met when the order was confirmed): docs/design/chain-engine.md › Sweeps.
   const safe = await finalityHead(client, chain, "safe", await client.getBlockNumber({ cacheTime: 0 }));
   const paymentBlocks = await highestTransferBlocks(db, due.map((d) => d.order.id));
   const ready: DueSweep[] = [];

@@ -61,7 +61,7 @@ function supports(claim: TransferClaim, receipt: RpcTransactionReceipt | null, t
 }
 
 /**
- * Checks transfers before they count (docs/decisions.md › What a provider is trusted with): each
+ * Checks transfers before they count (docs/design/chain-engine.md › Providers and trust): each
  * claim must be in its transaction's receipt (a log at its index with the same token, parties and
  * amount; a native one's receipt names the same parties), in the block the scan read. Where the
  * client's pool has two or more providers, a provider other than the one that gave the receipt

@@ -129,7 +129,7 @@ async function anyKnown(client: PublicClient, rows: SentTransaction[]): Promise<
 
 /**
  * Sends the gateway's own transactions on a live network with a locally held key, nonces and fees
- * managed here (docs/decisions.md › Gas, replacement and nonces):
+ * managed here (docs/design/chain-engine.md › The gateway's own transactions):
  *
  * - every signed transaction is recorded (`sent_transactions`) before it is broadcast, so a restart
  *   finds what is in flight: a purpose with a nonce in flight is watched again, never sent anew, and

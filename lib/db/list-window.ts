@@ -141,7 +141,7 @@ export interface PageRead {
  *   `exactCountBound`, else the estimate), then the page from the nearer end: when fewer rows follow the page than precede
  *   it, it is read in the reverse order with the offset counted from the end, and turned back.
  *   With an exact count that is the same page OFFSET would give; with an estimate the page
- *   numbers from the end are positions against that estimate (docs/decisions.md, issue 31).
+ *   numbers from the end are positions against that estimate (docs/design/data-and-counts.md › Lists).
  * `read` runs the list's statement for one `PageRead`; each row carries its sort key and `total`.
  * `bound`: how far the count is exact (`exactCountBound` unless a list says otherwise).
  * `fromNearerEnd` false: always read forward from the offset, the page OFFSET gives even with an

@@ -10,8 +10,8 @@ import { hasRequestedNativeRefunds } from "@/lib/refunds/queries";
 export const maxWatchedBalances = 3 * balancesPerCall;
 
 /**
- * Where the scanner must look for native coin on a chain (docs/decisions.md › What the scanner
- * reads per block): nowhere while no native-coin order is open (no block is read whole); the
+ * Where the scanner must look for native coin on a chain (docs/design/chain-engine.md › What the
+ * scanner reads): nowhere while no native-coin order is open (no block is read whole); the
  * balances of the open ones' deposit addresses while there are at most `maxWatchedBalances`; whole
  * blocks when there are more, or while a native refund is awaited (it goes to the customer's own
  * address, whose balance moves for reasons of its own). Coin sent to a token order's address is

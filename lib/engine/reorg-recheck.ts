@@ -15,10 +15,10 @@ import { recordOrderEvent } from "@/lib/webhooks/outbox";
 
 /**
  * Confirmed transfers and succeeded sweeps stay under watch for 2 × their order's threshold, at
- * least 64 blocks (docs/decisions.md › Reorgs after confirmation): a reorg that deep takes away
+ * least 64 blocks (docs/design/chain-engine.md › Reorgs): a reorg that deep takes away
  * something the merchant was told about, and they hear it. Where the chain names a `finalized`
  * block, they also stay under watch until their block is at or below it, however long finality
- * takes (docs/decisions.md › Finality per chain).
+ * takes (docs/design/chain-engine.md › Confirmations, finality and reorgs).
  */
 export const recheckWindow: RecheckWindow = { thresholdMultiple: 2, minBlocks: 64 };
 

@@ -13,7 +13,7 @@ import type { FeedAnswer } from "@/lib/pricing/convert";
 import { readFeed } from "@/lib/pricing/price-feeds";
 
 /**
- * When relaying is worth it and affordable (docs/decisions.md › Issue 49 items 6 and 7): the same
+ * When relaying is worth it and affordable (docs/design/payments.md › Gasless payments): the same
  * rule decides whether the payment page offers "Pay without gas" and whether the relay endpoint
  * sends one.
  */

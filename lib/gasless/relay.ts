@@ -68,7 +68,7 @@ class RelayerAtFloorError extends Error {}
 
 /**
  * POST /api/pay/{order_id}/gasless/: relays a customer's signed EIP-3009 transferWithAuthorization
- * to the order's deposit address from the gateway's relayer, paying its gas (docs/decisions.md ›
+ * to the order's deposit address from the gateway's relayer, paying its gas (docs/design/payments.md ›
  * Gasless payments). Refused first when the relay is not worth it or the relayer is at its floor
  * (lib/gasless/policy.ts, the rule the payment page's offer follows), then the authorization is
  * checked (checkAuthorization), then refused when its nonce is on record here or used on chain, when

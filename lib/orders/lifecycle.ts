@@ -30,7 +30,7 @@ const isOrderAsset = (order: PaymentOrder, t: Transaction) => order.blockchainId
 const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.counted && isOrderAsset(order, t);
 
 /**
- * The lifecycle rules (DESIGN.md › Order lifecycle, docs/decisions.md › Payment truth), as a pure
+ * The lifecycle rules (DESIGN.md › Order lifecycle, docs/design/payments.md › Lifecycle), as a pure
  * function of an order and its transfers. Only live transfers of the order's asset that arrived by
  * its deadline count. An order settles once: confirmed, failed or expired; the one move out of a
  * settled state is expired → failed (late_payment), when the order's asset arrives after an

@@ -6,7 +6,7 @@
  * - ERC-20 token: `ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<base units>`.
  *
  * Amounts are plain integers in base units: EIP-681 also allows `2.014e18`, which several wallets
- * misparse (docs/decisions.md, "EIP-681 with the amount").
+ * misparse (docs/design/payments.md › The hosted payment page).
  */
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;

@@ -72,7 +72,7 @@ export async function mine(db: Db, merchantId: number, input: MineBody) {
  * budget like mine: the new branch is at least depth + 1 blocks. The devnet is every merchant's, so
  * only the asking merchant's transactions vanish (`merchantTransactions`); every other transaction
  * of the replaced blocks is mined again on the new branch, and other merchants' payments stay
- * confirmed, never at risk (docs/decisions.md › Issue 49 items 6 and 7).
+ * confirmed, never at risk (docs/design/sandbox.md › Tools, docs/adr/0018).
  */
 export async function reorg(db: Db, merchantId: number, input: ReorgBody) {
   const chain = chainBySlugOrThrow(input.blockchain);

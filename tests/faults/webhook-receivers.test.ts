@@ -248,7 +248,7 @@ test(
       expect(gap).toBeGreaterThanOrEqual(scheduled * 0.8 - 0.05);
       expect(gap).toBeLessThanOrEqual(scheduled * 1.2 + 1.5);
     }
-    // In order per instance only: with two instances the second may take an order's next event while the first still sends the previous one (docs/decisions.md).
+    // In order per instance only: with two instances the second may take an order's next event while the first still sends the previous one (docs/design/webhooks.md).
     for (const { name, byOrder } of sequencesByOrder)
       for (const [orderId, sequences] of byOrder) expect([...sequences].sort(), `${name} ${orderId}`).toEqual([1, 2]);
     if (drivers.length === 1)

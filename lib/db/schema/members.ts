@@ -6,7 +6,7 @@ import { merchants } from "./accounts";
 /**
  * Who may act in a merchant account (issue 28). `user_id` names the person's login, which is still a
  * `merchants` row (username, email, password, second factors, sessions): every login is also its own
- * account, owned by itself; memberships give it roles in other accounts (docs/decisions.md).
+ * account, owned by itself; memberships give it roles in other accounts (docs/adr/0008).
  * `role`: owner | admin | developer | viewer (lib/auth/roles.ts).
  */
 export const memberships = pgTable(

@@ -11,7 +11,7 @@ import { call } from "../../helpers/request";
 
 /**
  * What the database said about a credential is reused for credentialCacheTtlMs (5 s). These tests
- * hold the promise the README and docs/decisions.md make: a change made by another instance (here:
+ * hold the promise the README and docs/design/auth-and-limits.md make: a change made by another instance (here:
  * straight in the database) takes effect within that bound; one made through this process at
  * once; expiry always at once.
  */
