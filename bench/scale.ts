@@ -3,7 +3,9 @@ import { runInNewContext } from "node:vm";
 import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { GET as listEventsRoute } from "@/app/api/events/route";
-import { GET as listOrdersRoute } from "@/app/api/payment-orders/route";
+import { POST as createApiKeyRoute } from "@/app/api/api-keys/route";
+import { POST as createWalletRoute } from "@/app/api/merchant-wallets/route";
+import { GET as listOrdersRoute, POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { GET as listTransactionsRoute } from "@/app/api/transactions/route";
 import { GET as listDeliveriesRoute } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
 import { POST as login } from "@/app/api/auth/login/route";
@@ -26,11 +28,23 @@ import { createBenchDatabase, fmt, noParams, openKeptBenchDatabase, percentile, 
  * re-measures it without seeding (its size only), e.g. after a migration adds an index.
  * SCALE_SIZES=1000,1000000 picks the sizes (ascending; default 1 k, 100 k, 1 M); SCALE_DATABASE_NAME
  * names the seeded database instead of a random gw_bench_scale_… name.
+ *
+ * Then, in a database of its own, one merchant's history made through the API (POST
+ * /api/payment-orders/ with an API key, four at a time: the ids, created_at (milliseconds, ties when
+ * two land in the same one), nonces and list counts the route gives), at SCALE_API_SIZES orders
+ * (default 1000,20000; 0 skips), read with that API key. Nothing analyzes it, as nothing does where
+ * autovacuum is off or behind (this machine's PostgreSQL) or absent (PGlite): the planner has no
+ * statistics for it (issue 51 item 6).
  */
 const sizes = (process.env.SCALE_SIZES ? process.env.SCALE_SIZES.split(",").map(Number) : [1_000, 100_000, 1_000_000])
   .sort((a, b) => a - b)
   .filter((n) => n <= Number(process.env.SCALE_MAX ?? 1_000_000));
 const samples = Number(process.env.SCALE_SAMPLES ?? 30);
+const apiSizes = (process.env.SCALE_API_SIZES ?? "1000,20000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0)
+  .sort((a, b) => a - b);
 /** Seconds between two orders (1 M orders over about two years). */
 const orderSpacingSeconds = 63;
 
@@ -330,4 +344,96 @@ export async function runScaleBench(): Promise<void> {
   } finally {
     await database.close();
   }
+  if (apiSizes.length) await measureApiHistory();
+}
+
+type ListBody = { next: string | null; count: number; results: unknown[] };
+
+/** Orders made through POST /api/payment-orders/ at the same time: ties on created_at (milliseconds) when two land together. */
+const apiCreators = 4;
+
+/**
+ * A new merchant's history made through the API, measured at each of `apiSizes`: its first page, pages 2
+ * and 20 by number, page 2 by its `next` link, and the last page, read with its API key.
+ */
+async function measureApiHistory(): Promise<void> {
+  const database = await createBenchDatabase("scale_api", { keep: process.env.SCALE_KEEP === "1" });
+  try {
+    await measureApiHistoryIn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function measureApiHistoryIn(database: Awaited<ReturnType<typeof createBenchDatabase>>): Promise<void> {
+  const account = { username: "scaleapi", email: "scale-api@example.com", password: "bench-password", shop_name: "Scale API" };
+  await register(request("POST", "/api/auth/register", { body: account }), noParams);
+  const { access } = (await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json()) as { access: string };
+  await database.db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 100_000_000 }).where(eq(merchants.username, account.username));
+  const wallet = await createWalletRoute(
+    request("POST", "/api/merchant-wallets/", { token: access, body: { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 } }),
+    noParams,
+  );
+  if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${await wallet.text()}`);
+  const keyAnswer = await createApiKeyRoute(request("POST", "/api/api-keys/", { token: access, body: { name: "scale", preset: "full_access" } }), noParams);
+  const key = ((await keyAnswer.json()) as { data: { key: string } }).data.key;
+  const [merchant] = rowsOf(await database.db.execute(sql`select id from merchants where username = ${account.username}`));
+  const merchantId = Number(merchant!.id);
+
+  const get = (path: string) => async () => {
+    const res = await listOrdersRoute(request("GET", path, { token: key }), noParams);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    const body = (await res.json()) as { data?: ListBody } & ListBody;
+    return body.data ?? body;
+  };
+  const results = new Map<string, Map<number, { p50: number; p99: number }>>();
+  const extras: string[] = [];
+  let made = 0;
+  for (const size of apiSizes) {
+    const started = performance.now();
+    const create = async () => {
+      while (made < size) {
+        const nonce = ++made;
+        const body = { amount: `${1 + (nonce % 97)}.5`, currency: nonce % 3 ? "USDC" : "ETH", blockchain: "base", order_info: `{"sku":"SKU-${nonce % 977}"}`, nonce };
+        const res = await createOrderRoute(request("POST", "/api/payment-orders/", { token: key, body }), noParams);
+        if (res.status !== 201) throw new Error(`POST order answered ${res.status}: ${await res.text()}`);
+      }
+    };
+    await Promise.all(Array.from({ length: apiCreators }, create));
+    // The list counts take in the new orders as the fold task would (every 30 s); no ANALYZE.
+    await foldAllListCounts(database.db);
+    const [ties] = rowsOf(
+      await database.db.execute(
+        sql`select count(*)::int - count(distinct created_at)::int as tied from payment_orders where merchant_id = ${merchantId}`,
+      ),
+    );
+    const [plan] = rowsOf(await database.db.execute(sql`explain (format json) select 1 from payment_orders where merchant_id = ${merchantId}`));
+    const planJson = plan!["QUERY PLAN"];
+    const estimate = ((typeof planJson === "string" ? JSON.parse(planJson) : planJson) as Array<{ Plan: { "Plan Rows": number } }>)[0]!.Plan["Plan Rows"];
+    extras.push(
+      `${size} API orders: made in ${fmt((performance.now() - started) / 1000, 1)} s, ${apiCreators} at a time; ${ties!.tied} share a created_at with another; the planner estimates the merchant's orders at ${estimate}`,
+    );
+    const last = Math.ceil(size / 20);
+    const cursorPage2 = (await get("/api/payment-orders/")()).next!;
+    const probes: Probe[] = [
+      { name: "orders", run: async () => void (await get("/api/payment-orders/")()) },
+      { name: "orders ?page=2", run: async () => void (await get("/api/payment-orders/?page=2")()) },
+      { name: "orders ?page=20", run: async () => void (await get("/api/payment-orders/?page=20")()) },
+      { name: "orders page 2 by its next link", run: async () => void (await get(cursorPage2)()) },
+      { name: "orders last page", run: async () => void (await get(`/api/payment-orders/?page=${last}`)()) },
+      { name: "orders ?status=pending", run: async () => void (await get("/api/payment-orders/?status=pending")()) },
+      { name: "orders ?ordering=-amount", run: async () => void (await get("/api/payment-orders/?ordering=-amount")()) },
+    ];
+    for (const probe of probes) {
+      if (!results.has(probe.name)) results.set(probe.name, new Map());
+      results.get(probe.name)!.set(size, await timeProbe(probe));
+    }
+  }
+  console.log(`\nScale: a history made through the API (one merchant, a database of its own that nothing analyzed, read with its API key), p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${apiSizes[0]} case)`);
+  console.log(["request".padEnd(48), ...apiSizes.map((s) => `${s} API orders`.padStart(30))].join(""));
+  for (const [name, bySize] of results) {
+    const base = bySize.get(apiSizes[0]!)!.p50;
+    console.log([name.padEnd(48), ...apiSizes.map((s) => { const f = bySize.get(s)!; return `${fmt(f.p50)} / ${fmt(f.p99)} (x${fmt(f.p50 / base, 1)})`.padStart(30); })].join(""));
+  }
+  for (const line of extras) console.log(line);
 }

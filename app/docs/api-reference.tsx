@@ -12,7 +12,8 @@ export function ApiReference() {
         telemetry: false,
         withDefaultFonts: false,
         showDeveloperTools: "never",
-        mcp: { disabled: true },
+        // Scalar's "Ask AI" (on by default on a local address) would send the document to Scalar's service.
+        agent: { disabled: true },
         hideClientButton: false,
         documentDownloadType: "json",
         defaultHttpClient: { targetKey: "node", clientKey: "fetch" },

@@ -52,6 +52,9 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     // The hot path's statements, on connections that keep their plans (see `withCachedPlans`).
     const cachedPlansClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "auto", ...sessionSettings() } });
     cachedPlanDbs.set(db, drizzle(withNamedStatements(cachedPlansClient), { schema, logger: options.logger }) as unknown as Db);
+    // List pages one index answers in order, on connections whose planner may not sort (see `withoutSortsPool`).
+    const noSortsClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "force_custom_plan", application_name: noSortsApplicationName, ...noSortSettings, ...sessionSettings() } });
+    noSortDbs.set(db, drizzle(withNamedStatements(noSortsClient), { schema, logger: options.logger }) as unknown as Db);
     const url = options.url;
     sessionConnectionOpeners.set(db, (onclose) => {
       // One connection, never recycled while idle (a session lock lives as long as its connection).
@@ -62,7 +65,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
       db: db as unknown as Db,
       driver: "postgres",
       close: async () => {
-        await Promise.all([sqlClient.end({ timeout: 5 }), cachedPlansClient.end({ timeout: 5 })]);
+        await Promise.all([sqlClient.end({ timeout: 5 }), cachedPlansClient.end({ timeout: 5 }), noSortsClient.end({ timeout: 5 })]);
       },
     };
   }
@@ -136,6 +139,27 @@ export function withCachedPlans(db: DbOrTx): DbOrTx {
 }
 
 const cachedPlanDbs = new WeakMap<object, Db>();
+
+/**
+ * The planner settings of list reads that one index answers in order (lib/db/list-window.ts
+ * `withoutSorts`): no sort, plain or incremental, so such a statement is read from that index
+ * whatever the planner believes of the rows it matches.
+ */
+export const noSortSettings = { enable_sort: "off", enable_incremental_sort: "off" } as const;
+
+/** How the connections of that pool name themselves (pg_stat_activity). */
+export const noSortsApplicationName = "gateway list reads";
+
+/**
+ * On PostgreSQL, the handle of a third pool whose connections run with `noSortSettings` (list
+ * pages, `withoutSorts`): the settings cost no statement. Undefined inside a transaction and on
+ * PGlite (one connection), where the caller sets them for one transaction instead.
+ */
+export function withoutSortsPool(db: DbOrTx): DbOrTx | undefined {
+  return noSortDbs.get(db);
+}
+
+const noSortDbs = new WeakMap<object, Db>();
 
 const dialect = new PgDialect();
 

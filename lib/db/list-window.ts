@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { exactCountBound, type ListCursor } from "@/lib/http/pagination";
+import { noSortSettings, withoutSortsPool } from "./client";
 import { rowsOf } from "./map-row";
 import type { DbOrTx } from "./types";
 
@@ -135,6 +136,43 @@ export interface PageRead {
 }
 
 /**
+ * Runs `read` on a handle whose planner may not sort (`noSortSettings`: `enable_sort` and
+ * `enable_incremental_sort` off), so a statement an index answers in order is read from that index
+ * whatever the planner believes of the rows it would match. On PostgreSQL that is a pool of its own
+ * (`withoutSortsPool`: no statement more); on PGlite and inside a caller's transaction, a
+ * (sub)transaction that sets them for itself and, inside a caller's, puts them back after.
+ *
+ * Why: the planner weighs reading an index in order against fetching every match and sorting it by
+ * how many rows it thinks match. A merchant's rows it has no statistics for (a table never analyzed:
+ * autovacuum off or behind, PGlite, which has none; or a merchant grown since the last ANALYZE beside
+ * a bigger history) are estimated at a few dozen or one; once the page's OFFSET + LIMIT passes that,
+ * LIMIT no longer makes the ordered read cheaper, and it picks a bitmap scan that fetches and sorts
+ * the merchant's whole history: page 20 cost 4.7× more at 20,000 orders than at 1,000
+ * (docs/decisions.md, issue 51 item 6). Only for statements whose filter and order one index serves
+ * with no other condition: there the ordered read takes exactly the rows the page needs, never more,
+ * while a statement whose filter the index does not hold could be made to walk a history row by row.
+ */
+export async function withoutSorts<T>(db: DbOrTx, read: (handle: DbOrTx) => Promise<T>): Promise<T> {
+  const pool = withoutSortsPool(db);
+  if (pool) return read(pool);
+  const nested = db instanceof PgTransaction;
+  const settings = Object.entries(noSortSettings);
+  return db.transaction(async (tx) => {
+    const [before] = rowsOf(
+      await tx.execute(
+        sql`select ${sql.join(
+          settings.map(([name, value]) => sql`current_setting(${name}) as ${sql.identifier(name)}, set_config(${name}, ${value}, true)`),
+          sql`, `,
+        )}`,
+      ),
+    );
+    const result = await read(tx);
+    if (nested) await tx.execute(sql`select ${sql.join(settings.map(([name]) => sql`set_config(${name}, ${String(before![name])}, true)`), sql`, `)}`);
+    return result;
+  });
+}
+
+/**
  * A page of a keyset list, read without scanning what it skips where it can:
  * - first page, or a page reached by a `next` link's cursor: one statement, page and bounded count;
  * - a page number past the first: the count first (the maintained count, or exact up to
@@ -142,20 +180,34 @@ export interface PageRead {
  *   it, it is read in the reverse order with the offset counted from the end, and turned back.
  *   With an exact count that is the same page OFFSET would give; with an estimate the page
  *   numbers from the end are positions against that estimate (docs/design/data-and-counts.md › Lists).
- * `read` runs the list's statement for one `PageRead`; each row carries its sort key and `total`.
+ * `read` runs the list's statement for one `PageRead` on the handle it is given; each row carries its sort key and `total`.
  * `bound`: how far the count is exact (`exactCountBound` unless a list says otherwise).
  * `fromNearerEnd` false: always read forward from the offset, the page OFFSET gives even with an
  * estimated count (for a list that reads all its matches to sort them anyway: nothing to save).
+ * `inIndexOrder`: the list's filter and order are one index's, with no other condition: read with
+ * the planner's sorts off (`withoutSorts`), so no page sorts the history whatever the statistics.
  */
 export async function readKeysetPage<R extends { sortKey: string[]; total: number | null }>(
   db: DbOrTx,
   list: CountedList,
   window: KeysetWindow,
-  read: (spec: PageRead) => Promise<R[]>,
-  { bound = exactCountBound, fromNearerEnd = true }: { bound?: number; fromNearerEnd?: boolean } = {},
+  read: (spec: PageRead, db: DbOrTx) => Promise<R[]>,
+  { bound = exactCountBound, fromNearerEnd = true, inIndexOrder = false }: { bound?: number; fromNearerEnd?: boolean; inIndexOrder?: boolean } = {},
+): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
+  if (inIndexOrder) return withoutSorts(db, (handle) => readPageOn(handle, list, window, read, bound, fromNearerEnd));
+  return readPageOn(db, list, window, read, bound, fromNearerEnd);
+}
+
+async function readPageOn<R extends { sortKey: string[]; total: number | null }>(
+  db: DbOrTx,
+  list: CountedList,
+  window: KeysetWindow,
+  read: (spec: PageRead, db: DbOrTx) => Promise<R[]>,
+  bound: number,
+  fromNearerEnd: boolean,
 ): Promise<{ page: R[]; count: number; nextKey: string[] | null }> {
   if (window.after || window.offset === 0) {
-    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(list, bound), after: window.after });
+    const found = await read({ reverse: false, offset: 0, limit: window.limit + 1, total: boundedCount(list, bound), after: window.after }, db);
     return settlePage(db, list, found as Array<R & { total: number }>, window, bound);
   }
   const count = await listCount(db, list, await boundedCountOf(db, list, bound), bound);
@@ -165,12 +217,12 @@ export async function readKeysetPage<R extends { sortKey: string[]; total: numbe
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;
   if (fromNearerEnd && following < window.offset) {
-    const found = await read({ reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null });
+    const found = await read({ reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null }, db);
     const page = found.reverse();
     const last = page[page.length - 1];
     return { page, count, nextKey: following > 0 && last ? last.sortKey : null };
   }
-  const found = await read({ reverse: false, offset: window.offset, limit: window.limit + 1, total: known, after: null });
+  const found = await read({ reverse: false, offset: window.offset, limit: window.limit + 1, total: known, after: null }, db);
   const page = found.slice(0, window.limit);
   const last = page[page.length - 1];
   return { page, count, nextKey: found.length > window.limit && last ? last.sortKey : null };

@@ -77,6 +77,22 @@ function maintainedOrderCount(merchantId: number, filters: { status?: string; bl
 }
 
 /**
+ * Whether one of the orders' list indexes holds the filters and the ordering with no other
+ * condition, so reading it in order takes exactly the page's rows (`readKeysetPage`'s
+ * `inIndexOrder`): (merchant, created_at, id) and (merchant, amount value, id) unfiltered; the
+ * status, chain and currency indexes, each (merchant, X, created_at, id), for one of those filters
+ * by created_at, and the status one for the status ordering. Not a nonce (one order at most, by its
+ * own index) nor two filters (one index holds one of them; the planner weighs the rest).
+ */
+function indexServesOrder(filters: OrderFilters, field: OrderingField): boolean {
+  if (filters.nonce !== undefined) return false;
+  const held = [filters.status !== undefined && "status", filters.blockchainId !== undefined && "chain", filters.currency !== undefined && "currency"].filter(Boolean);
+  if (held.length === 0) return true;
+  if (held.length > 1) return false;
+  return field === "created_at" || (field === "status" && held[0] === "status");
+}
+
+/**
  * One page of a merchant's orders and the total matching the filters (exact: the maintained
  * count; with a nonce, which matches one order at most, counted). The page is read with one extra
  * row, which says whether a next page exists; `after` (a cursor) replaces the offset for pages
@@ -100,16 +116,22 @@ export async function listOrders(
   // The nonce filter is the one the maintained counts are not kept by (it matches one order at most).
   const maintained = filters.nonce === undefined ? maintainedOrderCount(merchantId, filters) : undefined;
   // Page and total in one statement (an uncorrelated subquery, run once); deep page numbers from the nearer end.
-  const { page, count, nextKey } = await readKeysetPage(db, { table: paymentOrders, where, countOrder: sortKeys.created_at, maintained }, window, (read) => {
-    const direction = ordering.descending !== read.reverse ? desc : asc;
-    return db
-      .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: read.total })
-      .from(paymentOrders)
-      .where(and(where, afterCursor(keys, read.after, ordering.descending)))
-      .orderBy(...keys.map((k) => direction(k.expression)))
-      .limit(read.limit)
-      .offset(read.offset);
-  });
+  const { page, count, nextKey } = await readKeysetPage(
+    db,
+    { table: paymentOrders, where, countOrder: sortKeys.created_at, maintained },
+    window,
+    (read, handle) => {
+      const direction = ordering.descending !== read.reverse ? desc : asc;
+      return handle
+        .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(keys), total: read.total })
+        .from(paymentOrders)
+        .where(and(where, afterCursor(keys, read.after, ordering.descending)))
+        .orderBy(...keys.map((k) => direction(k.expression)))
+        .limit(read.limit)
+        .offset(read.offset);
+    },
+    { inIndexOrder: indexServesOrder(filters, ordering.field) },
+  );
   return { rows: page.map((row): PaymentOrder => row.order), count, nextKey };
 }
 
@@ -759,15 +781,21 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   // search reads forward: its matches come unordered from the trigram index and are all sorted
   // either way, and beyond its small exact bound a page counted from the end would be a position
   // against the estimate, not the page OFFSET gives.
-  const { page, count } = await readKeysetPage(db, list, { ...window, after: null }, (read) =>
-    db
-      .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: read.total })
-      .from(paymentOrders)
-      .where(where)
-      .orderBy(...sortKeys.created_at.map((k) => (read.reverse ? asc : desc)(k.expression)))
-      .limit(read.limit)
-      .offset(read.offset),
-    { bound, fromNearerEnd: !q },
+  // Dates are a range of every list index's created_at, after its equality columns: they keep the order.
+  const inIndexOrder = !q && indexServesOrder({ status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined }, "created_at");
+  const { page, count } = await readKeysetPage(
+    db,
+    list,
+    { ...window, after: null },
+    (read, handle) =>
+      handle
+        .select({ order: getTableColumns(paymentOrders), sortKey: sortKeyText(sortKeys.created_at), total: read.total })
+        .from(paymentOrders)
+        .where(where)
+        .orderBy(...sortKeys.created_at.map((k) => (read.reverse ? asc : desc)(k.expression)))
+        .limit(read.limit)
+        .offset(read.offset),
+    { bound, fromNearerEnd: !q, inIndexOrder },
   );
   return { rows: page.map((row): PaymentOrder => row.order), count, exact: isExactCount(list, count, bound) };
 }

@@ -27,3 +27,28 @@ test("the landing page explains the gateway in three steps and leads to Sign up,
   // Docs and dashboard lead to each other (issue 29).
   await expect(page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/dashboard");
 });
+
+test("the API reference at /docs renders the live OpenAPI document with Scalar, from this server alone and without errors", async ({ page }) => {
+  const elsewhere: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!["http:", "https:"].includes(url.protocol)) return;
+    if (url.origin !== new URL(baseUrl()).origin) elsewhere.push(request.url());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(`${baseUrl()}/docs`);
+  // The document's title, and its operations in Scalar's sidebar, a group opened.
+  await expect(page.getByRole("heading", { name: "Payment Gateway API", level: 1 })).toBeVisible({ timeout: 30_000 });
+  const sidebar = page.getByRole("navigation", { name: "Sidebar for Payment Gateway API" });
+  await sidebar.getByRole("button", { name: /^Payment orders/ }).click();
+  await expect(sidebar.getByRole("button", { name: /^Create a payment order HTTP Method: POST/ })).toBeVisible();
+  await expect(sidebar.getByRole("button", { name: /^List payment orders HTTP Method: GET/ })).toBeVisible();
+  // No "Ask AI" (it would send the document to Scalar's service).
+  await expect(page.getByRole("button", { name: "Ask AI" })).toHaveCount(0);
+  expect(elsewhere).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -372,6 +372,9 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
       [listOrders, "/api/payment-orders/?ordering=status"],
       [listOrders, "/api/payment-orders/?ordering=-status&status=expired"],
       [listOrders, `/api/payment-orders/?page=2&cursor=${cursorOf(first.body.next)}`],
+      // Page 20 by number (issue 51 item 6): OFFSET 380 down the created-at index, and the amount index.
+      [listOrders, "/api/payment-orders/?page=20"],
+      [listOrders, "/api/payment-orders/?ordering=-amount&page=20"],
       [listEvents, "/api/events/"],
       [listEvents, "/api/events/?event=payment.confirmed"],
       [listEvents, "/api/events/?page=120"],
