@@ -1,6 +1,6 @@
 import "server-only";
 import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
-import { recordChainHead } from "@/lib/health/metrics";
+import { recordChainHead } from "@/lib/metrics/record";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";

@@ -6,7 +6,7 @@ import { chainClient } from "@/lib/chains/clients";
 import { devnetRelayer } from "@/lib/chains/sandbox-devnet";
 import { withDeadline } from "@/lib/engine/deadline";
 import { env } from "@/lib/env";
-import { observeRelayerBalance } from "@/lib/health/metrics";
+import { observeRelayerBalance } from "@/lib/metrics/record";
 import { ApiError } from "@/lib/http/errors";
 import { describeError, log } from "@/lib/log";
 import type { FeedAnswer } from "@/lib/pricing/convert";

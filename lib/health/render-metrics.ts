@@ -9,7 +9,7 @@ import { withDeadline } from "@/lib/engine/deadline";
 import { taskClock, taskStates } from "@/lib/engine/task-state";
 import { taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
-import { chainHeads, metrics } from "./metrics";
+import { chainHeads, metrics } from "@/lib/metrics/registry";
 import { dueDeliveries, scannedBlocks, sweepCountsByStatus } from "./queries";
 
 /** How long the scrape may wait for the database before reporting it down. */
