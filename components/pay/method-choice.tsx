@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/orders/customer-messages";
-import { displayAmount } from "@/lib/orders/display-amount";
+import { displayAmount } from "@/lib/money/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";

@@ -2,7 +2,7 @@ import "server-only";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { sweepMovementsBatch } from "@/lib/chains/queries";
 import type { DbOrTx } from "@/lib/db/types";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
 import { paymentMovementsBatch, type MovementCursor } from "@/lib/transactions/queries";

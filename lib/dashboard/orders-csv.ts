@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { exportOrdersBatch, type ExportOrderRow } from "@/lib/orders/queries";
 
 /** A year of orders per export keeps one download bounded; the form asks again for more. */

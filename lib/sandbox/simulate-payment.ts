@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
 import { mineBlocks, sendFromFaucet } from "./devnet-tools";
