@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage } from "@/lib/http/error-wording";
 import { adoptServerTexts } from "@/lib/money/display-amount";
 import { linkPrice } from "@/lib/payment-links/link-price";
 import styles from "./pay.module.css";

@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
+import { customerErrorMessage } from "@/lib/http/error-wording";
 import { displayAmount } from "@/lib/money/display-amount";
 import type { PublicOrder } from "@/lib/orders/public-order";
 import styles from "./pay.module.css";
