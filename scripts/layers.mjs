@@ -49,11 +49,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  *   no merchant-facing domain above it.
  * - runtime: what runs below every domain and knows none: lib/jobs (supervisor, task state, drivers,
  *   kick), the audit trail's recorder, idempotent requests, the general fixed-window rate limiter.
+ * - HTTP and money basics: the API's errors, error codes and their wording, envelope, pagination,
+ *   zod messages; money amounts (parsing an amount throws the API's INVALID_AMOUNT). Above storage:
+ *   the database layer knows neither HTTP nor amounts.
  * - storage: lib/db (client, schema, list SQL, locks).
- * - leaves: imported by anything, importing only each other: env, log, ids, redaction, the HTTP basics
- *   (errors, error codes and their wording, envelope, pagination, zod messages), money amounts,
- *   metrics, CSV writing, list windows, process singletons, locales, the generated API client, and
- *   the data folders (messages, contract artifacts).
+ * - leaves: imported by anything, importing only each other: env, log, ids, redaction, metrics, CSV
+ *   writing, list windows, process singletons, locales, the generated API client, and the data
+ *   folders (messages, contract artifacts).
  */
 export const layers = [
   {
@@ -72,6 +74,7 @@ export const layers = [
   { name: "accounts", entries: ["lib/auth"] },
   { name: "chains", entries: ["lib/chains"] },
   { name: "runtime", entries: ["lib/jobs", "lib/audit", "lib/idempotency", "lib/rate-limit"] },
+  { name: "HTTP and money basics", entries: ["lib/http", "lib/money"] },
   { name: "storage", entries: ["lib/db"] },
   {
     name: "leaves",
@@ -80,8 +83,6 @@ export const layers = [
       "lib/log",
       "lib/redact",
       "lib/ids",
-      "lib/http",
-      "lib/money",
       "lib/metrics",
       "lib/csv",
       "lib/list-window",
