@@ -15,7 +15,7 @@ import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
 import { getSessionMerchant, type SessionMerchant } from "./next-auth";
-import { consume, rateLimitedError } from "./rate-limit";
+import { consume, rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import { roleAllows, type MemberPermission } from "./roles";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */

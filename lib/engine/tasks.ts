@@ -1,5 +1,6 @@
 import "server-only";
-import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
+import { deleteLoginFailuresBefore } from "@/lib/auth/queries";
+import { deleteCountersBefore } from "@/lib/rate-limit/queries";
 import { recordChainHead } from "@/lib/metrics/record";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
