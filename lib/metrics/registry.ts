@@ -1,9 +1,11 @@
 import "server-only";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
- * The Prometheus metrics of this process (GET /api/metrics), on one prom-client registry kept on
- * globalThis: Next loads modules more than once, and a second registry would split the counters.
+ * The Prometheus metrics of this process (GET /api/metrics), on one prom-client registry for the
+ * process (lib/process-singleton.ts): Next loads modules more than once, and a second registry
+ * would split the counters.
  * A leaf below every domain: the domains record what happens through lib/metrics/record.ts as it
  * happens (requests, webhook attempts, sent transactions, relays); the rest is read at scrape time
  * (lib/health/render-metrics.ts).
@@ -78,11 +80,10 @@ function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-const holder = globalThis as unknown as { __gatewayMetrics?: Metrics; __gatewayChainHeads?: Map<string, bigint> };
 
 export function metrics(): Metrics {
-  return (holder.__gatewayMetrics ??= createMetrics());
+  return processSingleton("metrics", createMetrics);
 }
 
 /** The newest head each chain's watcher saw in this process. */
-export const chainHeads = (holder.__gatewayChainHeads ??= new Map<string, bigint>());
+export const chainHeads = processSingleton("chainHeads", () => new Map<string, bigint>());
