@@ -53,9 +53,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  *   zod messages; money amounts (parsing an amount throws the API's INVALID_AMOUNT). Above storage:
  *   the database layer knows neither HTTP nor amounts.
  * - storage: lib/db (client, schema, list SQL, locks).
- * - leaves: imported by anything, importing only each other: env, log, ids, redaction, metrics, CSV
- *   writing, list windows, process singletons, locales, the generated API client, and the data
- *   folders (messages, contract artifacts).
+ * - leaves: imported by anything, importing only each other: env, log, ids, redaction, deadlines,
+ *   metrics, CSV writing, list windows, process singletons, locales, the generated API client, and
+ *   the data folders (messages, contract artifacts).
  */
 export const layers = [
   {
@@ -83,6 +83,7 @@ export const layers = [
       "lib/log",
       "lib/redact",
       "lib/ids",
+      "lib/deadline",
       "lib/metrics",
       "lib/csv",
       "lib/list-window",

@@ -4,7 +4,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import type { Blockchain, TokenInfo } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { devnetRelayer } from "@/lib/chains/sandbox-devnet";
-import { withDeadline } from "@/lib/engine/deadline";
+import { withDeadline } from "@/lib/deadline";
 import { env } from "@/lib/env";
 import { observeRelayerBalance } from "@/lib/metrics/record";
 import { ApiError } from "@/lib/http/errors";
