@@ -4,7 +4,7 @@ import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-addres
 import { devnetContracts, findBlockchainBySlug, findToken, listBlockchains } from "@/lib/chains/catalog";
 import { serializeBlockchain } from "@/lib/chains/serialize";
 import { newId } from "@/lib/ids";
-import { parseAmount } from "@/lib/orders/amounts";
+import { parseAmount } from "@/lib/money/amounts";
 import { createOrderBody } from "@/lib/orders/schemas";
 import { sha256Hex } from "@/lib/auth/hash";
 

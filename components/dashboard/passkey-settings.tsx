@@ -8,24 +8,23 @@ import {
 } from "@simplewebauthn/browser";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { z } from "zod";
 import { Alert, Button } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionResult } from "@/lib/auth/authed-action";
+import type { finishPasskeyRegistration, removePasskey } from "@/lib/auth/manage-passkeys";
+import type { passkeyAssertion, registerPasskeyBody } from "@/lib/auth/schemas";
 import styles from "@/components/ui/ui.module.css";
 
-import type {
-  passkeyProofOptionsAction,
-  passkeyRegistrationOptionsAction,
-  registerPasskeyAction,
-  removePasskeyAction,
-} from "@/app/(dashboard)/dashboard/settings/actions";
-
 type Passkey = { id: number; name: string; created_at: string; last_used_at: string | null };
-type Proof = Parameters<typeof passkeyRegistrationOptionsAction>[0];
+/** A server action the settings page passes in (app/(dashboard)/dashboard/settings/actions.ts). */
+type Action<Input, Data> = (input: Input) => Promise<ActionResult<Data>>;
 // The browser library's JSON types declare no index signature for the extension outputs the
 // actions' schemas accept as a record: the same JSON, typed for the action.
-type AssertionInput = NonNullable<Exclude<Proof, FormData>["passkey"]>;
-type AttestationInput = Exclude<Parameters<typeof registerPasskeyAction>[0], FormData>["response"];
+type AssertionInput = z.input<typeof passkeyAssertion>;
+type AttestationInput = z.input<typeof registerPasskeyBody>["response"];
+/** The fresh proof the actions take: the password, plus a code or a passkey assertion when two-factor authentication is on. */
+type Proof = { password?: string; code?: string; passkey?: AssertionInput };
 
 /** Thrown inside a flow to show an action's refusal (its message and field errors). */
 class Refused extends Error {
@@ -60,10 +59,10 @@ export function PasskeySettings({
 }: {
   passkeys: Passkey[];
   twoFactorOn: boolean;
-  registrationOptions: typeof passkeyRegistrationOptionsAction;
-  register: typeof registerPasskeyAction;
-  proofOptions: typeof passkeyProofOptionsAction;
-  remove: typeof removePasskeyAction;
+  registrationOptions: Action<Proof, unknown>;
+  register: Action<z.input<typeof registerPasskeyBody>, Awaited<ReturnType<typeof finishPasskeyRegistration>>>;
+  proofOptions: Action<Record<string, never>, unknown>;
+  remove: Action<Proof & { id: number }, Awaited<ReturnType<typeof removePasskey>>>;
 }) {
   const router = useRouter();
   const [pending, setPending] = useState<string | null>(null);
@@ -72,7 +71,7 @@ export function PasskeySettings({
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   /** The fresh proof: password and code, or password and an assertion of one of the passkeys when the code is left empty. */
-  async function proofFrom(form: FormData): Promise<Exclude<Proof, FormData>> {
+  async function proofFrom(form: FormData): Promise<Proof> {
     const password = String(form.get("password") ?? "");
     const code = String(form.get("code") ?? "").trim();
     if (!twoFactorOn || code || passkeys.length === 0) return { password, ...(code ? { code } : {}) };

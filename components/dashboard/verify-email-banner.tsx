@@ -1,11 +1,11 @@
 import { ActionForm } from "@/components/ui/action-form";
 import { getDb } from "@/lib/db/client";
+import type { ActionResult } from "@/lib/auth/authed-action";
 import { findMerchantById } from "@/lib/auth/queries";
 import { outboxShown } from "@/lib/mail/mailer";
-import { resendVerificationAction } from "@/app/(dashboard)/dashboard/outbox/actions";
 
-/** Until the account's address is verified: a reminder with a button to mail the link again. */
-export async function VerifyEmailBanner({ merchantId }: { merchantId: number }) {
+/** Until the account's address is verified: a reminder with a button to mail the link again (`resend`: the page's action that does). */
+export async function VerifyEmailBanner({ merchantId, resend }: { merchantId: number; resend: (form: FormData) => Promise<ActionResult<unknown>> }) {
   const merchant = await findMerchantById(await getDb(), merchantId);
   if (!merchant || merchant.emailVerifiedAt) return null;
   return (
@@ -18,7 +18,7 @@ export async function VerifyEmailBanner({ merchantId }: { merchantId: number }) 
           </>
         ) : null}
       </p>
-      <ActionForm action={resendVerificationAction} submitLabel="Send the link again" label="Send the verification link again" variant="secondary" small successMessage="A new link is on its way." />
+      <ActionForm action={resend} submitLabel="Send the link again" label="Send the verification link again" variant="secondary" small successMessage="A new link is on its way." />
     </section>
   );
 }

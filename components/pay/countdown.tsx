@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { clockText, utcDateTime } from "@/lib/orders/display-amount";
+import { clockText, utcDateTime } from "@/lib/money/display-amount";
 import styles from "./pay.module.css";
 
 /** Milliseconds left until `expiresAt`, ticking every second; null before the first client render (no hydration mismatch). */

@@ -2,8 +2,8 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
-import { adoptServerTexts } from "@/lib/orders/display-amount";
+import { customerErrorMessage } from "@/lib/http/error-wording";
+import { adoptServerTexts } from "@/lib/money/display-amount";
 import { linkPrice } from "@/lib/payment-links/link-price";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";

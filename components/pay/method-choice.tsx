@@ -2,8 +2,8 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { customerErrorMessage } from "@/lib/orders/customer-messages";
-import { displayAmount } from "@/lib/orders/display-amount";
+import { customerErrorMessage } from "@/lib/http/error-wording";
+import { displayAmount } from "@/lib/money/display-amount";
 import type { PublicOrder } from "@/lib/orders/schemas";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";

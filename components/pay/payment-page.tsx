@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { checkoutView, type AmountDue } from "@/lib/orders/checkout-view";
-import { adoptServerTexts, displayFiat, utcDateTime } from "@/lib/orders/display-amount";
+import { adoptServerTexts, displayFiat, utcDateTime } from "@/lib/money/display-amount";
 import type { PublicOrder } from "@/lib/orders/schemas";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeUp } from "./countdown";

@@ -1,5 +1,5 @@
 import { getLocale, getTranslations } from "next-intl/server";
-import { displayFiat, utcDateTime } from "@/lib/orders/display-amount";
+import { displayFiat, utcDateTime } from "@/lib/money/display-amount";
 import type { Receipt } from "@/lib/orders/receipt";
 import { PrintButton } from "./print-button";
 import styles from "./pay.module.css";

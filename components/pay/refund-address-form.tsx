@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState, useSyncExternalStore } from "react";
 import type { PublicOrder } from "@/lib/orders/schemas";
-import { customerErrorMessage, type Translate } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, type Translate } from "@/lib/http/error-wording";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";
 import styles from "./pay.module.css";

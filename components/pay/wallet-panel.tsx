@@ -19,7 +19,7 @@ import {
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
 import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
-import { customerErrorMessage, walletErrorMessage, type Translate } from "@/lib/orders/customer-messages";
+import { customerErrorMessage, walletErrorMessage, type Translate } from "@/lib/http/error-wording";
 import type { PublicOrder } from "@/lib/orders/schemas";
 import styles from "./pay.module.css";
 

@@ -10,12 +10,12 @@ import { clientIpOf } from "@/lib/http/client-address";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
-import { merchantErrorMessage, type MerchantWording } from "@/lib/orders/customer-messages";
+import { merchantErrorMessage, type MerchantWording } from "@/lib/http/error-wording";
 import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/zod-details";
 import { describeError, log } from "@/lib/log";
 import { getSessionMerchant, type SessionMerchant } from "./next-auth";
-import { consume, rateLimitedError } from "./rate-limit";
+import { consume, rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import { roleAllows, type MemberPermission } from "./roles";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */
@@ -133,7 +133,7 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
  * The one wrapper for dashboard mutations (STYLE rule 6): the session's merchant, then zod, then
  * the handler, which calls the same lib/ use-cases as the API with the session's merchant id.
  * Expected failures come back as `{ ok: false, error }` with the API's codes, in the merchant's
- * words from the one wording map (lib/orders/customer-messages.ts) with a link to the fix; anything else is
+ * words from the one wording map (lib/http/error-wording.ts) with a link to the fix; anything else is
  * logged and becomes INTERNAL_ERROR with a fixed message.
  */
 export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: AuthedActionOptions = {}) {

@@ -9,7 +9,8 @@ import { allPermissions, type Permission } from "./permissions";
 import { apiPermissionsOf, isRole, type Role } from "./roles";
 import { apiKeyCacheKey, cachedCredential, loginFamilyCacheKey, rememberCredential, type CachedApiKey, type CachedLoginFamily } from "./credential-cache";
 import { findApiKeyAndCount, findTokenMerchantAndCount } from "./queries";
-import { hourlyLimit, merchantWindow, windowState, type RateLimitState } from "./rate-limit";
+import { fixedWindow, windowState, type RateLimitState } from "@/lib/rate-limit/fixed-window";
+import { hourlyLimit } from "./rate-limit";
 
 /** Who is calling, as withApi hands it to handlers. */
 export interface Principal {
@@ -64,7 +65,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
       if (cached.expiresAt && cached.expiresAt.getTime() <= now.getTime()) throw invalidToken("API key has expired.");
       return { principal: apiKeyPrincipal(cached), quota: null };
     }
-    const window = merchantWindow(now);
+    const window = fixedWindow(now);
     const key = await findApiKeyAndCount(db, keyHash, window.start, now);
     if (!key || key.revokedAt) throw invalidToken("API key is invalid or revoked.");
     if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw invalidToken("API key has expired.");
@@ -88,7 +89,7 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
   const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
   if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId, claims.authAt), quota: null };
-  const window = merchantWindow(now);
+  const window = fixedWindow(now);
   const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.accountId, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");
   // No such account, or the login is no longer one of its members.

@@ -1,4 +1,5 @@
 import "server-only";
+import { processSingleton } from "@/lib/process-singleton";
 import type { Role } from "./roles";
 
 /**
@@ -40,8 +41,7 @@ export interface CachedLoginFamily {
 type Cached = CachedApiKey | CachedLoginFamily;
 
 // One map per process (Next.js may load this module more than once).
-const holder = globalThis as unknown as { __gatewayCredentialCache?: Map<string, { value: Cached; fetchedAt: number }> };
-const entries = (holder.__gatewayCredentialCache ??= new Map());
+const entries = processSingleton("credentialCache", () => new Map<string, { value: Cached; fetchedAt: number }>());
 
 export const apiKeyCacheKey = (keyHash: string) => `key:${keyHash}`;
 export const loginFamilyCacheKey = (familyId: string) => `family:${familyId}`;

@@ -2,7 +2,7 @@ import "server-only";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
 import { countRecentLoginFailures, deleteLoginFailureRows, deleteLoginFailures, insertLoginFailures, recordKnownLoginAddress, signedInFromSince } from "./queries";
-import { rateLimitedError } from "./rate-limit";
+import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
 
 /**
  * Login throttling (DESIGN › Rate limits, hardened in issue 13 so nobody can lock an owner out):

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { accountsOfUser } from "@/lib/members/members";
 import { env } from "@/lib/env";
 import { sameSiteRedirect } from "@/lib/http/safe-redirect";
-import { clientIpOf } from "@/lib/http/with-api";
+import { clientIpOf } from "@/lib/http/client-address";
 import { describeError, log } from "@/lib/log";
 import { authorizeCredentials } from "./dashboard-sign-in";
 import { touchLoginSession } from "./login-session-queries";

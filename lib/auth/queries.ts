@@ -162,34 +162,7 @@ export async function recordKnownLoginAddress(db: DbOrTx, merchantId: number, ad
     .onConflictDoUpdate({ target: [knownLoginAddresses.merchantId, knownLoginAddresses.address], set: { lastLoginAt: now } });
 }
 
-// ─── rate limit counters ───
-
-/** One round trip: counts this request in its window and returns the window's total. */
-export async function incrementCounter(db: DbOrTx, key: string, windowStart: Date): Promise<number> {
-  const [row] = await db
-    .insert(rateLimitCounters)
-    .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitCounters.key, rateLimitCounters.windowStart],
-      set: { count: sql`${rateLimitCounters.count} + 1` },
-    })
-    .returning({ count: rateLimitCounters.count });
-  return row!.count;
-}
-
-/** Adds `n` to the counter of `key` in its window and returns the window's total. */
-export async function addToCounter(db: DbOrTx, key: string, windowStart: Date, n: number): Promise<number> {
-  const [row] = await db
-    .insert(rateLimitCounters)
-    .values({ key, windowStart, count: n })
-    .onConflictDoUpdate({ target: [rateLimitCounters.key, rateLimitCounters.windowStart], set: { count: sql`${rateLimitCounters.count} + ${n}` } })
-    .returning({ count: rateLimitCounters.count });
-  return row!.count;
-}
-
-export async function deleteCountersBefore(db: DbOrTx, before: Date) {
-  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, before));
-}
+// ─── the merchant's rate-limit counter (the general counters' statements: lib/rate-limit/queries.ts) ───
 
 /** Requests counted in the merchant's current rate-limit window (the `merchant:<id>` counter the authenticating statements below count in). */
 export async function rateLimitUsage(db: DbOrTx, merchantId: number, windowStart: Date): Promise<number> {

@@ -1,10 +1,13 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
-import { countMerchantRequests, incrementCounter } from "./queries";
+import { fixedWindow, rateLimitedError, windowState, type RateLimitState } from "@/lib/rate-limit/fixed-window";
+import { countMerchantRequests } from "./queries";
 
-const hourMs = 60 * 60 * 1000;
+/**
+ * The merchant's plan limit on the API: requests an hour by plan, counted in the general limiter's
+ * fixed windows (lib/rate-limit/) under the key `merchant:<id>`.
+ */
 
 export const plans = ["standard", "premium", "enterprise"] as const;
 export type Plan = (typeof plans)[number];
@@ -15,41 +18,6 @@ export function hourlyLimit(plan: string, rateLimitPerHour: number | null): numb
   if (plan === "premium") return env.RATE_LIMIT_PREMIUM_PER_HOUR;
   if (plan === "enterprise") return env.RATE_LIMIT_ENTERPRISE_PER_HOUR;
   return env.RATE_LIMIT_STANDARD_PER_HOUR;
-}
-
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** unix seconds at which the window resets */
-  reset: number;
-  retryAfterSeconds: number;
-  exceeded: boolean;
-}
-
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(state.limit),
-    "X-RateLimit-Remaining": String(state.remaining),
-    "X-RateLimit-Reset": String(state.reset),
-  };
-}
-
-/** The fixed window `now` falls in. */
-export function merchantWindow(now: Date, windowMs = hourMs): { start: Date; end: Date } {
-  const start = Math.floor(now.getTime() / windowMs) * windowMs;
-  return { start: new Date(start), end: new Date(start + windowMs) };
-}
-
-/** The state of a window in which `used` requests (this one included) have been counted. */
-export function windowState(used: number, limit: number, window: { end: Date }, now: Date): RateLimitState {
-  const windowEnd = window.end.getTime();
-  return {
-    limit,
-    remaining: Math.max(0, limit - used),
-    reset: Math.floor(windowEnd / 1000),
-    retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
-    exceeded: used > limit,
-  };
 }
 
 /** Who a request is counted for: the merchant and the limit of its plan. */
@@ -70,7 +38,7 @@ export interface MeteredMerchant {
  * each (the row is locked for every update anyway, so counts of one merchant never ran in parallel).
  */
 export function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
-  const window = merchantWindow(now);
+  const window = fixedWindow(now);
   const limit = hourlyLimit(who.plan, who.rateLimitPerHour);
   return new Promise<number>((resolve, reject) => enqueueCount(db, who.merchantId, window.start, { resolve, reject })).then((used) => windowState(used, limit, window, now));
 }
@@ -131,23 +99,4 @@ export class RequestMeter {
     const state = await this.count;
     if (state.exceeded) throw rateLimitedError(state);
   }
-}
-
-/**
- * Counts one request against `key` in a fixed window (one upsert, shared by every app instance
- * through the database) and reports the state. Does not throw; see `rateLimitedError`. Authenticated
- * API requests count with their credential's lookup, or by `countMerchant` (beside a read's or a
- * metered write's work: RequestMeter).
- */
-export async function consume(db: DbOrTx, key: string, limit: number, windowMs = hourMs, now = new Date()): Promise<RateLimitState> {
-  const window = merchantWindow(now, windowMs);
-  const used = await incrementCounter(db, key, window.start);
-  return windowState(used, limit, window, now);
-}
-
-export function rateLimitedError(state: Pick<RateLimitState, "retryAfterSeconds">, headers: Record<string, string> = {}): ApiError {
-  return new ApiError("RATE_LIMITED", "Too many requests. Try again later.", undefined, {
-    body: { retry_after: state.retryAfterSeconds },
-    headers: { ...headers, "Retry-After": String(state.retryAfterSeconds) },
-  });
 }

@@ -9,7 +9,7 @@ import { tokenAudience, tokenIssuer } from "./jwt";
 import { reserveAttempt } from "./login-throttle";
 import { countRecentLoginFailures, deleteLoginFailures } from "./queries";
 import { listPasskeys } from "./passkey-queries";
-import { rateLimitedError } from "./rate-limit";
+import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import {
   countUnusedRecoveryCodes,
   findTotpFactor,

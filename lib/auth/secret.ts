@@ -3,8 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";
-
-const holder = globalThis as unknown as { __gatewayAuthSecret?: Uint8Array };
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * The JWT signing key. AUTH_SECRET when set; the production server refuses to start without it
@@ -12,19 +11,14 @@ const holder = globalThis as unknown as { __gatewayAuthSecret?: Uint8Array };
  * sessions survive restarts; tests get a random one per process.
  */
 export function getAuthSecret(): Uint8Array {
-  if (holder.__gatewayAuthSecret) return holder.__gatewayAuthSecret;
-  let secret: string;
-  if (env.AUTH_SECRET) {
-    secret = env.AUTH_SECRET;
-  } else if (env.NODE_ENV === "production") {
-    throw new Error("AUTH_SECRET must be set in production.");
-  } else if (env.NODE_ENV === "test") {
-    secret = randomBytes(32).toString("base64url");
-  } else {
-    secret = readOrCreateDevSecret();
-  }
-  holder.__gatewayAuthSecret = new TextEncoder().encode(secret);
-  return holder.__gatewayAuthSecret;
+  return processSingleton("authSecret", () => new TextEncoder().encode(secretText()));
+}
+
+function secretText(): string {
+  if (env.AUTH_SECRET) return env.AUTH_SECRET;
+  if (env.NODE_ENV === "production") throw new Error("AUTH_SECRET must be set in production.");
+  if (env.NODE_ENV === "test") return randomBytes(32).toString("base64url");
+  return readOrCreateDevSecret();
 }
 
 function readOrCreateDevSecret(): string {

@@ -1,6 +1,7 @@
 import { getAddress, getContractAddress, parseGwei, type Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { env, maxFeeGweiOverride } from "@/lib/env";
+import { processSlot } from "@/lib/process-singleton";
 
 export interface TokenInfo {
   symbol: string;
@@ -213,15 +214,15 @@ function priceFeedsFor(slug: string, isDevnet: boolean, isLive: boolean): Record
 
 export const devnetChainId = 31337;
 
-const holder = globalThis as unknown as { __gatewayDevnetRpcUrl?: string };
+const devnetRpcUrlSlot = processSlot<string>("devnetRpcUrl");
 
 /** Points the sandbox networks at a running devnet (set by the devnet starter, or by tests). */
 export function setDevnetRpcUrl(url: string | undefined): void {
-  holder.__gatewayDevnetRpcUrl = url;
+  devnetRpcUrlSlot.set(url);
 }
 
 export function devnetRpcUrl(): string | null {
-  return holder.__gatewayDevnetRpcUrl ?? null;
+  return devnetRpcUrlSlot.get() ?? null;
 }
 
 type Slug = "ETHEREUM" | "BASE" | "POLYGON" | "ARBITRUM" | "OPTIMISM";

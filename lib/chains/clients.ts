@@ -1,6 +1,7 @@
 import "server-only";
 import { createPublicClient, defineChain, type PublicClient, type Transport } from "viem";
 import { env } from "@/lib/env";
+import { processSingleton } from "@/lib/process-singleton";
 import type { Blockchain } from "./catalog";
 import { createProviderPool, type ProviderHealth, type ProviderPool, type ProviderPoolOptions } from "./provider-pool";
 
@@ -10,7 +11,7 @@ interface PooledClient {
   pool: ProviderPool;
 }
 
-const holder = globalThis as unknown as { __gatewayChainClients?: Map<string, PooledClient> };
+const pooledClients = () => processSingleton("chainClients", () => new Map<string, PooledClient>());
 
 /** viem chain definition for a catalog entry. */
 export function viemChain(chain: Blockchain) {
@@ -54,7 +55,7 @@ export function createChainClient(chain: Blockchain, transport?: Transport): Pub
 
 /** The process-wide client for a chain's providers: one provider pool per chain and set of URLs, kept for the process. */
 export function chainClient(chain: Blockchain): PublicClient {
-  const clients = (holder.__gatewayChainClients ??= new Map());
+  const clients = pooledClients();
   const urls = providerUrls(chain);
   const key = `${chain.id}:${urls.join(",")}`;
   let entry = clients.get(key);
@@ -69,6 +70,6 @@ export function chainClient(chain: Blockchain): PublicClient {
 
 /** Each chain's providers as this process's clients see them (chains not used yet in this process are absent). */
 export function providerHealth(): Array<{ chain: string; providers: ProviderHealth[] }> {
-  const clients = holder.__gatewayChainClients ?? new Map<string, PooledClient>();
+  const clients = pooledClients();
   return [...clients.values()].map((entry) => ({ chain: entry.chain, providers: entry.pool.health() }));
 }

@@ -1,9 +1,7 @@
 import "server-only";
 import { BlockNotFoundError, type PublicClient } from "viem";
+import { processSingleton } from "@/lib/process-singleton";
 import type { Blockchain } from "./catalog";
-
-// On globalThis: Next loads modules more than once, and the watcher and the sweeper share answers.
-const holder = globalThis as unknown as { __gatewayFinalityHeads?: Map<string, { block: bigint; at: number }> };
 
 /**
  * How long a chain's `safe` / `finalized` answer is reused. Both move once per epoch or L1 batch
@@ -21,7 +19,8 @@ const reuseMs = (chain: Blockchain) => (chain.isDevnet ? 0 : 12_000);
 export async function finalityHead(client: PublicClient, chain: Blockchain, level: "safe" | "finalized", head: bigint): Promise<bigint> {
   if (!chain.finality) return head;
   const tag = chain.finality[level];
-  const cache = (holder.__gatewayFinalityHeads ??= new Map());
+  // Process-wide: Next loads modules more than once, and the watcher and the sweeper share answers.
+  const cache = processSingleton("finalityHeads", () => new Map<string, { block: bigint; at: number }>());
   const key = `${chain.chainId}|${chain.rpcUrl}|${tag}`;
   const cached = cache.get(key);
   let block: bigint;

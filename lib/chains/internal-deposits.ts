@@ -3,6 +3,7 @@ import { getAddress, type Address, type Hex, type PublicClient } from "viem";
 import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
 import { findOpenNativeOrders } from "@/lib/orders/queries";
 import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
 import type { Blockchain } from "./catalog";
@@ -102,8 +103,6 @@ const settledStatuses = new Set(["confirmed", "failed", "expired"]);
 /** Most blocks one order's balance check attributes per pass (each costs a bisection). */
 const blocksPerOrderPerPass = 8;
 
-const holder = globalThis as unknown as { __gatewayUnattributedBalance?: Map<number, string>; __gatewayBalanceCheckCursor?: Map<number, number> };
-
 /**
  * How many deposit addresses one balance pass reads: the newest open native orders, the next ones
  * in id order (a rotating window), and settled ones whose sweep has not run. At most
@@ -113,7 +112,7 @@ const holder = globalThis as unknown as { __gatewayUnattributedBalance?: Map<num
  */
 export const balanceWindow = { newest: 200, next: 400, settled: 100 };
 /** Per order, the balance nobody could attribute (mining rewards, withdrawals…), so it is not bisected again every pass. */
-const unattributed = (holder.__gatewayUnattributedBalance ??= new Map());
+const unattributed = processSingleton("unattributedBalance", () => new Map<number, string>());
 
 /**
  * Native payments that arrive by internal transfer (a contract calling the deposit address with
@@ -127,7 +126,7 @@ export async function detectInternalDeposits(db: Db, chain: Blockchain, client: 
   // now) and the next ones in id order, round and round; settled orders too while their sweep is
   // still to run: a contract payment arriving after settlement would otherwise be flushed to the
   // merchant unrecorded (not seen, not refundable).
-  const cursors = (holder.__gatewayBalanceCheckCursor ??= new Map<number, number>());
+  const cursors = processSingleton("balanceCheckCursor", () => new Map<number, number>());
   const [window, settled] = await Promise.all([
     findOpenNativeOrders(db, chain.id, { newest: balanceWindow.newest, afterId: cursors.get(chain.id) ?? 0, next: balanceWindow.next }),
     findUnsweptSettledNativeOrders(db, chain.id, balanceWindow.settled),

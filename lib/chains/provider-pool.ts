@@ -1,4 +1,5 @@
 import { createTransport, http, webSocket, HttpRequestError, RpcRequestError, TimeoutError, type PublicClient, type Transport } from "viem";
+import { processSingleton } from "@/lib/process-singleton";
 import { isLogRangeRefusal } from "./log-range";
 
 /** How the pool treats its providers; every figure has a default fit for public RPC providers. */
@@ -75,7 +76,7 @@ class Budget {
 }
 
 // Process-wide (Next loads modules more than once): the budgets of shared hosts, by host and rate.
-const sharedBudgets = ((globalThis as unknown as { __gatewayProviderBudgets?: Map<string, Budget> }).__gatewayProviderBudgets ??= new Map());
+const sharedBudgets = processSingleton("providerBudgets", () => new Map<string, Budget>());
 
 function budgetFor(url: string, perSecond: number, share: boolean): Budget {
   if (!share) return new Budget(perSecond);

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { createPublicClient, getAddress, http } from "viem";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
+import { processSlot } from "@/lib/process-singleton";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
 import { deployDepositFactoryV2, deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
@@ -19,7 +20,7 @@ export type SandboxDevnet = {
   source: "started" | "attached" | "external";
 };
 
-const holder = globalThis as unknown as { __gatewaySandboxDevnet?: Promise<SandboxDevnet> };
+const startedDevnet = processSlot<Promise<SandboxDevnet>>("sandboxDevnet");
 
 /** Deploys the factory and test tokens unless they are already there (a devnet that outlived a restart of the app). */
 export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
@@ -68,7 +69,9 @@ export function needsDevnet(): boolean {
  * server (a crash, a restart, Ctrl-C of `npm run dev`); `npm run devnet:stop` stops it.
  */
 export function startSandboxDevnet(): Promise<SandboxDevnet> {
-  holder.__gatewaySandboxDevnet ??= withDevnetStartLock(env.DEVNET_STATE_FILE, async (): Promise<SandboxDevnet> => {
+  const running = startedDevnet.get();
+  if (running) return running;
+  const starting = withDevnetStartLock(env.DEVNET_STATE_FILE, async (): Promise<SandboxDevnet> => {
     if (env.DEVNET_RPC_URL) {
       await ensureGatewayContracts(env.DEVNET_RPC_URL);
       return { rpcUrl: env.DEVNET_RPC_URL, source: "external" };
@@ -116,10 +119,10 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
       return devnet;
     })
     .catch((error) => {
-      holder.__gatewaySandboxDevnet = undefined;
+      startedDevnet.set(undefined);
       throw error;
     });
-  return holder.__gatewaySandboxDevnet;
+  return startedDevnet.set(starting);
 }
 
 function portIsFree(port: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import { getAddress, parseAbiItem, type Address, type Block, type Hex, type Log,
 import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import { log } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
 import { logRangeAdvice } from "./log-range";
 import { readBalances } from "./balances";
 import { checkTransfers, TransferDisputedError, type TransferClaim } from "./transfer-check";
@@ -140,8 +141,7 @@ interface BalanceSnapshot {
   balances: Map<string, bigint>;
 }
 
-const holder = globalThis as unknown as { __gatewayNativeBalances?: Map<number, BalanceSnapshot> };
-const balanceSnapshots = (holder.__gatewayNativeBalances ??= new Map());
+const balanceSnapshots = processSingleton("nativeBalances", () => new Map<number, BalanceSnapshot>());
 
 /** Errors meaning the provider keeps no state that old (a pruned node): whole blocks instead. */
 const noHistoricalState = /missing trie node|state (?:is )?not available|historical state|state.*pruned|required historical state|header not found|unknown block/i;

@@ -2,11 +2,8 @@ import "server-only";
 import { createWalletClient, http, type Account, type Chain, type Hex, type Transport, type WalletClient } from "viem";
 import { parseAccount, privateKeyToAccount } from "viem/accounts";
 import type { Blockchain } from "./catalog";
+import { processSingleton } from "@/lib/process-singleton";
 import { viemChain } from "./clients";
-
-// Next.js may load this module more than once (instrumentation's job loops vs. route bundles):
-// the queues are process-wide, on globalThis, so the sweeper and the sandbox tools share them.
-const holder = globalThis as unknown as { __gatewayAccountQueues?: Map<string, Promise<void>> };
 
 /**
  * Runs `work` alone for one sending account on one RPC endpoint: callers queue in arrival order and
@@ -19,7 +16,9 @@ const holder = globalThis as unknown as { __gatewayAccountQueues?: Map<string, P
  * exclusive job at a time (the sweep task's advisory lock).
  */
 export async function withAccountLock<T>(rpcUrl: string, address: string, work: () => Promise<T>): Promise<T> {
-  const queues = (holder.__gatewayAccountQueues ??= new Map());
+  // Next.js may load this module more than once (instrumentation's job loops vs. route bundles):
+  // the queues are process-wide, so the sweeper and the sandbox tools share them.
+  const queues = processSingleton("accountQueues", () => new Map<string, Promise<void>>());
   const key = `${rpcUrl}|${address.toLowerCase()}`;
   const previous = queues.get(key) ?? Promise.resolve();
   let release!: () => void;

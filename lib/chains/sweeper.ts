@@ -8,7 +8,7 @@ import { depositFactoryArtifact, depositFactoryV2Artifact } from "./contract-art
 import { addSweepGas, claimSweep, deferPendingSweep, findBroadcastSweeps, findDueSweeps, markSubmittedSweepSucceeded, noteSweepBroadcast, updateSweep } from "./queries";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
-import { consume } from "@/lib/auth/rate-limit";
+import { consume } from "@/lib/rate-limit/fixed-window";
 import { serialWallet } from "./serial-sender";
 import { planSweep, sweepPolicy, type SweepPlan, type SweepPolicy } from "./sweep-policy";
 import { finalityHead } from "./finality";

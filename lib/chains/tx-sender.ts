@@ -3,7 +3,7 @@ import { formatGwei, keccak256, parseTransaction, TransactionNotFoundError, Tran
 import { privateKeyToAccount } from "viem/accounts";
 import type { SentTransaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
-import { observeSentTransaction } from "@/lib/health/metrics";
+import { observeSentTransaction } from "@/lib/metrics/record";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { findInFlight, findUnreportedMined, highestRecordedNonce, markRejected, markReported, recordSentTransaction, settleNonce } from "./sent-transaction-queries";

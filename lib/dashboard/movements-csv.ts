@@ -2,14 +2,15 @@ import "server-only";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { sweepMovementsBatch } from "@/lib/chains/queries";
 import type { DbOrTx } from "@/lib/db/types";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
 import { paymentMovementsBatch, type MovementCursor } from "@/lib/transactions/queries";
-import { csvRow, type ExportRange } from "./orders-csv";
+import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
+import type { ExportRange } from "./orders-csv";
 
 /** Rows read per round trip and per source while streaming. */
-const batchSize = 500;
+const batchSize = csvRowsPerChunk;
 
 export const movementColumns = [
   "occurred_at",
@@ -38,12 +39,12 @@ export const movementColumns = [
 
 type MovementType = "payment" | "refund" | "sweep";
 
-/** One CSV line and what the merge orders it by. */
+/** One CSV row and what the merge orders it by. */
 interface Movement {
   at: Date;
   type: MovementType;
   id: number;
-  line: string;
+  values: CsvValue[];
 }
 
 /** Same-instant movements come out in the order they cause one another: money in, then its sweep, then a refund. */
@@ -112,7 +113,7 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
       at: t.at,
       type: "payment",
       id: t.id,
-      line: csvRow([
+      values: [
         t.at.toISOString(),
         "payment",
         "in",
@@ -136,7 +137,7 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
         // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost.
         t.relayCostWei && chain ? formatAmount(BigInt(t.relayCostWei), chain.nativeCurrency.decimals) : null,
         t.relayCostWei && chain ? chain.nativeCurrency.symbol : null,
-      ]),
+      ],
     };
   }
 }
@@ -149,7 +150,7 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
       at: r.at,
       type: "refund",
       id: r.id,
-      line: csvRow([
+      values: [
         r.at.toISOString(),
         "refund",
         "out",
@@ -173,7 +174,7 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
         // Sent and paid for from the merchant's own wallet: the gateway does not see its fee.
         null,
         null,
-      ]),
+      ],
     };
   }
 }
@@ -187,7 +188,7 @@ async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRang
       at: s.at,
       type: "sweep",
       id: s.id,
-      line: csvRow([
+      values: [
         s.at.toISOString(),
         "sweep",
         "internal",
@@ -211,7 +212,7 @@ async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRang
         s.order.depositDestination,
         gas && chain ? formatAmount(BigInt(gas), chain.nativeCurrency.decimals) : null,
         gas && chain ? chain.nativeCurrency.symbol : null,
-      ]),
+      ],
     };
   }
 }
@@ -237,29 +238,10 @@ export async function* mergedMovements(sources: Array<AsyncGenerator<Movement>>)
  * read in keyset batches as the client consumes the body.
  */
 export function movementsCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let rows: AsyncGenerator<Movement> | null = null;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!rows) {
-        rows = mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)]);
-        controller.enqueue(encoder.encode(csvRow(movementColumns)));
-        return;
-      }
-      let chunk = "";
-      for (let i = 0; i < batchSize; i++) {
-        const next = await rows.next();
-        if (next.done) {
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += next.value.line;
-      }
-      controller.enqueue(encoder.encode(chunk));
-    },
-    async cancel() {
-      await rows?.return(undefined);
-    },
-  });
+  return csvStream(movementColumns, movementRows(db, merchantId, range));
+}
+
+/** The merged sources' rows, in order. The sources start reading only when the stream is first pulled for rows. */
+async function* movementRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {
+  for await (const movement of mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)])) yield movement.values;
 }

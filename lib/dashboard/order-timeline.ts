@@ -1,6 +1,6 @@
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import type { OrderEvent, PaymentOrder, Sweep, Transaction } from "@/lib/db/schema";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 
 /** A refund as the order's `refunds` (and each event's snapshot of it) show it. */
 interface RefundSnapshot {

@@ -1,15 +1,16 @@
 import "server-only";
 import { z } from "zod";
 import { findBlockchainById } from "@/lib/chains/catalog";
+import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
 import type { DbOrTx } from "@/lib/db/types";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { exportOrdersBatch, type ExportOrderRow } from "@/lib/orders/queries";
 
 /** A year of orders per export keeps one download bounded; the form asks again for more. */
 export const maxExportDays = 366;
 const dayMs = 24 * 60 * 60 * 1000;
-/** Rows read per round trip while streaming. */
-const batchSize = 500;
+/** Rows read per round trip while streaming: one chunk of the stream. */
+const batchSize = csvRowsPerChunk;
 
 /** A calendar date as YYYY-MM-DD that exists (2024-02-31 does not: it must read back the same). */
 const isoDate = z.string().refine((s) => {
@@ -42,24 +43,8 @@ export const csvColumns = [
   "order_info",
 ] as const;
 
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
- * A text starting with = + - @ (or a tab / carriage return) would run as a formula in a
- * spreadsheet (CSV injection, OWASP), so it gets a leading apostrophe first.
- */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvRow(values: ReadonlyArray<string | number | null | undefined>): string {
-  return values.map(csvField).join(",") + "\r\n";
-}
-
-function orderRow(order: ExportOrderRow): string {
-  return csvRow([
+function orderRow(order: ExportOrderRow): CsvValue[] {
+  return [
     order.orderId,
     order.createdAt,
     order.status,
@@ -73,27 +58,21 @@ function orderRow(order: ExportOrderRow): string {
     order.expiresAt,
     order.confirmedAt,
     order.orderInfo,
-  ]);
+  ];
+}
+
+/** The merchant's orders created in the range, read in keyset batches as they are consumed. */
+async function* orderRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {
+  let after: string[] | null = null;
+  for (;;) {
+    const rows = await exportOrdersBatch(db, merchantId, range, after, batchSize);
+    for (const order of rows) yield orderRow(order);
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1]!.sortKey;
+  }
 }
 
 /** The merchant's orders created in the range as a CSV stream, read in keyset batches as the client consumes it. */
 export function ordersCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let after: string[] | null = null;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(csvRow(csvColumns)));
-        return;
-      }
-      const rows = await exportOrdersBatch(db, merchantId, range, after, batchSize);
-      if (rows.length > 0) {
-        controller.enqueue(encoder.encode(rows.map(orderRow).join("")));
-        after = rows[rows.length - 1]!.sortKey;
-      }
-      if (rows.length < batchSize) controller.close();
-    },
-  });
+  return csvStream(csvColumns, orderRows(db, merchantId, range));
 }

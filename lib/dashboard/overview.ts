@@ -1,7 +1,7 @@
 import "server-only";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
 import { confirmedFiatTotals, foldOrderDayTotals, hasPaidOrders, overviewSeries, recentOrders } from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";

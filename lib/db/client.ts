@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Logger, SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
+import { processSlot } from "@/lib/process-singleton";
 import * as schema from "./schema";
 import type { Db, DbOrTx } from "./types";
 
@@ -227,16 +228,20 @@ function withNamedStatements<T extends PostgresClient>(client: T): T {
 }
 
 // Next.js may load this module more than once (instrumentation vs. routes, dev reloads):
-// the connection is a process-wide singleton kept on globalThis and opened lazily.
-const holder = globalThis as unknown as { __gatewayDatabase?: Promise<Database> };
+// the connection is a process-wide singleton (lib/process-singleton.ts), opened lazily.
+const processDatabase = processSlot<Promise<Database>>("database");
 
 /** The process-wide database, opened (and migrated) on first use. */
 export function getDatabase(): Promise<Database> {
-  holder.__gatewayDatabase ??= openDatabase({ url: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR }).catch((error) => {
-    holder.__gatewayDatabase = undefined;
-    throw error;
-  });
-  return holder.__gatewayDatabase;
+  return (
+    processDatabase.get() ??
+    processDatabase.set(
+      openDatabase({ url: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR }).catch((error) => {
+        processDatabase.set(undefined);
+        throw error;
+      }),
+    )
+  );
 }
 
 export async function getDb(): Promise<Db> {
@@ -245,5 +250,5 @@ export async function getDb(): Promise<Db> {
 
 /** Replace the process-wide database (tests and benchmarks open their own). */
 export function setDatabase(database: Database): void {
-  holder.__gatewayDatabase = Promise.resolve(database);
+  processDatabase.set(Promise.resolve(database));
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
-import { exactCountBound, type ListCursor } from "@/lib/http/pagination";
+import { exactCountBound, type ListCursor } from "@/lib/list-window";
 import { noSortSettings, withoutSortsPool } from "./client";
 import { rowsOf } from "./map-row";
 import type { DbOrTx } from "./types";

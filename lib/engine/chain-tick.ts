@@ -3,6 +3,7 @@ import type { PublicClient } from "viem";
 import type { Db } from "@/lib/db/types";
 import { advanceOrders, type LifecycleResult } from "@/lib/orders/lifecycle";
 import { advanceRefunds } from "@/lib/refunds/advance-refunds";
+import { processSingleton } from "@/lib/process-singleton";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { finalityHead } from "@/lib/chains/finality";
@@ -25,11 +26,9 @@ export interface ChainTickOptions extends Omit<ScanOptions, "onChainReset" | "fi
   checkInternalDeposits?: boolean;
 }
 
-const holder = globalThis as unknown as { __gatewayLastBalanceCheck?: Map<number, number> };
-
 /** The balance check reads every open native deposit address, so it runs on its own slower clock, not per block. */
 function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
-  const last = (holder.__gatewayLastBalanceCheck ??= new Map());
+  const last = processSingleton("lastBalanceCheck", () => new Map<number, number>());
   const interval = chain.isDevnet ? 1_000 : 15_000;
   if (nowMs - (last.get(chain.id) ?? 0) < interval) return false;
   last.set(chain.id, nowMs);

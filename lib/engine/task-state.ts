@@ -2,8 +2,9 @@
  * What each background task of this process last did, for operators (readiness, metrics) and for
  * its supervisor's backoff: last success, last error, consecutive errors (graphile-worker's
  * "contiguous errors"), backing off until, last tick duration, and by when it promised to tick
- * again. Process-wide on globalThis: Next may load this module more than once.
+ * again. Process-wide (lib/process-singleton.ts): Next may load this module more than once.
  */
+import { processSingleton, processSlot } from "@/lib/process-singleton";
 
 export interface TaskState {
   readonly task: string;
@@ -40,25 +41,26 @@ export interface TaskClock {
  */
 export const defaultTaskGraceMs = 30_000;
 
-const holder = globalThis as unknown as { __gatewayTaskStates?: Map<string, TaskState>; __gatewayTaskClock?: TaskClock; __gatewayTaskGraceMs?: number };
-const states = (holder.__gatewayTaskStates ??= new Map());
+const states = processSingleton("taskStates", () => new Map<string, TaskState>());
+const testClock = processSlot<TaskClock>("taskClock");
+const testGraceMs = processSlot<number>("taskGraceMs");
 
 export const taskClock: TaskClock = {
-  now: () => (holder.__gatewayTaskClock ?? Date).now(),
+  now: () => (testClock.get() ?? Date).now(),
 };
 
 /** Tests: read staleness against another clock (undefined restores the real one). */
 export function setTaskClock(clock: TaskClock | undefined): void {
-  holder.__gatewayTaskClock = clock;
+  testClock.set(clock);
 }
 
 export function taskGraceMs(): number {
-  return holder.__gatewayTaskGraceMs ?? defaultTaskGraceMs;
+  return testGraceMs.get() ?? defaultTaskGraceMs;
 }
 
 /** Tests: a shorter or longer grace (undefined restores the default). */
 export function setTaskGraceMs(ms: number | undefined): void {
-  holder.__gatewayTaskGraceMs = ms;
+  testGraceMs.set(ms);
 }
 
 /** A fresh state for a task whose loop starts now (replacing any earlier loop's). */

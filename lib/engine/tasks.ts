@@ -1,6 +1,8 @@
 import "server-only";
-import { deleteCountersBefore, deleteLoginFailuresBefore } from "@/lib/auth/queries";
-import { recordChainHead } from "@/lib/health/metrics";
+import { deleteLoginFailuresBefore } from "@/lib/auth/queries";
+import { deleteCountersBefore } from "@/lib/rate-limit/queries";
+import { recordChainHead } from "@/lib/metrics/record";
+import { processSingleton } from "@/lib/process-singleton";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
@@ -99,11 +101,10 @@ export function chainTasks(): AnyTask[] {
   ];
 }
 
-// The newest head each chain's newHeads subscription announced in this process (on globalThis:
+// The newest head each chain's newHeads subscription announced in this process (process-wide:
 // Next may load this module more than once). A quiet watcher sleeps long only while its
 // subscription has announced every head it has seen.
-const holder = globalThis as unknown as { __gatewayAnnouncedHeads?: Map<number, bigint> };
-const announcedHeads = (holder.__gatewayAnnouncedHeads ??= new Map());
+const announcedHeads = processSingleton("announcedHeads", () => new Map<number, bigint>());
 
 function headsAnnouncedUpTo(chainId: number, head: bigint): boolean {
   const announced = announcedHeads.get(chainId);

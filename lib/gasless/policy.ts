@@ -4,11 +4,12 @@ import { privateKeyToAddress } from "viem/accounts";
 import type { Blockchain, TokenInfo } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { devnetRelayer } from "@/lib/chains/sandbox-devnet";
-import { withDeadline } from "@/lib/engine/deadline";
+import { withDeadline } from "@/lib/deadline";
 import { env } from "@/lib/env";
-import { observeRelayerBalance } from "@/lib/health/metrics";
+import { observeRelayerBalance } from "@/lib/metrics/record";
 import { ApiError } from "@/lib/http/errors";
 import { describeError, log } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
 import type { FeedAnswer } from "@/lib/pricing/convert";
 import { readFeed } from "@/lib/pricing/price-feeds";
 
@@ -170,15 +171,13 @@ const offerConditionsTtlMs = (chain: Blockchain) => (chain.isDevnet ? 1_000 : 15
 /** The payment page never waits longer than this for them: past it, no offer this time. */
 const offerConditionsDeadlineMs = 2_000;
 
-const holder = globalThis as unknown as { __gatewayRelayConditions?: Map<string, { readAt: number; conditions: Promise<RelayConditions | null> }> };
-
 /**
  * The conditions for the payment page's offer: read at most once per chain every few seconds in
  * this process (offerConditionsTtlMs), shared by concurrent callers. Null when they could not be read
  * (RPC down, a stale feed): no offer then.
  */
 export async function recentRelayConditions(chain: Blockchain, now = new Date()): Promise<RelayConditions | null> {
-  const cache = (holder.__gatewayRelayConditions ??= new Map());
+  const cache = processSingleton("relayConditions", () => new Map<string, { readAt: number; conditions: Promise<RelayConditions | null> }>());
   const key = `${chain.id}|${chain.rpcUrl}`;
   const cached = cache.get(key);
   if (cached && Date.now() - cached.readAt < offerConditionsTtlMs(chain)) return cached.conditions;

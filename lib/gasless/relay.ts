@@ -7,7 +7,7 @@ import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError } from 
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
-import { observeGaslessRelay } from "@/lib/health/metrics";
+import { observeGaslessRelay } from "@/lib/metrics/record";
 import { ApiError, notFound, type FieldErrors } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";

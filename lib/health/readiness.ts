@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
-import { withDeadline } from "@/lib/engine/deadline";
+import { withDeadline } from "@/lib/deadline";
 import { staleTasks, taskClock, taskStateJson, taskStates } from "@/lib/engine/task-state";
 import { env } from "@/lib/env";
 import { pingDatabase } from "./queries";

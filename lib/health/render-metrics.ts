@@ -5,11 +5,11 @@ import { inFlightByChain } from "@/lib/chains/sent-transaction-queries";
 import { env } from "@/lib/env";
 import { relayGasSince } from "@/lib/gasless/queries";
 import type { DbOrTx } from "@/lib/db/types";
-import { withDeadline } from "@/lib/engine/deadline";
+import { withDeadline } from "@/lib/deadline";
 import { taskClock, taskStates } from "@/lib/engine/task-state";
 import { taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
-import { chainHeads, metrics } from "./metrics";
+import { chainHeads, metrics } from "@/lib/metrics/registry";
 import { dueDeliveries, scannedBlocks, sweepCountsByStatus } from "./queries";
 
 /** How long the scrape may wait for the database before reporting it down. */

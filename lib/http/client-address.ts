@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { processSlot } from "@/lib/process-singleton";
 
 /**
  * The request header carrying the TCP peer's address. The server sets it on every request from
@@ -8,7 +9,7 @@ import { env } from "@/lib/env";
 export const peerAddressHeader = "x-gateway-peer-address";
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
-const holder = globalThis as unknown as { __gatewayPeerCapture?: boolean };
+const peerCapture = processSlot<boolean>("peerCapture");
 
 /**
  * Makes every node:http server of this process stamp the socket's address on each request before
@@ -16,8 +17,8 @@ const holder = globalThis as unknown as { __gatewayPeerCapture?: boolean };
  * that serves HTTP.
  */
 export async function capturePeerAddresses(): Promise<void> {
-  if (holder.__gatewayPeerCapture) return;
-  holder.__gatewayPeerCapture = true;
+  if (peerCapture.get()) return;
+  peerCapture.set(true);
   const http = await import("node:http");
   const original = http.Server.prototype.emit as Emit;
   http.Server.prototype.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { observeHttpRequest } from "@/lib/health/metrics";
+import { observeHttpRequest } from "@/lib/metrics/record";
 import type { ApiResult } from "./envelope";
 import { errorResponse } from "./envelope";
 import type { RouteDefinition } from "./define-route";

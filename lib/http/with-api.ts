@@ -4,7 +4,8 @@ import { z } from "zod";
 import { identifyActor, runAsActor } from "@/lib/audit/context";
 import { authenticate, type Principal } from "@/lib/auth/authenticate";
 import { memberOnlyPermissions, roleAllows } from "@/lib/auth/roles";
-import { consume, countMerchant, rateLimitedError, rateLimitHeaders, RequestMeter, type RateLimitState } from "@/lib/auth/rate-limit";
+import { countMerchant, RequestMeter } from "@/lib/auth/rate-limit";
+import { consume, rateLimitedError, rateLimitHeaders, type RateLimitState } from "@/lib/rate-limit/fixed-window";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
@@ -54,7 +55,6 @@ export interface RouteContext<A extends RouteAccess, B, Q, P> {
   params: Out<P>;
 }
 
-export { clientIpOf };
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 

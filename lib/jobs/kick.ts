@@ -1,5 +1,6 @@
 import "server-only";
 import { describeError, log } from "@/lib/log";
+import { processSlot } from "@/lib/process-singleton";
 
 /**
  * The names of the tasks domain code wakes. The tasks themselves (lib/jobs/registry.ts) carry the
@@ -27,17 +28,17 @@ export interface Kicker {
 }
 
 // Next.js may load this module more than once (instrumentation, where the driver starts, vs. the
-// routes that kick): the registered driver is kept on globalThis.
-const holder = globalThis as unknown as { __gatewayJobKicker?: Kicker };
+// routes that kick): the registered driver is kept process-wide.
+const registered = processSlot<Kicker>("jobKicker");
 
 /**
  * Called by the job driver as it starts (lib/jobs/start.ts). Returns the undo, which leaves a
  * kicker registered since in place.
  */
 export function registerKicker(kicker: Kicker): () => void {
-  holder.__gatewayJobKicker = kicker;
+  registered.set(kicker);
   return () => {
-    if (holder.__gatewayJobKicker === kicker) holder.__gatewayJobKicker = undefined;
+    if (registered.get() === kicker) registered.set(undefined);
   };
 }
 
@@ -49,7 +50,7 @@ export function registerKicker(kicker: Kicker): () => void {
  */
 export async function kick(taskName: string): Promise<void> {
   try {
-    await holder.__gatewayJobKicker?.kick(taskName);
+    await registered.get()?.kick(taskName);
   } catch (error) {
     log.warn("could not kick a job; its next periodic run will do the work", { task: taskName, ...describeError(error) });
   }

@@ -4,14 +4,16 @@ import { getDb } from "@/lib/db/client";
 import { defaultBackoff } from "@/lib/engine/supervisor";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { processSlot } from "@/lib/process-singleton";
 import { registerKicker } from "./kick";
 import { startLocalDriver, type LocalDriver } from "./local/driver";
 import { registeredTasks } from "./registry";
 import type { AnyTask } from "./tasks";
 
 // Next.js may load modules more than once (instrumentation vs. routes): the driver is a
-// process-wide singleton on globalThis, created on first use, never at import time.
-const holder = globalThis as unknown as { __gatewayLocalDriver?: Promise<LocalDriver>; __gatewayLocalKickerUndo?: () => void };
+// process-wide singleton, created on first use, never at import time.
+const localDriver = processSlot<Promise<LocalDriver>>("localDriver");
+const localKickerUndo = processSlot<() => void>("localKickerUndo");
 
 /**
  * The process's local driver, started on first call with `tasks` (default: every registered task,
@@ -19,27 +21,31 @@ const holder = globalThis as unknown as { __gatewayLocalDriver?: Promise<LocalDr
  * kicker, so that `kick()` wakes its loops.
  */
 export function ensureLocalDriver(tasks?: readonly AnyTask[]): Promise<LocalDriver> {
-  holder.__gatewayLocalDriver ??= getDb().then((db) => {
-    const backoff = { baseMs: defaultBackoff.baseMs, capMs: env.TASK_RETRY_MAX_SECONDS * 1000 };
-    const driver = startLocalDriver(tasks ?? registeredTasks(), { db, backoff });
-    holder.__gatewayLocalKickerUndo = registerKicker(driver);
-    log.info("local job driver started", { tasks: driver.taskNames });
-    return driver;
-  });
-  return holder.__gatewayLocalDriver;
+  return (
+    localDriver.get() ??
+    localDriver.set(
+      getDb().then((db) => {
+        const backoff = { baseMs: defaultBackoff.baseMs, capMs: env.TASK_RETRY_MAX_SECONDS * 1000 };
+        const driver = startLocalDriver(tasks ?? registeredTasks(), { db, backoff });
+        localKickerUndo.set(registerKicker(driver));
+        log.info("local job driver started", { tasks: driver.taskNames });
+        return driver;
+      }),
+    )
+  );
 }
 
 /** The local driver if this process started one. */
 export function runningLocalDriver(): Promise<LocalDriver> | undefined {
-  return holder.__gatewayLocalDriver;
+  return localDriver.get();
 }
 
 /** Stops the local driver, if running (tests, shutdown). */
 export async function stopLocalDriver(): Promise<void> {
-  const driver = holder.__gatewayLocalDriver;
-  holder.__gatewayLocalDriver = undefined;
-  holder.__gatewayLocalKickerUndo?.();
-  holder.__gatewayLocalKickerUndo = undefined;
+  const driver = localDriver.get();
+  localDriver.set(undefined);
+  localKickerUndo.get()?.();
+  localKickerUndo.set(undefined);
   await (await driver)?.stop();
 }
 

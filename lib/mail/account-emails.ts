@@ -10,7 +10,7 @@ import { sha256Hex } from "@/lib/auth/hash";
 import { knownAddressTtlMs } from "@/lib/auth/login-throttle";
 import { hashPassword } from "@/lib/auth/passwords";
 import { findMerchantById } from "@/lib/auth/queries";
-import { consume, rateLimitedError } from "@/lib/auth/rate-limit";
+import { consume, rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import { mailInBackground, sendMail } from "./mailer";
 import {

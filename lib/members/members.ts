@@ -16,7 +16,7 @@ import { registerMerchant } from "@/lib/auth/register-merchant";
 import { assertFreshSecondFactor } from "@/lib/auth/second-factor";
 import { registerBody } from "@/lib/auth/schemas";
 import { fieldErrors } from "@/lib/http/zod-details";
-import { consume, rateLimitedError } from "@/lib/auth/rate-limit";
+import { consume, rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import { isRole, roleAllows, type Role } from "@/lib/auth/roles";
 import { mailIsDelivered, sendMail } from "@/lib/mail/mailer";
 import { findMerchantByEmail } from "@/lib/mail/queries";

@@ -10,8 +10,9 @@
  *   code, the address and the wallet, so no scannable address is left on screen.
  */
 import type { PublicOrder } from "./public-order";
-import { defaultLocale, displayAmount, displayFiat, textsFormattedBy, utcDateTime } from "./display-amount";
-import { decimalToBaseUnits, paymentRequestUri } from "./payment-uri";
+import { decimalToBaseUnits } from "@/lib/money/decimal";
+import { defaultLocale, displayAmount, displayFiat, textsFormattedBy, utcDateTime } from "@/lib/money/display-amount";
+import { paymentRequestUri } from "./payment-uri";
 
 /**
  * The "checkout" messages (messages/<locale>.json) in the page's language: next-intl's

@@ -11,7 +11,7 @@ import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { bareHostname, currentUrlPolicy, parseWebhookUrl, refusedAddressReason, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { getAddress } from "viem";
 import { lockFiatPrice } from "@/lib/pricing/lock-price";
-import { maxBaseUnits, parseAmount } from "./amounts";
+import { maxBaseUnits, parseAmount } from "@/lib/money/amounts";
 import { prepareExtraMethods, type AcceptedMethod } from "./payment-methods";
 import { findOrderIdByNonce, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";

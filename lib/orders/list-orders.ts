@@ -2,7 +2,8 @@ import "server-only";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
-import { encodeCursor, keysetWindow } from "@/lib/http/pagination";
+import { keysetWindow } from "@/lib/http/pagination";
+import { encodeCursor } from "@/lib/list-window";
 import { listOrders as listOrderRows, orderSortKeyWidth } from "./queries";
 import type { ListOrdersQuery } from "./schemas";
 

@@ -7,7 +7,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { lockFiatPrice, type RateSource } from "@/lib/pricing/lock-price";
 import { findWalletForChain } from "@/lib/wallets/queries";
-import { formatAmount, parseAmount } from "./amounts";
+import { formatAmount, parseAmount } from "@/lib/money/amounts";
 
 /**
  * One (chain, token) method an order accepts, as stored in payment_orders.accepted_methods: what

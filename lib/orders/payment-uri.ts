@@ -10,20 +10,10 @@
  */
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
-const decimalPattern = /^(\d+)(?:\.(\d+))?$/;
 
 function checkAddress(address: string, what: string): string {
   if (!addressPattern.test(address)) throw new Error(`${what} is not a 0x address of 40 hex digits.`);
   return address;
-}
-
-/** A decimal string in token units ("15", "0.25") → integer base units, exactly; throws on anything else or on excess precision. */
-export function decimalToBaseUnits(text: string, decimals: number): bigint {
-  const match = decimalPattern.exec(text);
-  if (!match) throw new Error(`Not a plain decimal amount: "${text}".`);
-  const fraction = match[2] ?? "";
-  if (fraction.replace(/0+$/, "").length > decimals) throw new Error(`"${text}" has more than ${decimals} decimal places.`);
-  return BigInt(match[1]! + fraction.slice(0, decimals).padEnd(decimals, "0"));
 }
 
 export interface PaymentRequest {

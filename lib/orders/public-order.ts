@@ -5,7 +5,7 @@ import { gaslessOffer, type GaslessOffer } from "@/lib/gasless/offer";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
-import { formatAmount } from "./amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { parseOrderKey } from "./get-order-or-throw";
 import { acceptedMethodsOf, hasPaymentArrived, isCurrentMethod } from "./payment-methods";
 import { summarizeTransfer } from "./order-transaction";

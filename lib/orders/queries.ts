@@ -6,7 +6,7 @@ import { foldEveryMerchant, foldMerchantChanges, type FoldedTotals } from "@/lib
 import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, isExactCount, listCount, readKeysetPage, sortKeyText, type CountedList, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
-import { exactCountBound } from "@/lib/http/pagination";
+import { exactCountBound } from "@/lib/list-window";
 import type { OrderingField } from "./schemas";
 import type { AcceptedMethod } from "./payment-methods";
 

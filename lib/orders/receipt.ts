@@ -2,7 +2,7 @@ import "server-only";
 import { findBlockchainById, findToken, type Blockchain } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
-import { formatAmount } from "./amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { parseOrderKey } from "./get-order-or-throw";
 import { findPublicOrderView } from "./queries";
 

@@ -3,7 +3,7 @@ import type { PaymentOrder, Refund } from "@/lib/db/schema";
 import { serializeRefund } from "@/lib/refunds/serialize";
 import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
-import { formatAmount } from "./amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { serializeAcceptedMethods, serializePaymentMethod } from "./payment-methods";
 
 /** What the single-order response shows of the payment's transaction once one is detected (spec › Payment order). */

@@ -2,7 +2,8 @@
  * A payment link's price as its page shows it. Dependency-free: the link page's bundle imports it,
  * and its server part formats the first render's texts with it (`linkPageFirstTexts`).
  */
-import { displayAmount, displayFiat, multiplyDecimal, textsFormattedBy } from "@/lib/orders/display-amount";
+import { multiplyDecimal } from "@/lib/money/decimal";
+import { displayAmount, displayFiat, textsFormattedBy } from "@/lib/money/display-amount";
 
 export interface LinkPriceView {
   amount: string | null;

@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 
 /**
  * Fiat currencies an order may be priced in, with their ISO 4217 minor units. A currency other

@@ -4,7 +4,7 @@ import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { formatAmount, parseAmount } from "@/lib/money/amounts";
 import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
 import { findMerchantOrder, findMerchantOrderView, lockMerchantOrder } from "@/lib/orders/queries";

@@ -1,7 +1,7 @@
 import { encodeFunctionData, erc20Abi, type Address } from "viem";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { Refund } from "@/lib/db/schema";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 
 /** What a refund needs from its order to be shown. */
 export interface RefundOrderContext {

@@ -4,13 +4,14 @@ import type { Blockchain } from "@/lib/chains/catalog";
 import { viemChain } from "@/lib/chains/clients";
 import { ApiError } from "@/lib/http/errors";
 import { describeError, log } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * A reorg on hardhat: evm_revert to a snapshot of an earlier block, then mining a longer branch
  * past the old head (transactions reverted out are gone from the mempool, so a payment in them
  * vanishes, unless the branch includes it again: the other merchants' are, reorgDevnet). The sandbox tools take a snapshot of the head before each change they make to the
  * chain (pay, faucet, mine), kept in a ring per devnet: the deepest reorg possible is to the oldest
- * snapshot still held. In-process (on globalThis: Next may load this module more than once).
+ * snapshot still held. In-process, one ring per devnet for the whole process (lib/process-singleton.ts).
  */
 interface Snapshot {
   id: Hex;
@@ -18,8 +19,7 @@ interface Snapshot {
 }
 
 const ringSize = 128;
-const holder = globalThis as unknown as { __gatewayDevnetSnapshots?: Map<string, Snapshot[]> };
-const rings: Map<string, Snapshot[]> = (holder.__gatewayDevnetSnapshots ??= new Map());
+const rings = processSingleton("devnetSnapshots", () => new Map<string, Snapshot[]>());
 
 function testClient(chain: Blockchain, rpcUrl: string) {
   return createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(rpcUrl) }).extend(publicActions);

@@ -6,7 +6,7 @@ import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
-import { formatAmount, parseAmount } from "@/lib/orders/amounts";
+import { formatAmount, parseAmount } from "@/lib/money/amounts";
 import { getOrderOrThrow } from "@/lib/orders/get-order-or-throw";
 import { merchantDepositAddressesAmong } from "@/lib/orders/queries";
 import { merchantWalletAddressesAmong } from "@/lib/wallets/queries";

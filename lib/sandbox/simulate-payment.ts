@@ -5,7 +5,8 @@ import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
+import { processSingleton } from "@/lib/process-singleton";
 import { findOrderTransactionSummary } from "@/lib/orders/order-transaction";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
 import { mineBlocks, sendFromFaucet } from "./devnet-tools";
@@ -16,11 +17,12 @@ import { maxSimulatedBlocks, spendFaucetSend, spendMinedBlocks } from "./usage-l
 /** Gap between simulated blocks: longer than the page's 1.5 s poll, so each "n of m" step is seen. */
 export const simulatedBlockIntervalMs = 1_600;
 
-const holder = globalThis as unknown as { __gatewaySimulatedMining?: Set<string> };
+/** The orders this process is mining simulated confirmations for. */
+const simulatedMining = () => processSingleton("simulatedMining", () => new Set<string>());
 
 /** Whether this process is still mining an order's simulated confirmations. */
 export function isMining(orderId: string): boolean {
-  return holder.__gatewaySimulatedMining?.has(orderId) ?? false;
+  return simulatedMining().has(orderId);
 }
 
 /**
@@ -29,7 +31,7 @@ export function isMining(orderId: string): boolean {
  * One run per order at a time.
  */
 function mineInBackground(chain: Blockchain, orderId: string, blocks: number, intervalMs: number): boolean {
-  const running = (holder.__gatewaySimulatedMining ??= new Set());
+  const running = simulatedMining();
   if (running.has(orderId) || blocks <= 0) return false;
   running.add(orderId);
   void (async () => {

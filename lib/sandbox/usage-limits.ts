@@ -2,8 +2,8 @@ import "server-only";
 import type { TokenInfo } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
-import { addToCounter } from "@/lib/auth/queries";
-import { rateLimitedError } from "@/lib/auth/rate-limit";
+import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
+import { addToCounter } from "@/lib/rate-limit/queries";
 import { validationError } from "@/lib/http/errors";
 
 /**

@@ -1,6 +1,6 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { PaymentOrder, Transaction } from "@/lib/db/schema";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import type { NotCountedReason } from "./schemas";
 
 /** Internal status → the spec's: a transfer reorged out ("dropped") failed from the merchant's point of view. */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { WebhookDelivery, WebhookEndpoint } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { observeWebhookAttempt } from "@/lib/health/metrics";
+import { observeWebhookAttempt } from "@/lib/metrics/record";
 import { sendWebhook, type SendResult } from "./deliver";
 import { accountSecretsByIds, type AccountSecrets } from "@/lib/auth/queries";
 import { log } from "@/lib/log";

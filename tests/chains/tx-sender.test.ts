@@ -20,7 +20,7 @@ import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError, type TxRequest } from "@/lib/chains/tx-sender";
 import { sweeps } from "@/lib/db/schema";
 import { watchChainTick } from "@/lib/engine/chain-tick";
-import { metrics } from "@/lib/health/metrics";
+import { metrics } from "@/lib/metrics/registry";
 import { captureOutput } from "../helpers/capture-output";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";

@@ -9,7 +9,7 @@ import { findOrderSweep } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { watchChainTick } from "@/lib/engine/chain-tick";
 import { createOrder as createOrderUseCase } from "@/lib/orders/create-order";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";

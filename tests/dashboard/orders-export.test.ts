@@ -7,7 +7,7 @@ import { signInAs } from "./session";
 
 
 const { GET: exportOrders, POST: postExport } = await import("@/app/(dashboard)/dashboard/orders/export/route");
-const { csvField } = await import("@/lib/dashboard/orders-csv");
+const { csvField } = await import("@/lib/csv/writer");
 
 const database = setupTestDatabase();
 

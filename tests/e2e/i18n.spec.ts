@@ -6,7 +6,7 @@
  * violations. The dashboard stays English whatever the browser asks for.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { clockText } from "@/lib/orders/display-amount";
+import { clockText } from "@/lib/money/display-amount";
 import { customerLocales } from "@/lib/i18n/locales";
 import { baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 

@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
+import { processSlot } from "@/lib/process-singleton";
 import { timed } from "./profile";
 
 /** Which backend this test project runs on (vitest.config.ts sets it per project). */
@@ -291,7 +292,7 @@ async function takeTestDatabase(options: { logger?: Logger }): Promise<Database>
 
 async function releaseTestDatabase(database: Database, options: { logger?: Logger }): Promise<void> {
   // Only when nothing the file started can still write into it (a job driver left running, say).
-  const driverLeftRunning = (globalThis as { __gatewayLocalDriver?: unknown }).__gatewayLocalDriver !== undefined;
+  const driverLeftRunning = processSlot("localDriver").get() !== undefined;
   if (process.env.TEST_SHARED_PROCESS && !options.logger && !idleDatabase && !driverLeftRunning) {
     try {
       await timed("database: empty for the next file", () => emptyDatabase(database));

@@ -6,6 +6,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { findBlockchainBySlug, setDevnetRpcUrl, type Blockchain } from "@/lib/chains/catalog";
 import { devnetChain, startDetachedDevnet, startDevnet, type Devnet } from "@/lib/chains/devnet";
 import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
+import { processSlot } from "@/lib/process-singleton";
 import { timed } from "./profile";
 import { stopSharedDevnet } from "./shared-run";
 
@@ -88,7 +89,7 @@ async function acquireSharedDevnet(recordFile: string, deploy: boolean): Promise
  * next file's chain, one confirmation more than that file counted.
  */
 async function simulatedMiningSettled(): Promise<void> {
-  const mining = (globalThis as { __gatewaySimulatedMining?: Set<string> }).__gatewaySimulatedMining;
+  const mining = processSlot<Set<string>>("simulatedMining").get();
   const deadline = Date.now() + 60_000;
   while (mining?.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, expect, vi } from "vitest";
 import { setPasswordHashCostForTests } from "@/lib/auth/passwords";
 import { configureZodMessages } from "@/lib/http/zod-messages";
+import { processSlot } from "@/lib/process-singleton";
 import { session, sessionModuleMock } from "../dashboard/session";
 import { recordPhase } from "./profile";
 
@@ -23,14 +24,13 @@ session.current = null;
 
 // Most files share a worker process with the files before them (vitest.config.ts): start each from
 // what a fresh process has — no credentials, chain clients, heads or task states remembered from a
-// previous file's database and devnet (the gateway keeps them in `globalThis.__gateway…` maps), and
-// real timers.
+// previous file's database and devnet (the gateway keeps them in `globalThis.__gateway…` maps:
+// lib/process-singleton.ts), no test clock or grace, and real timers.
 for (const [key, value] of Object.entries(globalThis)) {
   if (key.startsWith("__gateway") && (value instanceof Map || value instanceof Set)) value.clear();
 }
-const testSettings = globalThis as { __gatewayTaskClock?: unknown; __gatewayTaskGraceMs?: unknown };
-delete testSettings.__gatewayTaskClock;
-delete testSettings.__gatewayTaskGraceMs;
+processSlot("taskClock").set(undefined);
+processSlot("taskGraceMs").set(undefined);
 vi.useRealTimers();
 
 // Which file the phases recorded by tests/helpers/profile.ts belong to.

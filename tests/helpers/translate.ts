@@ -1,5 +1,5 @@
 import { createTranslator } from "next-intl";
-import type { Translate } from "@/lib/orders/customer-messages";
+import type { Translate } from "@/lib/http/error-wording";
 import { customerLocales, type CustomerLocale } from "@/lib/i18n/locales";
 import de from "@/messages/de.json";
 import en from "@/messages/en.json";

@@ -13,6 +13,8 @@ import { accountsOfUser } from "@/lib/members/members";
 import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
 import { checkOrigin } from "@/lib/dashboard/request-origin";
+import { resendVerificationAction } from "./outbox/actions";
+import { switchAccountAction } from "./team/actions";
 
 // Sessions are per request: never prerender.
 export const dynamic = "force-dynamic";
@@ -42,7 +44,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <div>
               Signed in as <strong>{merchant.username}</strong> ({merchant.role})
             </div>
-            <StoreSwitcher accounts={accounts} current={merchant.merchantId} />
+            <StoreSwitcher accounts={accounts} current={merchant.merchantId} switchAccount={switchAccountAction} />
             <form action={signOutAction}>
               <button type="submit">Sign out</button>
             </form>
@@ -50,7 +52,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </NavDrawer>
       </nav>
       <main className={styles.content} id="main">
-        <VerifyEmailBanner merchantId={merchant.userId} />
+        <VerifyEmailBanner merchantId={merchant.userId} resend={resendVerificationAction} />
         {mismatch ? (
           <p className={styles.originBanner} role="status" data-testid="app-url-banner">
             This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers

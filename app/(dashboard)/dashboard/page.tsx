@@ -14,7 +14,7 @@ import { getDb } from "@/lib/db/client";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { relayGasTotals } from "@/lib/gasless/queries";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 
 export const metadata: Metadata = { title: "Overview · Dashboard" };
 

@@ -1,4 +1,4 @@
-/** Logins and their credentials (lib/auth): the merchants row (a login that is also its own store), tokens, sessions, second factors, API keys, rate-limit counters. */
+/** Logins and their credentials (lib/auth): the merchants row (a login that is also its own store), tokens, sessions, second factors, API keys. */
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps } from "./columns";
@@ -216,14 +216,3 @@ export const apiKeys = pgTable(
   ],
 );
 export type ApiKey = typeof apiKeys.$inferSelect;
-
-/** Fixed-window counters: one row per (key, window); one upsert per counted request. */
-export const rateLimitCounters = pgTable(
-  "rate_limit_counters",
-  {
-    key: text("key").notNull(),
-    windowStart: ts("window_start").notNull(),
-    count: integer("count").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
-);

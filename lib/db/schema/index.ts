@@ -3,6 +3,7 @@
  * statements); drizzle-kit reads this barrel (drizzle.config.ts). Import tables from "@/lib/db/schema".
  */
 export * from "./accounts";
+export * from "./rate-limit";
 export * from "./members";
 export * from "./mail";
 export * from "./idempotency";

@@ -21,7 +21,7 @@ import { watchChainTick } from "@/lib/engine/chain-tick";
 import { env } from "@/lib/env";
 import { relayerFloorWei, relayerKey } from "@/lib/gasless/policy";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
-import { metrics } from "@/lib/health/metrics";
+import { metrics } from "@/lib/metrics/registry";
 import { sendFromFaucet } from "@/lib/sandbox/devnet-tools";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";

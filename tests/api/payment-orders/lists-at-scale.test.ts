@@ -5,7 +5,7 @@ import { GET as listOrders } from "@/app/api/payment-orders/route";
 import { GET as listTransactions } from "@/app/api/transactions/route";
 import { GET as listDeliveries } from "@/app/api/webhook-endpoints/[id]/deliveries/route";
 import { rowsOf } from "@/lib/db/map-row";
-import { exactCountBound } from "@/lib/http/pagination";
+import { exactCountBound } from "@/lib/list-window";
 import { searchOrders } from "@/lib/orders/queries";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";

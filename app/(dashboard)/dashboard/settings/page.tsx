@@ -28,7 +28,7 @@ import {
 
 export const metadata: Metadata = { title: "Settings · Dashboard" };
 
-/** The rate limit's fixed window (lib/auth/rate-limit.ts): one hour. */
+/** The rate limit's fixed window (lib/rate-limit/fixed-window.ts): one hour. */
 const windowMs = 60 * 60 * 1000;
 
 export default async function SettingsPage() {

@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { openSweeps } from "@/lib/chains/queries";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { listWallets } from "@/lib/wallets/queries";
 import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/wallets/schemas";
 import { addWalletAction, updateWalletAction } from "./actions";

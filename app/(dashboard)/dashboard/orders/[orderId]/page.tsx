@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import { loadOrderDetail } from "@/lib/dashboard/order-detail";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
-import { formatAmount } from "@/lib/orders/amounts";
+import { formatAmount } from "@/lib/money/amounts";
 import { paymentUrl } from "@/lib/orders/serialize";
 import { serializeAcceptedMethods, serializePaymentMethod } from "@/lib/orders/payment-methods";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";

@@ -1,4 +1,5 @@
-import { encodeCursor, keysetPage, keysetWindow } from "@/lib/http/pagination";
+import { keysetPage, keysetWindow } from "@/lib/http/pagination";
+import { encodeCursor } from "@/lib/list-window";
 import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { getEndpointOrThrow } from "@/lib/webhooks/get-endpoint-or-throw";

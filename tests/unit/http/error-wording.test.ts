@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { customerErrorMessage as customerErrorMessageIn, merchantErrorMessage, walletErrorMessage as walletErrorMessageIn } from "@/lib/orders/customer-messages";
+import { customerErrorMessage as customerErrorMessageIn, merchantErrorMessage, walletErrorMessage as walletErrorMessageIn } from "@/lib/http/error-wording";
 import { errorCodes } from "@/lib/http/error-codes";
 import { customerLocales, wordsFor } from "../../helpers/translate";
 

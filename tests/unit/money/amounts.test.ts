@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatAmount, maxBaseUnits, parseAmount } from "@/lib/orders/amounts";
+import { formatAmount, maxBaseUnits, parseAmount } from "@/lib/money/amounts";
 
 const invalid = (text: unknown, decimals: number) => {
   try {

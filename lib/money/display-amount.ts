@@ -1,6 +1,7 @@
 /**
- * Amounts as a customer reads them. Dependency-free (the pay page's bundle imports it); every
- * function takes the locale the page will one day be shown in.
+ * Amounts as a customer reads them, and the moments and countdown the same pages show beside them
+ * (one formatter cache, one hand-over of the server's texts). Dependency-free (the pay page's bundle
+ * imports it); every function takes the locale the page will one day be shown in.
  */
 
 export const defaultLocale = "en-US";
@@ -103,17 +104,4 @@ export function clockText(ms: number): string {
   const mm = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
   const ss = String(total % 60).padStart(2, "0");
   return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
-}
-
-/**
- * A decimal string times a whole quantity, exactly, without trailing zeros ("24.50" × 3 → "73.5"):
- * a payment link's price × quantity, the same on the link's page (its live total) and on the server
- * (the order's price).
- */
-export function multiplyDecimal(value: string, quantity: number): string {
-  const [whole = "0", fraction = ""] = value.split(".");
-  const units = (BigInt(whole + fraction) * BigInt(quantity)).toString().padStart(fraction.length + 1, "0");
-  if (!fraction) return units;
-  const fractionDigits = units.slice(-fraction.length).replace(/0+$/, "");
-  return fractionDigits ? `${units.slice(0, -fraction.length)}.${fractionDigits}` : units.slice(0, -fraction.length);
 }
