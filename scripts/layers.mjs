@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The layers, from the top down (docs/design-notes-leaves.md and STYLE rule 13, "Layers point down").
+ * The layers, from the top down (docs/design/module-map.md and STYLE rule 13, "Layers point down").
  * Each entry is a folder, or a file without its extension; a path belongs to the longest entry it
  * starts with.
  *
