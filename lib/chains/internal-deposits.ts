@@ -117,7 +117,7 @@ const unattributed = processSingleton("unattributedBalance", () => new Map<numbe
 /**
  * Native payments that arrive by internal transfer (a contract calling the deposit address with
  * value) leave no log and no top-level transaction: they show only as balance. One batched balance
- * read of the open native orders' deposit addresses per pass (Multicall3 where deployed); where a
+ * read of the open native orders' deposit addresses per pass (a contract-creation eth_call, lib/chains/balances.ts); where a
  * balance exceeds what was recorded, the block is found by bisection, the transactions by tracing,
  * and what is credited in a block never exceeds the balance increase the block really shows.
  */

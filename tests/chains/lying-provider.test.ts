@@ -132,7 +132,7 @@ describe("a lying provider", () => {
     expect(receiptCalls(honest, hash)).toBe(1);
   });
 
-  test("a single provider consistent in its lie is believed: what one provider is trusted with (docs/decisions.md)", async () => {
+  test("a single provider consistent in its lie is believed: what one provider is trusted with (docs/design/chain-engine.md)", async () => {
     const { victim, lie } = await setUpLie(true);
     liar.rewrite(lie);
     const client = createChainClient(base(), createProviderPool([liar.url]).transport);

@@ -45,6 +45,16 @@ export default function WebhooksGuidePage() {
             <td>Nothing arrived in time. Release the stock.</td>
           </tr>
           <tr>
+            <td><code>payment.reorged</code></td>
+            <td>
+              <code>pending</code>, or <code>confirmed</code> with <code>at_risk: true</code>
+            </td>
+            <td>
+              A chain reorganisation took away a payment you were told about. Before shipping it goes back to <code>pending</code> and waits for the money
+              again; after confirmation the order stays confirmed but is flagged at risk: check whether the payment arrives again before you rely on it.
+            </td>
+          </tr>
+          <tr>
             <td><code>refund.created</code></td>
             <td>unchanged</td>
             <td>A refund was requested; it is the newest entry of <code>data.refunds</code>, status <code>requested</code> until your wallet&apos;s transfer is seen.</td>
