@@ -57,6 +57,9 @@ export interface Task<P = undefined> {
   run(db: Db, context: TaskContext<P>): Promise<void | TaskRunResult>;
 }
 
+/** The Inngest function that runs the tasks naming it (`Task.inngestFunction`) in a loop: lib/jobs/inngest/task-loop.ts. */
+export const taskLoopFunctionId = "task-loop";
+
 /** A task of any payload, as lists hold them (`run` is a method, so its parameter is bivariant). */
 export type AnyTask = Task<unknown>;
 

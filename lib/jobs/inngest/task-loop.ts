@@ -4,11 +4,10 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { describeError, log } from "@/lib/log";
 import { configuredBackoff, defaultRunDeadlineMs, nextRun, runWithDeadline, type BackoffPolicy } from "../run-policy";
-import type { AnyTask } from "../tasks";
+import { taskLoopFunctionId, type AnyTask } from "../tasks";
 import { inngest } from "./client";
 
-/** The id of the function that runs tasks naming it (`Task.inngestFunction`) in a loop. */
-export const taskLoopFunctionId = "task-loop";
+export { taskLoopFunctionId };
 
 /** Run the task now; the run schedules its next one itself. `consecutiveErrors` carries the failure streak from run to run. */
 export const taskLoopRequested = eventType("gateway/task.loop-requested", {
