@@ -37,6 +37,8 @@ export class ChainTickFailed extends Error {
   constructor(
     readonly chain: string,
     readonly failures: Array<{ stage: ChainTickStage; error: unknown }>,
+    /** What the stages that ran did. */
+    readonly done: Partial<ChainTickResult>,
   ) {
     const first = failures[0]!;
     super(`${chain}: the ${first.stage} stage failed: ${String(describeError(first.error).error)}`, { cause: first.error });
@@ -111,6 +113,6 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
     if (reorg) lifecycle = await stage("orders", () => advanceOrders(db, chain, client, now(), head));
     refunds = await stage("refunds", () => advanceRefunds(db, chain, client, head, now()));
   }
-  if (failures.length > 0 || !scan || !attributed || !reorg || !lifecycle || !refunds) throw new ChainTickFailed(chain.slug, failures);
+  if (failures.length > 0 || !scan || !attributed || !reorg || !lifecycle || !refunds) throw new ChainTickFailed(chain.slug, failures, { scan, attributed, internalDeposits, reorg, lifecycle, refunds });
   return { scan, attributed, internalDeposits, reorg, lifecycle, refunds };
 }

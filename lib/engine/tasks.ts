@@ -11,7 +11,7 @@ import { chainClient } from "@/lib/chains/clients";
 import { subscribeNewHeads } from "@/lib/chains/new-heads";
 import { nextSweepDueAt } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick, type ChainTickResult } from "./chain-tick";
+import { ChainTickFailed, watchChainTick, type ChainTickResult } from "./chain-tick";
 
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
@@ -48,6 +48,11 @@ export function tickWasBusy(tick: Pick<ChainTickResult, "scan" | "attributed" | 
   );
 }
 
+/** An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once. */
+export function mayLeaveMoneyToSweep(tick: Partial<Pick<ChainTickResult, "attributed" | "internalDeposits" | "lifecycle" | "reorg">>): boolean {
+  return (tick.lifecycle?.transitions.length ?? 0) > 0 || (tick.attributed?.transfers ?? 0) > 0 || (tick.internalDeposits ?? 0) > 0 || (tick.reorg?.sweepsRequeued ?? 0) > 0;
+}
+
 /**
  * How long a chain's watcher sleeps after a tick that succeeded (a failed one sleeps the runtime's
  * backoff, lib/jobs/run-policy.ts): the chain's poll interval, unless the chain is quiet (nothing to
@@ -82,12 +87,18 @@ export function chainTasks(): AnyTask[] {
         async run(db) {
           const current = findBlockchainById(chain.id)!;
           if (!current.rpcUrl) return;
-          const tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          let tick: ChainTickResult;
+          try {
+            tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          } catch (error) {
+            // The stages that ran may have settled orders all the same: the sweeper need not wait for the retry.
+            if (error instanceof ChainTickFailed && mayLeaveMoneyToSweep(error.done)) await kick(taskNames.sweepDeposits);
+            throw error;
+          }
           recordChainHead(chain.slug, tick.scan.head);
           const busy = tickWasBusy(tick);
           checkBalancesNext = busy;
-          // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
-          if (tick.lifecycle.transitions.length > 0 || tick.attributed.transfers > 0 || tick.internalDeposits > 0 || tick.reorg.sweepsRequeued > 0) await kick(taskNames.sweepDeposits);
+          if (mayLeaveMoneyToSweep(tick)) await kick(taskNames.sweepDeposits);
           const quiet = !busy && !!current.wsUrl && headsAnnouncedUpTo(chain.id, tick.scan.head);
           return { nextRunInMs: chainWatchSleepMs({ pollIntervalMs: current.pollIntervalMs, quiet, firstDeadline: quiet ? await nextPendingDeadline(db, chain.id) : null }) };
         },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { chainWatchSleepMs, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs, tickWasBusy } from "@/lib/engine/tasks";
+import { chainWatchSleepMs, mayLeaveMoneyToSweep, quietChainBackstopMs, quietChainPollMs, quietChainSleepMs, tickWasBusy } from "@/lib/engine/tasks";
 
 const now = Date.parse("2026-01-01T00:00:00Z");
 const idleTick = {
@@ -40,5 +40,16 @@ describe("whether a tick was busy", () => {
     expect(tickWasBusy({ ...idleTick, internalDeposits: 1 })).toBe(true);
     expect(tickWasBusy({ ...idleTick, reorg: { dropped: 1, atRisk: [], sweepsRequeued: 0 } })).toBe(true);
     expect(tickWasBusy({ ...idleTick, reorg: { dropped: 0, atRisk: [], sweepsRequeued: 1 } })).toBe(true);
+  });
+});
+
+describe("whether a tick may leave money to sweep", () => {
+  test("a transition, attributed money, internal deposits or a requeued sweep may; an idle tick or a failed one with nothing done may not", () => {
+    expect(mayLeaveMoneyToSweep(idleTick)).toBe(false);
+    expect(mayLeaveMoneyToSweep({})).toBe(false);
+    expect(mayLeaveMoneyToSweep({ lifecycle: { transitions: [{ orderId: "o", from: "processing", to: "confirmed" }] as never } })).toBe(true);
+    expect(mayLeaveMoneyToSweep({ attributed: { transfers: 2, refunds: 0, remaining: false } })).toBe(true);
+    expect(mayLeaveMoneyToSweep({ internalDeposits: 1 })).toBe(true);
+    expect(mayLeaveMoneyToSweep({ reorg: { dropped: 0, atRisk: [], sweepsRequeued: 1 } })).toBe(true);
   });
 });
