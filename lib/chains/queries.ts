@@ -89,6 +89,12 @@ export async function recordScannedTransfers(db: DbOrTx, rows: NewScannedTransfe
     });
 }
 
+/** Whether any scanned transfer of the chain awaits attribution (one indexed probe: most ticks have none). */
+export async function hasScannedTransfers(db: DbOrTx, blockchainId: number): Promise<boolean> {
+  const [row] = await db.select({ blockNumber: scannedTransfers.blockNumber }).from(scannedTransfers).where(eq(scannedTransfers.blockchainId, blockchainId)).limit(1);
+  return row !== undefined;
+}
+
 /** The chain's scanned transfers awaiting attribution, in block order, locked until the transaction ends. */
 export async function lockScannedTransfers(db: DbOrTx, blockchainId: number, limit: number): Promise<ScannedTransfer[]> {
   return db

@@ -1,7 +1,7 @@
 import "server-only";
 import { getAddress } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
-import { armSweep, deleteScannedTransfers, lockScannedTransfers, refreshReceived } from "@/lib/chains/queries";
+import { armSweep, deleteScannedTransfers, hasScannedTransfers, lockScannedTransfers, refreshReceived } from "@/lib/chains/queries";
 import type { TransferClaim } from "@/lib/chains/transfer-check";
 import type { NewTransaction, PaymentOrder, ScannedTransfer } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
@@ -62,6 +62,8 @@ export interface AttributionResult {
  * a requested refund marks it pending.
  */
 export async function attributeScannedTransfers(db: Db, chain: Blockchain, now: Date): Promise<AttributionResult> {
+  // Most ticks record nothing: one probe instead of a transaction.
+  if (!(await hasScannedTransfers(db, chain.id))) return { transfers: 0, refunds: 0, remaining: false };
   return db.transaction(async (tx) => {
     const scanned = await lockScannedTransfers(tx, chain.id, transfersPerPass);
     if (scanned.length === 0) return { transfers: 0, refunds: 0, remaining: false };

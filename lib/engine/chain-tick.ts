@@ -81,7 +81,8 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
       return await run();
     } catch (error) {
       failures.push({ stage: name, error });
-      if (failures.length > 1 || name !== "scan") log.debug("chain tick stage failed", { chain: chain.slug, stage: name, ...describeError(error) });
+      // The task's supervisor logs the tick's failure (the first stage's); the others are here.
+      log.debug("chain tick stage failed", { chain: chain.slug, stage: name, ...describeError(error) });
       return undefined;
     }
   }
