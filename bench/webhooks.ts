@@ -7,7 +7,7 @@ import { merchants, paymentOrders, webhookDeliveries, webhookEndpoints } from "@
 import type { Db } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { startLocalDriver } from "@/lib/jobs/local/driver";
-import { deliverWebhooksTask } from "@/lib/jobs/tasks";
+import { deliverWebhooksTask } from "@/lib/engine/upkeep-tasks";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { eventBody, recordOrderEvent } from "@/lib/webhooks/outbox";
 import { startReceiverProcess } from "../tests/faults/receiver-process";

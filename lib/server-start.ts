@@ -45,7 +45,7 @@ export async function startServer(): Promise<void> {
   // Background jobs (webhook delivery, chain scanning, sweeps, …): the in-process driver when
   // JOBS_DRIVER=local; under Inngest only what a kick does.
   if (env.JOBS_DRIVER !== "none") {
-    const { startJobs } = await import("@/lib/jobs/start");
+    const { startJobs } = await import("@/lib/engine/start");
     await startJobs();
   }
 }

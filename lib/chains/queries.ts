@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
-import { chainCursors, paymentOrders, sweeps, transactions, type PaymentOrder, type Sweep } from "@/lib/db/schema";
+import { chainCursors, paymentOrders, scannedTransfers, sweeps, transactions, type NewScannedTransfer, type PaymentOrder, type ScannedTransfer, type Sweep } from "@/lib/db/schema";
 import { maxConfirmationThreshold } from "@/lib/wallets/schemas";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -53,9 +53,72 @@ export async function touchCursor(db: DbOrTx, blockchainId: number, now: Date) {
   await db.update(chainCursors).set({ updatedAt: now }).where(eq(chainCursors.blockchainId, blockchainId));
 }
 
+/**
+ * Until when the chain was seen, as expiry reads it: the cursor's time, or null while transfers the
+ * scanner recorded still await attribution (a payment read before a deadline must reach its order
+ * before the order is judged).
+ */
 export async function findCursorUpdatedAt(db: DbOrTx, blockchainId: number): Promise<Date | null> {
-  const [row] = await db.select({ updatedAt: chainCursors.updatedAt }).from(chainCursors).where(eq(chainCursors.blockchainId, blockchainId)).limit(1);
+  const [row] = await db
+    .select({ updatedAt: chainCursors.updatedAt })
+    .from(chainCursors)
+    .where(and(eq(chainCursors.blockchainId, blockchainId), sql`not exists (select 1 from ${scannedTransfers} s where s.blockchain_id = ${blockchainId})`))
+    .limit(1);
   return row?.updatedAt ?? null;
+}
+
+// ─── scanned transfers (recorded by the scanner, attributed by the engine) ───
+
+/** Records what a chunk's scan checked (inside its cursor's transaction); a rescan of the same transfer overwrites it. */
+export async function recordScannedTransfers(db: DbOrTx, rows: NewScannedTransfer[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(scannedTransfers)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [scannedTransfers.blockchainId, scannedTransfers.txHash, scannedTransfers.logIndex, scannedTransfers.toAddress],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        blockTimestamp: sql`excluded.block_timestamp`,
+        gasUsed: sql`excluded.gas_used`,
+        gasPrice: sql`excluded.gas_price`,
+        reverted: sql`excluded.reverted`,
+        scannedAt: sql`excluded.scanned_at`,
+      },
+    });
+}
+
+/** Whether any scanned transfer of the chain awaits attribution (one indexed probe: most ticks have none). */
+export async function hasScannedTransfers(db: DbOrTx, blockchainId: number): Promise<boolean> {
+  const [row] = await db.select({ blockNumber: scannedTransfers.blockNumber }).from(scannedTransfers).where(eq(scannedTransfers.blockchainId, blockchainId)).limit(1);
+  return row !== undefined;
+}
+
+/** The chain's scanned transfers awaiting attribution, in block order, locked until the transaction ends. */
+export async function lockScannedTransfers(db: DbOrTx, blockchainId: number, limit: number): Promise<ScannedTransfer[]> {
+  return db
+    .select()
+    .from(scannedTransfers)
+    .where(eq(scannedTransfers.blockchainId, blockchainId))
+    .orderBy(asc(scannedTransfers.blockNumber), asc(scannedTransfers.logIndex), asc(scannedTransfers.txHash))
+    .limit(limit)
+    .for("update");
+}
+
+/** Removes attributed transfers (the rows `lockScannedTransfers` returned). */
+export async function deleteScannedTransfers(db: DbOrTx, rows: Pick<ScannedTransfer, "blockchainId" | "txHash" | "logIndex" | "toAddress">[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const batch = rows.slice(i, i + 500);
+    await db
+      .delete(scannedTransfers)
+      .where(or(...batch.map((r) => and(eq(scannedTransfers.blockchainId, r.blockchainId), eq(scannedTransfers.txHash, r.txHash), eq(scannedTransfers.logIndex, r.logIndex), eq(scannedTransfers.toAddress, r.toAddress)))));
+  }
+}
+
+/** Forgets unattributed transfers above `block` (a reorg moved the cursor back there: the rescan reads what the chain holds now); every one when `block` is null (the chain was replaced). */
+export async function forgetScannedTransfers(db: DbOrTx, blockchainId: number, block: bigint | null): Promise<void> {
+  await db.delete(scannedTransfers).where(and(eq(scannedTransfers.blockchainId, blockchainId), block === null ? undefined : gt(scannedTransfers.blockNumber, block)));
 }
 
 /** The scanner's last block per chain: what confirmations are counted against when serving an order. */
@@ -365,4 +428,18 @@ export async function sweepMovementsBatch(db: DbOrTx, merchantId: number, range:
     )
     .orderBy(asc(sweeps.updatedAt), asc(sweeps.id))
     .limit(limit);
+}
+
+/**
+ * The highest block holding a transfer still on record (not dropped) to each of these orders: a
+ * sweep of the order's deposit waits until that block is `safe` (lib/chains/sweeper.ts).
+ */
+export async function highestTransferBlocks(db: DbOrTx, paymentOrderIds: number[]): Promise<Map<number, bigint>> {
+  if (paymentOrderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: transactions.paymentOrderId, block: sql<string>`max(${transactions.blockNumber})` })
+    .from(transactions)
+    .where(and(inArray(transactions.paymentOrderId, paymentOrderIds), ne(transactions.status, "dropped")))
+    .groupBy(transactions.paymentOrderId);
+  return new Map(rows.map((row) => [row.orderId!, BigInt(row.block)]));
 }

@@ -1,21 +1,14 @@
 import "server-only";
 import { getAddress, parseAbiItem, type Address, type Block, type Hex, type Log, type PublicClient } from "viem";
-import type { NewTransaction, PaymentOrder } from "@/lib/db/schema";
-import type { Db, DbOrTx } from "@/lib/db/types";
+import type { NewScannedTransfer } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { logRangeAdvice } from "./log-range";
 import { readBalances } from "./balances";
 import { checkTransfers, TransferDisputedError, type TransferClaim } from "./transfer-check";
 import type { Blockchain } from "./catalog";
-import { advanceCursor, armSweep, findCursor, refreshReceived, saveCursor, touchCursor } from "./queries";
-import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
-import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMethod } from "@/lib/orders/payment-methods";
-import { upsertTransfers } from "@/lib/transactions/queries";
-import { matchRefunds } from "@/lib/refunds/match-refunds";
-import { findRequestedRefundsTo, markRefundSeen } from "@/lib/refunds/queries";
-
-const settledStatuses = new Set(["confirmed", "failed", "expired"]);
+import { advanceCursor, findCursor, forgetScannedTransfers, recordScannedTransfers, saveCursor, touchCursor } from "./queries";
 
 export const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 
@@ -30,6 +23,13 @@ export interface NativeWatch {
 }
 
 export interface ScanOptions {
+  /**
+   * Of the transfers a chunk holds (every Transfer log of the catalog's tokens, every native
+   * transfer in the blocks read), the ones the gateway awaits: to an order's deposit address, or
+   * paying a requested refund (the engine's rule, lib/engine/attribute-transfers.ts). Only these
+   * are checked against their receipts and recorded.
+   */
+  transfersOfInterest: (db: Db, chain: Blockchain, transfers: TransferClaim[]) => Promise<TransferClaim[]>;
   /** Most blocks one chunk scans (each chunk commits with its cursor), so a scanner far behind commits progress often. */
   maxBlocksPerTick?: number;
   /**
@@ -59,6 +59,7 @@ export interface ScanResult {
   head: bigint;
   fromBlock: bigint | null;
   toBlock: bigint | null;
+  /** Transfers recorded for the engine to attribute (`scanned_transfers`). */
   transfers: number;
   reset: boolean;
   /** Chunks committed this tick. */
@@ -203,8 +204,8 @@ async function nativeBlocks(client: PublicClient, chain: Blockchain, watch: Nati
  * the provider's eth_getLogs range), each committed with its cursor in one database transaction,
  * until the head or the tick's budget: ERC-20 Transfer logs of the catalog's tokens, native
  * transfers where they may be (`nativeWatch`, see `nativeBlocks`), each checked against its
- * receipt (lib/chains/transfer-check.ts) before it is recorded; transfers that pay a requested
- * refund (lib/refunds/) mark it pending. A chunk that fails after others were committed ends the
+ * receipt (lib/chains/transfer-check.ts) before it is recorded (`scanned_transfers`, for the engine
+ * to attribute: lib/engine/attribute-transfers.ts); only the ones `transfersOfInterest` names. A chunk that fails after others were committed ends the
  * tick with what they did (`partial`). A reorg under the cursor moves it back to the fork point
  * (`findForkPoint`) and scans up to where the cursor stood before the tick ends. RPC calls: a few
  * per tick; per chunk one header, one eth_getLogs and, while native-coin orders are open, one or
@@ -258,7 +259,12 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
       if (fork !== null && fork < back) back = fork < 0n ? 0n : fork;
       const backBlock = rewound.number === back ? rewound : await client.getBlock({ blockNumber: back });
       log.warn("reorg at the cursor; rescanning", { chain: chain.slug, from: String(back) });
-      await saveCursor(db, { blockchainId: chain.id, genesisHash: cursor.genesisHash, lastBlock: back, lastBlockHash: backBlock.hash!, updatedAt: now() });
+      const moved = { blockchainId: chain.id, genesisHash: cursor.genesisHash, lastBlock: back, lastBlockHash: backBlock.hash!, updatedAt: now() };
+      // What was recorded above the fork and not yet attributed may be gone: the rescan records what the chain holds now.
+      await db.transaction(async (tx) => {
+        await forgetScannedTransfers(tx, chain.id, back);
+        await saveCursor(tx, moved);
+      });
       cursor = { ...cursor, lastBlock: back, lastBlockHash: backBlock.hash! };
     }
   }
@@ -285,7 +291,7 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
   for (;;) {
     let range: Awaited<ReturnType<typeof scanRange>>;
     try {
-      range = await scanRange(db, chain, client, scanned, to, head, now, watch);
+      range = await scanRange(db, chain, client, scanned, to, head, now, watch, options.transfersOfInterest);
     } catch (error) {
       // What the chunks before did is kept: the tick ends with it, the next one goes on from there.
       if (chunks === 0) throw error;
@@ -318,10 +324,20 @@ interface ScanCursor {
 }
 
 /**
- * Records the transfers of blocks (cursor, to] and advances the cursor to `to`, in one database
- * transaction; null cursor when another scanner moved it meanwhile (this work is discarded).
+ * Records the transfers of interest in blocks (cursor, to] and advances the cursor to `to`, in one
+ * database transaction; null cursor when another scanner moved it meanwhile (this work is discarded).
  */
-async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor: ScanCursor, to: bigint, head: bigint, now: () => Date, watch: NativeWatch): Promise<{ transfers: number; cursor: ScanCursor | null }> {
+async function scanRange(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  cursor: ScanCursor,
+  to: bigint,
+  head: bigint,
+  now: () => Date,
+  watch: NativeWatch,
+  transfersOfInterest: ScanOptions["transfersOfInterest"],
+): Promise<{ transfers: number; cursor: ScanCursor | null }> {
   const from = cursor.lastBlock + 1n;
 
   // The chunk's last block first: whatever changes on the chain after this read, either the logs
@@ -352,22 +368,9 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
     }
   }
 
-  const recipients = [...new Set(candidates.map((c) => c.to))];
-  const orders = await findOrdersByDepositAddresses(db, chain.id, recipients);
-  const byAddress = new Map(orders.map((o) => [o.receivingAddress, o]));
-  // Orders with several methods whose deposit address on this chain is not the chosen method's (issue 27).
-  const byMethodAddress = new Map<string, PaymentOrder>();
-  for (const order of await findOrdersByMethodAddresses(db, chain.id, recipients.filter((a) => !byAddress.has(a)))) {
-    const address = acceptedMethodsOf(order).find((m) => m.blockchainId === chain.id)?.receivingAddress;
-    if (address) byMethodAddress.set(getAddress(address), order);
-  }
-  const ownerOf = (c: Candidate) => byAddress.get(c.to) ?? byMethodAddress.get(c.to);
-  const matched = candidates.filter((c) => ownerOf(c) !== undefined).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
-  // Refunds the merchants sent from their wallets: one indexed query by recipient, like the deposit match above.
-  const refundPairs = matchRefunds(await findRequestedRefundsTo(db, chain.id, recipients), candidates);
+  const relevant = await transfersOfInterest(db, chain, candidates);
 
-  // Each matched transfer's block, as this scan sees it (a header; the bodies read above serve too).
-  const relevant = [...matched, ...refundPairs.map((p) => p.transfer as Candidate)];
+  // Each relevant transfer's block, as this scan sees it (a header; the bodies read above serve too).
   const blocks = new Map<bigint, { hash: Hex; timestamp: bigint }>();
   blocks.set(to, { hash: last.hash!, timestamp: last.timestamp });
   for (const body of bodies.values()) if (!blocks.has(body.number!)) blocks.set(body.number!, { hash: body.hash!, timestamp: body.timestamp });
@@ -380,60 +383,29 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   const checked = await checkTransfers(client, relevant);
   const disputed = relevant.find((c) => checked.verdicts.get(c) === "disputed");
   if (disputed) throw new TransferDisputedError(disputed.blockNumber, `${disputed.txHash} (log ${disputed.logIndex})`);
-  const receipts = checked.receipts;
-  const confirmed = (c: Candidate) => checked.verdicts.get(c) === "confirmed";
-  matched.splice(0, matched.length, ...matched.filter(confirmed));
-  refundPairs.splice(0, refundPairs.length, ...refundPairs.filter((p) => confirmed(p.transfer as Candidate)));
 
   const stamp = now();
-  /**
-   * The transfers as rows, in block order, inside the scan's transaction: money by an accepted
-   * method the order has not chosen, while no money has arrived, first makes that method the
-   * order's (then it is fixed: lib/orders/queries.ts `switchOrderMethod`).
-   */
-  const buildRows = async (tx: DbOrTx) => {
-    const current = new Map<number, PaymentOrder>();
-    const rows: NewTransaction[] = [];
-    for (const c of matched) {
-      const found = ownerOf(c)!;
-      let order = current.get(found.id) ?? found;
-      const block = blocks.get(c.blockNumber)!;
-      const receipt = receipts.get(c.txHash)!;
-      const blockTimestamp = new Date(Number(block.timestamp) * 1000);
-      const reverted = receipt.status !== "success";
-      if (!reverted && order.acceptedMethods && !isCurrentMethod(order, { blockchainId: chain.id, tokenAddress: c.tokenAddress }) && !hasPaymentArrived(order)) {
-        const method = findAcceptedMethod(order, chain.id, c.to, c.tokenAddress);
-        const switched = method && countsToward({ ...order, blockchainId: chain.id, tokenAddress: c.tokenAddress }, chain.id, c.tokenAddress, blockTimestamp) ? await switchOrderMethod(tx, order.id, method, stamp) : null;
-        if (switched) order = switched;
-      }
-      const counted = !reverted && countsToward(order, chain.id, c.tokenAddress, blockTimestamp);
-      // A counted transfer fixes the method for the rest of this batch too (the database learns of it with these rows).
-      current.set(order.id, counted ? { ...order, amountReceived: (BigInt(order.amountReceived) + c.amount).toString() } : order);
-      rows.push({
+  const rows: NewScannedTransfer[] = relevant
+    .filter((c) => checked.verdicts.get(c) === "confirmed")
+    .map((c) => {
+      const receipt = checked.receipts.get(c.txHash)!;
+      return {
         blockchainId: chain.id,
         txHash: c.txHash,
         logIndex: c.logIndex,
-        blockNumber: c.blockNumber,
-        blockHash: block.hash!,
-        blockTimestamp,
-        fromAddress: c.from,
         toAddress: c.to,
+        blockNumber: c.blockNumber,
+        blockHash: blocks.get(c.blockNumber)!.hash,
+        blockTimestamp: new Date(Number(blocks.get(c.blockNumber)!.timestamp) * 1000),
+        fromAddress: c.from,
         tokenAddress: c.tokenAddress,
-        currency: currencyOf(chain, c.tokenAddress),
         amount: c.amount.toString(),
         gasUsed: receipt.gasUsed,
         gasPrice: receipt.effectiveGasPrice.toString(),
-        fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
-        status: reverted ? "failed" : "pending",
-        paymentOrderId: order.id,
-        merchantId: order.merchantId,
-        counted,
-        createdAt: stamp,
-        updatedAt: stamp,
-      });
-    }
-    return { rows, orders: current };
-  };
+        reverted: receipt.status !== "success",
+        scannedAt: stamp,
+      };
+    });
 
   // The cursor's time says "the chain was seen up to now", which expiry waits for: a scanner still
   // catching up has not seen the blocks mined before a deadline yet, so it keeps the old time.
@@ -441,51 +413,9 @@ async function scanRange(db: Db, chain: Blockchain, client: PublicClient, cursor
   const advanced = await db.transaction(async (tx) => {
     const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: caughtUp ? stamp : cursor.updatedAt });
     if (!moved) return null;
-    const { rows, orders: seen } = await buildRows(tx);
-    await upsertTransfers(tx, rows);
-    // A pending order's amount_received follows its counted transfers at once: the lifecycle finds the orders to judge by it.
-    // (A confirmed one's too: a payment a reorg took back and a rescan found again counts again.)
-    await refreshReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], stamp, ["pending", "confirmed"]);
-    for (const { refund, transfer } of refundPairs) {
-      const block = blocks.get(transfer.blockNumber)!;
-      const reverted = receipts.get(transfer.txHash as Hex)!.status !== "success";
-      await markRefundSeen(tx, refund.id, {
-        status: reverted ? "failed" : "pending",
-        txHash: transfer.txHash,
-        logIndex: transfer.logIndex,
-        blockNumber: transfer.blockNumber,
-        blockHash: block.hash!,
-        updatedAt: stamp,
-      });
-    }
-    // Money reaching an order that is already settled (late, another asset, more after a sweep) is flushed to the merchant too.
-    // (Only money at the order's own deposit address: the sweeper flushes that one.)
-    const settledHere = rows.filter((r) => {
-      const order = seen.get(r.paymentOrderId!)!;
-      return r.status !== "failed" && settledStatuses.has(order.status) && order.blockchainId === chain.id && order.receivingAddress === r.toAddress;
-    });
-    for (const orderId of new Set(settledHere.map((r) => r.paymentOrderId!))) {
-      await armSweep(tx, orderId, chain.id, stamp);
-    }
+    await recordScannedTransfers(tx, rows);
     return rows.length;
   });
   if (advanced !== null && native.snapshot) balanceSnapshots.set(chain.id, native.snapshot);
   return { transfers: advanced ?? 0, cursor: advanced !== null ? { lastBlock: to, lastBlockHash: last.hash!, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
-}
-
-/** The catalog symbol of a transfer's asset (tokens outside the catalog never reach here: logs are filtered by address). */
-function currencyOf(chain: Blockchain, tokenAddress: string | null): string {
-  if (!tokenAddress) return chain.nativeCurrency.symbol;
-  return chain.tokens.find((t) => t.address === tokenAddress)?.symbol ?? "UNKNOWN";
-}
-
-/** A transfer counts toward its order when it is the order's asset on the order's chain and arrived by the order's expiry. */
-export function countsToward(order: Pick<PaymentOrder, "blockchainId" | "tokenAddress" | "expiresAt" | "status">, blockchainId: number, tokenAddress: string | null, blockTimestamp: Date): boolean {
-  // (On a sandbox every chain is the one devnet, where a token has the same address on all of them.)
-  const sameAsset = order.blockchainId === blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === tokenAddress?.toLowerCase();
-  // Once the expiry is announced, money is late whatever its block says: block times are whole
-  // seconds (a transfer a moment after the deadline can carry its second) and a block can be seen
-  // after the scan that judged the deadline. Counting it would leave it on an expired order for ever.
-  if (order.status === "expired") return false;
-  return sameAsset && blockTimestamp.getTime() <= order.expiresAt.getTime();
 }

@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { depositFactoryArtifact, depositFactoryV2Artifact } from "./contract-artifacts";
-import { addSweepGas, claimSweep, deferPendingSweep, findBroadcastSweeps, findDueSweeps, markSubmittedSweepSucceeded, noteSweepBroadcast, updateSweep } from "./queries";
+import { addSweepGas, claimSweep, highestTransferBlocks, deferPendingSweep, findBroadcastSweeps, findDueSweeps, markSubmittedSweepSucceeded, noteSweepBroadcast, updateSweep } from "./queries";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
 import { consume } from "@/lib/rate-limit/fixed-window";
@@ -13,7 +13,6 @@ import { serialWallet } from "./serial-sender";
 import { planSweep, sweepPolicy, type SweepPlan, type SweepPolicy } from "./sweep-policy";
 import { finalityHead } from "./finality";
 import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError } from "./tx-sender";
-import { highestTransferBlocks } from "@/lib/transactions/queries";
 import type { PaymentOrder, Sweep } from "@/lib/db/schema";
 
 /** Retry delays after a failed sweep; the last one repeats until maxSweepAttempts. */

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Blockchain } from "@/lib/chains/catalog";
-import { deleteCursor, findScannedHead, requeueSweepsOnReset } from "@/lib/chains/queries";
+import { deleteCursor, findScannedHead, forgetScannedTransfers, requeueSweepsOnReset } from "@/lib/chains/queries";
 import type { Db } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { log } from "@/lib/log";
@@ -12,7 +12,7 @@ import { flagVanishedPayments, recheckWindow } from "./reorg-recheck";
  * with it. In one transaction: every transfer not yet confirmed and every transfer of an order not
  * final is dropped (their orders fall back on the next lifecycle pass, even one whose transfer was
  * confirmed just before a crash), confirmed transfers and succeeded sweeps inside the re-check
- * window are dropped / queued again and their confirmed orders flagged at risk with a
+ * window are dropped / queued again, transfers scanned but not yet attributed are forgotten, and their confirmed orders flagged at risk with a
  * `payment.reorged` event, and the cursor starts afresh. Confirmed orders stay confirmed.
  */
 export async function handleChainReset(db: Db, chain: Blockchain, now: Date): Promise<void> {
@@ -21,6 +21,7 @@ export async function handleChainReset(db: Db, chain: Blockchain, now: Date): Pr
     const dropped = await dropTransfersOfOpenOrders(tx, chain.id, lastScanned, recheckWindow, now);
     await requeueSweepsOnReset(tx, chain.id, lastScanned, recheckWindow, now);
     const flagged = await flagVanishedPayments(tx, dropped, now);
+    await forgetScannedTransfers(tx, chain.id, null);
     await deleteCursor(tx, chain.id);
     return flagged;
   });

@@ -5,13 +5,13 @@ import { recordChainHead } from "@/lib/metrics/record";
 import { processSingleton } from "@/lib/process-singleton";
 import { kick, quietChainBackstopMs, taskNames } from "@/lib/jobs/kick";
 import { nextPendingDeadline } from "@/lib/orders/queries";
-import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
+import { defineTask, taskLoopFunctionId, type AnyTask } from "@/lib/jobs/tasks";
 import { findBlockchainById, listBlockchains } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { subscribeNewHeads } from "@/lib/chains/new-heads";
 import { nextSweepDueAt } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { watchChainTick } from "./chain-tick";
+import { ChainTickFailed, watchChainTick, type ChainTickResult } from "./chain-tick";
 
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
@@ -35,6 +35,38 @@ export function quietChainSleepMs(deadline: Date | null, now = Date.now()): numb
   return untilDeadline > 0 ? Math.min(quietChainBackstopMs, Math.max(1_000, untilDeadline + 500)) : quietChainPollMs;
 }
 
+/** Whether a tick found anything to do: new blocks, a reset, money by internal call, a transition, a reorg. */
+export function tickWasBusy(tick: Pick<ChainTickResult, "scan" | "attributed" | "internalDeposits" | "lifecycle" | "reorg">): boolean {
+  return (
+    tick.scan.toBlock !== null ||
+    tick.scan.reset ||
+    tick.attributed.transfers > 0 ||
+    tick.internalDeposits > 0 ||
+    tick.lifecycle.transitions.length > 0 ||
+    tick.reorg.dropped > 0 ||
+    tick.reorg.sweepsRequeued > 0
+  );
+}
+
+/** An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once. */
+export function mayLeaveMoneyToSweep(tick: Partial<Pick<ChainTickResult, "attributed" | "internalDeposits" | "lifecycle" | "reorg">>): boolean {
+  return (tick.lifecycle?.transitions.length ?? 0) > 0 || (tick.attributed?.transfers ?? 0) > 0 || (tick.internalDeposits ?? 0) > 0 || (tick.reorg?.sweepsRequeued ?? 0) > 0;
+}
+
+/**
+ * How long a chain's watcher sleeps after a tick that succeeded (a failed one sleeps the runtime's
+ * backoff, lib/jobs/run-policy.ts): the chain's poll interval, unless the chain is quiet (nothing to
+ * do, and a newHeads subscription that has announced every head the watcher saw, so the next block
+ * wakes it). A head newHeads never announced means the subscription is down (or this process, or
+ * the provider, has none) and no block will wake the watcher: it polls at the chain's own interval,
+ * as a chain without WebSocket does, so a payment or a reorg is seen as soon (issue 50). A quiet
+ * watcher sleeps until its first pending deadline (`quietChainSleepMs`).
+ */
+export function chainWatchSleepMs(state: { pollIntervalMs: number; quiet: boolean; firstDeadline: Date | null }, now = Date.now()): number {
+  if (!state.quiet) return state.pollIntervalMs;
+  return Math.max(state.pollIntervalMs, quietChainSleepMs(state.firstDeadline, now));
+}
+
 /**
  * One exclusive task per chain with an RPC URL (an advisory lock per chain: only one instance
  * scans it), the sweeper, and housekeeping. Built when the driver starts, after the sandbox
@@ -51,23 +83,24 @@ export function chainTasks(): AnyTask[] {
         name: taskNames.watchChain(chain.slug),
         intervalMs: chain.pollIntervalMs,
         concurrency: "exclusive",
-        inngestFunction: "watch-chain",
+        inngestFunction: taskLoopFunctionId,
         async run(db) {
           const current = findBlockchainById(chain.id)!;
           if (!current.rpcUrl) return;
-          const tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          let tick: ChainTickResult;
+          try {
+            tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+          } catch (error) {
+            // The stages that ran may have settled orders all the same: the sweeper need not wait for the retry.
+            if (error instanceof ChainTickFailed && mayLeaveMoneyToSweep(error.done)) await kick(taskNames.sweepDeposits);
+            throw error;
+          }
           recordChainHead(chain.slug, tick.scan.head);
-          const busy =
-            tick.scan.toBlock !== null || tick.scan.reset || tick.internalDeposits > 0 || tick.lifecycle.transitions.length > 0 || tick.reorg.dropped > 0 || tick.reorg.sweepsRequeued > 0;
+          const busy = tickWasBusy(tick);
           checkBalancesNext = busy;
-          // An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once.
-          if (tick.lifecycle.transitions.length > 0 || tick.scan.transfers > 0 || tick.internalDeposits > 0 || tick.reorg.sweepsRequeued > 0) await kick(taskNames.sweepDeposits);
-          if (busy || !current.wsUrl) return { nextRunInMs: current.pollIntervalMs };
-          // A head newHeads never announced: the subscription is down (or this process, or the provider, has none), and no
-          // block will wake the watcher: it polls at the chain's own interval, as a chain without WebSocket does, so a payment
-          // or a reorg is seen as soon (issue 50: a provider without WebSocket left a quiet sandbox chain asleep 15 s).
-          if (!headsAnnouncedUpTo(chain.id, tick.scan.head)) return { nextRunInMs: current.pollIntervalMs };
-          return { nextRunInMs: Math.max(current.pollIntervalMs, quietChainSleepMs(await nextPendingDeadline(db, chain.id))) };
+          if (mayLeaveMoneyToSweep(tick)) await kick(taskNames.sweepDeposits);
+          const quiet = !busy && !!current.wsUrl && headsAnnouncedUpTo(chain.id, tick.scan.head);
+          return { nextRunInMs: chainWatchSleepMs({ pollIntervalMs: current.pollIntervalMs, quiet, firstDeadline: quiet ? await nextPendingDeadline(db, chain.id) : null }) };
         },
       });
     }),

@@ -1,7 +1,7 @@
 import "server-only";
 import type { DbOrTx } from "@/lib/db/types";
 import { withDeadline } from "@/lib/deadline";
-import { staleTasks, taskClock, taskStateJson, taskStates } from "@/lib/engine/task-state";
+import { staleTasks, taskClock, taskStateJson, taskStates } from "@/lib/jobs/task-state";
 import { env } from "@/lib/env";
 import { pingDatabase } from "./queries";
 
@@ -30,7 +30,7 @@ export interface Readiness {
 /**
  * Whether this instance should get traffic: the database answers (within 2 s), and, under the
  * local job driver, every task loop completed a tick within the sleep it announced plus the
- * grace (lib/engine/task-state.ts). Under Inngest the workers are Inngest's to watch; with
+ * grace (lib/jobs/task-state.ts). Under Inngest the workers are Inngest's to watch; with
  * JOBS_DRIVER=none there are none.
  */
 export async function checkReadiness(db: DbOrTx, options: { driver?: "local" | "inngest" | "none" } = {}): Promise<Readiness> {

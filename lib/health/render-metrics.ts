@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { relayGasSince } from "@/lib/gasless/queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { withDeadline } from "@/lib/deadline";
-import { taskClock, taskStates } from "@/lib/engine/task-state";
+import { taskClock, taskStates } from "@/lib/jobs/task-state";
 import { taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
 import { chainHeads, metrics } from "@/lib/metrics/registry";

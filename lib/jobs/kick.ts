@@ -3,7 +3,7 @@ import { describeError, log } from "@/lib/log";
 import { processSlot } from "@/lib/process-singleton";
 
 /**
- * The names of the tasks domain code wakes. The tasks themselves (lib/jobs/registry.ts) carry the
+ * The names of the tasks domain code wakes. The tasks themselves (lib/engine/registry.ts) carry the
  * same names; they live here so that waking one needs nothing of the tasks or the drivers.
  */
 export const taskNames = {

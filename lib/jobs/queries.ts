@@ -21,3 +21,11 @@ export async function advisoryUnlock(db: DbOrTx, key: string): Promise<void> {
 export async function advisoryUnlockAll(db: DbOrTx): Promise<void> {
   await db.execute(sql`select pg_advisory_unlock_all()`);
 }
+
+/** Whether the database answers: one round trip (the local driver's probe while tasks wait on it). */
+export async function databaseAnswers(db: DbOrTx): Promise<boolean> {
+  return db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
+}

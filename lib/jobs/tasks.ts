@@ -1,12 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { foldAllListCounts } from "@/lib/db/list-counts";
 import type { Db } from "@/lib/db/types";
-import { foldAllOrderDayTotals } from "@/lib/orders/queries";
-import { runRetention } from "@/lib/retention/retention";
-import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { nextDeliveryDueAt } from "@/lib/webhooks/queries";
-import { taskNames } from "./kick";
 
 export interface TaskContext<P> {
   /** Aborted when the driver stops: long runs should return between units of work. */
@@ -32,7 +26,8 @@ export interface TaskRunResult {
 /**
  * A background job: a plain, idempotent function plus how often to run it. Drivers are adapters
  * (STYLE rule 9): the local driver loops over tasks; the Inngest driver wraps them in functions.
- * Every task is listed once, in lib/jobs/registry.ts, which both drivers read.
+ * The runtime knows no task: the engine defines every one and lists them once
+ * (lib/engine/registry.ts), and hands that list to both drivers.
  */
 export interface Task<P = undefined> {
   /** kebab-case and unique: it names the loop, the advisory lock and the Inngest function. */
@@ -54,11 +49,16 @@ export interface Task<P = undefined> {
   payload?: z.ZodType<P>;
   /**
    * The Inngest driver serves a task as a cron function calling `run()` about every `intervalMs`,
-   * unless this names the event-driven function (its id) that does the task's work there instead.
+   * unless this names the function (its id) that does the task's work there instead:
+   * `taskLoopFunctionId` (lib/jobs/inngest/task-loop.ts) runs it in a loop under the local driver's
+   * policy (lib/jobs/run-policy.ts); another id names an event-driven function of the engine's.
    */
   inngestFunction?: string;
   run(db: Db, context: TaskContext<P>): Promise<void | TaskRunResult>;
 }
+
+/** The Inngest function that runs the tasks naming it (`Task.inngestFunction`) in a loop: lib/jobs/inngest/task-loop.ts. */
+export const taskLoopFunctionId = "task-loop";
 
 /** A task of any payload, as lists hold them (`run` is a method, so its parameter is bivariant). */
 export type AnyTask = Task<unknown>;
@@ -66,56 +66,3 @@ export type AnyTask = Task<unknown>;
 export function defineTask<P = undefined>(task: Task<P>): Task<P> {
   return task;
 }
-
-/** The longest an idle delivery loop sleeps: a backstop for deliveries no kick announced. */
-export const deliveryIdleBackstopMs = 60_000;
-
-/**
- * Delivers due webhooks until none are left or in flight (per receiver: a hanging receiver holds
- * only its own deliveries, and a kick during the run is picked up at once), then sleeps until the next delivery falls due (a
- * retry, a lease running out), at most `deliveryIdleBackstopMs`. Recording an event kicks it at
- * once (`notifyDeliveriesDue`, lib/jobs/kick.ts). Shared: several instances claim disjoint rows
- * (SKIP LOCKED), so the work spreads instead of waiting on one lock holder. Under Inngest, one
- * `deliver-webhook` run per delivery does this work.
- */
-export const deliverWebhooksTask = defineTask({
-  name: taskNames.deliverWebhooks,
-  intervalMs: 1000,
-  concurrency: "shared",
-  inngestFunction: "deliver-webhook",
-  async run(db, { signal, kicked }) {
-    await drainDueWebhooks(db, { signal, wake: kicked });
-    const due = await nextDeliveryDueAt(db);
-    const wait = due ? due.getTime() - Date.now() : deliveryIdleBackstopMs;
-    return { nextRunInMs: Math.min(deliveryIdleBackstopMs, Math.max(0, wait)) };
-  },
-});
-
-/**
- * Retention (lib/retention): expired idempotency answers and sessions, and delivered webhooks past
- * WEBHOOK_PAYLOAD_RETENTION_DAYS, deleted in bounded batches. Exclusive: one instance at a time.
- */
-export const retentionTask = defineTask({
-  name: taskNames.retention,
-  intervalMs: 10 * 60_000,
-  concurrency: "exclusive",
-  async run(db, { signal }) {
-    await runRetention(db, { signal });
-  },
-});
-
-/**
- * The lists' counts and the overview's per-day totals take in the changes written since the last
- * run (bounded batches), so what a list or the overview sums besides its folded rows stays a few
- * seconds' worth of writes. Exclusive: one instance at a time (concurrent folds would skip each
- * other anyway).
- */
-export const foldTotalsTask = defineTask({
-  name: taskNames.foldTotals,
-  intervalMs: 30_000,
-  concurrency: "exclusive",
-  async run(db, { signal }) {
-    await foldAllListCounts(db, { signal });
-    await foldAllOrderDayTotals(db, { signal });
-  },
-});

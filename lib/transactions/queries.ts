@@ -291,20 +291,6 @@ export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrde
     .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
 }
 
-/**
- * The highest block holding a transfer still on record (not dropped) to each of these orders: a
- * sweep of the order's deposit waits until that block is `safe` (lib/chains/sweeper.ts).
- */
-export async function highestTransferBlocks(db: DbOrTx, paymentOrderIds: number[]): Promise<Map<number, bigint>> {
-  if (paymentOrderIds.length === 0) return new Map();
-  const rows = await db
-    .select({ orderId: transactions.paymentOrderId, block: sql<string>`max(${transactions.blockNumber})` })
-    .from(transactions)
-    .where(and(inArray(transactions.paymentOrderId, paymentOrderIds), ne(transactions.status, "dropped")))
-    .groupBy(transactions.paymentOrderId);
-  return new Map(rows.map((row) => [row.orderId!, BigInt(row.block)]));
-}
-
 /** Where a movement export's keyset stands: the last row's time and id. */
 export interface MovementCursor {
   at: Date;

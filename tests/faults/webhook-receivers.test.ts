@@ -21,7 +21,7 @@ import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
-import { deliverWebhooksTask } from "@/lib/jobs/tasks";
+import { deliverWebhooksTask } from "@/lib/engine/upkeep-tasks";
 import { backend, createEmptyPostgresDatabase } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";

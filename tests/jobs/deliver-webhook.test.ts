@@ -2,11 +2,11 @@ import { InngestTestEngine, mockCtx } from "@inngest/test";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { inngest } from "@/lib/jobs/inngest/client";
-import { dispatchDueDeliveries, inngestKicker } from "@/lib/jobs/inngest/dispatch";
-import { deliverWebhook } from "@/lib/jobs/inngest/functions/deliver-webhook";
-import { functions } from "@/lib/jobs/inngest/functions";
+import { dispatchDueDeliveries, inngestKicker } from "@/lib/engine/inngest/dispatch";
+import { deliverWebhook } from "@/lib/engine/inngest/deliver-webhook";
+import { functions } from "@/lib/engine/inngest/functions";
 import { kick, notifyDeliveriesDue, registerKicker, taskNames } from "@/lib/jobs/kick";
-import { registeredTasks } from "@/lib/jobs/registry";
+import { registeredTasks } from "@/lib/engine/registry";
 import { deliverOnce } from "@/lib/webhooks/deliver-one";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
@@ -138,8 +138,8 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
     expect(functions.map((fn) => fn.id())).toEqual([
       "deliver-webhook",
       "task-dispatch-webhook-deliveries",
-      "watch-chain",
-      "start-chain-watches",
+      "task-loop",
+      "start-task-loops",
       "task-retention",
       "task-fold-totals",
       "task-sweep-deposits",

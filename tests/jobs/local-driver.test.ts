@@ -4,7 +4,9 @@ import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { ensureLocalDriver, runningLocalDriver, stopLocalDriver } from "@/lib/jobs/start";
-import { defineTask, deliverWebhooksTask, deliveryIdleBackstopMs, type AnyTask } from "@/lib/jobs/tasks";
+import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
+import { registeredTasks } from "@/lib/engine/registry";
+import { deliverWebhooksTask, deliveryIdleBackstopMs } from "@/lib/engine/upkeep-tasks";
 import { drainDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { backend, createMigratedPostgresDatabase, openTestPglite } from "../helpers/db";
 import { createMerchant } from "../helpers/factories";
@@ -252,8 +254,8 @@ describe("local driver", () => {
     const merchant = await createMerchant();
     await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/fast") } });
     const order = await orderFor(merchant);
-    const driver = await ensureLocalDriver();
-    expect(await ensureLocalDriver()).toBe(driver); // one per process
+    const driver = await ensureLocalDriver(registeredTasks);
+    expect(await ensureLocalDriver(registeredTasks)).toBe(driver); // one per process
     expect(runningLocalDriver()).toBeDefined();
     await sleep(50); // let its first (empty) round pass
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, test } from "vitest";
 import { taskNames } from "@/lib/jobs/kick";
-import { registeredTasks } from "@/lib/jobs/registry";
+import { registeredTasks } from "@/lib/engine/registry";
 import { rowsOf } from "@/lib/db/map-row";
 import { runRetention } from "@/lib/retention/retention";
 import { backend, setupTestDatabase } from "../helpers/db";

@@ -4,8 +4,8 @@ import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as readiness } from "@/app/api/health/ready/route";
 import { chainTasks } from "@/lib/engine/tasks";
 import { chainClient } from "@/lib/chains/clients";
-import { backoffDelayMs, RunDeadlineExceeded } from "@/lib/engine/supervisor";
-import { defaultTaskGraceMs, setTaskClock, taskStates } from "@/lib/engine/task-state";
+import { backoffDelayMs, RunDeadlineExceeded } from "@/lib/jobs/supervisor";
+import { defaultTaskGraceMs, setTaskClock, taskStates } from "@/lib/jobs/task-state";
 import { taskNames } from "@/lib/jobs/kick";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { defineTask, type AnyTask } from "@/lib/jobs/tasks";
@@ -14,7 +14,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { call } from "../helpers/request";
 
-// The local driver's supervision (lib/engine/supervisor.ts) and what it shows operators: task
+// The local driver's supervision (lib/jobs/supervisor.ts) and what it shows operators: task
 // state, readiness and metrics, against the real database and devnet.
 
 const testDb = setupTestDatabase();

@@ -5,7 +5,7 @@ import { GET as readiness } from "@/app/api/health/ready/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as listOrders, POST as createOrderRoute } from "@/app/api/payment-orders/route";
 import { openDatabase, setDatabase, type Database } from "@/lib/db/client";
-import { taskStates } from "@/lib/engine/task-state";
+import { taskStates } from "@/lib/jobs/task-state";
 import { startLocalDriver, type LocalDriver } from "@/lib/jobs/local/driver";
 import { defineTask } from "@/lib/jobs/tasks";
 import { captureOutput } from "../helpers/capture-output";

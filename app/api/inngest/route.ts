@@ -5,7 +5,7 @@ import { notFound } from "@/lib/http/errors";
 import { plainRoute } from "@/lib/http/plain-route";
 import { routeMethods } from "@/lib/http/route-methods";
 import { inngest } from "@/lib/jobs/inngest/client";
-import { functions } from "@/lib/jobs/inngest/functions";
+import { functions } from "@/lib/engine/inngest/functions";
 
 const served = serve({ client: inngest, functions });
 

@@ -1,6 +1,6 @@
 /** What the chain engine keeps (lib/chains): scan cursors, detected transfers, sweeps, the transactions the gateway signs. */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";
@@ -15,6 +15,38 @@ export const chainCursors = pgTable("chain_cursors", {
   updatedAt: ts("updated_at").notNull(),
 });
 export type ChainCursor = typeof chainCursors.$inferSelect;
+
+/**
+ * What the scanner read and checked (receipt, second provider) in the blocks it recorded with its
+ * cursor, waiting for the engine to attribute it to orders and refunds
+ * (lib/engine/attribute-transfers.ts), which deletes each row as it records what it means. Rows
+ * exist only between the two stages: a retry of the attribution reads them again, never the chain.
+ */
+export const scannedTransfers = pgTable(
+  "scanned_transfers",
+  {
+    blockchainId: integer("blockchain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    /** ERC-20 log index; -1 for a top-level native transfer. */
+    logIndex: integer("log_index").notNull(),
+    toAddress: text("to_address").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTimestamp: ts("block_timestamp").notNull(),
+    fromAddress: text("from_address").notNull(),
+    /** null for the native coin */
+    tokenAddress: text("token_address"),
+    amount: baseUnits("amount").notNull(),
+    gasUsed: bigint("gas_used", { mode: "bigint" }).notNull(),
+    gasPrice: baseUnits("gas_price").notNull(),
+    /** The receipt says the transaction reverted: nothing moved. */
+    reverted: boolean("reverted").notNull(),
+    scannedAt: ts("scanned_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blockchainId, t.txHash, t.logIndex, t.toAddress] }), index("scanned_transfers_chain_block_idx").on(t.blockchainId, t.blockNumber, t.logIndex)],
+);
+export type ScannedTransfer = typeof scannedTransfers.$inferSelect;
+export type NewScannedTransfer = typeof scannedTransfers.$inferInsert;
 
 /** Every transfer seen to a deposit address: unique by (blockchain, tx hash, log index), so rescans never double-credit. */
 export const transactions = pgTable(

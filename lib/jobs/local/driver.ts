@@ -1,8 +1,9 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
-import { superviseTask, type BackoffPolicy, type SupervisedRunResult, type SupervisedTask } from "@/lib/engine/supervisor";
-import { pingDatabase } from "@/lib/health/queries";
 import { describeError, log } from "@/lib/log";
+import { databaseAnswers } from "../queries";
+import type { BackoffPolicy } from "../run-policy";
+import { superviseTask, type SupervisedRunResult, type SupervisedTask } from "../supervisor";
 import type { AnyTask } from "../tasks";
 import { openLockSession, type LockSession } from "./lock-session";
 
@@ -17,9 +18,9 @@ export interface LocalDriver {
 export interface LocalDriverOptions {
   /** The database the tasks run against (default: the process-wide one). */
   db: Db;
-  /** Retry backoff after a failed run (default: lib/engine/supervisor.ts defaultBackoff). */
+  /** Retry backoff after a failed run (default: lib/jobs/run-policy.ts defaultBackoff). */
   backoff?: BackoffPolicy;
-  /** Deadline of every run, for tasks that set none (default: lib/engine/supervisor.ts defaultRunDeadlineMs). */
+  /** Deadline of every run, for tasks that set none (default: lib/jobs/run-policy.ts defaultRunDeadlineMs). */
   runDeadlineMs?: number;
   /** How often the database is asked whether it is back while tasks wait on it (default 1 s). */
   databaseProbeMs?: number;
@@ -33,7 +34,7 @@ function kickSignal(): { promise: Promise<void>; resolve: () => void } {
 }
 
 /**
- * The in-process scheduler (DESIGN › Shape): one supervised loop per task (lib/engine/supervisor.ts:
+ * The in-process scheduler (DESIGN › Shape): one supervised loop per task (lib/jobs/supervisor.ts:
  * backoff on errors, a deadline per run, restart after a crash, state for readiness and metrics),
  * each single-flight (a run never overlaps the previous one, unless the previous one was abandoned
  * at its deadline), exclusive tasks guarded by a Postgres advisory lock so that several app
@@ -72,10 +73,7 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
       try {
         while (!controller.signal.aborted) {
           await new Promise((resolve) => setTimeout(resolve, options.databaseProbeMs ?? 1_000).unref?.());
-          const back = await pingDatabase(db).then(
-            () => true,
-            () => false,
-          );
+          const back = await databaseAnswers(db);
           if (!back) continue;
           log.info("database answers again: waking the tasks in backoff");
           for (const loop of loops) if (loop.supervised.backingOff) loop.supervised.kick();

@@ -7,7 +7,7 @@ import { GET as listDeliveries } from "@/app/api/webhook-endpoints/[id]/deliveri
 import { foldAllListCounts, foldListCounts } from "@/lib/db/list-counts";
 import { rowsOf } from "@/lib/db/map-row";
 import { paymentOrders, type NewTransaction, type PaymentOrder } from "@/lib/db/schema";
-import { foldTotalsTask } from "@/lib/jobs/tasks";
+import { foldTotalsTask } from "@/lib/engine/upkeep-tasks";
 import { acceptedMethodsOf } from "@/lib/orders/payment-methods";
 import { hasPaidOrders, searchOrders, switchOrderMethod, transitionOrder } from "@/lib/orders/queries";
 import { removeStaleInternalTransfers, upsertTransfers } from "@/lib/transactions/queries";

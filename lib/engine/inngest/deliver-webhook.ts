@@ -3,8 +3,8 @@ import { NonRetriableError, RetryAfterError } from "inngest";
 import { getDb } from "@/lib/db/client";
 import { deliverOnce } from "@/lib/webhooks/deliver-one";
 import { failPendingDelivery } from "@/lib/webhooks/queries";
-import { inngest } from "../client";
-import { webhookDeliveryDue } from "../events";
+import { inngest } from "@/lib/jobs/inngest/client";
+import { webhookDeliveryDue } from "./events";
 
 /**
  * Marks the delivery failed once Inngest has given up on it (retries exhausted, or a run that

@@ -10,7 +10,7 @@ export interface TaskState {
   readonly task: string;
   /** When this process's loop for the task started (the first tick is due by then plus the grace). */
   readonly startedAt: number;
-  /** A run taking longer is abandoned by its supervisor (lib/engine/supervisor.ts). */
+  /** A run taking longer is abandoned by its supervisor (lib/jobs/supervisor.ts). */
   readonly runDeadlineMs: number;
   /** A run under way since then, or null. */
   runningSince: number | null;

@@ -2,8 +2,8 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { DbOrTx } from "@/lib/db/types";
 import { dueUndispatchedDeliveries, markDispatched } from "@/lib/webhooks/queries";
-import { taskNames, type Kicker } from "../kick";
-import { inngest } from "./client";
+import { taskNames, type Kicker } from "@/lib/jobs/kick";
+import { inngest } from "@/lib/jobs/inngest/client";
 import { webhookDeliveryDue } from "./events";
 
 type Sender = (events: ReturnType<typeof webhookDeliveryDue.create>[]) => Promise<unknown>;

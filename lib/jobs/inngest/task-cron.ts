@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { AnyTask } from "../../tasks";
-import { inngest } from "../client";
+import type { AnyTask } from "../tasks";
+import { inngest } from "./client";
 
 /** A cron expression running about every `intervalMs` (cron's granularity is one minute). */
 export function cronFor(intervalMs: number): string {

@@ -1,6 +1,7 @@
 import "server-only";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { describeError, log } from "@/lib/log";
+import { backoffDelayMs, defaultBackoff, defaultRunDeadlineMs, nextRun, RunDeadlineExceeded, runWithDeadline, type BackoffPolicy } from "./run-policy";
 import { forgetTaskState, markRunFailed, markRunStarted, markRunSucceeded, registerTaskState, taskClock, type TaskState } from "./task-state";
 
 /** What one run tells its supervisor: how long to sleep before the next (a kick ends the sleep early). */
@@ -10,32 +11,7 @@ export interface SupervisedRunResult {
   lockedElsewhere?: boolean;
 }
 
-export interface BackoffPolicy {
-  /** The first retry after an error waits about this long; each further one twice as long… */
-  baseMs: number;
-  /** …up to this. */
-  capMs: number;
-}
-
-/** 1 s, 2 s, 4 s … capped at 30 s: an outage costs a task a retry every 30 s, not one a second. */
-export const defaultBackoff: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
-
-/** How long one run may take before its supervisor abandons it and starts the next (its signal is aborted). */
-export const defaultRunDeadlineMs = 5 * 60_000;
-
-/** The wait before retry number `consecutiveErrors` (1 = after the first error), with up to 20 % jitter below. */
-export function backoffDelayMs(consecutiveErrors: number, policy: BackoffPolicy = defaultBackoff, random = Math.random): number {
-  const exponential = policy.baseMs * 2 ** Math.min(Math.max(consecutiveErrors - 1, 0), 30);
-  return Math.round(Math.min(policy.capMs, exponential) * (0.8 + 0.2 * random()));
-}
-
-/** A run that passed its deadline. */
-export class RunDeadlineExceeded extends Error {
-  constructor(readonly task: string, readonly deadlineMs: number) {
-    super(`the run did not finish within its deadline (${deadlineMs} ms)`);
-    this.name = "RunDeadlineExceeded";
-  }
-}
+export { backoffDelayMs, defaultBackoff, defaultRunDeadlineMs, RunDeadlineExceeded, type BackoffPolicy } from "./run-policy";
 
 export interface SupervisedTaskOptions {
   name: string;
@@ -99,34 +75,8 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
       wake = done;
     });
 
-  /** One run with its deadline: rejects with RunDeadlineExceeded when it passes. */
-  async function runWithDeadline(): Promise<SupervisedRunResult | void> {
-    const controller = new AbortController();
-    const stop = () => controller.abort(options.signal.reason);
-    options.signal.addEventListener("abort", stop, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const run = options.run(controller.signal);
-    try {
-      return await Promise.race([
-        run,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            controller.abort(new RunDeadlineExceeded(options.name, runDeadlineMs));
-            reject(new RunDeadlineExceeded(options.name, runDeadlineMs));
-          }, runDeadlineMs);
-          timer.unref?.();
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", stop);
-      // An abandoned run may still settle later; its failure is already accounted for.
-      run.catch(() => {});
-    }
-  }
-
   function noteFailure(error: unknown): number {
-    const backoffMs = backoffDelayMs(state.consecutiveErrors + 1, policy);
+    const backoffMs = nextRun({ ok: false }, state.consecutiveErrors, options, policy).sleepMs;
     const unavailable = databaseUnavailability(error);
     const cause = unavailable?.cause;
     // Never drizzle's own message: it carries the SQL and its bound parameters, and readiness shows this.
@@ -150,7 +100,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
   }
 
   function noteSuccess(result: SupervisedRunResult | void): number {
-    const sleepMs = result?.sleepMs ?? options.intervalMs;
+    const sleepMs = nextRun({ ok: true, nextRunInMs: result?.sleepMs }, state.consecutiveErrors, options, policy).sleepMs;
     if (state.consecutiveErrors > 0) {
       log.info("task recovered", { task: options.name, after_errors: state.consecutiveErrors, failing_for_ms: streakStartedAt === null ? null : taskClock.now() - streakStartedAt });
       streakStartedAt = null;
@@ -166,7 +116,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
       markRunStarted(state);
       let sleepMs: number;
       try {
-        sleepMs = noteSuccess(await runWithDeadline());
+        sleepMs = noteSuccess(await runWithDeadline(options.name, runDeadlineMs, options.run, options.signal));
       } catch (error) {
         if (options.signal.aborted) break;
         const backoffMs = noteFailure(error);

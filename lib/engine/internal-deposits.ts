@@ -6,10 +6,10 @@ import { log } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { findOpenNativeOrders } from "@/lib/orders/queries";
 import { findRecordedNative, removeStaleInternalTransfers, upsertTransfers, type RecordedNative } from "@/lib/transactions/queries";
-import type { Blockchain } from "./catalog";
-import { armSweep, findUnsweptSettledNativeOrders, refreshPendingReceived } from "./queries";
-import { readBalances } from "./balances";
-import { countsToward } from "./scanner";
+import { readBalances } from "@/lib/chains/balances";
+import type { Blockchain } from "@/lib/chains/catalog";
+import { armSweep, findUnsweptSettledNativeOrders, refreshPendingReceived } from "@/lib/chains/queries";
+import { countsToward } from "./attribute-transfers";
 
 /** logIndex of a native transfer made by a contract (an internal call), as opposed to -1 for a top-level one. */
 export const internalTransferLogIndex = -2;
