@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
 import { chainCursors, paymentOrders, scannedTransfers, sweeps, transactions, type NewScannedTransfer, type PaymentOrder, type ScannedTransfer, type Sweep } from "@/lib/db/schema";
-import { maxConfirmationThreshold } from "@/lib/wallets/schemas";
+import { maxConfirmationThreshold } from "./confirmation-bounds";
 import type { DbOrTx } from "@/lib/db/types";
 
 // ─── chain cursors (how far each chain was scanned) ───

@@ -2,10 +2,7 @@ import { zeroAddress } from "viem";
 import { z } from "zod";
 import { reauthProof } from "@/lib/auth/schemas";
 import { evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
-
-/** Bounds a merchant may choose; 10000 blocks is about a day and a half on Ethereum, hours on L2s. */
-export const minConfirmationThreshold = 1;
-export const maxConfirmationThreshold = 10_000;
+import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/chains/confirmation-bounds";
 
 /**
  * An EVM address, stored checksummed. Mixed-case input must carry a valid EIP-55 checksum

@@ -10,7 +10,7 @@ const root = path.resolve(__dirname, "../../..");
  * The most imports that may run up a layer (scripts/layers.mjs). A ratchet: a change that removes some
  * lowers this number with it; one that adds some fails here. Lower it, never raise it.
  */
-const baseline = 16;
+const baseline = 15;
 
 interface UpwardImports {
   total: number;

@@ -14,7 +14,7 @@ import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { openSweeps } from "@/lib/chains/queries";
 import { formatAmount } from "@/lib/money/amounts";
 import { listWallets } from "@/lib/wallets/queries";
-import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/wallets/schemas";
+import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/chains/confirmation-bounds";
 import { addWalletAction, updateWalletAction } from "./actions";
 import { redactUrls } from "@/lib/redact";
 
