@@ -11,7 +11,8 @@ import { chainClient } from "@/lib/chains/clients";
 import { subscribeNewHeads } from "@/lib/chains/new-heads";
 import { nextSweepDueAt } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
-import { ChainTickFailed, watchChainTick, type ChainTickResult } from "./chain-tick";
+import { configuredBackoff } from "@/lib/jobs/run-policy";
+import { ChainTickFailed, StageRetries, watchChainTick, type ChainTickResult } from "./chain-tick";
 
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
@@ -79,6 +80,9 @@ export function chainTasks(): AnyTask[] {
       // The tick after new blocks always checks deposit balances (internal transfers), whatever
       // the watcher's own rate limit on that check says, so a quiet pause never skips a block's check.
       let checkBalancesNext = true;
+      // A stage that fails (the scan, say, behind a provider refusing logs) waits out its own backoff
+      // while the tick goes on at the chain's interval confirming what is recorded.
+      const stageRetries = new StageRetries(configuredBackoff());
       return defineTask({
         name: taskNames.watchChain(chain.slug),
         intervalMs: chain.pollIntervalMs,
@@ -89,12 +93,16 @@ export function chainTasks(): AnyTask[] {
           if (!current.rpcUrl) return;
           let tick: ChainTickResult;
           try {
-            tick = await watchChainTick(db, current, chainClient(current), checkBalancesNext ? { checkInternalDeposits: true } : {});
+            tick = await watchChainTick(db, current, chainClient(current), { ...(checkBalancesNext ? { checkInternalDeposits: true } : {}), waitingStages: stageRetries.waiting(Date.now()) });
           } catch (error) {
-            // The stages that ran may have settled orders all the same: the sweeper need not wait for the retry.
-            if (error instanceof ChainTickFailed && mayLeaveMoneyToSweep(error.done)) await kick(taskNames.sweepDeposits);
+            if (error instanceof ChainTickFailed) {
+              stageRetries.note({ failures: error.failures, ran: error.done.stagesRan }, Date.now());
+              // The stages that ran may have settled orders all the same: the sweeper need not wait for the retry.
+              if (mayLeaveMoneyToSweep(error.done)) await kick(taskNames.sweepDeposits);
+            }
             throw error;
           }
+          stageRetries.note({ failures: [], ran: tick.stagesRan }, Date.now());
           recordChainHead(chain.slug, tick.scan.head);
           const busy = tickWasBusy(tick);
           checkBalancesNext = busy;

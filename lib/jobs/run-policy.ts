@@ -29,8 +29,18 @@ export function backoffDelayMs(consecutiveErrors: number, policy: BackoffPolicy 
   return Math.round(Math.min(policy.capMs, exponential) * (0.8 + 0.2 * random()));
 }
 
-/** How a run ended: it succeeded (and may name when there is next something to do), or it threw (a deadline passed counts). */
-export type RunOutcome = { ok: true; nextRunInMs?: number } | { ok: false };
+/**
+ * How a run ended: it succeeded (and may name when there is next something to do), or it threw (a
+ * deadline passed counts). A run that failed only in part may name an earlier retry than its backoff:
+ * the error carries `retryInMs` (see `retryInMsOf`).
+ */
+export type RunOutcome = { ok: true; nextRunInMs?: number } | { ok: false; retryInMs?: number };
+
+/** The retry a failed run's error asks for, when it asks for one (a number of milliseconds ≥ 0). */
+export function retryInMsOf(error: unknown): number | undefined {
+  const retryInMs = (error as { retryInMs?: unknown } | null)?.retryInMs;
+  return typeof retryInMs === "number" && Number.isFinite(retryInMs) && retryInMs >= 0 ? retryInMs : undefined;
+}
 
 export interface NextRun {
   /** Sleep this long before the next run (a kick may end it sooner). */
@@ -43,12 +53,14 @@ export interface NextRun {
 
 /**
  * After a run: a success sleeps what the run named, else the task's interval, and ends any streak;
- * a failure extends the streak and sleeps its backoff (`backoffDelayMs`).
+ * a failure extends the streak and sleeps its backoff (`backoffDelayMs`), or the sooner retry it
+ * named (never later than the backoff).
  */
 export function nextRun(outcome: RunOutcome, consecutiveErrorsBefore: number, task: { intervalMs: number }, policy: BackoffPolicy = defaultBackoff, random = Math.random): NextRun {
   if (outcome.ok) return { sleepMs: outcome.nextRunInMs ?? task.intervalMs, consecutiveErrors: 0, backingOff: false };
   const consecutiveErrors = consecutiveErrorsBefore + 1;
-  return { sleepMs: backoffDelayMs(consecutiveErrors, policy, random), consecutiveErrors, backingOff: true };
+  const backoffMs = backoffDelayMs(consecutiveErrors, policy, random);
+  return { sleepMs: outcome.retryInMs === undefined ? backoffMs : Math.min(outcome.retryInMs, backoffMs), consecutiveErrors, backingOff: true };
 }
 
 /** A run that passed its deadline. */

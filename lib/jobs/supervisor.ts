@@ -1,7 +1,7 @@
 import "server-only";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { describeError, log } from "@/lib/log";
-import { backoffDelayMs, defaultBackoff, defaultRunDeadlineMs, nextRun, RunDeadlineExceeded, runWithDeadline, type BackoffPolicy } from "./run-policy";
+import { backoffDelayMs, defaultBackoff, defaultRunDeadlineMs, nextRun, retryInMsOf, RunDeadlineExceeded, runWithDeadline, type BackoffPolicy } from "./run-policy";
 import { forgetTaskState, markRunFailed, markRunStarted, markRunSucceeded, registerTaskState, taskClock, type TaskState } from "./task-state";
 
 /** What one run tells its supervisor: how long to sleep before the next (a kick ends the sleep early). */
@@ -76,7 +76,7 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
     });
 
   function noteFailure(error: unknown): number {
-    const backoffMs = nextRun({ ok: false }, state.consecutiveErrors, options, policy).sleepMs;
+    const backoffMs = nextRun({ ok: false, retryInMs: retryInMsOf(error) }, state.consecutiveErrors, options, policy).sleepMs;
     const unavailable = databaseUnavailability(error);
     const cause = unavailable?.cause;
     // Never drizzle's own message: it carries the SQL and its bound parameters, and readiness shows this.

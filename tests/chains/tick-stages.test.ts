@@ -7,7 +7,7 @@ import { findCursorUpdatedAt } from "@/lib/chains/queries";
 import { scanChain } from "@/lib/chains/scanner";
 import { transfersOfInterest } from "@/lib/engine/attribute-transfers";
 import { handleChainReset } from "@/lib/engine/chain-reset";
-import { ChainTickFailed, watchChainTick } from "@/lib/engine/chain-tick";
+import { ChainTickFailed, StageWaitingToRetry, watchChainTick } from "@/lib/engine/chain-tick";
 import { nativeWatch } from "@/lib/engine/native-watch";
 import { findForkPoint } from "@/lib/engine/reorg-recheck";
 import { setupTestDatabase } from "../helpers/db";
@@ -87,5 +87,38 @@ describe("the chain tick as stages", () => {
     expect(asked.get("eth_getTransactionReceipt") ?? 0).toBe(0);
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
     expect(await findCursorUpdatedAt(testDb.db, base().id)).not.toBeNull();
+  });
+
+  test("a scan waiting out its own backoff is not run, the rest of the tick is, and the task is told to come back at the poll interval", async () => {
+    const { merchant, order } = await paidOrder(2);
+    await tick();
+    expect((await fetchOrder(merchant, order.order_id)).status).toBe("processing");
+    await net.testClient().mine({ blocks: 1 });
+
+    const { client, asked } = clientRefusing([]);
+    const retryAt = Date.now() + 30_000;
+    const failed = await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: true, waitingStages: new Map([["scan", { error: new Error("eth_getLogs refused"), retryAt }]]) }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(ChainTickFailed);
+    const tickFailed = failed as ChainTickFailed;
+    expect(tickFailed.failures.map((f) => [f.stage, f.error instanceof StageWaitingToRetry])).toEqual([["scan", true]]);
+    expect(tickFailed.message).toContain("eth_getLogs refused");
+    expect(tickFailed.retryInMs).toBe(base().pollIntervalMs);
+    expect(tickFailed.done.stagesRan).toEqual(["attribute", "head", "reorg-recheck", "orders", "refunds"]);
+    expect(asked.get("eth_getLogs") ?? 0).toBe(0);
+    expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
+  });
+
+  test("a tick whose head cannot be read names no early retry: the task backs off", async () => {
+    const { client } = clientRefusing(["eth_blockNumber"]);
+    const failed = await tick(client).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(ChainTickFailed);
+    expect((failed as ChainTickFailed).failures.map((f) => f.stage)).toContain("head");
+    expect((failed as ChainTickFailed).retryInMs).toBeUndefined();
   });
 });

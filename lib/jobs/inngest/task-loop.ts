@@ -3,7 +3,7 @@ import { eventType } from "inngest";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { describeError, log } from "@/lib/log";
-import { configuredBackoff, defaultRunDeadlineMs, nextRun, runWithDeadline, type BackoffPolicy } from "../run-policy";
+import { configuredBackoff, defaultRunDeadlineMs, nextRun, retryInMsOf, runWithDeadline, type BackoffPolicy } from "../run-policy";
 import { taskLoopFunctionId, type AnyTask } from "../tasks";
 import { inngest } from "./client";
 
@@ -41,7 +41,7 @@ export function taskLoopFunction(tasks: () => readonly AnyTask[], options: TaskL
           const result = await runWithDeadline(task.name, task.runDeadlineMs ?? defaultRunDeadlineMs, (signal) => task.run(db, { signal }));
           outcome = { ok: true, nextRunInMs: result?.nextRunInMs };
         } catch (thrown) {
-          outcome = { ok: false };
+          outcome = { ok: false, retryInMs: retryInMsOf(thrown) };
           error = String(describeError(thrown).error);
           log.warn("task failing; retrying with backoff", { task: task.name, consecutive_errors: (event.data.consecutiveErrors ?? 0) + 1, error });
         }

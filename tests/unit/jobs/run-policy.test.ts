@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { backoffDelayMs, nextRun } from "@/lib/jobs/run-policy";
+import { backoffDelayMs, nextRun, retryInMsOf } from "@/lib/jobs/run-policy";
 
 const policy = { baseMs: 1_000, capMs: 30_000 };
 const noJitter = () => 1;
@@ -40,5 +40,18 @@ describe("nextRun: what both drivers do after a run", () => {
     expect(nextRun({ ok: false }, 0, task, policy, noJitter)).toEqual({ sleepMs: 1_000, consecutiveErrors: 1, backingOff: true });
     expect(nextRun({ ok: false }, 2, task, policy, noJitter)).toEqual({ sleepMs: 4_000, consecutiveErrors: 3, backingOff: true });
     expect(nextRun({ ok: false }, 10, { intervalMs: 60 * 60_000 }, policy, noJitter).sleepMs).toBe(30_000);
+  });
+
+  test("a failure that names a sooner retry sleeps that, never longer than its backoff, and still extends the streak", () => {
+    expect(nextRun({ ok: false, retryInMs: 500 }, 4, task, policy, noJitter)).toEqual({ sleepMs: 500, consecutiveErrors: 5, backingOff: true });
+    expect(nextRun({ ok: false, retryInMs: 60_000 }, 0, task, policy, noJitter).sleepMs).toBe(1_000);
+  });
+
+  test("retryInMsOf reads a failed run's error: a finite number of milliseconds, else nothing", () => {
+    expect(retryInMsOf(Object.assign(new Error("part failed"), { retryInMs: 2_000 }))).toBe(2_000);
+    expect(retryInMsOf(Object.assign(new Error("x"), { retryInMs: 0 }))).toBe(0);
+    for (const error of [new Error("plain"), null, undefined, "text", Object.assign(new Error("x"), { retryInMs: -1 }), Object.assign(new Error("x"), { retryInMs: "5" }), Object.assign(new Error("x"), { retryInMs: Infinity })]) {
+      expect(retryInMsOf(error)).toBeUndefined();
+    }
   });
 });
