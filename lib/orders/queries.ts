@@ -9,6 +9,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { exactCountBound } from "@/lib/list-window";
 import type { OrderingField } from "./schemas";
 import type { AcceptedMethod } from "./payment-methods";
+import type { MoneyTransfer } from "./order-money";
 
 /** One of the merchant's orders by public order id or by numeric id. */
 export async function findMerchantOrder(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<PaymentOrder | null> {
@@ -253,6 +254,18 @@ export interface OrderView {
   sweep: { status: string; txHash: string | null } | null;
   /** The order's refunds, oldest first. */
   refunds: Refund[];
+  /** Every transfer to the order, dropped ones included, in block order: what arrived and what counted (./order-money.ts). */
+  transfers: MoneyTransfer[];
+}
+
+/** Every transfer to the order as one JSON array in the same statement; amounts as text. */
+const transfersOfOrder = sql<unknown>`(select coalesce(json_agg(json_build_object(
+  'txHash', t.tx_hash, 'currency', t.currency, 'amount', t.amount::text, 'status', t.status, 'counted', t.counted,
+  'tokenAddress', t.token_address, 'blockchainId', t.blockchain_id) order by t.block_number, t.log_index), '[]'::json)
+  from ${transactions} t where t.payment_order_id = ${paymentOrders.id})`;
+
+function transfersFromJson(value: unknown): MoneyTransfer[] {
+  return (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as MoneyTransfer[];
 }
 
 /**
@@ -300,6 +313,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
       sweepStatus: sweeps.status,
       sweepTxHash: sweeps.txHash,
       refunds: refundsOfOrder,
+      transfers: transfersOfOrder,
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
@@ -346,6 +360,7 @@ function toOrderView(row: OrderViewRow | undefined): OrderView | null {
     shopName: row.shopName,
     sweep: row.sweepStatus != null ? { status: row.sweepStatus, txHash: row.sweepTxHash ?? null } : null,
     refunds: refundsFromJson(row.refunds),
+    transfers: transfersFromJson(row.transfers),
   };
 }
 

@@ -6,6 +6,20 @@ import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
+/** A chain's transfers whose price was not recorded yet (lib/transactions/record-prices.ts), oldest first. */
+export async function findUnpricedTransfers(db: DbOrTx, blockchainId: number, limit: number) {
+  return db
+    .select({ id: transactions.id, currency: transactions.currency, createdAt: transactions.createdAt })
+    .from(transactions)
+    .where(and(eq(transactions.blockchainId, blockchainId), isNull(transactions.pricedAt)))
+    .orderBy(asc(transactions.id))
+    .limit(limit);
+}
+
+export async function setTransferPrices(db: DbOrTx, id: number, price: Pick<Transaction, "usdRate" | "nativeUsdRate" | "usdRateSource"> & { pricedAt: Date }) {
+  await db.update(transactions).set(price).where(and(eq(transactions.id, id), isNull(transactions.pricedAt)));
+}
+
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
 export async function findUnconfirmedTransfers(db: DbOrTx, blockchainId: number) {
   return db
