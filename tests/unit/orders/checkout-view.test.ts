@@ -24,6 +24,8 @@ const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
   redirect_url: null,
   refund_address_allowed: false,
   order_id: "ORD-test123",
+  not_counted: [],
+  payment_reversed: false,
   ...overrides,
 });
 
