@@ -73,3 +73,11 @@ export function serializeOrderMoney(order: Pick<PaymentOrder, "decimals">, money
   };
 }
 export type OrderMoneyJson = ReturnType<typeof serializeOrderMoney>;
+
+/** Why money did not count, in the dashboard's and the exports' words. */
+export const notCountedLabels: Record<NotCountedReason, string> = {
+  after_expiry: "late",
+  wrong_asset: "wrong asset",
+  reorged: "reorged",
+  reverted: "reverted",
+};

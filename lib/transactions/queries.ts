@@ -296,6 +296,16 @@ export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promis
     .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
 }
 
+/** Every transfer seen for these orders of the merchant's, dropped ones included, in block order: what arrived and what counted for a page of orders. */
+export async function transfersOfOrders(db: DbOrTx, merchantId: number, paymentOrderIds: number[]) {
+  if (paymentOrderIds.length === 0) return [];
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.merchantId, merchantId), inArray(transactions.paymentOrderId, paymentOrderIds)))
+    .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
+}
+
 /** Every transfer seen for an order, dropped ones included (the detail page shows what happened). */
 export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrderId: number) {
   return db

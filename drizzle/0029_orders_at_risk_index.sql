@@ -1,0 +1,1 @@
+CREATE INDEX "payment_orders_merchant_at_risk_idx" ON "payment_orders" USING btree ("merchant_id","created_at","id") WHERE at_risk_reason is not null;
