@@ -871,6 +871,14 @@ export interface ExportOrderRow {
   expiresAt: string;
   confirmedAt: string | null;
   orderInfo: string;
+  id: number;
+  tokenAddress: string | null;
+  atRiskReason: string | null;
+  priceAmount: string | null;
+  priceCurrency: string | null;
+  rate: string | null;
+  /** The rate's feed answers as JSON text (lib/pricing/lock-price.ts RateSource[]). */
+  rateSource: string | null;
   /** The keyset cursor after this row (created_at and id as the database's text, so microseconds survive). */
   sortKey: string[];
 }
@@ -895,7 +903,9 @@ export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: {
       ${o.failureReason} as "failureReason", ${o.blockchainId} as "blockchainId", ${o.currency} as "currency",
       ${o.amount}::text as "amount", ${o.amountReceived}::text as "amountReceived", ${o.decimals} as "decimals",
       ${o.nonce}::text as "nonce", ${o.receivingAddress} as "receivingAddress", ${isoText(o.expiresAt)} as "expiresAt",
-      ${isoText(o.confirmedAt)} as "confirmedAt", ${o.orderInfo} as "orderInfo", ${sortKeyText(keys)} as "sortKey"
+      ${isoText(o.confirmedAt)} as "confirmedAt", ${o.orderInfo} as "orderInfo", ${o.id} as "id", ${o.tokenAddress} as "tokenAddress",
+      ${o.atRiskReason} as "atRiskReason", ${o.priceAmount} as "priceAmount", ${o.priceCurrency} as "priceCurrency", ${o.rate} as "rate",
+      ${o.rateSource}::text as "rateSource", ${sortKeyText(keys)} as "sortKey"
     from ${o}
     where ${o.merchantId} = ${merchantId} and ${lowerBound} and ${o.createdAt} < ${range.to.toISOString()}::timestamptz
     order by ${o.createdAt}, ${o.id}

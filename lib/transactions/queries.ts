@@ -358,14 +358,20 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
       counted: transactions.counted,
       /** What the gateway paid to relay this transfer (a gasless payment, lib/gasless); null when the customer paid its gas. */
       relayCostWei: gaslessRelays.costWei,
+      usdRate: transactions.usdRate,
+      nativeUsdRate: transactions.nativeUsdRate,
+      usdRateSource: transactions.usdRateSource,
+      pricedAt: transactions.pricedAt,
       order: {
         orderId: paymentOrders.orderId,
         orderInfo: paymentOrders.orderInfo,
+        blockchainId: paymentOrders.blockchainId,
         tokenAddress: paymentOrders.tokenAddress,
         decimals: paymentOrders.decimals,
         priceAmount: paymentOrders.priceAmount,
         priceCurrency: paymentOrders.priceCurrency,
         rate: paymentOrders.rate,
+        rateSource: paymentOrders.rateSource,
       },
     })
     .from(transactions)
