@@ -296,14 +296,18 @@ export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promis
     .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
 }
 
-/** Every transfer seen for these orders of the merchant's, dropped ones included, in block order: what arrived and what counted for a page of orders. */
+/**
+ * Every transfer seen for these orders of the merchant's, dropped ones included, in block order:
+ * what arrived and what counted for a page or an export batch of orders. Ordered here, not by the
+ * statement: a batch's few rows, never a sort in the database.
+ */
 export async function transfersOfOrders(db: DbOrTx, merchantId: number, paymentOrderIds: number[]) {
   if (paymentOrderIds.length === 0) return [];
-  return db
+  const rows = await db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.merchantId, merchantId), inArray(transactions.paymentOrderId, paymentOrderIds)))
-    .orderBy(asc(transactions.blockNumber), asc(transactions.logIndex));
+    .where(and(eq(transactions.merchantId, merchantId), inArray(transactions.paymentOrderId, paymentOrderIds)));
+  return rows.sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : a.logIndex - b.logIndex));
 }
 
 /** Every transfer seen for an order, dropped ones included (the detail page shows what happened). */
