@@ -106,7 +106,8 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
     const { result } = view;
     dot = result.tone === "ok" ? styles.dotOk : styles.dotBad;
     title = result.title;
-    const confirmed = order.status === "confirmed";
+    // A confirmed payment the network reversed is not shown as done (no full confirmations bar, no automatic return).
+    const confirmed = order.status === "confirmed" && !order.payment_reversed;
     body = (
       <>
         {result.lines.map((line, i) => (

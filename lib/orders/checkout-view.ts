@@ -98,6 +98,8 @@ const shopOf = (order: Pick<CheckoutOrder, "shop_name">, t: CheckoutTranslate) =
 const refundLine = (order: CheckoutOrder, t: CheckoutTranslate) =>
   t(order.refund_address_allowed ? "refundWithAddress" : "refund", { shop: shopOf(order, t) });
 
+const withDefault = (lines: string[], fallback: string) => (lines.length ? lines : [fallback]);
+
 /** "5 USDT arrived, …": one sentence per transfer of that kind. */
 function arrivedLines(order: CheckoutOrder, t: CheckoutTranslate, locale: string, reason: "after_expiry" | "wrong_asset"): string[] {
   return order.not_counted
@@ -166,7 +168,8 @@ function result(order: CheckoutOrder, t: CheckoutTranslate, locale: string): Che
     return {
       tone: "bad",
       title: t("lateTitle"),
-      lines: [t("lateLine"), ...arrivedLines(order, t, locale, "after_expiry"), `${noMore} ${refundLine(order, t)}`],
+      // What arrived, when the page knows it; the general sentence otherwise.
+      lines: [...withDefault(arrivedLines(order, t, locale, "after_expiry"), t("lateLine")), `${noMore} ${refundLine(order, t)}`],
       returnTo,
       receipt: null,
     };

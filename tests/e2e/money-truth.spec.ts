@@ -66,6 +66,7 @@ for (const device of [
       await expect(page.getByTestId("status").getByRole("heading", { name: "The network reversed this payment" })).toBeVisible();
       await expect(page.getByTestId("status")).toContainText("waiting for it again");
       await expect(page.getByTestId("status")).not.toContainText("Thank you");
+      await expect(page.getByTestId("status").getByRole("progressbar")).toHaveCount(0);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("The network reversed this payment");
       await expectNoAxeViolations(page);
       await shot(page, testInfo, `${device.name}-reversed`);
