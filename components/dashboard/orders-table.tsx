@@ -1,7 +1,8 @@
 import Link from "next/link";
-import { Badge } from "@/components/ui";
+import { Badge, uiStyles } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { isPartiallyPaid } from "@/lib/dashboard/partially-paid";
+import { notCountedLabels } from "@/lib/orders/order-money";
 import type { OrderJson } from "@/lib/orders/serialize";
 import { formatDate } from "./format";
 
@@ -19,11 +20,30 @@ export const orderColumns = {
             <Badge status="processing">partially paid</Badge>
           </>
         ) : null}
+        {o.payment_reversed ? (
+          <>
+            {" "}
+            <Badge status="at_risk">reversed by reorg</Badge>
+          </>
+        ) : null}
       </>
     ),
   },
   amount: { header: "Amount", cell: (o) => `${o.amount} ${o.currency}` },
-  received: { header: "Received", cell: (o) => `${o.amount_received} ${o.currency}` },
+  // What counted, and beside it what arrived but did not count, with why (lib/orders/order-money.ts).
+  received: {
+    header: "Counted · arrived",
+    cell: (o) => (
+      <span data-testid="order-money">
+        {`${o.amount_counted} ${o.currency}`}
+        {o.not_counted.map((u) => (
+          <span key={`${u.transaction_hash}-${u.reason}-${u.amount}`} className={uiStyles.hint}>
+            <br />+ {u.amount} {u.currency} {notCountedLabels[u.reason]}
+          </span>
+        ))}
+      </span>
+    ),
+  },
   blockchain: { header: "Blockchain", cell: "blockchain" },
   created: { header: "Created", cell: (o) => formatDate(o.created_at) },
 } satisfies Record<string, Column<OrderJson>>;

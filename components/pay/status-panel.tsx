@@ -33,6 +33,39 @@ function TransactionLine({ order }: { order: PublicOrder }) {
   );
 }
 
+function HashLink({ hash, url, testId }: { hash: string; url: string | null; testId?: string }) {
+  const t = useTranslations("status");
+  return url ? (
+    <a className={`${styles.link} ${styles.mono}`} href={url} target="_blank" rel="noreferrer noopener" data-testid={testId}>
+      {shortHash(hash)}
+      <span className={styles.visuallyHidden}> {t("opensExplorer")}</span>
+    </a>
+  ) : (
+    <code className={styles.mono} data-testid={testId} title={hash}>
+      {shortHash(hash)}
+    </code>
+  );
+}
+
+/** What arrived but did not pay the order (late, another token), or was reversed: what happened, what next, and the transactions. */
+function Notice({ notice }: { notice: NonNullable<CheckoutView["notice"]> }) {
+  const t = useTranslations("status");
+  return (
+    <div data-testid="payment-notice" data-tone={notice.tone}>
+      {notice.lines.map((line, i) => (
+        <p key={i} className={styles.statusText}>
+          {line}
+        </p>
+      ))}
+      {notice.transactions.map((tx) => (
+        <p key={tx.hash} className={styles.statusText}>
+          {t("transaction")} <HashLink hash={tx.hash} url={tx.url} testId="notice-tx" />
+        </p>
+      ))}
+    </div>
+  );
+}
+
 function Progress({ value, max, done }: { value: number; max: number; done?: boolean }) {
   const t = useTranslations("status");
   const shown = Math.min(value, max);
@@ -73,7 +106,8 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
     const { result } = view;
     dot = result.tone === "ok" ? styles.dotOk : styles.dotBad;
     title = result.title;
-    const confirmed = order.status === "confirmed";
+    // A confirmed payment the network reversed is not shown as done (no full confirmations bar, no automatic return).
+    const confirmed = order.status === "confirmed" && !order.payment_reversed;
     body = (
       <>
         {result.lines.map((line, i) => (
@@ -83,6 +117,7 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
         ))}
         {confirmed && <Progress value={order.confirmation_threshold} max={order.confirmation_threshold} done />}
         <TransactionLine order={order} />
+        {view.notice && <Notice notice={view.notice} />}
         {(result.receipt || result.returnTo) && (
           <Suspense fallback={null}>
             <ReturnToShop receipt={result.receipt} to={result.returnTo} shopName={order.shop_name} automatic={confirmed} />
@@ -100,11 +135,14 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
         </p>
         <Progress value={order.confirmations} max={order.confirmation_threshold} />
         <TransactionLine order={order} />
+        {view.notice && <Notice notice={view.notice} />}
       </>
     );
   } else {
-    title = timeUp ? t("timeUpTitle") : view.progress ? t("partialTitle") : t("waitingTitle");
-    body = timeUp ? (
+    const reversed = order.payment_reversed && order.status === "pending";
+    if (reversed) dot = styles.dotBad;
+    title = reversed ? t("reversedTitle") : timeUp ? t("timeUpTitle") : view.progress ? t("partialTitle") : t("waitingTitle");
+    const main = timeUp ? (
       <p className={styles.statusText}>{t("lastMoment")}</p>
     ) : view.progress ? (
       <PartialProgress progress={view.progress} currency={order.currency} />
@@ -112,6 +150,12 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
       <p className={styles.statusText}>
         {t.rich("instructions", { currency: order.currency, network: order.blockchain.name, strong: (chunks) => <strong>{chunks}</strong> })}
       </p>
+    );
+    body = (
+      <>
+        {view.notice && <Notice notice={view.notice} />}
+        {main}
+      </>
     );
   }
 

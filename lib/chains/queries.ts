@@ -407,12 +407,19 @@ export async function sweepMovementsBatch(db: DbOrTx, merchantId: number, range:
       status: sweeps.status,
       gasCostWei: sweeps.gasCostWei,
       order: {
+        id: paymentOrders.id,
         orderId: paymentOrders.orderId,
         orderInfo: paymentOrders.orderInfo,
         currency: paymentOrders.currency,
         receivingAddress: paymentOrders.receivingAddress,
         depositDestination: paymentOrders.depositDestination,
+        blockchainId: paymentOrders.blockchainId,
+        tokenAddress: paymentOrders.tokenAddress,
+        decimals: paymentOrders.decimals,
+        priceAmount: paymentOrders.priceAmount,
         priceCurrency: paymentOrders.priceCurrency,
+        rate: paymentOrders.rate,
+        rateSource: paymentOrders.rateSource,
       },
     })
     .from(sweeps)

@@ -2226,6 +2226,33 @@ export interface components {
                 blockchain: string | null;
                 currency: string;
             } | null;
+            /**
+             * @description Everything of the order's own token that arrived at its deposit address and still stands on chain, counted or not (a late payment arrived too, and was swept to your wallet). Compare with amount_counted
+             * @example 10.5
+             */
+            amount_arrived: string;
+            /**
+             * @description What counts toward the order (the same as amount_received): arrived by expires_at, the order's token, not reorged out
+             * @example 10.5
+             */
+            amount_counted: string;
+            /** @description Each transfer to the order that does not count toward it, and why (GET /api/transactions/{hash}/ has the same reason); empty when everything counted */
+            not_counted: {
+                transaction_hash: string;
+                /**
+                 * @description In the transfer's own token
+                 * @example 10.5
+                 */
+                amount: string;
+                currency: string;
+                /**
+                 * @description after_expiry (arrived late), wrong_asset (another token or coin), reorged (its block left the chain), reverted (the transaction failed)
+                 * @enum {string}
+                 */
+                reason: "wrong_asset" | "after_expiry" | "reverted" | "reorged";
+            }[];
+            /** @description A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so) */
+            payment_reversed: boolean;
         };
         PublicOrder: {
             order_id: string;
@@ -2314,6 +2341,27 @@ export interface components {
             }[];
             /** @description Money has arrived: the method can no longer change */
             method_fixed: boolean;
+            /**
+             * @description Everything of the order's token that arrived and still stands on chain, counted or not (a late payment too)
+             * @example 10.5
+             */
+            amount_arrived: string;
+            /** @description What the customer sent that does not pay the order, and why */
+            not_counted: {
+                transaction_hash: string;
+                /** @description Block-explorer link (live chains and public testnets only) */
+                transaction_url: string | null;
+                /** @example 10.5 */
+                amount: string;
+                currency: string;
+                /**
+                 * @description after_expiry: arrived after the deadline; wrong_asset: another token or coin; reorged: the network reversed it
+                 * @enum {string}
+                 */
+                reason: "after_expiry" | "wrong_asset" | "reorged";
+            }[];
+            /** @description The network reversed a payment that had counted (a reorg); the order waits for it again */
+            payment_reversed: boolean;
         };
         GetPaymentOrdersByOrderIdRefundsResult: components["schemas"]["Refund"][];
         Refund: {

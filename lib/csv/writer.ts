@@ -1,5 +1,16 @@
+/**
+ * A signed decimal number written bare ("-12.50"): a bank-statement amount, which accounting
+ * software reads as a number only without the apostrophe a text starting with "-" gets. Only a
+ * plain decimal is accepted, so nothing a spreadsheet would run can pass as one.
+ */
+export class CsvDecimal {
+  constructor(readonly text: string) {
+    if (!/^-?\d+(\.\d+)?$/.test(text)) throw new Error(`not a decimal number: ${text}`);
+  }
+}
+
 /** A CSV field's value: text and numbers as written, null and undefined as an empty field. */
-export type CsvValue = string | number | null | undefined;
+export type CsvValue = string | number | CsvDecimal | null | undefined;
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
@@ -8,6 +19,7 @@ export type CsvValue = string | number | null | undefined;
  */
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return "";
+  if (value instanceof CsvDecimal) return value.text;
   let text = String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

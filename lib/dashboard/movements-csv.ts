@@ -3,9 +3,10 @@ import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { sweepMovementsBatch } from "@/lib/chains/queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/money/amounts";
-import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
-import { paymentMovementsBatch, type MovementCursor } from "@/lib/transactions/queries";
+import { paymentMovementsBatch, transfersOfOrders, type MovementCursor } from "@/lib/transactions/queries";
+import { fiatValue, gasInUsd, valuation, type Valuation } from "@/lib/transactions/valuation";
+import type { Transaction } from "@/lib/db/schema";
 import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
 import type { ExportRange } from "./orders-csv";
 
@@ -35,39 +36,43 @@ export const movementColumns = [
   "to_address",
   "gas_fee",
   "gas_currency",
+  // Where fiat_amount's rate came from (lib/transactions/valuation.ts): the order's locked rate, or the price when the transfer was detected.
+  "rate_basis",
+  "rate_feeds",
+  "rate_time",
+  "gas_fiat_amount",
+  "gas_fiat_currency",
 ] as const;
 
 type MovementType = "payment" | "refund" | "sweep";
 
-/** One CSV row and what the merge orders it by. */
-interface Movement {
+/** One movement and what the merge orders it by. */
+export interface Movement {
   at: Date;
   type: MovementType;
   id: number;
+  /** The movement's meaning, for the layouts (./bank-statement-csv.ts). */
+  entry: MovementEntry;
   values: CsvValue[];
+}
+
+/** What an accountant books of a movement: signed fiat (money in +, out and costs −) and how to name it. */
+export interface MovementEntry {
+  orderId: string | null;
+  txHash: string | null;
+  currency: string;
+  amount: string | null;
+  fiatCurrency: string | null;
+  fiatAmount: string | null;
+  gasFiatAmount: string | null;
+  gasFiatCurrency: string | null;
+  counted: boolean | null;
 }
 
 /** Same-instant movements come out in the order they cause one another: money in, then its sweep, then a refund. */
 const typeRank: Record<MovementType, number> = { payment: 0, sweep: 1, refund: 2 };
 
-/**
- * The fiat value of a token amount at an order's locked rate (price-currency units per whole token),
- * exactly, rounded half up to the currency's minor units ("12.50"). Null when the rate is unknown.
- */
-export function fiatValue(units: bigint, tokenDecimals: number, rate: string | null, priceCurrency: string | null): string | null {
-  if (!rate || !priceCurrency || !isFiatCurrency(priceCurrency)) return null;
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(rate);
-  if (!match) return null;
-  const rateFraction = match[2] ?? "";
-  const rateUnits = BigInt(match[1]! + rateFraction);
-  const minor = fiatCurrencies[priceCurrency];
-  const shift = tokenDecimals + rateFraction.length - minor;
-  const product = units * rateUnits;
-  const value = shift >= 0 ? (product + 10n ** BigInt(shift) / 2n) / 10n ** BigInt(shift) : product * 10n ** BigInt(-shift);
-  if (minor === 0) return value.toString();
-  const digits = value.toString().padStart(minor + 1, "0");
-  return `${digits.slice(0, -minor)}.${digits.slice(-minor)}`;
-}
+export { fiatValue };
 
 /** The payment link an order came from: link orders carry it as order_info's `payment_link`. */
 export function linkIdOf(orderInfo: string | null | undefined): string | null {
@@ -88,31 +93,52 @@ function tokenDecimals(blockchainId: number, currency: string, fallback: number)
   return (chain && findToken(chain, currency)?.decimals) ?? fallback;
 }
 
-/** Rows of one source in its (time, id) order, read in keyset batches as they are consumed. */
-async function* batched<R extends { at: Date; id: number }>(read: (after: MovementCursor | null) => Promise<R[]>): AsyncGenerator<R> {
+/** Rows of one source in its (time, id) order, read in keyset batches as they are consumed, each batch with what `load` reads for it. */
+async function* batched<R extends { at: Date; id: number }, C = null>(
+  read: (after: MovementCursor | null) => Promise<R[]>,
+  load: (rows: R[]) => Promise<C> = async () => null as C,
+): AsyncGenerator<{ row: R; context: C }> {
   let after: MovementCursor | null = null;
   for (;;) {
     const rows = await read(after);
-    yield* rows;
+    const context = await load(rows);
+    for (const row of rows) yield { row, context };
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1]!;
     after = { at: last.at, id: last.id };
   }
 }
 
+/** The transfers of the orders of a batch, by order: what a sweep moved and what a refund's money was worth when it arrived. */
+async function transfersByOrder(db: DbOrTx, merchantId: number, orderIds: number[]): Promise<Map<number, Transaction[]>> {
+  const byOrder = new Map<number, Transaction[]>();
+  for (const t of await transfersOfOrders(db, merchantId, [...new Set(orderIds)])) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
+  return byOrder;
+}
+
+const isLive = (t: Transaction) => t.status === "pending" || t.status === "confirmed";
+const sameToken = (a: string | null, b: string | null) => (a ?? null)?.toLowerCase() === (b ?? null)?.toLowerCase();
+/** The latest live transfer of an asset to the order: its detected price values that asset's later movements (sweep, refund). */
+const latestOf = (transfers: Transaction[], tokenAddress: string | null) => transfers.filter((t) => isLive(t) && sameToken(t.tokenAddress, tokenAddress)).at(-1) ?? null;
+
+const valuationColumns = (v: Valuation | null): CsvValue[] => [v?.basis ?? null, v?.feeds || null, v?.at ?? null];
+
 async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
-  for await (const t of batched((after) => paymentMovementsBatch(db, merchantId, range, after, batchSize))) {
+  for await (const { row: t } of batched((after) => paymentMovementsBatch(db, merchantId, range, after, batchSize))) {
     const order = t.order;
     const decimals = tokenDecimals(t.blockchainId, t.currency, order?.decimals ?? 18);
     const units = BigInt(t.amount);
-    // The locked rate prices the order's own token only: a transfer of another asset has no known rate.
-    const sameAsset = order !== null && (order.tokenAddress ?? null)?.toLowerCase() === (t.tokenAddress ?? null)?.toLowerCase();
-    const rate = sameAsset ? order.rate : null;
+    const value = valuation(order?.orderId ? order : null, t, t);
+    const fiat = value ? fiatValue(units, decimals, value.rate, value.fiatCurrency) : null;
     const chain = findBlockchainById(t.blockchainId);
+    // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost.
+    const relayWei = t.relayCostWei ? BigInt(t.relayCostWei) : null;
+    const gasFiat = chain ? gasInUsd(relayWei, chain.nativeCurrency.decimals, t) : null;
     yield {
       at: t.at,
       type: "payment",
       id: t.id,
+      entry: { orderId: order?.orderId ?? null, txHash: t.txHash, currency: t.currency, amount: formatAmount(units, decimals), fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: gasFiat, gasFiatCurrency: gasFiat ? "USD" : null, counted: t.counted },
       values: [
         t.at.toISOString(),
         "payment",
@@ -121,9 +147,9 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
         slugOf(t.blockchainId),
         t.currency,
         formatAmount(units, decimals),
-        rate ? order?.priceCurrency : null,
-        fiatValue(units, decimals, rate, order?.priceCurrency ?? null),
-        rate,
+        value?.fiatCurrency ?? null,
+        fiat,
+        value?.rate ?? null,
         order?.orderId,
         order?.priceAmount && order.priceCurrency ? `${order.priceAmount} ${order.priceCurrency}` : null,
         linkIdOf(order?.orderInfo),
@@ -134,22 +160,29 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
         t.blockNumber.toString(),
         t.fromAddress,
         t.toAddress,
-        // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost.
-        t.relayCostWei && chain ? formatAmount(BigInt(t.relayCostWei), chain.nativeCurrency.decimals) : null,
-        t.relayCostWei && chain ? chain.nativeCurrency.symbol : null,
+        relayWei !== null && chain ? formatAmount(relayWei, chain.nativeCurrency.decimals) : null,
+        relayWei !== null && chain ? chain.nativeCurrency.symbol : null,
+        ...valuationColumns(value),
+        gasFiat,
+        gasFiat ? "USD" : null,
       ],
     };
   }
 }
 
 async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
-  for await (const r of batched((after) => refundMovementsBatch(db, merchantId, range, after, batchSize))) {
+  const read = (after: MovementCursor | null) => refundMovementsBatch(db, merchantId, range, after, batchSize);
+  for await (const { row: r, context } of batched(read, (rows) => transfersByOrder(db, merchantId, rows.map((row) => row.order.id)))) {
     const units = BigInt(r.amount);
     const decimals = r.order.decimals;
+    // Money going back is valued as it was when it arrived: the order's locked rate, else the price when its transfer was detected.
+    const value = valuation(r.order, { blockchainId: r.blockchainId, tokenAddress: r.tokenAddress }, latestOf(context.get(r.order.id) ?? [], r.tokenAddress));
+    const fiat = value ? fiatValue(units, decimals, value.rate, value.fiatCurrency) : null;
     yield {
       at: r.at,
       type: "refund",
       id: r.id,
+      entry: { orderId: r.order.orderId, txHash: r.txHash, currency: r.currency, amount: formatAmount(units, decimals), fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: null, gasFiatCurrency: null, counted: null },
       values: [
         r.at.toISOString(),
         "refund",
@@ -158,9 +191,9 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
         slugOf(r.blockchainId),
         r.currency,
         formatAmount(units, decimals),
-        r.order.rate ? r.order.priceCurrency : null,
-        fiatValue(units, decimals, r.order.rate, r.order.priceCurrency),
-        r.order.rate,
+        value?.fiatCurrency ?? null,
+        fiat,
+        value?.rate ?? null,
         r.order.orderId,
         r.order.priceAmount && r.order.priceCurrency ? `${r.order.priceAmount} ${r.order.priceCurrency}` : null,
         linkIdOf(r.order.orderInfo),
@@ -174,46 +207,77 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
         // Sent and paid for from the merchant's own wallet: the gateway does not see its fee.
         null,
         null,
+        ...valuationColumns(value),
+        null,
+        null,
       ],
     };
   }
 }
 
+/**
+ * Each succeeded sweep as one row per asset it moved (what still stands of every transfer to the
+ * deposit: the sweep flushes the whole balance), the gas on the first: the order's share of its
+ * batches' gas, in the native coin and in US dollars at the native price recorded with the order's
+ * latest transfer.
+ */
 async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
-  for await (const s of batched((after) => sweepMovementsBatch(db, merchantId, range, after, batchSize))) {
+  const read = (after: MovementCursor | null) => sweepMovementsBatch(db, merchantId, range, after, batchSize);
+  for await (const { row: s, context } of batched(read, (rows) => transfersByOrder(db, merchantId, rows.map((row) => row.order.id)))) {
     const chain = findBlockchainById(s.blockchainId);
-    // This order's share of its sweep batches' gas, in the native coin's base units (lib/chains/sweep-cost-queries.ts).
+    const transfers = (context.get(s.order.id) ?? []).filter(isLive);
+    const assets = new Map<string, { currency: string; tokenAddress: string | null; units: bigint }>();
+    for (const t of transfers) {
+      const key = (t.tokenAddress ?? "native").toLowerCase();
+      const asset = assets.get(key) ?? { currency: t.currency, tokenAddress: t.tokenAddress, units: 0n };
+      asset.units += BigInt(t.amount);
+      assets.set(key, asset);
+    }
     const gas: string | null = s.gasCostWei;
-    yield {
-      at: s.at,
-      type: "sweep",
-      id: s.id,
-      values: [
-        s.at.toISOString(),
-        "sweep",
-        "internal",
-        s.status,
-        slugOf(s.blockchainId),
-        s.order.currency,
-        // A sweep moves the deposit's whole balance between the merchant's own addresses; its cost is the gas.
-        null,
-        null,
-        null,
-        null,
-        s.order.orderId,
-        null,
-        linkIdOf(s.order.orderInfo),
-        s.order.orderInfo,
-        null,
-        s.txHash,
-        null,
-        s.blockNumber?.toString() ?? null,
-        s.order.receivingAddress,
-        s.order.depositDestination,
-        gas && chain ? formatAmount(BigInt(gas), chain.nativeCurrency.decimals) : null,
-        gas && chain ? chain.nativeCurrency.symbol : null,
-      ],
-    };
+    const gasWei = gas ? BigInt(gas) : null;
+    const gasFiat = chain ? gasInUsd(gasWei, chain.nativeCurrency.decimals, transfers.at(-1) ?? null) : null;
+    const rows = assets.size ? [...assets.values()] : [{ currency: s.order.currency, tokenAddress: s.order.tokenAddress, units: null }];
+    for (const [i, asset] of rows.entries()) {
+      const decimals = tokenDecimals(s.blockchainId, asset.currency, s.order.decimals);
+      const value = asset.units === null ? null : valuation(s.order, { blockchainId: s.blockchainId, tokenAddress: asset.tokenAddress }, latestOf(transfers, asset.tokenAddress));
+      const amount = asset.units === null ? null : formatAmount(asset.units, decimals);
+      const fiat = value && asset.units !== null ? fiatValue(asset.units, decimals, value.rate, value.fiatCurrency) : null;
+      const first = i === 0;
+      yield {
+        at: s.at,
+        type: "sweep",
+        id: s.id,
+        entry: { orderId: s.order.orderId, txHash: s.txHash, currency: asset.currency, amount, fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: first ? gasFiat : null, gasFiatCurrency: first && gasFiat ? "USD" : null, counted: null },
+        values: [
+          s.at.toISOString(),
+          "sweep",
+          "internal",
+          s.status,
+          slugOf(s.blockchainId),
+          asset.currency,
+          // Moved between the merchant's own addresses: not income again; its cost is the gas.
+          amount,
+          value?.fiatCurrency ?? null,
+          fiat,
+          value?.rate ?? null,
+          s.order.orderId,
+          s.order.priceAmount && s.order.priceCurrency ? `${s.order.priceAmount} ${s.order.priceCurrency}` : null,
+          linkIdOf(s.order.orderInfo),
+          s.order.orderInfo,
+          null,
+          s.txHash,
+          null,
+          s.blockNumber?.toString() ?? null,
+          s.order.receivingAddress,
+          s.order.depositDestination,
+          first && gasWei !== null && chain ? formatAmount(gasWei, chain.nativeCurrency.decimals) : null,
+          first && gasWei !== null && chain ? chain.nativeCurrency.symbol : null,
+          ...valuationColumns(value),
+          first ? gasFiat : null,
+          first && gasFiat ? "USD" : null,
+        ],
+      };
+    }
   }
 }
 
@@ -241,7 +305,11 @@ export function movementsCsvStream(db: DbOrTx, merchantId: number, range: Export
   return csvStream(movementColumns, movementRows(db, merchantId, range));
 }
 
-/** The merged sources' rows, in order. The sources start reading only when the stream is first pulled for rows. */
+/** Every movement of the merchant's in the range, merged in order. The sources start reading only when first pulled. */
+export function movements(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
+  return mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)]);
+}
+
 async function* movementRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {
-  for await (const movement of mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)])) yield movement.values;
+  for await (const movement of movements(db, merchantId, range)) yield movement.values;
 }

@@ -18,6 +18,7 @@ export const orderFiltersQuery = z.object({
   currency: optional(z.string().max(16)),
   from: optional(date),
   to: optional(date),
+  money: optional(z.enum(["reversed", "not_counted"])),
   page: optional(z.coerce.number().int().min(1).max(100_000)),
 });
 export type OrderFilters = z.infer<typeof orderFiltersQuery>;
@@ -27,6 +28,12 @@ export function parseOrderFilters(params: Record<string, string | string[] | und
   return orderFiltersQuery.parse(flat);
 }
 
+/** The orders page's money filter (lib/orders/order-money.ts). */
+export const moneyFilterOptions = [
+  { value: "reversed", label: "Reversed by a reorg" },
+  { value: "not_counted", label: "Money that did not count" },
+];
+
 export function toOrderSearch(filters: OrderFilters): OrderSearch {
   return {
     q: filters.q,
@@ -35,5 +42,6 @@ export function toOrderSearch(filters: OrderFilters): OrderSearch {
     currency: filters.currency,
     from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
     to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + dayMs) : undefined,
+    money: filters.money,
   };
 }

@@ -3,7 +3,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/money/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { confirmedFiatTotals, foldOrderDayTotals, hasPaidOrders, overviewSeries, recentOrders } from "@/lib/orders/queries";
+import { confirmedFiatTotals, foldOrderDayTotals, hasPaidOrders, overviewSeries, recentOrders, reversedOrderTotals } from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
@@ -102,12 +102,20 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
   const since = new Date(`${days[0]}T00:00:00Z`);
   // The changes since the last load into the per-day totals first (bounded), so the reads below sum few rows.
   await foldOrderDayTotals(db, merchantId);
-  const [{ days: tokenDays, statuses }, recent, setup, fiat] = await Promise.all([
+  const [{ days: tokenDays, statuses }, recent, setup, fiat, reversedRows] = await Promise.all([
     overviewSeries(db, merchantId, since),
     recentOrders(db, merchantId, 8),
     setupFacts(db, merchantId),
     fiatOverview(db, merchantId, now),
+    reversedOrderTotals(db, merchantId),
   ]);
+  // Payments a reorg took back (at risk, or pending again): whenever they were made, until they return or the order settles.
+  const reversed = reversedRows.map((r) => ({
+    blockchain: findBlockchainById(r.blockchainId)?.slug ?? String(r.blockchainId),
+    currency: r.currency,
+    orders: r.orders,
+    amount: formatAmount(BigInt(r.amount), r.decimals),
+  }));
 
   const series = new Map<string, TokenSeries & { decimals: number; perDay: Map<string, { orders: number; units: bigint }> }>();
   const seriesOf = (token: { blockchainId: number; currency: string; decimals: number }) => {
@@ -155,5 +163,5 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
     })
     .sort((a, b) => b.totalOrders - a.totalOrders || a.key.localeCompare(b.key));
 
-  return { days, tokens, recent, setup, fiat };
+  return { days, tokens, recent, setup, fiat, reversed };
 }

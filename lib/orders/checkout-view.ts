@@ -39,7 +39,15 @@ export type CheckoutOrder = Pick<
   | "redirect_url"
   | "refund_address_allowed"
   | "order_id"
+  | "not_counted"
+  | "payment_reversed"
 >;
+
+/** A transfer the customer sent that does not pay the order: the page links it. */
+export interface UncountedLine {
+  hash: string;
+  url: string | null;
+}
 
 export interface AmountDue {
   /** Exact decimal in token units: what Copy puts on the clipboard and the wallet sends. */
@@ -62,6 +70,16 @@ export interface CheckoutResult {
   receipt: string | null;
 }
 
+/**
+ * What the customer sent that did not pay the order (late, another token) or that the network
+ * reversed: sentences saying what arrived and what happens next, and the transactions to link.
+ */
+export interface CheckoutNotice {
+  tone: "info" | "bad";
+  lines: string[];
+  transactions: UncountedLine[];
+}
+
 export interface CheckoutView {
   panel: CheckoutPanel;
   headline: string;
@@ -72,6 +90,7 @@ export interface CheckoutView {
   /** Open orders with part of the amount received. */
   progress: { received: string; total: string; percent: number } | null;
   result: CheckoutResult | null;
+  notice: CheckoutNotice | null;
 }
 
 const shopOf = (order: Pick<CheckoutOrder, "shop_name">, t: CheckoutTranslate) => order.shop_name || t("theShop");
@@ -79,14 +98,53 @@ const shopOf = (order: Pick<CheckoutOrder, "shop_name">, t: CheckoutTranslate) =
 const refundLine = (order: CheckoutOrder, t: CheckoutTranslate) =>
   t(order.refund_address_allowed ? "refundWithAddress" : "refund", { shop: shopOf(order, t) });
 
+const withDefault = (lines: string[], fallback: string) => (lines.length ? lines : [fallback]);
+
+/** "5 USDT arrived, …": one sentence per transfer of that kind. */
+function arrivedLines(order: CheckoutOrder, t: CheckoutTranslate, locale: string, reason: "after_expiry" | "wrong_asset"): string[] {
+  return order.not_counted
+    .filter((u) => u.reason === reason)
+    .map((u) => t(reason === "after_expiry" ? "arrivedLate" : "wrongAssetLine", { amount: `${displayAmount(u.amount, locale)} ${u.currency}`, currency: order.currency }));
+}
+
+/** The transfers that did not pay the order (or were reversed), and what happens next, for any panel. */
+function noticeOf(order: CheckoutOrder, t: CheckoutTranslate, locale: string, panel: CheckoutPanel): CheckoutNotice | null {
+  const shop = shopOf(order, t);
+  const links = (reasons: string[]) =>
+    order.not_counted.filter((u) => reasons.includes(u.reason)).map((u) => ({ hash: u.transaction_hash, url: u.transaction_url }));
+  if (order.payment_reversed && order.status === "pending") {
+    return { tone: "bad", lines: [t("reversedPending")], transactions: links(["reorged"]) };
+  }
+  if (panel === "result") {
+    // The result's own lines already say what arrived; the notice only links the transactions.
+    const transactions = links(order.status === "confirmed" ? ["reorged"] : ["after_expiry", "wrong_asset"]);
+    return transactions.length ? { tone: "info", lines: [], transactions } : null;
+  }
+  const wrong = arrivedLines(order, t, locale, "wrong_asset");
+  if (wrong.length) return { tone: "info", lines: [...wrong, t("wrongAssetNext", { shop, currency: order.currency })], transactions: links(["wrong_asset"]) };
+  return null;
+}
+
 function result(order: CheckoutOrder, t: CheckoutTranslate, locale: string): CheckoutResult {
   const shop = shopOf(order, t);
   const received = `${displayAmount(order.amount_received, locale)} ${order.currency}`;
   const total = `${displayAmount(order.amount, locale)} ${order.currency}`;
   const returnTo = order.redirect_url ? { url: order.redirect_url, label: t("returnTo", { shop }) } : null;
   const noMore = t("noMore");
+  if (order.status === "confirmed" && order.payment_reversed) {
+    return { tone: "bad", title: t("reversedTitle"), lines: [t("reversedLine", { shop })], returnTo, receipt: null };
+  }
   if (order.status === "confirmed") {
     return { tone: "ok", title: t("confirmedTitle"), lines: [t("confirmedLine", { received, shop })], returnTo, receipt: `/pay/${order.order_id}/receipt` };
+  }
+  if (order.status === "expired" && order.not_counted.some((u) => u.reason === "wrong_asset")) {
+    return {
+      tone: "bad",
+      title: t("wrongAssetTitle"),
+      lines: [...arrivedLines(order, t, locale, "wrong_asset"), `${noMore} ${refundLine(order, t)}`],
+      returnTo,
+      receipt: null,
+    };
   }
   if (order.status === "expired") {
     return {
@@ -110,7 +168,8 @@ function result(order: CheckoutOrder, t: CheckoutTranslate, locale: string): Che
     return {
       tone: "bad",
       title: t("lateTitle"),
-      lines: [t("lateLine"), `${noMore} ${refundLine(order, t)}`],
+      // What arrived, when the page knows it; the general sentence otherwise.
+      lines: [...withDefault(arrivedLines(order, t, locale, "after_expiry"), t("lateLine")), `${noMore} ${refundLine(order, t)}`],
       returnTo,
       receipt: null,
     };
@@ -157,16 +216,25 @@ export function checkoutView(order: CheckoutOrder, t: CheckoutTranslate, locale:
         ? { received: displayAmount(order.amount_received, locale), total: displayAmount(order.amount, locale), percent: total > 0n ? Number((received * 100n) / total) : 0 }
         : null,
       result: null,
+      notice: noticeOf(order, t, locale, "pay"),
     };
   }
   // All of it arrived and the scanner has yet to move the order on: nothing more is asked for.
   if (order.status === "processing" || nothingDue) {
-    return { panel: "processing", headline: t("confirming", { amount: fiat ?? tokenAmount }), subline: t("onNetwork", { network }), due: null, progress: null, result: null };
+    return {
+      panel: "processing",
+      headline: t("confirming", { amount: fiat ?? tokenAmount }),
+      subline: t("onNetwork", { network }),
+      due: null,
+      progress: null,
+      result: null,
+      notice: noticeOf(order, t, locale, "processing"),
+    };
   }
   const outcome = result(order, t, locale);
-  const headline = order.status === "confirmed" ? t("paid", { amount: fiat ?? tokenAmount }) : outcome.title;
+  const headline = order.status === "confirmed" && !order.payment_reversed ? t("paid", { amount: fiat ?? tokenAmount }) : outcome.title;
   const subline = fiat ? t("amountOnNetwork", { amount: tokenAmount, network }) : t("onNetwork", { network });
-  return { panel: "result", headline, subline, due: null, progress: null, result: outcome };
+  return { panel: "result", headline, subline, due: null, progress: null, result: outcome, notice: noticeOf(order, t, locale, "result") };
 }
 
 /**
@@ -177,6 +245,7 @@ export function payPageFirstTexts(order: PublicOrder, locale: string): Record<st
   return textsFormattedBy(() => {
     for (const amount of [order.amount, order.amount_missing, order.amount_received]) displayAmount(amount, locale);
     for (const method of order.methods) displayAmount(method.amount, locale);
+    for (const transfer of order.not_counted) displayAmount(transfer.amount, locale);
     if (order.price_amount && order.price_currency) displayFiat(order.price_amount, order.price_currency, locale);
     if (order.rate_updated_at) utcDateTime(order.rate_updated_at, locale);
     utcDateTime(order.expires_at, locale);

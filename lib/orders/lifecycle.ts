@@ -5,12 +5,15 @@ import type { PaymentOrder, Transaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { armSweep, findCursorUpdatedAt } from "@/lib/chains/queries";
 import { confirmDeepTransfers, findOrderTransfers, setTransferStatus } from "@/lib/transactions/queries";
+import { recordTransferPrices } from "@/lib/transactions/record-prices";
+import { log } from "@/lib/log";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { paidWithinTolerance } from "@/lib/pricing/convert";
 import { findOrdersToEvaluate, transitionOrder } from "./queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
+import { orderMoney } from "./order-money";
 
 export type OrderEventType = "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "payment.reorged";
 
@@ -96,7 +99,12 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
     // Settled with money in the deposit address (paid, underpaid, late, another asset): flush it to the merchant.
     const sweep = settledStates.has(decision.to) && transfers.some(isLive) ? await armSweep(tx, order.id, chain.id, now) : null;
     const latest = transfers.filter((t) => t.counted && isLive(t)).sort((a, b) => Number(b.blockNumber - a.blockNumber) || b.logIndex - a.logIndex)[0];
-    const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null, sweep);
+    // `transfers` leaves out dropped ones: processing → pending is the reorg that took the payment back.
+    const money = orderMoney(updated, transfers);
+    const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null, sweep, [], {
+      ...money,
+      reversed: money.reversed || decision.to === "pending",
+    });
     await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: eventFor[decision.to], data, webhookUrl: order.webhookUrl }, now);
     return updated;
   });
@@ -114,6 +122,10 @@ const settledStates = new Set(["confirmed", "failed", "expired"]);
 export async function advanceOrders(db: Db, chain: Blockchain, client: PublicClient, now = new Date(), head?: bigint): Promise<LifecycleResult> {
   head ??= await client.getBlockNumber({ cacheTime: 0 });
   await confirmDeepTransfers(db, chain.id, head, now);
+  // The price of what the scan just recorded, while it is the price at detection (exports value transfers at it).
+  await recordTransferPrices(db, chain, client, now).catch((error: unknown) =>
+    log.warn("recording transfer prices failed", { chain: chain.slug, error: error instanceof Error ? error.message.slice(0, 200) : String(error) }),
+  );
   const scannedAt = await findCursorUpdatedAt(db, chain.id);
   const orders = await findOrdersToEvaluate(db, chain.id, now);
   const transfers = await findOrderTransfers(db, orders.map((o) => o.id));

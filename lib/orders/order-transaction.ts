@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { findScannedHead } from "@/lib/chains/queries";
 import { findLatestOrderTransfer } from "@/lib/transactions/queries";
 import type { OrderView } from "./queries";
+import { orderMoney } from "./order-money";
 import { serializeOrder, type OrderSweepSummary, type OrderTransactionSummary } from "./serialize";
 
 /** The `transaction` object of an order response, with live confirmations against `head`. */
@@ -27,7 +28,7 @@ export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrde
 
 /** An order view as GET /api/payment-orders/{order_id}/ answers it (and as refund webhooks carry it). */
 export function serializeOrderView(view: OrderView) {
-  const { order, transfer, head, sweep, refunds } = view;
+  const { order, transfer, head, sweep, refunds, transfers } = view;
   const sweepSummary = sweep ? { status: sweep.status as OrderSweepSummary["status"], transaction_hash: sweep.txHash } : null;
-  return serializeOrder(order, transfer ? summarizeTransfer(transfer, head) : null, sweepSummary, refunds);
+  return serializeOrder(order, transfer ? summarizeTransfer(transfer, head) : null, sweepSummary, refunds, orderMoney(order, transfers));
 }

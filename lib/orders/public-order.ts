@@ -11,7 +11,8 @@ import { acceptedMethodsOf, hasPaymentArrived, isCurrentMethod } from "./payment
 import { summarizeTransfer } from "./order-transaction";
 import { findOrderByPublicId, findPublicOrderView } from "./queries";
 import type { PublicOrder } from "./schemas";
-import { qrCodePath, type OrderTransactionSummary } from "./serialize";
+import { moneyFromColumns, qrCodePath, type OrderTransactionSummary } from "./serialize";
+import { orderMoney, type OrderMoney } from "./order-money";
 
 export type { PublicOrder };
 
@@ -24,9 +25,10 @@ export function refundAddressAllowed(order: Pick<PaymentOrder, "status" | "failu
 /** Serializes an order for the customer (see PublicOrder). */
 export function serializePublicOrder(
   order: PaymentOrder,
-  context: { shopName: string; chain: Blockchain; transaction: OrderTransactionSummary | null; gasless: GaslessOffer | null },
+  context: { shopName: string; chain: Blockchain; transaction: OrderTransactionSummary | null; gasless: GaslessOffer | null; money?: OrderMoney },
 ): PublicOrder {
   const { chain, transaction } = context;
+  const money = context.money ?? moneyFromColumns(order);
   const amount = BigInt(order.amount);
   const received = BigInt(order.amountReceived);
   const missing = amount > received ? amount - received : 0n;
@@ -79,6 +81,18 @@ export function serializePublicOrder(
       };
     }),
     method_fixed: hasPaymentArrived(order),
+    amount_arrived: formatAmount(money.arrived, order.decimals),
+    // What the customer sent that did not pay the order, so the page can say what arrived, where, and what happens next.
+    not_counted: money.uncounted
+      .filter((u) => u.reason !== "reverted")
+      .map((u) => ({
+        transaction_hash: u.txHash,
+        transaction_url: explorer ? `${explorer}/tx/${u.txHash}` : null,
+        amount: formatAmount(u.amount, u.decimals),
+        currency: u.currency,
+        reason: u.reason as "after_expiry" | "wrong_asset" | "reorged",
+      })),
+    payment_reversed: money.reversed,
   };
 }
 
@@ -100,5 +114,5 @@ export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<Publi
   const chain = view && findBlockchainById(view.order.blockchainId);
   if (!view || !chain) return null;
   const transaction = view.transfer ? summarizeTransfer(view.transfer, view.head) : null;
-  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction, gasless: await gaslessOffer(view.order, chain) });
+  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction, gasless: await gaslessOffer(view.order, chain), money: orderMoney(view.order, view.transfers) });
 }

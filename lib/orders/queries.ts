@@ -9,6 +9,7 @@ import type { DbOrTx } from "@/lib/db/types";
 import { exactCountBound } from "@/lib/list-window";
 import type { OrderingField } from "./schemas";
 import type { AcceptedMethod } from "./payment-methods";
+import type { MoneyTransfer } from "./order-money";
 
 /** One of the merchant's orders by public order id or by numeric id. */
 export async function findMerchantOrder(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<PaymentOrder | null> {
@@ -253,6 +254,18 @@ export interface OrderView {
   sweep: { status: string; txHash: string | null } | null;
   /** The order's refunds, oldest first. */
   refunds: Refund[];
+  /** Every transfer to the order, dropped ones included, in block order: what arrived and what counted (./order-money.ts). */
+  transfers: MoneyTransfer[];
+}
+
+/** Every transfer to the order as one JSON array in the same statement; amounts as text. */
+const transfersOfOrder = sql<unknown>`(select coalesce(json_agg(json_build_object(
+  'txHash', t.tx_hash, 'currency', t.currency, 'amount', t.amount::text, 'status', t.status, 'counted', t.counted,
+  'tokenAddress', t.token_address, 'blockchainId', t.blockchain_id) order by t.block_number, t.log_index), '[]'::json)
+  from ${transactions} t where t.payment_order_id = ${paymentOrders.id})`;
+
+function transfersFromJson(value: unknown): MoneyTransfer[] {
+  return (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as MoneyTransfer[];
 }
 
 /**
@@ -300,6 +313,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
       sweepStatus: sweeps.status,
       sweepTxHash: sweeps.txHash,
       refunds: refundsOfOrder,
+      transfers: transfersOfOrder,
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
@@ -346,6 +360,7 @@ function toOrderView(row: OrderViewRow | undefined): OrderView | null {
     shopName: row.shopName,
     sweep: row.sweepStatus != null ? { status: row.sweepStatus, txHash: row.sweepTxHash ?? null } : null,
     refunds: refundsFromJson(row.refunds),
+    transfers: transfersFromJson(row.transfers),
   };
 }
 
@@ -666,6 +681,25 @@ export interface OrderSearch {
   from?: Date;
   /** Exclusive. */
   to?: Date;
+  /**
+   * What happened to the money (./order-money.ts): `reversed`, a reorg took back a payment that had
+   * counted and nothing replaced it (at risk, or pending again); `not_counted`, money arrived that
+   * does not count toward the order (late, another asset).
+   */
+  money?: "reversed" | "not_counted";
+}
+
+/** The order's money filter as a condition on its row (transfers read through transactions_order_idx / transactions_uncounted_idx). */
+function orderMoneyWhere(money: OrderSearch["money"]): SQL | undefined {
+  const o = paymentOrders;
+  if (money === "reversed") {
+    return sql`(${o.atRiskReason} is not null or (${o.status} = 'pending' and ${o.amountReceived} = 0 and exists (select 1 from ${transactions} t
+      where t.payment_order_id = ${o.id} and t.status = 'dropped' and t.counted)))`;
+  }
+  if (money === "not_counted") {
+    return sql`exists (select 1 from ${transactions} t where t.payment_order_id = ${o.id} and not t.counted and t.status in ('pending', 'confirmed'))`;
+  }
+  return undefined;
 }
 
 /** `%`, `_` and `\` in user text match themselves in a LIKE pattern. */
@@ -717,6 +751,7 @@ function orderFilterWhere(merchantId: number, search: OrderSearch): SQL {
     search.currency ? sql`lower(${paymentOrders.currency}) = lower(${search.currency})` : undefined,
     search.from ? gte(paymentOrders.createdAt, search.from) : undefined,
     search.to ? lt(paymentOrders.createdAt, search.to) : undefined,
+    orderMoneyWhere(search.money),
   )!;
 }
 
@@ -764,7 +799,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   const where = q ? and(filters, orderTextWhere(q)) : filters;
   const bound = q ? textSearchExactCountBound : exactCountBound;
   // Without text or dates the filters are ones the database keeps counts by: exact at any size.
-  const maintained = !q && !search.from && !search.to ? maintainedOrderCount(merchantId, search) : undefined;
+  const maintained = !q && !search.from && !search.to && !search.money ? maintainedOrderCount(merchantId, search) : undefined;
   const list: CountedList = { table: paymentOrders, where, countOrder: q ? [] : sortKeys.created_at, maintained };
   if (q && !distinctiveId.test(q) && window.offset + window.limit <= textSearchProbeMatches) {
     const probed = await probeNewestOrders(db, filters, orderTextWhere(q), Math.max(bound + 1, window.offset + window.limit));
@@ -782,7 +817,7 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   // either way, and beyond its small exact bound a page counted from the end would be a position
   // against the estimate, not the page OFFSET gives.
   // Dates are a range of every list index's created_at, after its equality columns: they keep the order.
-  const inIndexOrder = !q && indexServesOrder({ status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined }, "created_at");
+  const inIndexOrder = !q && !search.money && indexServesOrder({ status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined }, "created_at");
   const { page, count } = await readKeysetPage(
     db,
     list,
@@ -836,6 +871,14 @@ export interface ExportOrderRow {
   expiresAt: string;
   confirmedAt: string | null;
   orderInfo: string;
+  id: number;
+  tokenAddress: string | null;
+  atRiskReason: string | null;
+  priceAmount: string | null;
+  priceCurrency: string | null;
+  rate: string | null;
+  /** The rate's feed answers as JSON text (lib/pricing/lock-price.ts RateSource[]). */
+  rateSource: string | null;
   /** The keyset cursor after this row (created_at and id as the database's text, so microseconds survive). */
   sortKey: string[];
 }
@@ -860,7 +903,9 @@ export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: {
       ${o.failureReason} as "failureReason", ${o.blockchainId} as "blockchainId", ${o.currency} as "currency",
       ${o.amount}::text as "amount", ${o.amountReceived}::text as "amountReceived", ${o.decimals} as "decimals",
       ${o.nonce}::text as "nonce", ${o.receivingAddress} as "receivingAddress", ${isoText(o.expiresAt)} as "expiresAt",
-      ${isoText(o.confirmedAt)} as "confirmedAt", ${o.orderInfo} as "orderInfo", ${sortKeyText(keys)} as "sortKey"
+      ${isoText(o.confirmedAt)} as "confirmedAt", ${o.orderInfo} as "orderInfo", ${o.id} as "id", ${o.tokenAddress} as "tokenAddress",
+      ${o.atRiskReason} as "atRiskReason", ${o.priceAmount} as "priceAmount", ${o.priceCurrency} as "priceCurrency", ${o.rate} as "rate",
+      ${o.rateSource}::text as "rateSource", ${sortKeyText(keys)} as "sortKey"
     from ${o}
     where ${o.merchantId} = ${merchantId} and ${lowerBound} and ${o.createdAt} < ${range.to.toISOString()}::timestamptz
     order by ${o.createdAt}, ${o.id}
@@ -876,6 +921,21 @@ export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: {
 export async function hasPaidOrders(db: DbOrTx, merchantId: number): Promise<boolean> {
   const [row] = rowsOf(await db.execute(sql`select ${maintainedCount("orders", merchantId, { kinds: ["processing", "confirmed"] })} as paid`));
   return Number(row?.paid ?? 0) > 0;
+}
+
+/**
+ * The merchant's orders whose payment a reorg took back (`orderMoneyWhere("reversed")`), per chain
+ * and token: how many and the amounts they were for. At-risk orders are a partial index's few rows;
+ * pending ones are read through the status index.
+ */
+export async function reversedOrderTotals(db: DbOrTx, merchantId: number) {
+  const o = paymentOrders;
+  return db
+    .select({ blockchainId: o.blockchainId, currency: o.currency, decimals: o.decimals, orders: count(), amount: sql<string>`sum(${o.amount})::text` })
+    .from(o)
+    .where(and(eq(o.merchantId, merchantId), orderMoneyWhere("reversed")))
+    .groupBy(o.blockchainId, o.currency, o.decimals)
+    .orderBy(o.blockchainId, o.currency);
 }
 
 /**

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { keysetPageQuery } from "@/lib/http/pagination";
 import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { refundJson } from "@/lib/refunds/schemas";
+import { notCountedReasons } from "@/lib/transactions/schemas";
 
 /** Order statuses (spec › States). */
 export const orderStatuses = ["pending", "processing", "confirmed", "expired", "failed"] as const;
@@ -216,6 +217,23 @@ export const orderJson = z.object({
     .object({ blockchain: z.string().nullable(), currency: z.string() })
     .nullable()
     .describe("The method the money came by (then fixed): set once a payment counted toward the order; null before"),
+  amount_arrived: decimalString.describe(
+    "Everything of the order's own token that arrived at its deposit address and still stands on chain, counted or not (a late payment arrived too, and was swept to your wallet). Compare with amount_counted",
+  ),
+  amount_counted: decimalString.describe("What counts toward the order (the same as amount_received): arrived by expires_at, the order's token, not reorged out"),
+  not_counted: z
+    .array(
+      z.object({
+        transaction_hash: z.string(),
+        amount: decimalString.describe("In the transfer's own token"),
+        currency: z.string(),
+        reason: z.enum(notCountedReasons).describe("after_expiry (arrived late), wrong_asset (another token or coin), reorged (its block left the chain), reverted (the transaction failed)"),
+      }),
+    )
+    .describe("Each transfer to the order that does not count toward it, and why (GET /api/transactions/{hash}/ has the same reason); empty when everything counted"),
+  payment_reversed: z
+    .boolean()
+    .describe("A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so)"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 
@@ -283,6 +301,19 @@ export const publicOrderJson = z.object({
     )
     .describe("The payment methods the customer may choose (POST /api/pay/{order_id}/method/); one for an order with a single method"),
   method_fixed: z.boolean().describe("Money has arrived: the method can no longer change"),
+  amount_arrived: decimalString.describe("Everything of the order's token that arrived and still stands on chain, counted or not (a late payment too)"),
+  not_counted: z
+    .array(
+      z.object({
+        transaction_hash: z.string(),
+        transaction_url: z.string().nullable().describe("Block-explorer link (live chains and public testnets only)"),
+        amount: decimalString,
+        currency: z.string(),
+        reason: z.enum(["after_expiry", "wrong_asset", "reorged"]).describe("after_expiry: arrived after the deadline; wrong_asset: another token or coin; reorged: the network reversed it"),
+      }),
+    )
+    .describe("What the customer sent that does not pay the order, and why"),
+  payment_reversed: z.boolean().describe("The network reversed a payment that had counted (a reorg); the order waits for it again"),
 });
 
 /** The customer's view of an order, as the pay page's components type it: derived from its schema, never declared twice. */

@@ -5,6 +5,13 @@ import { env } from "@/lib/env";
 import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "@/lib/money/amounts";
 import { serializeAcceptedMethods, serializePaymentMethod } from "./payment-methods";
+import { serializeOrderMoney, type OrderMoney } from "./order-money";
+
+/** What an order's own columns say of its money, for an order serialized without its transfers (one just created: none yet). */
+export function moneyFromColumns(order: PaymentOrder): OrderMoney {
+  const received = BigInt(order.amountReceived);
+  return { arrived: received, counted: received, uncounted: [], reversed: order.atRiskReason !== null };
+}
 
 /** What the single-order response shows of the payment's transaction once one is detected (spec › Payment order). */
 export interface OrderTransactionSummary {
@@ -36,7 +43,13 @@ export interface OrderSweepSummary {
  * An order as POST and GET /api/payment-orders/ return it, and as webhooks carry it in `data`.
  * `transaction` is null until a transfer that counts toward the order is detected.
  */
-export function serializeOrder(order: PaymentOrder, transaction: OrderTransactionSummary | null = null, sweep: OrderSweepSummary | null = null, refunds: Refund[] = []) {
+export function serializeOrder(
+  order: PaymentOrder,
+  transaction: OrderTransactionSummary | null = null,
+  sweep: OrderSweepSummary | null = null,
+  refunds: Refund[] = [],
+  money: OrderMoney = moneyFromColumns(order),
+) {
   return {
     id: order.id,
     order_id: order.orderId,
@@ -78,6 +91,7 @@ export function serializeOrder(order: PaymentOrder, transaction: OrderTransactio
     at_risk_since: order.atRiskAt?.toISOString() ?? null,
     accepted_methods: serializeAcceptedMethods(order),
     payment_method: serializePaymentMethod(order),
+    ...serializeOrderMoney(order, money),
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

@@ -39,7 +39,8 @@ function parsePrice(text: unknown, minorUnits: number, currency: string): { unit
   return { units, canonical };
 }
 
-const sourceOf = (reading: FeedReading): RateSource => ({
+/** A feed reading as stored beside a rate (an order's `rate_source`, a transfer's recorded price). */
+export const rateSourceOf = (reading: FeedReading): RateSource => ({
   pair: reading.pair,
   feed_address: reading.address,
   round_id: reading.roundId.toString(),
@@ -89,6 +90,6 @@ export async function lockFiatPrice(chain: Blockchain, token: TokenInfo, priceAm
     priceAmount: price.canonical,
     priceCurrency,
     rate: displayRate(tokenUsd, fiatUsd),
-    rateSource: [tokenUsd, ...(fiatUsd ? [fiatUsd] : [])].map(sourceOf),
+    rateSource: [tokenUsd, ...(fiatUsd ? [fiatUsd] : [])].map(rateSourceOf),
   };
 }

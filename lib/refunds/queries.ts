@@ -113,13 +113,18 @@ export async function refundMovementsBatch(db: DbOrTx, merchantId: number, range
       currency: refunds.currency,
       amount: refunds.amount,
       status: refunds.status,
+      tokenAddress: refunds.tokenAddress,
       order: {
+        id: paymentOrders.id,
         orderId: paymentOrders.orderId,
         orderInfo: paymentOrders.orderInfo,
+        blockchainId: paymentOrders.blockchainId,
+        tokenAddress: paymentOrders.tokenAddress,
         decimals: paymentOrders.decimals,
         priceAmount: paymentOrders.priceAmount,
         priceCurrency: paymentOrders.priceCurrency,
         rate: paymentOrders.rate,
+        rateSource: paymentOrders.rateSource,
       },
     })
     .from(refunds)

@@ -6,6 +6,20 @@ import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
 
+/** A chain's transfers whose price was not recorded yet (lib/transactions/record-prices.ts), oldest first. */
+export async function findUnpricedTransfers(db: DbOrTx, blockchainId: number, limit: number) {
+  return db
+    .select({ id: transactions.id, currency: transactions.currency, createdAt: transactions.createdAt })
+    .from(transactions)
+    .where(and(eq(transactions.blockchainId, blockchainId), isNull(transactions.pricedAt)))
+    .orderBy(asc(transactions.id))
+    .limit(limit);
+}
+
+export async function setTransferPrices(db: DbOrTx, id: number, price: Pick<Transaction, "usdRate" | "nativeUsdRate" | "usdRateSource"> & { pricedAt: Date }) {
+  await db.update(transactions).set(price).where(and(eq(transactions.id, id), isNull(transactions.pricedAt)));
+}
+
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
 export async function findUnconfirmedTransfers(db: DbOrTx, blockchainId: number) {
   return db
@@ -282,6 +296,20 @@ export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promis
     .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
 }
 
+/**
+ * Every transfer seen for these orders of the merchant's, dropped ones included, in block order:
+ * what arrived and what counted for a page or an export batch of orders. Ordered here, not by the
+ * statement: a batch's few rows, never a sort in the database.
+ */
+export async function transfersOfOrders(db: DbOrTx, merchantId: number, paymentOrderIds: number[]) {
+  if (paymentOrderIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.merchantId, merchantId), inArray(transactions.paymentOrderId, paymentOrderIds)));
+  return rows.sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : a.logIndex - b.logIndex));
+}
+
 /** Every transfer seen for an order, dropped ones included (the detail page shows what happened). */
 export async function orderTransfers(db: DbOrTx, merchantId: number, paymentOrderId: number) {
   return db
@@ -320,14 +348,20 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
       counted: transactions.counted,
       /** What the gateway paid to relay this transfer (a gasless payment, lib/gasless); null when the customer paid its gas. */
       relayCostWei: gaslessRelays.costWei,
+      usdRate: transactions.usdRate,
+      nativeUsdRate: transactions.nativeUsdRate,
+      usdRateSource: transactions.usdRateSource,
+      pricedAt: transactions.pricedAt,
       order: {
         orderId: paymentOrders.orderId,
         orderInfo: paymentOrders.orderInfo,
+        blockchainId: paymentOrders.blockchainId,
         tokenAddress: paymentOrders.tokenAddress,
         decimals: paymentOrders.decimals,
         priceAmount: paymentOrders.priceAmount,
         priceCurrency: paymentOrders.priceCurrency,
         rate: paymentOrders.rate,
+        rateSource: paymentOrders.rateSource,
       },
     })
     .from(transactions)

@@ -152,6 +152,10 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
     // The order's share of its sweep's gas, as the order view shows it.
     expect(BigInt(sweep.gasCostWei)).toBeGreaterThan(0n);
     expect(swept).toMatchObject({ gas_fee: formatAmount(BigInt(sweep.gasCostWei), 18), gas_currency: "ETH" });
+    // What the sweep moved (the whole deposit) and its gas, in coin and in fiat: the order's rate for the amount, the native price at detection for the gas.
+    expect(swept).toMatchObject({ currency: "USDC", amount: "12", fiat_currency: "USD", fiat_amount: "12.00", rate: "0.9998", rate_basis: "order_locked_rate", gas_fiat_currency: "USD" });
+    expect(swept!.gas_fiat_amount).toMatch(/^\d+\.\d{2}$/);
+    expect(payment).toMatchObject({ rate_basis: "order_locked_rate", rate_feeds: expect.stringMatching(/^USDC\/USD round \d+ at 0x/) });
     expect(refunded).toMatchObject({
       direction: "out",
       status: "confirmed",
@@ -175,10 +179,11 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
     // The other merchant sees their own payment and nothing of the first merchant's.
     signInAs(other);
     const theirRows = csvObjects((await download({ from: day(-1), to: day(1) })).text).rows;
-    expect(theirRows.map((r) => [r.type, r.order_id, r.fiat_amount, r.rate])).toEqual([["payment", theirs.orderId, "", ""]]);
+    // A token-priced order has no locked rate: its payment is valued at the price recorded when it was detected (the devnet's USDC/USD feed).
+    expect(theirRows.map((r) => [r.type, r.order_id, r.fiat_currency, r.fiat_amount, r.rate, r.rate_basis])).toEqual([["payment", theirs.orderId, "USD", "3.00", "0.9998", "detected_price"]]);
   });
 
-  test("a transfer of another asset than the order's is exported without a rate (the locked rate prices the order's token only)", async () => {
+  test("a transfer of another asset than the order's is valued at its own price when detected (the locked rate prices the order's token only)", async () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, wallet_address: merchantKey.address, confirmation_threshold: 1 });
     const created = await call(postOrder, "POST", "/api/payment-orders/", {
@@ -191,7 +196,22 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
     await tick();
     signInAs(merchant);
     const { rows } = csvObjects((await download({ from: day(-1), to: day(1) })).text);
-    expect(rows).toEqual([expect.objectContaining({ type: "payment", order_id: order.order_id, currency: "USDT", amount: "1", rate: "", fiat_amount: "", fiat_currency: "", order_price: "5.00 USD", counts_toward_order: "no" })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        type: "payment",
+        order_id: order.order_id,
+        currency: "USDT",
+        amount: "1",
+        rate: "1.0003",
+        fiat_amount: "1.00",
+        fiat_currency: "USD",
+        rate_basis: "detected_price",
+        rate_feeds: expect.stringMatching(/^USDT\/USD round \d+ at 0x/),
+        order_price: "5.00 USD",
+        counts_toward_order: "no",
+      }),
+    ]);
+    expect(Date.parse(rows[0]!.rate_time!)).not.toBeNaN();
   });
 
   test("without a session: 401 in the error envelope; bad ranges: 400 naming the field; POST: 405", async () => {

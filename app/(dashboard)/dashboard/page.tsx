@@ -9,7 +9,7 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { loadOverview, overviewDays, type FiatTotal, type TokenSeries } from "@/lib/dashboard/overview";
 import { providerStatus, type ProviderStatusRow } from "@/lib/dashboard/provider-status";
 import { orderStatuses } from "@/lib/orders/schemas";
-import { serializeOrder } from "@/lib/orders/serialize";
+import { ordersWithMoney } from "@/lib/dashboard/orders-with-money";
 import { getDb } from "@/lib/db/client";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
@@ -50,11 +50,12 @@ export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const month = monthOf(new Date());
-  const [{ tokens, recent, setup, fiat }, sweepGas, relayGas] = await Promise.all([
+  const [{ tokens, recent, setup, fiat, reversed }, sweepGas, relayGas] = await Promise.all([
     loadOverview(db, merchant.merchantId),
     sweepGasTotals(db, merchant.merchantId, month.from, month.to),
     relayGasTotals(db, merchant.merchantId, month.from, month.to),
   ]);
+  const recentOrders = await ordersWithMoney(db, merchant.merchantId, recent);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
@@ -87,6 +88,25 @@ export default async function OverviewPage() {
         <Card title={`Last ${overviewDays} days`}>
           <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
           <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
+        </Card>
+        <Card title="Reversed by a reorg">
+          <div data-reversed-payments>
+            {reversed.length === 0 ? (
+              <p>No payment is reversed.</p>
+            ) : (
+              <>
+                {reversed.map((r) => (
+                  <p key={`${r.blockchain}:${r.currency}`} className={styles.stat}>
+                    {r.orders === 1 ? "1 order" : `${r.orders} orders`}: {r.amount} {r.currency} ({r.blockchain})
+                  </p>
+                ))}
+                <p>
+                  The network took these payments back after they counted; they are not in your wallet until they return.{" "}
+                  <Link href="/dashboard/orders?money=reversed">See the orders</Link>
+                </p>
+              </>
+            )}
+          </div>
         </Card>
         <Card title={`Gas in ${month.label}`}>
           <div data-sweep-gas-month>
@@ -154,7 +174,7 @@ export default async function OverviewPage() {
       />
 
       <h2>Recent orders</h2>
-      <OrdersTable orders={recent.map((o) => serializeOrder(o))} caption="Recent orders" />
+      <OrdersTable orders={recentOrders} caption="Recent orders" />
       <p>
         <Link href="/dashboard/orders">All orders</Link>
       </p>

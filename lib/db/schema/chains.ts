@@ -1,6 +1,6 @@
 /** What the chain engine keeps (lib/chains): scan cursors, detected transfers, sweeps, the transactions the gateway signs. */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts, timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";
@@ -76,6 +76,17 @@ export const transactions = pgTable(
     merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
     /** Whether it counts toward its order (right token, before expiry). */
     counted: boolean("counted").notNull().default(false),
+    /**
+     * The price recorded when the transfer was detected (lib/transactions/record-prices.ts): US dollars
+     * per whole unit of its token or coin, and of the chain's native coin (its gas), 8 decimals, with
+     * the feed answers they came from. null while not priced yet, or when the chain has no such feed.
+     */
+    usdRate: text("usd_rate"),
+    nativeUsdRate: text("native_usd_rate"),
+    /** lib/pricing/lock-price.ts RateSource[]: the feeds read. */
+    usdRateSource: jsonb("usd_rate_source"),
+    /** When the price was read; null: not priced yet (the next lifecycle pass of its chain prices it). */
+    pricedAt: ts("priced_at"),
     ...timestamps,
   },
   (t) => [
@@ -94,6 +105,8 @@ export const transactions = pgTable(
     // re-check compares; live transfers that did not count (late, another asset): never the history.
     index("transactions_unconfirmed_idx").on(t.blockchainId).where(sql`status = 'pending'`),
     index("transactions_chain_block_idx").on(t.blockchainId, t.blockNumber),
+    // Transfers not priced yet (lib/transactions/record-prices.ts): the newest few, never the history.
+    index("transactions_unpriced_idx").on(t.blockchainId, t.id).where(sql`priced_at is null`),
     index("transactions_uncounted_idx").on(t.paymentOrderId).where(sql`not counted and status in ('pending', 'confirmed')`),
   ],
 );

@@ -100,6 +100,8 @@ export const paymentOrders = pgTable(
     index("payment_orders_merchant_amount_idx").on(t.merchantId, sql`(${t.amount} * power(10::numeric, 36 - ${t.decimals}))`, t.id),
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),
+    // Orders at risk (a reorg took a confirmed payment back): the overview's total and the list's filter read these few rows.
+    index("payment_orders_merchant_at_risk_idx").on(t.merchantId, t.createdAt, t.id).where(sql`at_risk_reason is not null`),
     // The engine (issue 31): each chain tick reads only the orders it has to move, never every open
     // one. Pending deadlines per chain (expiry, the quiet watcher's next wake-up); orders with money
     // in flight (processing, or pending with some received); open native orders (the balance check).

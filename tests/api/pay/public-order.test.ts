@@ -16,6 +16,7 @@ beforeAll(async () => {
 
 const publicKeys = [
   "amount",
+  "amount_arrived",
   "amount_missing",
   "amount_received",
   "blockchain",
@@ -28,7 +29,9 @@ const publicKeys = [
   "item",
   "method_fixed",
   "methods",
+  "not_counted",
   "order_id",
+  "payment_reversed",
   "price_amount",
   "price_currency",
   "qr_code_url",

@@ -73,6 +73,10 @@ describe("POST /api/payment-orders/", () => {
       // One method, as created (issue 27); null until money counts.
       accepted_methods: [{ blockchain: "base", currency: "USDC", amount: "10.5", rate: null, receiving_address: order.receiving_address }],
       payment_method: null,
+      amount_arrived: "0",
+      amount_counted: "0",
+      not_counted: [],
+      payment_reversed: false,
     });
     const created = Date.parse(order.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { csvField, csvRow, csvStream, type CsvValue } from "@/lib/csv/writer";
+import { CsvDecimal, csvField, csvRow, csvStream, type CsvValue } from "@/lib/csv/writer";
 
 describe("csvField and csvRow (RFC 4180)", () => {
   test("quotes a field holding a comma, quote or line break, doubling its quotes; leaves the rest as it is", () => {
@@ -16,6 +16,12 @@ describe("csvField and csvRow (RFC 4180)", () => {
     for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvField(`${start}1`).replace(/^"/, "")).toMatch(/^'/);
     expect(csvField('=HYPERLINK("http://evil")')).toBe('"\'=HYPERLINK(""http://evil"")"');
     expect(csvField(-1)).toBe("'-1");
+  });
+
+  test("a signed decimal marked as one is written bare (a bank statement's amount); nothing else can pass as one", () => {
+    expect(csvField(new CsvDecimal("-12.50"))).toBe("-12.50");
+    expect(csvField(new CsvDecimal("3"))).toBe("3");
+    for (const text of ["-1+1", "=1", "-", "1e5", " 1", "-1,5"]) expect(() => new CsvDecimal(text)).toThrow();
   });
 
   test("a row ends with CRLF", () => {

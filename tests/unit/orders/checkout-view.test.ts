@@ -24,6 +24,8 @@ const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
   redirect_url: null,
   refund_address_allowed: false,
   order_id: "ORD-test123",
+  not_counted: [],
+  payment_reversed: false,
   ...overrides,
 });
 
@@ -133,6 +135,45 @@ describe("checkoutView: what was bought, and the receipt", () => {
     expect(checkoutView(usdcOrder({ status: "confirmed", amount_received: "20", amount_missing: "0" })).result!.receipt).toBe("/pay/ORD-test123/receipt");
     expect(checkoutView(usdcOrder({ status: "expired" })).result!.receipt).toBeNull();
     expect(checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.receipt).toBeNull();
+  });
+});
+
+describe("checkoutView: money that did not pay the order, and a reversed payment (issue 52)", () => {
+  const hash = `0x${"ab".repeat(32)}`;
+  const uncounted = (reason: "after_expiry" | "wrong_asset" | "reorged", amount: string, currency = "USDC") => ({ transaction_hash: hash, transaction_url: `https://scan.example/tx/${hash}`, amount, currency, reason });
+
+  test("a late payment says what arrived and what happens next, and links its transaction", () => {
+    const view = checkoutView(usdcOrder({ status: "failed", failure_reason: "late_payment", refund_address_allowed: true, not_counted: [uncounted("after_expiry", "20")] }));
+    expect(view.result!.title).toBe("Payment arrived too late");
+    expect(view.result!.lines).toEqual([
+      "20 USDC arrived after the payment window had closed, so it does not pay this order.",
+      "Do not send funds to this address now. Lighthouse Books sees this payment on the order and can refund it: leave the address to refund to below.",
+    ]);
+    expect(view.notice).toEqual({ tone: "info", lines: [], transactions: [{ hash, url: `https://scan.example/tx/${hash}` }] });
+  });
+
+  test("another token: on an open order a notice beside what is still due; on an expired one the result", () => {
+    const open = checkoutView(usdcOrder({ not_counted: [uncounted("wrong_asset", "1", "USDT")] }));
+    expect(open.panel).toBe("pay");
+    expect(open.due!.exact).toBe("20");
+    expect(open.notice!.lines).toEqual([
+      "1 USDT arrived, but this order is paid in USDC: it does not count toward the order.",
+      "Lighthouse Books sees it on the order and can send it back. To pay the order, send USDC.",
+    ]);
+    const expired = checkoutView(usdcOrder({ status: "expired", not_counted: [uncounted("wrong_asset", "1", "USDT")] }));
+    expect(expired.result!.title).toBe("A different token arrived");
+    expect(expired.result!.lines[0]).toBe("1 USDT arrived, but this order is paid in USDC: it does not count toward the order.");
+  });
+
+  test("a reversed payment: pending again asks again and says why; confirmed no longer reads paid", () => {
+    const pending = checkoutView(usdcOrder({ payment_reversed: true, not_counted: [uncounted("reorged", "20")] }));
+    expect(pending.panel).toBe("pay");
+    expect(pending.notice!.tone).toBe("bad");
+    expect(pending.notice!.lines[0]).toContain("The network reversed this payment; waiting for it again.");
+    const confirmed = checkoutView(usdcOrder({ status: "confirmed", amount_missing: "0", payment_reversed: true, not_counted: [uncounted("reorged", "20")] }));
+    expect(confirmed.headline).toBe("The network reversed this payment");
+    expect(confirmed.result).toMatchObject({ tone: "bad", receipt: null });
+    expect(confirmed.result!.lines.join(" ")).not.toContain("Thank you");
   });
 });
 

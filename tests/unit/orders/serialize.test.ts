@@ -81,6 +81,11 @@ describe("serializeOrder", () => {
       // An order created without accepted_methods accepts its one method; confirmed, so paid by it.
       accepted_methods: [{ blockchain: "polygon", currency: "USDC", amount: "10.5", rate: null, receiving_address: "0x00000000000000000000000000000000000000aA" }],
       payment_method: { blockchain: "polygon", currency: "USDC" },
+      // Without its transfers an order's own columns speak: what counted is what arrived.
+      amount_arrived: "11",
+      amount_counted: "11",
+      not_counted: [],
+      payment_reversed: false,
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);

@@ -6,10 +6,10 @@ import { Pager } from "@/components/ui/pager";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
-import { ordersPageSize, parseOrderFilters, toOrderSearch } from "@/lib/dashboard/order-filters";
+import { moneyFilterOptions, ordersPageSize, parseOrderFilters, toOrderSearch } from "@/lib/dashboard/order-filters";
+import { ordersWithMoney } from "@/lib/dashboard/orders-with-money";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { searchOrders } from "@/lib/orders/queries";
-import { serializeOrder } from "@/lib/orders/serialize";
 import { orderStatuses } from "@/lib/orders/schemas";
 import { CreateOrderForm } from "@/components/dashboard/create-order-form";
 import { CreateDialog } from "@/components/dashboard/create-dialog";
@@ -31,6 +31,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
     searchOrders(db, merchant.merchantId, toOrderSearch(filters), { limit: ordersPageSize, offset: (pageNumber - 1) * ordersPageSize }),
     paymentChoices(db, merchant.merchantId),
   ]);
+  const orders = await ordersWithMoney(db, merchant.merchantId, rows);
   const linkTo = (p: number) => {
     const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
     params.set("page", String(p));
@@ -54,6 +55,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
         <FilterSelect label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={filters.blockchain} />
         <FilterInput label="Currency" name="currency" value={filters.currency} placeholder="USDC" />
+        <FilterSelect label="Payment" name="money" options={moneyFilterOptions} value={filters.money} />
         <FilterInput label="From" name="from" type="date" value={filters.from} />
         <FilterInput label="To" name="to" type="date" value={filters.to} />
       </FilterForm>
@@ -62,7 +64,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         {exact ? "" : "About "}
         {count} order{count === 1 ? "" : "s"}
       </p>
-      <OrdersTable orders={rows.map((o) => serializeOrder(o))} caption="Orders" highlight={created} />
+      <OrdersTable orders={orders} caption="Orders" highlight={created} />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / ordersPageSize))} href={linkTo} />
 
       <Card title="Export CSV">

@@ -10,7 +10,8 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { recentOrders } from "@/lib/orders/queries";
 import { isSandbox } from "@/lib/env";
-import { serializeOrder, type OrderJson } from "@/lib/orders/serialize";
+import type { OrderJson } from "@/lib/orders/serialize";
+import { ordersWithMoney } from "@/lib/dashboard/orders-with-money";
 import { inboxUrl } from "@/lib/webhooks/inbox-url";
 import { checkOrigin } from "@/lib/dashboard/request-origin";
 import { headers } from "next/headers";
@@ -88,7 +89,7 @@ export default async function SandboxPage() {
       </div>
 
       <h2>Recent orders</h2>
-      <OrdersTable caption="Recent orders" orders={orders.map((o) => serializeOrder(o))} columns={[order, status, amount, created, payColumn]} />
+      <OrdersTable caption="Recent orders" orders={await ordersWithMoney(db, merchant.merchantId, orders)} columns={[order, status, amount, created, payColumn]} />
     </>
   );
 }

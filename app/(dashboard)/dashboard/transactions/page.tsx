@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { Badge, Button, Card, Row, uiStyles } from "@/components/ui";
+import { fiatCurrencies } from "@/lib/pricing/convert";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { FilterForm, FilterInput, FilterSelect } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
@@ -57,13 +58,26 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
           <Row>
             <FilterInput label="From" id="movements-from" name="from" type="date" required value={monthAgo} />
             <FilterInput label="To (inclusive)" id="movements-to" name="to" type="date" required value={today} />
+            <FilterSelect
+              label="Layout"
+              name="layout"
+              options={[
+                { value: "movements", label: "Every movement (all columns)" },
+                { value: "bank_statement", label: "Bank statement (date, description, amount, reference)" },
+              ]}
+              value="movements"
+            />
+            <FilterSelect label="Statement currency" name="currency" options={Object.keys(fiatCurrencies)} value="USD" />
             <Button type="submit" variant="secondary">
               Download CSV
             </Button>
           </Row>
           <p className={uiStyles.hint}>
-            Every payment received, refund sent and deposit swept to your wallet, with the order&apos;s fiat price and locked rate where it had
-            one, order and link references and transaction hashes. Dates are UTC days; at most 366 days per export.
+            Every payment received, refund sent and deposit swept to your wallet, each with its fiat value: at the order&apos;s locked rate where
+            it had one, else at the price recorded when the payment was detected (the rate&apos;s feed and time in their own columns); sweeps and
+            gasless relays with their gas in coin and in US dollars. The bank statement layout imports into accounting software as a bank
+            account in the statement&apos;s currency: money in positive, refunds and network fees negative. Dates are UTC days; at most 366 days
+            per export.
           </p>
         </form>
       </Card>

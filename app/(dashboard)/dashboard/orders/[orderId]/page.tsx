@@ -16,6 +16,7 @@ import { paymentUrl } from "@/lib/orders/serialize";
 import { serializeAcceptedMethods, serializePaymentMethod } from "@/lib/orders/payment-methods";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import { isRefundable } from "@/lib/refunds/create-refund";
+import { notCountedLabels, orderMoney } from "@/lib/orders/order-money";
 import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { GaslessRelay, PaymentOrder, Transaction } from "@/lib/db/schema";
 import { formatEther, formatGwei } from "viem";
@@ -24,7 +25,7 @@ import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-pane
 
 export const metadata: Metadata = { title: "Order · Dashboard" };
 
-const notCountedLabels = { wrong_asset: "no: another asset", after_expiry: "no: arrived after expiry", reverted: "no: reverted", reorged: "no: reorged out" } as const;
+const countsLabels = { wrong_asset: "no: another asset", after_expiry: "no: arrived after expiry", reverted: "no: reverted", reorged: "no: reorged out" } as const;
 
 /** Orders with several (chain, token) methods: which one the customer paid by, and what was offered (issue 27). */
 function methodRows(order: PaymentOrder): [string, ReactNode][] {
@@ -44,7 +45,7 @@ function transferRow(transfer: Transaction, order: PaymentOrder) {
     ...serializeTransactionListItem(transfer),
     id: transfer.id,
     block: transfer.blockNumber.toString(),
-    counts: reason ? notCountedLabels[reason] : "yes",
+    counts: reason ? countsLabels[reason] : "yes",
     explorer: explorerUrl(transfer.blockchainId, "tx", transfer.txHash),
   };
 }
@@ -122,6 +123,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const nativeSymbol = findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "";
   const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
+  const money = orderMoney(order, transfers);
 
   return (
     <>
@@ -139,11 +141,31 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
           payment.reorged webhook was sent.
         </Alert>
       ) : null}
+      {money.reversed && !order.atRiskReason ? (
+        <Alert kind="warn">
+          <span data-testid="reversed-pending">
+            A chain reorganisation took this order&apos;s payment back (its transfer below reads reorged): the order is pending again and waits
+            for the payment to return. A payment.reorged webhook was sent.
+          </span>
+        </Alert>
+      ) : null}
       <Card title="Details">
         <DescriptionList
           items={[
             ["Amount", amount(order.amount)],
-            ["Received", amount(order.amountReceived)],
+            ["Counted", <span key="c" data-testid="amount-counted">{amount(money.counted.toString())}</span>],
+            [
+              "Arrived",
+              <span key="ar" data-testid="amount-arrived">
+                {amount(money.arrived.toString())}
+                {money.uncounted.map((u) => (
+                  <span key={`${u.txHash}-${u.reason}-${u.amount}`}>
+                    <br />
+                    {formatAmount(u.amount, u.decimals)} {u.currency} did not count: {notCountedLabels[u.reason]} (<span className="mono">{u.txHash}</span>)
+                  </span>
+                ))}
+              </span>,
+            ],
             ["Blockchain", chainSlug(order.blockchainId)],
             ["Receiving address", <code key="a">{order.receivingAddress}</code>],
             ...methodRows(order),

@@ -1,0 +1,78 @@
+import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
+import type { RateSource } from "@/lib/pricing/lock-price";
+
+/**
+ * The fiat value of a token amount at a rate (fiat units per whole token), exactly, rounded half up
+ * to the currency's minor units ("12.50"). null when the rate or the currency is unknown.
+ */
+export function fiatValue(units: bigint, tokenDecimals: number, rate: string | null, fiatCurrency: string | null): string | null {
+  if (!rate || !fiatCurrency || !isFiatCurrency(fiatCurrency)) return null;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(rate);
+  if (!match) return null;
+  const rateFraction = match[2] ?? "";
+  const rateUnits = BigInt(match[1]! + rateFraction);
+  const minor = fiatCurrencies[fiatCurrency];
+  const shift = tokenDecimals + rateFraction.length - minor;
+  const product = units * rateUnits;
+  const value = shift >= 0 ? (product + 10n ** BigInt(shift) / 2n) / 10n ** BigInt(shift) : product * 10n ** BigInt(-shift);
+  if (minor === 0) return value.toString();
+  const digits = value.toString().padStart(minor + 1, "0");
+  return `${digits.slice(0, -minor)}.${digits.slice(-minor)}`;
+}
+
+/** The order a movement belongs to, as much as valuing it needs. */
+export interface ValuedOrder {
+  blockchainId: number;
+  tokenAddress: string | null;
+  priceCurrency: string | null;
+  rate: string | null;
+  rateSource: unknown;
+}
+
+/** The price recorded when a transfer was detected (lib/transactions/record-prices.ts). */
+export interface DetectedPrice {
+  usdRate: string | null;
+  nativeUsdRate: string | null;
+  usdRateSource: unknown;
+  pricedAt: Date | null;
+}
+
+/** What a movement is worth and why: the rate, its currency, where it came from and when it held. */
+export interface Valuation {
+  fiatCurrency: string;
+  rate: string;
+  /** `order_locked_rate`: the rate locked when the order was created; `detected_price`: the feed's price when the transfer was detected. */
+  basis: "order_locked_rate" | "detected_price";
+  /** The feeds behind the rate ("USDC/USD round 18446744073709552000 at 0x…"). */
+  feeds: string;
+  /** When the feed last updated the answer the rate came from (ISO 8601), else when it was read. */
+  at: string | null;
+}
+
+const sourcesOf = (value: unknown): RateSource[] => (Array.isArray(value) ? (value as RateSource[]) : []);
+const feedsText = (sources: RateSource[]) => sources.map((s) => `${s.pair} round ${s.round_id} at ${s.feed_address}`).join("; ");
+
+/**
+ * How the exports value money of an asset (docs/design/data-and-counts.md › Exports): at the order's
+ * locked rate when it is the order's own asset and the order was priced in fiat; else at the price
+ * recorded when its transfer was detected, in US dollars; else unknown (no feed on that chain).
+ */
+export function valuation(order: ValuedOrder | null, asset: { blockchainId: number; tokenAddress: string | null }, detected: DetectedPrice | null): Valuation | null {
+  const ownAsset =
+    order !== null && order.blockchainId === asset.blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === (asset.tokenAddress ?? null)?.toLowerCase();
+  if (ownAsset && order.rate && order.priceCurrency && isFiatCurrency(order.priceCurrency)) {
+    const sources = sourcesOf(order.rateSource);
+    return { fiatCurrency: order.priceCurrency, rate: order.rate, basis: "order_locked_rate", feeds: feedsText(sources), at: sources[0]?.updated_at ?? null };
+  }
+  if (detected?.usdRate) {
+    const sources = sourcesOf(detected.usdRateSource);
+    return { fiatCurrency: "USD", rate: detected.usdRate, basis: "detected_price", feeds: feedsText(sources.slice(0, 1)), at: sources[0]?.updated_at ?? detected.pricedAt?.toISOString() ?? null };
+  }
+  return null;
+}
+
+/** Gas in the native coin's base units (18 decimals) in US dollars at the native price recorded with a transfer; null when unknown. */
+export function gasInUsd(gasWei: bigint | null, nativeDecimals: number, detected: DetectedPrice | null): string | null {
+  if (gasWei === null || !detected?.nativeUsdRate) return null;
+  return fiatValue(gasWei, nativeDecimals, detected.nativeUsdRate, "USD");
+}
