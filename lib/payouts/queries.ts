@@ -1,0 +1,91 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { payoutBatches, payoutLegs, payoutSettings, type NewPayoutBatch, type NewPayoutLeg, type PayoutBatch, type PayoutLeg } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+
+export async function insertPayoutBatch(db: DbOrTx, values: NewPayoutBatch): Promise<PayoutBatch> {
+  const [row] = await db.insert(payoutBatches).values(values).returning();
+  return row!;
+}
+
+export async function insertPayoutLegs(db: DbOrTx, values: NewPayoutLeg[]): Promise<PayoutLeg[]> {
+  if (values.length === 0) return [];
+  return db.insert(payoutLegs).values(values).returning();
+}
+
+export async function deletePayoutLegs(db: DbOrTx, batchId: number): Promise<void> {
+  await db.delete(payoutLegs).where(eq(payoutLegs.batchId, batchId));
+}
+
+/** One of the merchant's batches, locked for the transaction when `lock`. */
+export async function findMerchantPayout(db: DbOrTx, merchantId: number, id: number, lock = false): Promise<PayoutBatch | null> {
+  const query = db
+    .select()
+    .from(payoutBatches)
+    .where(and(eq(payoutBatches.merchantId, merchantId), eq(payoutBatches.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  return row ?? null;
+}
+
+export async function listPayoutLegs(db: DbOrTx, batchId: number): Promise<PayoutLeg[]> {
+  return db.select().from(payoutLegs).where(eq(payoutLegs.batchId, batchId)).orderBy(asc(payoutLegs.position));
+}
+
+/** The merchant's batches, newest first. */
+export async function listMerchantPayouts(db: DbOrTx, merchantId: number, window: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(payoutBatches).where(eq(payoutBatches.merchantId, merchantId)).orderBy(desc(payoutBatches.id)).limit(window.limit).offset(window.offset),
+    db.select({ n: count() }).from(payoutBatches).where(eq(payoutBatches.merchantId, merchantId)),
+  ]);
+  return { rows, count: total?.n ?? 0 };
+}
+
+export async function updatePayoutBatch(db: DbOrTx, id: number, values: Partial<NewPayoutBatch>): Promise<PayoutBatch> {
+  const [row] = await db.update(payoutBatches).set(values).where(eq(payoutBatches.id, id)).returning();
+  return row!;
+}
+
+/** Sets every leg of a batch (or only those with `from` status) to `values`. */
+export async function updateBatchLegs(db: DbOrTx, batchId: number, values: Partial<NewPayoutLeg>, from?: string): Promise<void> {
+  await db
+    .update(payoutLegs)
+    .set(values)
+    .where(and(eq(payoutLegs.batchId, batchId), from ? eq(payoutLegs.status, from) : undefined));
+}
+
+export async function updatePayoutLeg(db: DbOrTx, batchId: number, position: number, values: Partial<NewPayoutLeg>): Promise<void> {
+  await db
+    .update(payoutLegs)
+    .set(values)
+    .where(and(eq(payoutLegs.batchId, batchId), eq(payoutLegs.position, position)));
+}
+
+/** Batches on a chain with a transaction reported and not yet settled. */
+export async function findSentPayouts(db: DbOrTx, blockchainId: number): Promise<PayoutBatch[]> {
+  return db
+    .select()
+    .from(payoutBatches)
+    .where(and(eq(payoutBatches.blockchainId, blockchainId), eq(payoutBatches.status, "sent")))
+    .orderBy(asc(payoutBatches.id));
+}
+
+/** Whether another batch on the chain already holds this transaction. */
+export async function isPayoutTransactionTaken(db: DbOrTx, blockchainId: number, txHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payoutBatches.id })
+    .from(payoutBatches)
+    .where(and(eq(payoutBatches.blockchainId, blockchainId), sql`lower(${payoutBatches.txHash}) = lower(${txHash})`))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function findPayoutThreshold(db: DbOrTx, merchantId: number): Promise<string | null> {
+  const [row] = await db.select({ threshold: payoutSettings.approvalThresholdUsd }).from(payoutSettings).where(eq(payoutSettings.merchantId, merchantId));
+  return row?.threshold ?? null;
+}
+
+export async function upsertPayoutThreshold(db: DbOrTx, merchantId: number, threshold: string | null, now: Date): Promise<void> {
+  await db
+    .insert(payoutSettings)
+    .values({ merchantId, approvalThresholdUsd: threshold, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: payoutSettings.merchantId, set: { approvalThresholdUsd: threshold, updatedAt: now } });
+}
