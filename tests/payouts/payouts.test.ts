@@ -158,6 +158,30 @@ describe("payouts", () => {
     expect(await client().getBalance({ address: batch.contract_address })).toBe(0n);
   });
 
+  test("a batch transaction reorged away sends its legs back to pending until a transaction is mined again", async () => {
+    const merchant = await merchantWithWallet();
+    const recipient = randomAddress();
+    const created = await create(merchant.access, { blockchain: "base", currency: "ETH", legs: [{ address: recipient, amount: "0.005" }] });
+    const batch = created.body.data;
+    const snapshot = await net.testClient().snapshot();
+    const hash = await signAndSend(batch);
+    expect((await report(merchant.access, batch.id, hash)).status).toBe(200);
+    await client().waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(await settle()).toMatchObject({ mined: 1 });
+    expect((await show(merchant.access, batch.id)).body.data.legs[0].status).toBe("paid");
+
+    // The block is replaced: the transaction is gone from the chain.
+    await net.testClient().revert({ id: snapshot });
+    await net.testClient().mine({ blocks: 3 });
+    expect(await settle()).toMatchObject({ reopened: 1 });
+    const reopened = (await show(merchant.access, batch.id)).body.data;
+    expect(reopened).toMatchObject({ status: "sent", block_number: null, from_address: null });
+    expect(reopened.legs[0]).toMatchObject({ status: "pending", failure_reason: null });
+    // No receipt any more: the batch waits, nothing is confirmed on a guess.
+    expect(await settle()).toMatchObject({ mined: 0, confirmed: 0, reopened: 0 });
+    expect(await client().getBalance({ address: recipient as Address })).toBe(0n);
+  });
+
   test("above the threshold a second member with the right role approves before the batch can be signed; a viewer can neither create nor approve", async () => {
     const owner = await merchantWithWallet();
     const team = await members(owner);
