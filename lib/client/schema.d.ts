@@ -1827,6 +1827,116 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.created
+         * @description A payout batch was saved as a draft (`POST /api/payouts/`): `data` is the batch with its legs; `approval_required` says whether a second member must approve it.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.created` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.approved
+         * @description A second member approved the batch: `data.transaction` is now the transaction to sign.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.approved` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.sent
+         * @description The batch's transaction was reported (`POST /api/payouts/{id}/transaction/`): `data.transaction_hash`; the legs settle from its receipt.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.sent` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.confirmed
+         * @description The batch transaction has your wallet's confirmations: each leg in `data.legs` is `confirmed`, or `failed` with its `failure_reason` (a recipient that refused the money fails alone).
+         *
+         *     POSTed to every active endpoint subscribed to `payout.confirmed` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.failed` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2532,7 +2642,7 @@ export interface components {
              */
             refund_address_signed_by: string;
         };
-        GetPayoutsResult: {
+        PayoutBatch: {
             id: number;
             blockchain: string;
             currency: string;
@@ -2733,7 +2843,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2753,7 +2863,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2775,7 +2885,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2817,7 +2927,7 @@ export interface components {
             /** @description The webhook-id header sent */
             webhook_id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
             url: string;
             /** @description Whether the receiver answered 2xx */
             succeeded: boolean;
@@ -3041,7 +3151,7 @@ export interface components {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
             id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -3051,6 +3161,19 @@ export interface components {
             sequence: number;
             /** @description The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change */
             data: components["schemas"]["Order"];
+        };
+        PayoutWebhookEvent: {
+            /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
+            id: string;
+            /** @enum {string} */
+            event: "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description The batch exactly as GET /api/payouts/{id}/ returned it after the change */
+            data: components["schemas"]["PayoutBatch"];
         };
         Error: {
             /** @constant */
@@ -11405,7 +11528,7 @@ export interface operations {
                         next: string | null;
                         /** @description Path of the previous page, or null */
                         previous: string | null;
-                        results: components["schemas"]["GetPayoutsResult"][];
+                        results: components["schemas"]["PayoutBatch"][];
                     };
                 };
             };
@@ -11552,7 +11675,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example Payout batch saved as a draft. */
                         message: string;
                         /** Format: date-time */
@@ -11741,7 +11864,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example OK */
                         message: string;
                         /** Format: date-time */
@@ -11885,7 +12008,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example OK */
                         message: string;
                         /** Format: date-time */
@@ -12076,7 +12199,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example OK */
                         message: string;
                         /** Format: date-time */
@@ -12249,7 +12372,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example OK */
                         message: string;
                         /** Format: date-time */
@@ -12426,7 +12549,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["GetPayoutsResult"];
+                        data: components["schemas"]["PayoutBatch"];
                         /** @example OK */
                         message: string;
                         /** Format: date-time */
@@ -14238,7 +14361,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -14564,7 +14687,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -15157,7 +15280,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Which event to send a signed sample of
+                     * @description Which order event to send a signed sample of
                      * @enum {string}
                      */
                     event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
@@ -15600,6 +15723,211 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "payment.reorged";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.approved";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.sent";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.failed";
                 };
             };
         };

@@ -4,8 +4,11 @@ import { roleAllows } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { actorLabel, type PayoutActor } from "./actor";
-import { getPayoutOrThrow, showPayout } from "./get-payout-or-throw";
-import { updatePayoutBatch } from "./queries";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { getPayoutOrThrow } from "./get-payout-or-throw";
+import { recordPayoutEvent } from "./payout-events";
+import { listPayoutLegs, updatePayoutBatch } from "./queries";
+import { serializePayout } from "./serialize";
 import { assertDraft } from "./save-payout";
 
 /**
@@ -17,7 +20,7 @@ export async function approvePayout(db: Db, actor: PayoutActor, id: number, now 
   if (actor.userId === null || actor.role === null) throw new ApiError("PAYOUT_APPROVAL_REFUSED", "A batch is approved by a member's login, not an API key.");
   if (!roleAllows(actor.role, "manage_wallets"))
     throw new ApiError("PAYOUT_APPROVAL_REFUSED", `Your role in this account (${actor.role}) cannot approve payouts; an owner or admin can.`);
-  return db.transaction(async (tx) => {
+  const answer = await db.transaction(async (tx) => {
     const batch = await getPayoutOrThrow(tx, actor.merchantId, id, true);
     assertDraft(batch);
     if (batch.createdByUserId === actor.userId) throw new ApiError("PAYOUT_APPROVAL_REFUSED", "A batch is approved by a second member: you made this one.");
@@ -29,6 +32,10 @@ export async function approvePayout(db: Db, actor: PayoutActor, id: number, now 
       after: { total: batch.totalAmount, currency: batch.currency, usd_value: batch.usdValue },
       now,
     });
-    return showPayout(tx, approved);
+    const legs = await listPayoutLegs(tx, batch.id);
+    await recordPayoutEvent(tx, "payout.approved", approved, legs, now);
+    return serializePayout(approved, legs);
   });
+  await notifyDeliveriesDue();
+  return answer;
 }

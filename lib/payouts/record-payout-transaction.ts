@@ -3,9 +3,11 @@ import { recordAudit } from "@/lib/audit/record";
 import type { Db } from "@/lib/db/types";
 import { ApiError, validationError } from "@/lib/http/errors";
 import type { PayoutActor } from "./actor";
-import { getPayoutOrThrow, showPayout } from "./get-payout-or-throw";
-import { isPayoutTransactionTaken, updatePayoutBatch } from "./queries";
-import { isSignable } from "./serialize";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { getPayoutOrThrow } from "./get-payout-or-throw";
+import { recordPayoutEvent } from "./payout-events";
+import { isPayoutTransactionTaken, listPayoutLegs, updatePayoutBatch } from "./queries";
+import { isSignable, serializePayout } from "./serialize";
 
 /**
  * The merchant reports the batch transaction its wallet sent: the batch becomes `sent` and the
@@ -14,7 +16,7 @@ import { isSignable } from "./serialize";
  * PAYOUT_APPROVAL_REQUIRED otherwise), and a transaction no other batch holds. Audited.
  */
 export async function recordPayoutTransaction(db: Db, actor: PayoutActor, id: number, txHash: string, now = new Date()) {
-  return db.transaction(async (tx) => {
+  const answer = await db.transaction(async (tx) => {
     const batch = await getPayoutOrThrow(tx, actor.merchantId, id, true);
     if (batch.status === "draft" && batch.approvalRequired) {
       throw new ApiError("PAYOUT_APPROVAL_REQUIRED", `This batch (${batch.usdValue ?? "unknown"} USD) needs another member's approval before it is signed.`);
@@ -24,6 +26,10 @@ export async function recordPayoutTransaction(db: Db, actor: PayoutActor, id: nu
     if (await isPayoutTransactionTaken(tx, batch.blockchainId, hash)) throw validationError({ tx_hash: ["Another batch already holds this transaction."] });
     const sent = await updatePayoutBatch(tx, batch.id, { status: "sent", txHash: hash, sentAt: now, updatedAt: now });
     await recordAudit(tx, { merchantId: actor.merchantId, action: "payout.sent", target: `payout:${batch.id}`, after: { tx_hash: hash }, now });
-    return showPayout(tx, sent);
+    const legs = await listPayoutLegs(tx, batch.id);
+    await recordPayoutEvent(tx, "payout.sent", sent, legs, now);
+    return serializePayout(sent, legs);
   });
+  await notifyDeliveriesDue();
+  return answer;
 }

@@ -6,7 +6,10 @@ import type { PayoutBatch } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { actorLabel, type PayoutActor } from "./actor";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { disperserAddress, ensureDisperser } from "./disperser";
+import { recordPayoutEvent } from "./payout-events";
+import { serializePayout } from "./serialize";
 import { getPayoutOrThrow, showPayout } from "./get-payout-or-throw";
 import { checkPayoutLegs, enteredFromJson, readPayoutCsv } from "./payout-legs";
 import { amountDecimalsFor, needsApproval, priceLegs } from "./price-legs";
@@ -65,7 +68,7 @@ const legRows = (batch: PayoutBatch, priced: Awaited<ReturnType<typeof preparedL
  */
 export async function createPayout(db: Db, actor: PayoutActor, body: CreatePayoutBody, now = new Date()) {
   const { chain, token, priced, approvalRequired } = await preparedLegs(db, actor.merchantId, body.blockchain, body.currency, body, now);
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const batch = await insertPayoutBatch(tx, {
       merchantId: actor.merchantId,
       blockchainId: chain.id,
@@ -87,7 +90,7 @@ export async function createPayout(db: Db, actor: PayoutActor, body: CreatePayou
       createdAt: now,
       updatedAt: now,
     });
-    await insertPayoutLegs(tx, legRows(batch, priced, now));
+    const legs = await insertPayoutLegs(tx, legRows(batch, priced, now));
     await recordAudit(tx, {
       merchantId: actor.merchantId,
       action: "payout.created",
@@ -95,8 +98,11 @@ export async function createPayout(db: Db, actor: PayoutActor, body: CreatePayou
       after: { legs: batch.legCount, total: batch.totalAmount, currency: batch.currency, usd_value: batch.usdValue },
       now,
     });
-    return showPayout(tx, batch);
+    await recordPayoutEvent(tx, "payout.created", batch, legs, now);
+    return serializePayout(batch, legs);
   });
+  await notifyDeliveriesDue();
+  return created;
 }
 
 /**

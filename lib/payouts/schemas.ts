@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decimalString, evmAddress, timestamp, txHash } from "@/lib/http/schemas";
+import { payoutEventTypes } from "@/lib/webhooks/schemas";
 
 /** draft (editable) → approved (a second member approved it) → sent (transaction reported) → confirmed; failed; cancelled. */
 export const payoutStatuses = ["draft", "approved", "sent", "confirmed", "failed", "cancelled"] as const;
@@ -119,4 +120,12 @@ export type PayoutJson = z.infer<typeof payoutJson>;
 
 export const payoutSettingsJson = z.object({
   approval_threshold_usd: z.string().nullable(),
+});
+
+/** The body of every payout.* webhook delivery (lib/payouts/payout-events.ts). */
+export const payoutWebhookEventJson = z.object({
+  id: z.string().describe("Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it"),
+  event: z.enum(payoutEventTypes),
+  created_at: timestamp,
+  data: payoutJson.describe("The batch exactly as GET /api/payouts/{id}/ returned it after the change"),
 });

@@ -15,7 +15,9 @@ import type { PayoutBatch, PayoutLeg } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { findWalletForChain } from "@/lib/wallets/queries";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { disperserAbi, disperserAddress } from "./disperser";
+import { recordPayoutEvent } from "./payout-events";
 import { findSentPayouts, listPayoutLegs, updateBatchLegs, updatePayoutBatch, updatePayoutLeg } from "./queries";
 
 type LegOutcome = { status: "paid" } | { status: "failed"; reason: string };
@@ -140,10 +142,13 @@ export async function settlePayouts(
     if (confirmations < threshold) continue;
     await db.transaction(async (tx) => {
       await updateBatchLegs(tx, batch.id, { status: "confirmed", updatedAt: now }, "paid");
-      const anyPaid = (await listPayoutLegs(tx, batch.id)).some((leg) => leg.status === "confirmed");
-      await updatePayoutBatch(tx, batch.id, { status: anyPaid ? "confirmed" : "failed", confirmedAt: now, updatedAt: now });
+      const legs = await listPayoutLegs(tx, batch.id);
+      const anyPaid = legs.some((leg) => leg.status === "confirmed");
+      const settled = await updatePayoutBatch(tx, batch.id, { status: anyPaid ? "confirmed" : "failed", confirmedAt: now, updatedAt: now });
+      await recordPayoutEvent(tx, anyPaid ? "payout.confirmed" : "payout.failed", settled, legs, now);
     });
     result.confirmed++;
   }
+  if (result.confirmed) await notifyDeliveriesDue();
   return result;
 }

@@ -13,6 +13,9 @@ import { POST as cancel } from "@/app/api/payouts/[id]/cancel/route";
 import { POST as reportTransaction } from "@/app/api/payouts/[id]/transaction/route";
 import { PUT as putSettings } from "@/app/api/payout-settings/route";
 import { GET as auditLog } from "@/app/api/audit-log/route";
+import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { and, asc, eq } from "drizzle-orm";
+import { webhookDeliveries } from "@/lib/db/schema";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { revertingReceiverArtifact } from "@/lib/chains/contract-artifacts";
@@ -128,6 +131,11 @@ describe("payouts", () => {
     const deployHash = await deployer.deployContract({ abi: revertingReceiverArtifact.abi, bytecode: revertingReceiverArtifact.bytecode as Hex });
     const refusing = (await client().waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 })).contractAddress!;
     const [first, last] = [randomAddress(), randomAddress()];
+    const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+      token: merchant.access,
+      body: { url: "http://127.0.0.1:9/payouts", events: ["payout.created", "payout.sent", "payout.confirmed", "payout.failed"] },
+    });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
     const created = await create(merchant.access, {
       blockchain: "base",
       currency: "ETH",
@@ -156,6 +164,19 @@ describe("payouts", () => {
     expect(await client().getBalance({ address: last as Address })).toBe(parseEther("0.03"));
     expect(await client().getBalance({ address: refusing })).toBe(0n);
     expect(await client().getBalance({ address: batch.contract_address })).toBe(0n);
+
+    // payout.created, payout.sent and payout.confirmed, each with the batch as GET showed it then.
+    const queued = await testDb.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.merchantId, merchant.id), eq(webhookDeliveries.endpointId, endpoint.body.data.id)))
+      .orderBy(asc(webhookDeliveries.id));
+    expect(queued.map((d) => d.eventType)).toEqual(["payout.created", "payout.sent", "payout.confirmed"]);
+    const bodies = queued.map((d) => JSON.parse(d.body));
+    expect(bodies[0]).toMatchObject({ event: "payout.created", id: expect.stringMatching(/^evt_/), data: { id: batch.id, status: "draft" } });
+    expect(bodies[0].sequence).toBeUndefined();
+    expect(bodies[1].data).toMatchObject({ status: "sent", transaction_hash: hash.toLowerCase() });
+    expect(bodies[2].data).toMatchObject({ status: "confirmed", legs: [{ status: "confirmed" }, { status: "failed" }, { status: "confirmed" }] });
   });
 
   test("a batch transaction reorged away sends its legs back to pending until a transaction is mined again", async () => {
