@@ -4,6 +4,7 @@ import { sweepMovementsBatch } from "@/lib/chains/queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/money/amounts";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
+import { payoutMovementsBatch } from "@/lib/payouts/queries";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
 import { paymentMovementsBatch, type MovementCursor } from "@/lib/transactions/queries";
 import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
@@ -37,7 +38,7 @@ export const movementColumns = [
   "gas_currency",
 ] as const;
 
-type MovementType = "payment" | "refund" | "sweep";
+type MovementType = "payment" | "refund" | "sweep" | "payout";
 
 /** One CSV row and what the merge orders it by. */
 interface Movement {
@@ -48,7 +49,7 @@ interface Movement {
 }
 
 /** Same-instant movements come out in the order they cause one another: money in, then its sweep, then a refund. */
-const typeRank: Record<MovementType, number> = { payment: 0, sweep: 1, refund: 2 };
+const typeRank: Record<MovementType, number> = { payment: 0, sweep: 1, refund: 2, payout: 3 };
 
 /**
  * The fiat value of a token amount at an order's locked rate (price-currency units per whole token),
@@ -179,6 +180,57 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
   }
 }
 
+/** A batch's USD rate (dollars per whole token) from the token/USD feed reading it locked, if any. */
+function usdRateOf(rateSource: unknown): string | null {
+  const reading = Array.isArray(rateSource) ? (rateSource[0] as { pair?: string; answer?: string; decimals?: number } | undefined) : undefined;
+  if (!reading?.pair?.endsWith("/USD") || !reading.answer || reading.decimals === undefined) return null;
+  return formatAmount(BigInt(reading.answer), reading.decimals);
+}
+
+/**
+ * Payout legs (lib/payouts) whose batch transaction was mined: one row each, valued at the batch's
+ * locked rate (its fiat when the legs were entered in fiat, else USD at the token/USD feed it read);
+ * `order_info` names the batch and the leg's reference.
+ */
+async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
+  for await (const p of batched((after) => payoutMovementsBatch(db, merchantId, range, after, batchSize))) {
+    const { batch, leg } = p;
+    const units = BigInt(leg.amount);
+    const fiatCurrency = batch.amountCurrency ?? (usdRateOf(batch.rateSource) ? "USD" : null);
+    const rate = batch.amountCurrency ? batch.rate : usdRateOf(batch.rateSource);
+    yield {
+      at: p.at,
+      type: "payout",
+      id: p.id,
+      values: [
+        p.at.toISOString(),
+        "payout",
+        "out",
+        leg.status,
+        slugOf(batch.blockchainId),
+        batch.currency,
+        formatAmount(units, batch.decimals),
+        rate ? fiatCurrency : null,
+        batch.amountCurrency ? leg.fiatAmount : fiatValue(units, batch.decimals, rate, fiatCurrency),
+        rate,
+        null,
+        null,
+        null,
+        JSON.stringify({ payout_batch: batch.id, leg: leg.position, reference: leg.reference }),
+        null,
+        batch.txHash,
+        null,
+        batch.blockNumber?.toString() ?? null,
+        batch.fromAddress,
+        leg.toAddress,
+        // Sent and paid for from the merchant's own wallet, one fee for the whole batch: not split per leg here.
+        null,
+        null,
+      ],
+    };
+  }
+}
+
 async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
   for await (const s of batched((after) => sweepMovementsBatch(db, merchantId, range, after, batchSize))) {
     const chain = findBlockchainById(s.blockchainId);
@@ -234,7 +286,7 @@ export async function* mergedMovements(sources: Array<AsyncGenerator<Movement>>)
 
 /**
  * Every on-chain movement of the merchant's money in the range — payments into deposit addresses,
- * refunds sent, deposits swept to their wallet — as one CSV in time order, streamed: each source is
+ * refunds sent, deposits swept to their wallet, payout legs paid — as one CSV in time order, streamed: each source is
  * read in keyset batches as the client consumes the body.
  */
 export function movementsCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {
@@ -243,5 +295,5 @@ export function movementsCsvStream(db: DbOrTx, merchantId: number, range: Export
 
 /** The merged sources' rows, in order. The sources start reading only when the stream is first pulled for rows. */
 async function* movementRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {
-  for await (const movement of mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)])) yield movement.values;
+  for await (const movement of mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range), payoutsOut(db, merchantId, range)])) yield movement.values;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNotNull, lt, or, sql } from "drizzle-orm";
 import { payoutBatches, payoutLegs, payoutSettings, type NewPayoutBatch, type NewPayoutLeg, type PayoutBatch, type PayoutLeg } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -88,4 +88,36 @@ export async function upsertPayoutThreshold(db: DbOrTx, merchantId: number, thre
     .insert(payoutSettings)
     .values({ merchantId, approvalThresholdUsd: threshold, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: payoutSettings.merchantId, set: { approvalThresholdUsd: threshold, updatedAt: now } });
+}
+
+/**
+ * A batch of the merchant's payout legs whose transaction was mined (a block on record), with their
+ * batch, whose time (the batch's confirmation, else its last update) is in the range, in (time, leg
+ * id) order after `after`: the accounting export (lib/dashboard/movements-csv.ts).
+ */
+export async function payoutMovementsBatch(
+  db: DbOrTx,
+  merchantId: number,
+  range: { from: Date; to: Date },
+  after: { at: Date; id: number } | null,
+  limit: number,
+) {
+  const at = sql<Date>`coalesce(${payoutBatches.confirmedAt}, ${payoutBatches.updatedAt})`.mapWith(payoutBatches.updatedAt);
+  return db
+    .select({ id: payoutLegs.id, at, leg: payoutLegs, batch: payoutBatches })
+    .from(payoutLegs)
+    .innerJoin(payoutBatches, eq(payoutBatches.id, payoutLegs.batchId))
+    .where(
+      and(
+        eq(payoutLegs.merchantId, merchantId),
+        isNotNull(payoutBatches.blockNumber),
+        gte(at, sql.param(range.from, payoutBatches.updatedAt)),
+        lt(at, sql.param(range.to, payoutBatches.updatedAt)),
+        after
+          ? or(gt(at, sql.param(after.at, payoutBatches.updatedAt)), and(eq(at, sql.param(after.at, payoutBatches.updatedAt)), gt(payoutLegs.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(at), asc(payoutLegs.id))
+    .limit(limit);
 }

@@ -5,7 +5,7 @@
  * confirmed; approval by a second member above the threshold; the roles that may and may not.
  */
 import { describe, expect, test } from "vitest";
-import { parseAbi, parseEther, type Address, type Hex } from "viem";
+import { getAddress, parseAbi, parseEther, type Address, type Hex } from "viem";
 import { GET as listPayouts, POST as postPayout } from "@/app/api/payouts/route";
 import { GET as getPayout, PATCH as patchPayout } from "@/app/api/payouts/[id]/route";
 import { POST as approve } from "@/app/api/payouts/[id]/approve/route";
@@ -16,6 +16,8 @@ import { GET as auditLog } from "@/app/api/audit-log/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { and, asc, eq } from "drizzle-orm";
 import { webhookDeliveries } from "@/lib/db/schema";
+import { parse } from "csv-parse/sync";
+import { signInAs } from "../dashboard/session";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import { revertingReceiverArtifact } from "@/lib/chains/contract-artifacts";
@@ -27,6 +29,8 @@ import { expectMatchesSchema } from "../helpers/openapi";
 import { createApiKeyFor, createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { addMember, invitationTokenFromOutbox } from "../helpers/members";
 import { call } from "../helpers/request";
+
+const { GET: exportMovements } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
@@ -177,6 +181,31 @@ describe("payouts", () => {
     expect(bodies[0].sequence).toBeUndefined();
     expect(bodies[1].data).toMatchObject({ status: "sent", transaction_hash: hash.toLowerCase() });
     expect(bodies[2].data).toMatchObject({ status: "confirmed", legs: [{ status: "confirmed" }, { status: "failed" }, { status: "confirmed" }] });
+
+    // The movements export: one row per leg, valued in USD at the rate the batch locked (ETH/USD 3412.57).
+    signInAs(merchant);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const url = new URL("http://localhost:3000/dashboard/transactions/export");
+    url.searchParams.set("from", day(-1));
+    url.searchParams.set("to", day(1));
+    const exported = await exportMovements(new Request(url), undefined);
+    expect(exported.status).toBe(200);
+    const rows = (parse(await exported.text(), { columns: true }) as Record<string, string>[]).filter((row) => row.type === "payout");
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatchObject({
+      direction: "out",
+      status: "confirmed",
+      currency: "ETH",
+      amount: "0.01",
+      fiat_currency: "USD",
+      fiat_amount: "34.13",
+      rate: "3412.57",
+      tx_hash: hash.toLowerCase(),
+      to_address: first,
+    });
+    expect(rows[1]).toMatchObject({ status: "failed", amount: "0.02", to_address: getAddress(refusing) });
+    expect(JSON.parse(rows[2]!.order_info!)).toEqual({ payout_batch: batch.id, leg: 2, reference: null });
+    signInAs(null);
   });
 
   test("a batch transaction reorged away sends its legs back to pending until a transaction is mined again", async () => {
