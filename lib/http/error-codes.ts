@@ -85,6 +85,11 @@ export const errorCodes = {
     description: "The batch is worth more than the account's approval threshold (or its worth is unknown): a second member must approve it (POST /api/payouts/{id}/approve/) before it is signed.",
     example: { message: "This batch (1250.00 USD) is above the approval threshold (1000 USD): another member must approve it first." },
   },
+  PAYOUT_CLAIM_CLOSED: {
+    status: 409,
+    description: "The claim link cannot take an address: it was already claimed (one claim per link), it expired, or the merchant cancelled it.",
+    example: { message: "This link was already claimed." },
+  },
   PAYOUT_APPROVAL_REFUSED: {
     status: 403,
     description: "This credential cannot approve the batch: approving needs a member's login (not an API key) whose role manages wallets (owner, admin), other than the member who made the batch.",

@@ -10,7 +10,7 @@ import { outsideDestinationProblem } from "@/lib/refunds/refund-destination";
 import { maxPayoutLegs, maxReferenceLength, type PayoutLegInput } from "./schemas";
 
 /** One recipient as entered: where it came from (a JSON index or a CSV line) and its text. */
-interface EnteredLeg {
+export interface EnteredLeg {
   /** `legs.3` or `csv.4` (line 4 of the CSV, the header being line 1): the key of its errors in `details`. */
   key: string;
   address: string;
@@ -18,6 +18,8 @@ interface EnteredLeg {
   reference: string | null;
   token?: string;
   chain?: string;
+  /** A claimed claim link this leg pays. */
+  claimId?: string;
 }
 
 /** A leg that passed every check: the address checksummed, the amount as entered (token or fiat). */
@@ -25,6 +27,7 @@ export interface CheckedLeg {
   toAddress: Address;
   amountText: string;
   reference: string | null;
+  claimId?: string;
 }
 
 const csvColumns = ["address", "amount", "token", "chain", "reference"] as const;
@@ -127,7 +130,7 @@ export async function checkPayoutLegs(
       if (earlier) add(`${leg.key}.reference`, `Duplicate: the same reference as ${earlier}.`);
       else seenReference.set(leg.reference, leg.key);
     }
-    if (address) checked.push({ toAddress: address, amountText: leg.amount, reference: leg.reference });
+    if (address) checked.push({ toAddress: address, amountText: leg.amount, reference: leg.reference, claimId: leg.claimId });
   }
   const rows = new Set(Object.keys(problems).map((key) => key.split(".").slice(0, 2).join("."))).size;
   if (rows) throw validationError(problems, `${rows} of ${entered.length} legs are refused; nothing was saved.`);

@@ -8,7 +8,7 @@ import { readFeed, type FeedReading } from "@/lib/pricing/price-feeds";
 import type { CheckedLeg } from "./payout-legs";
 
 export interface PricedLegs {
-  legs: { toAddress: string; amount: bigint; fiatAmount: string | null; reference: string | null }[];
+  legs: { toAddress: string; amount: bigint; fiatAmount: string | null; reference: string | null; claimId?: string }[];
   total: bigint;
   amountCurrency: string | null;
   /** amount_currency per whole token; null for a batch entered in the token. */
@@ -66,6 +66,7 @@ export async function priceLegs(
       amount: fiatToTokenUnits(parseAmount(leg.amountText, minorUnits), minorUnits, tokenUsd, fiatUsd, token.decimals),
       fiatAmount: formatAmount(parseAmount(leg.amountText, minorUnits), minorUnits),
       reference: leg.reference,
+      claimId: leg.claimId,
     }));
     const total = priced.reduce((sum, leg) => sum + leg.amount, 0n);
     return {
@@ -82,6 +83,7 @@ export async function priceLegs(
     amount: parseAmount(leg.amountText, token.decimals),
     fiatAmount: null,
     reference: leg.reference,
+    claimId: leg.claimId,
   }));
   const total = priced.reduce((sum, leg) => sum + leg.amount, 0n);
   let tokenUsd: FeedReading | null = null;

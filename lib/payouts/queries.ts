@@ -1,5 +1,15 @@
-import { and, asc, count, desc, eq, gt, gte, isNotNull, lt, or, sql } from "drizzle-orm";
-import { payoutBatches, payoutLegs, payoutSettings, type NewPayoutBatch, type NewPayoutLeg, type PayoutBatch, type PayoutLeg } from "@/lib/db/schema";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  payoutBatches,
+  payoutClaims,
+  payoutLegs,
+  payoutSettings,
+  type NewPayoutBatch,
+  type NewPayoutLeg,
+  type PayoutBatch,
+  type PayoutClaim,
+  type PayoutLeg,
+} from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 export async function insertPayoutBatch(db: DbOrTx, values: NewPayoutBatch): Promise<PayoutBatch> {
@@ -120,4 +130,74 @@ export async function payoutMovementsBatch(
     )
     .orderBy(asc(at), asc(payoutLegs.id))
     .limit(limit);
+}
+
+export async function insertPayoutClaim(db: DbOrTx, values: typeof payoutClaims.$inferInsert): Promise<PayoutClaim> {
+  const [row] = await db.insert(payoutClaims).values(values).returning();
+  return row!;
+}
+
+export async function findPayoutClaim(db: DbOrTx, id: string): Promise<PayoutClaim | null> {
+  const [row] = await db.select().from(payoutClaims).where(eq(payoutClaims.id, id));
+  return row ?? null;
+}
+
+export async function listMerchantClaims(db: DbOrTx, merchantId: number, window: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(payoutClaims)
+      .where(eq(payoutClaims.merchantId, merchantId))
+      .orderBy(desc(payoutClaims.createdAt), desc(payoutClaims.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ n: count() }).from(payoutClaims).where(eq(payoutClaims.merchantId, merchantId)),
+  ]);
+  return { rows, count: total?.n ?? 0 };
+}
+
+/** open → claimed with the recipient's address, only while open and unexpired: one claim per link. */
+export async function markClaimed(db: DbOrTx, id: string, address: string, now: Date): Promise<PayoutClaim | null> {
+  const [row] = await db
+    .update(payoutClaims)
+    .set({ status: "claimed", claimAddress: address, claimedAt: now, updatedAt: now })
+    .where(and(eq(payoutClaims.id, id), eq(payoutClaims.status, "open"), isNull(payoutClaims.claimAddress), gt(payoutClaims.expiresAt, now)))
+    .returning();
+  return row ?? null;
+}
+
+/** Claimed links of a chain and token that no batch pays yet, oldest claim first, locked for the batch being made. */
+export async function lockDueClaims(db: DbOrTx, merchantId: number, blockchainId: number, currency: string): Promise<PayoutClaim[]> {
+  return db
+    .select()
+    .from(payoutClaims)
+    .where(
+      and(
+        eq(payoutClaims.merchantId, merchantId),
+        eq(payoutClaims.blockchainId, blockchainId),
+        eq(payoutClaims.currency, currency),
+        eq(payoutClaims.status, "claimed"),
+        isNull(payoutClaims.batchId),
+      ),
+    )
+    .orderBy(asc(payoutClaims.claimedAt))
+    .for("update");
+}
+
+export async function attachClaims(db: DbOrTx, ids: string[], batchId: number, now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(payoutClaims).set({ batchId, updatedAt: now }).where(inArray(payoutClaims.id, ids));
+}
+
+/** The batch no longer pays its claims (cancelled, re-legged, or the leg failed): the next batch may. */
+export async function releaseClaims(db: DbOrTx, batchId: number, now: Date, ids?: string[]): Promise<void> {
+  await db
+    .update(payoutClaims)
+    .set({ batchId: null, updatedAt: now })
+    .where(and(eq(payoutClaims.batchId, batchId), eq(payoutClaims.status, "claimed"), ids ? inArray(payoutClaims.id, ids) : undefined));
+}
+
+export async function markClaimsPaid(db: DbOrTx, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(payoutClaims).set({ status: "paid", paidAt: now, updatedAt: now }).where(inArray(payoutClaims.id, ids));
 }

@@ -1,7 +1,19 @@
 import { createdAnswer, defineRoute, okAnswer, pageAnswer } from "@/lib/http/define-route";
 import { pageQuery } from "@/lib/http/pagination";
 import { idParams } from "@/lib/http/schemas";
-import { createPayoutBody, payoutJson, payoutSettingsBody, payoutSettingsJson, payoutTransactionBody, updatePayoutBody } from "./schemas";
+import {
+  claimBody,
+  claimJson,
+  claimParams,
+  createClaimBody,
+  createPayoutBody,
+  payoutJson,
+  payoutSettingsBody,
+  payoutSettingsJson,
+  payoutTransactionBody,
+  publicClaimJson,
+  updatePayoutBody,
+} from "./schemas";
 
 const csvExample = "address,amount,reference\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,25.5,INV-1001\n0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359,12,INV-1002";
 
@@ -107,6 +119,57 @@ export const payoutRoutes = {
       tags: ["Payouts"],
       response: okAnswer(payoutJson),
       errors: ["PAYOUT_APPROVAL_REQUIRED", "PAYOUT_NOT_EDITABLE"],
+    },
+  }),
+  listClaims: defineRoute({
+    method: "GET",
+    path: "/api/payout-claims",
+    access: "read",
+    query: pageQuery,
+    doc: { summary: "List claim links", description: "Newest first.", tags: ["Payouts"], response: pageAnswer(claimJson) },
+  }),
+  createClaim: defineRoute({
+    method: "POST",
+    path: "/api/payout-claims",
+    access: "create_payments",
+    body: createClaimBody,
+    doc: {
+      summary: "Create a claim link",
+      description:
+        "A pull payment: an amount of a token you owe someone who gives their own address at `url` (public; the id is the link's only credential), once, before `expires_at`. Your next batch created with `include_claims: true` on that blockchain and token pays every claimed link as a leg (reference: the link's reference or id); the link is `paid` once that leg is confirmed, and waits for the next batch if the leg fails.",
+      tags: ["Payouts"],
+      response: createdAnswer(claimJson, "Claim link created: give its url to the recipient."),
+      errors: ["INVALID_BLOCKCHAIN", "UNSUPPORTED_CURRENCY", "INVALID_AMOUNT"],
+    },
+  }),
+  showClaim: defineRoute({
+    method: "GET",
+    path: "/api/payout-claims/[claimId]/claim",
+    access: "public",
+    params: claimParams,
+    clientLimit: { name: "payout-claim", perHour: 60 },
+    doc: {
+      summary: "See a claim link (recipient)",
+      description: "What the link pays and whether it is still open. Public, by the link's id.",
+      tags: ["Payouts"],
+      response: okAnswer(publicClaimJson),
+    },
+  }),
+  claim: defineRoute({
+    method: "POST",
+    path: "/api/payout-claims/[claimId]/claim",
+    access: "public",
+    params: claimParams,
+    body: claimBody,
+    // Public (the recipient has no credential), so limited per client address like the payment page's endpoints.
+    clientLimit: { name: "payout-claim", perHour: 60 },
+    doc: {
+      summary: "Claim a claim link (recipient)",
+      description:
+        "The recipient's own address: once per link, before it expires (409 PAYOUT_CLAIM_CLOSED otherwise). Checked like a batch leg: a bad checksum, the gateway's deposit addresses or contracts, or the merchant's own wallets are 400 VALIDATION_ERROR on `address`.",
+      tags: ["Payouts"],
+      response: okAnswer(publicClaimJson, "Claimed: the merchant's next payout batch pays it."),
+      errors: ["PAYOUT_CLAIM_CLOSED", "RATE_LIMITED"],
     },
   }),
   getPayoutSettings: defineRoute({

@@ -3,8 +3,9 @@ import { findBlockchainBySlug, findBlockchainById, findToken } from "@/lib/chain
 import { recordAudit } from "@/lib/audit/record";
 import { chainClient } from "@/lib/chains/clients";
 import type { PayoutBatch } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/types";
-import { ApiError } from "@/lib/http/errors";
+import type { Db, DbOrTx } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
+import { formatAmount } from "@/lib/money/amounts";
 import { actorLabel, type PayoutActor } from "./actor";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { disperserAddress, ensureDisperser } from "./disperser";
@@ -13,7 +14,16 @@ import { serializePayout } from "./serialize";
 import { getPayoutOrThrow, showPayout } from "./get-payout-or-throw";
 import { checkPayoutLegs, enteredFromJson, readPayoutCsv } from "./payout-legs";
 import { amountDecimalsFor, needsApproval, priceLegs } from "./price-legs";
-import { deletePayoutLegs, findPayoutThreshold, insertPayoutBatch, insertPayoutLegs, updatePayoutBatch } from "./queries";
+import {
+  attachClaims,
+  deletePayoutLegs,
+  findPayoutThreshold,
+  insertPayoutBatch,
+  insertPayoutLegs,
+  lockDueClaims,
+  releaseClaims,
+  updatePayoutBatch,
+} from "./queries";
 import type { CreatePayoutBody, UpdatePayoutBody } from "./schemas";
 
 function chainAndToken(blockchain: string, currency: string) {
@@ -35,12 +45,26 @@ async function preparedLegs(
   merchantId: number,
   blockchain: string,
   currency: string,
-  body: Pick<CreatePayoutBody, "legs" | "csv" | "amount_currency">,
+  body: Pick<CreatePayoutBody, "legs" | "csv" | "amount_currency" | "include_claims">,
   now: Date,
 ) {
   const { chain, token } = chainAndToken(blockchain, currency);
   await ensureDisperser(chain, chainClient(chain));
   const entered = body.csv !== undefined ? readPayoutCsv(body.csv) : enteredFromJson(body.legs ?? []);
+  if (body.include_claims) {
+    if (body.amount_currency)
+      throw validationError({ include_claims: ["Claim links are in the token: include them in a batch whose amounts are in the token too."] });
+    const due = await lockDueClaims(db, merchantId, chain.id, token.symbol);
+    entered.push(
+      ...due.map((claim) => ({
+        key: `claims.${claim.id}`,
+        address: claim.claimAddress!,
+        amount: formatAmount(BigInt(claim.amount), claim.decimals),
+        reference: claim.reference ?? claim.id,
+        claimId: claim.id,
+      })),
+    );
+  }
   const checked = await checkPayoutLegs(db, merchantId, chain, token, amountDecimalsFor(token, body.amount_currency, chain), entered);
   const priced = await priceLegs(chain, token, body.amount_currency, checked, now);
   const threshold = await findPayoutThreshold(db, merchantId);
@@ -55,6 +79,7 @@ const legRows = (batch: PayoutBatch, priced: Awaited<ReturnType<typeof preparedL
     toAddress: leg.toAddress,
     amount: leg.amount.toString(),
     fiatAmount: leg.fiatAmount,
+    claimId: leg.claimId ?? null,
     reference: leg.reference,
     status: "pending",
     createdAt: now,
@@ -90,6 +115,7 @@ export async function createPayout(db: Db, actor: PayoutActor, body: CreatePayou
       createdAt: now,
       updatedAt: now,
     });
+    await attachDueClaims(tx, actor.merchantId, batch, priced.legs, now);
     const legs = await insertPayoutLegs(tx, legRows(batch, priced, now));
     await recordAudit(tx, {
       merchantId: actor.merchantId,
@@ -131,6 +157,8 @@ export async function updatePayout(db: Db, actor: PayoutActor, id: number, body:
     let updated = batch;
     if (prepared) {
       await deletePayoutLegs(tx, batch.id);
+      await releaseClaims(tx, batch.id, now);
+      await attachDueClaims(tx, actor.merchantId, updated, prepared.priced.legs, now);
       updated = await updatePayoutBatch(tx, batch.id, {
         amountCurrency: prepared.priced.amountCurrency,
         rate: prepared.priced.rate,
@@ -155,6 +183,18 @@ export async function updatePayout(db: Db, actor: PayoutActor, id: number, body:
     });
     return showPayout(tx, updated);
   });
+}
+
+/**
+ * Attaches the claim links a batch's legs pay, after locking them: one still due when the legs were
+ * read but taken by another batch since is a CONFLICT (the batch would pay it twice).
+ */
+async function attachDueClaims(tx: DbOrTx, merchantId: number, batch: PayoutBatch, legs: { claimId?: string }[], now: Date): Promise<void> {
+  const ids = legs.flatMap((leg) => (leg.claimId ? [leg.claimId] : []));
+  if (ids.length === 0) return;
+  const due = new Set((await lockDueClaims(tx, merchantId, batch.blockchainId, batch.currency)).map((claim) => claim.id));
+  if (ids.some((id) => !due.has(id))) throw new ApiError("CONFLICT", "A claim link was taken by another batch meanwhile; save the batch again.");
+  await attachClaims(tx, ids, batch.id, now);
 }
 
 export function assertDraft(batch: PayoutBatch): void {

@@ -45,8 +45,13 @@ export const createPayoutBody = z
     blockchain: z.string().trim().min(1).max(64).describe("Blockchain slug, e.g. base"),
     currency: z.string().trim().min(1).max(32).describe("The token every leg is paid in, e.g. USDC or ETH"),
     ...legsOrCsv,
+    include_claims: z.boolean().optional().describe("Also pay every claimed claim link of this blockchain and token that no batch pays yet, one leg each"),
   })
-  .refine((body) => (body.legs === undefined) !== (body.csv === undefined), { message: "Give either legs or csv.", path: ["legs"] });
+  .refine((body) => !(body.legs !== undefined && body.csv !== undefined), { message: "Give either legs or csv, not both.", path: ["legs"] })
+  .refine((body) => body.legs !== undefined || body.csv !== undefined || body.include_claims, {
+    message: "Give legs or csv (or include_claims).",
+    path: ["legs"],
+  });
 export type CreatePayoutBody = z.infer<typeof createPayoutBody>;
 
 export const updatePayoutBody = z
@@ -128,4 +133,49 @@ export const payoutWebhookEventJson = z.object({
   event: z.enum(payoutEventTypes),
   created_at: timestamp,
   data: payoutJson.describe("The batch exactly as GET /api/payouts/{id}/ returned it after the change"),
+});
+
+/** 90 days: a claim link is an IOU to be collected soon, not a standing offer. */
+export const maxClaimHours = 90 * 24;
+
+export const createClaimBody = z.object({
+  blockchain: z.string().trim().min(1).max(64).describe("Blockchain slug, e.g. base"),
+  currency: z.string().trim().min(1).max(32).describe("The token owed, e.g. USDC"),
+  amount: z.string().describe('Decimal amount in the token ("25.5")'),
+  expires_in_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxClaimHours)
+    .default(7 * 24)
+    .describe(`Hours until the link can no longer be claimed (default 168, at most ${maxClaimHours})`),
+  reference: z.string().trim().max(maxReferenceLength).nullish().describe("Your reference, carried to the leg that pays it"),
+});
+export type CreateClaimBody = z.infer<typeof createClaimBody>;
+
+export const claimParams = z.object({ claimId: z.string().regex(/^CLM-[0-9A-Za-z]{1,64}$/) });
+
+export const claimBody = z.object({
+  address: z.string().trim().describe("Your own address on the link's blockchain (EIP-55 checked when mixed-case)"),
+});
+
+export const claimStatuses = ["open", "claimed", "paid", "cancelled"] as const;
+
+export const publicClaimJson = z.object({
+  id: z.string(),
+  blockchain: z.string(),
+  currency: z.string(),
+  amount: decimalString,
+  expires_at: timestamp,
+  status: z.enum(claimStatuses).describe("open: waiting for your address; claimed: the merchant's next batch pays it; paid"),
+  claim_address: evmAddress.nullable(),
+});
+
+export const claimJson = publicClaimJson.extend({
+  url: z.string().describe("The link to give the recipient (the public claim endpoint)"),
+  reference: z.string().nullable(),
+  claimed_at: timestamp.nullable(),
+  batch_id: z.number().int().nullable().describe("The batch paying it, while one does"),
+  paid_at: timestamp.nullable(),
+  created_at: timestamp,
 });

@@ -18,7 +18,7 @@ import { findWalletForChain } from "@/lib/wallets/queries";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { disperserAbi, disperserAddress } from "./disperser";
 import { recordPayoutEvent } from "./payout-events";
-import { findSentPayouts, listPayoutLegs, updateBatchLegs, updatePayoutBatch, updatePayoutLeg } from "./queries";
+import { findSentPayouts, listPayoutLegs, markClaimsPaid, releaseClaims, updateBatchLegs, updatePayoutBatch, updatePayoutLeg } from "./queries";
 
 type LegOutcome = { status: "paid" } | { status: "failed"; reason: string };
 
@@ -144,6 +144,18 @@ export async function settlePayouts(
       await updateBatchLegs(tx, batch.id, { status: "confirmed", updatedAt: now }, "paid");
       const legs = await listPayoutLegs(tx, batch.id);
       const anyPaid = legs.some((leg) => leg.status === "confirmed");
+      // Claim links: paid by a confirmed leg; a failed leg's claim waits for the next batch.
+      await markClaimsPaid(
+        tx,
+        legs.flatMap((leg) => (leg.claimId && leg.status === "confirmed" ? [leg.claimId] : [])),
+        now,
+      );
+      await releaseClaims(
+        tx,
+        batch.id,
+        now,
+        legs.flatMap((leg) => (leg.claimId && leg.status === "failed" ? [leg.claimId] : [])),
+      );
       const settled = await updatePayoutBatch(tx, batch.id, { status: anyPaid ? "confirmed" : "failed", confirmedAt: now, updatedAt: now });
       await recordPayoutEvent(tx, anyPaid ? "payout.confirmed" : "payout.failed", settled, legs, now);
     });

@@ -12,6 +12,8 @@ import { POST as approve } from "@/app/api/payouts/[id]/approve/route";
 import { POST as cancel } from "@/app/api/payouts/[id]/cancel/route";
 import { POST as reportTransaction } from "@/app/api/payouts/[id]/transaction/route";
 import { PUT as putSettings } from "@/app/api/payout-settings/route";
+import { GET as listClaims, POST as postClaim } from "@/app/api/payout-claims/route";
+import { GET as showClaim, POST as claimLink } from "@/app/api/payout-claims/[claimId]/claim/route";
 import { GET as auditLog } from "@/app/api/audit-log/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { and, asc, eq } from "drizzle-orm";
@@ -31,6 +33,7 @@ import { addMember, invitationTokenFromOutbox } from "../helpers/members";
 import { call } from "../helpers/request";
 
 const { GET: exportMovements } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
+const { createPayoutAction, approvePayoutAction } = await import("@/app/(dashboard)/dashboard/payouts/actions");
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
@@ -333,6 +336,77 @@ describe("payouts", () => {
     expect(ok.body.data).toMatchObject({ amount_currency: "USD", rate: "3412.57", usd_value: "44.13", rate_locked_at: expect.any(String) });
     expect(ok.body.data.legs[0]).toMatchObject({ fiat_amount: "34.13", address: good, reference: "A-1" });
     expect(ok.body.data.legs[0].amount).toMatch(/^0\.0100/);
+  });
+
+  test("the dashboard's form takes a pasted CSV through the same checks, naming each refused line; a viewer cannot approve there either", async () => {
+    const owner = await merchantWithWallet();
+    const team = await members(owner);
+    signInAs(owner);
+    const good = randomAddress();
+    const refused = await createPayoutAction({ asset: "base:USDC", amount_currency: "token", csv: `address,amount\n${good},1\n${good},2` });
+    expect(refused).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { "csv.3.address": [expect.stringMatching(/Duplicate/)] } } });
+    expect(refused.ok ? "" : refused.error.message).toMatch(/line 3, address: Duplicate/);
+    const made = await createPayoutAction({ asset: "base:USDC", amount_currency: "token", csv: `address,amount\n${good},1` });
+    expect(made).toMatchObject({ ok: true, data: { id: expect.any(Number) } });
+    signInAs({ id: team.viewer.id, username: team.viewer.username }, { accountId: owner.id, role: "viewer" });
+    expect(await createPayoutAction({ asset: "base:USDC", amount_currency: "token", csv: `address,amount\n${good},1` })).toMatchObject({
+      ok: false,
+      error: { code: "INSUFFICIENT_PERMISSIONS" },
+    });
+    expect(await approvePayoutAction({ id: String(made.ok ? made.data.id : 0) })).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_PERMISSIONS" } });
+    signInAs(null);
+  });
+
+  test("a claim link is claimed once by its recipient and paid by the merchant's next batch", async () => {
+    const merchant = await merchantWithWallet();
+    const made = await call(postClaim, "POST", "/api/payout-claims/", {
+      token: merchant.access,
+      body: { blockchain: "base", currency: "ETH", amount: "0.004", reference: "bounty-7" },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expectMatchesSchema("POST /api/payout-claims", 201, made.body);
+    const claimId = made.body.data.id as string;
+    expect(made.body.data).toMatchObject({
+      status: "open",
+      amount: "0.004",
+      claim_address: null,
+      url: expect.stringContaining(`/api/payout-claims/${claimId}/claim/`),
+    });
+    const params = { claimId };
+    const path = `/api/payout-claims/${claimId}/claim/`;
+    expect((await call(showClaim, "GET", path, { params })).body.data).toMatchObject({ status: "open", currency: "ETH" });
+
+    const order = await createOrder(merchant, { blockchain: "base", amount: "10", currency: "USDC" });
+    const refused = await call(claimLink, "POST", path, { params, body: { address: order.receiving_address } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.address[0]).toMatch(/deposit address/);
+    const recipient = randomAddress();
+    const claimed = await call(claimLink, "POST", path, { params, body: { address: recipient } });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    expect(claimed.body.data).toMatchObject({ status: "claimed", claim_address: recipient });
+    const again = await call(claimLink, "POST", path, { params, body: { address: randomAddress() } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("PAYOUT_CLAIM_CLOSED");
+
+    // The next batch pays it as one more leg.
+    const other = randomAddress();
+    const batch = (await create(merchant.access, { blockchain: "base", currency: "ETH", legs: [{ address: other, amount: "0.001" }], include_claims: true }))
+      .body.data;
+    expect(batch.legs).toEqual([
+      expect.objectContaining({ address: other }),
+      expect.objectContaining({ address: recipient, amount: "0.004", reference: "bounty-7" }),
+    ]);
+    // Not twice: a second batch finds no claim left to pay.
+    const second = await create(merchant.access, { blockchain: "base", currency: "ETH", include_claims: true });
+    expect(second.status).toBe(400);
+    const hash = await signAndSend(batch);
+    expect((await report(merchant.access, batch.id, hash)).status).toBe(200);
+    await client().waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await net.testClient().mine({ blocks: 1 });
+    await settle();
+    const listed = await call(listClaims, "GET", "/api/payout-claims/", { token: merchant.access });
+    expect(listed.body.results).toEqual([expect.objectContaining({ id: claimId, status: "paid", batch_id: batch.id, paid_at: expect.any(String) })]);
+    expect(await client().getBalance({ address: recipient as Address })).toBe(parseEther("0.004"));
   });
 
   test("drafts are edited and cancelled; another merchant's batch is 404", async () => {

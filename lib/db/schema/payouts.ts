@@ -81,6 +81,8 @@ export const payoutLegs = pgTable(
     /** The amount as entered in the batch's fiat currency ("25.00"); null when entered in the token. */
     fiatAmount: text("fiat_amount"),
     reference: text("reference"),
+    /** The claim link (payout_claims) this leg pays, if any. */
+    claimId: text("claim_id"),
     /** pending (not yet settled on chain) | paid (seen, waiting for confirmations) | confirmed | failed */
     status: text("status").notNull(),
     failureReason: text("failure_reason"),
@@ -101,3 +103,39 @@ export const payoutSettings = pgTable("payout_settings", {
   ...timestamps,
 });
 export type PayoutSettings = typeof payoutSettings.$inferSelect;
+
+/**
+ * A claim link (a pull payment): an amount of a token the merchant owes someone who gives their own
+ * address at /api/payout-claims/{id}/claim (public: the id is the link's secret). Claimed once; the
+ * merchant's next batch with `include_claims` pays it.
+ */
+export const payoutClaims = pgTable(
+  "payout_claims",
+  {
+    /** `CLM-…`: the link's only credential. */
+    id: text("id").primaryKey(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    blockchainId: integer("blockchain_id").notNull(),
+    currency: text("currency").notNull(),
+    decimals: integer("decimals").notNull(),
+    amount: baseUnits("amount").notNull(),
+    reference: text("reference"),
+    expiresAt: ts("expires_at").notNull(),
+    /** open (waiting for an address) | claimed | paid | cancelled */
+    status: text("status").notNull(),
+    claimAddress: text("claim_address"),
+    claimedAt: ts("claimed_at"),
+    /** The batch paying it, while one does. */
+    batchId: integer("batch_id").references(() => payoutBatches.id, { onDelete: "set null" }),
+    paidAt: ts("paid_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("payout_claims_merchant_idx").on(t.merchantId, t.createdAt),
+    // The next batch's lookup: claimed, not in a batch, per chain and token.
+    index("payout_claims_due_idx").on(t.merchantId, t.blockchainId, t.currency).where(sql`status = 'claimed' and batch_id is null`),
+  ],
+);
+export type PayoutClaim = typeof payoutClaims.$inferSelect;
