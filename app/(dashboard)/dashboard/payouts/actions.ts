@@ -3,10 +3,11 @@
 import { z } from "zod";
 import { authedAction, type ActionContext } from "@/lib/auth/authed-action";
 import { ApiError } from "@/lib/http/errors";
-import { rowId } from "@/lib/http/schemas";
+import { rowId, txHash } from "@/lib/http/schemas";
 import type { PayoutActor } from "@/lib/payouts/actor";
 import { approvePayout } from "@/lib/payouts/approve-payout";
 import { cancelPayout } from "@/lib/payouts/cancel-payout";
+import { recordPayoutTransaction } from "@/lib/payouts/record-payout-transaction";
 import { createPayout } from "@/lib/payouts/save-payout";
 import { createPayoutBody } from "@/lib/payouts/schemas";
 
@@ -53,3 +54,10 @@ export const approvePayoutAction = authedAction(z.object({ id: rowId }), async (
 export const cancelPayoutAction = authedAction(z.object({ id: rowId }), async ({ id }, ctx) => ({ id: (await cancelPayout(ctx.db, actorOf(ctx), id)).id }), {
   permission: "create_payments",
 });
+
+/** Same use-case as POST /api/payouts/{id}/transaction/: the hash the browser wallet sent. */
+export const reportPayoutTransactionAction = authedAction(
+  z.object({ id: rowId, tx_hash: txHash }),
+  async ({ id, tx_hash }, ctx) => ({ id: (await recordPayoutTransaction(ctx.db, actorOf(ctx), id, tx_hash)).id }),
+  { permission: "create_payments" },
+);

@@ -13,7 +13,8 @@ import { listPayouts } from "@/lib/payouts/list-payouts";
 import { getPayoutSettings } from "@/lib/payouts/payout-settings";
 import type { serializePayout } from "@/lib/payouts/serialize";
 import { fiatCurrencies } from "@/lib/pricing/convert";
-import { approvePayoutAction, cancelPayoutAction, createPayoutAction } from "./actions";
+import { SignPayoutButton } from "@/components/dashboard/sign-payout-button";
+import { approvePayoutAction, cancelPayoutAction, createPayoutAction, reportPayoutTransactionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Payouts · Dashboard" };
 
@@ -65,6 +66,9 @@ export default async function PayoutsPage() {
         <>
           {canApprove && b.status === "draft" && b.approval_required ? (
             <ActionForm action={approvePayoutAction} hiddenFields={{ id: b.id }} submitLabel="Approve" small label={`Approve batch ${b.id}`} />
+          ) : null}
+          {canCreate && b.transaction && (b.status === "draft" || b.status === "approved") ? (
+            <SignPayoutButton batchId={b.id} allowance={b.allowance_transaction} transaction={b.transaction} report={reportPayoutTransactionAction} />
           ) : null}
           {canCreate && (b.status === "draft" || b.status === "approved") ? (
             <ActionForm
