@@ -34,6 +34,7 @@ export const auditActions = {
   "payout.approved": "Payout batch approved",
   "payout.sent": "Payout batch transaction reported",
   "payout.settings_updated": "Payout approval threshold changed",
+  "payout.claim_link_created": "Payout claim link created",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

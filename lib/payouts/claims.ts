@@ -42,7 +42,7 @@ export function serializeClaim(claim: PayoutClaim) {
   };
 }
 
-/** A claim link for an amount of a token, open until its expiry. Audited as payout.created (target claim:…). */
+/** A claim link for an amount of a token, open until its expiry. Audited. */
 export async function createClaim(db: Db, merchantId: number, body: CreateClaimBody, now = new Date()) {
   const chain = findBlockchainBySlug(body.blockchain.toLowerCase());
   if (!chain || !disperserAddress(chain)) throw new ApiError("INVALID_BLOCKCHAIN", `Payouts on '${body.blockchain}' are not available.`);
@@ -65,7 +65,7 @@ export async function createClaim(db: Db, merchantId: number, body: CreateClaimB
     });
     await recordAudit(tx, {
       merchantId,
-      action: "payout.created",
+      action: "payout.claim_link_created",
       target: `claim:${claim.id}`,
       after: { amount: claim.amount, currency: claim.currency, expires_at: claim.expiresAt.toISOString() },
       now,
