@@ -299,13 +299,17 @@ describe("payouts", () => {
     const order = await createOrder(merchant, { blockchain: "base", amount: "10", currency: "USDC" });
     const good = randomAddress();
     const lower = randomAddress();
+    // A checksummed address with one letter's case flipped: still hex, no longer its EIP-55 checksum.
+    const checksummed = randomAddress();
+    const letter = checksummed.slice(2).search(/[a-fA-F]/) + 2;
+    const flipped = checksummed[letter]!;
     const badChecksum =
-      good.slice(0, 2) + good.slice(2, 3) + (good[3] === good[3]!.toUpperCase() ? good[3]!.toLowerCase() : good[3]!.toUpperCase()) + good.slice(4);
+      checksummed.slice(0, letter) + (flipped === flipped.toUpperCase() ? flipped.toLowerCase() : flipped.toUpperCase()) + checksummed.slice(letter + 1);
     const csv = [
       "address,amount,token,reference",
       `${good},10,USDC,A-1`,
       `${lower.toLowerCase()},1,USDC,A-2`,
-      `${badChecksum.replace(/[a-f]/, (c) => c.toUpperCase())},2,USDC,A-3`,
+      `${badChecksum},2,USDC,A-3`,
       `${order.receiving_address},3,USDC,A-4`,
       `${randomAddress()},4,DOGE,A-5`,
       `${good},5,USDC,A-6`,
