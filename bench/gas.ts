@@ -12,7 +12,8 @@ import { ensureGatewayContracts } from "@/lib/chains/sandbox-devnet";
  * plain ETH transfer (the floor), of the customer's payment to a deposit address, and the gateway's
  * gas per payment to sweep it, at batch sizes 1, 5, 20 and 100, each also as a ratio to the plain
  * transfer of the same asset (a transfer to a fresh address, as the customer's payment is). Merchants' wallets already hold the asset (they were paid before),
- * and each batch pays four merchants in turn, as a sweeper's batch of one chain would.
+ * and each batch pays four merchants in turn, as a sweeper's batch of one chain would. Then a payout
+ * batch's gas per leg (issue 54) at the same sizes.
  */
 const batchSizes = [1, 5, 20, 100];
 const merchantCount = 4;
@@ -87,6 +88,7 @@ export async function runGasBench(): Promise<void> {
     rows.push({ label: "customer's ETH payment to a deposit address", gas: average(payments.native), asset: "native" });
     rows.push(...sweepRows);
     rows.push({ label: "gasless ERC-20 payment (EIP-3009 relay), relayer's gas", gas: (await measureGaslessGas(devnet.rpcUrl)).relayedTransfer, asset: "erc20" });
+    rows.push(...(await payoutRows(client, customer, gasOf, fresh)));
 
     console.log("\n== gas (devnet, one run; ratio to the plain transfer of the same asset) ==");
     const width = Math.max(...rows.map((row) => row.label.length));
@@ -100,6 +102,40 @@ export async function runGasBench(): Promise<void> {
 }
 
 type Wallet = ReturnType<typeof createWalletClient> & { account: { address: Address } };
+
+/**
+ * Issue 54: a payout batch through the PayoutDisperser (lib/payouts), per leg, at the same batch
+ * sizes, to fresh recipients; the ERC-20 allowance is given once beforehand (a merchant approves
+ * the contract once per batch or for many) and not counted.
+ */
+async function payoutRows(client: PublicClient, payer: Wallet, gasOf: (hash: Hex) => Promise<bigint>, fresh: () => Address): Promise<Array<{ label: string; gas: bigint; asset: Asset }>> {
+  const deployed = await client.waitForTransactionReceipt({
+    hash: await payer.deployContract({ chain: devnetChain, account: payer.account, abi: artifacts.payoutDisperserArtifact.abi, bytecode: artifacts.payoutDisperserArtifact.bytecode }),
+  });
+  const disperser = deployed.contractAddress!;
+  await gasOf(await payer.writeContract({ chain: devnetChain, account: payer.account, address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [disperser, 2n ** 255n] }));
+  const rows: Array<{ label: string; gas: bigint; asset: Asset }> = [];
+  for (const asset of ["erc20", "native"] as const) {
+    for (const [i, size] of batchSizes.entries()) {
+      const recipients = Array.from({ length: size }, fresh);
+      const amounts = recipients.map(() => (asset === "erc20" ? tokenAmount : nativeAmount));
+      const hash =
+        asset === "erc20"
+          ? await payer.writeContract({ chain: devnetChain, account: payer.account, address: disperser, abi: artifacts.payoutDisperserArtifact.abi, functionName: "payToken", args: [BigInt(i + 1), devnetContracts.USDC, recipients, amounts] })
+          : await payer.writeContract({
+              chain: devnetChain,
+              account: payer.account,
+              address: disperser,
+              abi: artifacts.payoutDisperserArtifact.abi,
+              functionName: "payNative",
+              args: [BigInt(i + 1), recipients, amounts],
+              value: nativeAmount * BigInt(size),
+            });
+      rows.push({ label: `payout batch, ${asset === "erc20" ? "ERC-20" : "native"}, ${size} legs, per leg`, gas: (await gasOf(hash)) / BigInt(size), asset });
+    }
+  }
+  return rows;
+}
 
 async function sweepStrategies(client: PublicClient, sweeper: Wallet, gasOf: (hash: Hex) => Promise<bigint>): Promise<SweepStrategy[]> {
   const catalogTokens = [devnetContracts.USDC, devnetContracts.USDT];

@@ -9,6 +9,7 @@ import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
+import { payoutRoutes } from "@/lib/payouts/routes";
 import { refundRoutes } from "@/lib/refunds/routes";
 import { sandboxRoutes } from "@/lib/sandbox/routes";
 import { transactionRoutes } from "@/lib/transactions/routes";
@@ -29,6 +30,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(walletRoutes),
   ...Object.values(orderRoutes),
   ...Object.values(refundRoutes),
+  ...Object.values(payoutRoutes),
   ...Object.values(gaslessRoutes),
   ...Object.values(sandboxRoutes),
   ...Object.values(transactionRoutes),

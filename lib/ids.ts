@@ -10,6 +10,7 @@ const prefixes = {
   webhookMessage: "msg_",
   inbox: "inb_",
   paymentLink: "LNK-",
+  payoutClaim: "CLM-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;

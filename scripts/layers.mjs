@@ -38,7 +38,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  *   and renders the metrics from the tasks, chains, webhooks and gasless state.
  * - engine: every task and the per-chain policy; it composes the domains below (scan → attribute →
  *   advance). Nothing but the surfaces and the assembly may know it.
- * - features: what is built on payments: gasless relays, payment links, the sandbox's tools, and the
+ * - features: what is built on payments: gasless relays, payment links, payouts, the sandbox's tools, and the
  *   retention policy over several domains' tables.
  * - payments: orders and refunds (a refund's JSON is part of its order's: they share a layer).
  * - payment basics: what orders are made of: the merchant's wallets, on-chain transactions, prices.
@@ -67,7 +67,7 @@ export const layers = [
   { name: "assembly", entries: ["lib/api-routes", "lib/openapi", "lib/server-start", "lib/http/with-api", "lib/http/plain-route", "lib/http/route-methods"] },
   { name: "surfaces", entries: ["lib/dashboard", "lib/health"] },
   { name: "engine", entries: ["lib/engine"] },
-  { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/sandbox", "lib/retention"] },
+  { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/payouts", "lib/sandbox", "lib/retention"] },
   { name: "payments", entries: ["lib/orders", "lib/refunds"] },
   { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing"] },
   { name: "account services", entries: ["lib/webhooks", "lib/mail", "lib/members"] },

@@ -2,10 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { createWalletClient, custom, type Address, type EIP1193Provider, type Hex } from "viem";
+import { createWalletClient, custom, type Address, type Hex } from "viem";
 import { Alert, Button } from "@/components/ui";
 import { Checkbox } from "@/components/ui/checkbox";
 import type { ActionResult } from "@/lib/auth/authed-action";
+import { findBrowserWallet } from "./browser-wallet";
 
 export interface UnsignedRefundTransaction {
   from: string;
@@ -13,21 +14,6 @@ export interface UnsignedRefundTransaction {
   data: string;
   value: string;
   chainId: number;
-}
-
-/** The browser wallet: `window.ethereum`, or else the first wallet announcing itself through EIP-6963. */
-function findBrowserWallet(): EIP1193Provider | undefined {
-  const injected = (window as unknown as { ethereum?: EIP1193Provider }).ethereum;
-  if (injected) return injected;
-  let announced: EIP1193Provider | undefined;
-  const listener = (event: Event) => {
-    announced ??= (event as CustomEvent<{ provider: EIP1193Provider }>).detail?.provider;
-  };
-  window.addEventListener("eip6963:announceProvider", listener);
-  // Wallets answer the request synchronously, inside dispatchEvent.
-  window.dispatchEvent(new Event("eip6963:requestProvider"));
-  window.removeEventListener("eip6963:announceProvider", listener);
-  return announced;
 }
 
 /**

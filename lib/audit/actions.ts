@@ -28,6 +28,13 @@ export const auditActions = {
   "member.joined": "Member joined",
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
+  "payout.created": "Payout batch created",
+  "payout.updated": "Payout batch changed",
+  "payout.cancelled": "Payout batch cancelled",
+  "payout.approved": "Payout batch approved",
+  "payout.sent": "Payout batch transaction reported",
+  "payout.settings_updated": "Payout approval threshold changed",
+  "payout.claim_link_created": "Payout claim link created",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

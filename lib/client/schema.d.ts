@@ -1189,6 +1189,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payout-claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List claim links
+         * @description Newest first.
+         *
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getPayoutClaims"];
+        put?: never;
+        /**
+         * Create a claim link
+         * @description A pull payment: an amount of a token you owe someone who gives their own address at `url` (public; the id is the link's only credential), once, before `expires_at`. Your next batch created with `include_claims: true` on that blockchain and token pays every claimed link as a leg (reference: the link's reference or id); the link is `paid` once that leg is confirmed, and waits for the next batch if the leg fails.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postPayoutClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-claims/{claimId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * See a claim link (recipient)
+         * @description What the link pays and whether it is still open. Public, by the link's id.
+         *
+         *     No credential needed.
+         */
+        get: operations["getPayoutClaimsByClaimIdClaim"];
+        put?: never;
+        /**
+         * Claim a claim link (recipient)
+         * @description The recipient's own address: once per link, before it expires (409 PAYOUT_CLAIM_CLOSED otherwise). Checked like a batch leg: a bad checksum, the gateway's deposit addresses or contracts, or the merchant's own wallets are 400 VALIDATION_ERROR on `address`.
+         *
+         *     No credential needed.
+         */
+        post: operations["postPayoutClaimsByClaimIdClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the payout approval threshold
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getPayoutSettings"];
+        /**
+         * Set the payout approval threshold
+         * @description Batches saved from now on whose USD worth is above it (or unknown) need a second member's approval. Owner or admin login.
+         *
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
+         */
+        put: operations["putPayoutSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payout batches
+         * @description Newest first, each with its legs.
+         *
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getPayouts"];
+        put?: never;
+        /**
+         * Create a payout batch
+         * @description A draft batch paying one token on one blockchain to many addresses, entered as `legs` or uploaded as `csv` (header row: address, amount, and optionally token, chain, reference). Every row is checked and all problems are answered at once, row by row: 400 VALIDATION_ERROR with `details` keyed `legs.<index>.<field>` or `csv.<line>.<field>` (line 1 is the header) for an address that is not one or whose EIP-55 checksum is wrong, an address of the gateway (deposit addresses, its contracts) or one of your payout wallets, a bad amount, a token unknown on the chain or not the batch's, another chain, and duplicate addresses or references. With `amount_currency` (USD, EUR, …) the amounts are fiat, converted at a rate locked now (`rate`, `rate_locked_at`). Above the account's approval threshold (PUT /api/payout-settings/) `approval_required` is true and a second member must approve before `transaction` appears. The gateway never holds funds: sign `allowance_transaction` (tokens) and `transaction` with your wallet, then report the hash with POST /api/payouts/{id}/transaction/.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout batch
+         * @description The batch, its legs and, when it may be signed, the transaction to sign.
+         *
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getPayoutsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a draft payout batch
+         * @description New `legs` or `csv` (checked as on create, and priced at a rate locked now), `amount_currency`, `note`. Only a draft (409 PAYOUT_NOT_EDITABLE otherwise).
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        patch: operations["patchPayoutsById"];
+        trace?: never;
+    };
+    "/api/payouts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payout batch
+         * @description A second member approves a draft: an owner's or admin's login (403 INSUFFICIENT_PERMISSIONS for other roles and API keys), not the member who made it (403 PAYOUT_APPROVAL_REFUSED). The batch is then frozen and `transaction` appears.
+         *
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
+         */
+        post: operations["postPayoutsByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payout batch
+         * @description A draft or approved batch; not one already sent.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postPayoutsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}/transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a payout batch's transaction
+         * @description The hash of the transaction your wallet sent. The batch becomes `sent`; the gateway reads the receipt, marks each leg `paid` or `failed` from the contract's events (a recipient that refuses the money fails alone), and `confirmed` after your wallet's confirmation threshold; a reorg puts the legs back to pending until the transaction is mined again. Refused before approval when approval is required (409 PAYOUT_APPROVAL_REQUIRED).
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postPayoutsByIdTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/faucet": {
         parameters: {
             query?: never;
@@ -1673,6 +1877,116 @@ export interface webhooks {
          *     POSTed to every active endpoint subscribed to `payment.reorged` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
          */
         post: operations["webhookPaymentReorged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.created
+         * @description A payout batch was saved as a draft (`POST /api/payouts/`): `data` is the batch with its legs; `approval_required` says whether a second member must approve it.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.created` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.approved
+         * @description A second member approved the batch: `data.transaction` is now the transaction to sign.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.approved` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.sent
+         * @description The batch's transaction was reported (`POST /api/payouts/{id}/transaction/`): `data.transaction_hash`; the legs settle from its receipt.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.sent` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.confirmed
+         * @description The batch transaction has your wallet's confirmations: each leg in `data.legs` is `confirmed`, or `failed` with its `failure_reason` (a recipient that refused the money fails alone).
+         *
+         *     POSTed to every active endpoint subscribed to `payout.confirmed` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.
+         *
+         *     POSTed to every active endpoint subscribed to `payout.failed` (signed with the endpoint's secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPayoutFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2432,6 +2746,133 @@ export interface components {
              */
             refund_address_signed_by: string;
         };
+        PayoutBatch: {
+            id: number;
+            blockchain: string;
+            currency: string;
+            token_address: string | null;
+            /** @enum {string} */
+            status: "draft" | "approved" | "sent" | "confirmed" | "failed" | "cancelled";
+            /** @example 10.5 */
+            total: string;
+            total_base_units: string;
+            leg_count: number;
+            amount_currency: string | null;
+            /** @description amount_currency per whole token, locked when the legs were saved */
+            rate: string | null;
+            /** @description The batch's worth in USD at the locked rate (what the approval threshold compares) */
+            usd_value: string | null;
+            rate_locked_at: string | null;
+            note: string | null;
+            approval_required: boolean;
+            created_by: string;
+            approved_by: string | null;
+            approved_at: string | null;
+            transaction_hash: string | null;
+            from_address: string | null;
+            block_number: number | null;
+            sent_at: string | null;
+            confirmed_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            updated_at: string;
+            /** @description The PayoutDisperser the batch is paid through */
+            contract_address: string | null;
+            /** @description A token batch: approve(contract_address, total), to sign before `transaction` (skip it if the allowance is already there) */
+            allowance_transaction: {
+                /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+                to: string;
+                data: string;
+                /** @description Native coin in wei, as an integer string */
+                value: string;
+                chainId: number;
+            } | null;
+            /** @description The one transaction that pays every leg; null until the batch may be signed (approved, when approval is required) */
+            transaction: {
+                /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+                to: string;
+                data: string;
+                /** @description Native coin in wei, as an integer string */
+                value: string;
+                chainId: number;
+            } | null;
+            legs: {
+                /** @description The leg's index in the batch transaction and its events */
+                position: number;
+                /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+                address: string;
+                /**
+                 * @description In the batch's token
+                 * @example 10.5
+                 */
+                amount: string;
+                amount_base_units: string;
+                /** @description As entered, in the batch's amount_currency */
+                fiat_amount: string | null;
+                reference: string | null;
+                /** @enum {string} */
+                status: "pending" | "paid" | "confirmed" | "failed";
+                failure_reason: string | null;
+            }[];
+        };
+        GetPayoutClaimsResult: {
+            id: string;
+            blockchain: string;
+            currency: string;
+            /** @example 10.5 */
+            amount: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description open: waiting for your address; claimed: the merchant's next batch pays it; paid
+             * @enum {string}
+             */
+            status: "open" | "claimed" | "paid" | "cancelled";
+            claim_address: string | null;
+            /** @description The link to give the recipient (the public claim endpoint) */
+            url: string;
+            reference: string | null;
+            claimed_at: string | null;
+            /** @description The batch paying it, while one does */
+            batch_id: number | null;
+            paid_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        GetPayoutClaimsByClaimIdClaimResult: {
+            id: string;
+            blockchain: string;
+            currency: string;
+            /** @example 10.5 */
+            amount: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description open: waiting for your address; claimed: the merchant's next batch pays it; paid
+             * @enum {string}
+             */
+            status: "open" | "claimed" | "paid" | "cancelled";
+            claim_address: string | null;
+        };
+        GetPayoutSettingsResult: {
+            approval_threshold_usd: string | null;
+        };
         PostPayByOrderIdGaslessResult: {
             /**
              * @description mined: the transfer is in a block (the page then follows its confirmations); pending: sent, not mined yet
@@ -2554,7 +2995,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2574,7 +3015,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2596,7 +3037,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -2638,7 +3079,7 @@ export interface components {
             /** @description The webhook-id header sent */
             webhook_id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
             url: string;
             /** @description Whether the receiver answered 2xx */
             succeeded: boolean;
@@ -2862,7 +3303,7 @@ export interface components {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
             id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -2873,6 +3314,19 @@ export interface components {
             /** @description The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change */
             data: components["schemas"]["Order"];
         };
+        PayoutWebhookEvent: {
+            /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
+            id: string;
+            /** @enum {string} */
+            event: "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed";
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description The batch exactly as GET /api/payouts/{id}/ returned it after the change */
+            data: components["schemas"]["PayoutBatch"];
+        };
         Error: {
             /** @constant */
             success: false;
@@ -2881,7 +3335,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2900,7 +3354,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2921,7 +3375,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -2940,7 +3394,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -6512,7 +6966,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only entries of this action, e.g. api_key.created */
-                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed";
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "payout.created" | "payout.updated" | "payout.cancelled" | "payout.approved" | "payout.sent" | "payout.settings_updated" | "payout.claim_link_created";
                 /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
                 from?: string;
                 /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
@@ -10965,6 +11419,1954 @@ export interface operations {
             };
         };
     };
+    getPayoutClaims: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
+                page?: string;
+                /** @description Items per page (default 20; values above 100 are capped at 100) */
+                page_size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results (the bare list shape). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
+                        count: number;
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
+                        next: string | null;
+                        /** @description Path of the previous page, or null */
+                        previous: string | null;
+                        results: components["schemas"]["GetPayoutClaimsResult"][];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayoutClaims: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Blockchain slug, e.g. base */
+                    blockchain: string;
+                    /** @description The token owed, e.g. USDC */
+                    currency: string;
+                    /** @description Decimal amount in the token ("25.5") */
+                    amount: string;
+                    /**
+                     * @description Hours until the link can no longer be claimed (default 168, at most 2160)
+                     * @default 168
+                     */
+                    expires_in_hours?: number;
+                    /** @description Your reference, carried to the leg that pays it */
+                    reference?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetPayoutClaimsResult"];
+                        /** @example Claim link created: give its url to the recipient. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayoutClaimsByClaimIdClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                claimId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetPayoutClaimsByClaimIdClaimResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayoutClaimsByClaimIdClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                claimId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your own address on the link's blockchain (EIP-55 checked when mixed-case) */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetPayoutClaimsByClaimIdClaimResult"];
+                        /** @example Claimed: the merchant's next payout batch pays it. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYOUT_CLAIM_CLOSED`: The claim link cannot take an address: it was already claimed (one claim per link), it expired, or the merchant cancelled it. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_CLAIM_CLOSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetPayoutSettingsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putPayoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Batches worth more than this (in USD at the locked rate) need a second member's approval; null: none do */
+                    approval_threshold_usd: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetPayoutSettingsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayouts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
+                page?: string;
+                /** @description Items per page (default 20; values above 100 are capped at 100) */
+                page_size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results (the bare list shape). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
+                        count: number;
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
+                        next: string | null;
+                        /** @description Path of the previous page, or null */
+                        previous: string | null;
+                        results: components["schemas"]["PayoutBatch"][];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Blockchain slug, e.g. base */
+                    blockchain: string;
+                    /** @description The token every leg is paid in, e.g. USDC or ETH */
+                    currency: string;
+                    /** @description The recipients, entered; or give `csv` */
+                    legs?: {
+                        /** @description The recipient's EVM address (EIP-55 checked when mixed-case) */
+                        address: string;
+                        /** @description Decimal amount, in the batch's token, or in `amount_currency` when the batch has one ("25.00") */
+                        amount: string;
+                        /** @description Your reference for the leg (invoice, affiliate id); unique within the batch */
+                        reference?: string | null;
+                    }[];
+                    /** @description The recipients as CSV with a header row: address, amount, and optionally token, chain, reference (a row's token and chain, if given, must be the batch's) */
+                    csv?: string;
+                    /** @description Fiat the amounts are in (USD, EUR, …), converted at a rate locked when the batch is saved; omitted: amounts in the token */
+                    amount_currency?: string | null;
+                    /** @description A note for your records */
+                    note?: string | null;
+                    /** @description Also pay every claimed claim link of this blockchain and token that no batch pays yet, one leg each */
+                    include_claims?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example Payout batch saved as a draft. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "UNSUPPORTED_PRICE_CURRENCY";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PRICE_FEED_STALE`: A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.
+             *
+             *     `PRICE_FEED_UNAVAILABLE`: A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.
+             */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayoutsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchPayoutsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The recipients, entered; or give `csv` */
+                    legs?: {
+                        /** @description The recipient's EVM address (EIP-55 checked when mixed-case) */
+                        address: string;
+                        /** @description Decimal amount, in the batch's token, or in `amount_currency` when the batch has one ("25.00") */
+                        amount: string;
+                        /** @description Your reference for the leg (invoice, affiliate id); unique within the batch */
+                        reference?: string | null;
+                    }[];
+                    /** @description The recipients as CSV with a header row: address, amount, and optionally token, chain, reference (a row's token and chain, if given, must be the batch's) */
+                    csv?: string;
+                    /** @description Fiat the amounts are in (USD, EUR, …), converted at a rate locked when the batch is saved; omitted: amounts in the token */
+                    amount_currency?: string | null;
+                    /** @description A note for your records */
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `UNSUPPORTED_PRICE_CURRENCY`: price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "UNSUPPORTED_PRICE_CURRENCY";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYOUT_NOT_EDITABLE`: The payout batch is past the step asked for: only a draft can be changed or approved, only a draft or an approved batch can be cancelled or take its transaction, and a sent batch is settled by the chain. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_NOT_EDITABLE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PRICE_FEED_STALE`: A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.
+             *
+             *     `PRICE_FEED_UNAVAILABLE`: A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.
+             */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayoutsByIdApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PAYOUT_APPROVAL_REFUSED`: This credential cannot approve the batch: approving needs a member's login (not an API key) whose role manages wallets (owner, admin), other than the member who made the batch.
+             *
+             *     `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation.
+             */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_APPROVAL_REFUSED" | "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PAYOUT_NOT_EDITABLE`: The payout batch is past the step asked for: only a draft can be changed or approved, only a draft or an approved batch can be cancelled or take its transaction, and a sent batch is settled by the chain.
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_NOT_EDITABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayoutsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PAYOUT_NOT_EDITABLE`: The payout batch is past the step asked for: only a draft can be changed or approved, only a draft or an approved batch can be cancelled or take its transaction, and a sent batch is settled by the chain.
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_NOT_EDITABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayoutsByIdTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The hash of the batch transaction your wallet sent */
+                    tx_hash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PAYOUT_NOT_EDITABLE`: The payout batch is past the step asked for: only a draft can be changed or approved, only a draft or an approved batch can be cancelled or take its transaction, and a sent batch is settled by the chain.
+             *
+             *     `PAYOUT_APPROVAL_REQUIRED`: The batch is worth more than the account's approval threshold (or its worth is unknown): a second member must approve it (POST /api/payouts/{id}/approve/) before it is signed.
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postSandboxFaucet: {
         parameters: {
             query?: never;
@@ -12619,7 +15021,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -12945,7 +15347,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -13538,7 +15940,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Which event to send a signed sample of
+                     * @description Which order event to send a signed sample of
                      * @enum {string}
                      */
                     event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
@@ -13981,6 +16383,211 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "payment.reorged";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.approved";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.sent";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhookEvent"] & {
+                    /** @constant */
+                    event?: "payout.failed";
                 };
             };
         };

@@ -3,9 +3,10 @@ import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { sweepMovementsBatch } from "@/lib/chains/queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/money/amounts";
+import { payoutMovementsBatch } from "@/lib/payouts/queries";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
 import { paymentMovementsBatch, transfersOfOrders, type MovementCursor } from "@/lib/transactions/queries";
-import { fiatValue, gasInUsd, valuation, type Valuation } from "@/lib/transactions/valuation";
+import { batchValuation, fiatValue, gasInUsd, valuation, type Valuation } from "@/lib/transactions/valuation";
 import type { Transaction } from "@/lib/db/schema";
 import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
 import type { ExportRange } from "./orders-csv";
@@ -44,7 +45,7 @@ export const movementColumns = [
   "gas_fiat_currency",
 ] as const;
 
-type MovementType = "payment" | "refund" | "sweep";
+type MovementType = "payment" | "refund" | "sweep" | "payout";
 
 /** One movement and what the merge orders it by. */
 export interface Movement {
@@ -70,7 +71,7 @@ export interface MovementEntry {
 }
 
 /** Same-instant movements come out in the order they cause one another: money in, then its sweep, then a refund. */
-const typeRank: Record<MovementType, number> = { payment: 0, sweep: 1, refund: 2 };
+const typeRank: Record<MovementType, number> = { payment: 0, sweep: 1, refund: 2, payout: 3 };
 
 export { fiatValue };
 
@@ -281,6 +282,54 @@ async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRang
   }
 }
 
+/**
+ * Payout legs (lib/payouts) whose batch transaction was mined: one row each, valued at the batch's
+ * locked rate (`batchValuation`); `order_info` names the batch and the leg's reference.
+ */
+async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
+  for await (const { row: p } of batched((after) => payoutMovementsBatch(db, merchantId, range, after, batchSize))) {
+    const { batch, leg } = p;
+    const units = BigInt(leg.amount);
+    const value = batchValuation(batch);
+    const fiat = value ? (batch.amountCurrency ? leg.fiatAmount : fiatValue(units, batch.decimals, value.rate, value.fiatCurrency)) : null;
+    const amount = formatAmount(units, batch.decimals);
+    yield {
+      at: p.at,
+      type: "payout",
+      id: p.id,
+      entry: { orderId: null, txHash: batch.txHash, currency: batch.currency, amount, fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: null, gasFiatCurrency: null, counted: null },
+      values: [
+        p.at.toISOString(),
+        "payout",
+        "out",
+        leg.status,
+        slugOf(batch.blockchainId),
+        batch.currency,
+        amount,
+        value?.fiatCurrency ?? null,
+        fiat,
+        value?.rate ?? null,
+        null,
+        null,
+        null,
+        JSON.stringify({ payout_batch: batch.id, leg: leg.position, reference: leg.reference }),
+        null,
+        batch.txHash,
+        null,
+        batch.blockNumber?.toString() ?? null,
+        batch.fromAddress,
+        leg.toAddress,
+        // Sent and paid for from the merchant's own wallet, one fee for the whole batch: not split per leg here.
+        null,
+        null,
+        ...valuationColumns(value),
+        null,
+        null,
+      ],
+    };
+  }
+}
+
 const before = (a: Movement, b: Movement) =>
   a.at.getTime() - b.at.getTime() || typeRank[a.type] - typeRank[b.type] || a.id - b.id;
 
@@ -298,7 +347,7 @@ export async function* mergedMovements(sources: Array<AsyncGenerator<Movement>>)
 
 /**
  * Every on-chain movement of the merchant's money in the range — payments into deposit addresses,
- * refunds sent, deposits swept to their wallet — as one CSV in time order, streamed: each source is
+ * refunds sent, deposits swept to their wallet, payout legs paid — as one CSV in time order, streamed: each source is
  * read in keyset batches as the client consumes the body.
  */
 export function movementsCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {
@@ -307,7 +356,7 @@ export function movementsCsvStream(db: DbOrTx, merchantId: number, range: Export
 
 /** Every movement of the merchant's in the range, merged in order. The sources start reading only when first pulled. */
 export function movements(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
-  return mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range)]);
+  return mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range), payoutsOut(db, merchantId, range)]);
 }
 
 async function* movementRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {

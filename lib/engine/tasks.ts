@@ -13,6 +13,7 @@ import { nextSweepDueAt } from "@/lib/chains/queries";
 import { sweepConfirmedDeposits } from "@/lib/chains/sweeper";
 import { configuredBackoff } from "@/lib/jobs/run-policy";
 import { ChainTickFailed, StageRetries, watchChainTick, type ChainTickResult } from "./chain-tick";
+import { settlePayoutsTask } from "./settle-payouts";
 
 /**
  * A quiet chain with newHeads over WebSocket (new heads and sandbox tools kick its watcher at once)
@@ -129,6 +130,7 @@ export function chainTasks(): AnyTask[] {
         return { nextRunInMs: due ? Math.min(quietSweepMs, Math.max(1_000, due.getTime() - Date.now())) : quietSweepMs };
       },
     }),
+    settlePayoutsTask(),
     defineTask({
       name: taskNames.housekeeping,
       intervalMs: 10 * 60_000,

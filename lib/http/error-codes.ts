@@ -74,6 +74,27 @@ export const errorCodes = {
       details: { amount: ["Must be at most 2.5."] },
     },
   },
+  PAYOUT_NOT_EDITABLE: {
+    status: 409,
+    description:
+      "The payout batch is past the step asked for: only a draft can be changed or approved, only a draft or an approved batch can be cancelled or take its transaction, and a sent batch is settled by the chain.",
+    example: { message: "Only a draft batch can be changed; this one is sent." },
+  },
+  PAYOUT_APPROVAL_REQUIRED: {
+    status: 409,
+    description: "The batch is worth more than the account's approval threshold (or its worth is unknown): a second member must approve it (POST /api/payouts/{id}/approve/) before it is signed.",
+    example: { message: "This batch (1250.00 USD) is above the approval threshold (1000 USD): another member must approve it first." },
+  },
+  PAYOUT_CLAIM_CLOSED: {
+    status: 409,
+    description: "The claim link cannot take an address: it was already claimed (one claim per link), it expired, or the merchant cancelled it.",
+    example: { message: "This link was already claimed." },
+  },
+  PAYOUT_APPROVAL_REFUSED: {
+    status: 403,
+    description: "This credential cannot approve the batch: approving needs a member's login (not an API key) whose role manages wallets (owner, admin), other than the member who made the batch.",
+    example: { message: "A batch is approved by a second member: you made this one." },
+  },
   INVALID_AUTHORIZATION: {
     status: 400,
     description:

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { publicRefundAddressJson, refundJson } from "@/lib/refunds/schemas";
+import { payoutJson, payoutWebhookEventJson } from "@/lib/payouts/schemas";
 import { apiKeyJson, createdApiKeyJson } from "@/lib/auth/api-key-schemas";
 import { allPermissions } from "@/lib/auth/permissions";
 import { allRoles, memberOnlyPermissions, roleAllows, type MemberPermission } from "@/lib/auth/roles";
@@ -27,6 +28,7 @@ import {
   testWebhookJson,
   webhookEventJson,
   webhookEventTypes,
+  payoutEventTypes,
 } from "@/lib/webhooks/schemas";
 
 /**
@@ -74,6 +76,8 @@ const namedSchemas: Array<[z.ZodType, string]> = [
   [publicLinkJson, "PublicPaymentLink"],
   [linkOrderJson, "PaymentLinkOrder"],
   [refundJson, "Refund"],
+  [payoutJson, "PayoutBatch"],
+  [payoutWebhookEventJson, "PayoutWebhookEvent"],
   [publicRefundAddressJson, "RefundAddressResult"],
 ];
 
@@ -329,9 +333,16 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "payment.expired": "The payment window closed with nothing received: the order is `expired`.",
   "refund.created": "A refund was requested (`POST /api/payment-orders/{order_id}/refunds/`): the new entry of `data.refunds` has status `requested` until your wallet's transfer is seen on chain.",
   "refund.confirmed": "A refund's transfer has the order's confirmations: its entry in `data.refunds` is `confirmed` with its `transaction_hash`.",
+  "payout.created": "A payout batch was saved as a draft (`POST /api/payouts/`): `data` is the batch with its legs; `approval_required` says whether a second member must approve it.",
+  "payout.approved": "A second member approved the batch: `data.transaction` is now the transaction to sign.",
+  "payout.sent": "The batch's transaction was reported (`POST /api/payouts/{id}/transaction/`): `data.transaction_hash`; the legs settle from its receipt.",
+  "payout.confirmed": "The batch transaction has your wallet's confirmations: each leg in `data.legs` is `confirmed`, or `failed` with its `failure_reason` (a recipient that refused the money fails alone).",
+  "payout.failed": "The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.",
   "payment.reorged":
     "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
 };
+
+const isPayoutEvent = (type: string) => (payoutEventTypes as readonly string[]).includes(type);
 
 function webhooks(): Json {
   const header = (name: string, description: string, example: string) => ({ name, in: "header", required: true, description, schema: { type: "string", examples: [example] } });
@@ -342,7 +353,7 @@ function webhooks(): Json {
         post: {
           operationId: `webhook${type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`,
           summary: type,
-          description: `${webhookDescriptions[type]}\n\nPOSTed to every active endpoint subscribed to \`${type}\` (signed with the endpoint's secret) and to the order's \`webhook_url\` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on \`id\` (or \`webhook-id\`).`,
+          description: `${webhookDescriptions[type]}\n\nPOSTed to every active endpoint subscribed to \`${type}\` (signed with the endpoint's secret)${isPayoutEvent(type) ? "" : " and to the order's \`webhook_url\` if it has one (signed with the account's webhook secret)"}. Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on \`id\` (or \`webhook-id\`).`,
           tags: ["Webhooks"],
           security: [],
           parameters: [
@@ -359,7 +370,7 @@ function webhooks(): Json {
             required: true,
             content: {
               "application/json": {
-                schema: { allOf: [ref("WebhookEvent"), { type: "object", properties: { event: { const: type } } }] },
+                schema: { allOf: [ref(isPayoutEvent(type) ? "PayoutWebhookEvent" : "WebhookEvent"), { type: "object", properties: { event: { const: type } } }] },
               },
             },
           },
@@ -389,6 +400,7 @@ Guides: [Quick start](/docs/quick-start) · [Webhooks](/docs/webhooks) · [Sandb
 
 function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRegistry<{ id: string }>): Json {
   nameOf(webhookEventJson);
+  nameOf(payoutWebhookEventJson);
   const generated = tidy(z.toJSONSchema(registry, { io: "output", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` })) as { schemas: Json };
   const codeNames = allErrorCodes;
   const error = {

@@ -20,19 +20,28 @@ function gatewayContracts(): Address[] {
 }
 
 /**
- * Where a refund may go (issue 24): a customer's own address. Refused: the zero address, the
- * merchant's payout wallets, the gateway's contracts and every deposit address the gateway ever
- * gave out, of any merchant on any chain. Money sent to a deposit address is credited to that
- * order and swept back to a merchant, so such a "refund" would be confirmed while the customer
- * got nothing. Throws 400 VALIDATION_ERROR on `field`; returns the address checksummed.
+ * Why money must not go to `address`, or null when it may: the zero address, a contract of the
+ * gateway, one of the merchant's payout wallets, or a deposit address the gateway ever gave out, of
+ * any merchant on any chain. Money sent to a deposit address is credited to that order and swept
+ * back to a merchant, so such a refund or payout would be confirmed while its recipient got nothing.
+ * Refunds and payouts (lib/payouts) both ask it.
+ */
+export async function outsideDestinationProblem(db: DbOrTx, merchantId: number, destination: Address): Promise<string | null> {
+  if (isAddressEqual(destination, zeroAddress)) return "the zero address";
+  if (gatewayContracts().some((contract) => isAddressEqual(contract, destination))) return "a contract of the gateway";
+  if (await isMerchantWalletAddress(db, merchantId, destination)) return "one of the merchant's payout wallets";
+  const chainIds = listBlockchains().map((chain) => chain.id);
+  if (await isAnyOrderDepositAddress(db, chainIds, destination)) return "a deposit address of the gateway";
+  return null;
+}
+
+/**
+ * Where a refund may go (issue 24): a customer's own address, by `outsideDestinationProblem`.
+ * Throws 400 VALIDATION_ERROR on `field`; returns the address checksummed.
  */
 export async function assertRefundDestination(db: DbOrTx, merchantId: number, address: string, field: string): Promise<Address> {
   const destination = getAddress(address);
-  const refuse = (why: string) => validationError({ [field]: [`Must be the customer's own address, not ${why}.`] });
-  if (isAddressEqual(destination, zeroAddress)) throw refuse("the zero address");
-  if (gatewayContracts().some((contract) => isAddressEqual(contract, destination))) throw refuse("a contract of the gateway");
-  if (await isMerchantWalletAddress(db, merchantId, destination)) throw refuse("one of the merchant's payout wallets");
-  const chainIds = listBlockchains().map((chain) => chain.id);
-  if (await isAnyOrderDepositAddress(db, chainIds, destination)) throw refuse("a deposit address of the gateway");
+  const problem = await outsideDestinationProblem(db, merchantId, destination);
+  if (problem) throw validationError({ [field]: [`Must be the customer's own address, not ${problem}.`] });
   return destination;
 }

@@ -1,3 +1,4 @@
+import { formatAmount } from "@/lib/money/amounts";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import type { RateSource } from "@/lib/pricing/lock-price";
 
@@ -41,8 +42,11 @@ export interface DetectedPrice {
 export interface Valuation {
   fiatCurrency: string;
   rate: string;
-  /** `order_locked_rate`: the rate locked when the order was created; `detected_price`: the feed's price when the transfer was detected. */
-  basis: "order_locked_rate" | "detected_price";
+  /**
+   * `order_locked_rate`: the rate locked when the order was created; `detected_price`: the feed's price
+   * when the transfer was detected; `batch_locked_rate`: the rate a payout batch locked when its legs were saved.
+   */
+  basis: "order_locked_rate" | "detected_price" | "batch_locked_rate";
   /** The feeds behind the rate ("USDC/USD round 18446744073709552000 at 0x…"). */
   feeds: string;
   /** When the feed last updated the answer the rate came from (ISO 8601), else when it was read. */
@@ -75,4 +79,19 @@ export function valuation(order: ValuedOrder | null, asset: { blockchainId: numb
 export function gasInUsd(gasWei: bigint | null, nativeDecimals: number, detected: DetectedPrice | null): string | null {
   if (gasWei === null || !detected?.nativeUsdRate) return null;
   return fiatValue(gasWei, nativeDecimals, detected.nativeUsdRate, "USD");
+}
+
+/**
+ * A payout batch's value: in its fiat at the rate it locked when the legs were entered in fiat, else in
+ * US dollars at the token/USD feed reading it locked; else unknown.
+ */
+export function batchValuation(batch: { amountCurrency: string | null; rate: string | null; rateSource: unknown; rateLockedAt: Date | null }): Valuation | null {
+  const sources = sourcesOf(batch.rateSource);
+  const at = sources[0]?.updated_at ?? batch.rateLockedAt?.toISOString() ?? null;
+  if (batch.amountCurrency && batch.rate && isFiatCurrency(batch.amountCurrency)) {
+    return { fiatCurrency: batch.amountCurrency, rate: batch.rate, basis: "batch_locked_rate", feeds: feedsText(sources), at };
+  }
+  const usd = sources.find((s) => s.pair.endsWith("/USD"));
+  if (!usd?.answer || usd.decimals === undefined) return null;
+  return { fiatCurrency: "USD", rate: formatAmount(BigInt(usd.answer), usd.decimals), basis: "batch_locked_rate", feeds: feedsText([usd]), at: usd.updated_at ?? at };
 }

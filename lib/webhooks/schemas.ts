@@ -5,8 +5,14 @@ import { timestamp } from "@/lib/http/schemas";
 import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
+/** Events of an order: each carries the order and its per-order sequence. */
+export const orderWebhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+export type OrderWebhookEventType = (typeof orderWebhookEventTypes)[number];
+/** Events of a payout batch (lib/payouts): each carries the batch, and no sequence. */
+export const payoutEventTypes = ["payout.created", "payout.approved", "payout.sent", "payout.confirmed", "payout.failed"] as const;
+export type PayoutEventType = (typeof payoutEventTypes)[number];
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+export const webhookEventTypes = [...orderWebhookEventTypes, ...payoutEventTypes] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 
@@ -58,7 +64,7 @@ export const updateEndpointBody = z
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBody>;
 
 export const testEndpointBody = z.object({
-  event: webhookEventType.describe("Which event to send a signed sample of"),
+  event: z.enum(orderWebhookEventTypes, `Must be one of ${orderWebhookEventTypes.join(", ")}.`).describe("Which order event to send a signed sample of"),
 });
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 
@@ -71,7 +77,7 @@ export const listDeliveriesQuery = keysetPageQuery.extend({
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
 /** Types in the event history (GET /api/events/): exactly what webhooks carry. */
-export const orderEventTypes = webhookEventTypes;
+export const orderEventTypes = orderWebhookEventTypes;
 
 export const listEventsQuery = keysetPageQuery.extend({
   event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),

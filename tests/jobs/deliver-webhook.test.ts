@@ -143,6 +143,7 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "task-retention",
       "task-fold-totals",
       "task-sweep-deposits",
+      "task-settle-payouts",
       "task-housekeeping",
     ]);
   });

@@ -148,10 +148,13 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(openApiDocument.webhooks).sort()).toEqual([...webhookEventTypes].sort());
     for (const type of webhookEventTypes) {
       const post = openApiDocument.webhooks[type].post;
-      expect(post.requestBody.content["application/json"].schema.allOf[0]).toEqual({ $ref: "#/components/schemas/WebhookEvent" });
+      // Payout events carry the batch, order events the order.
+      const body = type.startsWith("payout.") ? "PayoutWebhookEvent" : "WebhookEvent";
+      expect(post.requestBody.content["application/json"].schema.allOf[0]).toEqual({ $ref: `#/components/schemas/${body}` });
       expect(post.parameters.map((p: any) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp", "x-webhook-signature"]);
     }
     expect(openApiDocument.components.schemas.WebhookEvent.properties.data).toMatchObject({ $ref: "#/components/schemas/Order" });
+    expect(openApiDocument.components.schemas.PayoutWebhookEvent.properties.data).toMatchObject({ $ref: "#/components/schemas/PayoutBatch" });
   });
 });
 

@@ -64,6 +64,16 @@ export default function WebhooksGuidePage() {
             <td>unchanged</td>
             <td>A refund&apos;s transfer has the order&apos;s confirmations: its entry in <code>data.refunds</code> is <code>confirmed</code> with its <code>transaction_hash</code>.</td>
           </tr>
+          <tr>
+            <td>
+              <code>payout.created</code>, <code>payout.approved</code>, <code>payout.sent</code>, <code>payout.confirmed</code>, <code>payout.failed</code>
+            </td>
+            <td>no order</td>
+            <td>
+              A payout batch moved: <code>data</code> is the batch as <code>GET /api/payouts/{"{id}"}/</code> shows it, with each leg&apos;s status; no{" "}
+              <code>sequence</code>.
+            </td>
+          </tr>
         </tbody>
       </table>
       <p>

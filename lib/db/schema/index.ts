@@ -12,6 +12,7 @@ export * from "./orders";
 export * from "./list-counts";
 export * from "./payment-links";
 export * from "./refunds";
+export * from "./payouts";
 export * from "./webhooks";
 export * from "./audit";
 export * from "./chains";
