@@ -2,7 +2,7 @@ import "server-only";
 import type { Blockchain, TokenInfo } from "@/lib/chains/catalog";
 import { ApiError } from "@/lib/http/errors";
 import { formatAmount, parseAmount } from "@/lib/money/amounts";
-import { checkFiatPrice } from "@/lib/pricing/lock-price";
+import { checkFiatPrice, rateSourceOf } from "@/lib/pricing/lock-price";
 import { displayRate, fiatToTokenUnits, type FeedAnswer } from "@/lib/pricing/convert";
 import { readFeed, type FeedReading } from "@/lib/pricing/price-feeds";
 import type { CheckedLeg } from "./payout-legs";
@@ -30,14 +30,6 @@ function usdOf(amount: bigint, decimals: number, tokenUsd: FeedAnswer): string {
   return formatAmount(cents, 2);
 }
 
-const sourceOf = (reading: FeedReading) => ({
-  pair: reading.pair,
-  feed_address: reading.address,
-  round_id: reading.roundId.toString(),
-  answer: reading.answer.toString(),
-  decimals: reading.decimals,
-  updated_at: reading.updatedAt.toISOString(),
-});
 
 /**
  * The legs' token amounts, with the batch's rate locked now (reuses lib/pricing's feeds and
@@ -75,7 +67,7 @@ export async function priceLegs(
       amountCurrency: priceCurrency,
       rate: displayRate(tokenUsd, fiatUsd),
       usdValue: usdOf(total, token.decimals, tokenUsd),
-      rateSource: [tokenUsd, ...(fiatUsd ? [fiatUsd] : [])].map(sourceOf),
+      rateSource: [tokenUsd, ...(fiatUsd ? [fiatUsd] : [])].map(rateSourceOf),
     };
   }
   const priced = legs.map((leg) => ({
@@ -101,7 +93,7 @@ export async function priceLegs(
     amountCurrency: null,
     rate: null,
     usdValue: tokenUsd ? usdOf(total, token.decimals, tokenUsd) : null,
-    rateSource: tokenUsd ? [sourceOf(tokenUsd)] : [],
+    rateSource: tokenUsd ? [rateSourceOf(tokenUsd)] : [],
   };
 }
 

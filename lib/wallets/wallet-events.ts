@@ -4,9 +4,8 @@ import type { ReauthProof } from "@/lib/auth/schemas";
 import type { MerchantWallet } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
-import { newId } from "@/lib/ids";
-import { eventBody } from "@/lib/webhooks/outbox";
-import { activeEndpoints, insertAccountEvent, insertDeliveries } from "@/lib/webhooks/queries";
+import { recordAccountEvent } from "@/lib/webhooks/outbox";
+import { activeEndpoints } from "@/lib/webhooks/queries";
 import { serializeWallet } from "./serialize";
 
 /**
@@ -90,28 +89,9 @@ export async function recordWalletChange(
   now: Date,
 ): Promise<void> {
   const data = { change: change.kind, wallet: serializeWallet(wallet), previous_address: change.previousAddress, changed_by: actor.kind, client_ip: actor.clientIp };
-  const id = newId("event");
-  await insertAccountEvent(tx, { id, merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor: actor.kind, clientIp: actor.clientIp, createdAt: now });
-  const endpoints = await activeEndpoints(tx, wallet.merchantId);
   // A first wallet for a chain is recorded, not announced: only a change of an existing payout
   // address can divert payments the merchant expects to receive.
-  if (change.kind !== "address_changed" || endpoints.length === 0) return;
-  const body = eventBody(id, walletUpdatedEvent, now, null, data);
-  await insertDeliveries(
-    tx,
-    endpoints.map((endpoint) => ({
-      messageId: newId("webhookMessage"),
-      merchantId: wallet.merchantId,
-      eventId: null,
-      endpointId: endpoint.id,
-      eventType: walletUpdatedEvent,
-      url: endpoint.url,
-      body,
-      status: "pending",
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  const endpoints = change.kind === "address_changed" ? await activeEndpoints(tx, wallet.merchantId) : [];
+  await recordAccountEvent(tx, { merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor }, endpoints, now);
 }
 

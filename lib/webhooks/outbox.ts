@@ -3,7 +3,7 @@ import type { OrderEvent, WebhookDelivery } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { newId } from "@/lib/ids";
 import { lockOrder } from "@/lib/orders/queries";
-import { insertDeliveries, insertEvent, subscribedEndpoints } from "./queries";
+import { insertAccountEvent, insertDeliveries, insertEvent, subscribedEndpoints } from "./queries";
 
 export interface OrderEventInput {
   merchantId: number;
@@ -50,4 +50,29 @@ async function insertOrderEvent(tx: DbOrTx, input: Omit<OrderEventInput, "webhoo
   // events of one order are numbered one after the other, never both max + 1.
   await lockOrder(tx, input.paymentOrderId);
   return insertEvent(tx, { id: newId("event"), merchantId: input.merchantId, paymentOrderId: input.paymentOrderId, type: input.type, data: input.data, createdAt: now });
+}
+
+export interface AccountEventInput {
+  merchantId: number;
+  /** An account event type (wallet.updated, payout.*): it belongs to no order and carries no sequence. */
+  type: string;
+  data: unknown;
+  actor: { kind: string; clientIp: string | null };
+}
+
+/**
+ * Records an account event (kept in `account_events`) and queues one delivery of it, due now, to each
+ * of `endpoints` (the caller decides who hears of it), in the caller's transaction. As with order
+ * events, nothing is sent here: after the commit, `notifyDeliveriesDue()` gets them going.
+ */
+export async function recordAccountEvent(tx: DbOrTx, input: AccountEventInput, endpoints: ReadonlyArray<{ id: number; url: string }>, now: Date): Promise<void> {
+  const id = newId("event");
+  await insertAccountEvent(tx, { id, merchantId: input.merchantId, type: input.type, data: input.data, actor: input.actor.kind, clientIp: input.actor.clientIp, createdAt: now });
+  if (endpoints.length === 0) return;
+  const body = eventBody(id, input.type, now, null, input.data);
+  const common = { merchantId: input.merchantId, eventId: null, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
+  await insertDeliveries(
+    tx,
+    endpoints.map((endpoint) => ({ ...common, messageId: newId("webhookMessage"), endpointId: endpoint.id, url: endpoint.url })),
+  );
 }
