@@ -22,6 +22,7 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { signInAs } from "./session";
+import { csvObjects } from "../helpers/csv";
 
 const { GET: exportMovements } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
 const { GET: exportOrders } = await import("@/app/(dashboard)/dashboard/orders/export/route");
@@ -41,33 +42,6 @@ const usdcUsd = "0.9998";
 const ethUsd = "3412.57";
 
 let nonce = 1;
-
-function csvObjects(text: string) {
-  const lines = text.split("\r\n").filter(Boolean);
-  const split = (line: string) => {
-    const out: string[] = [];
-    let field = "";
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i]!;
-      if (quoted) {
-        if (c === '"' && line[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else if (c === '"') quoted = false;
-        else field += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ",") {
-        out.push(field);
-        field = "";
-      } else field += c;
-    }
-    out.push(field);
-    return out;
-  };
-  const header = split(lines[0]!);
-  return { header, rows: lines.slice(1).map((l) => Object.fromEntries(split(l).map((v, i) => [header[i]!, v]))) };
-}
 
 async function download(route: typeof exportMovements, path: string, query: Record<string, string>) {
   const url = new URL(`http://localhost:3000${path}`);

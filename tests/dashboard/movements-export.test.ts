@@ -15,6 +15,7 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { signInAs } from "./session";
+import { csvObjects } from "../helpers/csv";
 
 
 const { GET: exportMovements, POST: postExport } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
@@ -39,34 +40,6 @@ async function download(query: Record<string, string>) {
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const response = await exportMovements(new Request(url), undefined);
   return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-/** The export's rows as objects keyed by the header (no field in these tests holds a comma or quote but order_info, which is JSON without commas here). */
-function csvObjects(text: string) {
-  const lines = text.split("\r\n").filter(Boolean);
-  const split = (line: string) => {
-    const out: string[] = [];
-    let field = "";
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i]!;
-      if (quoted) {
-        if (c === '"' && line[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else if (c === '"') quoted = false;
-        else field += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ",") {
-        out.push(field);
-        field = "";
-      } else field += c;
-    }
-    out.push(field);
-    return out;
-  };
-  const header = split(lines[0]!);
-  return { header, rows: lines.slice(1).map((l) => Object.fromEntries(split(l).map((v, i) => [header[i]!, v]))) };
 }
 
 async function pay(merchant: TestMerchant, orderId: string, amount: string) {

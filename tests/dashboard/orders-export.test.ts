@@ -4,6 +4,7 @@ import { createOrder as createOrderUseCase } from "@/lib/orders/create-order";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, createWallet, type TestMerchant } from "../helpers/factories";
 import { signInAs } from "./session";
+import { parseCsv } from "../helpers/csv";
 
 
 const { GET: exportOrders, POST: postExport } = await import("@/app/(dashboard)/dashboard/orders/export/route");
@@ -16,40 +17,6 @@ async function download(query: Record<string, string>) {
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const response = await exportOrders(new Request(url), undefined);
   return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-/** Minimal RFC 4180 parser, to check what a spreadsheet would read back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endField();
-    else if (c === "\r" && text[i + 1] === "\n") {
-      endField();
-      rows.push(row);
-      row = [];
-      i++;
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
 }
 
 let alice: TestMerchant;
