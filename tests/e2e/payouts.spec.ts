@@ -1,19 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { installInjectedWallet } from "./injected-wallet";
-import { baseUrl } from "./support";
+import { api, baseUrl } from "./support";
 
 /** hardhat account 9: funded, unlocked on the devnet, used by no other e2e test; the merchant's paying wallet here. */
 const merchantWallet = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
-
-async function api(method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
 
 test("the payouts page pays a batch with the merchant's browser wallet: Sign with my wallet, one transaction, every leg confirmed", async ({ page }) => {
   const username = `payout_${randomBytes(4).toString("hex")}`;

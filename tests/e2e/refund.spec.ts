@@ -1,19 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { installInjectedWallet } from "./injected-wallet";
-import { baseUrl, getPublicOrder } from "./support";
+import { api, baseUrl, getPublicOrder } from "./support";
 
 /** hardhat account 6: funded, unlocked on the devnet, used by no other e2e test; the merchant's payout wallet here. */
 const merchantWallet = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
-
-async function api(method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
 
 test("the order page refunds with the merchant's browser wallet: prepare, Sign with my wallet, confirmed", async ({ page }) => {
   const username = `refund_${randomBytes(4).toString("hex")}`;

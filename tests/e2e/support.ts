@@ -31,7 +31,8 @@ export async function expectNoAxeViolations(page: Page) {
   expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-async function api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+/** One call of the app's HTTP API, with a bearer token when given; the body parsed (null when empty). */
+export async function api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
