@@ -75,7 +75,7 @@ async function nextBlockAt(at: Date, seconds: number) {
 
 describe("one terminal outcome per order", () => {
   test("a late payment already on chain when the deadline is judged fails the order once: payment.failed only, no payment.expired", async () => {
-    const expiresAt = new Date((await chainNow()) + 5_000);
+    const expiresAt = new Date((await chainNow()) + 60_000);
     const { merchant, order } = await setup({ amount: "4", currency: "USDC", expires_at: expiresAt.toISOString() });
     await tick();
     await nextBlockAt(expiresAt, 60);
@@ -87,7 +87,7 @@ describe("one terminal outcome per order", () => {
   });
 
   test("money seen after an announced expiry is late even in a block stamped with the deadline's second (block times are whole seconds)", async () => {
-    const expiresAt = new Date((await chainNow()) + 5_000 + 500);
+    const expiresAt = new Date((await chainNow()) + 60_000 + 500);
     const { merchant, order } = await setup({ amount: "4", currency: "USDC", expires_at: expiresAt.toISOString() });
     await tick();
     await tick(new Date(expiresAt.getTime() + 1_000));
@@ -101,7 +101,7 @@ describe("one terminal outcome per order", () => {
   });
 
   test("a late payment after an announced expiry: payment.expired (1) then payment.failed (2), later, and nothing after", async () => {
-    const expiresAt = new Date((await chainNow()) + 5_000);
+    const expiresAt = new Date((await chainNow()) + 60_000);
     const { merchant, order } = await setup({ amount: "4", currency: "USDC", expires_at: expiresAt.toISOString() });
     await tick();
     await tick(new Date(expiresAt.getTime() + 1_000));
@@ -156,7 +156,7 @@ describe("failure reasons", () => {
   });
 
   test("another asset after expiry leaves an expired order expired", async () => {
-    const expiresAt = new Date((await chainNow()) + 5_000);
+    const expiresAt = new Date((await chainNow()) + 60_000);
     const { merchant, order } = await setup({ amount: "10", currency: "USDC", expires_at: expiresAt.toISOString() });
     await tick();
     await tick(new Date(expiresAt.getTime() + 1_000));
@@ -211,7 +211,7 @@ describe("money that did not complete an order reaches the merchant", () => {
   });
 
   test("a late payment and another asset after expiry are flushed too, every token the address holds", async () => {
-    const expiresAt = new Date((await chainNow()) + 5_000);
+    const expiresAt = new Date((await chainNow()) + 60_000);
     const { merchant, order, wallet } = await setup({ amount: "3", currency: "USDC", expires_at: expiresAt.toISOString() });
     await tick();
     await tick(new Date(expiresAt.getTime() + 1_000));
