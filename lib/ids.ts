@@ -10,6 +10,8 @@ const prefixes = {
   webhookMessage: "msg_",
   inbox: "inb_",
   paymentLink: "LNK-",
+  subscriptionPlan: "PLN-",
+  subscription: "SUB-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -58,7 +60,9 @@ export function newId(kind: IdKind): string {
     case "order":
       return prefixes.order + randomBase62(16, randomBytesPooled);
     case "paymentLink":
-      return prefixes.paymentLink + randomBase62(16, randomBytesPooled);
+    case "subscriptionPlan":
+    case "subscription":
+      return prefixes[kind] + randomBase62(16, randomBytesPooled);
     case "apiKey":
       return prefixes.apiKey + randomBase62(43);
     case "webhookSecret":

@@ -28,6 +28,12 @@ export const auditActions = {
   "member.joined": "Member joined",
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
+  "subscription_plan.created": "Subscription plan created",
+  "subscription_plan.archived": "Subscription plan archived",
+  "subscription.created": "Subscription created",
+  "subscription.paused": "Subscription paused",
+  "subscription.resumed": "Subscription resumed",
+  "subscription.canceled": "Subscription canceled",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];
