@@ -48,6 +48,7 @@ CREATE TABLE "subscriptions" (
 	"pull_address" text NOT NULL,
 	"customer_email" text,
 	"next_period" integer DEFAULT 0 NOT NULL,
+	"periods_charged" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone,
 	"failing_since" timestamp with time zone,
 	"canceled_at" timestamp with time zone,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, lte, or, type SQL } from "drizzle-orm";
 import {
   subscriptionEvents,
   subscriptionPlans,
@@ -108,4 +108,30 @@ export async function transitionSubscription(
 
 function inStatuses(statuses: readonly SubscriptionStatus[]): SQL {
   return or(...statuses.map((status) => eq(subscriptions.status, status)))!;
+}
+
+/** Live subscriptions on a chain whose next attempt is due, oldest due first, with their plan's retry rules. */
+export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now: Date, limit: number) {
+  return db
+    .select({ subscription: subscriptions, graceDays: subscriptionPlans.graceDays, pastDueDays: subscriptionPlans.pastDueDays })
+    .from(subscriptions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.blockchainId, blockchainId), inStatuses(["trialing", "active", "past_due"]), lte(subscriptions.nextAttemptAt, now)))
+    .orderBy(asc(subscriptions.nextAttemptAt))
+    .limit(limit);
+}
+
+/**
+ * Claims a due subscription for one charge attempt: moves its next attempt to `leaseUntil` only if
+ * it is still the `seen` one (another instance, or a run before a restart, that claimed it first
+ * moved it). A claim whose holder died runs out at `leaseUntil`, and the next attempt reads the
+ * contract before charging, so it neither loses nor doubles a charge.
+ */
+export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leaseUntil: Date): Promise<boolean> {
+  const rows = await db
+    .update(subscriptions)
+    .set({ nextAttemptAt: leaseUntil })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.nextAttemptAt, seen), inStatuses(["trialing", "active", "past_due"])))
+    .returning({ id: subscriptions.id });
+  return rows.length > 0;
 }

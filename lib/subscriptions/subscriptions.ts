@@ -66,7 +66,7 @@ export function serializeSubscription(subscription: Subscription, planId: string
     // USDC's FiatTokenV2 (and the devnet's test tokens) carry EIP-2612 permit beside EIP-3009.
     authorization: { method: token?.eip3009 ? ("permit" as const) : ("approve" as const), spender: subscription.pullAddress, token: subscription.tokenAddress, value: (cap * periods).toString() },
     customer_email: subscription.customerEmail,
-    periods_charged: subscription.nextPeriod,
+    periods_charged: subscription.periodsCharged,
     canceled_at: subscription.canceledAt?.toISOString() ?? null,
     created_at: subscription.createdAt.toISOString(),
     updated_at: subscription.updatedAt.toISOString(),
@@ -115,7 +115,7 @@ export async function createSubscription(db: DbOrTx, merchantId: number, input: 
     createdAt: now,
     updatedAt: now,
   };
-  const pullAddress = subscriptionPullAddress(factory, subscriptionTerms({ ...values, pullAddress: "", id: 0, nextPeriod: 0, failingSince: null, canceledAt: null, cancelReason: null } as Subscription));
+  const pullAddress = subscriptionPullAddress(factory, subscriptionTerms({ ...values, pullAddress: "", id: 0, nextPeriod: 0, periodsCharged: 0, failingSince: null, canceledAt: null, cancelReason: null } as Subscription));
   return db.transaction(async (tx) => {
     const subscription = await insertSubscription(tx, { ...values, pullAddress });
     await insertSubscriptionEvent(tx, { subscriptionId: subscription.id, merchantId, kind: "created", status: subscription.status, detail: { plan: plan.planId }, createdAt: now });

@@ -73,6 +73,8 @@ export const subscriptions = pgTable(
     customerEmail: text("customer_email"),
     /** The first period index not yet charged (mirrors the contract's nextPeriod). */
     nextPeriod: integer("next_period").notNull().default(0),
+    /** Periods charged so far (periods missed while past due or paused are not). */
+    periodsCharged: integer("periods_charged").notNull().default(0),
     /** When the engine next looks at it: the next period's start, or a retry. */
     nextAttemptAt: ts("next_attempt_at"),
     /** When the running period's first charge attempt failed (grace runs from here). */

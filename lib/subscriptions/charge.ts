@@ -1,0 +1,146 @@
+import "server-only";
+import { BaseError, ContractFunctionRevertedError, createWalletClient, http, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Blockchain } from "@/lib/chains/catalog";
+import { chainClient, viemChain } from "@/lib/chains/clients";
+import { subscriptionFactoryArtifact, subscriptionPullArtifact } from "@/lib/chains/contract-artifacts";
+import { termsArgument } from "@/lib/chains/subscription-pull";
+import { sweeperKey } from "@/lib/chains/sweeper";
+import type { Subscription, SubscriptionStatus } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { log } from "@/lib/log";
+import { subscriptionFactoryFor } from "./factory";
+import { claimSubscription, findDueSubscriptions, insertSubscriptionEvent, transitionSubscription } from "./queries";
+import { liveStatuses, subscriptionTerms } from "./subscriptions";
+
+const dayMs = 86_400_000;
+/** How long a claimed attempt may take before another run may take it over. */
+const claimLeaseMs = 10 * 60_000;
+/** Between retries of a failed charge, within the grace period. */
+export const chargeRetryMs = 6 * 3_600_000;
+const batchSize = 50;
+
+export interface ChargeRunResult {
+  charged: string[];
+  failed: string[];
+}
+
+type Due = { subscription: Subscription; graceDays: number; pastDueDays: number };
+
+/**
+ * Charges every subscription on `chain` whose next attempt is due by the chain's clock (the
+ * contract's periods run on block time): each claimed first (a conditional update, so two
+ * instances never attempt one subscription at once), then the contract read, so a charge already
+ * mined before a crash is recorded rather than sent again.
+ */
+export async function chargeDueSubscriptions(db: DbOrTx, chain: Blockchain): Promise<ChargeRunResult> {
+  const result: ChargeRunResult = { charged: [], failed: [] };
+  const key = sweeperKey(chain);
+  if (!key) return result;
+  // Most chains have no subscription waiting at all: skip reading their clock.
+  if ((await findDueSubscriptions(db, chain.id, new Date("9999-12-31T00:00:00Z"), 1)).length === 0) return result;
+  const client = chainClient(chain);
+  const chainNow = new Date(Number((await client.getBlock({ blockTag: "latest" })).timestamp) * 1000);
+  for (const due of await findDueSubscriptions(db, chain.id, chainNow, batchSize)) {
+    const seen = due.subscription.nextAttemptAt!;
+    if (!(await claimSubscription(db, due.subscription.id, seen, new Date(chainNow.getTime() + claimLeaseMs)))) continue;
+    try {
+      const outcome = await attemptCharge(db, chain, key, due, chainNow);
+      if (outcome === "charged") result.charged.push(due.subscription.subscriptionId);
+      if (outcome === "failed") result.failed.push(due.subscription.subscriptionId);
+    } catch (error) {
+      // The claim runs out and a later run tries again, reading the contract first.
+      log.warn("subscription charge attempt did not complete", { subscription_id: due.subscription.subscriptionId, error: String(error) });
+    }
+  }
+  return result;
+}
+
+async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, chainNow: Date): Promise<"charged" | "failed" | "ended" | "waiting"> {
+  const { subscription } = due;
+  const client = chainClient(chain);
+  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
+  const periodMs = subscription.periodSeconds * 1000;
+  const startMs = subscription.startsAt.getTime();
+  if (chainNow.getTime() < startMs) {
+    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: subscription.startsAt, updatedAt: chainNow });
+    return "waiting";
+  }
+  const index = Math.floor((chainNow.getTime() - startMs) / periodMs);
+  const periodStart = startMs + index * periodMs;
+  if (subscription.endsAt && periodStart >= subscription.endsAt.getTime()) {
+    await moveTo(db, subscription, "ended", "ended", null, chainNow, { nextAttemptAt: null });
+    return "ended";
+  }
+  const terms = subscriptionTerms(subscription);
+  const pull = subscription.pullAddress as Address;
+  const code = await client.getCode({ address: pull });
+  if (!code || code === "0x") {
+    const factory = deployFactoryAddress(subscription, chain);
+    const hash = await wallet.writeContract({ address: factory, abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(terms)], chain: viemChain(chain), account: wallet.account });
+    await client.waitForTransactionReceipt({ hash });
+  }
+  const onChainNext = Number(await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "nextPeriod" }));
+  if (onChainNext > index) {
+    // Mined before a crash (or by the merchant): record it, never send it again.
+    await recordCharged(db, subscription, index, terms.maxAmountPerPeriod, null, chainNow);
+    return "charged";
+  }
+  try {
+    const { request } = await client.simulateContract({ account: wallet.account, address: pull, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [terms.maxAmountPerPeriod] });
+    const hash = await wallet.writeContract({ ...request, chain: viemChain(chain) });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status === "success") {
+      await recordCharged(db, subscription, index, terms.maxAmountPerPeriod, hash, chainNow);
+      return "charged";
+    }
+    await recordFailure(db, due, chainNow, "reverted");
+    return "failed";
+  } catch (error) {
+    const reverted = error instanceof BaseError ? (error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null) : null;
+    if (!reverted) throw error;
+    await recordFailure(db, due, chainNow, reverted.data?.errorName ?? "reverted");
+    return "failed";
+  }
+}
+
+function deployFactoryAddress(subscription: Subscription, chain: Blockchain): Address {
+  const factory = subscriptionFactoryFor(chain);
+  if (!factory) throw new Error(`No subscription factory on ${chain.slug} for ${subscription.subscriptionId}`);
+  return factory;
+}
+
+async function moveTo(db: DbOrTx, subscription: Subscription, status: SubscriptionStatus, kind: string, detail: Record<string, unknown> | null, now: Date, values: Partial<Subscription> = {}) {
+  return db.transaction(async (tx) => {
+    const updated = await transitionSubscription(tx, subscription.merchantId, subscription.id, liveStatuses, { status, updatedAt: now, ...values });
+    if (updated) await insertSubscriptionEvent(tx, { subscriptionId: subscription.id, merchantId: subscription.merchantId, kind, status, detail, createdAt: now });
+    return updated;
+  });
+}
+
+async function recordCharged(db: DbOrTx, subscription: Subscription, index: number, amount: bigint, txHash: Hex | null, now: Date) {
+  const next = new Date(subscription.startsAt.getTime() + (index + 1) * subscription.periodSeconds * 1000);
+  await moveTo(db, subscription, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, { nextPeriod: index + 1, periodsCharged: subscription.periodsCharged + 1, failingSince: null, nextAttemptAt: next });
+}
+
+/**
+ * A failed charge (empty wallet, revoked allowance): payment_failed at the first failure, retried
+ * every `chargeRetryMs`; past due once the plan's grace days have passed since then; canceled once
+ * its past-due days have passed too.
+ */
+async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
+  const { subscription } = due;
+  const since = subscription.failingSince ?? now;
+  const pastDueAt = since.getTime() + due.graceDays * dayMs;
+  const cancelAt = pastDueAt + due.pastDueDays * dayMs;
+  const retry = new Date(now.getTime() + chargeRetryMs);
+  if (!subscription.failingSince) {
+    await moveTo(db, subscription, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
+  } else if (now.getTime() >= cancelAt) {
+    await moveTo(db, subscription, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: null });
+  } else if (now.getTime() >= pastDueAt && subscription.status !== "past_due") {
+    await moveTo(db, subscription, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
+  } else {
+    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: retry, updatedAt: now });
+  }
+}

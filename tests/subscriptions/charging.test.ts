@@ -1,0 +1,119 @@
+import { describe, expect, test } from "vitest";
+import { createPublicClient, erc20Abi, http, type Address } from "viem";
+import { generatePrivateKey } from "viem/accounts";
+import { POST as postPlan } from "@/app/api/subscription-plans/route";
+import { POST as postSubscription } from "@/app/api/subscriptions/route";
+import { GET as getSubscription } from "@/app/api/subscriptions/[id]/route";
+import { devnetContracts } from "@/lib/chains/catalog";
+import { subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { chargeDueSubscriptions } from "@/lib/subscriptions/charge";
+import { setupTestDatabase } from "../helpers/db";
+import { setupTestDevnet } from "../helpers/devnet";
+import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
+
+const testDb = setupTestDatabase();
+const net = setupTestDevnet();
+const DAY = 86_400;
+const cap = 9_990_000n;
+
+const client = () => createPublicClient({ chain: devnetChain, transport: http(net.rpcUrl), pollingInterval: 50 });
+const usdcBalance = (address: string) => client().readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [address as Address] });
+
+async function advance(seconds: number) {
+  await net.testClient().increaseTime({ seconds });
+  await net.testClient().mine({ blocks: 1 });
+}
+
+const run = () => chargeDueSubscriptions(testDb.db, net.chain("base"));
+
+/** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
+async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown> } = {}) {
+  const merchant: TestMerchant = await createMerchant();
+  const merchantWallet = randomAddress();
+  await createWallet(merchant, { wallet_address: merchantWallet });
+  const planRes = await call(postPlan, "POST", "/api/subscription-plans/", {
+    token: merchant.access,
+    body: { name: "Pro", blockchain: "base", currency: "USDC", amount: "9.99", interval_days: 30, grace_days: 3, past_due_days: 7, ...options.plan },
+  });
+  expect(planRes.status, JSON.stringify(planRes.body)).toBe(201);
+  const customer = net.wallet(generatePrivateKey());
+  const faucet = net.wallet(devnetAccounts[1].privateKey);
+  await client().waitForTransactionReceipt({ hash: await faucet.sendTransaction({ to: customer.account.address, value: 10n ** 17n }) });
+  if (options.funds) {
+    await client().waitForTransactionReceipt({ hash: await faucet.writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [customer.account.address, options.funds] }) });
+  }
+  const subRes = await call(postSubscription, "POST", "/api/subscriptions/", { token: merchant.access, body: { plan: planRes.body.data.id, customer_address: customer.account.address } });
+  expect(subRes.status, JSON.stringify(subRes.body)).toBe(201);
+  const sub = subRes.body.data;
+  await client().waitForTransactionReceipt({
+    hash: await customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [sub.pull_address, BigInt(sub.authorization.value)] }),
+  });
+  // The chain's clock may trail the wall clock the terms were fixed by: let it reach the start.
+  const start = BigInt(Date.parse(sub.starts_at) / 1000);
+  if ((await client().getBlock()).timestamp < start) {
+    await net.testClient().setNextBlockTimestamp({ timestamp: start });
+    await net.testClient().mine({ blocks: 1 });
+  }
+  const view = async () => (await call(getSubscription, "GET", `/api/subscriptions/${sub.id}/`, { token: merchant.access, params: { id: sub.id } })).body.data;
+  return { merchant, merchantWallet, customer, sub, view };
+}
+
+describe("charging subscriptions on the devnet", () => {
+  test("three periods charge exactly three times, however often the task runs", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    for (let period = 0; period < 3; period++) {
+      expect((await run()).charged).toContain(s.sub.id);
+      expect((await run()).charged).not.toContain(s.sub.id);
+      if (period < 2) await advance(30 * DAY);
+    }
+    await advance(10 * DAY);
+    expect((await run()).charged).not.toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(3n * cap);
+    const view = await s.view();
+    expect(view).toMatchObject({ status: "active", periods_charged: 3 });
+    expect(view.history.filter((e: { kind: string }) => e.kind === "charged").map((e: { detail: { period: number } }) => e.detail.period)).toEqual([0, 1, 2]);
+  });
+
+  test("two instances at once charge a period once; a charge mined before a crash is recorded, not sent again", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect([...a.charged, ...b.charged].filter((id) => id === s.sub.id)).toHaveLength(1);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
+
+    // The gateway's charge of period 1 lands, then the process dies before recording it.
+    await advance(30 * DAY);
+    const operator = net.wallet(devnetAccounts[2].privateKey);
+    await client().waitForTransactionReceipt({ hash: await operator.writeContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] }) });
+    expect((await run()).charged).toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(2n * cap);
+    expect((await s.view()).periods_charged).toBe(2);
+  });
+
+  test("an empty wallet: payment_failed, then past due after the grace days, then canceled after the past-due days", async () => {
+    const s = await subscribed();
+    expect((await run()).failed).toContain(s.sub.id);
+    expect((await s.view()).status).toBe("active");
+    await advance(3 * DAY + 60);
+    expect((await run()).failed).toContain(s.sub.id);
+    expect((await s.view()).status).toBe("past_due");
+    await advance(7 * DAY + 60);
+    await run();
+    const view = await s.view();
+    expect(view.status).toBe("canceled");
+    expect(view.history.map((e: { kind: string }) => e.kind)).toEqual(["created", "payment_failed", "past_due", "canceled"]);
+    expect(await usdcBalance(s.merchantWallet)).toBe(0n);
+  });
+
+  test("a revoked allowance stops charges", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    expect((await run()).charged).toContain(s.sub.id);
+    await client().waitForTransactionReceipt({ hash: await s.customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [s.sub.pull_address, 0n] }) });
+    await advance(30 * DAY);
+    expect((await run()).failed).toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
+    const view = await s.view();
+    expect(view.history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "TokenTransferFailed" } });
+  });
+});
