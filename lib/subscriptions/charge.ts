@@ -10,7 +10,9 @@ import type { Subscription, SubscriptionStatus } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import { subscriptionFactoryFor } from "./factory";
-import { claimSubscription, findDueSubscriptions, insertSubscriptionEvent, transitionSubscription } from "./queries";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { recordSubscriptionHistory } from "./history";
+import { claimSubscription, findDueSubscriptions, transitionSubscription } from "./queries";
 import { liveStatuses, subscriptionTerms } from "./subscriptions";
 
 const dayMs = 86_400_000;
@@ -25,7 +27,7 @@ export interface ChargeRunResult {
   failed: string[];
 }
 
-type Due = { subscription: Subscription; graceDays: number; pastDueDays: number };
+type Due = { subscription: Subscription; planId: string; graceDays: number; pastDueDays: number };
 
 /**
  * Charges every subscription on `chain` whose next attempt is due by the chain's clock (the
@@ -69,7 +71,7 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const index = Math.floor((chainNow.getTime() - startMs) / periodMs);
   const periodStart = startMs + index * periodMs;
   if (subscription.endsAt && periodStart >= subscription.endsAt.getTime()) {
-    await moveTo(db, subscription, "ended", "ended", null, chainNow, { nextAttemptAt: null });
+    await moveTo(db, due, "ended", "ended", null, chainNow, { nextAttemptAt: null });
     return "ended";
   }
   const terms = subscriptionTerms(subscription);
@@ -83,7 +85,7 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const onChainNext = Number(await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "nextPeriod" }));
   if (onChainNext > index) {
     // Mined before a crash (or by the merchant): record it, never send it again.
-    await recordCharged(db, subscription, index, terms.maxAmountPerPeriod, null, chainNow);
+    await recordCharged(db, due, index, terms.maxAmountPerPeriod, null, chainNow);
     return "charged";
   }
   try {
@@ -91,7 +93,7 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
     const hash = await wallet.writeContract({ ...request, chain: viemChain(chain) });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status === "success") {
-      await recordCharged(db, subscription, index, terms.maxAmountPerPeriod, hash, chainNow);
+      await recordCharged(db, due, index, terms.maxAmountPerPeriod, hash, chainNow);
       return "charged";
     }
     await recordFailure(db, due, chainNow, "reverted");
@@ -110,17 +112,22 @@ function deployFactoryAddress(subscription: Subscription, chain: Blockchain): Ad
   return factory;
 }
 
-async function moveTo(db: DbOrTx, subscription: Subscription, status: SubscriptionStatus, kind: string, detail: Record<string, unknown> | null, now: Date, values: Partial<Subscription> = {}) {
-  return db.transaction(async (tx) => {
-    const updated = await transitionSubscription(tx, subscription.merchantId, subscription.id, liveStatuses, { status, updatedAt: now, ...values });
-    if (updated) await insertSubscriptionEvent(tx, { subscriptionId: subscription.id, merchantId: subscription.merchantId, kind, status, detail, createdAt: now });
-    return updated;
+async function moveTo(db: DbOrTx, due: Due, status: SubscriptionStatus, kind: string, detail: Record<string, unknown> | null, now: Date, values: Partial<Subscription> = {}) {
+  const { subscription } = due;
+  let queued = false;
+  const updated = await db.transaction(async (tx) => {
+    const row = await transitionSubscription(tx, subscription.merchantId, subscription.id, liveStatuses, { status, updatedAt: now, ...values });
+    if (row) queued = await recordSubscriptionHistory(tx, row, due.planId, kind, detail, now);
+    return row;
   });
+  if (queued) await notifyDeliveriesDue();
+  return updated;
 }
 
-async function recordCharged(db: DbOrTx, subscription: Subscription, index: number, amount: bigint, txHash: Hex | null, now: Date) {
+async function recordCharged(db: DbOrTx, due: Due, index: number, amount: bigint, txHash: Hex | null, now: Date) {
+  const { subscription } = due;
   const next = new Date(subscription.startsAt.getTime() + (index + 1) * subscription.periodSeconds * 1000);
-  await moveTo(db, subscription, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, { nextPeriod: index + 1, periodsCharged: subscription.periodsCharged + 1, failingSince: null, nextAttemptAt: next });
+  await moveTo(db, due, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, { nextPeriod: index + 1, periodsCharged: subscription.periodsCharged + 1, failingSince: null, nextAttemptAt: next });
 }
 
 /**
@@ -135,11 +142,11 @@ async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
   const cancelAt = pastDueAt + due.pastDueDays * dayMs;
   const retry = new Date(now.getTime() + chargeRetryMs);
   if (!subscription.failingSince) {
-    await moveTo(db, subscription, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
+    await moveTo(db, due, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
   } else if (now.getTime() >= cancelAt) {
-    await moveTo(db, subscription, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: null });
+    await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: null });
   } else if (now.getTime() >= pastDueAt && subscription.status !== "past_due") {
-    await moveTo(db, subscription, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
+    await moveTo(db, due, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
   } else {
     await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: retry, updatedAt: now });
   }

@@ -113,7 +113,7 @@ function inStatuses(statuses: readonly SubscriptionStatus[]): SQL {
 /** Live subscriptions on a chain whose next attempt is due, oldest due first, with their plan's retry rules. */
 export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now: Date, limit: number) {
   return db
-    .select({ subscription: subscriptions, graceDays: subscriptionPlans.graceDays, pastDueDays: subscriptionPlans.pastDueDays })
+    .select({ subscription: subscriptions, planId: subscriptionPlans.planId, graceDays: subscriptionPlans.graceDays, pastDueDays: subscriptionPlans.pastDueDays })
     .from(subscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
     .where(and(eq(subscriptions.blockchainId, blockchainId), inStatuses(["trialing", "active", "past_due"]), lte(subscriptions.nextAttemptAt, now)))
@@ -134,4 +134,9 @@ export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leas
     .where(and(eq(subscriptions.id, id), eq(subscriptions.nextAttemptAt, seen), inStatuses(["trialing", "active", "past_due"])))
     .returning({ id: subscriptions.id });
   return rows.length > 0;
+}
+
+export async function countSubscriptionEvents(db: DbOrTx, subscriptionRowId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscriptionRowId));
+  return row?.value ?? 0;
 }

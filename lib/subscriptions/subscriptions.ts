@@ -10,13 +10,14 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { formatAmount } from "@/lib/money/amounts";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { findWalletForChain } from "@/lib/wallets/queries";
+import { recordSubscriptionHistory } from "./history";
 import { subscriptionFactoryFor } from "./factory";
 import { getPlanOrThrow } from "./plans";
 import {
   findMerchantSubscription,
   insertSubscription,
-  insertSubscriptionEvent,
   listMerchantSubscriptions,
   listSubscriptionEvents,
   transitionSubscription,
@@ -116,12 +117,15 @@ export async function createSubscription(db: DbOrTx, merchantId: number, input: 
     updatedAt: now,
   };
   const pullAddress = subscriptionPullAddress(factory, subscriptionTerms({ ...values, pullAddress: "", id: 0, nextPeriod: 0, periodsCharged: 0, failingSince: null, canceledAt: null, cancelReason: null } as Subscription));
-  return db.transaction(async (tx) => {
+  let queued = false;
+  const created = await db.transaction(async (tx) => {
     const subscription = await insertSubscription(tx, { ...values, pullAddress });
-    await insertSubscriptionEvent(tx, { subscriptionId: subscription.id, merchantId, kind: "created", status: subscription.status, detail: { plan: plan.planId }, createdAt: now });
+    if (await recordSubscriptionHistory(tx, subscription, plan.planId, "created", { plan: plan.planId }, now)) queued = true;
     await recordAudit(tx, { merchantId, action: "subscription.created", target: `subscription:${subscriptionId}`, after: { plan: plan.planId, customer_address: values.subscriberAddress }, now });
     return { subscription, planId: plan.planId };
   });
+  if (queued) await notifyDeliveriesDue();
+  return created;
 }
 
 export async function getSubscriptionOrThrow(db: DbOrTx, merchantId: number, subscriptionId: string) {
@@ -169,7 +173,8 @@ export async function changeSubscription(db: DbOrTx, merchantId: number, subscri
   const { subscription, planId } = await getSubscriptionOrThrow(db, merchantId, subscriptionId);
   const rule = merchantChanges[change];
   const status = rule.to(subscription);
-  return db.transaction(async (tx) => {
+  let queued = false;
+  const view = await db.transaction(async (tx) => {
     const updated = await transitionSubscription(tx, merchantId, subscription.id, rule.from, {
       status,
       updatedAt: now,
@@ -177,8 +182,10 @@ export async function changeSubscription(db: DbOrTx, merchantId: number, subscri
       ...(change === "resume" ? { failingSince: null, nextAttemptAt: now } : {}),
     });
     if (!updated) throw new ApiError("CONFLICT", `A ${subscription.status} subscription cannot be ${rule.kind === "canceled" ? "canceled" : rule.kind}.`);
-    await insertSubscriptionEvent(tx, { subscriptionId: updated.id, merchantId, kind: rule.kind, status, detail: reason ? { reason } : { by: "merchant" }, createdAt: now });
+    if (await recordSubscriptionHistory(tx, updated, planId, rule.kind, reason ? { reason } : { by: "merchant" }, now)) queued = true;
     await recordAudit(tx, { merchantId, action: `subscription.${rule.kind}`, target: `subscription:${subscriptionId}`, before: { status: subscription.status }, after: { status }, now });
     return serializeSubscription(updated, planId, await listSubscriptionEvents(tx, merchantId, updated.id));
   });
+  if (queued) await notifyDeliveriesDue();
+  return view;
 }

@@ -51,3 +51,32 @@ async function insertOrderEvent(tx: DbOrTx, input: Omit<OrderEventInput, "webhoo
   await lockOrder(tx, input.paymentOrderId);
   return insertEvent(tx, { id: newId("event"), merchantId: input.merchantId, paymentOrderId: input.paymentOrderId, type: input.type, data: input.data, createdAt: now });
 }
+
+/**
+ * An event that belongs to no order (a subscription's): one pending delivery per active endpoint
+ * subscribed to the type, due now, with the caller's `sequence` (its resource's own numbering).
+ * Call inside the transaction that makes the change, then `notifyDeliveriesDue()` after the commit.
+ */
+export async function recordResourceEvent(tx: DbOrTx, input: { merchantId: number; type: string; sequence: number; data: unknown }, now = new Date()): Promise<{ id: string; deliveries: WebhookDelivery[] }> {
+  const id = newId("event");
+  const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
+  if (endpoints.length === 0) return { id, deliveries: [] };
+  const body = eventBody(id, input.type, now, input.sequence, input.data);
+  const deliveries = await insertDeliveries(
+    tx,
+    endpoints.map((endpoint) => ({
+      messageId: newId("webhookMessage"),
+      merchantId: input.merchantId,
+      eventId: null,
+      endpointId: endpoint.id,
+      eventType: input.type,
+      url: endpoint.url,
+      body,
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  return { id, deliveries };
+}

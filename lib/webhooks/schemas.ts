@@ -6,8 +6,13 @@ import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+/** Events of an order (order_events, numbered per order); the events list reads these. */
+export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+/** Events of a subscription (lib/subscriptions), numbered by its history. */
+export const subscriptionEventTypes = ["subscription.created", "subscription.charged", "subscription.payment_failed", "subscription.past_due", "subscription.canceled"] as const;
+export const webhookEventTypes = [...orderEventTypes, ...subscriptionEventTypes] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
+export type OrderEventType = (typeof orderEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 
 /** Delivery states: pending (due or waiting for a retry), succeeded (a 2xx came back), failed (gave up). */
@@ -58,7 +63,7 @@ export const updateEndpointBody = z
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBody>;
 
 export const testEndpointBody = z.object({
-  event: webhookEventType.describe("Which event to send a signed sample of"),
+  event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).describe("Which event to send a signed sample of"),
 });
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 
@@ -71,7 +76,6 @@ export const listDeliveriesQuery = keysetPageQuery.extend({
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
 /** Types in the event history (GET /api/events/): exactly what webhooks carry. */
-export const orderEventTypes = webhookEventTypes;
 
 export const listEventsQuery = keysetPageQuery.extend({
   event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),
@@ -84,7 +88,7 @@ export type ListEventsQuery = z.infer<typeof listEventsQuery>;
 /** The body of every webhook delivery (lib/webhooks/outbox.ts `eventBody`). */
 export const webhookEventJson = z.object({
   id: z.string().describe("Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it"),
-  event: webhookEventType,
+  event: z.enum(orderEventTypes),
   created_at: timestamp,
   sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change"),
@@ -122,7 +126,7 @@ export const attemptJson = z.object({
 
 export const testWebhookJson = attemptJson.extend({
   webhook_id: z.string().describe("The webhook-id header sent"),
-  event: webhookEventType,
+  event: z.enum(orderEventTypes),
   url: z.string(),
   succeeded: z.boolean().describe("Whether the receiver answered 2xx"),
 });

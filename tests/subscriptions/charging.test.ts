@@ -1,4 +1,7 @@
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { webhookDeliveries } from "@/lib/db/schema";
 import { createPublicClient, erc20Abi, http, type Address } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { POST as postPlan } from "@/app/api/subscription-plans/route";
@@ -12,6 +15,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
+import { startReceiver, type Receiver } from "../webhooks/support";
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
@@ -26,11 +30,30 @@ async function advance(seconds: number) {
   await net.testClient().mine({ blocks: 1 });
 }
 
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+/** The webhooks queued for the merchant, oldest first: type and sequence. */
+async function queuedWebhooks(merchant: TestMerchant) {
+  const rows = await testDb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, merchant.id)).orderBy(asc(webhookDeliveries.id));
+  return rows.map((row) => {
+    const body = JSON.parse(row.body) as { event: string; sequence: number; data: { status: string } };
+    return `${body.event}#${body.sequence}:${body.data.status}`;
+  });
+}
+
 const run = () => chargeDueSubscriptions(testDb.db, net.chain("base"));
 
 /** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
 async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown> } = {}) {
   const merchant: TestMerchant = await createMerchant();
+  const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/subscriptions") } });
+  expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   const merchantWallet = randomAddress();
   await createWallet(merchant, { wallet_address: merchantWallet });
   const planRes = await call(postPlan, "POST", "/api/subscription-plans/", {
@@ -74,6 +97,7 @@ describe("charging subscriptions on the devnet", () => {
     const view = await s.view();
     expect(view).toMatchObject({ status: "active", periods_charged: 3 });
     expect(view.history.filter((e: { kind: string }) => e.kind === "charged").map((e: { detail: { period: number } }) => e.detail.period)).toEqual([0, 1, 2]);
+    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.charged#2:active", "subscription.charged#3:active", "subscription.charged#4:active"]);
   });
 
   test("two instances at once charge a period once; a charge mined before a crash is recorded, not sent again", async () => {
@@ -103,6 +127,7 @@ describe("charging subscriptions on the devnet", () => {
     const view = await s.view();
     expect(view.status).toBe("canceled");
     expect(view.history.map((e: { kind: string }) => e.kind)).toEqual(["created", "payment_failed", "past_due", "canceled"]);
+    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.payment_failed#2:active", "subscription.past_due#3:past_due", "subscription.canceled#4:canceled"]);
     expect(await usdcBalance(s.merchantWallet)).toBe(0n);
   });
 
