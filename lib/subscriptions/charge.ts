@@ -1,5 +1,5 @@
 import "server-only";
-import { BaseError, ContractFunctionRevertedError, createWalletClient, http, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, createWalletClient, erc20Abi, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { chainClient, viemChain } from "@/lib/chains/clients";
@@ -12,7 +12,7 @@ import { log } from "@/lib/log";
 import { subscriptionFactoryFor } from "./factory";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
-import { claimSubscription, findDueSubscriptions, transitionSubscription } from "./queries";
+import { claimSubscription, findChainCancelsDue, findDueSubscriptions, markChainCanceled, transitionSubscription } from "./queries";
 import { liveStatuses, subscriptionTerms } from "./subscriptions";
 
 const dayMs = 86_400_000;
@@ -40,9 +40,11 @@ export async function chargeDueSubscriptions(db: DbOrTx, chain: Blockchain): Pro
   const key = sweeperKey(chain);
   if (!key) return result;
   // Most chains have no subscription waiting at all: skip reading their clock.
-  if ((await findDueSubscriptions(db, chain.id, new Date("9999-12-31T00:00:00Z"), 1)).length === 0) return result;
+  const farFuture = new Date("9999-12-31T00:00:00Z");
+  if ((await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 && (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0) return result;
   const client = chainClient(chain);
   const chainNow = new Date(Number((await client.getBlock({ blockTag: "latest" })).timestamp) * 1000);
+  await cancelContracts(db, chain, key, chainNow);
   for (const due of await findDueSubscriptions(db, chain.id, chainNow, batchSize)) {
     const seen = due.subscription.nextAttemptAt!;
     if (!(await claimSubscription(db, due.subscription.id, seen, new Date(chainNow.getTime() + claimLeaseMs)))) continue;
@@ -144,10 +146,47 @@ async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
   if (!subscription.failingSince) {
     await moveTo(db, due, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
   } else if (now.getTime() >= cancelAt) {
-    await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: null });
+    await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: now });
   } else if (now.getTime() >= pastDueAt && subscription.status !== "past_due") {
     await moveTo(db, due, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
   } else {
     await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: retry, updatedAt: now });
+  }
+}
+
+/**
+ * Cancels on chain the contracts of subscriptions canceled here (by the merchant, or past due), so
+ * a gateway key stolen later cannot charge them. A contract not deployed yet is deployed first when
+ * the customer's allowance to it is still there (anyone may deploy it); with no allowance there is
+ * nothing to protect.
+ */
+async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow: Date): Promise<void> {
+  const client = chainClient(chain);
+  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
+  for (const subscription of await findChainCancelsDue(db, chain.id, chainNow, batchSize)) {
+    if (!(await claimSubscription(db, subscription.id, subscription.nextAttemptAt!, new Date(chainNow.getTime() + claimLeaseMs), ["canceled"]))) continue;
+    try {
+      const pull = subscription.pullAddress as Address;
+      const code = await client.getCode({ address: pull });
+      if (!code || code === "0x") {
+        const allowance = await client.readContract({ address: subscription.tokenAddress as Address, abi: erc20Abi, functionName: "allowance", args: [subscription.subscriberAddress as Address, pull] });
+        if (allowance === 0n) {
+          await markChainCanceled(db, subscription.id, chainNow);
+          continue;
+        }
+        const deploy = await wallet.writeContract({ address: deployFactoryAddress(subscription, chain), abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(subscriptionTerms(subscription))], chain: viemChain(chain), account: wallet.account });
+        await client.waitForTransactionReceipt({ hash: deploy });
+      }
+      const canceled = await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "canceled" });
+      if (!canceled) {
+        const hash = await wallet.writeContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "cancel", chain: viemChain(chain), account: wallet.account });
+        const receipt = await client.waitForTransactionReceipt({ hash });
+        if (receipt.status !== "success") throw new Error(`cancel reverted (tx ${hash})`);
+      }
+      await markChainCanceled(db, subscription.id, chainNow);
+    } catch (error) {
+      // The claim runs out and a later run tries again.
+      log.warn("cancelling a subscription contract did not complete", { subscription_id: subscription.subscriptionId, error: String(error) });
+    }
   }
 }

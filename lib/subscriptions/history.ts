@@ -3,7 +3,7 @@ import type { Subscription } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { recordResourceEvent } from "@/lib/webhooks/outbox";
 import { countSubscriptionEvents, insertSubscriptionEvent } from "./queries";
-import { serializeSubscription } from "./subscriptions";
+import { serializeSubscription } from "./serialize";
 
 /** The history entries merchants hear of by webhook; pause and resume are their own doing. */
 const webhookTypes: Record<string, string> = {

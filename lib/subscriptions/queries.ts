@@ -127,11 +127,11 @@ export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now
  * moved it). A claim whose holder died runs out at `leaseUntil`, and the next attempt reads the
  * contract before charging, so it neither loses nor doubles a charge.
  */
-export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leaseUntil: Date): Promise<boolean> {
+export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leaseUntil: Date, statuses: readonly SubscriptionStatus[] = ["trialing", "active", "past_due"]): Promise<boolean> {
   const rows = await db
     .update(subscriptions)
     .set({ nextAttemptAt: leaseUntil })
-    .where(and(eq(subscriptions.id, id), eq(subscriptions.nextAttemptAt, seen), inStatuses(["trialing", "active", "past_due"])))
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.nextAttemptAt, seen), inStatuses(statuses)))
     .returning({ id: subscriptions.id });
   return rows.length > 0;
 }
@@ -139,4 +139,18 @@ export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leas
 export async function countSubscriptionEvents(db: DbOrTx, subscriptionRowId: number): Promise<number> {
   const [row] = await db.select({ value: count() }).from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscriptionRowId));
   return row?.value ?? 0;
+}
+
+/** Canceled subscriptions whose contract is still to be cancelled on chain (next_attempt_at set). */
+export async function findChainCancelsDue(db: DbOrTx, blockchainId: number, now: Date, limit: number) {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.blockchainId, blockchainId), eq(subscriptions.status, "canceled"), lte(subscriptions.nextAttemptAt, now)))
+    .orderBy(asc(subscriptions.nextAttemptAt))
+    .limit(limit);
+}
+
+export async function markChainCanceled(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(subscriptions).set({ nextAttemptAt: null, updatedAt: now }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, "canceled")));
 }

@@ -5,14 +5,14 @@ import { recordAudit } from "@/lib/audit/record";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { subscriptionPullAddress, type SubscriptionTerms } from "@/lib/chains/subscription-pull";
 import { sweeperKey } from "@/lib/chains/sweeper";
-import type { Subscription, SubscriptionEvent, SubscriptionStatus } from "@/lib/db/schema";
+import type { Subscription, SubscriptionStatus } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
-import { formatAmount } from "@/lib/money/amounts";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { findWalletForChain } from "@/lib/wallets/queries";
 import { recordSubscriptionHistory } from "./history";
+import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
 import { getPlanOrThrow } from "./plans";
 import {
@@ -25,8 +25,6 @@ import {
 import type { CreateSubscriptionBody } from "./schemas";
 
 const daySeconds = 86_400;
-/** An open-ended plan's allowance covers this many periods; the contract still takes one per period at most. */
-const openEndedAllowancePeriods = 120n;
 
 /** The states a subscription still charges (or will, after its trial) in. */
 export const liveStatuses = ["trialing", "active", "past_due"] as const satisfies readonly SubscriptionStatus[];
@@ -43,37 +41,6 @@ export function subscriptionTerms(subscription: Subscription): SubscriptionTerms
     start: BigInt(Math.floor(subscription.startsAt.getTime() / 1000)),
     end: subscription.endsAt ? BigInt(Math.floor(subscription.endsAt.getTime() / 1000)) : 0n,
     id: subscription.termsId as Hex,
-  };
-}
-
-export function serializeSubscription(subscription: Subscription, planId: string, history?: SubscriptionEvent[]) {
-  const chain = findBlockchainById(subscription.blockchainId);
-  const token = chain?.tokens.find((t) => t.address?.toLowerCase() === subscription.tokenAddress.toLowerCase());
-  const cap = BigInt(subscription.maxAmountPerPeriod);
-  const periods = subscription.endsAt ? BigInt(Math.round((subscription.endsAt.getTime() - subscription.startsAt.getTime()) / 1000 / subscription.periodSeconds)) : openEndedAllowancePeriods;
-  return {
-    id: subscription.subscriptionId,
-    plan: planId,
-    status: subscription.status,
-    blockchain: chain?.slug ?? String(subscription.blockchainId),
-    currency: token?.symbol ?? subscription.tokenAddress,
-    customer_address: subscription.subscriberAddress,
-    merchant_address: subscription.merchantAddress,
-    max_amount: formatAmount(cap, token?.decimals ?? 0),
-    interval_days: Math.round(subscription.periodSeconds / daySeconds),
-    starts_at: subscription.startsAt.toISOString(),
-    ends_at: subscription.endsAt?.toISOString() ?? null,
-    pull_address: subscription.pullAddress,
-    // USDC's FiatTokenV2 (and the devnet's test tokens) carry EIP-2612 permit beside EIP-3009.
-    authorization: { method: token?.eip3009 ? ("permit" as const) : ("approve" as const), spender: subscription.pullAddress, token: subscription.tokenAddress, value: (cap * periods).toString() },
-    customer_email: subscription.customerEmail,
-    periods_charged: subscription.periodsCharged,
-    canceled_at: subscription.canceledAt?.toISOString() ?? null,
-    created_at: subscription.createdAt.toISOString(),
-    updated_at: subscription.updatedAt.toISOString(),
-    ...(history
-      ? { history: history.map((event) => ({ kind: event.kind, status: event.status, detail: (event.detail as Record<string, unknown> | null) ?? null, created_at: event.createdAt.toISOString() })) }
-      : {}),
   };
 }
 
@@ -178,7 +145,8 @@ export async function changeSubscription(db: DbOrTx, merchantId: number, subscri
     const updated = await transitionSubscription(tx, merchantId, subscription.id, rule.from, {
       status,
       updatedAt: now,
-      ...(change === "cancel" ? { canceledAt: now, cancelReason: reason ?? "merchant" } : {}),
+      // A cancel also has the engine cancel the contract on chain (its next attempt, now).
+      ...(change === "cancel" ? { canceledAt: now, cancelReason: reason ?? "merchant", nextAttemptAt: now } : {}),
       ...(change === "resume" ? { failingSince: null, nextAttemptAt: now } : {}),
     });
     if (!updated) throw new ApiError("CONFLICT", `A ${subscription.status} subscription cannot be ${rule.kind === "canceled" ? "canceled" : rule.kind}.`);

@@ -144,6 +144,7 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "task-fold-totals",
       "task-sweep-deposits",
       "task-housekeeping",
+      "task-charge-subscriptions",
     ]);
   });
 

@@ -148,7 +148,9 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(openApiDocument.webhooks).sort()).toEqual([...webhookEventTypes].sort());
     for (const type of webhookEventTypes) {
       const post = openApiDocument.webhooks[type].post;
-      expect(post.requestBody.content["application/json"].schema.allOf[0]).toEqual({ $ref: "#/components/schemas/WebhookEvent" });
+      const schema = post.requestBody.content["application/json"].schema;
+      if (type.startsWith("subscription.")) expect(schema.properties.event).toEqual({ const: type });
+      else expect(schema.allOf[0]).toEqual({ $ref: "#/components/schemas/WebhookEvent" });
       expect(post.parameters.map((p: any) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp", "x-webhook-signature"]);
     }
     expect(openApiDocument.components.schemas.WebhookEvent.properties.data).toMatchObject({ $ref: "#/components/schemas/Order" });

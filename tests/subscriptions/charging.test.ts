@@ -7,6 +7,7 @@ import { generatePrivateKey } from "viem/accounts";
 import { POST as postPlan } from "@/app/api/subscription-plans/route";
 import { POST as postSubscription } from "@/app/api/subscriptions/route";
 import { GET as getSubscription } from "@/app/api/subscriptions/[id]/route";
+import { POST as cancelSubscription } from "@/app/api/subscriptions/[id]/cancel/route";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
@@ -140,5 +141,31 @@ describe("charging subscriptions on the devnet", () => {
     expect(await usdcBalance(s.merchantWallet)).toBe(cap);
     const view = await s.view();
     expect(view.history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "TokenTransferFailed" } });
+  });
+
+  test("a merchant's cancel is carried to the contract, so a gateway key stolen later cannot charge it; past-due cancels too", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    expect((await run()).charged).toContain(s.sub.id);
+    const res = await call(cancelSubscription, "POST", `/api/subscriptions/${s.sub.id}/cancel/`, { token: s.merchant.access, params: { id: s.sub.id }, body: {} });
+    expect(res.status).toBe(200);
+    await run();
+    expect(await client().readContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);
+    await advance(30 * DAY);
+    const operator = net.wallet(devnetAccounts[2].privateKey);
+    const refused = await client()
+      .simulateContract({ account: operator.account, address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] })
+      .catch((e: unknown) => e);
+    expect(String(refused)).toContain("SubscriptionCanceled");
+    expect((await run()).charged).not.toContain(s.sub.id);
+
+    // Canceled after its past-due days: the contract is cancelled as well.
+    const empty = await subscribed();
+    await run();
+    await advance(10 * DAY + 120);
+    await run();
+    await run();
+    expect((await empty.view()).status).toBe("canceled");
+    await run();
+    expect(await client().readContract({ address: empty.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);
   });
 });

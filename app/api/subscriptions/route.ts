@@ -3,7 +3,8 @@ import { page, pageWindow } from "@/lib/http/pagination";
 import { routeMethods } from "@/lib/http/route-methods";
 import { withApi } from "@/lib/http/with-api";
 import { subscriptionRoutes } from "@/lib/subscriptions/routes";
-import { createSubscription, listSubscriptions, serializeSubscription } from "@/lib/subscriptions/subscriptions";
+import { serializeSubscription } from "@/lib/subscriptions/serialize";
+import { createSubscription, listSubscriptions } from "@/lib/subscriptions/subscriptions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/subscriptions/ – newest first, filtered by status, plan or customer
