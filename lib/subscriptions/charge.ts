@@ -1,5 +1,5 @@
 import "server-only";
-import { BaseError, ContractFunctionRevertedError, createWalletClient, erc20Abi, http, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, createWalletClient, erc20Abi, http, parseSignature, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { chainClient, viemChain } from "@/lib/chains/clients";
@@ -8,7 +8,9 @@ import { termsArgument } from "@/lib/chains/subscription-pull";
 import { sweeperKey } from "@/lib/chains/sweeper";
 import type { Subscription, SubscriptionStatus } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { ApiError, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
+import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
@@ -188,5 +190,39 @@ async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow
       // The claim runs out and a later run tries again.
       log.warn("cancelling a subscription contract did not complete", { subscription_id: subscription.subscriptionId, error: String(error) });
     }
+  }
+}
+
+/**
+ * Deploys a subscription's pull contract and submits the customer's permit in one transaction the
+ * gateway's key pays for. Only for a live subscription whose contract is not deployed yet (so each
+ * subscription costs that gas once); the token checks the signature, and the factory the allowance.
+ */
+export async function submitPermit(subscription: Subscription, chain: Blockchain, permit: { signature: Hex; deadline: number }): Promise<void> {
+  const key = sweeperKey(chain);
+  if (!key) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
+  if (!(liveStatuses as readonly string[]).includes(subscription.status)) throw new ApiError("CONFLICT", `A ${subscription.status} subscription takes no authorization.`);
+  const client = chainClient(chain);
+  const pull = subscription.pullAddress as Address;
+  const code = await client.getCode({ address: pull });
+  if (code && code !== "0x") throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
+  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
+  const { v, r, s } = parseSignature(permit.signature);
+  const value = BigInt(serializeSubscription(subscription, "").authorization.value);
+  try {
+    const { request } = await client.simulateContract({
+      account: wallet.account,
+      address: deployFactoryAddress(subscription, chain),
+      abi: subscriptionFactoryArtifact.abi,
+      functionName: "deployWithPermit",
+      args: [termsArgument(subscriptionTerms(subscription)), value, BigInt(permit.deadline), Number(v ?? 27n), r, s],
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ ...request, chain: viemChain(chain) }) });
+    if (receipt.status !== "success") throw validationError({ signature: ["The permit was refused on chain."] });
+  } catch (error) {
+    if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError)) {
+      throw validationError({ signature: ["The token refused this permit: sign the authorization shown (spender, value, the current nonce) before its deadline."] });
+    }
+    throw error;
   }
 }

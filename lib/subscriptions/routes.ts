@@ -1,5 +1,6 @@
 import { createdAnswer, defineRoute, okAnswer, pageAnswer } from "@/lib/http/define-route";
 import {
+  authorizeSubscriptionBody,
   cancelSubscriptionBody,
   createPlanBody,
   createSubscriptionBody,
@@ -113,6 +114,25 @@ export const subscriptionRoutes = {
       description: "Charging goes on from the running period. 409 CONFLICT unless paused.",
       tags: ["Subscriptions"],
       response: okAnswer(subscriptionJson, "Subscription resumed."),
+      errors: ["CONFLICT"],
+    },
+  }),
+};
+
+/** Relays the customer's permit (separate from the table above so merges of the list stay simple). */
+export const subscriptionAuthorizeRoutes = {
+  authorizeSubscription: defineRoute({
+    method: "POST",
+    path: "/api/subscriptions/[id]/authorize",
+    access: "create_payments",
+    params: subscriptionParams,
+    body: authorizeSubscriptionBody,
+    doc: {
+      summary: "Submit a customer's permit",
+      description:
+        "For `authorization.method: permit`: the gateway deploys the subscription's pull contract and submits the customer's EIP-2612 permit in one transaction it pays for, so the customer signs once and pays no gas. The permit must name `pull_address` as spender and `authorization.value` as value; 409 CONFLICT once the contract is deployed, or for a subscription no longer live.",
+      tags: ["Subscriptions"],
+      response: okAnswer(subscriptionJson, "Authorization submitted."),
       errors: ["CONFLICT"],
     },
   }),

@@ -97,3 +97,8 @@ export const subscriptionJson = z.object({
   updated_at: timestamp,
   history: z.array(subscriptionEventJson).optional().describe("One subscription's GET only: oldest first"),
 });
+
+export const authorizeSubscriptionBody = z.object({
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "A 65-byte signature as 0x-prefixed hex.").describe("The customer's EIP-2612 permit signature for `authorization` (spender pull_address)"),
+  deadline: z.number().int().min(1).describe("The permit's deadline (unix seconds) the customer signed"),
+});

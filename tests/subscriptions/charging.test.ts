@@ -8,6 +8,8 @@ import { POST as postPlan } from "@/app/api/subscription-plans/route";
 import { POST as postSubscription } from "@/app/api/subscriptions/route";
 import { GET as getSubscription } from "@/app/api/subscriptions/[id]/route";
 import { POST as cancelSubscription } from "@/app/api/subscriptions/[id]/cancel/route";
+import { POST as authorizeSubscription } from "@/app/api/subscriptions/[id]/authorize/route";
+import { permitTypedData } from "@/lib/chains/subscription-pull";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
@@ -51,7 +53,7 @@ async function queuedWebhooks(merchant: TestMerchant) {
 const run = () => chargeDueSubscriptions(testDb.db, net.chain("base"));
 
 /** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
-async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown> } = {}) {
+async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean } = {}) {
   const merchant: TestMerchant = await createMerchant();
   const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/subscriptions") } });
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
@@ -71,9 +73,27 @@ async function subscribed(options: { funds?: bigint; plan?: Record<string, unkno
   const subRes = await call(postSubscription, "POST", "/api/subscriptions/", { token: merchant.access, body: { plan: planRes.body.data.id, customer_address: customer.account.address } });
   expect(subRes.status, JSON.stringify(subRes.body)).toBe(201);
   const sub = subRes.body.data;
-  await client().waitForTransactionReceipt({
-    hash: await customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [sub.pull_address, BigInt(sub.authorization.value)] }),
-  });
+  if (options.permit) {
+    // The customer signs once; the merchant relays it and the gateway pays the gas.
+    const deadline = Number((await client().getBlock()).timestamp) + 3600;
+    const nonce = await client().readContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "nonces", args: [customer.account.address] });
+    const signature = await customer.account.signTypedData(
+      permitTypedData(
+        { name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: devnetContracts.USDC },
+        { owner: customer.account.address, spender: sub.pull_address, value: BigInt(sub.authorization.value), nonce, deadline: BigInt(deadline) },
+      ),
+    );
+    const ethBefore = await client().getBalance({ address: customer.account.address });
+    const authorized = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    expect(authorized.status, JSON.stringify(authorized.body)).toBe(200);
+    const again = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    expect(again.status).toBe(409);
+    expect(await client().getBalance({ address: customer.account.address })).toBe(ethBefore);
+  } else {
+    await client().waitForTransactionReceipt({
+      hash: await customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [sub.pull_address, BigInt(sub.authorization.value)] }),
+    });
+  }
   // The chain's clock may trail the wall clock the terms were fixed by: let it reach the start.
   const start = BigInt(Date.parse(sub.starts_at) / 1000);
   if ((await client().getBlock()).timestamp < start) {
@@ -85,8 +105,8 @@ async function subscribed(options: { funds?: bigint; plan?: Record<string, unkno
 }
 
 describe("charging subscriptions on the devnet", () => {
-  test("three periods charge exactly three times, however often the task runs", async () => {
-    const s = await subscribed({ funds: 100_000_000n });
+  test("three periods charge exactly three times, however often the task runs (the customer signed one permit, and paid no gas for it)", async () => {
+    const s = await subscribed({ funds: 100_000_000n, permit: true });
     for (let period = 0; period < 3; period++) {
       expect((await run()).charged).toContain(s.sub.id);
       expect((await run()).charged).not.toContain(s.sub.id);
