@@ -158,7 +158,7 @@ describe("subscriptions", () => {
     const plan = await newPlan(alice, { ...monthly, trial_days: 0 });
     const sub = await subscribe(alice, plan.id);
     const params = { id: sub.id };
-    const act = (handler: typeof pauseSubscription, path: string, body?: Record<string, unknown>) => call(handler, "POST", `/api/subscriptions/${sub.id}/${path}/`, { token: alice.access, params, body: body ?? {} });
+    const act = (handler: typeof pauseSubscription, path: string, body?: Record<string, unknown>) => call(handler, "POST", `/api/subscriptions/${sub.id}/${path}/`, { token: alice.access, params, ...(body ? { body } : {}) });
 
     expect((await act(resumeSubscription, "resume")).status).toBe(409);
     const paused = await act(pauseSubscription, "pause");
