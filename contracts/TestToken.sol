@@ -4,7 +4,8 @@ pragma solidity ^0.8.20;
 /// @title TestToken
 /// @notice Minimal ERC-20 for devnets. Anyone may mint. Carries EIP-3009 (transfer/receive with
 /// authorization, cancelAuthorization) with the EIP-712 domain of Circle's FiatTokenV2 (name,
-/// version "2", chain id, this contract), so the sandbox covers gasless USDC payments.
+/// version "2", chain id, this contract), so the sandbox covers gasless USDC payments, and EIP-2612
+/// permit in the same domain (as USDC has), so a subscriber grants an allowance by signature.
 contract TestToken {
     string public name;
     string public symbol;
@@ -14,6 +15,8 @@ contract TestToken {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
+    /// EIP-2612 permit nonces (separate from EIP-3009's random nonces, as in FiatTokenV2).
+    mapping(address => uint256) public nonces;
 
     bytes32 private constant _EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
@@ -21,6 +24,8 @@ contract TestToken {
         keccak256("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
     bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH =
         keccak256("ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
+    bytes32 public constant PERMIT_TYPEHASH =
+        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
     /// secp256k1n / 2: a higher s is the malleable twin of a valid signature (EIP-2).
     uint256 private constant _HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
@@ -38,6 +43,7 @@ contract TestToken {
     error AuthorizationUsedOrCanceled();
     error CallerMustBePayee();
     error InvalidSignature();
+    error PermitExpired();
 
     constructor(string memory name_, string memory symbol_, uint8 decimals_) {
         name = name_;
@@ -80,6 +86,15 @@ contract TestToken {
         }
         _transfer(from, to, amount);
         return true;
+    }
+
+    /// EIP-2612: sets `spender`'s allowance from `owner` by the owner's signature.
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external {
+        if (block.timestamp > deadline) revert PermitExpired();
+        bytes32 structHash = keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, nonces[owner]++, deadline));
+        if (_recover(structHash, v, r, s) != owner) revert InvalidSignature();
+        allowance[owner][spender] = value;
+        emit Approval(owner, spender, value);
     }
 
     /// Whether `authorizer` has used or canceled the authorization with `nonce` (EIP-3009).

@@ -10,6 +10,7 @@ import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
 import { payoutRoutes } from "@/lib/payouts/routes";
+import { subscriptionAuthorizeRoutes, subscriptionRoutes } from "@/lib/subscriptions/routes";
 import { refundRoutes } from "@/lib/refunds/routes";
 import { sandboxRoutes } from "@/lib/sandbox/routes";
 import { transactionRoutes } from "@/lib/transactions/routes";
@@ -38,6 +39,8 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(paymentLinkRoutes),
   ...Object.values(openApiRoutes),
   ...Object.values(healthRoutes),
+  ...Object.values(subscriptionRoutes),
+  ...Object.values(subscriptionAuthorizeRoutes),
 ];
 
 /** Route files under app/api that are not API operations, with why (the OpenAPI coverage test reads it). */

@@ -11,6 +11,8 @@ const prefixes = {
   inbox: "inb_",
   paymentLink: "LNK-",
   payoutClaim: "CLM-",
+  subscriptionPlan: "PLN-",
+  subscription: "SUB-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -59,7 +61,9 @@ export function newId(kind: IdKind): string {
     case "order":
       return prefixes.order + randomBase62(16, randomBytesPooled);
     case "paymentLink":
-      return prefixes.paymentLink + randomBase62(16, randomBytesPooled);
+    case "subscriptionPlan":
+    case "subscription":
+      return prefixes[kind] + randomBase62(16, randomBytesPooled);
     case "apiKey":
       return prefixes.apiKey + randomBase62(43);
     case "webhookSecret":

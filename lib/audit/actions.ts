@@ -35,6 +35,12 @@ export const auditActions = {
   "payout.sent": "Payout batch transaction reported",
   "payout.settings_updated": "Payout approval threshold changed",
   "payout.claim_link_created": "Payout claim link created",
+  "subscription_plan.created": "Subscription plan created",
+  "subscription_plan.archived": "Subscription plan archived",
+  "subscription.created": "Subscription created",
+  "subscription.paused": "Subscription paused",
+  "subscription.resumed": "Subscription resumed",
+  "subscription.canceled": "Subscription canceled",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

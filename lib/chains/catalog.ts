@@ -173,6 +173,8 @@ export const devnetContracts = {
   /** DepositFactoryV2 (issue 30), deployed after the price feeds; the factory of new sandbox orders. */
   factoryV2: getContractAddress({ from: devnetDeployer, nonce: BigInt(3 + devnetFeeds.length) }),
   implementationV2: getContractAddress({ from: getContractAddress({ from: devnetDeployer, nonce: BigInt(3 + devnetFeeds.length) }), nonce: 1n }),
+  /** SubscriptionFactory (contracts/SubscriptionPull.sol), deployed after DepositFactoryV2. */
+  subscriptionFactory: getContractAddress({ from: devnetDeployer, nonce: BigInt(4 + devnetFeeds.length) }),
 } as const;
 
 /** A Chainlink AggregatorV3Interface feed and the age past which its answer is refused. */

@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
-import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, subscriptionFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 
 /**
  * viem's `hardhat` chain, written out: importing it from "viem/chains" loads every chain viem
@@ -288,6 +288,8 @@ export type GatewayContracts = {
   implementation: Address;
   /** DepositFactoryV2 (issue 30), deployed after the price feeds. */
   factoryV2: Address;
+  /** SubscriptionFactory, deployed after DepositFactoryV2. */
+  subscriptionFactory: Address;
   tokens: { USDC: Address; USDT: Address };
   /** MockAggregator price feeds, by pair ("ETH/USD"). */
   priceFeeds: Record<DevnetFeedPair, Address>;
@@ -336,13 +338,26 @@ export async function deployGatewayContracts(options: {
   );
   const { priceFeeds } = await deployDevnetPriceFeeds(options);
   const { factoryV2 } = await deployDepositFactoryV2(options);
+  const { subscriptionFactory } = await deploySubscriptionFactory(options);
   const implementation = await publicClient.readContract({
     address: factory,
     abi: depositFactoryArtifact.abi,
     functionName: "implementation",
   });
 
-  return { factory, implementation: getAddress(implementation), factoryV2, tokens: { USDC, USDT }, priceFeeds };
+  return { factory, implementation: getAddress(implementation), factoryV2, subscriptionFactory, tokens: { USDC, USDT }, priceFeeds };
+}
+
+/** Deploys SubscriptionFactory from the deployer (after DepositFactoryV2), waiting for the receipt. */
+export async function deploySubscriptionFactory(options: { rpcUrl: string; deployerPrivateKey?: Hex }): Promise<{ subscriptionFactory: Address }> {
+  const account = privateKeyToAccount(options.deployerPrivateKey ?? DEVNET_DEPLOYER_PRIVATE_KEY);
+  const transport = http(options.rpcUrl);
+  const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
+  const walletClient = createWalletClient({ account, chain: devnetChain, transport });
+  const hash = await walletClient.deployContract({ abi: subscriptionFactoryArtifact.abi, bytecode: subscriptionFactoryArtifact.bytecode });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`Deploying SubscriptionFactory failed (tx ${hash})`);
+  return { subscriptionFactory: getAddress(receipt.contractAddress) };
 }
 
 /** Deploys DepositFactoryV2 from the deployer (after the price feeds), waiting for the receipt. */

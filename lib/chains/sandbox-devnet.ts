@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { processSlot } from "@/lib/process-singleton";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
-import { deployDepositFactoryV2, deployDevnetPriceFeeds, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
+import { deployDepositFactoryV2, deployDevnetPriceFeeds, deploySubscriptionFactory, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
 import { isRpcUnreachable } from "./serial-sender";
 
@@ -37,10 +37,18 @@ export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
     }
     // A devnet from before DepositFactoryV2 (issue 30): add it, the deployer's next transaction.
     const factoryV2Code = await client.getCode({ address: devnetContracts.factoryV2 });
-    if (factoryV2Code && factoryV2Code !== "0x") return;
-    const { factoryV2 } = await deployDepositFactoryV2({ rpcUrl });
-    if (getAddress(factoryV2) !== devnetContracts.factoryV2) {
-      throw new Error("DepositFactoryV2 landed at an unexpected address: the deployer account was used for something else.");
+    if (!factoryV2Code || factoryV2Code === "0x") {
+      const { factoryV2 } = await deployDepositFactoryV2({ rpcUrl });
+      if (getAddress(factoryV2) !== devnetContracts.factoryV2) {
+        throw new Error("DepositFactoryV2 landed at an unexpected address: the deployer account was used for something else.");
+      }
+    }
+    // A devnet from before subscriptions: add their factory, the deployer's next transaction.
+    const subscriptionFactoryCode = await client.getCode({ address: devnetContracts.subscriptionFactory });
+    if (subscriptionFactoryCode && subscriptionFactoryCode !== "0x") return;
+    const { subscriptionFactory } = await deploySubscriptionFactory({ rpcUrl });
+    if (getAddress(subscriptionFactory) !== devnetContracts.subscriptionFactory) {
+      throw new Error("SubscriptionFactory landed at an unexpected address: the deployer account was used for something else.");
     }
     return;
   }
@@ -48,6 +56,7 @@ export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
   if (
     getAddress(deployed.factory) !== devnetContracts.factory ||
     getAddress(deployed.factoryV2) !== devnetContracts.factoryV2 ||
+    getAddress(deployed.subscriptionFactory) !== devnetContracts.subscriptionFactory ||
     getAddress(deployed.tokens.USDC) !== devnetContracts.USDC ||
     Object.entries(deployed.priceFeeds).some(([pair, address]) => getAddress(address) !== devnetContracts.priceFeeds[pair as keyof typeof devnetContracts.priceFeeds])
   ) {

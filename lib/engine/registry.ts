@@ -1,5 +1,6 @@
 import "server-only";
 import type { AnyTask } from "@/lib/jobs/tasks";
+import { chargeSubscriptionsTask } from "./subscription-tasks";
 import { chainTasks } from "./tasks";
 import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tasks";
 
@@ -11,5 +12,5 @@ import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tas
  * only once it is up.
  */
 export function registeredTasks(): AnyTask[] {
-  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks()];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), chargeSubscriptionsTask];
 }

@@ -12,6 +12,7 @@ export const taskNames = {
   housekeeping: "housekeeping",
   retention: "retention",
   foldTotals: "fold-totals",
+  chargeSubscriptions: "charge-subscriptions",
   watchChain: (slug: string) => `watch-chain-${slug}`,
 } as const;
 

@@ -340,6 +340,11 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "payout.failed": "The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.",
   "payment.reorged":
     "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
+  "subscription.created": "A subscription was created (`data` is the subscription as GET /api/subscriptions/{id}/ returns it). It charges once the customer has granted its `authorization`.",
+  "subscription.charged": "A period was charged: the amount moved from the customer's wallet to yours; `data.periods_charged` counts them.",
+  "subscription.payment_failed": "A charge failed (the customer's wallet is short, or the allowance was revoked); it is retried over the plan's grace days.",
+  "subscription.past_due": "The grace days passed without a successful charge: the subscription is `past_due`, still retried until the plan's past-due days pass.",
+  "subscription.canceled": "The subscription is `canceled` (by you, or after its past-due days); nothing more is charged.",
 };
 
 const isPayoutEvent = (type: string) => (payoutEventTypes as readonly string[]).includes(type);
@@ -370,7 +375,19 @@ function webhooks(): Json {
             required: true,
             content: {
               "application/json": {
-                schema: { allOf: [ref(isPayoutEvent(type) ? "PayoutWebhookEvent" : "WebhookEvent"), { type: "object", properties: { event: { const: type } } }] },
+                schema: type.startsWith("subscription.")
+                  ? {
+                      type: "object",
+                      required: ["id", "event", "created_at", "sequence", "data"],
+                      properties: {
+                        id: { type: "string", description: "Event id (evt_…): the same on every delivery and retry of this event" },
+                        event: { const: type },
+                        created_at: { type: "string", format: "date-time" },
+                        sequence: { type: "integer", description: "The entry's place in the subscription's history: apply a subscription's events by it" },
+                        data: { type: "object", description: "The subscription as GET /api/subscriptions/{id}/ returns it after the change (without history)" },
+                      },
+                    }
+                  : { allOf: [ref(isPayoutEvent(type) ? "PayoutWebhookEvent" : "WebhookEvent"), { type: "object", properties: { event: { const: type } } }] },
               },
             },
           },

@@ -68,10 +68,26 @@ export interface AccountEventInput {
 export async function recordAccountEvent(tx: DbOrTx, input: AccountEventInput, endpoints: ReadonlyArray<{ id: number; url: string }>, now: Date): Promise<void> {
   const id = newId("event");
   await insertAccountEvent(tx, { id, merchantId: input.merchantId, type: input.type, data: input.data, actor: input.actor.kind, clientIp: input.actor.clientIp, createdAt: now });
-  if (endpoints.length === 0) return;
-  const body = eventBody(id, input.type, now, null, input.data);
-  const common = { merchantId: input.merchantId, eventId: null, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
-  await insertDeliveries(
+  await queueDeliveries(tx, { merchantId: input.merchantId, type: input.type, body: eventBody(id, input.type, now, null, input.data) }, endpoints, now);
+}
+
+/**
+ * An event that belongs to no order (a subscription's): one pending delivery per active endpoint
+ * subscribed to the type, due now, with the caller's `sequence` (its resource's own numbering).
+ * Call inside the transaction that makes the change, then `notifyDeliveriesDue()` after the commit.
+ */
+export async function recordResourceEvent(tx: DbOrTx, input: { merchantId: number; type: string; sequence: number; data: unknown }, now = new Date()): Promise<{ id: string; deliveries: WebhookDelivery[] }> {
+  const id = newId("event");
+  const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
+  const deliveries = await queueDeliveries(tx, { merchantId: input.merchantId, type: input.type, body: eventBody(id, input.type, now, input.sequence, input.data) }, endpoints, now);
+  return { id, deliveries };
+}
+
+/** One pending delivery of an event's bytes to each endpoint, due now. */
+async function queueDeliveries(tx: DbOrTx, event: { merchantId: number; type: string; body: string }, endpoints: ReadonlyArray<{ id: number; url: string }>, now: Date): Promise<WebhookDelivery[]> {
+  if (endpoints.length === 0) return [];
+  const common = { merchantId: event.merchantId, eventId: null, eventType: event.type, body: event.body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
+  return insertDeliveries(
     tx,
     endpoints.map((endpoint) => ({ ...common, messageId: newId("webhookMessage"), endpointId: endpoint.id, url: endpoint.url })),
   );

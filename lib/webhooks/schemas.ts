@@ -5,15 +5,17 @@ import { timestamp } from "@/lib/http/schemas";
 import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
-/** Events of an order: each carries the order and its per-order sequence. */
-export const orderWebhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
-export type OrderWebhookEventType = (typeof orderWebhookEventTypes)[number];
 /** Events of a payout batch (lib/payouts): each carries the batch, and no sequence. */
 export const payoutEventTypes = ["payout.created", "payout.approved", "payout.sent", "payout.confirmed", "payout.failed"] as const;
 export type PayoutEventType = (typeof payoutEventTypes)[number];
+/** Events of an order (order_events, numbered per order); the events list reads these. */
+export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+/** Events of a subscription (lib/subscriptions), numbered by its history. */
+export const subscriptionEventTypes = ["subscription.created", "subscription.charged", "subscription.payment_failed", "subscription.past_due", "subscription.canceled"] as const;
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = [...orderWebhookEventTypes, ...payoutEventTypes] as const;
+export const webhookEventTypes = [...orderEventTypes, ...payoutEventTypes, ...subscriptionEventTypes] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
+export type OrderEventType = (typeof orderEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 
 /** Delivery states: pending (due or waiting for a retry), succeeded (a 2xx came back), failed (gave up). */
@@ -64,7 +66,7 @@ export const updateEndpointBody = z
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBody>;
 
 export const testEndpointBody = z.object({
-  event: z.enum(orderWebhookEventTypes, `Must be one of ${orderWebhookEventTypes.join(", ")}.`).describe("Which order event to send a signed sample of"),
+  event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).describe("Which event to send a signed sample of"),
 });
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 
@@ -77,7 +79,6 @@ export const listDeliveriesQuery = keysetPageQuery.extend({
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
 /** Types in the event history (GET /api/events/): exactly what webhooks carry. */
-export const orderEventTypes = orderWebhookEventTypes;
 
 export const listEventsQuery = keysetPageQuery.extend({
   event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),
@@ -90,7 +91,7 @@ export type ListEventsQuery = z.infer<typeof listEventsQuery>;
 /** The body of every webhook delivery (lib/webhooks/outbox.ts `eventBody`). */
 export const webhookEventJson = z.object({
   id: z.string().describe("Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it"),
-  event: webhookEventType,
+  event: z.enum(orderEventTypes),
   created_at: timestamp,
   sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change"),
@@ -128,7 +129,7 @@ export const attemptJson = z.object({
 
 export const testWebhookJson = attemptJson.extend({
   webhook_id: z.string().describe("The webhook-id header sent"),
-  event: webhookEventType,
+  event: z.enum(orderEventTypes),
   url: z.string(),
   succeeded: z.boolean().describe("Whether the receiver answered 2xx"),
 });

@@ -11,10 +11,10 @@ import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { eventBody } from "./outbox";
 import { insertAttempt, insertDeliveries } from "./queries";
 import { describeOutcome, judge } from "./retry-schedule";
-import type { OrderWebhookEventType } from "./schemas";
+import type { OrderEventType } from "./schemas";
 import { endpointSigningSecrets } from "./secrets";
 
-const sampleStatus: Record<OrderWebhookEventType, { status: string; failureReason: string | null; received: string; tx: string | null }> = {
+const sampleStatus: Record<OrderEventType, { status: string; failureReason: string | null; received: string; tx: string | null }> = {
   "payment.pending": { status: "processing", failureReason: null, received: "10500000", tx: "pending" },
   "payment.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
   "payment.failed": { status: "failed", failureReason: "underpaid", received: "5000000", tx: "confirmed" },
@@ -26,7 +26,7 @@ const sampleStatus: Record<OrderWebhookEventType, { status: string; failureReaso
 };
 
 /** A made-up order in the state the event reports, shaped exactly like a real one (10.5 USDC on base). */
-export function sampleOrderData(type: OrderWebhookEventType, now: Date) {
+export function sampleOrderData(type: OrderEventType, now: Date) {
   const chain = findBlockchainById(2)!;
   const token = findToken(chain, "USDC")!;
   const sample = sampleStatus[type];
@@ -111,7 +111,7 @@ export async function sendTestWebhook(
   db: DbOrTx,
   merchantId: number,
   endpointId: number,
-  type: OrderWebhookEventType,
+  type: OrderEventType,
   options: AttemptOptions = {},
 ): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
   const endpoint = await getEndpointOrThrow(db, merchantId, endpointId);

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { devnetContracts } from "@/lib/chains/catalog";
 import { testTokenArtifact } from "@/lib/chains/contract-artifacts";
 import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { permitTypedData } from "@/lib/chains/subscription-pull";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
 import { setupTestDevnet } from "../helpers/devnet";
 
@@ -80,5 +81,28 @@ describe("TestToken EIP-3009 (FiatTokenV2's domain)", () => {
         .catch((e: unknown) => e);
       expect(errorName(error), expected).toBe(expected);
     }
+  });
+});
+
+describe("TestToken EIP-2612 permit (in the same domain, as USDC has)", () => {
+  test("a signed permit sets the allowance once; a replay and an expired permit are refused", async () => {
+    const { client, funder, payer } = await setup();
+    const spender = devnetAccounts[5].address;
+    const deadline = (await client.getBlock()).timestamp + 600n;
+    const message = { owner: payer.address, spender, value: 3_000_000n, nonce: 0n, deadline };
+    const { v, r, s } = parseSignature(await payer.signTypedData(permitTypedData(domain, message)));
+    const args = [payer.address, spender, message.value, deadline, Number(v), r, s] as const;
+    await client.waitForTransactionReceipt({ hash: await funder.writeContract({ address: token, abi, functionName: "permit", args }) });
+    expect(await client.readContract({ address: token, abi, functionName: "allowance", args: [payer.address, spender] })).toBe(3_000_000n);
+    expect(await client.readContract({ address: token, abi, functionName: "nonces", args: [payer.address] })).toBe(1n);
+    const replay = await client.simulateContract({ account: funder.account, address: token, abi, functionName: "permit", args }).catch((e: unknown) => e);
+    expect(errorName(replay)).toBe("InvalidSignature");
+
+    const expired = { ...message, nonce: 1n, deadline: 1n };
+    const expiredSig = parseSignature(await payer.signTypedData(permitTypedData(domain, expired)));
+    const refused = await client
+      .simulateContract({ account: funder.account, address: token, abi, functionName: "permit", args: [payer.address, spender, expired.value, 1n, Number(expiredSig.v), expiredSig.r, expiredSig.s] })
+      .catch((e: unknown) => e);
+    expect(errorName(refused)).toBe("PermitExpired");
   });
 });

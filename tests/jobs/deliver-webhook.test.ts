@@ -145,6 +145,7 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
       "task-sweep-deposits",
       "task-settle-payouts",
       "task-housekeeping",
+      "task-charge-subscriptions",
     ]);
   });
 

@@ -148,9 +148,10 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(openApiDocument.webhooks).sort()).toEqual([...webhookEventTypes].sort());
     for (const type of webhookEventTypes) {
       const post = openApiDocument.webhooks[type].post;
-      // Payout events carry the batch, order events the order.
-      const body = type.startsWith("payout.") ? "PayoutWebhookEvent" : "WebhookEvent";
-      expect(post.requestBody.content["application/json"].schema.allOf[0]).toEqual({ $ref: `#/components/schemas/${body}` });
+      const schema = post.requestBody.content["application/json"].schema;
+      // Subscription events carry the subscription, payout events the batch, order events the order.
+      if (type.startsWith("subscription.")) expect(schema.properties.event).toEqual({ const: type });
+      else expect(schema.allOf[0]).toEqual({ $ref: `#/components/schemas/${type.startsWith("payout.") ? "PayoutWebhookEvent" : "WebhookEvent"}` });
       expect(post.parameters.map((p: any) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp", "x-webhook-signature"]);
     }
     expect(openApiDocument.components.schemas.WebhookEvent.properties.data).toMatchObject({ $ref: "#/components/schemas/Order" });

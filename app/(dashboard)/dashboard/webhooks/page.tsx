@@ -17,7 +17,7 @@ import { checkOrigin } from "@/lib/dashboard/request-origin";
 import { headers } from "next/headers";
 import { accountSecretsByIds } from "@/lib/auth/queries";
 import { listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
-import { orderWebhookEventTypes, webhookEventTypes } from "@/lib/webhooks/schemas";
+import { orderEventTypes, webhookEventTypes } from "@/lib/webhooks/schemas";
 import {
   createEndpointAction,
   deleteEndpointAction,
@@ -75,7 +75,7 @@ export default async function WebhooksPage() {
             </p>
             <details>
               <summary>Send a test event</summary>
-              <WebhookTestForm action={sendTestAction} endpointId={e.id} url={e.url} events={orderWebhookEventTypes} />
+              <WebhookTestForm action={sendTestAction} endpointId={e.id} url={e.url} events={orderEventTypes} />
             </details>
             <details>
               <summary>Edit</summary>

@@ -1,0 +1,10 @@
+import { ok } from "@/lib/http/envelope";
+import { routeMethods } from "@/lib/http/route-methods";
+import { withApi } from "@/lib/http/with-api";
+import { subscriptionRoutes } from "@/lib/subscriptions/routes";
+import { changeSubscription } from "@/lib/subscriptions/subscriptions";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  // POST /api/subscriptions/{id}/pause/
+  POST: withApi(subscriptionRoutes.pauseSubscription, async ({ db, params, principal }) => ok(await changeSubscription(db, principal.merchantId, params.id, "pause", null), "Subscription paused.")),
+});

@@ -1,0 +1,113 @@
+/** Subscription plans, subscriptions and their history (lib/subscriptions). */
+import { bigint, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { baseUnits, timestamps, ts } from "./columns";
+import { merchants } from "./accounts";
+
+export const subscriptionPlans = pgTable(
+  "subscription_plans",
+  {
+    id: serial("id").primaryKey(),
+    /** Public id, PLN-…: the path of /subscribe/{id}. */
+    planId: text("plan_id").notNull(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    blockchainId: integer("blockchain_id").notNull(),
+    currency: text("currency").notNull(),
+    /** Token-priced plans: the amount per period in token units ("9.99"); null for fiat-priced plans. */
+    amount: text("amount"),
+    /** Fiat-priced plans: the price per period, converted at each period's rate. */
+    priceAmount: text("price_amount"),
+    priceCurrency: text("price_currency"),
+    /** The most one period may take, in token base units: the cap the customer agrees to. */
+    maxAmountPerPeriod: baseUnits("max_amount_per_period").notNull(),
+    intervalDays: integer("interval_days").notNull(),
+    trialDays: integer("trial_days").notNull().default(0),
+    /** Days a failed charge is retried before the subscription is past due. */
+    graceDays: integer("grace_days").notNull().default(3),
+    /** Days past due before the subscription is canceled. */
+    pastDueDays: integer("past_due_days").notNull().default(7),
+    /** Periods after which the subscription ends; null for open-ended. */
+    periods: integer("periods"),
+    /** active | archived: an archived plan takes no new subscribers. */
+    status: text("status").notNull().default("active"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("subscription_plans_plan_id_key").on(t.planId), index("subscription_plans_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+export type SubscriptionPlan = typeof subscriptionPlans.$inferSelect;
+export type NewSubscriptionPlan = typeof subscriptionPlans.$inferInsert;
+
+export const subscriptionStatuses = ["trialing", "active", "past_due", "paused", "canceled", "ended"] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    /** Public id, SUB-…; its hash is the pull contract's id and CREATE2 salt. */
+    subscriptionId: text("subscription_id").notNull(),
+    merchantId: integer("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => subscriptionPlans.id, { onDelete: "restrict" }),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    blockchainId: integer("blockchain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    /** The customer's wallet (the only one debited). */
+    subscriberAddress: text("subscriber_address").notNull(),
+    /** The merchant's wallet when the customer subscribed (the only one paid). */
+    merchantAddress: text("merchant_address").notNull(),
+    operatorAddress: text("operator_address").notNull(),
+    maxAmountPerPeriod: baseUnits("max_amount_per_period").notNull(),
+    periodSeconds: bigint("period_seconds", { mode: "number" }).notNull(),
+    /** Start of period 0 (the end of the trial). */
+    startsAt: ts("starts_at").notNull(),
+    endsAt: ts("ends_at"),
+    /** bytes32 hex: the contract's id and CREATE2 salt. */
+    termsId: text("terms_id").notNull(),
+    pullAddress: text("pull_address").notNull(),
+    customerEmail: text("customer_email"),
+    /** The first period index not yet charged (mirrors the contract's nextPeriod). */
+    nextPeriod: integer("next_period").notNull().default(0),
+    /** Periods charged so far (periods missed while past due or paused are not). */
+    periodsCharged: integer("periods_charged").notNull().default(0),
+    /** When the engine next looks at it: the next period's start, or a retry. */
+    nextAttemptAt: ts("next_attempt_at"),
+    /** When the running period's first charge attempt failed (grace runs from here). */
+    failingSince: ts("failing_since"),
+    canceledAt: ts("canceled_at"),
+    cancelReason: text("cancel_reason"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("subscriptions_subscription_id_key").on(t.subscriptionId),
+    uniqueIndex("subscriptions_pull_address_key").on(t.blockchainId, t.pullAddress),
+    index("subscriptions_merchant_idx").on(t.merchantId, t.createdAt),
+    index("subscriptions_due_idx").on(t.nextAttemptAt),
+  ],
+);
+export type Subscription = typeof subscriptions.$inferSelect;
+export type NewSubscription = typeof subscriptions.$inferInsert;
+
+/** A subscription's history: each status change and charge, oldest first. */
+export const subscriptionEvents = pgTable(
+  "subscription_events",
+  {
+    id: serial("id").primaryKey(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    merchantId: integer("merchant_id").notNull(),
+    /** created | charged | payment_failed | past_due | canceled | ended | paused | resumed */
+    kind: text("kind").notNull(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    detail: jsonb("detail"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId, t.id)],
+);
+export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;

@@ -1,0 +1,100 @@
+import "server-only";
+import { recordAudit } from "@/lib/audit/record";
+import { findBlockchainById, findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
+import type { SubscriptionPlan } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+import { formatAmount, parseAmount } from "@/lib/money/amounts";
+import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
+import { subscriptionFactoryFor } from "./factory";
+import { findMerchantPlan, insertPlan } from "./queries";
+import type { CreatePlanBody } from "./schemas";
+
+/** The hosted subscribe page of a plan. */
+export function subscribeUrl(planId: string): string {
+  return `${env.APP_URL.replace(/\/+$/, "")}/subscribe/${planId}`;
+}
+
+export function serializePlan(plan: SubscriptionPlan) {
+  const chain = findBlockchainById(plan.blockchainId);
+  const decimals = (chain && findToken(chain, plan.currency)?.decimals) ?? 0;
+  return {
+    id: plan.planId,
+    name: plan.name,
+    blockchain: chain?.slug ?? String(plan.blockchainId),
+    currency: plan.currency,
+    amount: plan.amount,
+    price_amount: plan.priceAmount,
+    price_currency: plan.priceCurrency,
+    max_amount: formatAmount(BigInt(plan.maxAmountPerPeriod), decimals),
+    interval_days: plan.intervalDays,
+    trial_days: plan.trialDays,
+    grace_days: plan.graceDays,
+    past_due_days: plan.pastDueDays,
+    periods: plan.periods,
+    status: plan.status as "active" | "archived",
+    subscribe_url: subscribeUrl(plan.planId),
+    created_at: plan.createdAt.toISOString(),
+    updated_at: plan.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * A plan charges one ERC-20 on one chain where the pull contract's factory is deployed; its cap per
+ * period is the token amount, or for a fiat price the `max_amount` the merchant sets (each period's
+ * conversion must stay under it). Retries end before the period does (the contract forfeits a
+ * period it did not charge while it ran), so grace_days < interval_days.
+ */
+export async function createPlan(db: DbOrTx, merchantId: number, input: CreatePlanBody, now = new Date()): Promise<SubscriptionPlan> {
+  const chain = findBlockchainBySlug(input.blockchain);
+  if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain '${input.blockchain}' is not supported; see GET /api/blockchains/.`);
+  const token = findToken(chain, input.currency);
+  if (!token || !token.address) throw new ApiError("UNSUPPORTED_CURRENCY", `Subscriptions charge an ERC-20 token; '${input.currency}' is not one on ${chain.slug}.`);
+  if (!subscriptionFactoryFor(chain)) throw new ApiError("INVALID_BLOCKCHAIN", `Subscriptions are not available on ${chain.slug}: no subscription factory is deployed or configured for it.`);
+  const fiat = input.price_amount != null;
+  if (fiat === (input.amount != null)) throw validationError({ amount: ["Give amount or price_amount (with price_currency and max_amount), exactly one."] });
+  if (input.grace_days >= input.interval_days) throw validationError({ grace_days: ["Must be less than interval_days: a period is charged only while it runs."] });
+  let cap: bigint;
+  let priceCurrency: string | null = null;
+  if (fiat) {
+    priceCurrency = (input.price_currency ?? "").toUpperCase();
+    if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
+    if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Plans cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
+    parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
+    if (input.max_amount == null) throw validationError({ max_amount: ["Required with price_amount: the most one period may take, in token units."] });
+    cap = parseAmount(input.max_amount, token.decimals);
+  } else {
+    cap = parseAmount(input.amount, token.decimals);
+    if (input.max_amount != null && parseAmount(input.max_amount, token.decimals) !== cap) throw validationError({ max_amount: ["A token-priced plan's cap is its amount; leave max_amount out."] });
+  }
+  return db.transaction(async (tx) => {
+    const plan = await insertPlan(tx, {
+      planId: newId("subscriptionPlan"),
+      merchantId,
+      name: input.name,
+      blockchainId: chain.id,
+      currency: token.symbol,
+      amount: fiat ? null : input.amount!,
+      priceAmount: fiat ? input.price_amount! : null,
+      priceCurrency,
+      maxAmountPerPeriod: cap.toString(),
+      intervalDays: input.interval_days,
+      trialDays: input.trial_days,
+      graceDays: input.grace_days,
+      pastDueDays: input.past_due_days,
+      periods: input.periods ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordAudit(tx, { merchantId, action: "subscription_plan.created", target: `subscription_plan:${plan.planId}`, after: serializePlan(plan), now });
+    return plan;
+  });
+}
+
+export async function getPlanOrThrow(db: DbOrTx, merchantId: number, planId: string): Promise<SubscriptionPlan> {
+  const plan = await findMerchantPlan(db, merchantId, planId);
+  if (!plan) throw notFound("Subscription plan");
+  return plan;
+}

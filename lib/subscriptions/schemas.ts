@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { pageQuery } from "@/lib/http/pagination";
+import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
+import { subscriptionStatuses } from "@/lib/db/schema/subscriptions";
+
+const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'Must be a positive decimal number written as a string, e.g. "9.99".');
+
+export const createPlanBody = z.object({
+  name: z.string().trim().min(1, "This field may not be blank.").max(200).describe("Shown to the customer"),
+  blockchain: z.string().trim().min(1).max(64).describe("Blockchain slug, e.g. base"),
+  currency: z.string().trim().min(1).max(32).describe("The ERC-20 token charged, e.g. USDC"),
+  amount: decimalText.nullish().describe("Amount per period in token units. Give this or price_amount"),
+  price_amount: decimalText.nullish().describe("Price per period in fiat (with price_currency and max_amount), converted at each period's rate"),
+  price_currency: z.string().trim().min(1).max(8).nullish().describe("ISO 4217 code of price_amount"),
+  max_amount: decimalText.nullish().describe("Fiat plans: the most one period may take, in token units (the cap the customer agrees to)"),
+  interval_days: z.number().int().min(1).max(366).describe("Length of a period in days"),
+  trial_days: z.number().int().min(0).max(366).default(0).describe("Days before the first charge"),
+  grace_days: z.number().int().min(0).max(365).default(3).describe("Days a failed charge is retried before the subscription is past due; less than interval_days"),
+  past_due_days: z.number().int().min(0).max(365).default(7).describe("Days past due before the subscription is canceled"),
+  periods: z.number().int().min(1).max(10_000).nullish().describe("Periods after which the subscription ends; omit for open-ended"),
+});
+export type CreatePlanBody = z.infer<typeof createPlanBody>;
+
+export const planParams = z.object({ id: z.string() });
+export const listPlansQuery = pageQuery;
+
+export const planJson = z.object({
+  id: z.string().describe("Public id, PLN-…"),
+  name: z.string(),
+  blockchain: z.string(),
+  currency: z.string(),
+  amount: decimalString.nullable(),
+  price_amount: z.string().nullable(),
+  price_currency: z.string().nullable(),
+  max_amount: decimalString.describe("The cap per period in token units"),
+  interval_days: z.number().int(),
+  trial_days: z.number().int(),
+  grace_days: z.number().int(),
+  past_due_days: z.number().int(),
+  periods: z.number().int().nullable(),
+  status: z.enum(["active", "archived"]),
+  subscribe_url: z.string().describe("The hosted subscribe page: /subscribe/{id}"),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const createSubscriptionBody = z.object({
+  plan: z.string().trim().min(1).max(64).describe("The plan's id, PLN-…"),
+  customer_address: evmAddress.describe("The customer's wallet: the only one ever debited"),
+  customer_email: z.string().trim().email().max(254).nullish().describe("Where the customer hears of charges and finds the manage page"),
+});
+export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
+
+export const subscriptionParams = z.object({ id: z.string() });
+export const listSubscriptionsQuery = pageQuery.extend({
+  status: z.enum(subscriptionStatuses).optional().describe("Only subscriptions in this state"),
+  plan: z.string().max(64).optional().describe("Only subscriptions to this plan (PLN-…)"),
+  customer_address: evmAddress.optional().describe("Only this customer's subscriptions"),
+});
+
+export const cancelSubscriptionBody = z.object({
+  reason: z.string().trim().max(500).nullish().describe("Kept in the subscription's history"),
+});
+
+export const subscriptionEventJson = z.object({
+  kind: z.string().describe("created, charged, payment_failed, past_due, paused, resumed, canceled, ended"),
+  status: z.enum(subscriptionStatuses),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  created_at: timestamp,
+});
+
+export const subscriptionJson = z.object({
+  id: z.string().describe("Public id, SUB-…"),
+  plan: z.string(),
+  status: z.enum(subscriptionStatuses),
+  blockchain: z.string(),
+  currency: z.string(),
+  customer_address: z.string(),
+  merchant_address: z.string().describe("The merchant wallet the contract pays, fixed at subscription"),
+  max_amount: decimalString.describe("The most one period may take (token units)"),
+  interval_days: z.number().int(),
+  starts_at: timestamp.describe("First charge (the end of any trial)"),
+  ends_at: timestamp.nullable(),
+  pull_address: z.string().describe("The subscription's pull contract: the customer's allowance goes to this address"),
+  authorization: z
+    .object({
+      method: z.enum(["permit", "approve"]),
+      spender: z.string(),
+      token: z.string(),
+      value: z.string().describe("Allowance in base units"),
+    })
+    .describe("What the customer grants: an EIP-2612 permit where the token has it, else an approve"),
+  customer_email: z.string().nullable(),
+  periods_charged: z.number().int(),
+  canceled_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  history: z.array(subscriptionEventJson).optional().describe("One subscription's GET only: oldest first"),
+});
+
+export const authorizeSubscriptionBody = z.object({
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "A 65-byte signature as 0x-prefixed hex.").describe("The customer's EIP-2612 permit signature for `authorization` (spender pull_address)"),
+  deadline: z.number().int().min(1).describe("The permit's deadline (unix seconds) the customer signed"),
+});

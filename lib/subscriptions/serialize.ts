@@ -1,0 +1,39 @@
+import { findBlockchainById } from "@/lib/chains/catalog";
+import type { Subscription, SubscriptionEvent } from "@/lib/db/schema";
+import { formatAmount } from "@/lib/money/amounts";
+
+const daySeconds = 86_400;
+/** An open-ended plan's allowance covers this many periods; the contract still takes one per period at most. */
+const openEndedAllowancePeriods = 120n;
+
+export function serializeSubscription(subscription: Subscription, planId: string, history?: SubscriptionEvent[]) {
+  const chain = findBlockchainById(subscription.blockchainId);
+  const token = chain?.tokens.find((t) => t.address?.toLowerCase() === subscription.tokenAddress.toLowerCase());
+  const cap = BigInt(subscription.maxAmountPerPeriod);
+  const periods = subscription.endsAt ? BigInt(Math.round((subscription.endsAt.getTime() - subscription.startsAt.getTime()) / 1000 / subscription.periodSeconds)) : openEndedAllowancePeriods;
+  return {
+    id: subscription.subscriptionId,
+    plan: planId,
+    status: subscription.status,
+    blockchain: chain?.slug ?? String(subscription.blockchainId),
+    currency: token?.symbol ?? subscription.tokenAddress,
+    customer_address: subscription.subscriberAddress,
+    merchant_address: subscription.merchantAddress,
+    max_amount: formatAmount(cap, token?.decimals ?? 0),
+    interval_days: Math.round(subscription.periodSeconds / daySeconds),
+    starts_at: subscription.startsAt.toISOString(),
+    ends_at: subscription.endsAt?.toISOString() ?? null,
+    pull_address: subscription.pullAddress,
+    // USDC's FiatTokenV2 (and the devnet's test tokens) carry EIP-2612 permit beside EIP-3009.
+    authorization: { method: token?.eip3009 ? ("permit" as const) : ("approve" as const), spender: subscription.pullAddress, token: subscription.tokenAddress, value: (cap * periods).toString() },
+    customer_email: subscription.customerEmail,
+    periods_charged: subscription.periodsCharged,
+    canceled_at: subscription.canceledAt?.toISOString() ?? null,
+    created_at: subscription.createdAt.toISOString(),
+    updated_at: subscription.updatedAt.toISOString(),
+    ...(history
+      ? { history: history.map((event) => ({ kind: event.kind, status: event.status, detail: (event.detail as Record<string, unknown> | null) ?? null, created_at: event.createdAt.toISOString() })) }
+      : {}),
+  };
+}
+

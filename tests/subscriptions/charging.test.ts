@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { webhookDeliveries } from "@/lib/db/schema";
+import { createPublicClient, erc20Abi, http, type Address } from "viem";
+import { generatePrivateKey } from "viem/accounts";
+import { POST as postPlan } from "@/app/api/subscription-plans/route";
+import { POST as postSubscription } from "@/app/api/subscriptions/route";
+import { GET as getSubscription } from "@/app/api/subscriptions/[id]/route";
+import { POST as cancelSubscription } from "@/app/api/subscriptions/[id]/cancel/route";
+import { POST as authorizeSubscription } from "@/app/api/subscriptions/[id]/authorize/route";
+import { permitTypedData } from "@/lib/chains/subscription-pull";
+import { devnetContracts } from "@/lib/chains/catalog";
+import { subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { chargeDueSubscriptions } from "@/lib/subscriptions/charge";
+import { setupTestDatabase } from "../helpers/db";
+import { setupTestDevnet } from "../helpers/devnet";
+import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../helpers/factories";
+import { call } from "../helpers/request";
+import { startReceiver, type Receiver } from "../webhooks/support";
+
+const testDb = setupTestDatabase();
+const net = setupTestDevnet();
+const DAY = 86_400;
+const cap = 9_990_000n;
+
+const client = () => createPublicClient({ chain: devnetChain, transport: http(net.rpcUrl), pollingInterval: 50 });
+const usdcBalance = (address: string) => client().readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [address as Address] });
+
+async function advance(seconds: number) {
+  await net.testClient().increaseTime({ seconds });
+  await net.testClient().mine({ blocks: 1 });
+}
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+/** The webhooks queued for the merchant, oldest first: type and sequence. */
+async function queuedWebhooks(merchant: TestMerchant) {
+  const rows = await testDb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, merchant.id)).orderBy(asc(webhookDeliveries.id));
+  return rows.map((row) => {
+    const body = JSON.parse(row.body) as { event: string; sequence: number; data: { status: string } };
+    return `${body.event}#${body.sequence}:${body.data.status}`;
+  });
+}
+
+const run = () => chargeDueSubscriptions(testDb.db, net.chain("base"));
+
+/** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
+async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean } = {}) {
+  const merchant: TestMerchant = await createMerchant();
+  const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/subscriptions") } });
+  expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+  const merchantWallet = randomAddress();
+  await createWallet(merchant, { wallet_address: merchantWallet });
+  const planRes = await call(postPlan, "POST", "/api/subscription-plans/", {
+    token: merchant.access,
+    body: { name: "Pro", blockchain: "base", currency: "USDC", amount: "9.99", interval_days: 30, grace_days: 3, past_due_days: 7, ...options.plan },
+  });
+  expect(planRes.status, JSON.stringify(planRes.body)).toBe(201);
+  const customer = net.wallet(generatePrivateKey());
+  const faucet = net.wallet(devnetAccounts[1].privateKey);
+  await client().waitForTransactionReceipt({ hash: await faucet.sendTransaction({ to: customer.account.address, value: 10n ** 17n }) });
+  if (options.funds) {
+    await client().waitForTransactionReceipt({ hash: await faucet.writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [customer.account.address, options.funds] }) });
+  }
+  const subRes = await call(postSubscription, "POST", "/api/subscriptions/", { token: merchant.access, body: { plan: planRes.body.data.id, customer_address: customer.account.address } });
+  expect(subRes.status, JSON.stringify(subRes.body)).toBe(201);
+  const sub = subRes.body.data;
+  if (options.permit) {
+    // The customer signs once; the merchant relays it and the gateway pays the gas.
+    const deadline = Number((await client().getBlock()).timestamp) + 3600;
+    const nonce = await client().readContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "nonces", args: [customer.account.address] });
+    const signature = await customer.account.signTypedData(
+      permitTypedData(
+        { name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: devnetContracts.USDC },
+        { owner: customer.account.address, spender: sub.pull_address, value: BigInt(sub.authorization.value), nonce, deadline: BigInt(deadline) },
+      ),
+    );
+    const ethBefore = await client().getBalance({ address: customer.account.address });
+    const authorized = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    expect(authorized.status, JSON.stringify(authorized.body)).toBe(200);
+    const again = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    expect(again.status).toBe(409);
+    expect(await client().getBalance({ address: customer.account.address })).toBe(ethBefore);
+  } else {
+    await client().waitForTransactionReceipt({
+      hash: await customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [sub.pull_address, BigInt(sub.authorization.value)] }),
+    });
+  }
+  // The chain's clock may trail the wall clock the terms were fixed by: let it reach the start.
+  const start = BigInt(Date.parse(sub.starts_at) / 1000);
+  if ((await client().getBlock()).timestamp < start) {
+    await net.testClient().setNextBlockTimestamp({ timestamp: start });
+    await net.testClient().mine({ blocks: 1 });
+  }
+  const view = async () => (await call(getSubscription, "GET", `/api/subscriptions/${sub.id}/`, { token: merchant.access, params: { id: sub.id } })).body.data;
+  return { merchant, merchantWallet, customer, sub, view };
+}
+
+describe("charging subscriptions on the devnet", () => {
+  test("three periods charge exactly three times, however often the task runs (the customer signed one permit, and paid no gas for it)", async () => {
+    const s = await subscribed({ funds: 100_000_000n, permit: true });
+    for (let period = 0; period < 3; period++) {
+      expect((await run()).charged).toContain(s.sub.id);
+      expect((await run()).charged).not.toContain(s.sub.id);
+      if (period < 2) await advance(30 * DAY);
+    }
+    await advance(10 * DAY);
+    expect((await run()).charged).not.toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(3n * cap);
+    const view = await s.view();
+    expect(view).toMatchObject({ status: "active", periods_charged: 3 });
+    expect(view.history.filter((e: { kind: string }) => e.kind === "charged").map((e: { detail: { period: number } }) => e.detail.period)).toEqual([0, 1, 2]);
+    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.charged#2:active", "subscription.charged#3:active", "subscription.charged#4:active"]);
+  });
+
+  test("two instances at once charge a period once; a charge mined before a crash is recorded, not sent again", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect([...a.charged, ...b.charged].filter((id) => id === s.sub.id)).toHaveLength(1);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
+
+    // The gateway's charge of period 1 lands, then the process dies before recording it.
+    await advance(30 * DAY);
+    const operator = net.wallet(devnetAccounts[2].privateKey);
+    await client().waitForTransactionReceipt({ hash: await operator.writeContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] }) });
+    expect((await run()).charged).toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(2n * cap);
+    expect((await s.view()).periods_charged).toBe(2);
+  });
+
+  test("an empty wallet: payment_failed, then past due after the grace days, then canceled after the past-due days", async () => {
+    const s = await subscribed();
+    expect((await run()).failed).toContain(s.sub.id);
+    expect((await s.view()).status).toBe("active");
+    await advance(3 * DAY + 60);
+    expect((await run()).failed).toContain(s.sub.id);
+    expect((await s.view()).status).toBe("past_due");
+    await advance(7 * DAY + 60);
+    await run();
+    const view = await s.view();
+    expect(view.status).toBe("canceled");
+    expect(view.history.map((e: { kind: string }) => e.kind)).toEqual(["created", "payment_failed", "past_due", "canceled"]);
+    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.payment_failed#2:active", "subscription.past_due#3:past_due", "subscription.canceled#4:canceled"]);
+    expect(await usdcBalance(s.merchantWallet)).toBe(0n);
+  });
+
+  test("a revoked allowance stops charges", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    expect((await run()).charged).toContain(s.sub.id);
+    await client().waitForTransactionReceipt({ hash: await s.customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [s.sub.pull_address, 0n] }) });
+    await advance(30 * DAY);
+    expect((await run()).failed).toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
+    const view = await s.view();
+    expect(view.history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "TokenTransferFailed" } });
+  });
+
+  test("a merchant's cancel is carried to the contract, so a gateway key stolen later cannot charge it; past-due cancels too", async () => {
+    const s = await subscribed({ funds: 100_000_000n });
+    expect((await run()).charged).toContain(s.sub.id);
+    const res = await call(cancelSubscription, "POST", `/api/subscriptions/${s.sub.id}/cancel/`, { token: s.merchant.access, params: { id: s.sub.id }, body: {} });
+    expect(res.status).toBe(200);
+    await run();
+    expect(await client().readContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);
+    await advance(30 * DAY);
+    const operator = net.wallet(devnetAccounts[2].privateKey);
+    const refused = await client()
+      .simulateContract({ account: operator.account, address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] })
+      .catch((e: unknown) => e);
+    expect(String(refused)).toContain("SubscriptionCanceled");
+    expect((await run()).charged).not.toContain(s.sub.id);
+
+    // Canceled after its past-due days: the contract is cancelled as well.
+    const empty = await subscribed();
+    await run();
+    await advance(10 * DAY + 120);
+    await run();
+    await run();
+    expect((await empty.view()).status).toBe("canceled");
+    await run();
+    expect(await client().readContract({ address: empty.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);
+  });
+});
