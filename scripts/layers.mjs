@@ -68,7 +68,7 @@ export const layers = [
   { name: "surfaces", entries: ["lib/dashboard", "lib/health"] },
   { name: "engine", entries: ["lib/engine"] },
   { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/sandbox", "lib/retention"] },
-  { name: "payments", entries: ["lib/orders", "lib/refunds"] },
+  { name: "payments", entries: ["lib/orders", "lib/refunds", "lib/screening"] },
   { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing"] },
   { name: "account services", entries: ["lib/webhooks", "lib/mail", "lib/members"] },
   { name: "accounts", entries: ["lib/auth"] },

@@ -16,6 +16,7 @@ const links = [
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/audit-log", label: "Audit log" },
+  { href: "/dashboard/screening", label: "Screening" },
   { href: "/docs", label: "Docs" },
 ];
 

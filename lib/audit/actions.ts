@@ -28,6 +28,8 @@ export const auditActions = {
   "member.joined": "Member joined",
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
+  "screening.policy_changed": "Screening policy changed",
+  "screening.payment_released": "Payment held by screening released",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

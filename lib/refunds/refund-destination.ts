@@ -4,6 +4,7 @@ import { devnetContracts, listBlockchains } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
 import { isAnyOrderDepositAddress } from "@/lib/orders/queries";
+import { assertNotSanctioned } from "@/lib/screening/screen-address";
 import { isMerchantWalletAddress } from "@/lib/wallets/queries";
 
 /** Contracts of the gateway itself on any chain: deposit factories and implementations, and the catalog's tokens. */
@@ -24,7 +25,8 @@ function gatewayContracts(): Address[] {
  * merchant's payout wallets, the gateway's contracts and every deposit address the gateway ever
  * gave out, of any merchant on any chain. Money sent to a deposit address is credited to that
  * order and swept back to a merchant, so such a "refund" would be confirmed while the customer
- * got nothing. Throws 400 VALIDATION_ERROR on `field`; returns the address checksummed.
+ * got nothing. Throws 400 VALIDATION_ERROR on `field`; an address that fails sanctions screening
+ * (issue 56), 400 SANCTIONED_ADDRESS. Returns the address checksummed.
  */
 export async function assertRefundDestination(db: DbOrTx, merchantId: number, address: string, field: string): Promise<Address> {
   const destination = getAddress(address);
@@ -34,5 +36,6 @@ export async function assertRefundDestination(db: DbOrTx, merchantId: number, ad
   if (await isMerchantWalletAddress(db, merchantId, destination)) throw refuse("one of the merchant's payout wallets");
   const chainIds = listBlockchains().map((chain) => chain.id);
   if (await isAnyOrderDepositAddress(db, chainIds, destination)) throw refuse("a deposit address of the gateway");
+  await assertNotSanctioned(db, destination, field);
   return destination;
 }
