@@ -69,7 +69,7 @@ export const layers = [
   { name: "engine", entries: ["lib/engine"] },
   { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/sandbox", "lib/retention"] },
   { name: "payments", entries: ["lib/orders", "lib/refunds", "lib/screening"] },
-  { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing"] },
+  { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing", "lib/tokens"] },
   { name: "account services", entries: ["lib/webhooks", "lib/mail", "lib/members"] },
   { name: "accounts", entries: ["lib/auth"] },
   { name: "chains", entries: ["lib/chains"] },

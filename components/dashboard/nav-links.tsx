@@ -17,6 +17,7 @@ const links = [
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/audit-log", label: "Audit log" },
   { href: "/dashboard/screening", label: "Screening" },
+  { href: "/dashboard/currencies", label: "Currencies" },
   { href: "/docs", label: "Docs" },
 ];
 

@@ -30,6 +30,7 @@ export const auditActions = {
   "member.removed": "Member removed",
   "screening.policy_changed": "Screening policy changed",
   "screening.payment_released": "Payment held by screening released",
+  "currency.switched": "Currency switched on or off",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];
