@@ -1,5 +1,6 @@
 import "server-only";
 import { getAddress } from "viem";
+import type { SanctionedAddress } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
@@ -18,6 +19,11 @@ export type ScreeningVerdict =
   | { listed: false }
   | { listed: true; matchedBy: "sanctions_list"; reason: string }
   | { listed: true; matchedBy: "provider"; reason: string };
+
+/** The verdict for an address the loaded list holds. */
+export function listedVerdict(entry: SanctionedAddress): ScreeningVerdict {
+  return { listed: true, matchedBy: "sanctions_list", reason: `${entry.listedPartyName} (SDN ${entry.listedPartyId}, ${entry.programs || "no program"}, listed as ${entry.currency})` };
+}
 
 /** The provider this deployment configured (SCREENING_PROVIDER_*), if any. */
 export function configuredProvider(): ScreeningProvider | null {
@@ -50,9 +56,7 @@ async function askProvider(provider: ScreeningProvider, address: string, chainId
  */
 export async function screenAddress(db: DbOrTx, address: string, options: { chainId?: number | null; provider?: ScreeningProvider | null } = {}): Promise<ScreeningVerdict> {
   const [listed] = await findListedAddresses(db, [address]);
-  if (listed) {
-    return { listed: true, matchedBy: "sanctions_list", reason: `${listed.listedPartyName} (SDN ${listed.listedPartyId}, ${listed.programs || "no program"}, listed as ${listed.currency})` };
-  }
+  if (listed) return listedVerdict(listed);
   const provider = options.provider === undefined ? configuredProvider() : options.provider;
   return provider ? askProvider(provider, getAddress(address), options.chainId ?? null) : { listed: false };
 }

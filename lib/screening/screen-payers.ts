@@ -6,8 +6,8 @@ import { serializeOrderView } from "@/lib/orders/order-transaction";
 import { findMerchantOrderView } from "@/lib/orders/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { asScreeningAction } from "./policy";
-import { findScreeningPolicies, insertScreeningFlags } from "./queries";
-import { screenAddress, type ScreeningProvider, type ScreeningVerdict } from "./screen-address";
+import { findListedAddresses, findScreeningPolicies, insertScreeningFlags } from "./queries";
+import { listedVerdict, screenAddress, type ScreeningProvider, type ScreeningVerdict } from "./screen-address";
 
 export const paymentFlaggedEvent = "payment.flagged";
 
@@ -21,8 +21,12 @@ export const paymentFlaggedEvent = "payment.flagged";
 export async function screenPayers(tx: DbOrTx, chain: Blockchain, rows: NewTransaction[], now: Date, provider?: ScreeningProvider | null): Promise<number> {
   const live = rows.filter((r) => r.status !== "failed" && r.paymentOrderId != null);
   if (live.length === 0) return 0;
-  const verdicts = new Map<string, ScreeningVerdict>();
-  for (const sender of new Set(live.map((r) => r.fromAddress.toLowerCase()))) {
+  // The list in one lookup for every sender; the provider (if any) for the senders it does not hold.
+  const senders = [...new Set(live.map((r) => r.fromAddress.toLowerCase()))];
+  const verdicts = new Map<string, ScreeningVerdict>(
+    (await findListedAddresses(tx, senders)).map((entry) => [entry.address, listedVerdict(entry)] as const),
+  );
+  for (const sender of senders.filter((s) => !verdicts.has(s))) {
     verdicts.set(sender, await screenAddress(tx, sender, { chainId: chain.chainId, provider }));
   }
   const matched = live.filter((r) => verdicts.get(r.fromAddress.toLowerCase())!.listed);
