@@ -141,6 +141,17 @@ const envSchema = z.object({
    */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**
+   * An optional screening provider (issue 56): each payer and refund destination not on the loaded
+   * sanctions list is POSTed as {"address", "chain_id"} to this URL (with SCREENING_PROVIDER_TOKEN as a
+   * bearer token), which answers {"sanctioned": boolean, "reason"?: string}. Unset: the list alone.
+   */
+  SCREENING_PROVIDER_URL: z.string().url().optional(),
+  SCREENING_PROVIDER_TOKEN: z.string().min(1).optional(),
+  /** How long the provider may take before its answer counts as a failure. */
+  SCREENING_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** A provider failure (timeout, error, bad answer): open lets the address through, closed treats it as a match. */
+  SCREENING_PROVIDER_FAILURE: z.enum(["open", "closed"]).default("closed"),
+  /**
    * Where email goes (verification, password reset, security notices): an SMTP URL for nodemailer,
    * e.g. smtps://user:pass@smtp.example.com:465 (query parameters are nodemailer options). Unset: mail
    * only goes to the dashboard outbox. In the sandbox the outbox keeps a copy either way.

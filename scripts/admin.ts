@@ -5,13 +5,21 @@
  *
  *   show <username>
  *   set-plan <username> <standard|premium|enterprise> [--rate-limit N]
+ *   screening:load <SDN.XML>   (the US Treasury's SDN list, downloaded by the operator)
+ *   screening:status
  */
 import { AdminError, setMerchantPlan, showMerchantPlan, type MerchantPlan } from "@/lib/auth/set-plan";
 import { plans } from "@/lib/auth/rate-limit";
+import { readFile } from "node:fs/promises";
 import { getDatabase } from "@/lib/db/client";
+import { loadSanctionsList } from "@/lib/screening/load-list";
+import { findLatestListLoad } from "@/lib/screening/queries";
+import { SanctionsListFormatError } from "@/lib/screening/sdn-list";
 
 const usage = `usage: npm run admin -- show <username>
-       npm run admin -- set-plan <username> <${plans.join("|")}> [--rate-limit N]`;
+       npm run admin -- set-plan <username> <${plans.join("|")}> [--rate-limit N]
+       npm run admin -- screening:load <path to SDN.XML>
+       npm run admin -- screening:status`;
 
 function print(result: MerchantPlan): void {
   const own = result.rateLimitPerHour === null ? "plan default" : "own value";
@@ -20,6 +28,31 @@ function print(result: MerchantPlan): void {
 
 async function run(args: string[]): Promise<void> {
   const [command, username, plan, ...rest] = args;
+  if (command === "screening:load" && username && plan === undefined) {
+    const xml = await readFile(username, "utf8").catch((error: Error) => {
+      throw new AdminError(`Cannot read ${username}: ${error.message}`);
+    });
+    const database = await getDatabase();
+    try {
+      const { load, list } = await loadSanctionsList(database.db, xml).catch((error: unknown) => {
+        throw error instanceof SanctionsListFormatError ? new AdminError(error.message) : error;
+      });
+      console.log(`${load.source} list of ${load.publishedOn} loaded: ${load.entries} listed parties, ${load.addresses} EVM addresses (${list.otherChainAddresses} addresses of other chains skipped).`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (command === "screening:status" && username === undefined) {
+    const database = await getDatabase();
+    try {
+      const load = await findLatestListLoad(database.db);
+      console.log(load ? `${load.source} list of ${load.publishedOn}, loaded ${load.loadedAt.toISOString()}: ${load.addresses} EVM addresses.` : "No sanctions list loaded: payers and refund destinations are not screened against one.");
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (command === "show" && username && plan === undefined) {
     const database = await getDatabase();
     try {

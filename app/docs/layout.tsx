@@ -17,6 +17,7 @@ const links = [
   { href: "/docs/connect-your-shop", label: "Connect your shop" },
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },
+  { href: "/docs/screening", label: "Screening and currencies" },
   { href: "/api/openapi.json", label: "openapi.json" },
   { href: "/dashboard", label: "Dashboard" },
 ];

@@ -17,6 +17,8 @@ const links = [
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/audit-log", label: "Audit log" },
+  { href: "/dashboard/screening", label: "Screening" },
+  { href: "/dashboard/currencies", label: "Currencies" },
   { href: "/docs", label: "Docs" },
 ];
 

@@ -41,6 +41,9 @@ export const auditActions = {
   "subscription.paused": "Subscription paused",
   "subscription.resumed": "Subscription resumed",
   "subscription.canceled": "Subscription canceled",
+  "screening.policy_changed": "Screening policy changed",
+  "screening.payment_released": "Payment held by screening released",
+  "currency.switched": "Currency switched on or off",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

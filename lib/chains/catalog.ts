@@ -295,9 +295,10 @@ function build(def: NetworkDef): Blockchain {
     defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
     tokens: [
       { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
-      // contracts/TestToken.sol: the deployed names (lib/chains/devnet.ts) with FiatTokenV2's version.
+      // contracts/TestToken.sol: the deployed name (lib/chains/devnet.ts) with FiatTokenV2's version.
       { symbol: "USDC", address: devnetContracts.USDC, decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
-      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: { name: "Tether USD", version: "2" } },
+      // contracts/TetherTokenDevnet.sol: mainnet USDT's behaviour, which has no EIP-3009 (no gasless payments).
+      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: null },
     ],
     factory: devnetContracts.factoryV2, implementation: devnetContracts.implementationV2, factoryVersion: 2,
     explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),

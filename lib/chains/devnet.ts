@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
-import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, subscriptionFactoryArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, subscriptionFactoryArtifact, tetherTokenDevnetArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
 
 /**
  * viem's `hardhat` chain, written out: importing it from "viem/chains" loads every chain viem
@@ -295,7 +295,7 @@ export type GatewayContracts = {
   priceFeeds: Record<DevnetFeedPair, Address>;
 };
 
-/** Deploys DepositFactory, 6-decimal USDC and USDT test tokens and the price feeds, waiting for each receipt. */
+/** Deploys DepositFactory, 6-decimal USDC (with EIP-3009) and USDT (mainnet USDT's behaviour) test tokens and the price feeds, waiting for each receipt. */
 export async function deployGatewayContracts(options: {
   rpcUrl: string;
   deployerPrivateKey?: Hex;
@@ -328,10 +328,11 @@ export async function deployGatewayContracts(options: {
     }),
     "USDC",
   );
+  // USDT with mainnet USDT's quirks (no return values, approve from zero, fee, blocklist): contracts/TetherTokenDevnet.sol.
   const USDT = await waitForDeployment(
     await walletClient.deployContract({
-      abi: testTokenArtifact.abi,
-      bytecode: testTokenArtifact.bytecode,
+      abi: tetherTokenDevnetArtifact.abi,
+      bytecode: tetherTokenDevnetArtifact.bytecode,
       args: ["Tether USD", "USDT", 6],
     }),
     "USDT",

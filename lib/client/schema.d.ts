@@ -2069,6 +2069,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.flagged
+         * @description The payer of the order's payment failed sanctions screening (the SDN list the operator loaded, or the screening provider). What follows is your store's screening policy: `record`, the payment goes on as usual; `hold`, no `payment.confirmed` until a member who manages the account releases it in the dashboard (audited); `refund`, it is never confirmed and can be refunded. Sent once per order and screening pass.
+         *
+         *     POSTed to every active endpoint subscribed to `payment.flagged` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookPaymentFlagged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.created": {
         parameters: {
             query?: never;
@@ -3291,7 +3313,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3311,7 +3333,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3333,7 +3355,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3375,7 +3397,7 @@ export interface components {
             /** @description The webhook-id header sent */
             webhook_id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged";
             url: string;
             /** @description Whether the receiver answered 2xx */
             succeeded: boolean;
@@ -3697,7 +3719,7 @@ export interface components {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
             id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+            event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged";
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -3729,7 +3751,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE" | "SANCTIONED_ADDRESS";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -3748,7 +3770,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE" | "SANCTIONED_ADDRESS";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -3769,7 +3791,7 @@ export interface components {
                  * @description Stable, machine-readable; the HTTP status follows from it
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE" | "SANCTIONED_ADDRESS";
                 /** @description For humans; may change */
                 message: string;
                 /** @description VALIDATION_ERROR: field name → messages */
@@ -3788,7 +3810,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN" | "WALLET_NOT_CONFIGURED" | "DUPLICATE_NONCE" | "INVALID_ORDER_INFO" | "UNSUPPORTED_PRICE_CURRENCY" | "ORDER_NOT_REFUNDABLE" | "REFUND_EXCEEDS_REFUNDABLE" | "PAYOUT_NOT_EDITABLE" | "PAYOUT_APPROVAL_REQUIRED" | "PAYOUT_CLAIM_CLOSED" | "PAYOUT_APPROVAL_REFUSED" | "INVALID_AUTHORIZATION" | "RELAY_NOT_WORTHWHILE" | "INVALID_TOKEN" | "INVALID_CREDENTIALS" | "SECOND_FACTOR_REQUIRED" | "INSUFFICIENT_PERMISSIONS" | "CROSS_ORIGIN_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AUTHORIZATION_USED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GAS_PRICE_TOO_HIGH" | "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE" | "SANCTIONED_ADDRESS";
     };
     responses: {
         /** @description No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
@@ -7360,7 +7382,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only entries of this action, e.g. api_key.created */
-                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "payout.created" | "payout.updated" | "payout.cancelled" | "payout.approved" | "payout.sent" | "payout.settings_updated" | "payout.claim_link_created" | "subscription_plan.created" | "subscription_plan.archived" | "subscription.created" | "subscription.paused" | "subscription.resumed" | "subscription.canceled";
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "payout.created" | "payout.updated" | "payout.cancelled" | "payout.approved" | "payout.sent" | "payout.settings_updated" | "payout.claim_link_created" | "subscription_plan.created" | "subscription_plan.archived" | "subscription.created" | "subscription.paused" | "subscription.resumed" | "subscription.canceled" | "screening.policy_changed" | "screening.payment_released" | "currency.switched";
                 /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
                 from?: string;
                 /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
@@ -8663,7 +8685,7 @@ export interface operations {
                 /** @description Opaque: set by `next` links, which page on from the previous page's last item however deep the page; leave it out to jump to a page number */
                 cursor?: string;
                 /** @description Only events of this type, e.g. payment.confirmed */
-                event?: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+                event?: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged";
                 /** @description Only events of this order (its public ORD-… id) */
                 order_id?: string;
             };
@@ -17041,7 +17063,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -17367,7 +17389,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -17963,7 +17985,7 @@ export interface operations {
                      * @description Which event to send a signed sample of
                      * @enum {string}
                      */
-                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged";
+                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged";
                 };
             };
         };
@@ -18403,6 +18425,47 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "payment.reorged";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentFlagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "payment.flagged";
                 };
             };
         };

@@ -9,6 +9,8 @@ import { acceptedMethodsOf, findAcceptedMethod, hasPaymentArrived, isCurrentMeth
 import { findOrdersByDepositAddresses, findOrdersByMethodAddresses, switchOrderMethod } from "@/lib/orders/queries";
 import { matchRefunds, type SeenTransfer } from "@/lib/refunds/match-refunds";
 import { findRequestedRefundsTo, markRefundSeen } from "@/lib/refunds/queries";
+import { notifyDeliveriesDue } from "@/lib/jobs/kick";
+import { screenPayers } from "@/lib/screening/screen-payers";
 import { upsertTransfers } from "@/lib/transactions/queries";
 
 const settledStatuses = new Set(["confirmed", "failed", "expired"]);
@@ -49,6 +51,8 @@ export interface AttributionResult {
   refunds: number;
   /** Scanned transfers still waiting (more than one pass takes). */
   remaining: boolean;
+  /** Transfers whose payer failed screening (lib/screening). */
+  flagged?: number;
 }
 
 /**
@@ -59,11 +63,18 @@ export interface AttributionResult {
  * order's (then it is fixed: lib/orders/queries.ts `switchOrderMethod`); the transfer is recorded to
  * its order (counted when it is the order's asset and arrived by its expiry, `countsToward`), the
  * order's amount received follows, money reaching a settled order arms its sweep; a transfer paying
- * a requested refund marks it pending.
+ * a requested refund marks it pending; every payer is screened (lib/screening/screen-payers.ts).
  */
 export async function attributeScannedTransfers(db: Db, chain: Blockchain, now: Date): Promise<AttributionResult> {
   // Most ticks record nothing: one probe instead of a transaction.
   if (!(await hasScannedTransfers(db, chain.id))) return { transfers: 0, refunds: 0, remaining: false };
+  const result = await attributeInTransaction(db, chain, now);
+  // payment.flagged events were committed with the pass: get them sent now.
+  if (result.flagged) await notifyDeliveriesDue();
+  return result;
+}
+
+async function attributeInTransaction(db: Db, chain: Blockchain, now: Date): Promise<AttributionResult> {
   return db.transaction(async (tx) => {
     const scanned = await lockScannedTransfers(tx, chain.id, transfersPerPass);
     if (scanned.length === 0) return { transfers: 0, refunds: 0, remaining: false };
@@ -122,6 +133,8 @@ export async function attributeScannedTransfers(db: Db, chain: Blockchain, now: 
     // A pending order's amount_received follows its counted transfers at once: the lifecycle finds the orders to judge by it.
     // (A confirmed one's too: a payment a reorg took back and a rescan found again counts again.)
     await refreshReceived(tx, [...new Set(rows.filter((r) => r.counted).map((r) => r.paymentOrderId!))], now, ["pending", "confirmed"]);
+    // Every payer is screened (issue 56): a match is flagged, and held when the store's policy says so.
+    const flagged = await screenPayers(tx, chain, rows, now);
     for (const { refund, transfer } of refundPairs) {
       const { row } = transfer as (typeof seen)[number];
       await markRefundSeen(tx, refund.id, { status: row.reverted ? "failed" : "pending", txHash: row.txHash, logIndex: row.logIndex, blockNumber: row.blockNumber, blockHash: row.blockHash, updatedAt: now });
@@ -134,7 +147,7 @@ export async function attributeScannedTransfers(db: Db, chain: Blockchain, now: 
     });
     for (const orderId of new Set(settledHere.map((r) => r.paymentOrderId!))) await armSweep(tx, orderId, chain.id, now);
     await deleteScannedTransfers(tx, scanned);
-    return { transfers: rows.length, refunds: refundPairs.length, remaining: scanned.length === transfersPerPass };
+    return { transfers: rows.length, refunds: refundPairs.length, remaining: scanned.length === transfersPerPass, flagged };
   });
 }
 

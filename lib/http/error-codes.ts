@@ -212,6 +212,12 @@ export const errorCodes = {
     example: { message: "The ETH/USD price feed on base could not be read; try again shortly." },
     retry: "With backoff",
   },
+  SANCTIONED_ADDRESS: {
+    status: 400,
+    description:
+      "The destination failed sanctions screening: it is on the sanctions list the operator loaded (the US Treasury's SDN list) or the screening provider flagged it. No refund or payout is built to it; `details` names the field.",
+    example: { message: "0x00000000000000000000000000000000005eed02 failed sanctions screening: no money is sent to it.", details: { to_address: ["Failed sanctions screening (on the sanctions list)."] } },
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof errorCodes;

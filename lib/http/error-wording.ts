@@ -75,6 +75,7 @@ const wording: Record<string, Wording> = {
   INVALID_ORDER_INFO: { customer: ourSide.customer, merchant: () => ({ message: 'Order info must be JSON, for example {"sku":"A1"}, or left empty.' }) },
   DUPLICATE_NONCE: { customer: ourSide.customer, merchant: asTheApiSays },
   ORDER_NOT_REFUNDABLE: { customer: ourSide.customer, merchant: asTheApiSays },
+  SANCTIONED_ADDRESS: { customer: ourSide.customer, merchant: asTheApiSays },
   REFUND_EXCEEDS_REFUNDABLE: { customer: ourSide.customer, merchant: asTheApiSays },
   CONFLICT: { customer: ourSide.customer, merchant: asTheApiSays },
   INVALID_AUTHORIZATION: { customer: (_c, t) => t("authorizationInvalid"), merchant: asTheApiSays },

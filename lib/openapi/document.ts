@@ -340,6 +340,8 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "payout.failed": "The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.",
   "payment.reorged":
     "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
+  "payment.flagged":
+    "The payer of the order's payment failed sanctions screening (the SDN list the operator loaded, or the screening provider). What follows is your store's screening policy: `record`, the payment goes on as usual; `hold`, no `payment.confirmed` until a member who manages the account releases it in the dashboard (audited); `refund`, it is never confirmed and can be refunded. Sent once per order and screening pass.",
   "subscription.created": "A subscription was created (`data` is the subscription as GET /api/subscriptions/{id}/ returns it). It charges once the customer has granted its `authorization`.",
   "subscription.charged": "A period was charged: the amount moved from the customer's wallet to yours; `data.periods_charged` counts them.",
   "subscription.payment_failed": "A charge failed (the customer's wallet is short, or the allowance was revoked); it is retried over the plan's grace days.",

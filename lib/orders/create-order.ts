@@ -1,6 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
 import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
+import { disabledTokenError } from "@/lib/tokens/merchant-tokens";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -78,6 +79,8 @@ function checkWebhookUrl(raw: string): void {
  * 5. order_info not a string of valid JSON → INVALID_ORDER_INFO
  * 6. no active merchant wallet on that blockchain → WALLET_NOT_CONFIGURED
  * 7. nonce already used by this merchant → DUPLICATE_NONCE
+ * A currency the store switched off on the chain (lib/tokens) is refused by that statement too,
+ * before 6 and 7 → UNSUPPORTED_CURRENCY.
  * Cheap request checks come first; the database decides the last two in the same single
  * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`). With an
  * API request's `meter`, that statement waits for the request's count, which ran meanwhile (over
@@ -186,6 +189,8 @@ export async function createOrder(
             return insert(tx);
           })
         : await insert(db);
+    // A currency the store switched off: refused by the same statement (no statement more).
+    if (outcome.tokenDisabled) throw disabledTokenError(chain, token);
     if (!outcome.wallet || !outcome.wallet.isActive) {
       walletHints.delete(hintKey);
       throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);

@@ -10,6 +10,7 @@ import { log } from "@/lib/log";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { paidWithinTolerance } from "@/lib/pricing/convert";
+import { findHeldOrderIds } from "@/lib/screening/queries";
 import { findOrdersToEvaluate, transitionOrder } from "./queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
@@ -131,6 +132,8 @@ export async function advanceOrders(db: Db, chain: Blockchain, client: PublicCli
   const transfers = await findOrderTransfers(db, orders.map((o) => o.id));
   const byOrder = new Map<number, Transaction[]>();
   for (const t of transfers) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
+  // A payment whose payer failed screening under a hold is not confirmed until released (lib/screening).
+  const held = await findHeldOrderIds(db, orders.map((o) => o.id));
 
   const transitions: LifecycleResult["transitions"] = [];
   for (const order of orders) {
@@ -138,7 +141,9 @@ export async function advanceOrders(db: Db, chain: Blockchain, client: PublicCli
     // An order can take more than one step in a pass (e.g. paid and already deep enough: pending → processing → confirmed).
     for (let step = 0; current && step < 3; step++) {
       const own = byOrder.get(current.id) ?? [];
-      const { decision, received } = decide(current, own, head, now, scannedAt);
+      const found = decide(current, own, head, now, scannedAt);
+      const { received } = found;
+      const decision = found.decision?.to === "confirmed" && held.has(current.id) ? null : found.decision;
       if (!decision) {
         // Partial payments show in amount_received before any transition.
         if (received.toString() !== current.amountReceived) {

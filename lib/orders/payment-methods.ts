@@ -1,6 +1,7 @@
 import "server-only";
 import { getAddress, type Address } from "viem";
 import { findBlockchainById, findBlockchainBySlug, findToken, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
+import { assertTokenEnabled } from "@/lib/tokens/merchant-tokens";
 import { computeDepositAddress, newOrderSalt } from "@/lib/chains/deposit-address";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
@@ -148,6 +149,7 @@ export async function prepareExtraMethods(
       });
     }
   }
+  for (const { chain, token } of resolved) await assertTokenEnabled(db, merchantId, chain, token, "Currency in accepted_methods");
   const deposits = new Map<number, Pick<AcceptedMethod, "receivingAddress" | "depositDestination" | "depositSalt" | "depositFactory" | "depositFactoryVersion" | "confirmationThreshold">>();
   const methods: AcceptedMethod[] = [];
   for (const { chain, token } of resolved) {

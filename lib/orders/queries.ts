@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, like, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { chainCursors, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import { chainCursors, merchantDisabledTokens, merchants, merchantWallets, orderDayTotalChanges, orderDayTotals, orderMethodAddresses, paymentOrders, refunds, sweeps, transactions, type NewPaymentOrder, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import { foldEveryMerchant, foldMerchantChanges, type FoldedTotals } from "@/lib/db/folded-changes";
@@ -142,8 +142,10 @@ export type OrderDraft = Omit<NewPaymentOrder, "confirmationThreshold" | "id" | 
 export interface OrderInsertOutcome {
   /** The merchant's wallet on the order's chain, as the statement saw it (null: none). */
   wallet: { walletAddress: string; isActive: boolean } | null;
-  /** The new order; null when nothing was inserted: no active wallet, another wallet, or the nonce taken. */
+  /** The new order; null when nothing was inserted: no active wallet, another wallet, the nonce taken, or the currency switched off. */
   order: PaymentOrder | null;
+  /** The store switched the order's currency off on its chain (lib/tokens): nothing was inserted. */
+  tokenDisabled: boolean;
 }
 
 const p = sql.placeholder;
@@ -166,6 +168,10 @@ const insertOrder = preparedStatement(
       where merchant_id = ${p("merchantId")}::integer and blockchain_id = ${p("blockchainId")}::integer
       limit 1
     ),
+    off as (
+      select true as token_off from ${merchantDisabledTokens}
+      where merchant_id = ${p("merchantId")}::integer and blockchain_id = ${p("blockchainId")}::integer and symbol = ${p("currency")}::text
+    ),
     ins as (
       insert into ${paymentOrders} (order_id, merchant_id, nonce, blockchain_id, currency, token_address, decimals, amount, amount_received, status,
         receiving_address, deposit_destination, deposit_salt, deposit_factory, deposit_factory_version, order_info, webhook_url, redirect_url, confirmation_threshold,
@@ -179,12 +185,12 @@ const insertOrder = preparedStatement(
         (select payment_tolerance_bps from ${merchants} where id = ${p("merchantId")}::integer),
         ${p("createdAt")}::timestamptz, ${p("updatedAt")}::timestamptz
       from w
-      where w.is_active and w.wallet_address = ${p("expectedWallet")}::text
+      where w.is_active and w.wallet_address = ${p("expectedWallet")}::text and not exists (select 1 from off)
       on conflict (merchant_id, nonce) do nothing
       returning *
     )
-    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, ins.*
-    from (select 1) as one left join w on true left join ins on true`,
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, off.token_off as w_token_off, ins.*
+    from (select 1) as one left join w on true left join off on true left join ins on true`,
 );
 
 export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, expectedWallet: string | null): Promise<OrderInsertOutcome> {
@@ -224,6 +230,7 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
   return {
     wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
     order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
+    tokenDisabled: row?.w_token_off === true,
   };
 }
 

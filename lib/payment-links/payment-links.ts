@@ -1,6 +1,7 @@
 import "server-only";
 import { randomInt } from "node:crypto";
 import { findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
+import { assertTokenEnabled } from "@/lib/tokens/merchant-tokens";
 import type { PaymentLink } from "@/lib/db/schema";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
@@ -72,6 +73,7 @@ async function checkedLink(db: DbOrTx, merchantId: number, input: CreateLinkBody
     if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `options[${i}]: blockchain '${option.blockchain}' is not supported.`);
     const token = findToken(chain, option.currency);
     if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `options[${i}]: currency '${option.currency}' is not supported on ${chain.slug}.`);
+    await assertTokenEnabled(db, merchantId, chain, token, `options[${i}]: currency`);
     if (!options.some((o) => o.blockchain === chain.slug && o.currency === token.symbol)) options.push({ blockchain: chain.slug, currency: token.symbol });
     if (!fiat) parseAmount(input.amount, token.decimals);
   }

@@ -7,6 +7,7 @@ import { ApiError, validationError, type FieldErrors } from "@/lib/http/errors";
 import { isTypedAddress } from "@/lib/http/schemas";
 import { parseAmount } from "@/lib/money/amounts";
 import { outsideDestinationProblem } from "@/lib/refunds/refund-destination";
+import { screenAddress } from "@/lib/screening/screen-address";
 import { maxPayoutLegs, maxReferenceLength, type PayoutLegInput } from "./schemas";
 
 /** One recipient as entered: where it came from (a JSON index or a CSV line) and its text. */
@@ -98,6 +99,7 @@ export async function checkPayoutLegs(
   const seenAddress = new Map<string, string>();
   const seenReference = new Map<string, string>();
   const checked: CheckedLeg[] = [];
+  const keys: string[] = [];
   for (const leg of entered) {
     let address: Address | null = null;
     if (!/^0x[0-9a-fA-F]{40}$/.test(leg.address)) add(`${leg.key}.address`, "Not an EVM address (0x followed by 40 hex digits).");
@@ -130,9 +132,20 @@ export async function checkPayoutLegs(
       if (earlier) add(`${leg.key}.reference`, `Duplicate: the same reference as ${earlier}.`);
       else seenReference.set(leg.reference, leg.key);
     }
-    if (address) checked.push({ toAddress: address, amountText: leg.amount, reference: leg.reference, claimId: leg.claimId });
+    if (address) {
+      checked.push({ toAddress: address, amountText: leg.amount, reference: leg.reference, claimId: leg.claimId });
+      keys.push(leg.key);
+    }
   }
   const rows = new Set(Object.keys(problems).map((key) => key.split(".").slice(0, 2).join("."))).size;
   if (rows) throw validationError(problems, `${rows} of ${entered.length} legs are refused; nothing was saved.`);
+  // Sanctions screening last, once the rows are sound: no money goes to a listed address (its own error code).
+  const sanctioned: FieldErrors = {};
+  for (const [i, leg] of checked.entries()) {
+    const verdict = await screenAddress(db, leg.toAddress, { chainId: chain.chainId });
+    if (verdict.listed) sanctioned[`${keys[i]}.address`] = [`Failed sanctions screening (${verdict.matchedBy === "sanctions_list" ? "on the sanctions list" : "screening provider"}).`];
+  }
+  const listed = Object.keys(sanctioned).length;
+  if (listed) throw new ApiError("SANCTIONED_ADDRESS", `${listed} of ${entered.length} legs go to addresses that failed sanctions screening; nothing was saved.`, sanctioned);
   return checked;
 }

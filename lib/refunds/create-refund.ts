@@ -8,6 +8,7 @@ import { formatAmount, parseAmount } from "@/lib/money/amounts";
 import { parseOrderKey } from "@/lib/orders/get-order-or-throw";
 import { serializeOrderView } from "@/lib/orders/order-transaction";
 import { findMerchantOrder, findMerchantOrderView, lockMerchantOrder } from "@/lib/orders/queries";
+import { isHeldForRefund } from "@/lib/screening/queries";
 import { sumOrderAssetReceived } from "@/lib/transactions/queries";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { insertRefund, sumOpenRefunds } from "./queries";
@@ -41,7 +42,8 @@ export async function createRefund(db: Db, merchantId: number, orderKey: string,
 
   const result = await db.transaction(async (tx) => {
     const order = (await lockMerchantOrder(tx, merchantId, found.id))!;
-    if (!isRefundable(order)) {
+    // A payment held by screening under the `refund` policy is refunded though never confirmed.
+    if (!isRefundable(order) && !(order.status === "processing" && (await isHeldForRefund(tx, order.id)))) {
       throw new ApiError("ORDER_NOT_REFUNDABLE", `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`);
     }
     if (isAddressEqual(toAddress, order.receivingAddress as Address) || isAddressEqual(toAddress, order.depositDestination as Address)) {

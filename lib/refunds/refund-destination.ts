@@ -4,6 +4,7 @@ import { devnetContracts, listBlockchains } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
 import { isAnyOrderDepositAddress } from "@/lib/orders/queries";
+import { assertNotSanctioned } from "@/lib/screening/screen-address";
 import { isMerchantWalletAddress } from "@/lib/wallets/queries";
 
 /** Contracts of the gateway itself on any chain: deposit factories and implementations, and the catalog's tokens. */
@@ -37,11 +38,13 @@ export async function outsideDestinationProblem(db: DbOrTx, merchantId: number, 
 
 /**
  * Where a refund may go (issue 24): a customer's own address, by `outsideDestinationProblem`.
- * Throws 400 VALIDATION_ERROR on `field`; returns the address checksummed.
+ * Throws 400 VALIDATION_ERROR on `field`; an address that fails sanctions screening, 400
+ * SANCTIONED_ADDRESS. Returns the address checksummed.
  */
 export async function assertRefundDestination(db: DbOrTx, merchantId: number, address: string, field: string): Promise<Address> {
   const destination = getAddress(address);
   const problem = await outsideDestinationProblem(db, merchantId, destination);
   if (problem) throw validationError({ [field]: [`Must be the customer's own address, not ${problem}.`] });
+  await assertNotSanctioned(db, destination, field);
   return destination;
 }

@@ -9,7 +9,7 @@ import { maxWebhookUrlLength } from "./url-safety";
 export const payoutEventTypes = ["payout.created", "payout.approved", "payout.sent", "payout.confirmed", "payout.failed"] as const;
 export type PayoutEventType = (typeof payoutEventTypes)[number];
 /** Events of an order (order_events, numbered per order); the events list reads these. */
-export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged", "payment.flagged"] as const;
 /** Events of a subscription (lib/subscriptions), numbered by its history. */
 export const subscriptionEventTypes = ["subscription.created", "subscription.charged", "subscription.payment_failed", "subscription.past_due", "subscription.canceled"] as const;
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */

@@ -23,6 +23,8 @@ const sampleStatus: Record<OrderEventType, { status: string; failureReason: stri
   "refund.confirmed": { status: "confirmed", failureReason: null, received: "10500000", tx: "confirmed" },
   // A confirmed order whose payment a reorg took away: at risk, no transfer left to show.
   "payment.reorged": { status: "confirmed", failureReason: null, received: "10500000", tx: null },
+  // Paid by an address that failed screening: held in processing until released.
+  "payment.flagged": { status: "processing", failureReason: null, received: "10500000", tx: "pending" },
 };
 
 /** A made-up order in the state the event reports, shaped exactly like a real one (10.5 USDC on base). */

@@ -4,6 +4,9 @@
  * transaction, reported by hash, then settled from the receipt (paid / failed per leg) and
  * confirmed; approval by a second member above the threshold; the roles that may and may not.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadSanctionsList } from "@/lib/screening/load-list";
 import { describe, expect, test } from "vitest";
 import { getAddress, parseAbi, parseEther, type Address, type Hex } from "viem";
 import { GET as listPayouts, POST as postPayout } from "@/app/api/payouts/route";
@@ -436,5 +439,17 @@ describe("payouts", () => {
     expect(cancelled.body.data.status).toBe("cancelled");
     expect((await call(cancel, "POST", `/api/payouts/${id}/cancel/`, { token: merchant.access, params: { id: String(id) } })).status).toBe(409);
     expect((await report(merchant.access, id, `0x${"cd".repeat(32)}`)).status).toBe(409);
+  });
+
+  test("a leg to an address on the sanctions list refuses the batch with SANCTIONED_ADDRESS, naming the leg; nothing is saved", async () => {
+    await loadSanctionsList(testDb.db, readFileSync(path.join(__dirname, "../screening/fixtures/sdn-sample.xml"), "utf8"));
+    const merchant = await merchantWithWallet();
+    const listed = "0x00000000000000000000000000000000005eed02";
+    const refused = await create(merchant.access, { blockchain: "base", currency: "USDC", legs: [{ address: randomAddress(), amount: "1" }, { address: listed, amount: "2" }] });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "SANCTIONED_ADDRESS", details: { "legs.1.address": [expect.stringContaining("sanctions list")] } });
+    expect(Object.keys(refused.body.error.details)).toEqual(["legs.1.address"]);
+    const list = await call(listPayouts, "GET", "/api/payouts/", { token: merchant.access });
+    expect(list.body.results).toEqual([]);
   });
 });

@@ -45,6 +45,16 @@ export default function WebhooksGuidePage() {
             <td>Nothing arrived in time. Release the stock.</td>
           </tr>
           <tr>
+            <td><code>payment.flagged</code></td>
+            <td>
+              <code>processing</code>
+            </td>
+            <td>
+              The payer failed sanctions screening. Under the <code>hold</code> policy (the default) no <code>payment.confirmed</code> follows until an
+              owner or admin releases it on the dashboard&apos;s Screening page; see <a href="/docs/screening">Screening</a>.
+            </td>
+          </tr>
+          <tr>
             <td><code>payment.reorged</code></td>
             <td>
               <code>pending</code>, or <code>confirmed</code> with <code>at_risk: true</code>

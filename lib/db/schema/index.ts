@@ -18,3 +18,5 @@ export * from "./audit";
 export * from "./chains";
 export * from "./gasless";
 export * from "./subscriptions";
+export * from "./screening";
+export * from "./tokens";
