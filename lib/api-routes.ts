@@ -4,6 +4,7 @@ import { chainRoutes } from "@/lib/chains/routes";
 import { gaslessRoutes } from "@/lib/gasless/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
+import { invoiceRoutes } from "@/lib/invoices/routes";
 import { mailRoutes } from "@/lib/mail/routes";
 import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
@@ -36,6 +37,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(paymentLinkRoutes),
   ...Object.values(openApiRoutes),
   ...Object.values(healthRoutes),
+  ...Object.values(invoiceRoutes),
 ];
 
 /** Route files under app/api that are not API operations, with why (the OpenAPI coverage test reads it). */

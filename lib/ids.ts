@@ -10,6 +10,7 @@ const prefixes = {
   webhookMessage: "msg_",
   inbox: "inb_",
   paymentLink: "LNK-",
+  invoice: "INV-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -59,6 +60,9 @@ export function newId(kind: IdKind): string {
       return prefixes.order + randomBase62(16, randomBytesPooled);
     case "paymentLink":
       return prefixes.paymentLink + randomBase62(16, randomBytesPooled);
+    case "invoice":
+      // The hosted page is public by this id: 22 base62 chars ≈ 131 bits, never guessed.
+      return prefixes.invoice + randomBase62(22, randomBytesPooled);
     case "apiKey":
       return prefixes.apiKey + randomBase62(43);
     case "webhookSecret":

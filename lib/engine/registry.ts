@@ -2,6 +2,7 @@ import "server-only";
 import type { AnyTask } from "@/lib/jobs/tasks";
 import { chainTasks } from "./tasks";
 import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tasks";
+import { settleInvoicesTask } from "./invoice-tasks";
 
 /**
  * Every background task, the one list both drivers are handed (lib/engine/start.ts): the local
@@ -11,5 +12,5 @@ import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tas
  * only once it is up.
  */
 export function registeredTasks(): AnyTask[] {
-  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks()];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), settleInvoicesTask];
 }

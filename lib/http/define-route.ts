@@ -36,6 +36,7 @@ export const apiTags = {
   Transactions: "On-chain transfers the gateway detected.",
   Webhooks: "Endpoints that receive order events, their delivery log, and the event history.",
   "Payment links": "Reusable links (/link/{id}): each customer opening one gets a fresh order and the hosted payment page.",
+  Invoices: "Invoices mailed to clients, paid on the hosted invoice page (/invoice/{id}) through the checkout, with reminders and a printable PDF.",
   "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
   Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
   Meta: "This document.",

@@ -13,7 +13,10 @@ export type MailKind =
   | "new_sign_in"
   | "payout_address_changed"
   | "two_factor_disabled"
-  | "invitation";
+  | "invitation"
+  | "invoice"
+  | "invoice_reminder"
+  | "invoice_paid";
 
 export interface OutgoingMail {
   /** The store the mail concerns; null for none. */

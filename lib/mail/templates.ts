@@ -76,3 +76,42 @@ export function invitationMail(shopName: string, inviter: string, link: string, 
     `The invitation works once and expires in ${expiresHours} hours. If you do not know ${inviter}, ignore this message.`,
   ]);
 }
+
+// ─── mail to a store's clients ───
+
+export interface InvoiceMailFacts {
+  number: string;
+  amountDue: string;
+  currency: string;
+  dueAt: Date;
+  url: string;
+}
+
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+export function invoiceMail(shopName: string, invoice: InvoiceMailFacts): MailContent {
+  return compose(`Invoice ${invoice.number} from ${shopName}`, [
+    `${shopName} sent you invoice ${invoice.number} for ${invoice.amountDue} ${invoice.currency}, due on ${day(invoice.dueAt)}.`,
+    "View, download and pay it here:",
+    invoice.url,
+  ]);
+}
+
+export function invoiceReminderMail(shopName: string, invoice: InvoiceMailFacts, overdue: boolean): MailContent {
+  return compose(overdue ? `Overdue: invoice ${invoice.number} from ${shopName}` : `Reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}`, [
+    overdue
+      ? `Invoice ${invoice.number} from ${shopName} was due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is still open.`
+      : `A reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is open.`,
+    "View and pay it here:",
+    invoice.url,
+    "If you have already paid, thank you: ignore this message.",
+  ]);
+}
+
+export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { total: string }): MailContent {
+  return compose(`Receipt: invoice ${invoice.number} from ${shopName} is paid`, [
+    `Thank you: invoice ${invoice.number} from ${shopName} for ${invoice.total} ${invoice.currency} is paid in full.`,
+    "The invoice and its receipt stay available here:",
+    invoice.url,
+  ]);
+}

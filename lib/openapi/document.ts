@@ -331,6 +331,10 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "refund.confirmed": "A refund's transfer has the order's confirmations: its entry in `data.refunds` is `confirmed` with its `transaction_hash`.",
   "payment.reorged":
     "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
+  "invoice.sent": "An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).",
+  "invoice.paid": "Payments confirmed on chain add up to the invoice's total: status `paid`, `paid_at` set.",
+  "invoice.overdue": "The due date passed with money still due: status `overdue`.",
+  "invoice.voided": "A sent invoice was voided: status `void`; it takes no more payments.",
 };
 
 function webhooks(): Json {

@@ -6,7 +6,7 @@ import { orderJson } from "@/lib/orders/schemas";
 import { maxWebhookUrlLength } from "./url-safety";
 
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged"] as const;
+export const webhookEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged", "invoice.sent", "invoice.paid", "invoice.overdue", "invoice.voided"] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 

@@ -16,3 +16,4 @@ export * from "./webhooks";
 export * from "./audit";
 export * from "./chains";
 export * from "./gasless";
+export * from "./invoices";

@@ -1,0 +1,17 @@
+import "server-only";
+import { settleInvoices } from "@/lib/invoices/settle-invoices";
+import { defineTask } from "@/lib/jobs/tasks";
+
+/**
+ * Invoices (lib/invoices/settle-invoices.ts): confirmed invoice orders count toward their
+ * invoices (partially paid, paid), open invoices past due become overdue, and the stores'
+ * reminders go out. Exclusive: one instance at a time (each step is also safe to repeat).
+ */
+export const settleInvoicesTask = defineTask({
+  name: "settle-invoices",
+  intervalMs: 15_000,
+  concurrency: "exclusive",
+  async run(db) {
+    await settleInvoices(db);
+  },
+});
