@@ -9,6 +9,7 @@ import { GET as getSettings, PUT as putSettings } from "@/app/api/invoice-settin
 import { GET as getHostedInvoice } from "@/app/api/hosted-invoices/[invoiceId]/route";
 import { POST as postInvoiceOrder } from "@/app/api/hosted-invoices/[invoiceId]/orders/route";
 import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
+import { GET as getInvoicePdf } from "@/app/invoice/[invoiceId]/pdf/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
 import { POST as sandboxPay } from "@/app/api/sandbox/payment-orders/[orderId]/pay/route";
 import { POST as sandboxMine } from "@/app/api/sandbox/mine/route";
@@ -24,6 +25,7 @@ import { createApiKeyFor, createMerchant, createWallet, uniqueName, type TestMer
 import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 import { startSmtpSink } from "../../helpers/smtp-sink";
+import { pdfTextLines } from "../../helpers/pdf-text";
 import { startReceiver, type Receiver } from "../../webhooks/support";
 
 const testDb = setupTestDatabase();
@@ -79,6 +81,12 @@ async function newInvoice(merchant: TestMerchant, body: Record<string, unknown> 
 const act = (handler: typeof sendInvoice, verb: string, merchant: TestMerchant, id: string) => call(handler, "POST", `/api/invoices/${id}/${verb}/`, { token: merchant.access, params: { id } });
 const hostedOrder = (invoiceId: string, body: Record<string, unknown>, ip = "203.0.113.55") =>
   call(postInvoiceOrder, "POST", `/api/hosted-invoices/${invoiceId}/orders/`, { params: { invoiceId }, body, ip });
+
+async function fetchPdf(invoiceId: string, kind?: "receipt") {
+  const url = `http://localhost/invoice/${invoiceId}/pdf${kind ? `?kind=${kind}` : ""}`;
+  const res = await getInvoicePdf(new Request(url), { params: Promise.resolve({ invoiceId }) });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
 
 async function deliverAll() {
   while ((await deliverDueWebhooks(testDb.db)) > 0);
@@ -196,6 +204,16 @@ describe("sending, voiding and paying an invoice", () => {
     expect((await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC", amount: "100" })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { amount: [expect.any(String)] } });
     expect((await hostedOrder(invoice.id, { blockchain: "polygon", currency: "USDC" })).body.error.code).toBe("VALIDATION_ERROR");
 
+    // the printable invoice: a real PDF with the invoice's lines; no receipt before it is paid, no PDF of a draft
+    const pdf = await fetchPdf(invoice.id);
+    expect(pdf.status).toBe(200);
+    expect(pdf.body.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const lines = pdfTextLines(pdf.body);
+    expect(lines).toEqual(expect.arrayContaining([`Invoice ${invoice.number}`, "Logo design", "800.00", "Revisions (hours)", "150.25", "VAT (19 %)", "180.55", "1130.80", "Acme GmbH", "Tax ID: DE123456789"]));
+    expect((await fetchPdf(invoice.id, "receipt")).status).toBe(404);
+    expect((await fetchPdf((await newInvoice(m)).id)).status).toBe(404);
+    expect((await fetchPdf("INV-nope")).status).toBe(404);
+
     const voided = await act(voidInvoice, "void", m, invoice.id);
     expect(voided.body.data).toMatchObject({ status: "void", voided_at: expect.any(String) });
     expect((await act(voidInvoice, "void", m, invoice.id)).body.error.code).toBe("CONFLICT");
@@ -251,6 +269,14 @@ describe("sending, voiding and paying an invoice", () => {
     expect(settled.paid).toContain(invoice.id);
     expect((await call(getInvoice, "GET", "/", { token: m.access, params: { id: invoice.id } })).body.data).toMatchObject({ status: "paid", amount_paid: "75.000000", amount_due: "0.000000", paid_at: expect.any(String) });
     expect((await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC" })).body.error.code).toBe("CONFLICT");
+
+    const receiptPdf = await fetchPdf(invoice.id, "receipt");
+    expect(receiptPdf.status).toBe(200);
+    expect(receiptPdf.headers.get("content-type")).toBe("application/pdf");
+    expect(receiptPdf.headers.get("content-disposition")).toBe(`attachment; filename="receipt-${invoice.number}.pdf"`);
+    const receiptText = pdfTextLines(receiptPdf.body);
+    expect(receiptText).toContain(`Receipt for invoice ${invoice.number}`);
+    expect(receiptText.some((line) => line.startsWith("Paid in full on "))).toBe(true);
 
     const receipt = await smtp.waitFor(invoice.client.email, /Receipt: invoice/);
     expect(receipt.body).toContain("75.000000 USDC");
