@@ -17,6 +17,7 @@ const links = [
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/audit-log", label: "Audit log" },
   { href: "/docs", label: "Docs" },
+  { href: "/dashboard/invoices", label: "Invoices" },
 ];
 
 export function NavLinks({ sandbox }: { sandbox: boolean }) {
