@@ -1035,6 +1035,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mail/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsubscribe from a store's customer mail (one click)
+         * @description The List-Unsubscribe target of every mail a store sends its customers (RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click`, which is ignored). The signed token names the store and the address; from now on that store's invoices, reminders, receipts and refund notices are not mailed to it. An invalid token answers 400 with `details.token`.
+         *
+         *     No credential needed.
+         */
+        post: operations["postMailUnsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/merchant-wallets": {
         parameters: {
             query?: never;
@@ -2203,6 +2225,10 @@ export interface components {
         PostAuthVerifyEmailResendResult: {
             message: string;
             /** @description Where the link went */
+            email: string;
+        };
+        PostMailUnsubscribeResult: {
+            /** @description The address the store's mail no longer goes to */
             email: string;
         };
         GetAccountsResult: {
@@ -10249,6 +10275,84 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postMailUnsubscribe: {
+        parameters: {
+            query: {
+                /** @description The `token` parameter of the unsubscribe link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostMailUnsubscribeResult"];
+                        /** @example Unsubscribed. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };

@@ -5,7 +5,7 @@ import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { sendMail } from "@/lib/mail/mailer";
+import { sendCustomerMail } from "@/lib/mail/customer-mail";
 import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/templates";
 import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { recordInvoiceEvent } from "./invoice-events";
@@ -46,8 +46,7 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   } else {
     throw notInState(current, "sent");
   }
-  // The store's own mail to its client; its outbox copy shows to the store's owner (nothing in it is a credential).
-  await sendMail(db, { merchantId, recipientUserId: merchantId, kind: "invoice", to: invoice.client.email, content: invoiceMail(merchant.shopName, mailFacts(invoice)) }, now);
+  await sendCustomerMail(db, { merchantId, kind: "invoice", to: invoice.client.email, content: invoiceMail(merchant.shopName, mailFacts(invoice)) }, now);
   return invoice;
 }
 

@@ -3,7 +3,7 @@ import { findMerchantById } from "@/lib/auth/queries";
 import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { sendMail } from "@/lib/mail/mailer";
+import { sendCustomerMail } from "@/lib/mail/customer-mail";
 import { invoicePaidMail, invoiceReminderMail } from "@/lib/mail/templates";
 import { fromUnits, toUnits } from "./amounts";
 import { recordInvoiceEvent } from "./invoice-events";
@@ -55,7 +55,7 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
       result.paid.push(paidNow.invoiceId);
       const merchant = await findMerchantById(db, paidNow.merchantId);
       if (merchant) {
-        await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "invoice_paid", to: paidNow.client.email, content: invoicePaidMail(merchant.shopName, { ...mailFacts(paidNow), total: paidNow.total }) }, now);
+        await sendCustomerMail(db, { merchantId: merchant.id, kind: "invoice_paid", to: paidNow.client.email, content: invoicePaidMail(merchant.shopName, { ...mailFacts(paidNow), total: paidNow.total }) }, now);
       }
     }
   }
@@ -101,7 +101,7 @@ async function markOverdueAndRemind(db: Db, now: Date, result: SettleResult): Pr
     if (reminders.length === 0) continue;
     if (!shopNames.has(invoice.merchantId)) shopNames.set(invoice.merchantId, (await findMerchantById(db, invoice.merchantId))?.shopName ?? "");
     const overdue = updated.dueAt.getTime() <= now.getTime();
-    await sendMail(db, { merchantId: invoice.merchantId, recipientUserId: invoice.merchantId, kind: "invoice_reminder", to: updated.client.email, content: invoiceReminderMail(shopNames.get(invoice.merchantId)!, mailFacts(updated), overdue) }, now);
+    await sendCustomerMail(db, { merchantId: invoice.merchantId, kind: "invoice_reminder", to: updated.client.email, content: invoiceReminderMail(shopNames.get(invoice.merchantId)!, mailFacts(updated), overdue) }, now);
     result.reminders.push(invoice.invoiceId);
   }
 }
