@@ -5,6 +5,7 @@ import { gaslessRoutes } from "@/lib/gasless/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
 import { invoiceRoutes } from "@/lib/invoices/routes";
+import { receiptRoutes } from "@/lib/receipts/routes";
 import { mailRoutes } from "@/lib/mail/routes";
 import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
@@ -38,6 +39,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(openApiRoutes),
   ...Object.values(healthRoutes),
   ...Object.values(invoiceRoutes),
+  ...Object.values(receiptRoutes),
 ];
 
 /** Route files under app/api that are not API operations, with why (the OpenAPI coverage test reads it). */

@@ -1,5 +1,6 @@
 import "server-only";
 import { settleInvoices } from "@/lib/invoices/settle-invoices";
+import { sendDueReceipts } from "@/lib/receipts/receipt-mail";
 import { defineTask } from "@/lib/jobs/tasks";
 
 /**
@@ -13,5 +14,18 @@ export const settleInvoicesTask = defineTask({
   concurrency: "exclusive",
   async run(db) {
     await settleInvoices(db);
+  },
+});
+
+/**
+ * Receipts by e-mail (lib/receipts): a receipt to the customer of each confirmed order who left an
+ * address on the payment page, and a notice for each refund confirmed since. Exclusive.
+ */
+export const sendReceiptsTask = defineTask({
+  name: "send-receipts",
+  intervalMs: 15_000,
+  concurrency: "exclusive",
+  async run(db) {
+    await sendDueReceipts(db);
   },
 });

@@ -2,7 +2,7 @@ import "server-only";
 import type { AnyTask } from "@/lib/jobs/tasks";
 import { chainTasks } from "./tasks";
 import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tasks";
-import { settleInvoicesTask } from "./invoice-tasks";
+import { sendReceiptsTask, settleInvoicesTask } from "./invoice-tasks";
 
 /**
  * Every background task, the one list both drivers are handed (lib/engine/start.ts): the local
@@ -12,5 +12,5 @@ import { settleInvoicesTask } from "./invoice-tasks";
  * only once it is up.
  */
 export function registeredTasks(): AnyTask[] {
-  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), settleInvoicesTask];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), settleInvoicesTask, sendReceiptsTask];
 }

@@ -115,3 +115,18 @@ export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { 
     invoice.url,
   ]);
 }
+
+export function orderReceiptMail(shopName: string, receipt: { orderId: string; item: string | null; amount: string; currency: string; network: string; paidAt: Date; url: string }): MailContent {
+  return compose(`Receipt from ${shopName}: ${receipt.amount} ${receipt.currency}`, [
+    `Thank you: your payment of ${receipt.amount} ${receipt.currency} on ${receipt.network} to ${shopName}${receipt.item ? ` for ${receipt.item}` : ""} is confirmed (${receipt.paidAt.toISOString().slice(0, 10)}, order ${receipt.orderId}).`,
+    "Your receipt:",
+    receipt.url,
+  ]);
+}
+
+export function refundSentMail(shopName: string, refund: { orderId: string; amount: string; currency: string; network: string; txHash: string | null }): MailContent {
+  return compose(`${shopName} sent you a refund of ${refund.amount} ${refund.currency}`, [
+    `${shopName} refunded ${refund.amount} ${refund.currency} on ${refund.network} for order ${refund.orderId}; the transfer is confirmed on chain.`,
+    ...(refund.txHash ? [`Transaction: ${refund.txHash}`] : []),
+  ]);
+}

@@ -17,3 +17,4 @@ export * from "./audit";
 export * from "./chains";
 export * from "./gasless";
 export * from "./invoices";
+export * from "./receipts";
