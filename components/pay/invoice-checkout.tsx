@@ -94,7 +94,7 @@ export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView;
           {error}
         </p>
       )}
-      <button type="submit" className={`${styles.button} ${linkStyles.submit}`} disabled={pending}>
+      <button type="submit" className={`${styles.button} ${linkStyles.submit}`} disabled={pending} data-brand-button>
         {pending ? t("pending") : t("submit")}
       </button>
     </form>

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomInt } from "node:crypto";
+import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { Invoice } from "@/lib/db/schema";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
@@ -29,14 +30,15 @@ async function getSentInvoiceOrThrow(db: DbOrTx, invoiceId: string) {
 /** What the hosted invoice page shows: the invoice, its store, and the methods the store still has an active wallet for. */
 export async function getPublicInvoiceView(db: DbOrTx, invoiceId: string) {
   const { invoice, shopName } = await getSentInvoiceOrThrow(db, invoiceId);
-  const [walletChains, settings] = await Promise.all([findActiveWalletChainIds(db, invoice.merchantId), getInvoiceSettings(db, invoice.merchantId)]);
+  const [walletChains, settings, look] = await Promise.all([findActiveWalletChainIds(db, invoice.merchantId), getInvoiceSettings(db, invoice.merchantId), storeLook(db, invoice.merchantId)]);
   const view = serializeInvoice(invoice);
   for (const internal of ["sent_at", "voided_at", "created_at", "updated_at"] as const) delete (view as Partial<typeof view>)[internal];
   return {
     ...view,
     accepted_methods: view.accepted_methods.filter((m) => walletChains.has(findBlockchainBySlug(m.blockchain)?.id ?? -1)),
-    shop_name: shopName,
+    shop_name: look?.name ?? shopName,
     allow_partial_payments: settings.allow_partial_payments,
+    brand: { accent_color: look?.accentColor ?? null, logo_url: look?.logoUrl ?? null, support_email: look?.supportEmail ?? null, support_url: look?.supportUrl ?? null },
   };
 }
 

@@ -86,8 +86,14 @@ export type InvoiceSettingsBody = z.infer<typeof invoiceSettingsBody>;
 export const invoiceSettingsJson = invoiceSettingsBody;
 
 export const publicInvoiceJson = invoiceJson.omit({ sent_at: true, voided_at: true, created_at: true, updated_at: true }).extend({
-  shop_name: z.string(),
+  shop_name: z.string().describe("The store's display name (its branding) or shop name"),
   allow_partial_payments: z.boolean(),
+  brand: z.object({
+    accent_color: z.string().nullable(),
+    logo_url: z.string().nullable(),
+    support_email: z.string().nullable(),
+    support_url: z.string().nullable(),
+  }).describe("The store's look (PUT /api/branding/)"),
 });
 
 export const invoiceOrderBody = z.object({

@@ -1,5 +1,5 @@
 import "server-only";
-import { findMerchantById } from "@/lib/auth/queries";
+import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
@@ -29,8 +29,8 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
       throw new ApiError("WALLET_NOT_CONFIGURED", `accepted_methods[${i}]: no active wallet is configured for ${method.blockchain}; add one, or leave ${method.currency} on ${method.blockchain} out.`);
     }
   }
-  const merchant = await findMerchantById(db, merchantId);
-  if (!merchant) throw notFound("Invoice");
+  const look = await storeLook(db, merchantId);
+  if (!look) throw notFound("Invoice");
   let invoice: Invoice;
   if (current.status === "draft") {
     const sent = await db.transaction(async (tx) => {
@@ -46,7 +46,7 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   } else {
     throw notInState(current, "sent");
   }
-  await sendCustomerMail(db, { merchantId, kind: "invoice", to: invoice.client.email, content: invoiceMail(merchant.shopName, mailFacts(invoice)) }, now);
+  await sendCustomerMail(db, { merchantId, kind: "invoice", to: invoice.client.email, content: invoiceMail(look.name, mailFacts(invoice)), support: { email: look.supportEmail, url: look.supportUrl } }, now);
   return invoice;
 }
 

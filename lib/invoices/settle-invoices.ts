@@ -1,5 +1,5 @@
 import "server-only";
-import { findMerchantById } from "@/lib/auth/queries";
+import { storeLook } from "@/lib/branding/branding";
 import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
@@ -53,9 +53,10 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
     });
     if (paidNow) {
       result.paid.push(paidNow.invoiceId);
-      const merchant = await findMerchantById(db, paidNow.merchantId);
-      if (merchant) {
-        await sendCustomerMail(db, { merchantId: merchant.id, kind: "invoice_paid", to: paidNow.client.email, content: invoicePaidMail(merchant.shopName, { ...mailFacts(paidNow), total: paidNow.total }) }, now);
+      const look = await storeLook(db, paidNow.merchantId);
+      if (look) {
+        const content = invoicePaidMail(look.name, { ...mailFacts(paidNow), total: paidNow.total });
+        await sendCustomerMail(db, { merchantId: paidNow.merchantId, kind: "invoice_paid", to: paidNow.client.email, content, support: { email: look.supportEmail, url: look.supportUrl } }, now);
       }
     }
   }
@@ -79,7 +80,7 @@ function dueReminders(invoice: Invoice, schedule: { before: number[]; after: num
  */
 async function markOverdueAndRemind(db: Db, now: Date, result: SettleResult): Promise<void> {
   const open = await findOpenInvoices(db, new Date(now.getTime() + reminderHorizonMs), batch);
-  const shopNames = new Map<number, string>();
+  const looks = new Map<number, Awaited<ReturnType<typeof storeLook>>>();
   for (const invoice of open) {
     const settings = await getInvoiceSettings(db, invoice.merchantId);
     const reminders = dueReminders(invoice, { before: settings.reminder_days_before, after: settings.reminder_days_after }, now);
@@ -99,9 +100,10 @@ async function markOverdueAndRemind(db: Db, now: Date, result: SettleResult): Pr
     if (!updated) continue;
     if (becomesOverdue) result.overdue.push(invoice.invoiceId);
     if (reminders.length === 0) continue;
-    if (!shopNames.has(invoice.merchantId)) shopNames.set(invoice.merchantId, (await findMerchantById(db, invoice.merchantId))?.shopName ?? "");
+    if (!looks.has(invoice.merchantId)) looks.set(invoice.merchantId, await storeLook(db, invoice.merchantId));
+    const look = looks.get(invoice.merchantId);
     const overdue = updated.dueAt.getTime() <= now.getTime();
-    await sendCustomerMail(db, { merchantId: invoice.merchantId, kind: "invoice_reminder", to: updated.client.email, content: invoiceReminderMail(shopNames.get(invoice.merchantId)!, mailFacts(updated), overdue) }, now);
+    await sendCustomerMail(db, { merchantId: invoice.merchantId, kind: "invoice_reminder", to: updated.client.email, content: invoiceReminderMail(look?.name ?? "", mailFacts(updated), overdue), support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
     result.reminders.push(invoice.invoiceId);
   }
 }

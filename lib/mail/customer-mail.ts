@@ -20,7 +20,11 @@ export interface CustomerMail {
   kind: MailKind;
   to: string;
   content: MailContent;
+  /** The store's support contact (its branding), added to the mail's end. */
+  support?: { email: string | null; url: string | null };
 }
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const normalized = (email: string) => email.trim().toLowerCase();
 
@@ -81,11 +85,12 @@ export async function unsubscribe(db: DbOrTx, token: string, now = new Date()): 
 export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new Date()): Promise<boolean> {
   if (await isSuppressed(db, mail.merchantId, mail.to)) return false;
   const link = unsubscribeUrl(mail.merchantId, mail.to);
-  const footer = `To stop receiving these e-mails from this store: ${link}`;
+  const support = [mail.support?.email, mail.support?.url].filter(Boolean).join(" · ");
+  const footer = `${support ? `Questions? ${support}\n` : ""}To stop receiving these e-mails from this store: ${link}`;
   const content = {
     subject: mail.content.subject,
     text: `${mail.content.text}\n--\n${footer}\n`,
-    html: mail.content.html.replace("</body>", `<hr><p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`),
+    html: mail.content.html.replace("</body>", `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`),
   };
   // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential).
   const outcome = await sendMail(

@@ -1,5 +1,5 @@
 import { and, eq, isNull, notExists, sql } from "drizzle-orm";
-import { merchants, paymentOrders, receiptContacts, refundNotices, refunds } from "@/lib/db/schema";
+import { paymentOrders, receiptContacts, refundNotices, refunds } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 export async function upsertReceiptContact(db: DbOrTx, values: typeof receiptContacts.$inferInsert) {
@@ -9,10 +9,9 @@ export async function upsertReceiptContact(db: DbOrTx, values: typeof receiptCon
 /** Confirmed orders whose customer left an address and has no receipt yet, with their store's name. */
 export async function findReceiptsDue(db: DbOrTx, limit: number) {
   return db
-    .select({ contact: receiptContacts, order: paymentOrders, shopName: merchants.shopName })
+    .select({ contact: receiptContacts, order: paymentOrders })
     .from(receiptContacts)
     .innerJoin(paymentOrders, eq(paymentOrders.id, receiptContacts.paymentOrderId))
-    .innerJoin(merchants, eq(merchants.id, receiptContacts.merchantId))
     .where(and(isNull(receiptContacts.receiptSentAt), eq(paymentOrders.status, "confirmed")))
     .limit(limit);
 }
@@ -30,11 +29,10 @@ export async function claimReceipt(db: DbOrTx, paymentOrderId: number, now: Date
 /** Confirmed refunds of orders whose customer left an address, not yet told. */
 export async function findRefundNoticesDue(db: DbOrTx, limit: number) {
   return db
-    .select({ refund: refunds, email: receiptContacts.email, orderId: paymentOrders.orderId, decimals: paymentOrders.decimals, shopName: merchants.shopName })
+    .select({ refund: refunds, email: receiptContacts.email, orderId: paymentOrders.orderId, decimals: paymentOrders.decimals })
     .from(refunds)
     .innerJoin(receiptContacts, eq(receiptContacts.paymentOrderId, refunds.paymentOrderId))
     .innerJoin(paymentOrders, eq(paymentOrders.id, refunds.paymentOrderId))
-    .innerJoin(merchants, eq(merchants.id, refunds.merchantId))
     .where(and(eq(refunds.status, "confirmed"), notExists(db.select({ one: sql`1` }).from(refundNotices).where(eq(refundNotices.refundId, refunds.id)))))
     .limit(limit);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { Db, DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
@@ -34,10 +35,11 @@ const network = (blockchainId: number) => findBlockchainById(blockchainId)?.name
  */
 export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ receipts: string[]; refundNotices: number[] }> {
   const sent = { receipts: [] as string[], refundNotices: [] as number[] };
-  for (const { contact, order, shopName } of await findReceiptsDue(db, batch)) {
+  for (const { contact, order } of await findReceiptsDue(db, batch)) {
     if (!(await claimReceipt(db, order.id, now))) continue;
+    const look = await storeLook(db, order.merchantId);
     const url = new URL(`/pay/${order.orderId}/receipt`, env.APP_URL).toString();
-    const content = orderReceiptMail(shopName, {
+    const content = orderReceiptMail(look?.name ?? "", {
       orderId: order.orderId,
       item: order.itemName,
       amount: formatAmount(BigInt(order.amount), order.decimals),
@@ -46,13 +48,14 @@ export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ recei
       paidAt: order.confirmedAt ?? now,
       url,
     });
-    await sendCustomerMail(db, { merchantId: order.merchantId, kind: "order_receipt", to: contact.email, content }, now);
+    await sendCustomerMail(db, { merchantId: order.merchantId, kind: "order_receipt", to: contact.email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
     sent.receipts.push(order.orderId);
   }
-  for (const { refund, email, orderId, decimals, shopName } of await findRefundNoticesDue(db, batch)) {
+  for (const { refund, email, orderId, decimals } of await findRefundNoticesDue(db, batch)) {
     if (!(await claimRefundNotice(db, refund.id, now))) continue;
-    const content = refundSentMail(shopName, { orderId, amount: formatAmount(BigInt(refund.amount), decimals), currency: refund.currency, network: network(refund.blockchainId), txHash: refund.txHash });
-    await sendCustomerMail(db, { merchantId: refund.merchantId, kind: "refund_sent", to: email, content }, now);
+    const look = await storeLook(db, refund.merchantId);
+    const content = refundSentMail(look?.name ?? "", { orderId, amount: formatAmount(BigInt(refund.amount), decimals), currency: refund.currency, network: network(refund.blockchainId), txHash: refund.txHash });
+    await sendCustomerMail(db, { merchantId: refund.merchantId, kind: "refund_sent", to: email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
     sent.refundNotices.push(refund.id);
   }
   return sent;

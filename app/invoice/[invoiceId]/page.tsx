@@ -42,8 +42,16 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
   return (
     <>
       <LocaleSwitcher returnTo={`/invoice/${invoice.id}`} />
-      <main className={styles.page} data-color-scheme="auto">
+      <main
+        className={`${styles.page} ${invoiceStyles.branded}`}
+        data-color-scheme="auto"
+        style={invoice.brand.accent_color ? ({ "--brand-accent": invoice.brand.accent_color } as React.CSSProperties) : undefined}
+      >
         <header className={styles.header}>
+          {invoice.brand.logo_url && (
+            // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
+            <img className={invoiceStyles.logo} src={invoice.brand.logo_url} alt={invoice.shop_name} />
+          )}
           <p className={styles.shop}>{invoice.shop_name}</p>
           <h1 className={styles.title}>{t("heading", { number: invoice.number })}</h1>
           <p className={styles.network}>
@@ -130,6 +138,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
         {invoice.status === "paid" && (
           <p className={`${styles.card} ${styles.notice}`} role="status">
             {t("paidNotice")}
+          </p>
+        )}
+        {(invoice.brand.support_email || invoice.brand.support_url) && (
+          <p className={invoiceStyles.support}>
+            {t("support")}{" "}
+            {invoice.brand.support_email && <a href={`mailto:${invoice.brand.support_email}`}>{invoice.brand.support_email}</a>}
+            {invoice.brand.support_email && invoice.brand.support_url && " · "}
+            {invoice.brand.support_url && <a href={invoice.brand.support_url}>{invoice.brand.support_url.replace(/^https:\/\//, "")}</a>}
           </p>
         )}
         {invoice.status === "void" && (

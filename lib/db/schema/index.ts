@@ -18,3 +18,4 @@ export * from "./chains";
 export * from "./gasless";
 export * from "./invoices";
 export * from "./receipts";
+export * from "./branding";

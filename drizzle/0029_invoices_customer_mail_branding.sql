@@ -64,6 +64,18 @@ CREATE TABLE "refund_notices" (
 	"sent_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "store_branding" (
+	"merchant_id" integer PRIMARY KEY NOT NULL,
+	"display_name" text,
+	"accent_color" text,
+	"support_email" text,
+	"support_url" text,
+	"logo_png" "bytea",
+	"logo_updated_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "mail_suppressions" ADD CONSTRAINT "mail_suppressions_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice_payments" ADD CONSTRAINT "invoice_payments_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice_payments" ADD CONSTRAINT "invoice_payments_payment_order_id_payment_orders_id_fk" FOREIGN KEY ("payment_order_id") REFERENCES "public"."payment_orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -72,6 +84,7 @@ ALTER TABLE "invoices" ADD CONSTRAINT "invoices_merchant_id_merchants_id_fk" FOR
 ALTER TABLE "receipt_contacts" ADD CONSTRAINT "receipt_contacts_payment_order_id_payment_orders_id_fk" FOREIGN KEY ("payment_order_id") REFERENCES "public"."payment_orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "receipt_contacts" ADD CONSTRAINT "receipt_contacts_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "refund_notices" ADD CONSTRAINT "refund_notices_refund_id_refunds_id_fk" FOREIGN KEY ("refund_id") REFERENCES "public"."refunds"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "store_branding" ADD CONSTRAINT "store_branding_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_suppressions_email_idx" ON "mail_suppressions" USING btree ("email","merchant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoice_payments_order_key" ON "invoice_payments" USING btree ("payment_order_id");--> statement-breakpoint
 CREATE INDEX "invoice_payments_uncredited_idx" ON "invoice_payments" USING btree ("credited_at","invoice_id");--> statement-breakpoint
