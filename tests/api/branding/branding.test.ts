@@ -7,16 +7,17 @@ import { POST as postInvoice } from "@/app/api/invoices/route";
 import { POST as sendInvoice } from "@/app/api/invoices/[id]/send/route";
 import { GET as getHostedInvoice } from "@/app/api/hosted-invoices/[invoiceId]/route";
 import { GET as getStoreLogo } from "@/app/store-logo/[merchantId]/route";
+import { storeLookForLink, storeLookForOrder } from "@/lib/branding/look-for-page";
 import { env } from "@/lib/env";
 import { settleBackgroundMail } from "@/lib/mail/mailer";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
-import { createApiKeyFor, createMerchant, createWallet, uniqueName, type TestMerchant } from "../../helpers/factories";
+import { createApiKeyFor, createMerchant, createOrder, createWallet, uniqueName, type TestMerchant } from "../../helpers/factories";
 import { expectMatchesSchema } from "../../helpers/openapi";
 import { call } from "../../helpers/request";
 import { startSmtpSink } from "../../helpers/smtp-sink";
 
-setupTestDatabase();
+const testDb = setupTestDatabase();
 setupTestDevnet();
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 const smtpUrlBefore = env.SMTP_URL;
@@ -102,5 +103,23 @@ describe("store branding", () => {
 
     const view = (await call(getHostedInvoice, "GET", "/", { params: { invoiceId: id } })).body.data;
     expect(view).toMatchObject({ shop_name: "Acme Studio", brand: { accent_color: "#1d4ed8", support_email: "help@acme.example", logo_url: expect.stringContaining(`/store-logo/${m.id}`) } });
+  });
+
+  test("the payment, receipt and link pages find their store's look by the order or link they show", async () => {
+    const { POST: postLink } = await import("@/app/api/payment-links/route");
+    const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
+    await call(putBranding, "PUT", "/", { token: m.access, body: brand });
+    const order = await createOrder(m, { blockchain: "base", amount: "5", currency: "USDC" });
+    expect(await storeLookForOrder(testDb.db, order.order_id)).toEqual({ name: "Acme Studio", accentColor: "#1d4ed8", supportEmail: "help@acme.example", supportUrl: "https://acme.example/help", logoUrl: null });
+    const link = (await call(postLink, "POST", "/", { token: m.access, body: { title: "T", amount: "1", options: [{ blockchain: "base", currency: "USDC" }] } })).body.data;
+    expect((await storeLookForLink(testDb.db, link.id))?.accentColor).toBe("#1d4ed8");
+    expect(await storeLookForOrder(testDb.db, "ORD-unknown")).toBeNull();
+    expect(await storeLookForLink(testDb.db, "not-a-link")).toBeNull();
+    // a store without branding: its shop name, nothing else
+    const plain = await createMerchant();
+    await createWallet(plain, { blockchain: 2 });
+    const plainOrder = await createOrder(plain, { blockchain: "base", amount: "5", currency: "USDC" });
+    expect(await storeLookForOrder(testDb.db, plainOrder.order_id)).toMatchObject({ accentColor: null, logoUrl: null, supportEmail: null });
   });
 });
