@@ -18,6 +18,7 @@ const links = [
   { href: "/dashboard/audit-log", label: "Audit log" },
   { href: "/docs", label: "Docs" },
   { href: "/dashboard/invoices", label: "Invoices" },
+  { href: "/dashboard/branding", label: "Branding" },
 ];
 
 export function NavLinks({ sandbox }: { sandbox: boolean }) {
