@@ -41,7 +41,7 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   // @base-org/account: reached (never run) on the server through wagmi's connector exports in the
   // payment page's wallet chunk; its Node build imports optional packages this app does not install.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc", "@base-org/account"],
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "hardhat", "solc", "@base-org/account", "pdfkit"],
   poweredByHeader: false,
   // `npm test` type-checks the whole project, tests included (`npm run typecheck`), before building.
   typescript: { ignoreBuildErrors: true },

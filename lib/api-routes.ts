@@ -4,6 +4,9 @@ import { chainRoutes } from "@/lib/chains/routes";
 import { gaslessRoutes } from "@/lib/gasless/routes";
 import { healthRoutes } from "@/lib/health/routes";
 import { routeKeyOf, type RouteDefinition } from "@/lib/http/define-route";
+import { invoiceRoutes } from "@/lib/invoices/routes";
+import { receiptRoutes } from "@/lib/receipts/routes";
+import { brandingRoutes } from "@/lib/branding/routes";
 import { mailRoutes } from "@/lib/mail/routes";
 import { memberRoutes } from "@/lib/members/routes";
 import { openApiRoutes } from "@/lib/openapi/routes";
@@ -41,6 +44,9 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(healthRoutes),
   ...Object.values(subscriptionRoutes),
   ...Object.values(subscriptionAuthorizeRoutes),
+  ...Object.values(invoiceRoutes),
+  ...Object.values(receiptRoutes),
+  ...Object.values(brandingRoutes),
 ];
 
 /** Route files under app/api that are not API operations, with why (the OpenAPI coverage test reads it). */

@@ -13,6 +13,7 @@ const prefixes = {
   payoutClaim: "CLM-",
   subscriptionPlan: "PLN-",
   subscription: "SUB-",
+  invoice: "INV-",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -64,6 +65,10 @@ export function newId(kind: IdKind): string {
     case "subscriptionPlan":
     case "subscription":
       return prefixes[kind] + randomBase62(16, randomBytesPooled);
+      return prefixes.paymentLink + randomBase62(16, randomBytesPooled);
+    case "invoice":
+      // The hosted page is public by this id: 22 base62 chars ≈ 131 bits, never guessed.
+      return prefixes.invoice + randomBase62(22, randomBytesPooled);
     case "apiKey":
       return prefixes.apiKey + randomBase62(43);
     case "webhookSecret":

@@ -67,7 +67,7 @@ export const layers = [
   { name: "assembly", entries: ["lib/api-routes", "lib/openapi", "lib/server-start", "lib/http/with-api", "lib/http/plain-route", "lib/http/route-methods"] },
   { name: "surfaces", entries: ["lib/dashboard", "lib/health"] },
   { name: "engine", entries: ["lib/engine"] },
-  { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/payouts", "lib/sandbox", "lib/retention", "lib/subscriptions"] },
+  { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/payouts", "lib/sandbox", "lib/retention", "lib/subscriptions", "lib/invoices", "lib/receipts", "lib/branding"] },
   { name: "payments", entries: ["lib/orders", "lib/refunds", "lib/screening"] },
   { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing", "lib/tokens"] },
   { name: "account services", entries: ["lib/webhooks", "lib/mail", "lib/members"] },

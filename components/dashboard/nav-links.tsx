@@ -20,6 +20,8 @@ const links = [
   { href: "/dashboard/screening", label: "Screening" },
   { href: "/dashboard/currencies", label: "Currencies" },
   { href: "/docs", label: "Docs" },
+  { href: "/dashboard/invoices", label: "Invoices" },
+  { href: "/dashboard/branding", label: "Branding" },
 ];
 
 export function NavLinks({ sandbox }: { sandbox: boolean }) {

@@ -14,6 +14,7 @@ import { WalletPay } from "./wallet-pay";
 import styles from "./pay.module.css";
 
 // Only over-, under- and late-paid orders have it: a separate chunk, out of an open order's first load.
+const ReceiptEmailForm = lazy(() => import("./receipt-email-form").then((m) => ({ default: m.ReceiptEmailForm })));
 const RefundAddressForm = lazy(() => import("./refund-address-form").then((m) => ({ default: m.RefundAddressForm })));
 // Only orders with several methods have it, and only until money arrives: out of the first load too.
 const MethodChoice = lazy(() => import("./method-choice").then((m) => ({ default: m.MethodChoice })));
@@ -161,6 +162,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Prop
         </>
       )}
 
+      <Suspense fallback={null}>{order.status !== "expired" && order.status !== "failed" && <ReceiptEmailForm orderId={order.order_id} />}</Suspense>
       <footer className={styles.footer}>
         {t("order")} <span className={styles.mono}>{order.order_id}</span>
       </footer>

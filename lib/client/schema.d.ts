@@ -735,6 +735,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the store's branding
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getBranding"];
+        /**
+         * Set the store's name, accent colour and support contact
+         * @description What customers see on the invoice and payment pages and in the store's mail to them. The accent colour carries white button text, so it must reach a 4.5:1 contrast with white (WCAG AA); a lighter one is 400 VALIDATION_ERROR on `accent_color`.
+         *
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
+         */
+        put: operations["putBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/branding/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the store's logo
+         * @description A PNG, JPEG, WebP or GIF of at most 1 MB (base64). It is decoded and re-encoded as a PNG of at most 512 px a side with no metadata; SVG and anything else is 400 VALIDATION_ERROR on `image`.
+         *
+         *     Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
+         */
+        put: operations["putBrandingLogo"];
+        post?: never;
+        /**
+         * Remove the store's logo
+         * @description Needs a login whose role in the account carries `manage_account` (owner, admin); API keys are refused with 403.
+         */
+        delete: operations["deleteBrandingLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -801,6 +853,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hosted-invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invoice's public view
+         * @description What the hosted page /invoice/{id} shows. Public by its unguessable id; a draft or unknown id is 404.
+         *
+         *     No credential needed.
+         */
+        get: operations["getHostedInvoicesByInvoiceId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted-invoices/{invoiceId}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an order that pays an invoice
+         * @description Public: the client picks an accepted method and, where the store allows partial payments, an amount up to what is due (default: all of it); the gateway opens an order for it and answers its `payment_url`. Once the order confirms, the amount counts toward the invoice (partially paid, then paid: webhook invoice.paid). A paid or void invoice is 409 CONFLICT; at most 10 orders of one invoice may be open at once (429).
+         *
+         *     No credential needed.
+         */
+        post: operations["postHostedInvoicesByInvoiceIdOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the invoice settings
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getInvoiceSettings"];
+        /**
+         * Change the invoice settings
+         * @description The number format (applies to invoices created from now on), whether clients may pay part of an invoice at a time, and the reminder schedule (days before and after the due date).
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        put: operations["putInvoiceSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description Newest number first; `status` filters.
+         *
+         *     Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getInvoices"];
+        put?: never;
+        /**
+         * Create an invoice (a draft)
+         * @description A draft with the store's next number (its format in the invoice settings): the client, line items (quantity × unit price), optional tax lines (percent of the subtotal), a currency (fiat, paid in any accepted token at the rate of the payment; or a token, paid in that token), a due date, notes and the accepted methods. Totals are computed exactly and rounded half up to the currency's precision per line. Send it with POST /api/invoices/{id}/send.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postInvoices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description Needs the `read` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer, viewer).
+         */
+        get: operations["getInvoicesById"];
+        /**
+         * Change a draft invoice
+         * @description Replaces a draft's contents (same body as create; the number stays). A sent invoice is what the client has: 409 CONFLICT (void it and send a duplicate instead).
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        put: operations["putInvoicesById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy an invoice into a new draft
+         * @description A new draft with the next number and the same client, items, taxes, currency, notes and methods, due as long after today as the original was after its creation.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postInvoicesByIdDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an invoice to its client
+         * @description Mails the client a link to the hosted invoice page (/invoice/{id}). A draft becomes `sent` (webhook invoice.sent); an open invoice (sent, partially paid, overdue) is mailed again. Every accepted method needs an active wallet on its chain (400 WALLET_NOT_CONFIGURED); a paid or void invoice is 409 CONFLICT.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postInvoicesByIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an invoice
+         * @description An unpaid invoice becomes `void`: its page says so and takes no more payments (webhook invoice.voided, if it had been sent). A paid or void invoice is 409 CONFLICT.
+         *
+         *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
+         */
+        post: operations["postInvoicesByIdVoid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{linkId}": {
         parameters: {
             query?: never;
@@ -839,6 +1081,28 @@ export interface paths {
          *     No credential needed.
          */
         post: operations["postLinksByLinkIdOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsubscribe from a store's customer mail (one click)
+         * @description The List-Unsubscribe target of every mail a store sends its customers (RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click`, which is ignored). The signed token names the store and the address; from now on that store's invoices, reminders, receipts and refund notices are not mailed to it. An invalid token answers 400 with `details.token`.
+         *
+         *     No credential needed.
+         */
+        post: operations["postMailUnsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -995,6 +1259,28 @@ export interface paths {
          *     No credential needed.
          */
         post: operations["postPayByOrderIdMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pay/{orderId}/receipt-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Ask for the receipt by e-mail
+         * @description Public, by ORD-… id (the payment page's optional field): the store mails a receipt to this address once the order is confirmed, and a notice for each refund sent. Each mail carries a one-click unsubscribe. Limited per client address (30 an hour).
+         *
+         *     No credential needed.
+         */
+        put: operations["putPayByOrderIdReceiptEmail"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2311,6 +2597,94 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.sent
+         * @description An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).
+         *
+         *     POSTed to every active endpoint subscribed to `invoice.sent` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookInvoiceSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description Payments confirmed on chain add up to the invoice's total: status `paid`, `paid_at` set.
+         *
+         *     POSTed to every active endpoint subscribed to `invoice.paid` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.overdue
+         * @description The due date passed with money still due: status `overdue`.
+         *
+         *     POSTed to every active endpoint subscribed to `invoice.overdue` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookInvoiceOverdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.voided
+         * @description A sent invoice was voided: status `void`; it takes no more payments.
+         *
+         *     POSTed to every active endpoint subscribed to `invoice.voided` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookInvoiceVoided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2557,6 +2931,10 @@ export interface components {
         PostAuthVerifyEmailResendResult: {
             message: string;
             /** @description Where the link went */
+            email: string;
+        };
+        PostMailUnsubscribeResult: {
+            /** @description The address the store's mail no longer goes to */
             email: string;
         };
         GetAccountsResult: {
@@ -3313,7 +3691,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3333,7 +3711,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3355,7 +3733,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3714,6 +4092,157 @@ export interface components {
                  */
                 created_at: string;
             }[];
+        };
+        GetInvoicesResult: {
+            /** @description Public id, INV-… */
+            id: string;
+            /** @description The store's invoice number, in its format */
+            number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "partially_paid" | "paid" | "overdue" | "void";
+            client: {
+                name: string;
+                email: string;
+                address: string | null;
+                tax_id: string | null;
+            };
+            items: {
+                description: string;
+                /** @description e.g. 1, 2.5 (hours) */
+                quantity: string;
+                /** @description In the invoice's currency */
+                unit_price: string;
+                amount: string;
+            }[];
+            taxes: {
+                /** @description e.g. VAT */
+                name: string;
+                /** @description Percent of the subtotal, e.g. 20 */
+                rate: string;
+                amount: string;
+            }[];
+            currency: string;
+            subtotal: string;
+            tax_total: string;
+            total: string;
+            amount_paid: string;
+            amount_due: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            due_at: string;
+            notes: string | null;
+            accepted_methods: {
+                /** @description Blockchain slug, e.g. base */
+                blockchain: string;
+                /** @description Token symbol on that blockchain, e.g. USDC */
+                currency: string;
+            }[];
+            /** @description The hosted invoice page the client pays on: /invoice/{id} */
+            url: string;
+            sent_at: string | null;
+            paid_at: string | null;
+            voided_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        GetInvoiceSettingsResult: {
+            /** @description e.g. INV-{yyyy}-{seq:4} → INV-2026-0007 */
+            number_format: string;
+            /** @description Whether the client may pay part of an invoice at a time */
+            allow_partial_payments: boolean;
+            /** @description Days before the due date a reminder is mailed */
+            reminder_days_before: number[];
+            /** @description Days after the due date an overdue reminder is mailed */
+            reminder_days_after: number[];
+        };
+        GetHostedInvoicesByInvoiceIdResult: {
+            /** @description Public id, INV-… */
+            id: string;
+            /** @description The store's invoice number, in its format */
+            number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "partially_paid" | "paid" | "overdue" | "void";
+            client: {
+                name: string;
+                email: string;
+                address: string | null;
+                tax_id: string | null;
+            };
+            items: {
+                description: string;
+                /** @description e.g. 1, 2.5 (hours) */
+                quantity: string;
+                /** @description In the invoice's currency */
+                unit_price: string;
+                amount: string;
+            }[];
+            taxes: {
+                /** @description e.g. VAT */
+                name: string;
+                /** @description Percent of the subtotal, e.g. 20 */
+                rate: string;
+                amount: string;
+            }[];
+            currency: string;
+            subtotal: string;
+            tax_total: string;
+            total: string;
+            amount_paid: string;
+            amount_due: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            due_at: string;
+            notes: string | null;
+            accepted_methods: {
+                /** @description Blockchain slug, e.g. base */
+                blockchain: string;
+                /** @description Token symbol on that blockchain, e.g. USDC */
+                currency: string;
+            }[];
+            /** @description The hosted invoice page the client pays on: /invoice/{id} */
+            url: string;
+            paid_at: string | null;
+            /** @description The store's display name (its branding) or shop name */
+            shop_name: string;
+            allow_partial_payments: boolean;
+            /** @description The store's look (PUT /api/branding/) */
+            brand: {
+                accent_color: string | null;
+                logo_url: string | null;
+                support_email: string | null;
+                support_url: string | null;
+            };
+        };
+        PostHostedInvoicesByInvoiceIdOrdersResult: {
+            order_id: string;
+            /** @description The hosted payment page: send the client here */
+            payment_url: string;
+            /** @description What this order pays, in the invoice's currency */
+            amount: string;
+        };
+        PutPayByOrderIdReceiptEmailResult: {
+            email: string;
+        };
+        GetBrandingResult: {
+            display_name: string | null;
+            accent_color: string | null;
+            support_email: string | null;
+            support_url: string | null;
+            /** @description The re-encoded logo customers see (PNG), or null */
+            logo_url: string | null;
+            updated_at: string | null;
         };
         WebhookEvent: {
             /** @description Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it */
@@ -8675,6 +9204,472 @@ export interface operations {
             };
         };
     };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetBrandingResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The name customers see; empty: the account's shop name */
+                    display_name?: string | null;
+                    /** @description Buttons and links on the customer pages; must reach a 4.5:1 contrast with white text */
+                    accent_color?: string | null;
+                    /** @description Shown to customers as the contact */
+                    support_email?: (string | null) | "";
+                    /** @description A help page shown to customers */
+                    support_url?: (string | null) | "";
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetBrandingResult"];
+                        /** @example Branding saved. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The image, base64: PNG, JPEG, WebP or GIF (SVG is refused); re-encoded as a PNG of at most 512 px a side */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetBrandingResult"];
+                        /** @example Logo saved. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetBrandingResult"];
+                        /** @example Logo removed. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getEvents: {
         parameters: {
             query?: {
@@ -8865,6 +9860,1683 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHostedInvoicesByInvoiceId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetHostedInvoicesByInvoiceIdResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postHostedInvoicesByInvoiceIdOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of the invoice's accepted methods */
+                    blockchain: string;
+                    /** @description One of the invoice's accepted methods */
+                    currency: string;
+                    /** @description Part of what is due, in the invoice's currency (stores allowing partial payments); default: all of it */
+                    amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostHostedInvoicesByInvoiceIdOrdersResult"];
+                        /** @example Order created. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "WALLET_NOT_CONFIGURED";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `PRICE_FEED_STALE`: A price feed a fiat-priced order needs was last updated longer ago than its bound (heartbeat plus margin): no rate is locked from a stale price. Retry later, or price the order in the token.
+             *
+             *     `PRICE_FEED_UNAVAILABLE`: A price feed a fiat-priced order needs could not be read or answered no usable price. Retry later.
+             */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoiceSettingsResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putInvoiceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. INV-{yyyy}-{seq:4} → INV-2026-0007 */
+                    number_format: string;
+                    /** @description Whether the client may pay part of an invoice at a time */
+                    allow_partial_payments: boolean;
+                    /** @description Days before the due date a reminder is mailed */
+                    reminder_days_before: number[];
+                    /** @description Days after the due date an overdue reminder is mailed */
+                    reminder_days_after: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoiceSettingsResult"];
+                        /** @example Invoice settings saved. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getInvoices: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). On the orders, transactions, events and webhook deliveries lists a page nearer the end than the start is read from the end, skipping only the items after it (the same items as counted from the start), so the first and the last pages cost the same at any size; follow `next` links to go deep from anywhere. */
+                page?: string;
+                /** @description Items per page (default 20; values above 100 are capped at 100) */
+                page_size?: string;
+                /** @description Only invoices in this state */
+                status?: "draft" | "sent" | "partially_paid" | "paid" | "overdue" | "void";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results (the bare list shape). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request. */
+                        count: number;
+                        /** @description Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is. */
+                        next: string | null;
+                        /** @description Path of the previous page, or null */
+                        previous: string | null;
+                        results: components["schemas"]["GetInvoicesResult"][];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postInvoices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    client: {
+                        name: string;
+                        /** @description Where the invoice and its reminders are mailed */
+                        email: string;
+                        /** @description Postal address, printed on the invoice */
+                        address?: string | null;
+                        /** @description The client's VAT or tax number */
+                        tax_id?: string | null;
+                    };
+                    items: {
+                        description: string;
+                        /** @description e.g. 1, 2.5 (hours) */
+                        quantity: string;
+                        /** @description In the invoice's currency */
+                        unit_price: string;
+                    }[];
+                    /** @default [] */
+                    taxes?: {
+                        /** @description e.g. VAT */
+                        name: string;
+                        /** @description Percent of the subtotal, e.g. 20 */
+                        rate: string;
+                    }[];
+                    /** @description ISO 4217 fiat code (USD, EUR, …: paid in any accepted token at the rate of the payment) or a token symbol (USDC: paid in that token) */
+                    currency: string;
+                    /**
+                     * Format: date-time
+                     * @description When payment is due; past it an unpaid invoice is overdue
+                     */
+                    due_at: string;
+                    /** @description Printed under the items, e.g. payment terms */
+                    notes?: string | null;
+                    /** @description The chains and tokens the client may pay with */
+                    accepted_methods: {
+                        /** @description Blockchain slug, e.g. base */
+                        blockchain: string;
+                        /** @description Token symbol on that blockchain, e.g. USDC */
+                        currency: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example Invoice created. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getInvoicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example OK */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putInvoicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    client: {
+                        name: string;
+                        /** @description Where the invoice and its reminders are mailed */
+                        email: string;
+                        /** @description Postal address, printed on the invoice */
+                        address?: string | null;
+                        /** @description The client's VAT or tax number */
+                        tax_id?: string | null;
+                    };
+                    items: {
+                        description: string;
+                        /** @description e.g. 1, 2.5 (hours) */
+                        quantity: string;
+                        /** @description In the invoice's currency */
+                        unit_price: string;
+                    }[];
+                    /** @default [] */
+                    taxes?: {
+                        /** @description e.g. VAT */
+                        name: string;
+                        /** @description Percent of the subtotal, e.g. 20 */
+                        rate: string;
+                    }[];
+                    /** @description ISO 4217 fiat code (USD, EUR, …: paid in any accepted token at the rate of the payment) or a token symbol (USDC: paid in that token) */
+                    currency: string;
+                    /**
+                     * Format: date-time
+                     * @description When payment is due; past it an unpaid invoice is overdue
+                     */
+                    due_at: string;
+                    /** @description Printed under the items, e.g. payment terms */
+                    notes?: string | null;
+                    /** @description The chains and tokens the client may pay with */
+                    accepted_methods: {
+                        /** @description Blockchain slug, e.g. base */
+                        blockchain: string;
+                        /** @description Token symbol on that blockchain, e.g. USDC */
+                        currency: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example Invoice updated. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postInvoicesByIdDuplicate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example Invoice created. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `INVALID_AMOUNT`: amount is not a positive decimal string, or has more decimals than the token.
+             *
+             *     `UNSUPPORTED_CURRENCY`: The currency is not offered on that blockchain (see GET /api/blockchains/).
+             *
+             *     `INVALID_BLOCKCHAIN`: The blockchain is not supported by this deployment.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_AMOUNT" | "UNSUPPORTED_CURRENCY" | "INVALID_BLOCKCHAIN";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postInvoicesByIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example Invoice sent. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `WALLET_NOT_CONFIGURED`: No active wallet for that blockchain: add one with POST /api/merchant-wallets/. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "WALLET_NOT_CONFIGURED";
+                        };
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postInvoicesByIdVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this POST safe to retry: within 24 hours, the same key with the same request (method, path, body; JSON key order ignored) replays the first answer (status and body, with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, 409 `IDEMPOTENCY_REQUEST_IN_PROGRESS`. Answers 2xx and 4xx are stored (except 409 and 429); after a 5xx the key is free again. Secrets in an answer (an API key, a webhook secret) are never stored: a replay carries null in their place and names them in `Idempotent-Redacted`. Keys are per merchant, 1 to 255 printable ASCII characters, e.g. a UUID v4. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Original-Request": components["headers"]["OriginalRequest"];
+                    "Idempotent-Redacted": components["headers"]["IdempotentRedacted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GetInvoicesResult"];
+                        /** @example Invoice voided. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay).
+             *
+             *     `IDEMPOTENCY_REQUEST_IN_PROGRESS`: A request with the same Idempotency-Key is still running (`Retry-After: 1`).
+             */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was already used (within 24 hours) with a different method, path or body. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,6 +11753,84 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "PRICE_FEED_STALE" | "PRICE_FEED_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postMailUnsubscribe: {
+        parameters: {
+            query: {
+                /** @description The `token` parameter of the unsubscribe link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostMailUnsubscribeResult"];
+                        /** @example Unsubscribed. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -9980,6 +12730,107 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putPayByOrderIdReceiptEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the receipt (and any refund notice) goes */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PutPayByOrderIdReceiptEmailResult"];
+                        /** @example Receipt address saved. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -17063,7 +19914,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -17389,7 +20240,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -17985,7 +20836,7 @@ export interface operations {
                      * @description Which event to send a signed sample of
                      * @enum {string}
                      */
-                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged";
+                    event: "payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided";
                 };
             };
         };
@@ -18916,6 +21767,170 @@ export interface operations {
                     sequence: number;
                     /** @description The subscription as GET /api/subscriptions/{id}/ returns it after the change (without history) */
                     data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "invoice.sent";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoicePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "invoice.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceOverdue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "invoice.overdue";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceVoided: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "invoice.voided";
                 };
             };
         };

@@ -3,6 +3,7 @@ import type { AnyTask } from "@/lib/jobs/tasks";
 import { chargeSubscriptionsTask } from "./subscription-tasks";
 import { chainTasks } from "./tasks";
 import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tasks";
+import { sendReceiptsTask, settleInvoicesTask } from "./invoice-tasks";
 
 /**
  * Every background task, the one list both drivers are handed (lib/engine/start.ts): the local
@@ -13,4 +14,5 @@ import { deliverWebhooksTask, foldTotalsTask, retentionTask } from "./upkeep-tas
  */
 export function registeredTasks(): AnyTask[] {
   return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), chargeSubscriptionsTask];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), settleInvoicesTask, sendReceiptsTask];
 }

@@ -38,6 +38,7 @@ export const apiTags = {
   "Payment links": "Reusable links (/link/{id}): each customer opening one gets a fresh order and the hosted payment page.",
   Payouts: "Batches that pay many addresses in one transaction your wallet signs, with approval above a threshold.",
   Subscriptions: "Plans and the subscriptions to them: the customer grants a capped allowance once to the subscription's own pull contract, and each period the gateway moves at most one period's amount straight to the merchant's wallet.",
+  Invoices: "Invoices mailed to clients, paid on the hosted invoice page (/invoice/{id}) through the checkout, with reminders and a printable PDF.",
   "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
   Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
   Meta: "This document.",

@@ -30,7 +30,7 @@ export function isCustomerLocale(value: unknown): value is CustomerLocale {
 
 /** The pages that are shown in the customer's language: /pay/{id}, its receipt, /link/{id}. */
 export function isCustomerPage(pathname: string): boolean {
-  return pathname.startsWith("/pay/") || pathname.startsWith("/link/");
+  return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/");
 }
 
 /**

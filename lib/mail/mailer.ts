@@ -13,7 +13,12 @@ export type MailKind =
   | "new_sign_in"
   | "payout_address_changed"
   | "two_factor_disabled"
-  | "invitation";
+  | "invitation"
+  | "invoice"
+  | "invoice_reminder"
+  | "invoice_paid"
+  | "order_receipt"
+  | "refund_sent";
 
 export interface OutgoingMail {
   /** The store the mail concerns; null for none. */
@@ -27,6 +32,14 @@ export interface OutgoingMail {
   kind: MailKind;
   to: string;
   content: MailContent;
+  /** Extra headers (List-Unsubscribe on a store's mail to its customers). */
+  headers?: Record<string, string>;
+}
+
+/** What became of a mail: SMTP `sent` or `failed` (a `permanent` failure: the server refused the address for good), or null without SMTP. */
+export interface MailOutcome {
+  smtpStatus: "sent" | "failed" | null;
+  permanent: boolean;
 }
 
 /** An SMTP server that does not answer must not hold up the request that sends the mail for minutes. */
@@ -61,8 +74,9 @@ const inFlight = new Set<Promise<void>>();
  * whether mail was sent (a reset request for an address with an account or without). Errors are
  * logged, never thrown.
  */
-export function mailInBackground(kind: MailKind, task: () => Promise<void>): void {
+export function mailInBackground(kind: MailKind, task: () => Promise<unknown>): void {
   const running: Promise<void> = task()
+    .then(() => undefined)
     .catch((error) => log.error("mail.send_failed", { kind, ...describeError(error) }))
     .finally(() => inFlight.delete(running));
   inFlight.add(running);
@@ -78,14 +92,18 @@ export async function settleBackgroundMail(): Promise<void> {
  * there is no SMTP_URL. Never throws for a mail that could not be delivered (the use-case that sent
  * it has done its work; the failure is logged and marked on the outbox copy); a database error does.
  */
-export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date()): Promise<void> {
+export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date()): Promise<MailOutcome> {
   let smtpStatus: "sent" | "failed" | null = null;
+  let permanent = false;
   if (env.SMTP_URL) {
     try {
-      await transportFor(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.content.subject, text: mail.content.text, html: mail.content.html });
+      await transportFor(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.content.subject, text: mail.content.text, html: mail.content.html, headers: mail.headers });
       smtpStatus = "sent";
     } catch (error) {
       smtpStatus = "failed";
+      // 5xx: the server refuses this mail for good (an unknown mailbox); 4xx and lost connections may pass later.
+      const code = (error as { responseCode?: unknown }).responseCode;
+      permanent = typeof code === "number" && code >= 500 && code < 600;
       log.error("mail.smtp_failed", { kind: mail.kind, merchantId: mail.merchantId, ...describeError(error) });
     }
   }
@@ -102,4 +120,5 @@ export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date())
       createdAt: now,
     });
   }
+  return { smtpStatus, permanent };
 }

@@ -1,5 +1,5 @@
-import { bareAnswer, defineRoute } from "@/lib/http/define-route";
-import { messageJson, passwordResetConfirmBody, passwordResetRequestBody, resentVerificationJson, verifiedEmailJson, verifyEmailBody } from "./schemas";
+import { bareAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
+import { messageJson, passwordResetConfirmBody, passwordResetRequestBody, resentVerificationJson, unsubscribedJson, unsubscribeQuery, verifiedEmailJson, verifyEmailBody } from "./schemas";
 
 /** Email links: password reset and address verification. */
 export const mailRoutes = {
@@ -58,6 +58,21 @@ export const mailRoutes = {
       tags: ["Authentication"],
       response: bareAnswer(resentVerificationJson),
       errors: ["CONFLICT", "RATE_LIMITED"],
+    },
+  }),
+  unsubscribe: defineRoute({
+    method: "POST",
+    path: "/api/mail/unsubscribe",
+    access: "public",
+    query: unsubscribeQuery,
+    clientLimit: { name: "unsubscribe", perHour: 60 },
+    doc: {
+      summary: "Unsubscribe from a store's customer mail (one click)",
+      description:
+        "The List-Unsubscribe target of every mail a store sends its customers (RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click`, which is ignored). The signed token names the store and the address; from now on that store's invoices, reminders, receipts and refund notices are not mailed to it. An invalid token answers 400 with `details.token`.",
+      tags: ["Authentication"],
+      response: okAnswer(unsubscribedJson, "Unsubscribed."),
+      errors: ["RATE_LIMITED"],
     },
   }),
 };

@@ -23,3 +23,6 @@ export const verifiedEmailJson = z.object({
 });
 
 export const resentVerificationJson = z.object({ message: z.string(), email: z.string().describe("Where the link went") });
+
+export const unsubscribeQuery = z.object({ token: linkToken.describe("The `token` parameter of the unsubscribe link") });
+export const unsubscribedJson = z.object({ email: z.string().describe("The address the store's mail no longer goes to") });

@@ -76,3 +76,57 @@ export function invitationMail(shopName: string, inviter: string, link: string, 
     `The invitation works once and expires in ${expiresHours} hours. If you do not know ${inviter}, ignore this message.`,
   ]);
 }
+
+// ─── mail to a store's clients ───
+
+export interface InvoiceMailFacts {
+  number: string;
+  amountDue: string;
+  currency: string;
+  dueAt: Date;
+  url: string;
+}
+
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+export function invoiceMail(shopName: string, invoice: InvoiceMailFacts): MailContent {
+  return compose(`Invoice ${invoice.number} from ${shopName}`, [
+    `${shopName} sent you invoice ${invoice.number} for ${invoice.amountDue} ${invoice.currency}, due on ${day(invoice.dueAt)}.`,
+    "View, download and pay it here:",
+    invoice.url,
+  ]);
+}
+
+export function invoiceReminderMail(shopName: string, invoice: InvoiceMailFacts, overdue: boolean): MailContent {
+  return compose(overdue ? `Overdue: invoice ${invoice.number} from ${shopName}` : `Reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}`, [
+    overdue
+      ? `Invoice ${invoice.number} from ${shopName} was due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is still open.`
+      : `A reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is open.`,
+    "View and pay it here:",
+    invoice.url,
+    "If you have already paid, thank you: ignore this message.",
+  ]);
+}
+
+export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { total: string }): MailContent {
+  return compose(`Receipt: invoice ${invoice.number} from ${shopName} is paid`, [
+    `Thank you: invoice ${invoice.number} from ${shopName} for ${invoice.total} ${invoice.currency} is paid in full.`,
+    "The invoice and its receipt stay available here:",
+    invoice.url,
+  ]);
+}
+
+export function orderReceiptMail(shopName: string, receipt: { orderId: string; item: string | null; amount: string; currency: string; network: string; paidAt: Date; url: string }): MailContent {
+  return compose(`Receipt from ${shopName}: ${receipt.amount} ${receipt.currency}`, [
+    `Thank you: your payment of ${receipt.amount} ${receipt.currency} on ${receipt.network} to ${shopName}${receipt.item ? ` for ${receipt.item}` : ""} is confirmed (${receipt.paidAt.toISOString().slice(0, 10)}, order ${receipt.orderId}).`,
+    "Your receipt:",
+    receipt.url,
+  ]);
+}
+
+export function refundSentMail(shopName: string, refund: { orderId: string; amount: string; currency: string; network: string; txHash: string | null }): MailContent {
+  return compose(`${shopName} sent you a refund of ${refund.amount} ${refund.currency}`, [
+    `${shopName} refunded ${refund.amount} ${refund.currency} on ${refund.network} for order ${refund.orderId}; the transfer is confirmed on chain.`,
+    ...(refund.txHash ? [`Transaction: ${refund.txHash}`] : []),
+  ]);
+}

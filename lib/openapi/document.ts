@@ -347,6 +347,10 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "subscription.payment_failed": "A charge failed (the customer's wallet is short, or the allowance was revoked); it is retried over the plan's grace days.",
   "subscription.past_due": "The grace days passed without a successful charge: the subscription is `past_due`, still retried until the plan's past-due days pass.",
   "subscription.canceled": "The subscription is `canceled` (by you, or after its past-due days); nothing more is charged.",
+  "invoice.sent": "An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).",
+  "invoice.paid": "Payments confirmed on chain add up to the invoice's total: status `paid`, `paid_at` set.",
+  "invoice.overdue": "The due date passed with money still due: status `overdue`.",
+  "invoice.voided": "A sent invoice was voided: status `void`; it takes no more payments.",
 };
 
 const isPayoutEvent = (type: string) => (payoutEventTypes as readonly string[]).includes(type);

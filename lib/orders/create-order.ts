@@ -85,15 +85,23 @@ function checkWebhookUrl(raw: string): void {
  * statement that inserts the order (lib/orders/queries.ts `insertOrderIfWalletMatches`). With an
  * API request's `meter`, that statement waits for the request's count, which ran meanwhile (over
  * the limit: 429, nothing inserted). `admit`, when given, runs first in the insert's transaction
- * and may throw to refuse the order (a payment link's caps take a lock and count there).
+ * and may throw to refuse the order (a payment link's caps take a lock and count there); `alongside`
+ * runs after the insert in the same transaction.
  */
 export async function createOrder(
   db: DbOrTx,
   merchantId: number,
   input: CreateOrderBody,
-  options: { now?: Date; meter?: RequestMeter | null; item?: { name: string; quantity: number } | null; admit?: (tx: DbOrTx) => Promise<void> } = {},
+  options: {
+    now?: Date;
+    meter?: RequestMeter | null;
+    item?: { name: string; quantity: number } | null;
+    admit?: (tx: DbOrTx) => Promise<void>;
+    /** Runs after the insert in its transaction: a record that must exist exactly when the order does (an invoice's payment). */
+    alongside?: (tx: DbOrTx, order: PaymentOrder) => Promise<void>;
+  } = {},
 ): Promise<PaymentOrder> {
-  const { now = new Date(), meter = null, item = null, admit } = options;
+  const { now = new Date(), meter = null, item = null, admit, alongside } = options;
   const expiresAt = input.expires_at ? new Date(input.expires_at) : new Date(now.getTime() + defaultOrderLifetimeMs);
   if (expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Must be in the future."] });
   if (input.webhook_url) checkWebhookUrl(input.webhook_url);
@@ -183,10 +191,12 @@ export async function createOrder(
       return result;
     };
     const outcome =
-      acceptedMethods || admit
+      acceptedMethods || admit || alongside
         ? await db.transaction(async (tx) => {
             await admit?.(tx);
-            return insert(tx);
+            const result = await insert(tx);
+            if (result.order && alongside) await alongside(tx, result.order);
+            return result;
           })
         : await insert(db);
     // A currency the store switched off: refused by the same statement (no statement more).

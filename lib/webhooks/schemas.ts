@@ -12,9 +12,15 @@ export type PayoutEventType = (typeof payoutEventTypes)[number];
 export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged", "payment.flagged"] as const;
 /** Events of a subscription (lib/subscriptions), numbered by its history. */
 export const subscriptionEventTypes = ["subscription.created", "subscription.charged", "subscription.payment_failed", "subscription.past_due", "subscription.canceled"] as const;
+/** Events of an invoice (lib/invoices): each carries the invoice, and no sequence. */
+export const invoiceEventTypes = ["invoice.sent", "invoice.paid", "invoice.overdue", "invoice.voided"] as const;
+export type InvoiceEventType = (typeof invoiceEventTypes)[number];
 /** Events a webhook endpoint can subscribe to (DESIGN › Webhooks). */
-export const webhookEventTypes = [...orderEventTypes, ...payoutEventTypes, ...subscriptionEventTypes] as const;
+export const webhookEventTypes = [...orderEventTypes, ...payoutEventTypes, ...subscriptionEventTypes, ...invoiceEventTypes] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
+/** Events a test send can sample (POST /api/webhook-endpoints/{id}/test/): an order's or an invoice's. */
+export const testableEventTypes = [...orderEventTypes, ...invoiceEventTypes] as const;
+export type TestableEventType = (typeof testableEventTypes)[number];
 export type OrderEventType = (typeof orderEventTypes)[number];
 export const webhookEventType = z.enum(webhookEventTypes, `Must be one of ${webhookEventTypes.join(", ")}.`);
 
@@ -66,7 +72,7 @@ export const updateEndpointBody = z
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBody>;
 
 export const testEndpointBody = z.object({
-  event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).describe("Which event to send a signed sample of"),
+  event: z.enum(testableEventTypes, `Must be one of ${testableEventTypes.join(", ")}.`).describe("Which event to send a signed sample of"),
 });
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 

@@ -11,7 +11,7 @@ import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { eventBody } from "./outbox";
 import { insertAttempt, insertDeliveries } from "./queries";
 import { describeOutcome, judge } from "./retry-schedule";
-import type { OrderEventType } from "./schemas";
+import type { InvoiceEventType, OrderEventType, TestableEventType } from "./schemas";
 import { endpointSigningSecrets } from "./secrets";
 
 const sampleStatus: Record<OrderEventType, { status: string; failureReason: string | null; received: string; tx: string | null }> = {
@@ -104,6 +104,38 @@ export function sampleOrderData(type: OrderEventType, now: Date) {
   return serializeOrder(order, transaction, null, refunds);
 }
 
+/** A made-up invoice in the state the event reports, shaped like GET /api/invoices/{id}/ (lib/invoices/invoices.ts serializeInvoice). */
+export function sampleInvoiceData(type: InvoiceEventType, now: Date) {
+  const created = new Date(now.getTime() - 14 * 24 * 60 * 60 * 1000);
+  const status = ({ "invoice.sent": "sent", "invoice.paid": "paid", "invoice.overdue": "overdue", "invoice.voided": "void" } as const)[type];
+  const paid = status === "paid";
+  return {
+    id: `INV-TEST${randomBytes(6).toString("hex").toUpperCase()}`,
+    number: "2030-0001",
+    status,
+    client: { name: "Acme GmbH", email: "accounts@acme.example", address: null, tax_id: null },
+    items: [{ description: "Logo design", quantity: "1", unit_price: "100.00", amount: "100.00" }],
+    taxes: [{ name: "VAT", rate: "19", amount: "19.00" }],
+    currency: "EUR",
+    subtotal: "100.00",
+    tax_total: "19.00",
+    total: "119.00",
+    amount_paid: paid ? "119.00" : "0.00",
+    amount_due: paid ? "0.00" : "119.00",
+    due_at: new Date(created.getTime() + 7 * 24 * 60 * 60 * 1000).toISOString(),
+    notes: null,
+    accepted_methods: [{ blockchain: "base", currency: "USDC" }],
+    url: "https://gateway.example/invoice/INV-TEST",
+    sent_at: created.toISOString(),
+    paid_at: paid ? now.toISOString() : null,
+    voided_at: status === "void" ? now.toISOString() : null,
+    created_at: created.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}
+
+const isInvoiceEvent = (type: TestableEventType): type is InvoiceEventType => type.startsWith("invoice.");
+
 /**
  * Sends a signed sample of `type` to the endpoint right now, whatever its subscriptions or
  * active flag, and returns the attempt. It is logged like any delivery (with no event behind it)
@@ -113,7 +145,7 @@ export async function sendTestWebhook(
   db: DbOrTx,
   merchantId: number,
   endpointId: number,
-  type: OrderEventType,
+  type: TestableEventType,
   options: AttemptOptions = {},
 ): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
   const endpoint = await getEndpointOrThrow(db, merchantId, endpointId);
@@ -125,7 +157,7 @@ export async function sendTestWebhook(
     endpointId: endpoint.id,
     eventType: type,
     url: endpoint.url,
-    body: eventBody(newId("event"), type, now, 1, sampleOrderData(type, now)),
+    body: isInvoiceEvent(type) ? eventBody(newId("event"), type, now, null, sampleInvoiceData(type, now)) : eventBody(newId("event"), type, now, 1, sampleOrderData(type, now)),
     attempts: 1,
     nextAttemptAt: null,
     createdAt: now,

@@ -84,6 +84,34 @@ export default function WebhooksGuidePage() {
               <code>sequence</code>.
             </td>
           </tr>
+          <tr>
+            <td><code>invoice.sent</code></td>
+            <td>
+              invoice <code>sent</code>
+            </td>
+            <td>An invoice was mailed to its client for the first time. <code>data</code> is the invoice as <code>GET /api/invoices/{"{id}"}/</code> returns it; invoice events carry no <code>sequence</code>.</td>
+          </tr>
+          <tr>
+            <td><code>invoice.paid</code></td>
+            <td>
+              invoice <code>paid</code>
+            </td>
+            <td>Confirmed payments add up to the invoice&apos;s total. Deliver the work; the client got a receipt.</td>
+          </tr>
+          <tr>
+            <td><code>invoice.overdue</code></td>
+            <td>
+              invoice <code>overdue</code>
+            </td>
+            <td>The due date passed with money still due. Reminders follow on your schedule.</td>
+          </tr>
+          <tr>
+            <td><code>invoice.voided</code></td>
+            <td>
+              invoice <code>void</code>
+            </td>
+            <td>You voided a sent invoice; its page takes no more payments.</td>
+          </tr>
         </tbody>
       </table>
       <p>

@@ -4,6 +4,8 @@ import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { LinkCheckout } from "@/components/pay/link-checkout";
 import { LocaleSwitcher } from "@/components/pay/locale-switcher";
+import { StoreBrand } from "@/components/pay/store-brand";
+import { storeLookForLink } from "@/lib/branding/look-for-page";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
@@ -37,6 +39,7 @@ export default async function LinkPage({ params }: { params: Promise<{ linkId: s
   return (
     <>
       <LocaleSwitcher returnTo={`/link/${link.id}`} />
+      <StoreBrand look={await storeLookForLink(await getDb(), link.id)} />
       <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
         <LinkCheckout link={link} methods={methods} texts={linkPageFirstTexts(link, methods[0]?.currency ?? "", await getLocale())} />
       </NextIntlClientProvider>

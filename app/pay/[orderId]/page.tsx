@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { LocaleSwitcher } from "@/components/pay/locale-switcher";
+import { StoreBrand } from "@/components/pay/store-brand";
+import { storeLookForOrder } from "@/lib/branding/look-for-page";
 import { PaymentPage } from "@/components/pay/payment-page";
 import styles from "@/components/pay/pay.module.css";
 import { itemLine, payPageFirstTexts } from "@/lib/orders/checkout-view";
@@ -39,6 +41,7 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
     <>
       {/* Above the page: the parts that leave once paid must not move it (no layout shift). */}
       <LocaleSwitcher returnTo={`/pay/${order.order_id}`} />
+      <StoreBrand look={await storeLookForOrder(await getDb(), order.order_id)} />
       {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
       <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods"])}>
         <PaymentPage order={order} item={item} walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null} texts={payPageFirstTexts(order, await getLocale())} />

@@ -20,3 +20,6 @@ export * from "./gasless";
 export * from "./subscriptions";
 export * from "./screening";
 export * from "./tokens";
+export * from "./invoices";
+export * from "./receipts";
+export * from "./branding";

@@ -52,3 +52,21 @@ export const mailOutbox = pgTable(
   (t) => [index("mail_outbox_merchant_idx").on(t.merchantId, t.createdAt), index("mail_outbox_recipient_idx").on(t.recipientUserId, t.createdAt)],
 );
 export type MailOutboxMessage = typeof mailOutbox.$inferSelect;
+
+/**
+ * Addresses a store's customer mail no longer goes to (lib/mail/customer-mail.ts): `unsubscribed`
+ * (the List-Unsubscribe link of one store's mail: that store only) or `bounced` (the SMTP server
+ * refused the address permanently: `merchantId` null, every store).
+ */
+export const mailSuppressions = pgTable(
+  "mail_suppressions",
+  {
+    id: serial("id").primaryKey(),
+    merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("mail_suppressions_email_idx").on(t.email, t.merchantId)],
+);

@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import { ReceiptView } from "@/components/pay/receipt-view";
+import { StoreBrand } from "@/components/pay/store-brand";
+import { storeLookForOrder } from "@/lib/branding/look-for-page";
 import { getDb } from "@/lib/db/client";
 import { getReceipt } from "@/lib/orders/receipt";
 
@@ -21,6 +23,7 @@ export default async function ReceiptPage({ params }: { params: Promise<{ orderI
   return (
     <>
       <LocaleSwitcher returnTo={`/pay/${receipt.order_id}/receipt`} />
+      <StoreBrand look={await storeLookForOrder(await getDb(), receipt.order_id)} />
       <ReceiptView receipt={receipt} />
     </>
   );

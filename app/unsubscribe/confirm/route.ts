@@ -1,0 +1,15 @@
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { unsubscribe } from "@/lib/mail/customer-mail";
+
+// POST /unsubscribe/confirm?token=… – the unsubscribe page's button: suppress, then show the page's confirmation
+export async function POST(request: Request) {
+  const url = new URL(request.url);
+  try {
+    await unsubscribe(await getDb(), url.searchParams.get("token") ?? "");
+  } catch (error) {
+    if (error instanceof ApiError) return new Response("This unsubscribe link is invalid.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    throw error;
+  }
+  return Response.redirect(new URL("/unsubscribe?done=1", url.origin), 303);
+}

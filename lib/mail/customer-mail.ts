@@ -1,0 +1,110 @@
+import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { getAuthSecret } from "@/lib/auth/secret";
+import { mailSuppressions } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { validationError } from "@/lib/http/errors";
+import { sendMail, type MailKind } from "./mailer";
+import type { MailContent } from "./templates";
+
+/**
+ * A store's mail to its customers (invoices, reminders, receipts, refund notices), as a real sender
+ * must send it: never to an address that unsubscribed from the store or bounced, with a one-click
+ * List-Unsubscribe (RFC 8058) and the same link in the text, and an address the SMTP server refuses
+ * for good (5xx) suppressed for every store.
+ */
+export interface CustomerMail {
+  merchantId: number;
+  kind: MailKind;
+  to: string;
+  content: MailContent;
+  /** The store's support contact (its branding), added to the mail's end. */
+  support?: { email: string | null; url: string | null };
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const normalized = (email: string) => email.trim().toLowerCase();
+
+function signature(merchantId: number, email: string): string {
+  return createHmac("sha256", getAuthSecret()).update(`unsubscribe:${merchantId}:${normalized(email)}`).digest("base64url");
+}
+
+/** The token of a store's unsubscribe link for one address: who and where, signed (no row to look up, nothing to expire). */
+export function unsubscribeToken(merchantId: number, email: string): string {
+  return `${merchantId}.${Buffer.from(normalized(email)).toString("base64url")}.${signature(merchantId, email)}`;
+}
+
+export function unsubscribeUrl(merchantId: number, email: string): string {
+  const url = new URL("/unsubscribe", env.APP_URL);
+  url.searchParams.set("token", unsubscribeToken(merchantId, email));
+  return url.toString();
+}
+
+/** The one-click endpoint mail clients POST to (RFC 8058). */
+function oneClickUrl(merchantId: number, email: string): string {
+  const url = new URL("/api/mail/unsubscribe", env.APP_URL);
+  url.searchParams.set("token", unsubscribeToken(merchantId, email));
+  return url.toString();
+}
+
+export async function isSuppressed(db: DbOrTx, merchantId: number, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: mailSuppressions.id })
+    .from(mailSuppressions)
+    .where(and(eq(mailSuppressions.email, normalized(email)), or(eq(mailSuppressions.merchantId, merchantId), isNull(mailSuppressions.merchantId))))
+    .limit(1);
+  return Boolean(row);
+}
+
+async function suppress(db: DbOrTx, merchantId: number | null, email: string, reason: "unsubscribed" | "bounced", now: Date): Promise<void> {
+  const [existing] = await db
+    .select({ id: mailSuppressions.id })
+    .from(mailSuppressions)
+    .where(and(eq(mailSuppressions.email, normalized(email)), merchantId === null ? isNull(mailSuppressions.merchantId) : eq(mailSuppressions.merchantId, merchantId)))
+    .limit(1);
+  if (!existing) await db.insert(mailSuppressions).values({ merchantId, email: normalized(email), reason, createdAt: now });
+}
+
+/** Spends an unsubscribe link: the store's mail stops going to the address. Returns the address; an invalid token is 400. */
+export async function unsubscribe(db: DbOrTx, token: string, now = new Date()): Promise<{ email: string }> {
+  const [merchantPart = "", emailPart = "", signed = ""] = token.split(".");
+  const merchantId = Number(merchantPart);
+  const email = Buffer.from(emailPart, "base64url").toString("utf8");
+  const expected = Number.isSafeInteger(merchantId) && email ? signature(merchantId, email) : "";
+  if (!expected || signed.length !== expected.length || !timingSafeEqual(Buffer.from(signed), Buffer.from(expected))) {
+    throw validationError({ token: ["This unsubscribe link is invalid."] });
+  }
+  await suppress(db, merchantId, email, "unsubscribed", now);
+  return { email };
+}
+
+/** Sends a store's mail to a customer, or nothing when the address is suppressed. Returns whether it went out. */
+export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new Date()): Promise<boolean> {
+  if (await isSuppressed(db, mail.merchantId, mail.to)) return false;
+  const link = unsubscribeUrl(mail.merchantId, mail.to);
+  const support = [mail.support?.email, mail.support?.url].filter(Boolean).join(" · ");
+  const footer = `${support ? `Questions? ${support}\n` : ""}To stop receiving these e-mails from this store: ${link}`;
+  const content = {
+    subject: mail.content.subject,
+    text: `${mail.content.text}\n--\n${footer}\n`,
+    html: mail.content.html.replace("</body>", `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`),
+  };
+  // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential).
+  const outcome = await sendMail(
+    db,
+    {
+      merchantId: mail.merchantId,
+      recipientUserId: mail.merchantId,
+      kind: mail.kind,
+      to: mail.to,
+      content,
+      headers: { "List-Unsubscribe": `<${oneClickUrl(mail.merchantId, mail.to)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    },
+    now,
+  );
+  if (outcome.permanent) await suppress(db, null, mail.to, "bounced", now);
+  return outcome.smtpStatus !== "failed";
+}

@@ -1,0 +1,62 @@
+import "server-only";
+import { storeLook } from "@/lib/branding/branding";
+import { findBlockchainById } from "@/lib/chains/catalog";
+import type { Db, DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { notFound } from "@/lib/http/errors";
+import { sendCustomerMail } from "@/lib/mail/customer-mail";
+import { orderReceiptMail, refundSentMail } from "@/lib/mail/templates";
+import { formatAmount } from "@/lib/money/amounts";
+import { findOrderByPublicId } from "@/lib/orders/queries";
+import { claimReceipt, claimRefundNotice, findReceiptsDue, findRefundNoticesDue, upsertReceiptContact } from "./queries";
+
+/** Rows one pass handles of each kind; the next pass takes the rest. */
+const batch = 200;
+
+/**
+ * The customer leaves (or changes) the address their receipt goes to, from the payment page. Any
+ * order, in any state: the receipt goes once the order is confirmed, and a refund notice for each
+ * refund confirmed later.
+ */
+export async function setReceiptEmail(db: DbOrTx, orderId: string, email: string, now = new Date()): Promise<{ email: string }> {
+  const order = await findOrderByPublicId(db, orderId);
+  if (!order) throw notFound("Payment order");
+  const address = email.trim().toLowerCase();
+  await upsertReceiptContact(db, { paymentOrderId: order.id, merchantId: order.merchantId, email: address, createdAt: now });
+  return { email: address };
+}
+
+const network = (blockchainId: number) => findBlockchainById(blockchainId)?.name ?? `blockchain ${blockchainId}`;
+
+/**
+ * One pass: a receipt to each confirmed order's customer who left an address, and a notice for each
+ * confirmed refund of such an order. Each is claimed before it is mailed, so a crash between the two
+ * loses one mail rather than sending it twice.
+ */
+export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ receipts: string[]; refundNotices: number[] }> {
+  const sent = { receipts: [] as string[], refundNotices: [] as number[] };
+  for (const { contact, order } of await findReceiptsDue(db, batch)) {
+    if (!(await claimReceipt(db, order.id, now))) continue;
+    const look = await storeLook(db, order.merchantId);
+    const url = new URL(`/pay/${order.orderId}/receipt`, env.APP_URL).toString();
+    const content = orderReceiptMail(look?.name ?? "", {
+      orderId: order.orderId,
+      item: order.itemName,
+      amount: formatAmount(BigInt(order.amount), order.decimals),
+      currency: order.currency,
+      network: network(order.blockchainId),
+      paidAt: order.confirmedAt ?? now,
+      url,
+    });
+    await sendCustomerMail(db, { merchantId: order.merchantId, kind: "order_receipt", to: contact.email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
+    sent.receipts.push(order.orderId);
+  }
+  for (const { refund, email, orderId, decimals } of await findRefundNoticesDue(db, batch)) {
+    if (!(await claimRefundNotice(db, refund.id, now))) continue;
+    const look = await storeLook(db, refund.merchantId);
+    const content = refundSentMail(look?.name ?? "", { orderId, amount: formatAmount(BigInt(refund.amount), decimals), currency: refund.currency, network: network(refund.blockchainId), txHash: refund.txHash });
+    await sendCustomerMail(db, { merchantId: refund.merchantId, kind: "refund_sent", to: email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
+    sent.refundNotices.push(refund.id);
+  }
+  return sent;
+}
