@@ -1,12 +1,11 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, or } from "drizzle-orm";
 import { getAuthSecret } from "@/lib/auth/secret";
-import { mailSuppressions } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { validationError } from "@/lib/http/errors";
 import { sendMail, type MailKind } from "./mailer";
+import { findSuppression, insertSuppression } from "./queries";
 import type { MailContent } from "./templates";
 
 /**
@@ -51,21 +50,11 @@ function oneClickUrl(merchantId: number, email: string): string {
 }
 
 export async function isSuppressed(db: DbOrTx, merchantId: number, email: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: mailSuppressions.id })
-    .from(mailSuppressions)
-    .where(and(eq(mailSuppressions.email, normalized(email)), or(eq(mailSuppressions.merchantId, merchantId), isNull(mailSuppressions.merchantId))))
-    .limit(1);
-  return Boolean(row);
+  return findSuppression(db, { merchantId, email: normalized(email), storeOrEvery: true });
 }
 
 async function suppress(db: DbOrTx, merchantId: number | null, email: string, reason: "unsubscribed" | "bounced", now: Date): Promise<void> {
-  const [existing] = await db
-    .select({ id: mailSuppressions.id })
-    .from(mailSuppressions)
-    .where(and(eq(mailSuppressions.email, normalized(email)), merchantId === null ? isNull(mailSuppressions.merchantId) : eq(mailSuppressions.merchantId, merchantId)))
-    .limit(1);
-  if (!existing) await db.insert(mailSuppressions).values({ merchantId, email: normalized(email), reason, createdAt: now });
+  if (!(await findSuppression(db, { merchantId, email: normalized(email), storeOrEvery: false }))) await insertSuppression(db, { merchantId, email: normalized(email), reason, createdAt: now });
 }
 
 /** Spends an unsubscribe link: the store's mail stops going to the address. Returns the address; an invalid token is 400. */

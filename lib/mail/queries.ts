@@ -1,7 +1,7 @@
 import "server-only";
-import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/types";
-import { emailTokens, knownLoginAddresses, mailOutbox, merchants, refreshTokens } from "@/lib/db/schema";
+import { emailTokens, knownLoginAddresses, mailOutbox, mailSuppressions, merchants, refreshTokens } from "@/lib/db/schema";
 
 // ─── outbox ───
 
@@ -101,4 +101,24 @@ export async function pruneKnownAddresses(db: DbOrTx, merchantId: number, keep: 
         order by ${knownLoginAddresses.lastLoginAt} desc
         limit ${keep}
       )`);
+}
+
+// ─── suppressions (customer mail that must not be sent) ───
+
+/**
+ * Whether mail to `email` is suppressed: for the store (`merchantId`), or, with `storeOrEvery`, for the
+ * store or for every store (a bounce suppresses everywhere, merchantId null).
+ */
+export async function findSuppression(db: DbOrTx, key: { merchantId: number | null; email: string; storeOrEvery: boolean }): Promise<boolean> {
+  const forStore = key.merchantId === null ? isNull(mailSuppressions.merchantId) : eq(mailSuppressions.merchantId, key.merchantId);
+  const [row] = await db
+    .select({ id: mailSuppressions.id })
+    .from(mailSuppressions)
+    .where(and(eq(mailSuppressions.email, key.email), key.storeOrEvery ? or(forStore, isNull(mailSuppressions.merchantId)) : forStore))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function insertSuppression(db: DbOrTx, values: { merchantId: number | null; email: string; reason: "unsubscribed" | "bounced"; createdAt: Date }): Promise<void> {
+  await db.insert(mailSuppressions).values(values);
 }

@@ -11,5 +11,6 @@ export async function POST(request: Request) {
     if (error instanceof ApiError) return new Response("This unsubscribe link is invalid.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
     throw error;
   }
-  return Response.redirect(new URL("/unsubscribe?done=1", url.origin), 303);
+  // A path of this site, never one built from the request's Host.
+  return new Response(null, { status: 303, headers: { location: "/unsubscribe?done=1" } });
 }

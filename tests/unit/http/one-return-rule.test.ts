@@ -42,6 +42,7 @@ const otherChecks: Record<string, string> = {
 const reviewedSinks: Record<string, string> = {
   "components/pay/return-to-shop.tsx": "the merchant's redirect_url of the order: an absolute http(s) URL it chose at creation (lib/orders/schemas.ts)",
   "components/pay/link-checkout.tsx": "the path of the payment_url the gateway itself answered",
+  "components/pay/invoice-checkout.tsx": "the path of the payment_url the gateway itself answered (the invoice's new order)",
   "components/dashboard/create-link-form.tsx": "the current page's own path (usePathname) with the created id",
   "components/dashboard/create-order-form.tsx": "the current page's own path (usePathname) with the created id",
 };
