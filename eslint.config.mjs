@@ -10,7 +10,19 @@ const config = [
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    ignores: [".next*/**", "node_modules/**", ".data/**", "drizzle/**", "devnet/cache/**", "devnet/artifacts/**", "next-env.d.ts", "lib/client/schema.d.ts", "test-results/**", "playwright-report/**", "integrations/medusa/**"],
+    ignores: [
+      ".next*/**",
+      "node_modules/**",
+      ".data/**",
+      "drizzle/**",
+      "devnet/cache/**",
+      "devnet/artifacts/**",
+      "next-env.d.ts",
+      "lib/client/schema.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+      "integrations/medusa/**",
+    ],
   },
 ];
 

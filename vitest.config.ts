@@ -68,7 +68,9 @@ function usesDatabase(file: string, text: string, seen = new Set<string>()): boo
   });
 }
 const readsBackend = /TEST_DB_BACKEND|TEST_DATABASE_URL/;
-const databaseFreeFiles = allTestFiles.filter(({ file, text }) => !file.startsWith("tests/unit/") && !readsBackend.test(text) && !usesDatabase(file, text)).map(({ file }) => file);
+const databaseFreeFiles = allTestFiles
+  .filter(({ file, text }) => !file.startsWith("tests/unit/") && !readsBackend.test(text) && !usesDatabase(file, text))
+  .map(({ file }) => file);
 
 /** The bytes of a test file and of the local modules it imports, followed (tests/helpers, which nearly every file imports, aside). */
 function sizeWithLocalImports(file: string, seen = new Set<string>()): number {

@@ -41,7 +41,8 @@ const server = createServer((req, res) => {
       const body = createOrderBody.parse(JSON.parse(text));
       const token = findToken(chain, body.currency)!;
       const amount = parseAmount(body.amount, token.decimals);
-      const [wallet] = await sql`select wallet_address, confirmation_threshold from merchant_wallets where merchant_id = ${merchantId} and blockchain_id = ${chain.id}`;
+      const [wallet] =
+        await sql`select wallet_address, confirmation_threshold from merchant_wallets where merchant_id = ${merchantId} and blockchain_id = ${chain.id}`;
       const salt = newOrderSalt();
       const now = new Date();
       const [row] = await sql`

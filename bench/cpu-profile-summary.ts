@@ -169,5 +169,12 @@ export function printProfileSummary(label: string, summary: ProfileSummary, top 
 
 if (process.argv[1]?.endsWith("cpu-profile-summary.ts")) {
   const [file, ...patterns] = process.argv.slice(2);
-  printProfileSummary(file!, summarizeProfile(file!, patterns.map((p) => new RegExp(p))), 60);
+  printProfileSummary(
+    file!,
+    summarizeProfile(
+      file!,
+      patterns.map((p) => new RegExp(p)),
+    ),
+    60,
+  );
 }

@@ -175,7 +175,13 @@ async function runEngineTicks(): Promise<void> {
     const tokens = await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json();
     await db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 10_000_000 }).where(eq(merchants.username, "enginebench"));
     const walletAddress = "0x000000000000000000000000000000000000bEEF" as Address;
-    await createWallet(request("POST", "/api/merchant-wallets/", { token: tokens.access, body: { blockchain: chain.id, wallet_address: walletAddress, confirmation_threshold: 1 } }), noParams);
+    await createWallet(
+      request("POST", "/api/merchant-wallets/", {
+        token: tokens.access,
+        body: { blockchain: chain.id, wallet_address: walletAddress, confirmation_threshold: 1 },
+      }),
+      noParams,
+    );
     const merchantId = (await db.select().from(merchants).where(eq(merchants.username, "enginebench")))[0]!.id;
     const usdc = chain.tokens.find((t) => t.symbol === "USDC")!;
     const native = chain.tokens.find((t) => t.address === null)!;
@@ -187,7 +193,10 @@ async function runEngineTicks(): Promise<void> {
         ["1", "USDC", usdc, 1_000_000n],
         ["0.001", "ETH", native, 1_000_000_000_000_000n],
       ] as const) {
-        const res = await createOrderRoute(request("POST", "/api/payment-orders/", { token: tokens.access, body: { amount, currency, blockchain: "base", order_info: "{}", nonce: nonce++ } }), noParams);
+        const res = await createOrderRoute(
+          request("POST", "/api/payment-orders/", { token: tokens.access, body: { amount, currency, blockchain: "base", order_info: "{}", nonce: nonce++ } }),
+          noParams,
+        );
         const order = (await res.json()).data;
         await sendFromFaucet(chain, token, order.receiving_address, units);
         ids.push(order.order_id);
@@ -215,7 +224,9 @@ async function runEngineTicks(): Promise<void> {
     const base = results[0]!;
     const ratio = (a: number, b: number) => (b > 0 ? `×${fmt(a / b, 2)}` : "–");
     console.log(`\n## Engine at scale: one chain (hardhat devnet), PostgreSQL, 100,000 settled orders of history, ${ticksPerSize} one-block ticks per size`);
-    console.log("| open orders | RPC calls per block p50 (max) | SQL statements per tick p50 (max) | chain tick p50 | chain tick p99 | sweeper pass p50 | sweeper pass p99 | paid → confirmed |");
+    console.log(
+      "| open orders | RPC calls per block p50 (max) | SQL statements per tick p50 (max) | chain tick p50 | chain tick p99 | sweeper pass p50 | sweeper pass p99 | paid → confirmed |",
+    );
     console.log("|---|---|---|---|---|---|---|---|");
     for (const r of results) {
       console.log(
@@ -258,7 +269,9 @@ async function runOutboxClaim(): Promise<void> {
     await register(request("POST", "/api/auth/register", { body: account }), noParams);
     const merchantId = (await db.select().from(merchants).where(eq(merchants.username, "outboxbench")))[0]!.id;
     const [endpoint] = rowsOf(
-      await db.execute(sql`insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at) values (${merchantId}, 'https://shop.example.com/hooks', '{}', 'whsec_bench', now(), now()) returning id`),
+      await db.execute(
+        sql`insert into webhook_endpoints (merchant_id, url, events, secret, created_at, updated_at) values (${merchantId}, 'https://shop.example.com/hooks', '{}', 'whsec_bench', now(), now()) returning id`,
+      ),
     );
     const endpointId = Number(endpoint!.id);
     const results: Array<{ delivered: number; p50: number; p99: number; claimed: number; plan: string; seedSeconds: number }> = [];
@@ -284,10 +297,13 @@ async function runOutboxClaim(): Promise<void> {
         const rows = await claimDueDeliveries(db, now, new Date(now.getTime() + 60_000), 64, { perReceiver: 16 });
         times.push(performance.now() - started);
         claimed += rows.length;
-        if (rows.length) await db.execute(sql`update webhook_deliveries set status = 'succeeded', completed_at = now() where id in ${rows.map((r) => r.delivery.id)}`);
+        if (rows.length)
+          await db.execute(sql`update webhook_deliveries set status = 'succeeded', completed_at = now() where id in ${rows.map((r) => r.delivery.id)}`);
       }
       const plan = rowsOf(
-        await db.execute(sql`explain select id from webhook_deliveries d where d.status = 'pending' and d.next_attempt_at <= now() order by d.next_attempt_at, d.id limit 64`),
+        await db.execute(
+          sql`explain select id from webhook_deliveries d where d.status = 'pending' and d.next_attempt_at <= now() order by d.next_attempt_at, d.id limit 64`,
+        ),
       )
         .map((r) => String(r["QUERY PLAN"]).trim())
         .filter((line) => /Scan|Index Cond|Filter/.test(line))
@@ -300,7 +316,9 @@ async function runOutboxClaim(): Promise<void> {
     console.log("| delivered rows | claim p50 | claim p99 | ratio p50 to 0 | claimed | seed s | plan of the due scan |");
     console.log("|---|---|---|---|---|---|---|");
     for (const r of results) {
-      console.log(`| ${r.delivered.toLocaleString("en-US")} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ×${fmt(r.p50 / base.p50, 2)} | ${r.claimed} | ${fmt(r.seedSeconds, 0)} | ${r.plan} |`);
+      console.log(
+        `| ${r.delivered.toLocaleString("en-US")} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ×${fmt(r.p50 / base.p50, 2)} | ${r.claimed} | ${fmt(r.seedSeconds, 0)} | ${r.plan} |`,
+      );
     }
   } finally {
     await database.close();

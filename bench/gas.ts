@@ -46,7 +46,9 @@ export async function runGasBench(): Promise<void> {
       return receipt.gasUsed;
     };
 
-    await gasOf(await customer.writeContract({ address: usdc, abi: artifacts.testTokenArtifact.abi, functionName: "mint", args: [customer.account.address, 10n ** 15n] }));
+    await gasOf(
+      await customer.writeContract({ address: usdc, abi: artifacts.testTokenArtifact.abi, functionName: "mint", args: [customer.account.address, 10n ** 15n] }),
+    );
     const merchantsWallets = Array.from({ length: merchantCount }, () => privateKeyToAccount(newOrderSalt()).address);
     for (const merchant of merchantsWallets) {
       await gasOf(await customer.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [merchant, tokenAmount] }));
@@ -79,7 +81,11 @@ export async function runGasBench(): Promise<void> {
             payments[asset].push(await gasOf(hash));
           }
           const total = await strategy.sweep(deposits, asset);
-          sweepRows.push({ label: `${strategy.name} sweep, ${asset === "erc20" ? "ERC-20" : "native"}, batch ${size}, per payment`, gas: total / BigInt(size), asset });
+          sweepRows.push({
+            label: `${strategy.name} sweep, ${asset === "erc20" ? "ERC-20" : "native"}, batch ${size}, per payment`,
+            gas: total / BigInt(size),
+            asset,
+          });
         }
       }
     }
@@ -87,7 +93,11 @@ export async function runGasBench(): Promise<void> {
     rows.push({ label: "customer's ERC-20 payment to a deposit address", gas: average(payments.erc20), asset: "erc20" });
     rows.push({ label: "customer's ETH payment to a deposit address", gas: average(payments.native), asset: "native" });
     rows.push(...sweepRows);
-    rows.push({ label: "gasless ERC-20 payment (EIP-3009 relay), relayer's gas", gas: (await measureGaslessGas(devnet.rpcUrl)).relayedTransfer, asset: "erc20" });
+    rows.push({
+      label: "gasless ERC-20 payment (EIP-3009 relay), relayer's gas",
+      gas: (await measureGaslessGas(devnet.rpcUrl)).relayedTransfer,
+      asset: "erc20",
+    });
     rows.push(...(await payoutRows(client, customer, gasOf, fresh)));
 
     console.log("\n== gas (devnet, one run; ratio to the plain transfer of the same asset) ==");
@@ -108,12 +118,31 @@ type Wallet = ReturnType<typeof createWalletClient> & { account: { address: Addr
  * sizes, to fresh recipients; the ERC-20 allowance is given once beforehand (a merchant approves
  * the contract once per batch or for many) and not counted.
  */
-async function payoutRows(client: PublicClient, payer: Wallet, gasOf: (hash: Hex) => Promise<bigint>, fresh: () => Address): Promise<Array<{ label: string; gas: bigint; asset: Asset }>> {
+async function payoutRows(
+  client: PublicClient,
+  payer: Wallet,
+  gasOf: (hash: Hex) => Promise<bigint>,
+  fresh: () => Address,
+): Promise<Array<{ label: string; gas: bigint; asset: Asset }>> {
   const deployed = await client.waitForTransactionReceipt({
-    hash: await payer.deployContract({ chain: devnetChain, account: payer.account, abi: artifacts.payoutDisperserArtifact.abi, bytecode: artifacts.payoutDisperserArtifact.bytecode }),
+    hash: await payer.deployContract({
+      chain: devnetChain,
+      account: payer.account,
+      abi: artifacts.payoutDisperserArtifact.abi,
+      bytecode: artifacts.payoutDisperserArtifact.bytecode,
+    }),
   });
   const disperser = deployed.contractAddress!;
-  await gasOf(await payer.writeContract({ chain: devnetChain, account: payer.account, address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [disperser, 2n ** 255n] }));
+  await gasOf(
+    await payer.writeContract({
+      chain: devnetChain,
+      account: payer.account,
+      address: devnetContracts.USDC,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [disperser, 2n ** 255n],
+    }),
+  );
   const rows: Array<{ label: string; gas: bigint; asset: Asset }> = [];
   for (const asset of ["erc20", "native"] as const) {
     for (const [i, size] of batchSizes.entries()) {
@@ -121,7 +150,14 @@ async function payoutRows(client: PublicClient, payer: Wallet, gasOf: (hash: Hex
       const amounts = recipients.map(() => (asset === "erc20" ? tokenAmount : nativeAmount));
       const hash =
         asset === "erc20"
-          ? await payer.writeContract({ chain: devnetChain, account: payer.account, address: disperser, abi: artifacts.payoutDisperserArtifact.abi, functionName: "payToken", args: [BigInt(i + 1), devnetContracts.USDC, recipients, amounts] })
+          ? await payer.writeContract({
+              chain: devnetChain,
+              account: payer.account,
+              address: disperser,
+              abi: artifacts.payoutDisperserArtifact.abi,
+              functionName: "payToken",
+              args: [BigInt(i + 1), devnetContracts.USDC, recipients, amounts],
+            })
           : await payer.writeContract({
               chain: devnetChain,
               account: payer.account,

@@ -38,7 +38,12 @@ const benches: Record<string, () => Promise<void>> = {
 async function main() {
   const wanted = process.argv.slice(2);
   for (const [name, run] of Object.entries(benches)) {
-    if (wanted.length ? !wanted.includes(name) : name === "profile" || name === "scanner-cost" || name === "idle" || name === "scale" || name === "engine-scale" || name === "lighthouse") continue;
+    if (
+      wanted.length
+        ? !wanted.includes(name)
+        : name === "profile" || name === "scanner-cost" || name === "idle" || name === "scale" || name === "engine-scale" || name === "lighthouse"
+    )
+      continue;
     await run();
   }
 }

@@ -101,18 +101,27 @@ async function pages(baseUrl: string): Promise<Array<[string, string]>> {
   await api(baseUrl, "POST", "/api/auth/register/", { username, email: `${username}@example.com`, password, shop_name: "Lighthouse Books" });
   const { access } = await api(baseUrl, "POST", "/api/auth/login/", { username, password });
   const wallets = (await api(baseUrl, "GET", "/api/merchant-wallets/", undefined, access)) as unknown as { results: unknown[] };
-  if (wallets.results.length === 0) await api(baseUrl, "POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF" }, access);
+  if (wallets.results.length === 0)
+    await api(baseUrl, "POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF" }, access);
   const order = async () =>
-    (await api(baseUrl, "POST", "/api/payment-orders/", { amount: "10", currency: "USDC", blockchain: "base", order_info: "{}", nonce: Date.now() }, access)).data as {
+    (await api(baseUrl, "POST", "/api/payment-orders/", { amount: "10", currency: "USDC", blockchain: "base", order_info: "{}", nonce: Date.now() }, access))
+      .data as {
       order_id: string;
       amount: string;
     };
   const open = await order();
-  const link = (await api(baseUrl, "POST", "/api/payment-links/", { title: "Espresso beans 1 kg", price_amount: "24.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 3 }, access))
-    .data as { id: string };
+  const link = (
+    await api(
+      baseUrl,
+      "POST",
+      "/api/payment-links/",
+      { title: "Espresso beans 1 kg", price_amount: "24.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 3 },
+      access,
+    )
+  ).data as { id: string };
   const paid = await order();
   await api(baseUrl, "POST", `/api/sandbox/payment-orders/${paid.order_id}/pay/`, { amount: paid.amount }, access);
-  const status = async () => ((await api(baseUrl, "GET", `/api/pay/${paid.order_id}/`)).data as { status: string; amount_received: string });
+  const status = async () => (await api(baseUrl, "GET", `/api/pay/${paid.order_id}/`)).data as { status: string; amount_received: string };
   await waitFor("the sandbox payment", async () => ((await status()).amount_received === paid.amount ? true : null));
   await api(baseUrl, "POST", "/api/sandbox/mine/", { blocks: 3, blockchain: "base" }, access);
   await waitFor("the confirmation", async () => ((await status()).status === "confirmed" ? true : null));

@@ -71,7 +71,14 @@ async function openLoop(spec: LoadSpec & { openLoopRate: number }): Promise<Figu
     new Promise<void>((resolve) => {
       const body = spec.method === "POST" ? orderBody(nonce++) : undefined;
       const req = request(
-        { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: spec.method, headers: { ...(body ? { "content-type": "application/json" } : {}), ...spec.headers } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          method: spec.method,
+          headers: { ...(body ? { "content-type": "application/json" } : {}), ...spec.headers },
+        },
         (res) => {
           res.resume();
           res.on("end", () => {

@@ -47,7 +47,9 @@ function load(spec: LoadSpec): Promise<Figures> {
     const child = tsxNode("bench/load.ts", [JSON.stringify(spec)]);
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as Figures) : reject(new Error(`load generator exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as Figures) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
 }
 
@@ -94,7 +96,8 @@ export async function runOrdersBench(): Promise<void> {
   await ensureProductionBuild();
   const baselineDir = process.env.BENCH_BASELINE_DIST_DIR;
   const baselineCwd = process.env.BENCH_BASELINE_CWD ?? process.cwd();
-  if (baselineDir && !existsSync(path.join(baselineCwd, baselineDir, "BUILD_ID"))) throw new Error(`no production build in ${path.join(baselineCwd, baselineDir)}`);
+  if (baselineDir && !existsSync(path.join(baselineCwd, baselineDir, "BUILD_ID")))
+    throw new Error(`no production build in ${path.join(baselineCwd, baselineDir)}`);
   const database = await createBenchDatabase("orders");
   const proxy = await startCountingProxy(database.url);
   const startServers = async (databaseUrl: string) => ({
@@ -114,7 +117,12 @@ export async function runOrdersBench(): Promise<void> {
       const account = { username: `orderbench${n}`, email: `orders${n}@example.com`, password: "bench-password", shop_name: "Bench" };
       await call(`${server.url}/api/auth/register`, "POST", account);
       const { access, user } = await call<{ access: string; user: { id: number } }>(`${server.url}/api/auth/login`, "POST", account);
-      await call(`${server.url}/api/merchant-wallets/`, "POST", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 }, access);
+      await call(
+        `${server.url}/api/merchant-wallets/`,
+        "POST",
+        { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 },
+        access,
+      );
       const key = (await call<{ data: { key: string } }>(`${server.url}/api/api-keys/`, "POST", { name: "bench", preset: "full_access" }, access)).data.key;
       return { key, id: user.id };
     };
@@ -133,16 +141,21 @@ export async function runOrdersBench(): Promise<void> {
       const n = 20;
       for (let i = 0; i < n; i++) await send();
       const after = proxy.counts();
-      return { statements: (after.statements - before.statements) / n, roundTrips: (after.roundTrips - before.roundTrips) / n, parses: (after.parses - before.parses) / n };
+      return {
+        statements: (after.statements - before.statements) / n,
+        roundTrips: (after.roundTrips - before.roundTrips) / n,
+        parses: (after.parses - before.parses) / n,
+      };
     };
-    const wireOf = async (base: string) => [
-      ["framework floor", await perRequest(base, "/api/nope", "GET", false)],
-      ["GET /api/blockchains/ with key", await perRequest(base, "/api/blockchains/", "GET", true)],
-      ["POST /api/payment-orders/", await perRequest(base, "/api/payment-orders/", "POST", true)],
-      ["GET /api/payment-orders/{id}/", await perRequest(base, `/api/payment-orders/${order}/`, "GET", true)],
-      ["GET /api/payment-orders/ (list)", await perRequest(base, "/api/payment-orders/?page_size=20", "GET", true)],
-      ["GET /api/pay/{id}/ (public status)", await perRequest(base, `/api/pay/${order}/`, "GET", false)],
-    ] as Array<[string, WireCounts]>;
+    const wireOf = async (base: string) =>
+      [
+        ["framework floor", await perRequest(base, "/api/nope", "GET", false)],
+        ["GET /api/blockchains/ with key", await perRequest(base, "/api/blockchains/", "GET", true)],
+        ["POST /api/payment-orders/", await perRequest(base, "/api/payment-orders/", "POST", true)],
+        ["GET /api/payment-orders/{id}/", await perRequest(base, `/api/payment-orders/${order}/`, "GET", true)],
+        ["GET /api/payment-orders/ (list)", await perRequest(base, "/api/payment-orders/?page_size=20", "GET", true)],
+        ["GET /api/pay/{id}/ (public status)", await perRequest(base, `/api/pay/${order}/`, "GET", false)],
+      ] as Array<[string, WireCounts]>;
     const wire: Array<[string, WireCounts]> = [
       ...(await wireOf(server.url)),
       ["bare GET with key check + counter", await perRequest(bare.url, "/api/blockchains/", "GET", true)],
@@ -158,16 +171,22 @@ export async function runOrdersBench(): Promise<void> {
     // Closed loop: each warmed up once, then measured in interleaved rounds (the machine is shared and
     // its load drifts: interleaving puts every target under the same drift), median per target.
     type Spec = Omit<LoadSpec, "connections" | "durationSeconds" | "firstNonce"> & { pid: number };
-    const nextTargets = (next: { url: string; pid: number }) => ({
-      floor: { url: `${next.url}/api/nope`, method: "GET", headers: {}, pid: next.pid },
-      getFloor: { url: `${next.url}/api/blockchains/`, method: "GET", headers: {}, pid: next.pid },
-      postFloor: { url: `${next.url}/api/payment-orders/`, method: "POST", headers: {}, pid: next.pid },
-      get: { url: `${next.url}/api/blockchains/`, method: "GET", headers: auth, pid: next.pid },
-      post: { url: `${next.url}/api/payment-orders/`, method: "POST", headers: auth, pid: next.pid },
-      postSpread: { url: `${next.url}/api/payment-orders/`, method: "POST", headersList: spread.map((k) => ({ authorization: `Bearer ${k}` })), pid: next.pid },
-      getOrder: { url: `${next.url}/api/payment-orders/${order}/`, method: "GET", headers: auth, pid: next.pid },
-      payStatus: { url: `${next.url}/api/pay/${order}/`, method: "GET", headers: {}, pid: next.pid },
-    }) satisfies Record<string, Spec>;
+    const nextTargets = (next: { url: string; pid: number }) =>
+      ({
+        floor: { url: `${next.url}/api/nope`, method: "GET", headers: {}, pid: next.pid },
+        getFloor: { url: `${next.url}/api/blockchains/`, method: "GET", headers: {}, pid: next.pid },
+        postFloor: { url: `${next.url}/api/payment-orders/`, method: "POST", headers: {}, pid: next.pid },
+        get: { url: `${next.url}/api/blockchains/`, method: "GET", headers: auth, pid: next.pid },
+        post: { url: `${next.url}/api/payment-orders/`, method: "POST", headers: auth, pid: next.pid },
+        postSpread: {
+          url: `${next.url}/api/payment-orders/`,
+          method: "POST",
+          headersList: spread.map((k) => ({ authorization: `Bearer ${k}` })),
+          pid: next.pid,
+        },
+        getOrder: { url: `${next.url}/api/payment-orders/${order}/`, method: "GET", headers: auth, pid: next.pid },
+        payStatus: { url: `${next.url}/api/pay/${order}/`, method: "GET", headers: {}, pid: next.pid },
+      }) satisfies Record<string, Spec>;
     const current = nextTargets(servers.current);
     const baseline = servers.baseline ? nextTargets(servers.baseline) : null;
     type NextTarget = keyof typeof current;
@@ -183,7 +202,11 @@ export async function runOrdersBench(): Promise<void> {
       const before = { server: treeCpuSeconds(pid), database: await databaseCpuSeconds(database) };
       const figures = await load({ ...spec, firstNonce: nonces(1_000_000), connections, durationSeconds: seconds });
       const perRequest = (s: number) => (1000 * s) / Math.max(1, figures.total);
-      return { ...figures, serverCpuMs: perRequest(treeCpuSeconds(pid) - before.server), databaseCpuMs: perRequest((await databaseCpuSeconds(database)) - before.database) };
+      return {
+        ...figures,
+        serverCpuMs: perRequest(treeCpuSeconds(pid) - before.server),
+        databaseCpuMs: perRequest((await databaseCpuSeconds(database)) - before.database),
+      };
     };
     for (const name of Object.keys(targets)) await run(name, warmupSeconds);
     // Every other round runs the targets in reverse order, so none always follows the same neighbour
@@ -223,23 +246,41 @@ export async function runOrdersBench(): Promise<void> {
 
     const ratio = (a: Figures, b: Figures) => fmt(a.requestsPerSecond / b.requestsPerSecond);
     const line = (label: string, f: Measured, ratios = "") =>
-      console.log(`| ${label} | ${fmt(f.requestsPerSecond, 0)} | ${f.p50} | ${f.p99} | ${fmt(f.serverCpuMs)} | ${fmt(f.databaseCpuMs)} | ${f.non2xx + f.errors} | ${ratios} |`);
+      console.log(
+        `| ${label} | ${fmt(f.requestsPerSecond, 0)} | ${f.p50} | ${f.p99} | ${fmt(f.serverCpuMs)} | ${fmt(f.databaseCpuMs)} | ${f.non2xx + f.errors} | ${ratios} |`,
+      );
     const { bareGet, barePost } = figures as Record<"bareGet" | "barePost", Measured>;
     const nextRows = (label: string, prefix: string) => {
       const f = (name: NextTarget) => figures[`${prefix}${name}`]!;
-      const [floor, getFloor, postFloor, get, post, postSpread, getOrder, payStatus] = (["floor", "getFloor", "postFloor", "get", "post", "postSpread", "getOrder", "payStatus"] as const).map(f) as [
-        Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured,
-      ];
+      const [floor, getFloor, postFloor, get, post, postSpread, getOrder, payStatus] = (
+        ["floor", "getFloor", "postFloor", "get", "post", "postSpread", "getOrder", "payStatus"] as const
+      ).map(f) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured];
       line(`${label}, unknown /api path (framework floor)`, floor);
-      line(`${label}, GET /api/blockchains/ without a credential (static route floor: 401 before any database work)`, getFloor, `floor ${ratio(getFloor, floor)}×`);
-      line(`${label}, POST /api/payment-orders/ without a credential, the order's body sent (static route floor for a POST: 401, the body not read)`, postFloor, `floor ${ratio(postFloor, floor)}×`);
-      line(`${label}, GET /api/blockchains/ with API key`, get, `floor ${ratio(get, floor)}× (target ≥ 0.8), static floor ${ratio(get, getFloor)}×, bare GET ${ratio(get, bareGet)}×`);
+      line(
+        `${label}, GET /api/blockchains/ without a credential (static route floor: 401 before any database work)`,
+        getFloor,
+        `floor ${ratio(getFloor, floor)}×`,
+      );
+      line(
+        `${label}, POST /api/payment-orders/ without a credential, the order's body sent (static route floor for a POST: 401, the body not read)`,
+        postFloor,
+        `floor ${ratio(postFloor, floor)}×`,
+      );
+      line(
+        `${label}, GET /api/blockchains/ with API key`,
+        get,
+        `floor ${ratio(get, floor)}× (target ≥ 0.8), static floor ${ratio(get, getFloor)}×, bare GET ${ratio(get, bareGet)}×`,
+      );
       line(
         `${label}, POST /api/payment-orders/ with API key`,
         post,
         `floor ${ratio(post, floor)}× (target ≥ 0.6), static POST floor ${ratio(post, postFloor)}×, bare POST ${ratio(post, barePost)}× (target ≥ 0.3)`,
       );
-      line(`${label}, POST /api/payment-orders/, ${spreadMerchants} merchants' keys in turn`, postSpread, `floor ${ratio(postSpread, floor)}×, one merchant's POST ${ratio(post, postSpread)}× of this`);
+      line(
+        `${label}, POST /api/payment-orders/, ${spreadMerchants} merchants' keys in turn`,
+        postSpread,
+        `floor ${ratio(postSpread, floor)}×, one merchant's POST ${ratio(post, postSpread)}× of this`,
+      );
       line(`${label}, GET /api/payment-orders/{id}/ with API key`, getOrder, `floor ${ratio(getOrder, floor)}×`);
       line(`${label}, GET /api/pay/{id}/ (public status)`, payStatus, `floor ${ratio(payStatus, floor)}×`);
     };
@@ -255,8 +296,12 @@ export async function runOrdersBench(): Promise<void> {
     const baselineName = path.join(path.relative(process.cwd(), baselineCwd), baselineDir ?? "");
     if (baseline) nextRows(`next start (baseline ${baselineName})`, "baseline.");
     const openLine = (label: string, f: Figures, runs: Figures[]) =>
-      console.log(`  ${label}: ${fmt(f.requestsPerSecond, 0)} req/s served, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx/errors ${f.non2xx + f.errors} (p99 of each run: ${allP99(runs)} ms)`);
-    console.log(`\nOpen loop, POST order at ${openLoopRate} req/s on a fixed schedule for ${durationSeconds} s, each request timed from when it was due; the median of ${rounds} interleaved runs by p99:`);
+      console.log(
+        `  ${label}: ${fmt(f.requestsPerSecond, 0)} req/s served, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx/errors ${f.non2xx + f.errors} (p99 of each run: ${allP99(runs)} ms)`,
+      );
+    console.log(
+      `\nOpen loop, POST order at ${openLoopRate} req/s on a fixed schedule for ${durationSeconds} s, each request timed from when it was due; the median of ${rounds} interleaved runs by p99:`,
+    );
     openLine(baseline ? "next start, this build (target p99 < 50 ms)" : "next start (target p99 < 50 ms)", open, openRuns.post!);
     if (baselineOpen) openLine(`next start, baseline ${baselineName}`, baselineOpen, openRuns["baseline.post"]!);
     openLine("bare server", bareOpen, openRuns.barePost!);
@@ -265,7 +310,9 @@ export async function runOrdersBench(): Promise<void> {
     console.log(`|---|---|---|---|${baselineWire ? "---|---|---|" : ""}`);
     for (const [i, [label, w]] of wire.entries()) {
       const b = baselineWire?.[i]?.[1];
-      console.log(`| ${label} | ${fmt(w.statements, 1)} | ${fmt(w.roundTrips, 1)} | ${fmt(w.parses, 1)} |${b ? ` ${fmt(b.statements, 1)} | ${fmt(b.roundTrips, 1)} | ${fmt(b.parses, 1)} |` : baselineWire ? " | | |" : ""}`);
+      console.log(
+        `| ${label} | ${fmt(w.statements, 1)} | ${fmt(w.roundTrips, 1)} | ${fmt(w.parses, 1)} |${b ? ` ${fmt(b.statements, 1)} | ${fmt(b.roundTrips, 1)} | ${fmt(b.parses, 1)} |` : baselineWire ? " | | |" : ""}`,
+      );
     }
   } finally {
     await stopAll();
@@ -304,7 +351,9 @@ export async function measureIdle(): Promise<void> {
   try {
     await new Promise((resolve) => setTimeout(resolve, 20_000)); // startup work (migrations, devnet deploys, first scans, JIT) settles
     const idle = await measureTreeCpu(sandbox.pid, idleSeconds);
-    console.log(`\nIdle sandbox next start (PGlite, devnet, local jobs), ${idleSeconds} s without traffic: ${fmt(idle.percent, 1)} % of one core (target < 2 %)`);
+    console.log(
+      `\nIdle sandbox next start (PGlite, devnet, local jobs), ${idleSeconds} s without traffic: ${fmt(idle.percent, 1)} % of one core (target < 2 %)`,
+    );
     console.log(`  process tree: ${idle.processes.join(" · ")}`);
   } finally {
     await sandbox.stop();

@@ -56,7 +56,10 @@ async function jsDuring(page: Page, during: () => Promise<void>): Promise<{ file
   const onResponse = (response: import("@playwright/test").Response) => {
     const type = response.headers()["content-type"] ?? "";
     if (response.request().resourceType() === "script" || type.includes("javascript")) {
-      seen.set(response.url(), response.body().catch(() => null));
+      seen.set(
+        response.url(),
+        response.body().catch(() => null),
+      );
     }
   };
   page.on("response", onResponse);
@@ -127,11 +130,17 @@ export async function runPayPageBench(): Promise<void> {
 
     const verdict = firstLoad.gzip / 1024 < targetKb ? "under" : "OVER";
     console.log("\n== pay page (/pay/[orderId], production build, chromium) ==");
-    console.log(`first-load JS: ${kb(firstLoad.gzip)} kB gzipped (${kb(firstLoad.raw)} kB raw, ${firstLoad.files} files) — ${verdict} the ${targetKb} kB target`);
+    console.log(
+      `first-load JS: ${kb(firstLoad.gzip)} kB gzipped (${kb(firstLoad.raw)} kB raw, ${firstLoad.files} files) — ${verdict} the ${targetKb} kB target`,
+    );
     if (process.env.PAY_BENCH_VERBOSE === "1") for (const [name, size] of firstLoad.each) console.log(`  ${kb(size).padStart(6)} kB  ${name}`);
     console.log(`wallet code on "Connect wallet": +${kb(wallet.gzip)} kB gzipped (${wallet.files} files)`);
-    console.log(`load event: median ${median(toLoad).toFixed(0)} ms over ${loads} cold loads (min ${Math.min(...toLoad).toFixed(0)}, max ${Math.max(...toLoad).toFixed(0)})`);
-    console.log(`live status (hydrated, polling): median ${median(toLive).toFixed(0)} ms (min ${Math.min(...toLive).toFixed(0)}, max ${Math.max(...toLive).toFixed(0)})`);
+    console.log(
+      `load event: median ${median(toLoad).toFixed(0)} ms over ${loads} cold loads (min ${Math.min(...toLoad).toFixed(0)}, max ${Math.max(...toLoad).toFixed(0)})`,
+    );
+    console.log(
+      `live status (hydrated, polling): median ${median(toLive).toFixed(0)} ms (min ${Math.min(...toLive).toFixed(0)}, max ${Math.max(...toLive).toFixed(0)})`,
+    );
   } finally {
     await browser.close();
     await server.stop();

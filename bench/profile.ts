@@ -17,7 +17,9 @@ const connections = 32;
 
 function load(spec: Record<string, unknown>): Promise<{ requestsPerSecond: number; total: number; non2xx: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "bench/load.ts", JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "bench/load.ts", JSON.stringify(spec)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`load generator exited ${code}`))));
@@ -33,10 +35,21 @@ export async function runProfileBench(): Promise<void> {
     const account = { username: "profbench", email: "prof@example.com", password: "bench-password", shop_name: "Bench" };
     await call(`${server.url}/api/auth/register`, "POST", account);
     const { access } = await call<{ access: string }>(`${server.url}/api/auth/login`, "POST", account);
-    await call(`${server.url}/api/merchant-wallets/`, "POST", { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 }, access);
+    await call(
+      `${server.url}/api/merchant-wallets/`,
+      "POST",
+      { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 },
+      access,
+    );
     const key = (await call<{ data: { key: string } }>(`${server.url}/api/api-keys/`, "POST", { name: "bench", preset: "full_access" }, access)).data.key;
-    const order = (await call<{ data: { order_id: string } }>(`${server.url}/api/payment-orders/`, "POST", { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 }, key)).data
-      .order_id;
+    const order = (
+      await call<{ data: { order_id: string } }>(
+        `${server.url}/api/payment-orders/`,
+        "POST",
+        { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 },
+        key,
+      )
+    ).data.order_id;
     await server.stop();
     const auth = { authorization: `Bearer ${key}` };
     const targets: Record<string, { path: string; method: "GET" | "POST"; headers: Record<string, string> }> = {
@@ -68,15 +81,19 @@ export async function runProfileBench(): Promise<void> {
       // The profile starts with the process, a little after the spawn: skip up to the measured load
       // (the load generator's own start-up, ~0.3 s, is idle time in the server and costs nothing).
       const skipUs = (measuredFrom - spawned) * 1000;
-      const summary = summarizeProfile(path.join(profileDir, file!), [
-        /^withApi|^route .*\.next/,
-        /readJsonObject|readCappedText/,
-        / .*node_modules\/postgres\//,
-        / .*node_modules\/drizzle-orm\//,
-        / .*node_modules\/zod\//,
-        / .*node_modules\/viem\/|keccak|computeDepositAddress/,
-        /randomUUID/,
-      ], skipUs);
+      const summary = summarizeProfile(
+        path.join(profileDir, file!),
+        [
+          /^withApi|^route .*\.next/,
+          /readJsonObject|readCappedText/,
+          / .*node_modules\/postgres\//,
+          / .*node_modules\/drizzle-orm\//,
+          / .*node_modules\/zod\//,
+          / .*node_modules\/viem\/|keccak|computeDepositAddress/,
+          /randomUUID/,
+        ],
+        skipUs,
+      );
       const perRequest = (s: number) => ((1000 * s) / Math.max(1, figures.total)).toFixed(2);
       printProfileSummary(
         `${target.method} ${target.path} (profiled): ${figures.requestsPerSecond.toFixed(0)} req/s, ${figures.total} requests (${figures.non2xx} non-2xx); CPU per request: next-server ${perRequest(cpu.server)} ms (profiler's overhead included), PostgreSQL backends ${perRequest(cpu.database)} ms; profile from ${Math.round(skipUs)} µs`,

@@ -201,7 +201,9 @@ async function timeProbe(probe: Probe): Promise<{ p50: number; p99: number }> {
 export async function runScaleBench(): Promise<void> {
   // SCALE_DATABASE_URL: a database an earlier run kept (SCALE_KEEP=1), re-measured as it is (migrations brought up to date), not re-seeded.
   const keptUrl = process.env.SCALE_DATABASE_URL;
-  const database = keptUrl ? await openKeptBenchDatabase(keptUrl) : await createBenchDatabase("scale", { keep: process.env.SCALE_KEEP === "1", name: process.env.SCALE_DATABASE_NAME });
+  const database = keptUrl
+    ? await openKeptBenchDatabase(keptUrl)
+    : await createBenchDatabase("scale", { keep: process.env.SCALE_KEEP === "1", name: process.env.SCALE_DATABASE_NAME });
   try {
     const account = { username: "scale", email: "scale@example.com", password: "bench-password", shop_name: "Scale" };
     if (!keptUrl) await register(request("POST", "/api/auth/register", { body: account }), noParams);
@@ -220,7 +222,9 @@ export async function runScaleBench(): Promise<void> {
     const [kept] = keptUrl ? rowsOf(await database.db.execute(sql`select count(*)::int as orders from payment_orders where merchant_id = ${merchantId}`)) : [];
     const measuredSizes = kept ? [Number(kept.orders)] : sizes;
     if (kept) {
-      console.log(`Re-measuring the kept database ${keptUrl} (${kept.orders} orders) without seeding: its size only, ratios are to itself (compare with a full run's ${sizes[0]} column)`);
+      console.log(
+        `Re-measuring the kept database ${keptUrl} (${kept.orders} orders) without seeding: its size only, ratios are to itself (compare with a full run's ${sizes[0]} column)`,
+      );
       // Statistics for indexes a newer migration may have added (expression indexes have their own).
       const analyze = postgres(keptUrl!, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
       try {
@@ -230,11 +234,13 @@ export async function runScaleBench(): Promise<void> {
       }
     }
 
-    const api = (handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>, path: string, params: Record<string, string> = {}) => async () => {
-      const res = await handler(request("GET", path, { token: tokens.access }), { params: Promise.resolve(params) });
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
-    };
+    const api =
+      (handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>, path: string, params: Record<string, string> = {}) =>
+      async () => {
+        const res = await handler(request("GET", path, { token: tokens.access }), { params: Promise.resolve(params) });
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      };
     const lastWeek = new Date(Date.now() - 7 * 86_400_000);
     const probes = (size: number): Probe[] => [
       { name: "orders", run: api(listOrdersRoute, "/api/payment-orders/") },
@@ -253,14 +259,26 @@ export async function runScaleBench(): Promise<void> {
       { name: "transactions", run: api(listTransactionsRoute, "/api/transactions/") },
       { name: "transactions ?status=confirmed&blockchain=base", run: api(listTransactionsRoute, "/api/transactions/?status=confirmed&blockchain=base") },
       { name: "deliveries", run: api(listDeliveriesRoute, `/api/webhook-endpoints/${endpointId}/deliveries/`, { id: String(endpointId) }) },
-      { name: "deliveries ?status=failed", run: api(listDeliveriesRoute, `/api/webhook-endpoints/${endpointId}/deliveries/?status=failed`, { id: String(endpointId) }) },
+      {
+        name: "deliveries ?status=failed",
+        run: api(listDeliveriesRoute, `/api/webhook-endpoints/${endpointId}/deliveries/?status=failed`, { id: String(endpointId) }),
+      },
       { name: "dashboard overview", run: async () => void (await loadOverview(database.db, merchantId)) },
       { name: "dashboard orders", run: async () => void (await searchOrders(database.db, merchantId, {}, { limit: 25, offset: 0 })) },
-      { name: "dashboard orders ?status=expired", run: async () => void (await searchOrders(database.db, merchantId, { status: "expired" }, { limit: 25, offset: 0 })) },
+      {
+        name: "dashboard orders ?status=expired",
+        run: async () => void (await searchOrders(database.db, merchantId, { status: "expired" }, { limit: 25, offset: 0 })),
+      },
       { name: "dashboard search q=SKU-12", run: async () => void (await searchOrders(database.db, merchantId, { q: "SKU-12" }, { limit: 25, offset: 0 })) },
-      { name: "dashboard search q=<order id>", run: async () => void (await searchOrders(database.db, merchantId, { q: "ORD-0000000001f4" }, { limit: 25, offset: 0 })) },
+      {
+        name: "dashboard search q=<order id>",
+        run: async () => void (await searchOrders(database.db, merchantId, { q: "ORD-0000000001f4" }, { limit: 25, offset: 0 })),
+      },
       { name: "dashboard search q=nonce 500", run: async () => void (await searchOrders(database.db, merchantId, { q: "500" }, { limit: 25, offset: 0 })) },
-      { name: "dashboard orders last 7 days", run: async () => void (await searchOrders(database.db, merchantId, { from: lastWeek }, { limit: 25, offset: 0 })) },
+      {
+        name: "dashboard orders last 7 days",
+        run: async () => void (await searchOrders(database.db, merchantId, { from: lastWeek }, { limit: 25, offset: 0 })),
+      },
     ];
 
     const results = new Map<string, Map<number, { p50: number; p99: number }>>();
@@ -289,7 +307,9 @@ export async function runScaleBench(): Promise<void> {
       seeded = size;
       const seconds = (performance.now() - started) / 1000;
       const [bytes] = rowsOf(await database.db.execute(sql`select pg_database_size(current_database()) as bytes`));
-      extras.push(`${size} orders: ${kept ? "kept, not re-seeded" : `seeded in ${fmt(seconds, 1)} s`}; database ${fmt(Number(bytes!.bytes) / 2 ** 20, 0)} MiB = ${fmt(Number(bytes!.bytes) / size / 1024, 2)} KiB per order`);
+      extras.push(
+        `${size} orders: ${kept ? "kept, not re-seeded" : `seeded in ${fmt(seconds, 1)} s`}; database ${fmt(Number(bytes!.bytes) / 2 ** 20, 0)} MiB = ${fmt(Number(bytes!.bytes) / size / 1024, 2)} KiB per order`,
+      );
       for (const probe of probes(size)) {
         const name = probe.name.replace(/ \(page \d+\)/, "");
         const figures = await timeProbe(probe);
@@ -371,7 +391,10 @@ async function measureApiHistoryIn(database: Awaited<ReturnType<typeof createBen
   const { access } = (await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json()) as { access: string };
   await database.db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 100_000_000 }).where(eq(merchants.username, account.username));
   const wallet = await createWalletRoute(
-    request("POST", "/api/merchant-wallets/", { token: access, body: { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 } }),
+    request("POST", "/api/merchant-wallets/", {
+      token: access,
+      body: { blockchain: 2, wallet_address: "0x000000000000000000000000000000000000bEEF", confirmation_threshold: 1 },
+    }),
     noParams,
   );
   if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${await wallet.text()}`);
@@ -394,7 +417,13 @@ async function measureApiHistoryIn(database: Awaited<ReturnType<typeof createBen
     const create = async () => {
       while (made < size) {
         const nonce = ++made;
-        const body = { amount: `${1 + (nonce % 97)}.5`, currency: nonce % 3 ? "USDC" : "ETH", blockchain: "base", order_info: `{"sku":"SKU-${nonce % 977}"}`, nonce };
+        const body = {
+          amount: `${1 + (nonce % 97)}.5`,
+          currency: nonce % 3 ? "USDC" : "ETH",
+          blockchain: "base",
+          order_info: `{"sku":"SKU-${nonce % 977}"}`,
+          nonce,
+        };
         const res = await createOrderRoute(request("POST", "/api/payment-orders/", { token: key, body }), noParams);
         if (res.status !== 201) throw new Error(`POST order answered ${res.status}: ${await res.text()}`);
       }
@@ -403,9 +432,7 @@ async function measureApiHistoryIn(database: Awaited<ReturnType<typeof createBen
     // The list counts take in the new orders as the fold task would (every 30 s); no ANALYZE.
     await foldAllListCounts(database.db);
     const [ties] = rowsOf(
-      await database.db.execute(
-        sql`select count(*)::int - count(distinct created_at)::int as tied from payment_orders where merchant_id = ${merchantId}`,
-      ),
+      await database.db.execute(sql`select count(*)::int - count(distinct created_at)::int as tied from payment_orders where merchant_id = ${merchantId}`),
     );
     const [plan] = rowsOf(await database.db.execute(sql`explain (format json) select 1 from payment_orders where merchant_id = ${merchantId}`));
     const planJson = plan!["QUERY PLAN"];
@@ -429,11 +456,21 @@ async function measureApiHistoryIn(database: Awaited<ReturnType<typeof createBen
       results.get(probe.name)!.set(size, await timeProbe(probe));
     }
   }
-  console.log(`\nScale: a history made through the API (one merchant, a database of its own that nothing analyzed, read with its API key), p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${apiSizes[0]} case)`);
+  console.log(
+    `\nScale: a history made through the API (one merchant, a database of its own that nothing analyzed, read with its API key), p50 / p99 ms of ${samples} sequential requests (ratio of p50 to the ${apiSizes[0]} case)`,
+  );
   console.log(["request".padEnd(48), ...apiSizes.map((s) => `${s} API orders`.padStart(30))].join(""));
   for (const [name, bySize] of results) {
     const base = bySize.get(apiSizes[0]!)!.p50;
-    console.log([name.padEnd(48), ...apiSizes.map((s) => { const f = bySize.get(s)!; return `${fmt(f.p50)} / ${fmt(f.p99)} (x${fmt(f.p50 / base, 1)})`.padStart(30); })].join(""));
+    console.log(
+      [
+        name.padEnd(48),
+        ...apiSizes.map((s) => {
+          const f = bySize.get(s)!;
+          return `${fmt(f.p50)} / ${fmt(f.p99)} (x${fmt(f.p50 / base, 1)})`.padStart(30);
+        }),
+      ].join(""),
+    );
   }
   for (const line of extras) console.log(line);
 }

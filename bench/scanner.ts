@@ -32,7 +32,13 @@ function countingClient(chain: Blockchain, rpcUrl: string) {
   return { client, counter };
 }
 
-async function measureRpcPerBlock(db: Parameters<typeof watchChainTick>[0], chain: Blockchain, client: PublicClient, counter: { requests: number }, blocks: number) {
+async function measureRpcPerBlock(
+  db: Parameters<typeof watchChainTick>[0],
+  chain: Blockchain,
+  client: PublicClient,
+  counter: { requests: number },
+  blocks: number,
+) {
   await mineBlocks(chain, blocks);
   counter.requests = 0;
   const started = performance.now();
@@ -70,7 +76,14 @@ interface GapOutcome {
  * the watcher polling every 250 ms through `client`; how many payments are detected within the
  * bound, how long it took, and what the providers received meanwhile.
  */
-async function measureGap(db: Db, chain: Blockchain, client: PublicClient, proxies: RpcProxy[], pay: () => Promise<string[]>, boundMs: number): Promise<GapOutcome> {
+async function measureGap(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  proxies: RpcProxy[],
+  pay: () => Promise<string[]>,
+  boundMs: number,
+): Promise<GapOutcome> {
   const direct = createChainClient(chain, http(chain.rpcUrl!));
   await watchChainTick(db, chain, direct, { checkInternalDeposits: false }); // cursor at head
   const orderIds = await pay();
@@ -116,7 +129,10 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await createOrderRoute(
-        request("POST", "/api/payment-orders/", { token: accessToken, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ } }),
+        request("POST", "/api/payment-orders/", {
+          token: accessToken,
+          body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ },
+        }),
         noParams,
       );
       const order = (await res.json()).data;
@@ -139,8 +155,12 @@ async function runProviderScenarios(db: Db, chain: Blockchain, accessToken: stri
     ["after: faulty + clean providers", () => after([faulty.url, clean.url]), [faulty, clean], "faulty"],
   ];
   const boundMs = 120_000;
-  console.log(`\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of HTTP requests, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`);
-  console.log("| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block | failed ticks |");
+  console.log(
+    `\n## Providers: 5 USDC payments after a 300-block gap (faulty: 429 + Retry-After: 1 to 30 % of HTTP requests, 10 % delayed 1.5 s; budget ${budget}/s per provider in "after")`,
+  );
+  console.log(
+    "| scenario | confirmed within 120 s | seconds | JSON-RPC calls | HTTP requests | calls/s | HTTP requests answered 429 | calls per scanned block | failed ticks |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   try {
     for (const [label, makeClient, proxies, faults] of scenarios) {
@@ -217,7 +237,9 @@ async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: 
   const blocks = 50;
   let nonce = 300_000;
   const testClient = createTestClient({ mode: "hardhat", chain: viemChain(chain), transport: http(chain.rpcUrl!) });
-  console.log(`\n## What the watcher reads per block, by open native-coin orders (${blocks} blocks with ${perBlock} unrelated transfers each, one native payment among them when orders are open; provider pool, batching on)`);
+  console.log(
+    `\n## What the watcher reads per block, by open native-coin orders (${blocks} blocks with ${perBlock} unrelated transfers each, one native payment among them when orders are open; provider pool, batching on)`,
+  );
   console.log("| open native-coin orders | JSON-RPC calls per block | HTTP requests per block | bytes per block (sent + received) | native payments found |");
   console.log("|---|---|---|---|---|");
   try {
@@ -231,7 +253,9 @@ async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: 
         for (let i = 0; i < blocks; i++) {
           for (let j = 0; j < perBlock; j++) {
             const paying = open > 0 && i === blocks / 2 && j === 0;
-            const to = paying ? addresses[Math.floor(addresses.length / 2)]! : (`0x${(0xdead0000 + i * perBlock + j).toString(16).padStart(40, "0")}` as Address);
+            const to = paying
+              ? addresses[Math.floor(addresses.length / 2)]!
+              : (`0x${(0xdead0000 + i * perBlock + j).toString(16).padStart(40, "0")}` as Address);
             await sender.sendTransaction({ to, value: paying ? parseEther("1") : 1n });
           }
           await testClient.mine({ blocks: 1 });
@@ -247,9 +271,16 @@ async function measureCostByNativeOrders(db: Db, chain: Blockchain, merchantId: 
         if (result.scan.toBlock !== null && result.scan.fromBlock !== null) scanned += Number(result.scan.toBlock - result.scan.fromBlock + 1n);
         if (result.scan.toBlock === null || result.scan.toBlock >= head) break;
       }
-      const found = open > 0 ? (await db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.receivingAddress, addresses))).filter((o) => o.status !== "pending").length : 0;
+      const found =
+        open > 0
+          ? (await db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.receivingAddress, addresses))).filter(
+              (o) => o.status !== "pending",
+            ).length
+          : 0;
       const each = (n: number) => fmt(n / Math.max(1, scanned), 2);
-      console.log(`| ${open.toLocaleString("en-US")} | ${each(proxy.calls.length)} | ${each(proxy.httpRequests)} | ${fmt((proxy.bytes.received + proxy.bytes.sent) / Math.max(1, scanned), 0)} | ${found} of ${open > 0 ? 1 : 0} |`);
+      console.log(
+        `| ${open.toLocaleString("en-US")} | ${each(proxy.calls.length)} | ${each(proxy.httpRequests)} | ${fmt((proxy.bytes.received + proxy.bytes.sent) / Math.max(1, scanned), 0)} | ${found} of ${open > 0 ? 1 : 0} |`,
+      );
       // Closed again, so the next row (and the provider scenarios) start from their own count.
       if (addresses.length) await db.update(paymentOrders).set({ status: "expired" }).where(inArray(paymentOrders.receivingAddress, addresses));
     }
@@ -292,7 +323,13 @@ export async function runScannerBench(): Promise<void> {
     const tokens = await (await login(request("POST", "/api/auth/login", { body: account }), noParams)).json();
     await db.update(merchants).set({ plan: "enterprise", rateLimitPerHour: 10_000_000 }).where(eq(merchants.username, "scanbench"));
     const walletAddress = "0x000000000000000000000000000000000000bEEF" as Address;
-    await createWallet(request("POST", "/api/merchant-wallets/", { token: tokens.access, body: { blockchain: chain.id, wallet_address: walletAddress, confirmation_threshold: 1 } }), noParams);
+    await createWallet(
+      request("POST", "/api/merchant-wallets/", {
+        token: tokens.access,
+        body: { blockchain: chain.id, wallet_address: walletAddress, confirmation_threshold: 1 },
+      }),
+      noParams,
+    );
     const merchantId = (await db.select().from(merchants).where(eq(merchants.username, "scanbench")))[0]!.id;
 
     const { client, counter } = countingClient(chain, devnet.rpcUrl);
@@ -345,7 +382,10 @@ export async function runScannerBench(): Promise<void> {
     })();
     for (let i = 0; i < 20; i++) {
       const res = await createOrderRoute(
-        request("POST", "/api/payment-orders/", { token: tokens.access, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 100_000 + i } }),
+        request("POST", "/api/payment-orders/", {
+          token: tokens.access,
+          body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 100_000 + i },
+        }),
         noParams,
       );
       const order = (await res.json()).data;

@@ -85,7 +85,10 @@ export async function ensureProductionBuild(): Promise<void> {
   const distDir = process.env.NEXT_DIST_DIR ?? ".next";
   if (existsSync(path.join(process.cwd(), distDir, "BUILD_ID"))) return;
   const { spawnSync } = await import("node:child_process");
-  const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) throw new Error("next build failed");
 }
 
@@ -102,7 +105,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** `next start` on a free port (an `undefined` value unsets that variable) with the given environment, in `cwd` (a checkout with its build); resolves once it answers. */
-export async function startNextServer(env: Record<string, string | undefined>, cwd = process.cwd()): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startNextServer(
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const { spawn } = await import("node:child_process");
   const port = await freePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", ...env };

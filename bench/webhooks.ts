@@ -213,7 +213,8 @@ export async function runWebhookBench(): Promise<void> {
     const started = performance.now();
     const delivered = await drainDueWebhooks(db, { concurrency: 64, perReceiver: 64 });
     const seconds = (performance.now() - started) / 1000;
-    if (received !== dueDeliveries || delivered !== dueDeliveries) throw new Error(`expected ${dueDeliveries} deliveries, claimed ${delivered}, received ${received}`);
+    if (received !== dueDeliveries || delivered !== dueDeliveries)
+      throw new Error(`expected ${dueDeliveries} deliveries, claimed ${delivered}, received ${received}`);
 
     // 2. Confirmation → webhook, one order event at a time, with the driver running.
     const driver = startLocalDriver([deliverWebhooksTask], { db });
@@ -222,7 +223,13 @@ export async function runWebhookBench(): Promise<void> {
       for (let i = 0; i < latencySamples; i++) {
         const confirmedAt = performance.now();
         const { deliveries } = await db.transaction((tx) =>
-          recordOrderEvent(tx, { merchantId: merchant.id, paymentOrderId: order.id, type: "payment.confirmed", data: orderData(order.orderId), webhookUrl: null }),
+          recordOrderEvent(tx, {
+            merchantId: merchant.id,
+            paymentOrderId: order.id,
+            type: "payment.confirmed",
+            data: orderData(order.orderId),
+            webhookUrl: null,
+          }),
         );
         driver.kick(deliverWebhooksTask.name); // what notifyDeliveriesDue() does after the commit
         const id = deliveries[0]!.messageId;

@@ -10,7 +10,10 @@ const rpcUrlList = z
   .optional()
   .transform((text, ctx) => {
     if (text === undefined || text.trim() === "") return undefined;
-    const urls = text.split(",").map((part) => part.trim()).filter(Boolean);
+    const urls = text
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
     for (const url of urls) {
       if (!/^(https?|wss?):\/\/[^\s]+$/.test(url) || !URL.canParse(url)) {
         ctx.addIssue({ code: "custom", message: "must be comma-separated http(s):// or ws(s):// URLs" });
@@ -82,7 +85,12 @@ const envSchema = z.object({
    * Sweeper, live networks: how long a due sweep may wait for its batch to fill before the batch is
    * sent as it is (0: send what is due at once). The sandbox devnet sends at once.
    */
-  SWEEP_BATCH_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(900),
+  SWEEP_BATCH_MAX_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(900),
   /** Sweeper, live networks: no sweep is sent while the chain's gas price is above this (gwei; unset: no ceiling but MAX_FEE_GWEI_<SLUG>). */
   SWEEP_MAX_GAS_PRICE_GWEI: z.coerce.number().gt(0).optional(),
   /**
@@ -226,7 +234,11 @@ const envSchema = z.object({
         return z
           .record(
             z.string(),
-            z.object({ factory: z.string().regex(/^0x[0-9a-fA-F]{40}$/), implementation: z.string().regex(/^0x[0-9a-fA-F]{40}$/), version: z.union([z.literal(1), z.literal(2)]).default(1) }),
+            z.object({
+              factory: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+              implementation: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+              version: z.union([z.literal(1), z.literal(2)]).default(1),
+            }),
           )
           .parse(JSON.parse(text)) as Record<string, { factory: `0x${string}`; implementation: `0x${string}`; version: 1 | 2 }>;
       } catch {

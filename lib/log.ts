@@ -33,7 +33,10 @@ export function describeError(error: unknown): Record<string, unknown> {
       error: `query failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       code: (cause as { code?: unknown } | undefined)?.code,
       query: error.query,
-      stack: (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line)).join("\n"),
+      stack: (error.stack ?? "")
+        .split("\n")
+        .filter((line) => /^\s+at /.test(line))
+        .join("\n"),
     };
   }
   return { error: error.message, stack: error.stack };

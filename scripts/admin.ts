@@ -37,7 +37,9 @@ async function run(args: string[]): Promise<void> {
       const { load, list } = await loadSanctionsList(database.db, xml).catch((error: unknown) => {
         throw error instanceof SanctionsListFormatError ? new AdminError(error.message) : error;
       });
-      console.log(`${load.source} list of ${load.publishedOn} loaded: ${load.entries} listed parties, ${load.addresses} EVM addresses (${list.otherChainAddresses} addresses of other chains skipped).`);
+      console.log(
+        `${load.source} list of ${load.publishedOn} loaded: ${load.entries} listed parties, ${load.addresses} EVM addresses (${list.otherChainAddresses} addresses of other chains skipped).`,
+      );
     } finally {
       await database.close();
     }
@@ -47,7 +49,11 @@ async function run(args: string[]): Promise<void> {
     const database = await getDatabase();
     try {
       const load = await findLatestListLoad(database.db);
-      console.log(load ? `${load.source} list of ${load.publishedOn}, loaded ${load.loadedAt.toISOString()}: ${load.addresses} EVM addresses.` : "No sanctions list loaded: payers and refund destinations are not screened against one.");
+      console.log(
+        load
+          ? `${load.source} list of ${load.publishedOn}, loaded ${load.loadedAt.toISOString()}: ${load.addresses} EVM addresses.`
+          : "No sanctions list loaded: payers and refund destinations are not screened against one.",
+      );
     } finally {
       await database.close();
     }
@@ -67,7 +73,8 @@ async function run(args: string[]): Promise<void> {
     for (let i = 0; i < rest.length; i++) {
       const flag = rest[i]!;
       const value = flag.startsWith("--rate-limit=") ? flag.slice("--rate-limit=".length) : flag === "--rate-limit" ? rest[++i] : undefined;
-      if (value === undefined || !/^\d+$/.test(value)) throw new AdminError(`Unexpected argument '${flag}'${flag === "--rate-limit" ? " (needs a whole number)" : ""}.\n${usage}`);
+      if (value === undefined || !/^\d+$/.test(value))
+        throw new AdminError(`Unexpected argument '${flag}'${flag === "--rate-limit" ? " (needs a whole number)" : ""}.\n${usage}`);
       rateLimit = Number(value);
     }
     const database = await getDatabase();

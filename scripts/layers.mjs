@@ -60,14 +60,40 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const layers = [
   {
     name: "entry points",
-    entries: ["app", "scripts", "bench", "tests", "i18n", "instrumentation", "instrumentation-node", "proxy", "next.config", "drizzle.config", "playwright.config", "vitest.config"],
+    entries: [
+      "app",
+      "scripts",
+      "bench",
+      "tests",
+      "i18n",
+      "instrumentation",
+      "instrumentation-node",
+      "proxy",
+      "next.config",
+      "drizzle.config",
+      "playwright.config",
+      "vitest.config",
+    ],
   },
   { name: "components", entries: ["components"] },
   { name: "ui primitives", entries: ["components/ui"] },
   { name: "assembly", entries: ["lib/api-routes", "lib/openapi", "lib/server-start", "lib/http/with-api", "lib/http/plain-route", "lib/http/route-methods"] },
   { name: "surfaces", entries: ["lib/dashboard", "lib/health"] },
   { name: "engine", entries: ["lib/engine"] },
-  { name: "features", entries: ["lib/gasless", "lib/payment-links", "lib/payouts", "lib/sandbox", "lib/retention", "lib/subscriptions", "lib/invoices", "lib/receipts", "lib/branding"] },
+  {
+    name: "features",
+    entries: [
+      "lib/gasless",
+      "lib/payment-links",
+      "lib/payouts",
+      "lib/sandbox",
+      "lib/retention",
+      "lib/subscriptions",
+      "lib/invoices",
+      "lib/receipts",
+      "lib/branding",
+    ],
+  },
   { name: "payments", entries: ["lib/orders", "lib/refunds", "lib/screening"] },
   { name: "payment basics", entries: ["lib/wallets", "lib/transactions", "lib/pricing", "lib/tokens"] },
   { name: "account services", entries: ["lib/webhooks", "lib/mail", "lib/members"] },
@@ -259,7 +285,11 @@ export function importsOf(source) {
       continue;
     }
     // `export { … } from`, `export * from`, `export type { … } from`; other exports declare something.
-    if (word.value === "export" && !(next?.value === "{" || next?.value === "*" || (next?.value === "type" && (tokens[i + 2]?.value === "{" || tokens[i + 2]?.value === "*")))) continue;
+    if (
+      word.value === "export" &&
+      !(next?.value === "{" || next?.value === "*" || (next?.value === "type" && (tokens[i + 2]?.value === "{" || tokens[i + 2]?.value === "*")))
+    )
+      continue;
     const clause = [];
     let j = i + 1;
     while (j < tokens.length && clauseToken(tokens[j]) && !(tokens[j].value === "from" && tokens[j + 1]?.kind === "string")) clause.push(tokens[j++]);
@@ -343,7 +373,10 @@ function main(args) {
     lines.push(`${pair.from} → ${pair.to}  ${pair.count}  (${pair.fromLayer} → ${pair.toLayer})`);
     for (const i of pair.imports) lines.push(`    ${i.file} → ${i.imports}${i.typeOnly ? " (types)" : ""}`);
   }
-  lines.push("", `${result.total} import${result.total === 1 ? "" : "s"} run up a layer, between ${result.pairs.length} folder pair${result.pairs.length === 1 ? "" : "s"}.`);
+  lines.push(
+    "",
+    `${result.total} import${result.total === 1 ? "" : "s"} run up a layer, between ${result.pairs.length} folder pair${result.pairs.length === 1 ? "" : "s"}.`,
+  );
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

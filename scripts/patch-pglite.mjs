@@ -36,7 +36,9 @@ if (existsSync(dist)) {
     const next = text.replace(alarmTimeout, `$1Math.min($2,${longestTimeout}))`);
     if (next === text) {
       if (text.includes(patched)) continue;
-      throw new Error(`patch-pglite: ${path.relative(root, file)} no longer has the setitimer this patch expects (a new PGlite?); check whether it still needs the patch`);
+      throw new Error(
+        `patch-pglite: ${path.relative(root, file)} no longer has the setitimer this patch expects (a new PGlite?); check whether it still needs the patch`,
+      );
     }
     writeFileSync(file, next);
     console.log(`patch-pglite: patched ${path.relative(root, file)}`);

@@ -47,7 +47,8 @@ for (const file of ["node_modules/postgres/cjs/src/connection.js", "node_modules
   const original = text;
   for (const { from, to } of edits) {
     if (text.includes(to)) continue;
-    if (!text.includes(from)) throw new Error(`patch-postgres: ${file} no longer has the code this patch expects (a new postgres.js?); check whether it still needs the patch`);
+    if (!text.includes(from))
+      throw new Error(`patch-postgres: ${file} no longer has the code this patch expects (a new postgres.js?); check whether it still needs the patch`);
     text = text.replace(from, to);
   }
   if (text === original) continue;

@@ -25,7 +25,10 @@ function takeOption(name) {
 }
 
 const seconds = (ms) => (ms / 1000).toFixed(1);
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 
 function table(header, rows) {
   const lines = [header, header.map(() => "---"), ...rows];
@@ -34,7 +37,10 @@ function table(header, rows) {
 
 function readLines(file) {
   try {
-    return readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }
@@ -73,7 +79,9 @@ function timeline(files, samples, started, wallMs, sliceMs) {
 
 function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode, started, samples) {
   const files = readLines(path.join(dir, "files.jsonl"));
-  const phases = readdirSync(dir).filter((name) => name.startsWith("phases-")).flatMap((name) => readLines(path.join(dir, name)));
+  const phases = readdirSync(dir)
+    .filter((name) => name.startsWith("phases-"))
+    .flatMap((name) => readLines(path.join(dir, name)));
   const byFile = new Map();
   for (const phase of phases) {
     const key = `${phase.project}\t${phase.file}`;
@@ -105,13 +113,27 @@ function summarize(dir, wallMs, loadStart, loadEnd, vitestArgs, exitCode, starte
   const slices = timeline(files, samples, started, wallMs, 30_000);
   const sampledMs = samples.reduce((sum, sample) => sum + sample.spanMs, 0);
   const cores = sampledMs ? samples.reduce((sum, sample) => sum + sample.busyMs, 0) / sampledMs : undefined;
-  return { vitestArgs, exitCode, wallMs, loadStart, loadEnd, fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0), files, phaseTotals, cpuTotals, cores, slices };
+  return {
+    vitestArgs,
+    exitCode,
+    wallMs,
+    loadStart,
+    loadEnd,
+    fileMsSum: files.reduce((sum, file) => sum + file.totalMs, 0),
+    files,
+    phaseTotals,
+    cpuTotals,
+    cores,
+    slices,
+  };
 }
 
 function report(summary, top) {
   const failed = summary.files.filter((file) => file.failed > 0 || file.state === "failed");
   console.log(`\nvitest ${summary.vitestArgs.join(" ") || "(whole suite)"}: exit ${summary.exitCode}`);
-  console.log(`wall ${seconds(summary.wallMs)} s for ${summary.files.length} files (sum of file times ${seconds(summary.fileMsSum)} s); load average at start ${summary.loadStart}, at end ${summary.loadEnd}`);
+  console.log(
+    `wall ${seconds(summary.wallMs)} s for ${summary.files.length} files (sum of file times ${seconds(summary.fileMsSum)} s); load average at start ${summary.loadStart}, at end ${summary.loadEnd}`,
+  );
   if (failed.length) console.log(`failed: ${failed.map((file) => `${file.project}:${file.file}`).join(", ")}`);
   console.log(`\nSlowest ${top} files (s):\n`);
   console.log(
@@ -159,7 +181,11 @@ function report(summary, top) {
     console.log(
       table(
         ["from (s)", "cores busy", "files running"],
-        summary.slices.map((slice) => [String(Math.round(slice.fromMs / 1000)), slice.cores === undefined ? "–" : slice.cores.toFixed(2), slice.files.toFixed(2)]),
+        summary.slices.map((slice) => [
+          String(Math.round(slice.fromMs / 1000)),
+          slice.cores === undefined ? "–" : slice.cores.toFixed(2),
+          slice.files.toFixed(2),
+        ]),
       ),
     );
   }

@@ -32,7 +32,8 @@ export function CreateApiKeyForm({
       {result?.ok ? (
         <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="new-api-key">
           <p style={{ marginTop: 0 }}>
-            <strong>Copy your new key “{result.data.name}” now.</strong> It is shown only this once: we store only a hash and cannot show it again. If you lose it, revoke it and create another.
+            <strong>Copy your new key “{result.data.name}” now.</strong> It is shown only this once: we store only a hash and cannot show it again. If you lose
+            it, revoke it and create another.
           </p>
           <p>
             <code data-testid="api-key-secret">{result.data.key}</code>
@@ -52,8 +53,19 @@ export function CreateApiKeyForm({
         <div className={styles.row}>
           <div className={styles.field}>
             <label htmlFor="key-name">Name</label>
-            <input id="key-name" name="name" required maxLength={100} placeholder="checkout backend" aria-describedby={errors("name").length ? "key-name-err" : undefined} />
-            {errors("name").length ? <span id="key-name-err" className={styles.fieldError}>{errors("name").join(" ")}</span> : null}
+            <input
+              id="key-name"
+              name="name"
+              required
+              maxLength={100}
+              placeholder="checkout backend"
+              aria-describedby={errors("name").length ? "key-name-err" : undefined}
+            />
+            {errors("name").length ? (
+              <span id="key-name-err" className={styles.fieldError}>
+                {errors("name").join(" ")}
+              </span>
+            ) : null}
           </div>
           <div className={styles.field}>
             <label htmlFor="key-preset">Permissions</label>

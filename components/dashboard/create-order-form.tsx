@@ -86,9 +86,19 @@ export function CreateOrderForm({
             options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : `${c.name} (no wallet)` }))}
             hint={selected && !selected.hasWallet ? "You have no wallet on this network: add one on the Wallets page first." : undefined}
           />
-          <SelectField label="Paid in" name="currency" value={currency} onChange={(event) => setCurrency(event.currentTarget.value)} options={tokens.map((s) => ({ value: s, label: s }))} />
+          <SelectField
+            label="Paid in"
+            name="currency"
+            value={currency}
+            onChange={(event) => setCurrency(event.currentTarget.value)}
+            options={tokens.map((s) => ({ value: s, label: s }))}
+          />
           <Field label="Price" name="price" required inputMode="decimal" placeholder="10.50" />
-          <SelectField label="Priced in" name="price_currency" options={[{ value: "token", label: "the token" }, ...fiatCurrencies.map((c) => ({ value: c, label: c }))]} />
+          <SelectField
+            label="Priced in"
+            name="price_currency"
+            options={[{ value: "token", label: "the token" }, ...fiatCurrencies.map((c) => ({ value: c, label: c }))]}
+          />
         </Row>
         <Field label="Order info (JSON, optional)" name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
       </ActionForm>

@@ -9,7 +9,21 @@ import styles from "./dashboard.module.css";
  * What a create form ends with: what was made, its page to open, its link to copy and a QR code of
  * the link (an SVG made on the server with the pay page's `qrcode` use) for a customer in front of you.
  */
-export function CreatedCard({ testId, heading, url, openLabel, qrSvg, children }: { testId: string; heading: ReactNode; url: string; openLabel: string; qrSvg: string; children?: ReactNode }) {
+export function CreatedCard({
+  testId,
+  heading,
+  url,
+  openLabel,
+  qrSvg,
+  children,
+}: {
+  testId: string;
+  heading: ReactNode;
+  url: string;
+  openLabel: string;
+  qrSvg: string;
+  children?: ReactNode;
+}) {
   return (
     <section className={styles.createdCard} data-testid={testId} aria-live="polite">
       <div>
@@ -24,7 +38,13 @@ export function CreatedCard({ testId, heading, url, openLabel, qrSvg, children }
         </p>
       </div>
       {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URL: nothing for next/image to optimise */}
-      <img className={styles.createdQr} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(qrSvg)}`} alt={`QR code of ${url}`} width={160} height={160} />
+      <img
+        className={styles.createdQr}
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(qrSvg)}`}
+        alt={`QR code of ${url}`}
+        width={160}
+        height={160}
+      />
     </section>
   );
 }

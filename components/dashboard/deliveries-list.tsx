@@ -41,7 +41,9 @@ export function DeliveriesList({
             </div>
             {d.lastError ? <p style={{ margin: "0.3rem 0", color: "var(--danger)" }}>{d.lastError}</p> : null}
             <details>
-              <summary>Request and response ({mine.length} attempt{mine.length === 1 ? "" : "s"})</summary>
+              <summary>
+                Request and response ({mine.length} attempt{mine.length === 1 ? "" : "s"})
+              </summary>
               <p>
                 webhook-id <code>{d.messageId}</code>
               </p>
@@ -60,7 +62,14 @@ export function DeliveriesList({
               ))}
             </details>
             {d.endpointId !== null || d.eventId !== null ? (
-              <ActionForm action={redeliver} hiddenFields={{ id: d.id }} small submitLabel="Redeliver" label={`Redeliver delivery ${d.id}`} successMessage="Redelivery scheduled." />
+              <ActionForm
+                action={redeliver}
+                hiddenFields={{ id: d.id }}
+                small
+                submitLabel="Redeliver"
+                label={`Redeliver delivery ${d.id}`}
+                successMessage="Redelivery scheduled."
+              />
             ) : null}
           </li>
         );

@@ -5,7 +5,10 @@ import { createWalletClient, custom, parseAbi, type Address, type EIP1193Provide
 import { Alert, Button } from "@/components/ui";
 
 // DepositFactory (version 1) and DepositFactoryV2 take the same arguments under different names.
-const factoryAbi = parseAbi(["function deployAndFlush(address destination, bytes32 salt, address[] tokens) returns (address)", "function flush(address destination, bytes32 salt, address[] tokens) returns (address)"]);
+const factoryAbi = parseAbi([
+  "function deployAndFlush(address destination, bytes32 salt, address[] tokens) returns (address)",
+  "function flush(address destination, bytes32 salt, address[] tokens) returns (address)",
+]);
 
 /**
  * Flushes one deposit forwarder with the merchant's own browser wallet: `deployAndFlush` (`flush`

@@ -22,8 +22,8 @@ export function InviteMemberForm({ action, children }: { action: (form: FormData
         if (!sent.invitation_url) return <Alert kind="ok">Invitation sent: the link works once, for 7 days.</Alert>;
         return (
           <Alert kind="ok">
-            Invitation made. This deployment sends no mail, so give {sent.email} this link yourself; it is shown only now, works once, for 7 days, and only
-            for a login using that address:
+            Invitation made. This deployment sends no mail, so give {sent.email} this link yourself; it is shown only now, works once, for 7 days, and only for
+            a login using that address:
             <span data-testid="invitation-link" className={`mono ${styles.wrapAnywhere}`} style={{ display: "block", margin: "0.5rem 0" }}>
               {sent.invitation_url}
             </span>

@@ -26,7 +26,10 @@ interface EventData {
  * (`confirmations` null: none yet).
  */
 export function OrderTimeline({ order, entries, confirmations }: { order: PaymentOrder; entries: TimelineEntry[]; confirmations: number | null }) {
-  const milestones = confirmations !== null && (order.status === "processing" || order.status === "confirmed") ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1) : [];
+  const milestones =
+    confirmations !== null && (order.status === "processing" || order.status === "confirmed")
+      ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1)
+      : [];
   return (
     <ol className={styles.timeline} aria-label="Order timeline">
       {entries.map((entry) => {

@@ -8,7 +8,14 @@ import { formatDate } from "./format";
 
 /** The order columns of the dashboard's tables, for pages that show a few of them. */
 export const orderColumns = {
-  order: { header: "Order", cell: (o) => <Link href={`/dashboard/orders/${o.order_id}`} className="mono">{o.order_id}</Link> },
+  order: {
+    header: "Order",
+    cell: (o) => (
+      <Link href={`/dashboard/orders/${o.order_id}`} className="mono">
+        {o.order_id}
+      </Link>
+    ),
+  },
   status: {
     header: "Status",
     cell: (o) => (

@@ -89,7 +89,11 @@ export function PasskeySettings({
       setDone(await flow(form));
       router.refresh();
     } catch (failure) {
-      setError({ form: formName, message: failure instanceof Refused ? failure.message : browserRefusal(failure), details: failure instanceof Refused ? failure.details : {} });
+      setError({
+        form: formName,
+        message: failure instanceof Refused ? failure.message : browserRefusal(failure),
+        details: failure instanceof Refused ? failure.details : {},
+      });
     } finally {
       setPending(null);
     }
@@ -100,7 +104,15 @@ export function PasskeySettings({
 
   const proofFields = (prefix: string, formName: string) => (
     <div className={styles.row}>
-      <Field id={`${prefix}-password`} label="Current password" name="password" type="password" autoComplete="current-password" required errors={errorsOf(formName, "password")} />
+      <Field
+        id={`${prefix}-password`}
+        label="Current password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={errorsOf(formName, "password")}
+      />
       {twoFactorOn ? (
         <Field
           id={`${prefix}-code`}
@@ -121,7 +133,8 @@ export function PasskeySettings({
         <ul aria-label="Passkeys">
           {passkeys.map((p) => (
             <li key={p.id}>
-              <strong>{p.name}</strong> — added {new Date(p.created_at).toLocaleString()}, {p.last_used_at ? `last used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
+              <strong>{p.name}</strong> — added {new Date(p.created_at).toLocaleString()},{" "}
+              {p.last_used_at ? `last used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
               <form
                 aria-label={`Remove passkey ${p.name}`}
                 onSubmit={(event) =>
@@ -141,14 +154,17 @@ export function PasskeySettings({
           ))}
         </ul>
       ) : (
-        <p>No passkeys. A passkey (this device&apos;s screen lock, a phone or a security key) can be your second factor instead of, or as well as, an authenticator app.</p>
+        <p>
+          No passkeys. A passkey (this device&apos;s screen lock, a phone or a security key) can be your second factor instead of, or as well as, an
+          authenticator app.
+        </p>
       )}
       {done ? <Alert kind="ok">{done}</Alert> : null}
       {recoveryCodes?.length ? (
         <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="passkey-recovery-codes">
           <p style={{ marginTop: 0 }}>
-            <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once if you lose your passkey. They are shown
-            only this once.
+            <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once if you lose your passkey. They are shown only this
+            once.
           </p>
           <pre>{recoveryCodes.join("\n")}</pre>
           <CopyButton text={recoveryCodes.join("\n")} label="Copy recovery codes" />
@@ -177,7 +193,14 @@ export function PasskeySettings({
   );
 }
 
-function Field({ id, label, name, errors, hint, ...input }: { id: string; label: string; name: string; errors: string[]; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+function Field({
+  id,
+  label,
+  name,
+  errors,
+  hint,
+  ...input
+}: { id: string; label: string; name: string; errors: string[]; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>

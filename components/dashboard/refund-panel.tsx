@@ -37,7 +37,13 @@ export function SignRefundButton({ transaction }: { transaction: UnsignedRefundT
       const account = accounts.find((a) => a.toLowerCase() === transaction.from.toLowerCase());
       if (!account) throw new Error(`Select the account ${transaction.from} in your wallet: the refund must come from the wallet the payment was swept to.`);
       if ((await wallet.getChainId()) !== transaction.chainId) await wallet.switchChain({ id: transaction.chainId });
-      const hash = await wallet.sendTransaction({ account, chain: null, to: transaction.to as Address, data: transaction.data as Hex, value: BigInt(transaction.value) });
+      const hash = await wallet.sendTransaction({
+        account,
+        chain: null,
+        to: transaction.to as Address,
+        data: transaction.data as Hex,
+        value: BigInt(transaction.value),
+      });
       setState({ kind: "ok", text: `Refund sent: ${hash}. It shows as pending once the gateway sees it on chain.` });
       router.refresh();
     } catch (error) {
@@ -56,10 +62,28 @@ export function SignRefundButton({ transaction }: { transaction: UnsignedRefundT
   );
 }
 
-type CreateRefund = (input: { orderId: string; amount?: string; to_address: string; reason?: string; overpaid_only?: boolean }) => Promise<ActionResult<{ id: number; amount: string; transaction: UnsignedRefundTransaction }>>;
+type CreateRefund = (input: {
+  orderId: string;
+  amount?: string;
+  to_address: string;
+  reason?: string;
+  overpaid_only?: boolean;
+}) => Promise<ActionResult<{ id: number; amount: string; transaction: UnsignedRefundTransaction }>>;
 
 /** The refund form: amount (empty = everything refundable), the customer's address (prefilled from the payment page), a reason. */
-export function RefundForm({ orderId, currency, refundAddress, overpaid, action }: { orderId: string; currency: string; refundAddress: string | null; overpaid: string | null; action: CreateRefund }) {
+export function RefundForm({
+  orderId,
+  currency,
+  refundAddress,
+  overpaid,
+  action,
+}: {
+  orderId: string;
+  currency: string;
+  refundAddress: string | null;
+  overpaid: string | null;
+  action: CreateRefund;
+}) {
   const router = useRouter();
   const [result, setResult] = useState<Awaited<ReturnType<CreateRefund>> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -73,7 +97,12 @@ export function RefundForm({ orderId, currency, refundAddress, overpaid, action 
     };
     setBusy(true);
     const overpaidOnly = form.get("overpaid_only") === "on";
-    const outcome = await action({ orderId, to_address: text("to_address") ?? "", reason: text("reason"), ...(overpaidOnly ? { overpaid_only: true } : { amount: text("amount") }) });
+    const outcome = await action({
+      orderId,
+      to_address: text("to_address") ?? "",
+      reason: text("reason"),
+      ...(overpaidOnly ? { overpaid_only: true } : { amount: text("amount") }),
+    });
     setBusy(false);
     setResult(outcome);
     if (outcome.ok) router.refresh();
@@ -86,7 +115,12 @@ export function RefundForm({ orderId, currency, refundAddress, overpaid, action 
         <label>
           Amount ({currency}) <input name="amount" inputMode="decimal" placeholder="everything refundable" aria-describedby="refund-amount-error" />
         </label>
-        {fieldError("amount") ? <span id="refund-amount-error" role="alert"> {fieldError("amount")}</span> : null}
+        {fieldError("amount") ? (
+          <span id="refund-amount-error" role="alert">
+            {" "}
+            {fieldError("amount")}
+          </span>
+        ) : null}
       </p>
       {overpaid ? (
         <p>

@@ -45,7 +45,9 @@ export function SignInForm({
       fields.set("passkey", JSON.stringify(assertion));
       startTransition(() => run(fields));
     } catch (failure) {
-      setPasskeyError(failure instanceof Error && failure.name === "NotAllowedError" ? "The passkey prompt was closed or timed out." : "The passkey could not be used.");
+      setPasskeyError(
+        failure instanceof Error && failure.name === "NotAllowedError" ? "The passkey prompt was closed or timed out." : "The passkey could not be used.",
+      );
     } finally {
       setPasskeyPending(false);
     }
@@ -76,7 +78,16 @@ export function SignInForm({
       {needsCode ? (
         <div className={styles.field}>
           <label htmlFor="sign-in-code">Authentication code</label>
-          <input id="sign-in-code" name="code" autoComplete="one-time-code" inputMode="text" required autoFocus maxLength={64} aria-describedby="sign-in-code-hint" />
+          <input
+            id="sign-in-code"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            autoFocus
+            maxLength={64}
+            aria-describedby="sign-in-code-hint"
+          />
           <span id="sign-in-code-hint" className={styles.hint}>
             The 6-digit code from your authenticator app, or one of your recovery codes.
           </span>

@@ -14,7 +14,12 @@ export function StoreSwitcher({
   if (accounts.length < 2) return null;
   return (
     <ActionForm action={switchAccount} submitLabel="Switch" small label="Switch store" variant="secondary">
-      <SelectField label="Store" name="account" options={accounts.map((a) => ({ value: String(a.id), label: `${a.shop_name} (${a.role})` }))} defaultValue={String(current)} />
+      <SelectField
+        label="Store"
+        name="account"
+        options={accounts.map((a) => ({ value: String(a.id), label: `${a.shop_name} (${a.role})` }))}
+        defaultValue={String(current)}
+      />
     </ActionForm>
   );
 }

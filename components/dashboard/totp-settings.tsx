@@ -22,7 +22,13 @@ function useFormAction<T>(action: Action<T>) {
   return { result, pending, errors, submit };
 }
 
-function Input({ id, label, name, errors, ...input }: { id: string; label: string; name: string; errors: string[] } & React.InputHTMLAttributes<HTMLInputElement>) {
+function Input({
+  id,
+  label,
+  name,
+  errors,
+  ...input
+}: { id: string; label: string; name: string; errors: string[] } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
@@ -75,8 +81,8 @@ export function TotpSettings({
     return (
       <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="recovery-codes">
         <p style={{ marginTop: 0 }}>
-          <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once in place of a code if you lose your
-          phone. They are shown only this once.
+          <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once in place of a code if you lose your phone. They are
+          shown only this once.
         </p>
         <pre>{codes.join("\n")}</pre>
         <CopyButton text={codes.join("\n")} label="Copy recovery codes" />
@@ -88,13 +94,29 @@ export function TotpSettings({
     return (
       <>
         <p>
-          On since {enabledAt ? new Date(enabledAt).toLocaleString() : "—"}. {recoveryCodesRemaining} of 10 recovery codes left. Sign-in, new API
-          keys, new webhook endpoints and payout address changes ask for a code.
+          On since {enabledAt ? new Date(enabledAt).toLocaleString() : "—"}. {recoveryCodesRemaining} of 10 recovery codes left. Sign-in, new API keys, new
+          webhook endpoints and payout address changes ask for a code.
         </p>
         <form aria-label="Disable two-factor authentication" onSubmit={disabled.submit}>
           <div className={styles.row}>
-            <Input id="totp-off-password" label="Current password" name="password" type="password" autoComplete="current-password" required errors={disabled.errors("password")} />
-            <Input id="totp-off-code" label="Authentication code" name="code" autoComplete="one-time-code" required maxLength={64} errors={disabled.errors("code")} />
+            <Input
+              id="totp-off-password"
+              label="Current password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              errors={disabled.errors("password")}
+            />
+            <Input
+              id="totp-off-code"
+              label="Authentication code"
+              name="code"
+              autoComplete="one-time-code"
+              required
+              maxLength={64}
+              errors={disabled.errors("code")}
+            />
           </div>
           <Failure result={disabled.result} />
           <Button type="submit" variant="danger" disabled={disabled.pending}>
@@ -116,7 +138,16 @@ export function TotpSettings({
           Secret: <code data-testid="totp-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
         </p>
         <form aria-label="Confirm two-factor authentication" onSubmit={confirmed.submit}>
-          <Input id="totp-confirm-code" label="Code from the app" name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={64} errors={confirmed.errors("code")} />
+          <Input
+            id="totp-confirm-code"
+            label="Code from the app"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            required
+            maxLength={64}
+            errors={confirmed.errors("code")}
+          />
           <Failure result={confirmed.result} />
           <Button type="submit" disabled={confirmed.pending}>
             {confirmed.pending ? "Checking…" : "Turn on"}
@@ -130,8 +161,18 @@ export function TotpSettings({
     <>
       <p>Off. With it on, signing in and sensitive changes ask for a code from an authenticator app as well as your password.</p>
       <form aria-label="Set up two-factor authentication" onSubmit={started.submit}>
-        <Input id="totp-on-password" label="Current password" name="password" type="password" autoComplete="current-password" required errors={started.errors("password")} />
-        {otherFactorOn ? <Input id="totp-on-code" label="Recovery code" name="code" autoComplete="one-time-code" required maxLength={64} errors={started.errors("code")} /> : null}
+        <Input
+          id="totp-on-password"
+          label="Current password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          errors={started.errors("password")}
+        />
+        {otherFactorOn ? (
+          <Input id="totp-on-code" label="Recovery code" name="code" autoComplete="one-time-code" required maxLength={64} errors={started.errors("code")} />
+        ) : null}
         <Failure result={started.result} />
         <Button type="submit" disabled={started.pending}>
           {started.pending ? "Working…" : "Set up an authenticator app"}

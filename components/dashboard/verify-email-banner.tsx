@@ -9,7 +9,11 @@ export async function VerifyEmailBanner({ merchantId, resend }: { merchantId: nu
   const merchant = await findMerchantById(await getDb(), merchantId);
   if (!merchant || merchant.emailVerifiedAt) return null;
   return (
-    <section role="status" aria-label="Email verification" style={{ border: "1px solid var(--border)", borderRadius: 6, padding: "0.5rem 1rem", marginBottom: "1rem" }}>
+    <section
+      role="status"
+      aria-label="Email verification"
+      style={{ border: "1px solid var(--border)", borderRadius: 6, padding: "0.5rem 1rem", marginBottom: "1rem" }}
+    >
       <p>
         Confirm your email address: we sent a link to <strong>{merchant.email}</strong>.{" "}
         {outboxShown() ? (
@@ -18,7 +22,14 @@ export async function VerifyEmailBanner({ merchantId, resend }: { merchantId: nu
           </>
         ) : null}
       </p>
-      <ActionForm action={resend} submitLabel="Send the link again" label="Send the verification link again" variant="secondary" small successMessage="A new link is on its way." />
+      <ActionForm
+        action={resend}
+        submitLabel="Send the link again"
+        label="Send the verification link again"
+        variant="secondary"
+        small
+        successMessage="A new link is on its way."
+      />
     </section>
   );
 }

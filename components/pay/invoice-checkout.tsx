@@ -66,7 +66,14 @@ export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView;
         <div className={linkStyles.methods}>
           {methods.map((m, i) => (
             <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
-              <input className={linkStyles.methodInput} type="radio" name="method" value={`${m.blockchain}:${m.currency}`} checked={choice === i} onChange={() => setChoice(i)} />
+              <input
+                className={linkStyles.methodInput}
+                type="radio"
+                name="method"
+                value={`${m.blockchain}:${m.currency}`}
+                checked={choice === i}
+                onChange={() => setChoice(i)}
+              />
               <span className={linkStyles.badge} aria-hidden="true">
                 {m.currency.slice(0, 4)}
               </span>
@@ -83,7 +90,15 @@ export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView;
           <label htmlFor="invoice-amount" className={styles.sectionTitle}>
             {t("payAmount", { currency: invoice.currency })}
           </label>
-          <input id="invoice-amount" name="amount" inputMode="decimal" autoComplete="off" value={amount} aria-describedby="invoice-amount-hint" onChange={(e) => setAmount(e.target.value)} />
+          <input
+            id="invoice-amount"
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amount}
+            aria-describedby="invoice-amount-hint"
+            onChange={(e) => setAmount(e.target.value)}
+          />
           <p id="invoice-amount-hint" className={styles.hint}>
             {t("payAmountHint", { due: `${invoice.amount_due} ${invoice.currency}` })}
           </p>

@@ -87,7 +87,14 @@ export function LinkCheckout({ link, methods, texts }: { link: PublicLinkView; m
             <div className={linkStyles.methods}>
               {methods.map((m, i) => (
                 <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
-                  <input className={linkStyles.methodInput} type="radio" name="method" value={`${m.blockchain}:${m.currency}`} checked={choice === i} onChange={() => setChoice(i)} />
+                  <input
+                    className={linkStyles.methodInput}
+                    type="radio"
+                    name="method"
+                    value={`${m.blockchain}:${m.currency}`}
+                    checked={choice === i}
+                    onChange={() => setChoice(i)}
+                  />
                   <span className={linkStyles.badge} aria-hidden="true">
                     {m.currency.slice(0, 4)}
                   </span>
@@ -106,7 +113,14 @@ export function LinkCheckout({ link, methods, texts }: { link: PublicLinkView; m
                 {t("quantity")}
               </label>
               <div className={linkStyles.stepper}>
-                <button type="button" className={linkStyles.step} aria-label={t("decrease")} aria-controls="quantity" disabled={quantity <= 1} onClick={() => setQuantity(clamp(quantity - 1))}>
+                <button
+                  type="button"
+                  className={linkStyles.step}
+                  aria-label={t("decrease")}
+                  aria-controls="quantity"
+                  disabled={quantity <= 1}
+                  onClick={() => setQuantity(clamp(quantity - 1))}
+                >
                   −
                 </button>
                 <input
@@ -121,7 +135,14 @@ export function LinkCheckout({ link, methods, texts }: { link: PublicLinkView; m
                   aria-describedby="quantity-hint"
                   onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
                 />
-                <button type="button" className={linkStyles.step} aria-label={t("increase")} aria-controls="quantity" disabled={quantity >= max} onClick={() => setQuantity(clamp(quantity + 1))}>
+                <button
+                  type="button"
+                  className={linkStyles.step}
+                  aria-label={t("increase")}
+                  aria-controls="quantity"
+                  disabled={quantity >= max}
+                  onClick={() => setQuantity(clamp(quantity + 1))}
+                >
                   +
                 </button>
               </div>

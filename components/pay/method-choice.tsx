@@ -30,7 +30,8 @@ export function MethodChoice({ order, onChanged }: { order: PublicOrder; onChang
         body: JSON.stringify({ blockchain, currency }),
       });
       const body = (await response.json().catch(() => null)) as { data?: PublicOrder; error?: { code?: string } } | null;
-      if (!response.ok || !body?.data) setError(body?.error?.code === "CONFLICT" ? t("fixed") : customerErrorMessage(body?.error?.code, { shopName: order.shop_name }, errorWords));
+      if (!response.ok || !body?.data)
+        setError(body?.error?.code === "CONFLICT" ? t("fixed") : customerErrorMessage(body?.error?.code, { shopName: order.shop_name }, errorWords));
       // The page's order (amount, address, QR) follows the choice, or the state that refused it.
       await onChanged();
     } catch {
@@ -64,9 +65,7 @@ export function MethodChoice({ order, onChanged }: { order: PublicOrder; onChang
                 <strong>
                   {displayAmount(m.amount, locale)} {m.currency}
                 </strong>
-                <span className={linkStyles.network}>
-                  {t("onNetwork", { network: m.blockchain.name })}
-                </span>
+                <span className={linkStyles.network}>{t("onNetwork", { network: m.blockchain.name })}</span>
               </span>
             </label>
           ))}

@@ -105,9 +105,7 @@ function PaymentDetails({ order, due }: { order: PublicOrder; due: AmountDue }) 
           </dd>
         </div>
       </dl>
-      <p className={`${styles.hint} ${styles.fullRow}`}>
-        {t("sendOnly", { currency: order.currency, network, shop: order.shop_name || t("theShop") })}
-      </p>
+      <p className={`${styles.hint} ${styles.fullRow}`}>{t("sendOnly", { currency: order.currency, network, shop: order.shop_name || t("theShop") })}</p>
     </section>
   );
 }

@@ -16,7 +16,11 @@ export function ReceiptEmailForm({ orderId }: { orderId: string }) {
     event.preventDefault();
     setError(null);
     try {
-      const res = await fetch(`/api/pay/${orderId}/receipt-email/`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+      const res = await fetch(`/api/pay/${orderId}/receipt-email/`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email }),
+      });
       const body = await res.json();
       if (res.ok) setSaved(body.data.email);
       else setError(body?.error?.details?.email?.[0] ?? errorWords("somethingWrong"));
@@ -25,14 +29,28 @@ export function ReceiptEmailForm({ orderId }: { orderId: string }) {
     }
   }
 
-  if (saved) return <p className={`${styles.card} ${styles.notice}`} role="status">{t("receiptEmailSaved", { email: saved })}</p>;
+  if (saved)
+    return (
+      <p className={`${styles.card} ${styles.notice}`} role="status">
+        {t("receiptEmailSaved", { email: saved })}
+      </p>
+    );
   return (
     <form className={styles.card} onSubmit={submit} aria-label={t("receiptEmailLabel")}>
       <label htmlFor="receipt-email" className={styles.sectionTitle}>
         {t("receiptEmailLabel")}
       </label>
       <div className={styles.row}>
-        <input id="receipt-email" type="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby="receipt-email-hint" />
+        <input
+          id="receipt-email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-describedby="receipt-email-hint"
+        />
         <button type="submit" className={`${styles.button} ${styles.secondary} ${styles.small}`}>
           {t("receiptEmailSave")}
         </button>

@@ -8,8 +8,8 @@ import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";
 import styles from "./pay.module.css";
 
-const noWallet = "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
-
+const noWallet =
+  "The refund address must be signed by the wallet you paid with. Open this page in that wallet's browser (or with its extension) and try again, or contact the merchant.";
 
 /** Asks the browser wallet (the one that paid) to personal_sign the refund address; viem loads only now. */
 async function signRefundAddress(orderId: string, address: string): Promise<{ address: string; signature: string }> {
@@ -32,10 +32,15 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ refund_address: signed.address, signature: signed.signature }),
   });
-  const body = (await response.json().catch(() => null)) as { data?: { refund_address: string }; error?: { code?: string; details?: Record<string, string[]> } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    data?: { refund_address: string };
+    error?: { code?: string; details?: Record<string, string[]> };
+  } | null;
   if (!response.ok) {
     const details = body?.error?.details;
-    throw new Error(details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }, errorWords));
+    throw new Error(
+      details?.refund_address?.join(" ") ?? (details?.signature ? noWallet : undefined) ?? customerErrorMessage(body?.error?.code, { shopName }, errorWords),
+    );
   }
   return body!.data!;
 }
@@ -73,8 +78,8 @@ export function RefundAddressForm({ order, onSaved }: { order: PublicOrder; onSa
       </h2>
       {order.refund_address && (
         <p className={styles.hint}>
-          Refund address left: <code className={styles.mono}>{order.refund_address}</code>. {order.shop_name || "The merchant"} refunds from their own wallet. To change it, sign a new one below
-          with the wallet you paid with.
+          Refund address left: <code className={styles.mono}>{order.refund_address}</code>. {order.shop_name || "The merchant"} refunds from their own wallet.
+          To change it, sign a new one below with the wallet you paid with.
         </p>
       )}
       {order.refund_address_allowed && (
@@ -85,14 +90,23 @@ export function RefundAddressForm({ order, onSaved }: { order: PublicOrder; onSa
           }}
         >
           <p className={styles.hint}>
-            {order.status === "confirmed" ? "You paid more than the amount." : "Your payment did not complete the order."} Leave your {order.blockchain.name} address and {order.shop_name || "the merchant"} can send the{" "}
-            {order.status === "confirmed" ? "difference" : "money"} back to it ({order.currency}). Your wallet will ask you to sign it: only the wallet that paid this order can set the refund
-            address.
+            {order.status === "confirmed" ? "You paid more than the amount." : "Your payment did not complete the order."} Leave your {order.blockchain.name}{" "}
+            address and {order.shop_name || "the merchant"} can send the {order.status === "confirmed" ? "difference" : "money"} back to it ({order.currency}).
+            Your wallet will ask you to sign it: only the wallet that paid this order can set the refund address.
           </p>
           {!hasWallet && <p className={styles.hint}>{noWallet}</p>}
           <label>
             Your address{" "}
-            <input className={styles.mono} name="refund_address" value={address} onChange={(e) => setAddress(e.target.value)} required pattern="0x[0-9a-fA-F]{40}" size={44} placeholder="0x…" />
+            <input
+              className={styles.mono}
+              name="refund_address"
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              required
+              pattern="0x[0-9a-fA-F]{40}"
+              size={44}
+              placeholder="0x…"
+            />
           </label>{" "}
           <button type="submit" className={styles.button} disabled={pending}>
             {pending ? "Waiting for your wallet…" : "Sign and save refund address"}

@@ -84,7 +84,14 @@ function PartialProgress({ progress, currency }: { progress: NonNullable<Checkou
       <p className={styles.statusText} data-testid="partial">
         {t("partial", { received: progress.received, total: progress.total, currency })}
       </p>
-      <div className={styles.progress} role="progressbar" aria-label={t("amountReceivedLabel")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent}>
+      <div
+        className={styles.progress}
+        role="progressbar"
+        aria-label={t("amountReceivedLabel")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress.percent}
+      >
         <div className={styles.progressBar} style={{ width: `${progress.percent}%` }} />
       </div>
     </>
@@ -160,7 +167,13 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
   }
 
   return (
-    <section className={`${styles.card} ${styles.status}`} aria-labelledby="status-title" data-status={order.status} data-panel={view.panel} data-testid="status">
+    <section
+      className={`${styles.card} ${styles.status}`}
+      aria-labelledby="status-title"
+      data-status={order.status}
+      data-panel={view.panel}
+      data-testid="status"
+    >
       <h2 id="status-title" className={styles.statusTitle}>
         <span className={`${styles.dot} ${dot}`} aria-hidden="true" />
         {title}

@@ -9,7 +9,11 @@ import styles from "./store-brand.module.css";
 export function StoreBrand({ look }: { look: StoreLook | null }) {
   if (!look || (!look.logoUrl && !look.accentColor)) return null;
   return (
-    <div className={styles.brand} style={look.accentColor ? ({ "--brand-accent": look.accentColor } as React.CSSProperties) : undefined} data-testid="store-brand">
+    <div
+      className={styles.brand}
+      style={look.accentColor ? ({ "--brand-accent": look.accentColor } as React.CSSProperties) : undefined}
+      data-testid="store-brand"
+    >
       {look.logoUrl && (
         // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
         <img className={styles.logo} src={look.logoUrl} alt={look.name} />

@@ -42,7 +42,12 @@ async function payWithoutGas(
     validBefore: BigInt(order.gasless.valid_before),
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   };
-  const domain = { name: order.gasless.name, version: order.gasless.version, chainId: order.blockchain.chain_id, verifyingContract: getAddress(order.token.address) };
+  const domain = {
+    name: order.gasless.name,
+    version: order.gasless.version,
+    chainId: order.blockchain.chain_id,
+    verifyingContract: getAddress(order.token.address),
+  };
   const signature = await signTypedData({ account: from, ...transferAuthorizationTypedData(domain, message) });
   const response = await fetch(`/api/pay/${encodeURIComponent(order.order_id)}/gasless/`, {
     method: "POST",
@@ -192,16 +197,14 @@ function Pay({ order, chain, startWith }: { order: PublicOrder; chain: Chain; st
   const pay = () => {
     const onSuccess = (txHash: Hash) => setHash(txHash);
     if (order.token.address) {
-      write.mutate(
-        { address: getAddress(order.token.address), abi: erc20Abi, functionName: "transfer", args: [to, amount], chainId: chain.id },
-        { onSuccess },
-      );
+      write.mutate({ address: getAddress(order.token.address), abi: erc20Abi, functionName: "transfer", args: [to, amount], chainId: chain.id }, { onSuccess });
     } else {
       send.mutate({ to, value: amount, chainId: chain.id }, { onSuccess });
     }
   };
 
-  const gaslessOrder = order.gasless && order.token.address ? { ...order, gasless: order.gasless, token: { ...order.token, address: order.token.address } } : null;
+  const gaslessOrder =
+    order.gasless && order.token.address ? { ...order, gasless: order.gasless, token: { ...order.token, address: order.token.address } } : null;
   const payGasless = () => {
     if (!gaslessOrder) return;
     setGasless({ pending: true, error: null });

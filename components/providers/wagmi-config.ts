@@ -50,7 +50,12 @@ export async function createPayWagmiConfig(info: PayChainInfo, walletConnect: Pa
         projectId: walletConnect.projectId,
         showQrModal: true,
         // The phone wallet shows who asks; Verify checks the url against this page's origin.
-        metadata: { name: walletConnect.shopName, description: walletConnect.shopName, url: window.location.origin, icons: [`${window.location.origin}/icon.svg`] },
+        metadata: {
+          name: walletConnect.shopName,
+          description: walletConnect.shopName,
+          url: window.location.origin,
+          icons: [`${window.location.origin}/icon.svg`],
+        },
       }),
     );
   }

@@ -1,7 +1,18 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { createContext, startTransition, useActionState, useContext, useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import {
+  createContext,
+  startTransition,
+  useActionState,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+} from "react";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import { Checkbox } from "./checkbox";
 import { Alert, Button } from "./index";
@@ -110,12 +121,7 @@ function useFieldErrors(name: string): string[] {
   return result && !result.ok ? (result.error.details?.[name] ?? []) : [];
 }
 
-export function Field({
-  label,
-  name,
-  hint,
-  ...input
-}: { label: string; name: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({ label, name, hint, ...input }: { label: string; name: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const errors = useFieldErrors(name);
   const described = [hint && `${id}-hint`, errors.length > 0 && `${id}-err`].filter(Boolean).join(" ") || undefined;
@@ -123,8 +129,16 @@ export function Field({
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
       <input id={id} name={name} aria-invalid={errors.length > 0 || undefined} aria-describedby={described} {...input} />
-      {hint ? <span id={`${id}-hint`} className={styles.hint}>{hint}</span> : null}
-      {errors.length > 0 ? <span id={`${id}-err`} className={styles.fieldError}>{errors.join(" ")}</span> : null}
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      {errors.length > 0 ? (
+        <span id={`${id}-err`} className={styles.fieldError}>
+          {errors.join(" ")}
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -149,8 +163,16 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {hint ? <span id={`${id}-hint`} className={styles.hint}>{hint}</span> : null}
-      {errors.length > 0 ? <span id={`${id}-err`} className={styles.fieldError}>{errors.join(" ")}</span> : null}
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      {errors.length > 0 ? (
+        <span id={`${id}-err`} className={styles.fieldError}>
+          {errors.join(" ")}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -10,7 +10,11 @@ export interface CopyButtonWords {
   failed: string;
 }
 
-const englishWords: CopyButtonWords = { copied: "Copied", copiedStatus: "Copied to the clipboard", failed: "Copy failed: select the text and copy it yourself" };
+const englishWords: CopyButtonWords = {
+  copied: "Copied",
+  copiedStatus: "Copied to the clipboard",
+  failed: "Copy failed: select the text and copy it yourself",
+};
 
 /**
  * Copies `text` to the clipboard. `label` is the button's accessible name and stays the same;

@@ -58,7 +58,13 @@ export function FilterSelect({
  * A labelled input of a GET form, starting at `value` (the filter now applied). `id` (default:
  * `name`) keeps two inputs sending the same parameter apart; the input's id is `f-<id>`.
  */
-export function FilterInput({ label, name, id = name, value, ...input }: { label: string; name: string; id?: string; value?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "value" | "defaultValue">) {
+export function FilterInput({
+  label,
+  name,
+  id = name,
+  value,
+  ...input
+}: { label: string; name: string; id?: string; value?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "value" | "defaultValue">) {
   return (
     <PlainField label={label} name={id}>
       <input id={`f-${id}`} name={name} defaultValue={value ?? ""} {...input} />

@@ -7,11 +7,20 @@ export function buttonClass(variant: Variant = "primary", small = false): string
   return [styles.button, variant === "secondary" && styles.secondary, variant === "danger" && styles.danger, small && styles.small].filter(Boolean).join(" ");
 }
 
-export function Button({ variant = "primary", small = false, className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; small?: boolean }) {
+export function Button({
+  variant = "primary",
+  small = false,
+  className,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; small?: boolean }) {
   return <button {...props} className={[buttonClass(variant, small), className].filter(Boolean).join(" ")} />;
 }
 
-export function LinkButton({ variant = "secondary", small = false, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: Variant; small?: boolean }) {
+export function LinkButton({
+  variant = "secondary",
+  small = false,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: Variant; small?: boolean }) {
   return <a {...props} className={buttonClass(variant, small)} />;
 }
 

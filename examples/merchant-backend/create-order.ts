@@ -46,7 +46,8 @@ async function withRetries<T>(call: () => Promise<{ data?: T; error?: unknown; r
 
 /** Creates a payment order with an API key (needs `create_payments`) and returns it. */
 export async function createPaymentOrder(gateway: GatewayClient, input: CheckoutInput): Promise<Order> {
-  const priced = input.priceAmount !== undefined ? { price_amount: input.priceAmount, price_currency: input.priceCurrency ?? "USD" } : { amount: input.amount ?? "0" };
+  const priced =
+    input.priceAmount !== undefined ? { price_amount: input.priceAmount, price_currency: input.priceCurrency ?? "USD" } : { amount: input.amount ?? "0" };
   const body = {
     ...priced,
     currency: input.currency,
@@ -71,12 +72,18 @@ export async function getPaymentOrder(gateway: GatewayClient, orderId: string): 
  * the wallet that paid. `amount` is in the order's token (omit it: everything still refundable). The
  * gateway never holds funds: sign and send the answer's `transaction` with your wallet.
  */
-export async function refundPaymentOrder(gateway: GatewayClient, orderId: string, options: { amount?: string; reason?: string; idempotencyKey: string }): Promise<Refund> {
+export async function refundPaymentOrder(
+  gateway: GatewayClient,
+  orderId: string,
+  options: { amount?: string; reason?: string; idempotencyKey: string },
+): Promise<Refund> {
   const order = await getPaymentOrder(gateway, orderId);
   let toAddress = order.refund_address;
   if (!toAddress) {
     if (!order.transaction) throw new Error(`${orderId} has no payment to refund`);
-    const paid = unwrap(await gateway.GET("/api/transactions/{transactionHash}", { params: { path: { transactionHash: order.transaction.transaction_hash } } }));
+    const paid = unwrap(
+      await gateway.GET("/api/transactions/{transactionHash}", { params: { path: { transactionHash: order.transaction.transaction_hash } } }),
+    );
     toAddress = paid.data.from_address;
   }
   const body = { to_address: toAddress, ...(options.amount ? { amount: options.amount } : {}), ...(options.reason ? { reason: options.reason } : {}) };

@@ -11,7 +11,17 @@ const batchSize = csvRowsPerChunk;
 
 function entryRow(entry: AuditEntry): CsvValue[] {
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-  return [entry.id, entry.createdAt.toISOString(), entry.action, entry.actorKind, entry.actor, entry.target, entry.clientIp, json(entry.before), json(entry.after)];
+  return [
+    entry.id,
+    entry.createdAt.toISOString(),
+    entry.action,
+    entry.actorKind,
+    entry.actor,
+    entry.target,
+    entry.clientIp,
+    json(entry.before),
+    json(entry.after),
+  ];
 }
 
 /** The merchant's audit entries matching the filter, newest first, read in batches as they are consumed. */

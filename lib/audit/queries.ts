@@ -30,11 +30,19 @@ export async function listAuditEntries(db: DbOrTx, merchantId: number, filter: A
 
 /** One batch of the CSV export, newest first, keyed on the id so a long export never skips or repeats a row. */
 export async function auditExportBatch(db: DbOrTx, merchantId: number, filter: AuditFilter, beforeId: number | undefined, limit: number) {
-  return db.select().from(auditLog).where(filterOf(merchantId, filter, beforeId)).orderBy(desc(auditLog.id)).limit(limit);
+  return db
+    .select()
+    .from(auditLog)
+    .where(filterOf(merchantId, filter, beforeId))
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
 }
 
 /** Entries of one merchant and action up to a moment (tests and the sessions page). */
 export async function countAuditEntries(db: DbOrTx, merchantId: number, action: string, until: Date) {
-  const [row] = await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action), lte(auditLog.createdAt, until)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action), lte(auditLog.createdAt, until)));
   return row?.n ?? 0;
 }

@@ -11,7 +11,10 @@ const moment = z
   .transform((s) => new Date(/T/.test(s) ? s : `${s}T00:00:00Z`));
 
 const auditFilterFields = {
-  action: z.enum(auditActionNames, `Must be one of ${auditActionNames.join(", ")}.`).optional().describe("Only entries of this action, e.g. api_key.created"),
+  action: z
+    .enum(auditActionNames, `Must be one of ${auditActionNames.join(", ")}.`)
+    .optional()
+    .describe("Only entries of this action, e.g. api_key.created"),
   from: moment.optional().describe("Entries at or after this moment (a YYYY-MM-DD date means its start, UTC)"),
   to: moment.optional().describe("Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day)"),
 };
@@ -28,7 +31,9 @@ export const auditEntryJson = z.object({
   id: z.number().int(),
   action: z.string().describe("What happened, e.g. auth.login_succeeded, api_key.created, wallet.updated"),
   actor: z.object({
-    kind: z.enum(["access_token", "api_key", "session", "public", "system"]).describe("How the change was made: an API login, an API key, the dashboard, a signed-out form (sign-in, password reset) or the gateway itself"),
+    kind: z
+      .enum(["access_token", "api_key", "session", "public", "system"])
+      .describe("How the change was made: an API login, an API key, the dashboard, a signed-out form (sign-in, password reset) or the gateway itself"),
     name: z.string().nullable().describe("The username, or the API key's name and prefix"),
   }),
   target: z.string().nullable().describe("What the change was about, e.g. api_key:12, wallet:3, webhook_endpoint:5"),

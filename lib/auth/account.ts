@@ -72,7 +72,13 @@ export async function rotateAccountWebhookSecret(db: DbOrTx, actor: AccountActor
       previousWebhookSecretExpiresAt: new Date(now.getTime() + secretRotationGraceMs),
       updatedAt: now,
     });
-    await recordAudit(tx, { merchantId, action: "account.webhook_secret_rotated", target: `account:${merchantId}`, after: { previous_secret_expires_at: updated!.previousWebhookSecretExpiresAt?.toISOString() ?? null }, now });
+    await recordAudit(tx, {
+      merchantId,
+      action: "account.webhook_secret_rotated",
+      target: `account:${merchantId}`,
+      after: { previous_secret_expires_at: updated!.previousWebhookSecretExpiresAt?.toISOString() ?? null },
+      now,
+    });
     return updated!;
   });
 }
@@ -84,7 +90,14 @@ export async function updateAccountSettings(db: DbOrTx, merchantId: number, inpu
     const updated = await updateMerchant(tx, merchantId, { paymentToleranceBps: input.payment_tolerance_bps, updatedAt: now });
     if (!updated) throw notFound("Account");
     if (updated.paymentToleranceBps !== current.paymentToleranceBps) {
-      await recordAudit(tx, { merchantId, action: "account.settings_updated", target: `account:${merchantId}`, before: { payment_tolerance_bps: current.paymentToleranceBps }, after: { payment_tolerance_bps: updated.paymentToleranceBps }, now });
+      await recordAudit(tx, {
+        merchantId,
+        action: "account.settings_updated",
+        target: `account:${merchantId}`,
+        before: { payment_tolerance_bps: current.paymentToleranceBps },
+        after: { payment_tolerance_bps: updated.paymentToleranceBps },
+        now,
+      });
     }
     return updated;
   });

@@ -31,7 +31,13 @@ export const apiKeyJson = z.object({
   expires_at: timestamp.nullable(),
   last_used_at: timestamp.nullable(),
   created_at: timestamp,
-  created_by: z.number().int().nullable().describe("The user id of the login that made the key (null: that login no longer exists). The key is narrowed when that member's role shrinks and revoked when they leave the account"),
+  created_by: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The user id of the login that made the key (null: that login no longer exists). The key is narrowed when that member's role shrinks and revoked when they leave the account",
+    ),
   revoked: z.boolean(),
   revoked_at: timestamp.nullable(),
 });

@@ -48,14 +48,23 @@ export interface KeyCreator {
  * and names its maker, so it follows them when their role shrinks or they leave (`narrowKeysOfMember`).
  * With a second factor enabled, `reauth.code` must be a fresh code (`codeField` names it in a form).
  */
-export async function createApiKey(db: DbOrTx, creator: KeyCreator, input: CreateApiKeyBody, now = new Date(), { codeField = "reauth.code" }: { codeField?: string } = {}) {
+export async function createApiKey(
+  db: DbOrTx,
+  creator: KeyCreator,
+  input: CreateApiKeyBody,
+  now = new Date(),
+  { codeField = "reauth.code" }: { codeField?: string } = {},
+) {
   const { merchantId } = creator;
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw validationError({ expires_at: ["Expiry must be in the future."] });
   const permissions: Permission[] = normalizePermissions(input.preset ? permissionPresets[input.preset] : (input.permissions ?? []));
   const beyondRole = permissions.filter((p) => !roleAllows(creator.role, p));
   if (beyondRole.length > 0) {
-    throw new ApiError("INSUFFICIENT_PERMISSIONS", `Your role in this account (${creator.role}) cannot give a key ${beyondRole.join(", ")}: a key carries at most its maker's permissions.`);
+    throw new ApiError(
+      "INSUFFICIENT_PERMISSIONS",
+      `Your role in this account (${creator.role}) cannot give a key ${beyondRole.join(", ")}: a key carries at most its maker's permissions.`,
+    );
   }
   await assertFreshSecondFactor(db, creator.userId, input.reauth?.code, { field: codeField, now, passkey: input.reauth?.passkey });
   const secret = newId("apiKey");
@@ -92,7 +101,6 @@ export async function revokeApiKey(db: DbOrTx, merchantId: number, id: number, n
   return existing;
 }
 
-
 /**
  * After a member's role changed (`role`) or they left the account (`role` null), in that
  * transaction: every live key they made is narrowed to what the new role allows, or revoked when
@@ -108,10 +116,26 @@ export async function narrowKeysOfMember(tx: DbOrTx, merchantId: number, userId:
     changed += 1;
     if (kept.length === 0) {
       const row = await revokeMerchantApiKey(tx, merchantId, key.id, now);
-      if (row) await recordAudit(tx, { merchantId, action: "api_key.revoked", target: `api_key:${key.id}`, before: auditedKey(key), after: { reason: role === null ? "maker_removed" : "maker_role_changed" }, now });
+      if (row)
+        await recordAudit(tx, {
+          merchantId,
+          action: "api_key.revoked",
+          target: `api_key:${key.id}`,
+          before: auditedKey(key),
+          after: { reason: role === null ? "maker_removed" : "maker_role_changed" },
+          now,
+        });
     } else {
       const row = await narrowApiKeyPermissions(tx, merchantId, key.id, kept);
-      if (row) await recordAudit(tx, { merchantId, action: "api_key.narrowed", target: `api_key:${key.id}`, before: auditedKey(key), after: { ...auditedKey(row), reason: "maker_role_changed" }, now });
+      if (row)
+        await recordAudit(tx, {
+          merchantId,
+          action: "api_key.narrowed",
+          target: `api_key:${key.id}`,
+          before: auditedKey(key),
+          after: { ...auditedKey(row), reason: "maker_role_changed" },
+          now,
+        });
     }
   }
   return changed;

@@ -20,8 +20,7 @@ import { roleAllows, type MemberPermission } from "./roles";
 
 /** What every dashboard server action returns: the same codes as the API's error envelope. */
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: ErrorCode; message: string; details?: FieldErrors; fix?: MerchantWording["fix"] } };
+  { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string; details?: FieldErrors; fix?: MerchantWording["fix"] } };
 
 export interface ActionContext extends SessionMerchant {
   db: Db;
@@ -136,20 +135,28 @@ async function settle<T>(options: ActionOptions, body: () => Promise<ActionResul
  * words from the one wording map (lib/http/error-wording.ts) with a link to the fix; anything else is
  * logged and becomes INTERNAL_ERROR with a fixed message.
  */
-export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>, options: AuthedActionOptions = {}) {
+export function authedAction<S extends z.ZodType, T>(
+  schema: S,
+  handler: (input: z.output<S>, ctx: ActionContext) => Promise<T>,
+  options: AuthedActionOptions = {},
+) {
   const permission = options.permission ?? "manage_account";
   return async function action(input: z.input<S> | FormData): Promise<ActionResult<T>> {
-    return settle(options, async () => {
-      const merchant = await getSessionMerchant();
-      if (!merchant) return failure("INVALID_TOKEN", "Your session has ended. Sign in again.");
-      if (permission !== "login" && !roleAllows(merchant.role, permission)) {
-        return failure("INSUFFICIENT_PERMISSIONS", `Your role in this account (${merchant.role}) does not allow this.`);
-      }
-      const parsed = parseInput(schema, input);
-      if ("refused" in parsed) return parsed.refused;
-      const actor = { kind: "session" as const, label: merchant.username, ...(await requestOrigin()) };
-      return runAsActor(actor, async () => ({ ok: true as const, data: await handler(parsed.data, { ...merchant, db: await getDb() }) }));
-    }, { input });
+    return settle(
+      options,
+      async () => {
+        const merchant = await getSessionMerchant();
+        if (!merchant) return failure("INVALID_TOKEN", "Your session has ended. Sign in again.");
+        if (permission !== "login" && !roleAllows(merchant.role, permission)) {
+          return failure("INSUFFICIENT_PERMISSIONS", `Your role in this account (${merchant.role}) does not allow this.`);
+        }
+        const parsed = parseInput(schema, input);
+        if ("refused" in parsed) return parsed.refused;
+        const actor = { kind: "session" as const, label: merchant.username, ...(await requestOrigin()) };
+        return runAsActor(actor, async () => ({ ok: true as const, data: await handler(parsed.data, { ...merchant, db: await getDb() }) }));
+      },
+      { input },
+    );
   };
 }
 
@@ -158,7 +165,11 @@ export function authedAction<S extends z.ZodType, T>(schema: S, handler: (input:
  * error policy, and optionally the per-address limit of the matching API route. A handler that
  * ends in a redirect (next-auth's signIn) throws it; it passes through to Next.
  */
-export function publicAction<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: PublicActionContext) => Promise<T>, options: PublicActionOptions = {}) {
+export function publicAction<S extends z.ZodType, T>(
+  schema: S,
+  handler: (input: z.output<S>, ctx: PublicActionContext) => Promise<T>,
+  options: PublicActionOptions = {},
+) {
   return async function action(input: z.input<S> | FormData): Promise<ActionResult<T>> {
     return settle(options, async () => {
       const db = await getDb();
@@ -168,7 +179,10 @@ export function publicAction<S extends z.ZodType, T>(schema: S, handler: (input:
       }
       const parsed = parseInput(schema, input);
       if ("refused" in parsed) return parsed.refused;
-      return runAsActor({ kind: "public", label: null, ...(await requestOrigin()) }, async () => ({ ok: true as const, data: await handler(parsed.data, { db }) }));
+      return runAsActor({ kind: "public", label: null, ...(await requestOrigin()) }, async () => ({
+        ok: true as const,
+        data: await handler(parsed.data, { db }),
+      }));
     });
   };
 }

@@ -88,7 +88,8 @@ export async function authenticate(db: Db, request: Request, now = new Date()): 
   const familyId = claims.familyId ?? null;
   const cacheKey = familyId ? loginFamilyCacheKey(familyId) : null;
   const cached = cacheKey ? cachedCredential(cacheKey, "login_family", now) : null;
-  if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId) return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId, claims.authAt), quota: null };
+  if (cached && cached.merchantId === claims.accountId && cached.userId === claims.merchantId)
+    return { principal: accessTokenPrincipal(cached, claims.expiresAt, familyId, claims.authAt), quota: null };
   const window = fixedWindow(now);
   const { revoked, merchant } = await findTokenMerchantAndCount(db, claims.accountId, claims.merchantId, familyId, window.start);
   if (revoked) throw invalidToken("Token was revoked.");

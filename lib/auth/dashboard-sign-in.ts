@@ -9,11 +9,7 @@ import { login, loginWithSecondFactor } from "./sessions";
 
 export const dashboardSignInCredentials = loginBody.extend({
   code: z.string().trim().max(64).optional().describe("The second factor, asked for once the password proved right on an account with 2FA"),
-  passkey: z
-    .string()
-    .max(65536)
-    .optional()
-    .describe("Instead of code: the passkey assertion (JSON) over the options from the sign-in form's passkey action"),
+  passkey: z.string().max(65536).optional().describe("Instead of code: the passkey assertion (JSON) over the options from the sign-in form's passkey action"),
 });
 
 /** The form's `passkey` field (JSON text) as an assertion, or null when it is not one. */

@@ -7,7 +7,6 @@ import { verifyPassword } from "./passwords";
 import { beginLoginAttempt } from "./login-throttle";
 import { assertFreshSecondFactor } from "./second-factor";
 
-
 const refusal = "Enter your current password to make this change.";
 
 /**
@@ -27,7 +26,8 @@ export async function assertFreshProof(
   if (!merchant || !proof?.password) throw validationError({ [field]: [refusal] }, "Your current password is required for this change.");
   const address = clientIp ?? "unknown";
   const attempt = await beginLoginAttempt(db, merchant.username, address, merchant.id, now);
-  if (!(await verifyPassword(merchant.passwordHash, proof.password))) throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
+  if (!(await verifyPassword(merchant.passwordHash, proof.password)))
+    throw validationError({ [field]: ["The password is not correct."] }, "The password is not correct.");
   await attempt.succeeded();
   await assertFreshSecondFactor(db, merchantId, proof.code, { field: codeField, now, passkey: proof.passkey });
 }

@@ -40,7 +40,10 @@ export function tokenAudience(): string {
   return `gateway:${env.GATEWAY_MODE}`;
 }
 
-export async function signToken(claims: Omit<TokenClaims, "expiresAt" | "accountId" | "authAt"> & { accountId?: number; authAt?: Date | null }, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function signToken(
+  claims: Omit<TokenClaims, "expiresAt" | "accountId" | "authAt"> & { accountId?: number; authAt?: Date | null },
+  now = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + (claims.type === "access" ? accessTokenTtlSeconds : refreshTokenTtlSeconds);
   const token = await new SignJWT({

@@ -43,5 +43,8 @@ export async function findLoginSession(db: DbOrTx, merchantId: number, familyId:
 }
 
 export async function markLoginSessionRevoked(db: DbOrTx, familyId: string, now: Date): Promise<void> {
-  await db.update(loginSessions).set({ revokedAt: now }).where(and(eq(loginSessions.familyId, familyId), isNull(loginSessions.revokedAt)));
+  await db
+    .update(loginSessions)
+    .set({ revokedAt: now })
+    .where(and(eq(loginSessions.familyId, familyId), isNull(loginSessions.revokedAt)));
 }

@@ -1,7 +1,14 @@
 import "server-only";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
-import { countRecentLoginFailures, deleteLoginFailureRows, deleteLoginFailures, insertLoginFailures, recordKnownLoginAddress, signedInFromSince } from "./queries";
+import {
+  countRecentLoginFailures,
+  deleteLoginFailureRows,
+  deleteLoginFailures,
+  insertLoginFailures,
+  recordKnownLoginAddress,
+  signedInFromSince,
+} from "./queries";
 import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
 
 /**
@@ -48,7 +55,10 @@ async function isKnownAddress(db: DbOrTx, merchantId: number, clientIp: string, 
  */
 export async function reserveAttempt(db: DbOrTx, subjects: string[], now: Date, assertAllowed: (tx: DbOrTx) => Promise<void>): Promise<number[]> {
   return db.transaction(async (tx) => {
-    await lockForTransaction(tx, subjects.map((subject) => `login_failures:${subject}`));
+    await lockForTransaction(
+      tx,
+      subjects.map((subject) => `login_failures:${subject}`),
+    );
     await assertAllowed(tx);
     return insertLoginFailures(tx, subjects, now);
   });

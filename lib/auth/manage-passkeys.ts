@@ -25,7 +25,14 @@ export function passkeyJsonOf(p: Passkey) {
  * Registration starts with the password (and the current second factor when one is on), like TOTP
  * enrolment: a stolen session must not be able to bind its own authenticator.
  */
-export async function startPasskeyRegistration(db: DbOrTx, merchantId: number, proof: ReauthProof | undefined, clientIp: string | null, fields: ProofFields = {}, now = new Date()) {
+export async function startPasskeyRegistration(
+  db: DbOrTx,
+  merchantId: number,
+  proof: ReauthProof | undefined,
+  clientIp: string | null,
+  fields: ProofFields = {},
+  now = new Date(),
+) {
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw notFound("Account");
   await assertFreshProof(db, merchantId, proof, clientIp, { field: fields.field ?? "reauth.password", codeField: fields.codeField ?? "reauth.code", now });
@@ -50,8 +57,21 @@ export async function finishPasskeyRegistration(
   const passkey = await db.transaction(async (tx) => {
     const row = await insertPasskey(tx, { merchantId, ...credential, name: input.name }, now);
     if (!row) throw new ApiError("CONFLICT", "This passkey is registered already.");
-    if (firstFactor) await replaceRecoveryCodes(tx, merchantId, codes.map((c) => sha256Hex(normalizeRecoveryCode(c))), now);
-    await recordAudit(tx, { merchantId, action: "second_factor.passkey_added", target: `second_factor:${row.id}`, after: { kind: "passkey", name: row.name }, ip: clientIp ?? undefined, now });
+    if (firstFactor)
+      await replaceRecoveryCodes(
+        tx,
+        merchantId,
+        codes.map((c) => sha256Hex(normalizeRecoveryCode(c))),
+        now,
+      );
+    await recordAudit(tx, {
+      merchantId,
+      action: "second_factor.passkey_added",
+      target: `second_factor:${row.id}`,
+      after: { kind: "passkey", name: row.name },
+      ip: clientIp ?? undefined,
+      now,
+    });
     return row;
   });
   return { passkey: passkeyJsonOf(passkey), recovery_codes: codes };
@@ -66,14 +86,30 @@ export async function listMerchantPasskeys(db: DbOrTx, merchantId: number) {
  * was the last second factor, two-factor authentication is off: recovery codes go too, and the
  * owner is told by email.
  */
-export async function removePasskey(db: DbOrTx, merchantId: number, passkeyId: number, proof: ReauthProof | undefined, clientIp: string | null, fields: ProofFields = {}, now = new Date()) {
+export async function removePasskey(
+  db: DbOrTx,
+  merchantId: number,
+  passkeyId: number,
+  proof: ReauthProof | undefined,
+  clientIp: string | null,
+  fields: ProofFields = {},
+  now = new Date(),
+) {
   const existing = (await listPasskeys(db, merchantId)).find((p) => p.id === passkeyId);
   if (!existing) throw notFound("Passkey");
   await assertFreshProof(db, merchantId, proof, clientIp, { field: fields.field ?? "reauth.password", codeField: fields.codeField ?? "reauth.code", now });
   const turnedOff = await db.transaction(async (tx) => {
     const removed = await deletePasskey(tx, merchantId, passkeyId);
     if (!removed) throw notFound("Passkey");
-    await recordAudit(tx, { merchantId, action: "second_factor.passkey_removed", target: `second_factor:${removed.id}`, before: { kind: "passkey", name: removed.name }, after: null, ip: clientIp ?? undefined, now });
+    await recordAudit(tx, {
+      merchantId,
+      action: "second_factor.passkey_removed",
+      target: `second_factor:${removed.id}`,
+      before: { kind: "passkey", name: removed.name },
+      after: null,
+      ip: clientIp ?? undefined,
+      now,
+    });
     if (await hasEnabledSecondFactor(tx, merchantId)) return false;
     await deleteSecondFactors(tx, merchantId);
     await recordAudit(tx, { merchantId, action: "second_factor.disabled", before: { kind: "passkey" }, after: null, ip: clientIp ?? undefined, now });

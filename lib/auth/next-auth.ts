@@ -19,8 +19,6 @@ import { revokeLoginFamily } from "./sessions";
 /** A dashboard session lives as long as an access token (spec › Limits: 24 hours). */
 export const sessionMaxAgeSeconds = 24 * 60 * 60;
 
-
-
 interface SessionClaims {
   /** The login (the person); the account it acts in is the store switcher's cookie. */
   merchantId: number;
@@ -51,7 +49,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   },
   providers: [
     Credentials({
-      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code" }, passkey: { label: "Passkey" } },
+      credentials: {
+        username: { label: "Username" },
+        password: { label: "Password", type: "password" },
+        code: { label: "Authentication code" },
+        passkey: { label: "Passkey" },
+      },
       // The same use-cases as POST /api/auth/login/ and its second step: password, second factor, throttling.
       async authorize(credentials, request) {
         const clientIp = clientIpOf(request);

@@ -12,13 +12,7 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { sha256Hex } from "./hash";
-import {
-  advancePasskeyCounter,
-  findPasskeyByCredentialId,
-  insertWebauthnChallenge,
-  listPasskeys,
-  spendWebauthnChallenge,
-} from "./passkey-queries";
+import { advancePasskeyCounter, findPasskeyByCredentialId, insertWebauthnChallenge, listPasskeys, spendWebauthnChallenge } from "./passkey-queries";
 
 /** What a WebAuthn challenge is for; a challenge is spent only by the step it was made for. */
 export type PasskeyPurpose = "register" | "login" | "proof";
@@ -105,7 +99,13 @@ export async function passkeyAuthenticationOptions(db: DbOrTx, merchantId: numbe
  * advance for an authenticator that counts), another account's or an unknown credential, a bad
  * signature, a wrong origin or RP ID.
  */
-export async function verifyPasskeyAssertion(db: DbOrTx, merchantId: number, response: AuthenticationResponseJSON, purpose: Exclude<PasskeyPurpose, "register">, now = new Date()) {
+export async function verifyPasskeyAssertion(
+  db: DbOrTx,
+  merchantId: number,
+  response: AuthenticationResponseJSON,
+  purpose: Exclude<PasskeyPurpose, "register">,
+  now = new Date(),
+) {
   const passkey = await findPasskeyByCredentialId(db, merchantId, response.id);
   if (!passkey?.enabledAt || !passkey.credentialId || !passkey.publicKey) return null;
   const rp = relyingParty();
@@ -116,7 +116,12 @@ export async function verifyPasskeyAssertion(db: DbOrTx, merchantId: number, res
       expectedChallenge: spendChallenge(db, merchantId, purpose, now),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: previous, transports: transportsOf(passkey.transports) },
+      credential: {
+        id: passkey.credentialId,
+        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        counter: previous,
+        transports: transportsOf(passkey.transports),
+      },
       requireUserVerification: false,
     });
     if (!result.verified) return null;

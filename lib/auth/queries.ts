@@ -2,7 +2,18 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
-import { apiKeys, memberships, knownLoginAddresses, loginFailures, merchants, rateLimitCounters, refreshTokens, type ApiKey, type Merchant, type NewMerchant } from "@/lib/db/schema";
+import {
+  apiKeys,
+  memberships,
+  knownLoginAddresses,
+  loginFailures,
+  merchants,
+  rateLimitCounters,
+  refreshTokens,
+  type ApiKey,
+  type Merchant,
+  type NewMerchant,
+} from "@/lib/db/schema";
 
 // ─── merchants ───
 
@@ -38,7 +49,11 @@ export async function insertMerchant(db: DbOrTx, values: NewMerchant) {
 }
 
 /** Changes a merchant's own columns (secrets, settings); null when there is no such merchant. */
-export async function updateMerchant(db: DbOrTx, id: number, changes: Partial<Omit<Merchant, "id" | "createdAt">> & { updatedAt: Date }): Promise<Merchant | null> {
+export async function updateMerchant(
+  db: DbOrTx,
+  id: number,
+  changes: Partial<Omit<Merchant, "id" | "createdAt">> & { updatedAt: Date },
+): Promise<Merchant | null> {
   const [updated] = await db.update(merchants).set(changes).where(eq(merchants.id, id)).returning();
   return updated ?? null;
 }
@@ -253,7 +268,11 @@ export async function narrowApiKeyPermissions(db: DbOrTx, merchantId: number, id
 }
 
 export async function findMerchantApiKey(db: DbOrTx, merchantId: number, id: number): Promise<ApiKey | null> {
-  const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
+  const [existing] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId)))
+    .limit(1);
   return existing ?? null;
 }
 

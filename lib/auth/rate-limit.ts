@@ -40,7 +40,9 @@ export interface MeteredMerchant {
 export function countMerchant(db: DbOrTx, who: MeteredMerchant, now = new Date()): Promise<RateLimitState> {
   const window = fixedWindow(now);
   const limit = hourlyLimit(who.plan, who.rateLimitPerHour);
-  return new Promise<number>((resolve, reject) => enqueueCount(db, who.merchantId, window.start, { resolve, reject })).then((used) => windowState(used, limit, window, now));
+  return new Promise<number>((resolve, reject) => enqueueCount(db, who.merchantId, window.start, { resolve, reject })).then((used) =>
+    windowState(used, limit, window, now),
+  );
 }
 
 interface WaitingCount {
@@ -66,7 +68,14 @@ function enqueueCount(db: DbOrTx, merchantId: number, windowStart: Date, waiter:
   if (!queue.inFlight) void flushCounts(db, queues, key, queue, merchantId, windowStart);
 }
 
-async function flushCounts(db: DbOrTx, queues: Map<string, CounterQueue>, key: string, queue: CounterQueue, merchantId: number, windowStart: Date): Promise<void> {
+async function flushCounts(
+  db: DbOrTx,
+  queues: Map<string, CounterQueue>,
+  key: string,
+  queue: CounterQueue,
+  merchantId: number,
+  windowStart: Date,
+): Promise<void> {
   queue.inFlight = true;
   while (queue.waiting.length > 0) {
     const batch = queue.waiting.splice(0);

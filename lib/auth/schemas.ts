@@ -32,7 +32,9 @@ const accountField = z
   .positive()
   .max(2_147_483_647)
   .optional()
-  .describe("The merchant account (its id) the tokens act in, for a login that belongs to several; default: the login's own account, else the first it joined. Not a member: 400 VALIDATION_ERROR on `account`.");
+  .describe(
+    "The merchant account (its id) the tokens act in, for a login that belongs to several; default: the login's own account, else the first it joined. Not a member: 400 VALIDATION_ERROR on `account`.",
+  );
 
 export const loginBody = z.object({
   username: z.string().min(1).max(254),
@@ -73,7 +75,10 @@ export const verifyJson = z.object({
     permissions: z.array(permission).describe("What this credential may do"),
   }),
   account: z
-    .object({ id: z.number().int(), role: z.enum(["owner", "admin", "developer", "viewer"]).nullable().describe("A login's role in the account; null for an API key") })
+    .object({
+      id: z.number().int(),
+      role: z.enum(["owner", "admin", "developer", "viewer"]).nullable().describe("A login's role in the account; null for an API key"),
+    })
     .describe("The merchant account the credential acts in"),
   expires_at: timestamp.nullable().describe("When the credential expires; null for an API key without expiry"),
 });
@@ -122,7 +127,10 @@ export const secondFactorCode = z
   .max(64)
   .describe("A current 6-digit code from the authenticator app, or one of the unused recovery codes (each works once)");
 
-const b64url = z.string().max(16384).regex(/^[A-Za-z0-9_-]*$/, "Expected base64url.");
+const b64url = z
+  .string()
+  .max(16384)
+  .regex(/^[A-Za-z0-9_-]*$/, "Expected base64url.");
 
 /** A WebAuthn assertion as @simplewebauthn/browser's startAuthentication() answers it (issue 28). */
 export const passkeyAssertion = z
@@ -139,7 +147,9 @@ export const passkeyAssertion = z
     clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
     authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
   })
-  .describe("A WebAuthn assertion (the JSON of navigator.credentials.get(), as @simplewebauthn/browser's startAuthentication() gives it) over a challenge from a passkey options endpoint");
+  .describe(
+    "A WebAuthn assertion (the JSON of navigator.credentials.get(), as @simplewebauthn/browser's startAuthentication() gives it) over a challenge from a passkey options endpoint",
+  );
 export type PasskeyAssertion = z.infer<typeof passkeyAssertion>;
 
 /** A WebAuthn attestation as @simplewebauthn/browser's startRegistration() answers it. */
@@ -159,30 +169,44 @@ export const passkeyAttestation = z
     clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
     authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
   })
-  .describe("The JSON of navigator.credentials.create() (as @simplewebauthn/browser's startRegistration() gives it) over the challenge from POST /api/account/second-factor/passkeys/options/");
+  .describe(
+    "The JSON of navigator.credentials.create() (as @simplewebauthn/browser's startRegistration() gives it) over the challenge from POST /api/account/second-factor/passkeys/options/",
+  );
 
 export const reauthProof = z
   .object({
     password: z.string().min(1, "Enter your current password.").max(256).describe("The account's current password"),
-    code: secondFactorCode.optional().describe("Required when the account has two-factor authentication: a fresh TOTP code or a recovery code (or give `passkey` instead)"),
-    passkey: passkeyAssertion.optional().describe("Instead of `code`: an assertion of one of the account's passkeys over a challenge from POST /api/account/second-factor/passkeys/proof-options/"),
+    code: secondFactorCode
+      .optional()
+      .describe("Required when the account has two-factor authentication: a fresh TOTP code or a recovery code (or give `passkey` instead)"),
+    passkey: passkeyAssertion
+      .optional()
+      .describe(
+        "Instead of `code`: an assertion of one of the account's passkeys over a challenge from POST /api/account/second-factor/passkeys/proof-options/",
+      ),
   })
-  .describe("Fresh proof of the account owner, required to add or change a payout address: { password }, plus { code } when two-factor authentication is enabled.");
+  .describe(
+    "Fresh proof of the account owner, required to add or change a payout address: { password }, plus { code } when two-factor authentication is enabled.",
+  );
 export type ReauthProof = z.infer<typeof reauthProof>;
 
 /** Asked before creating an API key or adding a webhook endpoint when the account has a second factor (issue 28). */
 export const secondFactorReauth = z
   .object({ code: secondFactorCode.optional(), passkey: passkeyAssertion.optional() })
   .refine((r) => r.code !== undefined || r.passkey !== undefined, { message: "Give a code or a passkey assertion.", path: ["code"] })
-  .describe("Required when the account has two-factor authentication: { code }, a fresh TOTP code or a recovery code, or { passkey }, a passkey assertion over a challenge from POST /api/account/second-factor/passkeys/proof-options/");
+  .describe(
+    "Required when the account has two-factor authentication: { code }, a fresh TOTP code or a recovery code, or { passkey }, a passkey assertion over a challenge from POST /api/account/second-factor/passkeys/proof-options/",
+  );
 export type SecondFactorReauth = z.infer<typeof secondFactorReauth>;
 
-export const loginSecondFactorBody = z.object({
-  challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
-  code: secondFactorCode.optional().describe("A TOTP or recovery code; give this or `passkey`"),
-  passkey: passkeyAssertion.optional().describe("Instead of `code`: an assertion over the options from POST /api/auth/login/second-factor/passkey-options/"),
-  account: accountField,
-}).refine((b) => b.code !== undefined || b.passkey !== undefined, { message: "Enter a code, or use a passkey.", path: ["code"] });
+export const loginSecondFactorBody = z
+  .object({
+    challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
+    code: secondFactorCode.optional().describe("A TOTP or recovery code; give this or `passkey`"),
+    passkey: passkeyAssertion.optional().describe("Instead of `code`: an assertion over the options from POST /api/auth/login/second-factor/passkey-options/"),
+    account: accountField,
+  })
+  .refine((b) => b.code !== undefined || b.passkey !== undefined, { message: "Enter a code, or use a passkey.", path: ["code"] });
 
 export const loginPasskeyOptionsBody = z.object({
   challenge: z.string().min(1).max(4096).describe("`second_factor.challenge` from the 401 SECOND_FACTOR_REQUIRED answer of POST /api/auth/login/"),
@@ -191,7 +215,9 @@ export const loginPasskeyOptionsBody = z.object({
 /** PublicKeyCredentialRequestOptionsJSON / CreationOptionsJSON, passed as-is to @simplewebauthn/browser. */
 export const passkeyOptionsJson = z
   .record(z.string(), z.unknown())
-  .describe("WebAuthn options (PublicKeyCredential*OptionsJSON): pass them to @simplewebauthn/browser's startAuthentication()/startRegistration() as optionsJSON. The challenge inside works once, for 5 minutes.");
+  .describe(
+    "WebAuthn options (PublicKeyCredential*OptionsJSON): pass them to @simplewebauthn/browser's startAuthentication()/startRegistration() as optionsJSON. The challenge inside works once, for 5 minutes.",
+  );
 
 export const passkeyJson = z.object({
   id: z.number().int(),
@@ -200,16 +226,22 @@ export const passkeyJson = z.object({
   last_used_at: timestamp.nullable(),
 });
 
-export const passkeyOptionsBody = z.object({ reauth: reauthProof.describe("{ password }, plus { code } or { passkey } when two-factor authentication is already on") });
+export const passkeyOptionsBody = z.object({
+  reauth: reauthProof.describe("{ password }, plus { code } or { passkey } when two-factor authentication is already on"),
+});
 export const registerPasskeyBody = z.object({
   name: z.string().trim().min(1).max(64).default("Passkey").describe("A label to tell passkeys apart"),
   response: passkeyAttestation,
 });
 export const registeredPasskeyJson = z.object({
   passkey: passkeyJson,
-  recovery_codes: z.array(z.string()).describe("When this passkey turned two-factor authentication on: ten single-use recovery codes, shown this once; otherwise empty"),
+  recovery_codes: z
+    .array(z.string())
+    .describe("When this passkey turned two-factor authentication on: ten single-use recovery codes, shown this once; otherwise empty"),
 });
-export const removePasskeyBody = z.object({ reauth: reauthProof.describe("{ password, code } or { password, passkey }: the current password and a fresh second factor") });
+export const removePasskeyBody = z.object({
+  reauth: reauthProof.describe("{ password, code } or { password, passkey }: the current password and a fresh second factor"),
+});
 
 export const secondFactorRequiredJson = z.object({
   challenge: z.string().describe("Signed, valid 5 minutes: send it with a code to POST /api/auth/login/second-factor/"),
@@ -238,7 +270,7 @@ export const disableTotpBody = z.object({ reauth: reauthProof.describe("{ passwo
 export const sessionJson = z.object({
   id: z.string().describe("The session's id (its login family); DELETE /api/account/sessions/{id}/ ends it"),
   kind: z.enum(["api", "dashboard"]).describe("`api`: POST /api/auth/login/ (access and refresh tokens); `dashboard`: a dashboard sign-in"),
-  device: z.string().nullable().describe("Browser and system read from the User-Agent, e.g. \"Chrome 120 on Linux (desktop)\""),
+  device: z.string().nullable().describe('Browser and system read from the User-Agent, e.g. "Chrome 120 on Linux (desktop)"'),
   user_agent: z.string().nullable(),
   client_ip: z.string().nullable().describe("The address it signed in from"),
   last_seen_ip: z.string().nullable().describe("The address of its last sign-in, refresh or dashboard page"),

@@ -22,16 +22,7 @@ import {
 import { verifyPasskeyAssertion } from "./passkeys";
 import type { PasskeyAssertion } from "./schemas";
 import { getAuthSecret } from "./secret";
-import {
-  decryptTotpSecret,
-  encryptTotpSecret,
-  newRecoveryCode,
-  newTotpSecret,
-  normalizeRecoveryCode,
-  otpauthUri,
-  recoveryCodeCount,
-  totpStepOf,
-} from "./totp";
+import { decryptTotpSecret, encryptTotpSecret, newRecoveryCode, newTotpSecret, normalizeRecoveryCode, otpauthUri, recoveryCodeCount, totpStepOf } from "./totp";
 
 export { hasEnabledSecondFactor };
 
@@ -86,13 +77,20 @@ async function spendSecondFactorCode(
     if (step !== null && (await spendTotpStep(db, factor.id, step, now, enabling))) accepted = "totp";
   }
   // Recovery codes exist only while a second factor (TOTP or a passkey) is on.
-  if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now))) accepted = "recovery_code";
+  if (!accepted && !enabling && !/^\d{6}$/.test(typed) && (await spendRecoveryCode(db, merchantId, sha256Hex(normalizeRecoveryCode(typed)), now)))
+    accepted = "recovery_code";
   const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
   const step = enabling ? "enrolment" : purpose;
   if (accepted) {
     await deleteLoginFailures(db, codeSubject(merchantId, purpose));
     if (accepted === "recovery_code") {
-      await recordAudit(db, { merchantId, action: "second_factor.recovery_code_used", after: { step, recovery_codes_remaining: await countUnusedRecoveryCodes(db, merchantId) }, ip, now });
+      await recordAudit(db, {
+        merchantId,
+        action: "second_factor.recovery_code_used",
+        after: { step, recovery_codes_remaining: await countUnusedRecoveryCodes(db, merchantId) },
+        ip,
+        now,
+      });
     }
   } else {
     await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step }, ip, now });
@@ -116,7 +114,14 @@ async function spendPasskeyAssertion(
   const ip = clientIp !== undefined ? clientIp : currentActor().clientIp;
   if (passkey) {
     await deleteLoginFailures(db, codeSubject(merchantId, purpose));
-    await recordAudit(db, { merchantId, action: "second_factor.passkey_used", target: `second_factor:${passkey.id}`, after: { step: purpose, name: passkey.name }, ip, now });
+    await recordAudit(db, {
+      merchantId,
+      action: "second_factor.passkey_used",
+      target: `second_factor:${passkey.id}`,
+      after: { step: purpose, name: passkey.name },
+      ip,
+      now,
+    });
     return true;
   }
   await recordAudit(db, { merchantId, action: "auth.second_factor_failed", after: { step: purpose, method: "passkey" }, ip, now });
@@ -140,7 +145,11 @@ export async function assertFreshSecondFactor(
     if (await spendPasskeyAssertion(db, merchantId, passkey, now)) return;
     throw validationError({ [field]: ["The passkey could not be verified: try again."] }, "The passkey could not be verified.");
   }
-  if (!code) throw validationError({ [field]: ["Enter a code from your authenticator app (or a recovery code), or use a passkey."] }, "A fresh second factor is required for this change.");
+  if (!code)
+    throw validationError(
+      { [field]: ["Enter a code from your authenticator app (or a recovery code), or use a passkey."] },
+      "A fresh second factor is required for this change.",
+    );
   if (!(await spendSecondFactorCode(db, merchantId, code, now))) {
     throw validationError({ [field]: ["The code is not correct, or was already used."] }, "The second-factor code is not correct.");
   }
@@ -186,8 +195,19 @@ export async function confirmTotpEnrolment(db: DbOrTx, merchantId: number, code:
   }
   const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
   await db.transaction(async (tx) => {
-    await replaceRecoveryCodes(tx, merchantId, codes.map((c) => sha256Hex(normalizeRecoveryCode(c))), now);
-    await recordAudit(tx, { merchantId, action: "second_factor.enabled", target: `second_factor:${factor.id}`, after: { kind: "totp", recovery_codes: codes.length }, now });
+    await replaceRecoveryCodes(
+      tx,
+      merchantId,
+      codes.map((c) => sha256Hex(normalizeRecoveryCode(c))),
+      now,
+    );
+    await recordAudit(tx, {
+      merchantId,
+      action: "second_factor.enabled",
+      target: `second_factor:${factor.id}`,
+      after: { kind: "totp", recovery_codes: codes.length },
+      now,
+    });
   });
   return { recovery_codes: codes };
 }
@@ -219,7 +239,12 @@ export async function signLoginChallenge(merchantId: number, now = new Date()): 
 /** The merchant id a login challenge was issued to, or null (bad signature, expired, another token type). */
 export async function verifyLoginChallenge(challenge: string, now = new Date()): Promise<number | null> {
   try {
-    const { payload } = await jwtVerify(challenge, getAuthSecret(), { algorithms: ["HS256"], currentDate: now, issuer: tokenIssuer(), audience: tokenAudience() });
+    const { payload } = await jwtVerify(challenge, getAuthSecret(), {
+      algorithms: ["HS256"],
+      currentDate: now,
+      issuer: tokenIssuer(),
+      audience: tokenAudience(),
+    });
     const merchantId = Number(payload.sub);
     return payload.typ === challengeType && Number.isSafeInteger(merchantId) ? merchantId : null;
   } catch (error) {
@@ -231,9 +256,14 @@ export async function verifyLoginChallenge(challenge: string, now = new Date()):
 /** The answer to a correct password on an account with a second factor: 401 SECOND_FACTOR_REQUIRED carrying the challenge. */
 export async function secondFactorRequired(merchantId: number, now: Date, methods: SecondFactorMethod[] = ["totp", "recovery_code"]): Promise<ApiError> {
   const { challenge, expiresAt } = await signLoginChallenge(merchantId, now);
-  return new ApiError("SECOND_FACTOR_REQUIRED", "Enter a code from your authenticator app (or a recovery code), or use a passkey, to finish signing in.", undefined, {
-    body: { second_factor: { challenge, methods, expires_at: expiresAt.toISOString() } },
-  });
+  return new ApiError(
+    "SECOND_FACTOR_REQUIRED",
+    "Enter a code from your authenticator app (or a recovery code), or use a passkey, to finish signing in.",
+    undefined,
+    {
+      body: { second_factor: { challenge, methods, expires_at: expiresAt.toISOString() } },
+    },
+  );
 }
 
 export type SecondFactorMethod = "totp" | "recovery_code" | "passkey";

@@ -36,7 +36,14 @@ export interface TokenPair {
  * `accountId`: the merchant account the pair acts in (the login must be a member; checked on every use).
  * `authAt`: when the login gave its password (and second factor): now at a sign-in, the old one at a refresh.
  */
-async function issuePair(db: DbOrTx, merchant: Pick<Merchant, "id" | "username">, familyId: string, now: Date, accountId: number, authAt: Date | null): Promise<TokenPair> {
+async function issuePair(
+  db: DbOrTx,
+  merchant: Pick<Merchant, "id" | "username">,
+  familyId: string,
+  now: Date,
+  accountId: number,
+  authAt: Date | null,
+): Promise<TokenPair> {
   // The access token names its family too, so revoking the family ends it as well.
   const access = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "access", familyId, authAt }, now);
   const refresh = await signToken({ merchantId: merchant.id, accountId, username: merchant.username, type: "refresh", familyId, authAt }, now);
@@ -60,7 +67,14 @@ function signingInActor(merchant: Pick<Merchant, "username">): AuditActor {
  * A completed sign-in: a new login family with its token pair, the session the sessions page lists
  * (device, address) and its audit entry, in one transaction.
  */
-async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "username">, method: string, clientIp: string, now: Date, accountId: number): Promise<TokenPair> {
+async function openLoginSession(
+  db: Db,
+  merchant: Pick<Merchant, "id" | "username">,
+  method: string,
+  clientIp: string,
+  now: Date,
+  accountId: number,
+): Promise<TokenPair> {
   const actor = signingInActor(merchant);
   const familyId = randomUUID();
   return db.transaction(async (tx) => {
@@ -75,7 +89,15 @@ async function openLoginSession(db: Db, merchant: Pick<Merchant, "id" | "usernam
       lastSeenAt: now,
       lastSeenIp: clientIp,
     });
-    await recordAudit(tx, { merchantId: accountId, action: "auth.login_succeeded", target: `session:${familyId.slice(0, 8)}`, after: { method, via: actor.via ?? "api" }, actor, ip: clientIp, now });
+    await recordAudit(tx, {
+      merchantId: accountId,
+      action: "auth.login_succeeded",
+      target: `session:${familyId.slice(0, 8)}`,
+      after: { method, via: actor.via ?? "api" },
+      actor,
+      ip: clientIp,
+      now,
+    });
     return tokens;
   });
 }
@@ -131,7 +153,15 @@ async function passwordStep(db: Db, username: string, password: string, clientIp
 }
 
 /** POST /api/auth/login/second-factor/: the login challenge plus a TOTP or recovery code, or a passkey assertion → the token pair. */
-export async function loginWithSecondFactor(db: Db, challenge: string, code: string | undefined, clientIp: string, now = new Date(), requestedAccount?: number, passkey?: PasskeyAssertion) {
+export async function loginWithSecondFactor(
+  db: Db,
+  challenge: string,
+  code: string | undefined,
+  clientIp: string,
+  now = new Date(),
+  requestedAccount?: number,
+  passkey?: PasskeyAssertion,
+) {
   const { merchantId, method } = await assertLoginSecondFactor(db, challenge, code, now, clientIp, passkey);
   const merchant = await findMerchantById(db, merchantId);
   if (!merchant) throw new ApiError("INVALID_TOKEN", "The sign-in challenge is invalid or expired: log in with the password again.");

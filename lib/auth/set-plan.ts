@@ -35,13 +35,20 @@ export async function showMerchantPlan(db: DbOrTx, username: string): Promise<Me
  * is cleared). It takes effect on the merchant's next request in this process, and within
  * credentialCacheTtlMs (5 s) in a running server (lib/auth/credential-cache.ts).
  */
-export async function setMerchantPlan(db: DbOrTx, username: string, plan: string, rateLimitPerHour: number | null = null, now = new Date()): Promise<MerchantPlan> {
+export async function setMerchantPlan(
+  db: DbOrTx,
+  username: string,
+  plan: string,
+  rateLimitPerHour: number | null = null,
+  now = new Date(),
+): Promise<MerchantPlan> {
   if (!(plans as readonly string[]).includes(plan)) throw new AdminError(`Unknown plan '${plan}'; one of: ${plans.join(", ")}.`);
   if (rateLimitPerHour !== null) {
     if (!Number.isSafeInteger(rateLimitPerHour) || rateLimitPerHour < 1 || rateLimitPerHour > 2_147_483_647) {
       throw new AdminError("The rate limit must be a whole number of requests per hour, 1 to 2147483647.");
     }
-    if (plan !== "enterprise") throw new AdminError(`Only enterprise accounts have their own rate limit; ${plan} uses RATE_LIMIT_${plan.toUpperCase()}_PER_HOUR.`);
+    if (plan !== "enterprise")
+      throw new AdminError(`Only enterprise accounts have their own rate limit; ${plan} uses RATE_LIMIT_${plan.toUpperCase()}_PER_HOUR.`);
   }
   const merchant = await findMerchantByUsername(db, username);
   if (!merchant) throw new AdminError(`No merchant named '${username}'.`);

@@ -10,7 +10,14 @@ const totpDigits = 6;
 const totpWindow = 1;
 
 function totpFor(secretBase32: string, label = "merchant"): TOTP {
-  return new TOTP({ issuer: "Payment Gateway", label, algorithm: "SHA1", digits: totpDigits, period: totpPeriodSeconds, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: "Payment Gateway",
+    label,
+    algorithm: "SHA1",
+    digits: totpDigits,
+    period: totpPeriodSeconds,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** A new 160-bit TOTP secret (RFC 4226's recommended size), base32 as authenticator apps take it. */

@@ -41,10 +41,20 @@ export async function saveBranding(db: DbOrTx, merchantId: number, input: Brandi
   if (input.accent_color) {
     const ratio = contrastRatio(input.accent_color, "#ffffff");
     if (ratio < minimumContrast) {
-      throw validationError({ accent_color: [`White text on ${input.accent_color} has a contrast of ${ratio.toFixed(2)}:1; customers need at least ${minimumContrast}:1. Choose a darker colour.`] });
+      throw validationError({
+        accent_color: [
+          `White text on ${input.accent_color} has a contrast of ${ratio.toFixed(2)}:1; customers need at least ${minimumContrast}:1. Choose a darker colour.`,
+        ],
+      });
     }
   }
-  const fields = { displayName: input.display_name, accentColor: input.accent_color, supportEmail: input.support_email, supportUrl: input.support_url, updatedAt: now };
+  const fields = {
+    displayName: input.display_name,
+    accentColor: input.accent_color,
+    supportEmail: input.support_email,
+    supportUrl: input.support_url,
+    updatedAt: now,
+  };
   return serializeBranding(merchantId, await upsertBranding(db, { merchantId, ...fields, createdAt: now }, fields));
 }
 

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/http/schemas";
 
-const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
 
 export const brandingBody = z.object({
   display_name: optionalText(100).describe("The name customers see; empty: the account's shop name"),
@@ -13,7 +19,15 @@ export const brandingBody = z.object({
     .nullish()
     .transform((v) => v ?? null)
     .describe("Buttons and links on the customer pages; must reach a 4.5:1 contrast with white text"),
-  support_email: z.string().trim().max(254).pipe(z.email("Enter a valid email address.")).nullish().or(z.literal("").transform(() => null)).transform((v) => v ?? null).describe("Shown to customers as the contact"),
+  support_email: z
+    .string()
+    .trim()
+    .max(254)
+    .pipe(z.email("Enter a valid email address."))
+    .nullish()
+    .or(z.literal("").transform(() => null))
+    .transform((v) => v ?? null)
+    .describe("Shown to customers as the contact"),
   support_url: z
     .string()
     .trim()
@@ -30,7 +44,11 @@ export type BrandingBody = z.infer<typeof brandingBody>;
 export const maxLogoBytes = 1_000_000;
 
 export const logoBody = z.object({
-  image: z.string().min(1).max(Math.ceil((maxLogoBytes * 4) / 3) + 4, "The image must be at most 1 MB.").describe("The image, base64: PNG, JPEG, WebP or GIF (SVG is refused); re-encoded as a PNG of at most 512 px a side"),
+  image: z
+    .string()
+    .min(1)
+    .max(Math.ceil((maxLogoBytes * 4) / 3) + 4, "The image must be at most 1 MB.")
+    .describe("The image, base64: PNG, JPEG, WebP or GIF (SVG is refused); re-encoded as a PNG of at most 512 px a side"),
 });
 
 export const brandingJson = z.object({

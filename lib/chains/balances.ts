@@ -33,4 +33,3 @@ export async function readBalances(client: PublicClient, chain: Blockchain, addr
   }
   return balances;
 }
-

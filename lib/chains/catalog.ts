@@ -106,34 +106,84 @@ const testnetUsdcEip3009 = { name: "USDC", version: "2" };
 /** Circle's native USDC on each network (6 decimals), and its testnet counterpart. */
 const networks: NetworkDef[] = [
   {
-    id: 1, slug: "ethereum", liveName: "Ethereum", liveChainId: 1, liveNative: ether,
-    liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", liveExplorer: "https://etherscan.io", liveConfirmations: 12,
-    testnetName: "Ethereum Sepolia", testnetChainId: 11155111, testnetUsdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
-    testnetExplorer: "https://sepolia.etherscan.io", finality: ethereumTags, maxFeeGwei: 100,
+    id: 1,
+    slug: "ethereum",
+    liveName: "Ethereum",
+    liveChainId: 1,
+    liveNative: ether,
+    liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+    liveExplorer: "https://etherscan.io",
+    liveConfirmations: 12,
+    testnetName: "Ethereum Sepolia",
+    testnetChainId: 11155111,
+    testnetUsdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+    testnetExplorer: "https://sepolia.etherscan.io",
+    finality: ethereumTags,
+    maxFeeGwei: 100,
   },
   {
-    id: 2, slug: "base", liveName: "Base", liveChainId: 8453, liveNative: ether,
-    liveUsdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", liveExplorer: "https://basescan.org", liveConfirmations: 10,
-    testnetName: "Base Sepolia", testnetChainId: 84532, testnetUsdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-    testnetExplorer: "https://sepolia.basescan.org", finality: ethereumTags, maxFeeGwei: 5,
+    id: 2,
+    slug: "base",
+    liveName: "Base",
+    liveChainId: 8453,
+    liveNative: ether,
+    liveUsdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    liveExplorer: "https://basescan.org",
+    liveConfirmations: 10,
+    testnetName: "Base Sepolia",
+    testnetChainId: 84532,
+    testnetUsdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    testnetExplorer: "https://sepolia.basescan.org",
+    finality: ethereumTags,
+    maxFeeGwei: 5,
   },
   {
-    id: 3, slug: "polygon", liveName: "Polygon PoS", liveChainId: 137, liveNative: { symbol: "POL", name: "POL", decimals: 18 },
-    liveUsdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", liveExplorer: "https://polygonscan.com", liveConfirmations: 64,
-    testnetName: "Polygon Amoy", testnetChainId: 80002, testnetUsdc: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
-    testnetExplorer: "https://amoy.polygonscan.com", finality: polygonTags, maxFeeGwei: 1000,
+    id: 3,
+    slug: "polygon",
+    liveName: "Polygon PoS",
+    liveChainId: 137,
+    liveNative: { symbol: "POL", name: "POL", decimals: 18 },
+    liveUsdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
+    liveExplorer: "https://polygonscan.com",
+    liveConfirmations: 64,
+    testnetName: "Polygon Amoy",
+    testnetChainId: 80002,
+    testnetUsdc: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
+    testnetExplorer: "https://amoy.polygonscan.com",
+    finality: polygonTags,
+    maxFeeGwei: 1000,
   },
   {
-    id: 4, slug: "arbitrum", liveName: "Arbitrum One", liveChainId: 42161, liveNative: ether,
-    liveUsdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", liveExplorer: "https://arbiscan.io", liveConfirmations: 20,
-    testnetName: "Arbitrum Sepolia", testnetChainId: 421614, testnetUsdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
-    testnetExplorer: "https://sepolia.arbiscan.io", finality: ethereumTags, maxFeeGwei: 5,
+    id: 4,
+    slug: "arbitrum",
+    liveName: "Arbitrum One",
+    liveChainId: 42161,
+    liveNative: ether,
+    liveUsdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+    liveExplorer: "https://arbiscan.io",
+    liveConfirmations: 20,
+    testnetName: "Arbitrum Sepolia",
+    testnetChainId: 421614,
+    testnetUsdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+    testnetExplorer: "https://sepolia.arbiscan.io",
+    finality: ethereumTags,
+    maxFeeGwei: 5,
   },
   {
-    id: 5, slug: "optimism", liveName: "OP Mainnet", liveChainId: 10, liveNative: ether,
-    liveUsdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", liveExplorer: "https://optimistic.etherscan.io", liveConfirmations: 20,
-    testnetName: "OP Sepolia", testnetChainId: 11155420, testnetUsdc: "0x5fd84259d66Cd46123540766Be93DFE6D43130D7",
-    testnetExplorer: "https://sepolia-optimism.etherscan.io", finality: ethereumTags, maxFeeGwei: 5,
+    id: 5,
+    slug: "optimism",
+    liveName: "OP Mainnet",
+    liveChainId: 10,
+    liveNative: ether,
+    liveUsdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85",
+    liveExplorer: "https://optimistic.etherscan.io",
+    liveConfirmations: 20,
+    testnetName: "OP Sepolia",
+    testnetChainId: 11155420,
+    testnetUsdc: "0x5fd84259d66Cd46123540766Be93DFE6D43130D7",
+    testnetExplorer: "https://sepolia-optimism.etherscan.io",
+    finality: ethereumTags,
+    maxFeeGwei: 5,
   },
 ];
 
@@ -211,7 +261,9 @@ function priceFeedsFor(slug: string, isDevnet: boolean, isLive: boolean): Record
   const addresses: Record<string, Address> = isDevnet
     ? { ...devnetContracts.priceFeeds }
     : { ...(isLive ? knownLiveFeeds[slug] : {}), ...(env.PRICE_FEEDS[slug] ?? {}) };
-  return Object.fromEntries(Object.entries(addresses).map(([pair, address]) => [pair.toUpperCase(), { address: getAddress(address), maxAgeSeconds: feedMaxAge(pair.toUpperCase()) }]));
+  return Object.fromEntries(
+    Object.entries(addresses).map(([pair, address]) => [pair.toUpperCase(), { address: getAddress(address), maxAgeSeconds: feedMaxAge(pair.toUpperCase()) }]),
+  );
 }
 
 export const devnetChainId = 31337;
@@ -260,39 +312,73 @@ function build(def: NetworkDef): Blockchain {
   if (env.GATEWAY_MODE === "live") {
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.liveName, chainId: def.liveChainId, rpcUrl: override ?? null, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
-      defaultConfirmations: def.liveConfirmations, pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
+      id: def.id,
+      slug: def.slug,
+      name: def.liveName,
+      chainId: def.liveChainId,
+      rpcUrl: override ?? null,
+      rpcUrls: rpcOverrides(def.slug),
+      wsUrl: wsOverride(def.slug),
+      defaultConfirmations: def.liveConfirmations,
+      pollIntervalMs: def.slug === "ethereum" ? 4000 : 1000,
       nativeCurrency: def.liveNative,
       tokens: [
         { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
         { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6, eip3009: liveUsdcEip3009 },
       ],
-      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
-      explorerUrl: def.liveExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, true),
-      finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
+      factory: deployed?.factory ?? null,
+      implementation: deployed?.implementation ?? null,
+      factoryVersion: deployed?.version ?? 1,
+      explorerUrl: def.liveExplorer,
+      multicall3,
+      isDevnet: false,
+      priceFeeds: priceFeedsFor(def.slug, false, true),
+      finality: def.finality,
+      maxFeePerGas: maxFeeCeiling(def),
     };
   }
   if (override) {
     // Sandbox on a public testnet: Circle's test USDC; the factory must be deployed there and configured.
     const deployed = factoryOverride(def.slug);
     return {
-      id: def.id, slug: def.slug, name: def.testnetName, chainId: def.testnetChainId, rpcUrl: override, rpcUrls: rpcOverrides(def.slug), wsUrl: wsOverride(def.slug),
-      defaultConfirmations: 3, pollIntervalMs: 2000, nativeCurrency: def.liveNative,
+      id: def.id,
+      slug: def.slug,
+      name: def.testnetName,
+      chainId: def.testnetChainId,
+      rpcUrl: override,
+      rpcUrls: rpcOverrides(def.slug),
+      wsUrl: wsOverride(def.slug),
+      defaultConfirmations: 3,
+      pollIntervalMs: 2000,
+      nativeCurrency: def.liveNative,
       tokens: [
         { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
         { symbol: "USDC", address: getAddress(def.testnetUsdc), decimals: 6, eip3009: testnetUsdcEip3009 },
       ],
-      factory: deployed?.factory ?? null, implementation: deployed?.implementation ?? null, factoryVersion: deployed?.version ?? 1,
-      explorerUrl: def.testnetExplorer, multicall3, isDevnet: false, priceFeeds: priceFeedsFor(def.slug, false, false),
-      finality: def.finality, maxFeePerGas: maxFeeCeiling(def),
+      factory: deployed?.factory ?? null,
+      implementation: deployed?.implementation ?? null,
+      factoryVersion: deployed?.version ?? 1,
+      explorerUrl: def.testnetExplorer,
+      multicall3,
+      isDevnet: false,
+      priceFeeds: priceFeedsFor(def.slug, false, false),
+      finality: def.finality,
+      maxFeePerGas: maxFeeCeiling(def),
     };
   }
   // Sandbox default: every slug runs on the one local devnet the app starts.
   return {
-    id: def.id, slug: def.slug, name: `${def.liveName} (local devnet)`, chainId: devnetChainId, rpcUrl: devnetRpcUrl(), rpcUrls: devnetRpcUrl() ? [devnetRpcUrl()!] : [],
+    id: def.id,
+    slug: def.slug,
+    name: `${def.liveName} (local devnet)`,
+    chainId: devnetChainId,
+    rpcUrl: devnetRpcUrl(),
+    rpcUrls: devnetRpcUrl() ? [devnetRpcUrl()!] : [],
     // hardhat node serves WebSocket JSON-RPC on the same port
     wsUrl: devnetRpcUrl()?.replace(/^http/, "ws") ?? null,
-    defaultConfirmations: 3, pollIntervalMs: 250, nativeCurrency: def.liveNative,
+    defaultConfirmations: 3,
+    pollIntervalMs: 250,
+    nativeCurrency: def.liveNative,
     tokens: [
       { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
       // contracts/TestToken.sol: the deployed name (lib/chains/devnet.ts) with FiatTokenV2's version.
@@ -300,10 +386,16 @@ function build(def: NetworkDef): Blockchain {
       // contracts/TetherTokenDevnet.sol: mainnet USDT's behaviour, which has no EIP-3009 (no gasless payments).
       { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: null },
     ],
-    factory: devnetContracts.factoryV2, implementation: devnetContracts.implementationV2, factoryVersion: 2,
-    explorerUrl: null, multicall3: null, isDevnet: true, priceFeeds: priceFeedsFor(def.slug, true, false),
+    factory: devnetContracts.factoryV2,
+    implementation: devnetContracts.implementationV2,
+    factoryVersion: 2,
+    explorerUrl: null,
+    multicall3: null,
+    isDevnet: true,
+    priceFeeds: priceFeedsFor(def.slug, true, false),
     // hardhat answers both tags (with its latest block), so the devnet takes the same path as live chains.
-    finality: ethereumTags, maxFeePerGas: maxFeeCeiling(def),
+    finality: ethereumTags,
+    maxFeePerGas: maxFeeCeiling(def),
   };
 }
 
@@ -315,7 +407,16 @@ function build(def: NetworkDef): Blockchain {
 const builtNetworks = new Map<NetworkDef, { inputs: unknown[]; chain: Blockchain }>();
 
 function catalogInputs(def: NetworkDef): unknown[] {
-  return [env.GATEWAY_MODE, rpcOverrides(def.slug).join(","), wsOverride(def.slug), env.DEPOSIT_FACTORIES, env.PRICE_FEEDS, env.PRICE_FEED_MAX_AGE_SECONDS, devnetRpcUrl(), maxFeeGweiOverride(def.slug)];
+  return [
+    env.GATEWAY_MODE,
+    rpcOverrides(def.slug).join(","),
+    wsOverride(def.slug),
+    env.DEPOSIT_FACTORIES,
+    env.PRICE_FEEDS,
+    env.PRICE_FEED_MAX_AGE_SECONDS,
+    devnetRpcUrl(),
+    maxFeeGweiOverride(def.slug),
+  ];
 }
 
 function networkOf(def: NetworkDef): Blockchain {

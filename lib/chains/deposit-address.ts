@@ -1,13 +1,4 @@
-import {
-  bytesToHex,
-  concat,
-  encodeAbiParameters,
-  getAddress,
-  getContractAddress,
-  keccak256,
-  type Address,
-  type Hex,
-} from "viem";
+import { bytesToHex, concat, encodeAbiParameters, getAddress, getContractAddress, keccak256, type Address, type Hex } from "viem";
 import { randomBytesPooled } from "@/lib/ids";
 
 /** EIP-1167 minimal proxy creation code around the implementation address; must match DepositFactory. */
@@ -27,9 +18,7 @@ function assertBytes32(value: Hex, label: string): void {
 /** The CREATE2 salt the factory uses: keccak256(abi.encode(destination, orderSalt)). */
 export function depositSalt(destination: Address, orderSalt: Hex): Hex {
   assertBytes32(orderSalt, "orderSalt");
-  return keccak256(
-    encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [getAddress(destination), orderSalt]),
-  );
+  return keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [getAddress(destination), orderSalt]));
 }
 
 /** keccak256 of the clone init code, per implementation: the same for every order of a factory. */
@@ -49,12 +38,7 @@ function cloneInitCodeHash(implementation: Address): Hex {
  * which tests/unit/chains/deposit-address.test.ts checks it against), on bytes throughout: three
  * keccaks and no hex round trips, since every order creation computes one.
  */
-export function computeDepositAddress(params: {
-  factory: Address;
-  implementation: Address;
-  destination: Address;
-  salt: Hex;
-}): Address {
+export function computeDepositAddress(params: { factory: Address; implementation: Address; destination: Address; salt: Hex }): Address {
   assertBytes32(params.salt, "orderSalt");
   const encoded = new Uint8Array(64); // abi.encode(address, bytes32): the address right-aligned in its word
   encoded.set(addressBytes(params.destination), 12);

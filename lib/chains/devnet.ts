@@ -2,18 +2,17 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  type Address,
-  type Hex,
-} from "viem";
+import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetFeedDecimals, devnetFeeds, type DevnetFeedPair } from "@/lib/chains/catalog";
-import { depositFactoryArtifact, depositFactoryV2Artifact, mockAggregatorArtifact, subscriptionFactoryArtifact, tetherTokenDevnetArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import {
+  depositFactoryArtifact,
+  depositFactoryV2Artifact,
+  mockAggregatorArtifact,
+  subscriptionFactoryArtifact,
+  tetherTokenDevnetArtifact,
+  testTokenArtifact,
+} from "@/lib/chains/contract-artifacts";
 
 /**
  * viem's `hardhat` chain, written out: importing it from "viem/chains" loads every chain viem
@@ -296,10 +295,7 @@ export type GatewayContracts = {
 };
 
 /** Deploys DepositFactory, 6-decimal USDC (with EIP-3009) and USDT (mainnet USDT's behaviour) test tokens and the price feeds, waiting for each receipt. */
-export async function deployGatewayContracts(options: {
-  rpcUrl: string;
-  deployerPrivateKey?: Hex;
-}): Promise<GatewayContracts> {
+export async function deployGatewayContracts(options: { rpcUrl: string; deployerPrivateKey?: Hex }): Promise<GatewayContracts> {
   const account = privateKeyToAccount(options.deployerPrivateKey ?? DEVNET_DEPLOYER_PRIVATE_KEY);
   const transport = http(options.rpcUrl);
   const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });

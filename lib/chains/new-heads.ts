@@ -18,9 +18,13 @@ export function subscribeNewHeads(chain: Blockchain, onHead: (blockNumber: bigin
     onError: (error) => log.warn("newHeads subscription error", { chain: chain.slug, error: error.message }),
   });
   // viem's emitOnBegin applies to polling only: the head the subscription starts at is read here.
-  if (options.emitOnBegin) client.getBlockNumber().then(onHead, (error: Error) => log.warn("newHeads: could not read the head", { chain: chain.slug, error: error.message }));
+  if (options.emitOnBegin)
+    client.getBlockNumber().then(onHead, (error: Error) => log.warn("newHeads: could not read the head", { chain: chain.slug, error: error.message }));
   return () => {
     unwatch();
-    void client.transport.getRpcClient?.().then((rpc: { close(): void }) => rpc.close()).catch(() => {});
+    void client.transport
+      .getRpcClient?.()
+      .then((rpc: { close(): void }) => rpc.close())
+      .catch(() => {});
   };
 }

@@ -159,7 +159,11 @@ function judge(error: unknown, method: string): Verdict {
   if (httpError || findCause(error, TimeoutError)) return { kind: "failed" };
   const rpcError = findCause(error, RpcRequestError);
   // Internal error, server busy, header not found (a provider behind), resource unavailable.
-  if (rpcError && [-32603, -32000, -32002, -32005].includes(rpcError.code) && !/revert|exception|nonce|insufficient|already known|underpriced|invalid/.test(text)) {
+  if (
+    rpcError &&
+    [-32603, -32000, -32002, -32005].includes(rpcError.code) &&
+    !/revert|exception|nonce|insufficient|already known|underpriced|invalid/.test(text)
+  ) {
     return { kind: "failed" };
   }
   if (!rpcError && !(error as { code?: unknown })?.code) return { kind: "failed" }; // socket closed, fetch failed
@@ -318,7 +322,11 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
    * back); providers in `excluded` are never asked. While none may be asked (all aside), the call
    * waits for the first to come back, up to `maxWaitMs` in all: waiting is no attempt.
    */
-  async function failover(args: { method: string; params?: unknown }, excluded: ReadonlySet<Provider> = new Set(), waitMs = maxWaitMs): Promise<{ result: unknown; provider: Provider }> {
+  async function failover(
+    args: { method: string; params?: unknown },
+    excluded: ReadonlySet<Provider> = new Set(),
+    waitMs = maxWaitMs,
+  ): Promise<{ result: unknown; provider: Provider }> {
     const params = (args.params as unknown[]) ?? [];
     const needed = neededBlock(args.method, params);
     const tried = new Set<Provider>();
@@ -366,7 +374,9 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
   async function agreedHead(): Promise<string> {
     const now = Date.now();
     const asked = providers.filter((p) => inUse(p, now));
-    const answers = await Promise.allSettled(asked.map(async (p) => ({ provider: p, head: BigInt((await sendTo(p, { method: "eth_blockNumber" })) as string) })));
+    const answers = await Promise.allSettled(
+      asked.map(async (p) => ({ provider: p, head: BigInt((await sendTo(p, { method: "eth_blockNumber" })) as string) })),
+    );
     const heads: { provider: Provider; head: bigint }[] = [];
     for (const answer of answers) if (answer.status === "fulfilled") heads.push(answer.value);
     for (const { provider, head } of heads) provider.head = head;
@@ -428,7 +438,16 @@ export function createProviderPool(urls: string[], options: ProviderPoolOptions 
   // Retries are the pool's own (across providers); viem's would repeat them on top. The pool rides
   // along as the transport's value, so code holding only the client can ask for a second opinion.
   const transport: Transport = () =>
-    createTransport({ key: "providerPool", name: "Provider pool", request: (({ method, params }: { method: string; params?: unknown }) => request({ method, params })) as never, retryCount: 0, type: "providerPool" }, { pool });
+    createTransport(
+      {
+        key: "providerPool",
+        name: "Provider pool",
+        request: (({ method, params }: { method: string; params?: unknown }) => request({ method, params })) as never,
+        retryCount: 0,
+        type: "providerPool",
+      },
+      { pool },
+    );
 
   return { ...pool, transport };
 }

@@ -1,6 +1,16 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "./block-check";
-import { chainCursors, paymentOrders, scannedTransfers, sweeps, transactions, type NewScannedTransfer, type PaymentOrder, type ScannedTransfer, type Sweep } from "@/lib/db/schema";
+import {
+  chainCursors,
+  paymentOrders,
+  scannedTransfers,
+  sweeps,
+  transactions,
+  type NewScannedTransfer,
+  type PaymentOrder,
+  type ScannedTransfer,
+  type Sweep,
+} from "@/lib/db/schema";
 import { maxConfirmationThreshold } from "./confirmation-bounds";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -11,10 +21,7 @@ export async function findCursor(db: DbOrTx, blockchainId: number) {
   return row ?? null;
 }
 
-export async function saveCursor(
-  db: DbOrTx,
-  values: { blockchainId: number; genesisHash: string; lastBlock: bigint; lastBlockHash: string; updatedAt: Date },
-) {
+export async function saveCursor(db: DbOrTx, values: { blockchainId: number; genesisHash: string; lastBlock: bigint; lastBlockHash: string; updatedAt: Date }) {
   await db
     .insert(chainCursors)
     .values(values)
@@ -34,13 +41,7 @@ export async function advanceCursor(
   const rows = await db
     .update(chainCursors)
     .set(next)
-    .where(
-      and(
-        eq(chainCursors.blockchainId, blockchainId),
-        eq(chainCursors.lastBlock, expected.lastBlock),
-        eq(chainCursors.genesisHash, expected.genesisHash),
-      ),
-    )
+    .where(and(eq(chainCursors.blockchainId, blockchainId), eq(chainCursors.lastBlock, expected.lastBlock), eq(chainCursors.genesisHash, expected.genesisHash)))
     .returning({ id: chainCursors.blockchainId });
   return rows.length === 1;
 }
@@ -91,7 +92,11 @@ export async function recordScannedTransfers(db: DbOrTx, rows: NewScannedTransfe
 
 /** Whether any scanned transfer of the chain awaits attribution (one indexed probe: most ticks have none). */
 export async function hasScannedTransfers(db: DbOrTx, blockchainId: number): Promise<boolean> {
-  const [row] = await db.select({ blockNumber: scannedTransfers.blockNumber }).from(scannedTransfers).where(eq(scannedTransfers.blockchainId, blockchainId)).limit(1);
+  const [row] = await db
+    .select({ blockNumber: scannedTransfers.blockNumber })
+    .from(scannedTransfers)
+    .where(eq(scannedTransfers.blockchainId, blockchainId))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -112,13 +117,26 @@ export async function deleteScannedTransfers(db: DbOrTx, rows: Pick<ScannedTrans
     const batch = rows.slice(i, i + 500);
     await db
       .delete(scannedTransfers)
-      .where(or(...batch.map((r) => and(eq(scannedTransfers.blockchainId, r.blockchainId), eq(scannedTransfers.txHash, r.txHash), eq(scannedTransfers.logIndex, r.logIndex), eq(scannedTransfers.toAddress, r.toAddress)))));
+      .where(
+        or(
+          ...batch.map((r) =>
+            and(
+              eq(scannedTransfers.blockchainId, r.blockchainId),
+              eq(scannedTransfers.txHash, r.txHash),
+              eq(scannedTransfers.logIndex, r.logIndex),
+              eq(scannedTransfers.toAddress, r.toAddress),
+            ),
+          ),
+        ),
+      );
   }
 }
 
 /** Forgets unattributed transfers above `block` (a reorg moved the cursor back there: the rescan reads what the chain holds now); every one when `block` is null (the chain was replaced). */
 export async function forgetScannedTransfers(db: DbOrTx, blockchainId: number, block: bigint | null): Promise<void> {
-  await db.delete(scannedTransfers).where(and(eq(scannedTransfers.blockchainId, blockchainId), block === null ? undefined : gt(scannedTransfers.blockNumber, block)));
+  await db
+    .delete(scannedTransfers)
+    .where(and(eq(scannedTransfers.blockchainId, blockchainId), block === null ? undefined : gt(scannedTransfers.blockNumber, block)));
 }
 
 /** The scanner's last block per chain: what confirmations are counted against when serving an order. */
@@ -188,7 +206,10 @@ export async function nextSweepDueAt(db: DbOrTx, blockchainIds: number[]): Promi
 
 /** Puts a pending sweep off until `until` (its merchant's sweep budget is spent), without counting an attempt. */
 export async function deferPendingSweep(db: DbOrTx, id: number, until: Date): Promise<void> {
-  await db.update(sweeps).set({ nextAttemptAt: until }).where(and(eq(sweeps.id, id), eq(sweeps.status, "pending")));
+  await db
+    .update(sweeps)
+    .set({ nextAttemptAt: until })
+    .where(and(eq(sweeps.id, id), eq(sweeps.status, "pending")));
 }
 
 /** Claims a sweep for this worker (submitted, one more attempt) unless another worker changed it since it was read. */
@@ -213,7 +234,10 @@ export async function updateSweep(db: DbOrTx, id: number, values: Partial<Omit<S
  */
 export async function noteSweepBroadcast(db: DbOrTx, ids: number[], txHash: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.update(sweeps).set({ txHash }).where(and(inArray(sweeps.id, ids), eq(sweeps.status, "submitted")));
+  await db
+    .update(sweeps)
+    .set({ txHash })
+    .where(and(inArray(sweeps.id, ids), eq(sweeps.status, "submitted")));
 }
 
 /** Submitted sweeps on a chain whose transaction was broadcast (its hash noted), with their orders. */
@@ -226,7 +250,12 @@ export async function findBroadcastSweeps(db: DbOrTx, blockchainId: number) {
 }
 
 /** A submitted sweep marked succeeded with its mined transaction; false when it was no longer submitted (settled elsewhere). */
-export async function markSubmittedSweepSucceeded(db: DbOrTx, id: number, mined: { txHash: string; blockNumber: bigint; blockHash: string }, now: Date): Promise<boolean> {
+export async function markSubmittedSweepSucceeded(
+  db: DbOrTx,
+  id: number,
+  mined: { txHash: string; blockNumber: bigint; blockHash: string },
+  now: Date,
+): Promise<boolean> {
   const rows = await db
     .update(sweeps)
     .set({ status: "succeeded", ...mined, lastError: null, updatedAt: now })
@@ -325,7 +354,17 @@ export async function requeueReorgedSweeps(db: DbOrTx, gone: Pick<Sweep, "id" | 
   if (gone.length === 0) return 0;
   const rows = await db
     .update(sweeps)
-    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now, ...dropLastGas })
+    .set({
+      status: "pending",
+      txHash: null,
+      blockNumber: null,
+      blockHash: null,
+      attempts: 0,
+      lastError: reorgedSweepNote,
+      nextAttemptAt: now,
+      updatedAt: now,
+      ...dropLastGas,
+    })
     .where(and(eq(sweeps.status, "succeeded"), or(...gone.map((s) => and(eq(sweeps.id, s.id), eq(sweeps.blockHash, s.blockHash!))))))
     .returning({ id: sweeps.id });
   return rows.length;
@@ -336,7 +375,17 @@ export async function requeueSweepsOnReset(db: DbOrTx, blockchainId: number, las
   const inWindow = sql`${sweeps.blockNumber} + greatest(${window.thresholdMultiple}::int * (select o.confirmation_threshold from ${paymentOrders} o where o.id = ${sweeps.paymentOrderId}), ${window.minBlocks}::int) > ${lastScanned}::bigint`;
   const rows = await db
     .update(sweeps)
-    .set({ status: "pending", txHash: null, blockNumber: null, blockHash: null, attempts: 0, lastError: reorgedSweepNote, nextAttemptAt: now, updatedAt: now, ...dropLastGas })
+    .set({
+      status: "pending",
+      txHash: null,
+      blockNumber: null,
+      blockHash: null,
+      attempts: 0,
+      lastError: reorgedSweepNote,
+      nextAttemptAt: now,
+      updatedAt: now,
+      ...dropLastGas,
+    })
     .where(and(eq(sweeps.blockchainId, blockchainId), eq(sweeps.status, "succeeded"), isNotNull(sweeps.blockNumber), inWindow))
     .returning({ id: sweeps.id });
   return rows.length;
@@ -396,7 +445,13 @@ export async function refreshReceived(db: DbOrTx, orderIds: number[], now: Date,
  * update — when the sweep was recorded as mined — is in the range, with the order's references, in
  * (time, id) order after `after`: the accounting export (lib/dashboard/movements-csv.ts).
  */
-export async function sweepMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: { at: Date; id: number } | null, limit: number) {
+export async function sweepMovementsBatch(
+  db: DbOrTx,
+  merchantId: number,
+  range: { from: Date; to: Date },
+  after: { at: Date; id: number } | null,
+  limit: number,
+) {
   return db
     .select({
       id: sweeps.id,

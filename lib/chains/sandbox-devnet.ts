@@ -5,7 +5,15 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { processSlot } from "@/lib/process-singleton";
 import { devnetContracts, listBlockchains, setDevnetRpcUrl } from "./catalog";
-import { deployDepositFactoryV2, deployDevnetPriceFeeds, deploySubscriptionFactory, deployGatewayContracts, devnetAccounts, readDevnetIdentity, startDetachedDevnet } from "./devnet";
+import {
+  deployDepositFactoryV2,
+  deployDevnetPriceFeeds,
+  deploySubscriptionFactory,
+  deployGatewayContracts,
+  devnetAccounts,
+  readDevnetIdentity,
+  startDetachedDevnet,
+} from "./devnet";
 import { devnetLogFile, liveRecordedDevnet, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord } from "./devnet-record";
 import { isRpcUnreachable } from "./serial-sender";
 
@@ -58,7 +66,9 @@ export async function ensureGatewayContracts(rpcUrl: string): Promise<void> {
     getAddress(deployed.factoryV2) !== devnetContracts.factoryV2 ||
     getAddress(deployed.subscriptionFactory) !== devnetContracts.subscriptionFactory ||
     getAddress(deployed.tokens.USDC) !== devnetContracts.USDC ||
-    Object.entries(deployed.priceFeeds).some(([pair, address]) => getAddress(address) !== devnetContracts.priceFeeds[pair as keyof typeof devnetContracts.priceFeeds])
+    Object.entries(deployed.priceFeeds).some(
+      ([pair, address]) => getAddress(address) !== devnetContracts.priceFeeds[pair as keyof typeof devnetContracts.priceFeeds],
+    )
   ) {
     throw new Error("Devnet contracts landed at unexpected addresses: the deployer account was used before deployment.");
   }
@@ -113,7 +123,13 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
       }
       throw new Error(`The devnet on ${started.rpcUrl} stopped answering`);
     }
-    writeDevnetRecord(env.DEVNET_STATE_FILE, { pid: started.pid, port: started.port, rpcUrl: started.rpcUrl, ...identity, startedAt: new Date().toISOString() });
+    writeDevnetRecord(env.DEVNET_STATE_FILE, {
+      pid: started.pid,
+      port: started.port,
+      rpcUrl: started.rpcUrl,
+      ...identity,
+      startedAt: new Date().toISOString(),
+    });
     try {
       await ensureGatewayContracts(started.rpcUrl);
     } catch (error) {
@@ -124,7 +140,14 @@ export function startSandboxDevnet(): Promise<SandboxDevnet> {
   })
     .then((devnet) => {
       setDevnetRpcUrl(devnet.rpcUrl);
-      log.info("sandbox devnet ready", { rpc_url: devnet.rpcUrl, source: devnet.source, factory: devnetContracts.factory, factory_v2: devnetContracts.factoryV2, usdc: devnetContracts.USDC, usdt: devnetContracts.USDT });
+      log.info("sandbox devnet ready", {
+        rpc_url: devnet.rpcUrl,
+        source: devnet.source,
+        factory: devnetContracts.factory,
+        factory_v2: devnetContracts.factoryV2,
+        usdc: devnetContracts.USDC,
+        usdt: devnetContracts.USDT,
+      });
       return devnet;
     })
     .catch((error) => {

@@ -145,7 +145,8 @@ interface BalanceSnapshot {
 const balanceSnapshots = processSingleton("nativeBalances", () => new Map<number, BalanceSnapshot>());
 
 /** Errors meaning the provider keeps no state that old (a pruned node): whole blocks instead. */
-const noHistoricalState = /missing trie node|state (?:is )?not available|historical state|state.*pruned|required historical state|header not found|unknown block/i;
+const noHistoricalState =
+  /missing trie node|state (?:is )?not available|historical state|state.*pruned|required historical state|header not found|unknown block/i;
 
 /**
  * The blocks in (lo, hi] where a balance of `addresses` changed, given each one's balance at both
@@ -154,7 +155,15 @@ const noHistoricalState = /missing trie node|state (?:is )?not available|histori
  * blocks hold. A deposit address of an open order only receives (sweeps come after settlement),
  * so a change is never an increase and a decrease that cancel out.
  */
-async function blocksWithBalanceChanges(client: PublicClient, chain: Blockchain, addresses: string[], lo: bigint, hi: bigint, atLo: bigint[], atHi: bigint[]): Promise<bigint[]> {
+async function blocksWithBalanceChanges(
+  client: PublicClient,
+  chain: Blockchain,
+  addresses: string[],
+  lo: bigint,
+  hi: bigint,
+  atLo: bigint[],
+  atHi: bigint[],
+): Promise<bigint[]> {
   const moved = addresses.map((_, i) => i).filter((i) => atLo[i] !== atHi[i]);
   if (moved.length === 0) return [];
   if (hi - lo === 1n) return [hi];
@@ -162,8 +171,24 @@ async function blocksWithBalanceChanges(client: PublicClient, chain: Blockchain,
   const subset = moved.map((i) => addresses[i]!);
   const atMid = await readBalances(client, chain, subset as Address[], mid);
   const [left, right] = await Promise.all([
-    blocksWithBalanceChanges(client, chain, subset, lo, mid, moved.map((i) => atLo[i]!), atMid),
-    blocksWithBalanceChanges(client, chain, subset, mid, hi, atMid, moved.map((i) => atHi[i]!)),
+    blocksWithBalanceChanges(
+      client,
+      chain,
+      subset,
+      lo,
+      mid,
+      moved.map((i) => atLo[i]!),
+      atMid,
+    ),
+    blocksWithBalanceChanges(
+      client,
+      chain,
+      subset,
+      mid,
+      hi,
+      atMid,
+      moved.map((i) => atHi[i]!),
+    ),
   ]);
   return [...left, ...right];
 }
@@ -175,7 +200,14 @@ async function blocksWithBalanceChanges(client: PublicClient, chain: Blockchain,
  * bisection); every block when only whole blocks will do, or the provider keeps no state at the
  * cursor's block (null: read them all).
  */
-async function nativeBlocks(client: PublicClient, chain: Blockchain, watch: NativeWatch, cursor: ScanCursor, to: bigint, toHash: string): Promise<{ blocks: bigint[] | null; snapshot: BalanceSnapshot | null }> {
+async function nativeBlocks(
+  client: PublicClient,
+  chain: Blockchain,
+  watch: NativeWatch,
+  cursor: ScanCursor,
+  to: bigint,
+  toHash: string,
+): Promise<{ blocks: bigint[] | null; snapshot: BalanceSnapshot | null }> {
   if (watch.wholeBlocks) return { blocks: null, snapshot: null };
   if (watch.addresses.length === 0) return { blocks: [], snapshot: null };
   const addresses = watch.addresses;
@@ -295,7 +327,11 @@ export async function scanChain(db: Db, chain: Blockchain, client: PublicClient,
     } catch (error) {
       // What the chunks before did is kept: the tick ends with it, the next one goes on from there.
       if (chunks === 0) throw error;
-      log.warn("chain scan stopped mid-way; the next tick goes on", { chain: chain.slug, at: String(scanned.lastBlock), error: String((error as Error)?.message ?? error) });
+      log.warn("chain scan stopped mid-way; the next tick goes on", {
+        chain: chain.slug,
+        at: String(scanned.lastBlock),
+        error: String((error as Error)?.message ?? error),
+      });
       partial = true;
       break;
     }
@@ -363,7 +399,16 @@ async function scanRange(
   for (const block of bodies.values()) {
     for (const tx of block.transactions) {
       if (tx.to && tx.value > 0n) {
-        candidates.push({ txHash: tx.hash, logIndex: -1, blockNumber: block.number!, blockHash: block.hash!, from: getAddress(tx.from), to: getAddress(tx.to), tokenAddress: null, amount: tx.value });
+        candidates.push({
+          txHash: tx.hash,
+          logIndex: -1,
+          blockNumber: block.number!,
+          blockHash: block.hash!,
+          from: getAddress(tx.from),
+          to: getAddress(tx.to),
+          tokenAddress: null,
+          amount: tx.value,
+        });
       }
     }
   }
@@ -375,9 +420,11 @@ async function scanRange(
   blocks.set(to, { hash: last.hash!, timestamp: last.timestamp });
   for (const body of bodies.values()) if (!blocks.has(body.number!)) blocks.set(body.number!, { hash: body.hash!, timestamp: body.timestamp });
   const missing = [...new Set(relevant.map((c) => c.blockNumber))].filter((n) => !blocks.has(n));
-  for (const header of await Promise.all(missing.map((blockNumber) => client.getBlock({ blockNumber })))) blocks.set(header.number!, { hash: header.hash!, timestamp: header.timestamp });
+  for (const header of await Promise.all(missing.map((blockNumber) => client.getBlock({ blockNumber }))))
+    blocks.set(header.number!, { hash: header.hash!, timestamp: header.timestamp });
   // The chain moved between the reads: leave this range for the next tick.
-  for (const c of relevant) if (blocks.get(c.blockNumber)!.hash !== c.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${c.blockNumber}`);
+  for (const c of relevant)
+    if (blocks.get(c.blockNumber)!.hash !== c.blockHash) throw new Error(`reorg while scanning ${chain.slug} at block ${c.blockNumber}`);
 
   // Nothing counts before its receipt shows it (and a second provider confirms it, where there is one).
   const checked = await checkTransfers(client, relevant);
@@ -411,11 +458,20 @@ async function scanRange(
   // catching up has not seen the blocks mined before a deadline yet, so it keeps the old time.
   const caughtUp = to === head;
   const advanced = await db.transaction(async (tx) => {
-    const moved = await advanceCursor(tx, chain.id, { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash }, { lastBlock: to, lastBlockHash: last.hash!, updatedAt: caughtUp ? stamp : cursor.updatedAt });
+    const moved = await advanceCursor(
+      tx,
+      chain.id,
+      { lastBlock: cursor.lastBlock, genesisHash: cursor.genesisHash },
+      { lastBlock: to, lastBlockHash: last.hash!, updatedAt: caughtUp ? stamp : cursor.updatedAt },
+    );
     if (!moved) return null;
     await recordScannedTransfers(tx, rows);
     return rows.length;
   });
   if (advanced !== null && native.snapshot) balanceSnapshots.set(chain.id, native.snapshot);
-  return { transfers: advanced ?? 0, cursor: advanced !== null ? { lastBlock: to, lastBlockHash: last.hash!, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null };
+  return {
+    transfers: advanced ?? 0,
+    cursor:
+      advanced !== null ? { lastBlock: to, lastBlockHash: last.hash!, genesisHash: cursor.genesisHash, updatedAt: caughtUp ? stamp : cursor.updatedAt } : null,
+  };
 }

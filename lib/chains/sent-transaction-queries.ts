@@ -7,7 +7,10 @@ export type NewSentTransaction = Omit<SentTransaction, "id" | "status" | "blockN
 
 /** Records a signed transaction as in flight, before it is broadcast. */
 export async function recordSentTransaction(db: DbOrTx, row: NewSentTransaction, now: Date): Promise<SentTransaction> {
-  const [inserted] = await db.insert(sentTransactions).values({ ...row, status: "in_flight", createdAt: now, updatedAt: now }).returning();
+  const [inserted] = await db
+    .insert(sentTransactions)
+    .values({ ...row, status: "in_flight", createdAt: now, updatedAt: now })
+    .returning();
   return inserted!;
 }
 
@@ -71,7 +74,14 @@ export async function findUnreportedMined(db: DbOrTx, purpose: string, purposeId
   const [row] = await db
     .select()
     .from(sentTransactions)
-    .where(and(eq(sentTransactions.purpose, purpose), eq(sentTransactions.purposeId, purposeId), eq(sentTransactions.status, "mined"), isNull(sentTransactions.reportedAt)))
+    .where(
+      and(
+        eq(sentTransactions.purpose, purpose),
+        eq(sentTransactions.purposeId, purposeId),
+        eq(sentTransactions.status, "mined"),
+        isNull(sentTransactions.reportedAt),
+      ),
+    )
     .orderBy(desc(sentTransactions.id))
     .limit(1);
   return row ?? null;

@@ -71,7 +71,14 @@ export function isRpcUnreachable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 10; depth++) {
     if (typeof e !== "object") return false;
     const { name, code, message } = e as { name?: string; code?: string; message?: string };
-    if (name === "HttpRequestError" || name === "TimeoutError" || name === "WebSocketRequestError" || name === "SocketClosedError" || name === "WaitForTransactionReceiptTimeoutError") return true;
+    if (
+      name === "HttpRequestError" ||
+      name === "TimeoutError" ||
+      name === "WebSocketRequestError" ||
+      name === "SocketClosedError" ||
+      name === "WaitForTransactionReceiptTimeoutError"
+    )
+      return true;
     if (code && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(code)) return true;
     if (typeof message === "string" && /fetch failed|socket hang up/i.test(message)) return true;
     e = (e as { cause?: unknown }).cause;

@@ -67,7 +67,12 @@ export async function orderSweepGas(db: DbOrTx, merchantId: number, paymentOrder
  * The merchant's sweep gas per chain for sweeps last changed in [from, to) (the overview's month).
  * By the sweep's last update, which for a succeeded sweep is when it was swept.
  */
-export async function sweepGasTotals(db: DbOrTx, merchantId: number, from: Date, to: Date): Promise<Array<{ blockchainId: number; orders: number; gasUsed: bigint; gasCostWei: bigint }>> {
+export async function sweepGasTotals(
+  db: DbOrTx,
+  merchantId: number,
+  from: Date,
+  to: Date,
+): Promise<Array<{ blockchainId: number; orders: number; gasUsed: bigint; gasCostWei: bigint }>> {
   const rows = await db
     .select({
       blockchainId: paymentOrders.blockchainId,

@@ -66,13 +66,28 @@ export async function planSweep(client: PublicClient, from: Address, order: Paym
   const args = [order.depositDestination as Address, order.depositSalt as Hex, flushed.map((t) => t.address)] as const;
   const gas =
     order.depositFactoryVersion >= 2
-      ? await client.estimateContractGas({ address: order.depositFactory as Address, abi: depositFactoryV2Artifact.abi, functionName: "flush", args: [...args] as never, account: from })
-      : await client.estimateContractGas({ address: order.depositFactory as Address, abi: depositFactoryArtifact.abi, functionName: "deployAndFlush", args: [...args] as never, account: from });
-  if (gas > policy.maxGas) return { send: false, reason: `Sweep needs ${gas} gas, above the cap of ${policy.maxGas} (the destination may burn gas); flush it yourself.` };
+      ? await client.estimateContractGas({
+          address: order.depositFactory as Address,
+          abi: depositFactoryV2Artifact.abi,
+          functionName: "flush",
+          args: [...args] as never,
+          account: from,
+        })
+      : await client.estimateContractGas({
+          address: order.depositFactory as Address,
+          abi: depositFactoryArtifact.abi,
+          functionName: "deployAndFlush",
+          args: [...args] as never,
+          account: from,
+        });
+  if (gas > policy.maxGas)
+    return { send: false, reason: `Sweep needs ${gas} gas, above the cap of ${policy.maxGas} (the destination may burn gas); flush it yourself.` };
   if (native === 0n && tokenBalances.every((b) => b === 0n)) return { send: false, reason: "Nothing to sweep: the deposit address holds no balance." };
   const cost = gas * gasPrice;
   const nativeWorthIt = native > 0n && (policy.minValueGasMultiple <= 0 || native * 100n >= cost * BigInt(Math.round(policy.minValueGasMultiple * 100)));
-  const tokenWorthIt = tokens.some((t, i) => tokenBalances[i]! > 0n && (policy.minTokenUnits <= 0 || tokenBalances[i]! >= BigInt(policy.minTokenUnits) * 10n ** BigInt(t.decimals)));
+  const tokenWorthIt = tokens.some(
+    (t, i) => tokenBalances[i]! > 0n && (policy.minTokenUnits <= 0 || tokenBalances[i]! >= BigInt(policy.minTokenUnits) * 10n ** BigInt(t.decimals)),
+  );
   if (!nativeWorthIt && !tokenWorthIt) {
     const reason = tokenBalances.some((b) => b > 0n)
       ? `Below the sweep minimum of ${policy.minTokenUnits} tokens; flush it yourself.`

@@ -5,7 +5,17 @@ import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
 import { depositFactoryArtifact, depositFactoryV2Artifact } from "./contract-artifacts";
-import { addSweepGas, claimSweep, highestTransferBlocks, deferPendingSweep, findBroadcastSweeps, findDueSweeps, markSubmittedSweepSucceeded, noteSweepBroadcast, updateSweep } from "./queries";
+import {
+  addSweepGas,
+  claimSweep,
+  highestTransferBlocks,
+  deferPendingSweep,
+  findBroadcastSweeps,
+  findDueSweeps,
+  markSubmittedSweepSucceeded,
+  noteSweepBroadcast,
+  updateSweep,
+} from "./queries";
 import { devnetSweeper } from "./sandbox-devnet";
 import { redactUrls } from "@/lib/redact";
 import { consume } from "@/lib/rate-limit/fixed-window";
@@ -81,7 +91,13 @@ interface SweepRun {
  * Orders of a DepositFactoryV2 go in batches (grouped by the order's asset, up to the policy's
  * batch size, a group below it waiting up to its max wait); orders of the first factory one by one.
  */
-export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: PublicClient, now = new Date(), options: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepConfirmedDeposits(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  now = new Date(),
+  options: SweepOptions = {},
+): Promise<SweepResult> {
   const policy = options.policy ?? sweepPolicy(chain);
   const sending = options.sending ?? (chain.isDevnet ? "node" : "managed");
   const key = sweeperKey(chain);
@@ -96,7 +112,10 @@ export async function sweepConfirmedDeposits(db: Db, chain: Blockchain, client: 
   // A payment is swept once its newest transfer's block is at or below the chain's `safe` block
   // (its confirmation threshold was met when the order was confirmed): docs/design/chain-engine.md › Sweeps.
   const safe = await finalityHead(client, chain, "safe", await client.getBlockNumber({ cacheTime: 0 }));
-  const paymentBlocks = await highestTransferBlocks(db, due.map((d) => d.order.id));
+  const paymentBlocks = await highestTransferBlocks(
+    db,
+    due.map((d) => d.order.id),
+  );
   const ready: DueSweep[] = [];
   for (const item of due) {
     const paymentBlock = paymentBlocks.get(item.order.id);
@@ -160,12 +179,14 @@ async function settleBroadcastSweeps(db: Db, chain: Blockchain, client: PublicCl
     const receipt = await client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
     if (!receipt || receipt.status !== "success") continue;
     const failed = new Set<string>();
-    for (const event of parseEventLogs({ abi: depositFactoryV2Artifact.abi, eventName: "FlushFailed", logs: receipt.logs })) failed.add(event.args.forwarder.toLowerCase());
+    for (const event of parseEventLogs({ abi: depositFactoryV2Artifact.abi, eventName: "FlushFailed", logs: receipt.logs }))
+      failed.add(event.args.forwarder.toLowerCase());
     const count = BigInt(rows.length);
     const share = { gas: receipt.gasUsed / count, costWei: (receipt.gasUsed * receipt.effectiveGasPrice) / count };
     for (const { sweep, order } of rows) {
       if (failed.has(order.receivingAddress.toLowerCase())) continue;
-      if (!(await markSubmittedSweepSucceeded(db, sweep.id, { txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }, new Date()))) continue;
+      if (!(await markSubmittedSweepSucceeded(db, sweep.id, { txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }, new Date())))
+        continue;
       await addSweepGas(db, sweep.id, share, true);
       result.swept.push(order.orderId);
     }
@@ -223,7 +244,14 @@ async function sweepAlone(run: SweepRun, { sweep, order }: DueSweep): Promise<vo
 }
 
 async function markSwept(run: SweepRun, sweep: Sweep, order: PaymentOrder, { hash, receipt }: Sent, share: { gas: bigint; costWei: bigint }): Promise<void> {
-  await updateSweep(run.db, sweep.id, { status: "succeeded", txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, lastError: null, updatedAt: new Date() });
+  await updateSweep(run.db, sweep.id, {
+    status: "succeeded",
+    txHash: hash,
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+    lastError: null,
+    updatedAt: new Date(),
+  });
   await addSweepGas(run.db, sweep.id, share, true);
   run.result.swept.push(order.orderId);
 }
@@ -315,15 +343,27 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
       const replaceAfterMs = options.replaceAfterMs ?? env.TX_REPLACE_AFTER_SECONDS * 1000;
       // Recorded as the sweep of its lowest id: a batch of one is sent, resumed and reported exactly as a single sweep.
       const purposeId = Math.min(...claimedItems.map(({ claimed }) => claimed.id));
-      sent = await sendManaged(db, chain, client, key, { purpose: "sweep", purposeId }, async () => {
-        const { to, data, gas } = await build();
-        return { to, data, gas };
-      }, { replaceAfterMs, waitMs: options.waitMs ?? 60_000 });
+      sent = await sendManaged(
+        db,
+        chain,
+        client,
+        key,
+        { purpose: "sweep", purposeId },
+        async () => {
+          const { to, data, gas } = await build();
+          return { to, data, gas };
+        },
+        { replaceAfterMs, waitMs: options.waitMs ?? 60_000 },
+      );
     } else {
       const { args, gas } = await build();
       sent = await sweeper.run(async (wallet) => {
         const hash = await wallet.writeContract({ address: factory, abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args, gas });
-        await noteSweepBroadcast(db, claimedItems.map(({ claimed }) => claimed.id), hash);
+        await noteSweepBroadcast(
+          db,
+          claimedItems.map(({ claimed }) => claimed.id),
+          hash,
+        );
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
     }
@@ -336,7 +376,9 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
   const { hash, receipt } = sent;
   const transaction = await client.getTransaction({ hash });
   const { args: sentArgs } = decodeFunctionData({ abi: depositFactoryV2Artifact.abi, data: transaction.input });
-  const inBatch = new Set(((sentArgs?.[0] ?? []) as ReadonlyArray<{ destination: Address; salt: Hex }>).map((d) => `${d.destination.toLowerCase()}:${d.salt.toLowerCase()}`));
+  const inBatch = new Set(
+    ((sentArgs?.[0] ?? []) as ReadonlyArray<{ destination: Address; salt: Hex }>).map((d) => `${d.destination.toLowerCase()}:${d.salt.toLowerCase()}`),
+  );
   const failures = new Map<string, Hex>();
   for (const event of parseEventLogs({ abi: depositFactoryV2Artifact.abi, eventName: "FlushFailed", logs: receipt.logs })) {
     if (event.address.toLowerCase() === factory.toLowerCase()) failures.set(event.args.forwarder.toLowerCase(), event.args.reason);
@@ -355,7 +397,12 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
       continue;
     }
     await addSweepGas(db, claimed.id, share, false);
-    await settleFailure(run, claimed, order, new Error(`Its flush failed inside batch transaction ${hash} (revert data ${reason.slice(0, 74)}); the other deposits were swept.`));
+    await settleFailure(
+      run,
+      claimed,
+      order,
+      new Error(`Its flush failed inside batch transaction ${hash} (revert data ${reason.slice(0, 74)}); the other deposits were swept.`),
+    );
   }
 }
 

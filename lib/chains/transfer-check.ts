@@ -46,7 +46,10 @@ function supports(claim: TransferClaim, receipt: RpcTransactionReceipt | null, t
   if (claim.tokenAddress === null) {
     // A top-level native transfer: the receipt names the same sender and recipient; the value is the transaction's.
     if (!same(receipt.from, claim.from) || !same(receipt.to, claim.to)) return false;
-    return transaction === undefined || (transaction !== null && same(transaction.blockHash, claim.blockHash) && same(transaction.to, claim.to) && BigInt(transaction.value) === claim.amount);
+    return (
+      transaction === undefined ||
+      (transaction !== null && same(transaction.blockHash, claim.blockHash) && same(transaction.to, claim.to) && BigInt(transaction.value) === claim.amount)
+    );
   }
   // A Transfer log: the receipt's own logs hold it, at the same index, with the same token, parties and amount.
   return receipt.logs.some(
@@ -104,11 +107,16 @@ export async function checkTransfers(client: PublicClient, claims: TransferClaim
       } catch (error) {
         // Every other provider is down: one provider's word, as with a single one (availability over a second opinion).
         if ((error as { providerVerdict?: string }).providerVerdict === "answer") throw error;
-        log.warn("no second provider answered: the transfer is taken on one provider's receipt", { tx_hash: hash, provider, error: String((error as Error)?.message ?? error) });
+        log.warn("no second provider answered: the transfer is taken on one provider's receipt", {
+          tx_hash: hash,
+          provider,
+          error: String((error as Error)?.message ?? error),
+        });
       }
     }
     own.forEach((claim, i) => {
-      const verdict: ClaimVerdict = second === null ? (first[i] ? "confirmed" : "refuted") : first[i] && second[i] ? "confirmed" : !first[i] && !second[i] ? "refuted" : "disputed";
+      const verdict: ClaimVerdict =
+        second === null ? (first[i] ? "confirmed" : "refuted") : first[i] && second[i] ? "confirmed" : !first[i] && !second[i] ? "refuted" : "disputed";
       verdicts.set(claim, verdict);
     });
     if (receipt && own.some((c) => verdicts.get(c) === "confirmed")) receipts.set(hash, formatTransactionReceipt(receipt));

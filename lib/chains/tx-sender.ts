@@ -1,12 +1,30 @@
 import "server-only";
-import { formatGwei, keccak256, parseTransaction, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import {
+  formatGwei,
+  keccak256,
+  parseTransaction,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SentTransaction } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { observeSentTransaction } from "@/lib/metrics/record";
 import { describeError, log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
-import { findInFlight, findUnreportedMined, highestRecordedNonce, markRejected, markReported, recordSentTransaction, settleNonce } from "./sent-transaction-queries";
+import {
+  findInFlight,
+  findUnreportedMined,
+  highestRecordedNonce,
+  markRejected,
+  markReported,
+  recordSentTransaction,
+  settleNonce,
+} from "./sent-transaction-queries";
 import { isRpcUnreachable, withAccountLock } from "./serial-sender";
 
 /** What to send: a call with an explicit gas limit (the caller estimated it). */
@@ -62,7 +80,9 @@ export async function feesWithinCeiling(client: PublicClient, ceiling: bigint): 
   const [block, tip] = await Promise.all([client.getBlock({ blockTag: "latest" }), client.estimateMaxPriorityFeePerGas()]);
   const baseFee = block.baseFeePerGas ?? 0n;
   if (baseFee + tip > ceiling) {
-    throw new FeeAboveCeilingError(`Waiting: base fee ${formatGwei(baseFee)} gwei + tip ${formatGwei(tip)} gwei is above the ceiling of ${formatGwei(ceiling)} gwei.`);
+    throw new FeeAboveCeilingError(
+      `Waiting: base fee ${formatGwei(baseFee)} gwei + tip ${formatGwei(tip)} gwei is above the ceiling of ${formatGwei(ceiling)} gwei.`,
+    );
   }
   const wanted = baseFee * 2n + tip;
   return { maxFeePerGas: wanted > ceiling ? ceiling : wanted, maxPriorityFeePerGas: tip };
@@ -169,7 +189,11 @@ export async function sendManaged(
     let mine = open.filter(isMine);
     // Another purpose's nonce the node forgot would hold back every later one: broadcast it again first.
     for (const nonce of new Set(open.filter((row) => !isMine(row)).map((row) => row.nonce))) {
-      await rebroadcastIfForgotten(chain, client, open.filter((row) => row.nonce === nonce));
+      await rebroadcastIfForgotten(
+        chain,
+        client,
+        open.filter((row) => row.nonce === nonce),
+      );
     }
     if (mine.length === 0) {
       const request = await build();
@@ -194,7 +218,15 @@ export async function sendManaged(
 type LocalAccount = ReturnType<typeof privateKeyToAccount>;
 type SignedRequest = TxRequest & Fees & { nonce: bigint };
 
-async function signRecordBroadcast(db: Db, chain: Blockchain, client: PublicClient, account: LocalAccount, target: TxPurpose, tx: SignedRequest, event: "sent" | "replaced"): Promise<SentTransaction> {
+async function signRecordBroadcast(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  account: LocalAccount,
+  target: TxPurpose,
+  tx: SignedRequest,
+  event: "sent" | "replaced",
+): Promise<SentTransaction> {
   const raw = await account.signTransaction({
     type: "eip1559",
     chainId: chain.chainId,
@@ -237,7 +269,12 @@ async function signRecordBroadcast(db: Db, chain: Blockchain, client: PublicClie
   }
   observeSentTransaction(chain.slug, event);
   log.info(event === "sent" ? "transaction sent" : "transaction replaced", {
-    chain: chain.slug, purpose: target.purpose, purpose_id: target.purposeId, nonce: String(tx.nonce), hash: row.hash, max_fee_gwei: formatGwei(tx.maxFeePerGas),
+    chain: chain.slug,
+    purpose: target.purpose,
+    purpose_id: target.purposeId,
+    nonce: String(tx.nonce),
+    hash: row.hash,
+    max_fee_gwei: formatGwei(tx.maxFeePerGas),
   });
   return row;
 }
@@ -314,7 +351,12 @@ async function watch(db: Db, chain: Blockchain, client: PublicClient, account: L
       } else if (!feeWaitLogged) {
         feeWaitLogged = true;
         observeSentTransaction(chain.slug, "fee_waiting");
-        log.warn("stuck transaction waits: a replacement would exceed the fee ceiling", { chain: chain.slug, hash: latest.hash, max_fee_gwei: formatGwei(previous.maxFeePerGas), ceiling_gwei: formatGwei(chain.maxFeePerGas) });
+        log.warn("stuck transaction waits: a replacement would exceed the fee ceiling", {
+          chain: chain.slug,
+          hash: latest.hash,
+          max_fee_gwei: formatGwei(previous.maxFeePerGas),
+          ceiling_gwei: formatGwei(chain.maxFeePerGas),
+        });
       }
     }
     if (Date.now() - started >= options.waitMs) {

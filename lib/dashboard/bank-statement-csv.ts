@@ -37,7 +37,10 @@ function statementLines(movement: Movement, currency: string): CsvValue[][] {
     lines.push([date, description, new CsvDecimal(movement.type === "payment" ? entry.fiatAmount : negate(entry.fiatAmount)), reference]);
   }
   if (entry.gasFiatAmount && entry.gasFiatCurrency === currency) {
-    const description = movement.type === "sweep" ? `Network fee: sweep of ${entry.orderId} to your wallet, tx ${entry.txHash}` : `Network fee: gasless payment relayed for ${entry.orderId}, tx ${entry.txHash}`;
+    const description =
+      movement.type === "sweep"
+        ? `Network fee: sweep of ${entry.orderId} to your wallet, tx ${entry.txHash}`
+        : `Network fee: gasless payment relayed for ${entry.orderId}, tx ${entry.txHash}`;
     lines.push([date, description, new CsvDecimal(negate(entry.gasFiatAmount)), reference]);
   }
   return lines;

@@ -113,14 +113,16 @@ async function* batched<R extends { at: Date; id: number }, C = null>(
 /** The transfers of the orders of a batch, by order: what a sweep moved and what a refund's money was worth when it arrived. */
 async function transfersByOrder(db: DbOrTx, merchantId: number, orderIds: number[]): Promise<Map<number, Transaction[]>> {
   const byOrder = new Map<number, Transaction[]>();
-  for (const t of await transfersOfOrders(db, merchantId, [...new Set(orderIds)])) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
+  for (const t of await transfersOfOrders(db, merchantId, [...new Set(orderIds)]))
+    byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
   return byOrder;
 }
 
 const isLive = (t: Transaction) => t.status === "pending" || t.status === "confirmed";
 const sameToken = (a: string | null, b: string | null) => (a ?? null)?.toLowerCase() === (b ?? null)?.toLowerCase();
 /** The latest live transfer of an asset to the order: its detected price values that asset's later movements (sweep, refund). */
-const latestOf = (transfers: Transaction[], tokenAddress: string | null) => transfers.filter((t) => isLive(t) && sameToken(t.tokenAddress, tokenAddress)).at(-1) ?? null;
+const latestOf = (transfers: Transaction[], tokenAddress: string | null) =>
+  transfers.filter((t) => isLive(t) && sameToken(t.tokenAddress, tokenAddress)).at(-1) ?? null;
 
 const valuationColumns = (v: Valuation | null): CsvValue[] => [v?.basis ?? null, v?.feeds || null, v?.at ?? null];
 
@@ -139,7 +141,17 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
       at: t.at,
       type: "payment",
       id: t.id,
-      entry: { orderId: order?.orderId ?? null, txHash: t.txHash, currency: t.currency, amount: formatAmount(units, decimals), fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: gasFiat, gasFiatCurrency: gasFiat ? "USD" : null, counted: t.counted },
+      entry: {
+        orderId: order?.orderId ?? null,
+        txHash: t.txHash,
+        currency: t.currency,
+        amount: formatAmount(units, decimals),
+        fiatCurrency: value?.fiatCurrency ?? null,
+        fiatAmount: fiat,
+        gasFiatAmount: gasFiat,
+        gasFiatCurrency: gasFiat ? "USD" : null,
+        counted: t.counted,
+      },
       values: [
         t.at.toISOString(),
         "payment",
@@ -173,7 +185,13 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
 
 async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
   const read = (after: MovementCursor | null) => refundMovementsBatch(db, merchantId, range, after, batchSize);
-  for await (const { row: r, context } of batched(read, (rows) => transfersByOrder(db, merchantId, rows.map((row) => row.order.id)))) {
+  for await (const { row: r, context } of batched(read, (rows) =>
+    transfersByOrder(
+      db,
+      merchantId,
+      rows.map((row) => row.order.id),
+    ),
+  )) {
     const units = BigInt(r.amount);
     const decimals = r.order.decimals;
     // Money going back is valued as it was when it arrived: the order's locked rate, else the price when its transfer was detected.
@@ -183,7 +201,17 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
       at: r.at,
       type: "refund",
       id: r.id,
-      entry: { orderId: r.order.orderId, txHash: r.txHash, currency: r.currency, amount: formatAmount(units, decimals), fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: null, gasFiatCurrency: null, counted: null },
+      entry: {
+        orderId: r.order.orderId,
+        txHash: r.txHash,
+        currency: r.currency,
+        amount: formatAmount(units, decimals),
+        fiatCurrency: value?.fiatCurrency ?? null,
+        fiatAmount: fiat,
+        gasFiatAmount: null,
+        gasFiatCurrency: null,
+        counted: null,
+      },
       values: [
         r.at.toISOString(),
         "refund",
@@ -224,7 +252,13 @@ async function* refundsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
  */
 async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
   const read = (after: MovementCursor | null) => sweepMovementsBatch(db, merchantId, range, after, batchSize);
-  for await (const { row: s, context } of batched(read, (rows) => transfersByOrder(db, merchantId, rows.map((row) => row.order.id)))) {
+  for await (const { row: s, context } of batched(read, (rows) =>
+    transfersByOrder(
+      db,
+      merchantId,
+      rows.map((row) => row.order.id),
+    ),
+  )) {
     const chain = findBlockchainById(s.blockchainId);
     const transfers = (context.get(s.order.id) ?? []).filter(isLive);
     const assets = new Map<string, { currency: string; tokenAddress: string | null; units: bigint }>();
@@ -240,7 +274,10 @@ async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRang
     const rows = assets.size ? [...assets.values()] : [{ currency: s.order.currency, tokenAddress: s.order.tokenAddress, units: null }];
     for (const [i, asset] of rows.entries()) {
       const decimals = tokenDecimals(s.blockchainId, asset.currency, s.order.decimals);
-      const value = asset.units === null ? null : valuation(s.order, { blockchainId: s.blockchainId, tokenAddress: asset.tokenAddress }, latestOf(transfers, asset.tokenAddress));
+      const value =
+        asset.units === null
+          ? null
+          : valuation(s.order, { blockchainId: s.blockchainId, tokenAddress: asset.tokenAddress }, latestOf(transfers, asset.tokenAddress));
       const amount = asset.units === null ? null : formatAmount(asset.units, decimals);
       const fiat = value && asset.units !== null ? fiatValue(asset.units, decimals, value.rate, value.fiatCurrency) : null;
       const first = i === 0;
@@ -248,7 +285,17 @@ async function* sweepsInternal(db: DbOrTx, merchantId: number, range: ExportRang
         at: s.at,
         type: "sweep",
         id: s.id,
-        entry: { orderId: s.order.orderId, txHash: s.txHash, currency: asset.currency, amount, fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: first ? gasFiat : null, gasFiatCurrency: first && gasFiat ? "USD" : null, counted: null },
+        entry: {
+          orderId: s.order.orderId,
+          txHash: s.txHash,
+          currency: asset.currency,
+          amount,
+          fiatCurrency: value?.fiatCurrency ?? null,
+          fiatAmount: fiat,
+          gasFiatAmount: first ? gasFiat : null,
+          gasFiatCurrency: first && gasFiat ? "USD" : null,
+          counted: null,
+        },
         values: [
           s.at.toISOString(),
           "sweep",
@@ -297,7 +344,17 @@ async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
       at: p.at,
       type: "payout",
       id: p.id,
-      entry: { orderId: null, txHash: batch.txHash, currency: batch.currency, amount, fiatCurrency: value?.fiatCurrency ?? null, fiatAmount: fiat, gasFiatAmount: null, gasFiatCurrency: null, counted: null },
+      entry: {
+        orderId: null,
+        txHash: batch.txHash,
+        currency: batch.currency,
+        amount,
+        fiatCurrency: value?.fiatCurrency ?? null,
+        fiatAmount: fiat,
+        gasFiatAmount: null,
+        gasFiatCurrency: null,
+        counted: null,
+      },
       values: [
         p.at.toISOString(),
         "payout",
@@ -330,8 +387,7 @@ async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
   }
 }
 
-const before = (a: Movement, b: Movement) =>
-  a.at.getTime() - b.at.getTime() || typeRank[a.type] - typeRank[b.type] || a.id - b.id;
+const before = (a: Movement, b: Movement) => a.at.getTime() - b.at.getTime() || typeRank[a.type] - typeRank[b.type] || a.id - b.id;
 
 /** The sources merged into one (time, cause, id) order: each is already sorted, so only their heads are compared. */
 export async function* mergedMovements(sources: Array<AsyncGenerator<Movement>>): AsyncGenerator<Movement> {
@@ -356,7 +412,12 @@ export function movementsCsvStream(db: DbOrTx, merchantId: number, range: Export
 
 /** Every movement of the merchant's in the range, merged in order. The sources start reading only when first pulled. */
 export function movements(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
-  return mergedMovements([payments(db, merchantId, range), sweepsInternal(db, merchantId, range), refundsOut(db, merchantId, range), payoutsOut(db, merchantId, range)]);
+  return mergedMovements([
+    payments(db, merchantId, range),
+    sweepsInternal(db, merchantId, range),
+    refundsOut(db, merchantId, range),
+    payoutsOut(db, merchantId, range),
+  ]);
 }
 
 async function* movementRows(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<CsvValue[]> {

@@ -30,5 +30,16 @@ export async function loadOrderDetail(db: DbOrTx, merchantId: number, orderKey: 
     listOrderRefunds(db, order.id),
     listOrderRelays(db, merchantId, order.id),
   ]);
-  return { order, events, timeline: buildOrderTimeline(order, events, transfers, sweep), transfers, deliveries, summary, head, sweep, refunds: refunds.map((r) => serializeRefund(r, order)), relays };
+  return {
+    order,
+    events,
+    timeline: buildOrderTimeline(order, events, transfers, sweep),
+    transfers,
+    deliveries,
+    summary,
+    head,
+    sweep,
+    refunds: refunds.map((r) => serializeRefund(r, order)),
+    relays,
+  };
 }

@@ -7,7 +7,10 @@ import type { OrderSearch } from "@/lib/orders/queries";
 export const ordersPageSize = 25;
 const dayMs = 24 * 60 * 60 * 1000;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)));
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)));
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional()).catch(undefined);
 
 /** The orders page's search parameters; anything malformed is simply ignored. */

@@ -54,8 +54,19 @@ export function buildOrderTimeline(order: PaymentOrder, events: OrderEvent[], tr
   });
   const transferEntries: TimelineEntry[] = [...transfers]
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-    .map((t) => ({ kind: "transfer", key: `t${t.id}`, at: t.createdAt, amount: transferAmount(order, t), currency: t.currency, from: t.fromAddress, txHash: t.txHash, status: t.status, counted: t.counted }));
-  const sweepEntries: TimelineEntry[] = sweep?.status === "succeeded" ? [{ kind: "sweep", key: `s${sweep.id}`, at: sweep.updatedAt, txHash: sweep.txHash, to: order.depositDestination }] : [];
+    .map((t) => ({
+      kind: "transfer",
+      key: `t${t.id}`,
+      at: t.createdAt,
+      amount: transferAmount(order, t),
+      currency: t.currency,
+      from: t.fromAddress,
+      txHash: t.txHash,
+      status: t.status,
+      counted: t.counted,
+    }));
+  const sweepEntries: TimelineEntry[] =
+    sweep?.status === "succeeded" ? [{ kind: "sweep", key: `s${sweep.id}`, at: sweep.updatedAt, txHash: sweep.txHash, to: order.depositDestination }] : [];
 
   const rank: Record<TimelineEntry["kind"], number> = { created: 0, transfer: 1, event: 2, sweep: 3 };
   const queues = [transferEntries, eventEntries, sweepEntries];
@@ -71,9 +82,14 @@ export function buildOrderTimeline(order: PaymentOrder, events: OrderEvent[], tr
     if (!next) return merged;
     const entry = next.shift()!;
     // An event names the transfer it is about: that transfer is shown first, even if its clock read later.
-    const cause = entry.kind === "event" ? (entry.event.data as { transaction?: { transaction_hash?: string } | null }).transaction?.transaction_hash : undefined;
+    const cause =
+      entry.kind === "event" ? (entry.event.data as { transaction?: { transaction_hash?: string } | null }).transaction?.transaction_hash : undefined;
     if (cause) {
-      for (let index = transferEntries.findIndex((t) => t.kind === "transfer" && t.txHash === cause); index >= 0; index = transferEntries.findIndex((t) => t.kind === "transfer" && t.txHash === cause)) {
+      for (
+        let index = transferEntries.findIndex((t) => t.kind === "transfer" && t.txHash === cause);
+        index >= 0;
+        index = transferEntries.findIndex((t) => t.kind === "transfer" && t.txHash === cause)
+      ) {
         merged.push(...transferEntries.splice(index, 1));
       }
     }

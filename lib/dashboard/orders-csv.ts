@@ -68,7 +68,13 @@ const isLive = (t: Transaction) => t.status === "pending" || t.status === "confi
 
 /** An order's money in fiat: each transfer of its own asset at its valuation, summed (one currency: the locked rate's, or USD). */
 function fiatOfOrder(order: ExportOrderRow, own: Transaction[], decimals: number) {
-  const valued = { blockchainId: order.blockchainId, tokenAddress: order.tokenAddress, priceCurrency: order.priceCurrency, rate: order.rate, rateSource: order.rateSource ? JSON.parse(order.rateSource) : null };
+  const valued = {
+    blockchainId: order.blockchainId,
+    tokenAddress: order.tokenAddress,
+    priceCurrency: order.priceCurrency,
+    rate: order.rate,
+    rateSource: order.rateSource ? JSON.parse(order.rateSource) : null,
+  };
   // The rate shown: the locked one, else the price recorded for the order's latest transfer (a reorged one too: its price still held).
   const latestPriced = [...own].reverse().find((t) => t.usdRate) ?? null;
   const shown = valuation(valued, order, latestPriced);
@@ -92,10 +98,18 @@ function fiatOfOrder(order: ExportOrderRow, own: Transaction[], decimals: number
 
 function orderRow(order: ExportOrderRow, transfers: Transaction[]): CsvValue[] {
   const money = orderMoney(
-    { status: order.status, tokenAddress: order.tokenAddress, expiresAt: new Date(order.expiresAt), decimals: order.decimals, atRiskReason: order.atRiskReason },
+    {
+      status: order.status,
+      tokenAddress: order.tokenAddress,
+      expiresAt: new Date(order.expiresAt),
+      decimals: order.decimals,
+      atRiskReason: order.atRiskReason,
+    },
     transfers,
   );
-  const own = transfers.filter((t) => t.blockchainId === order.blockchainId && (t.tokenAddress ?? null)?.toLowerCase() === (order.tokenAddress ?? null)?.toLowerCase());
+  const own = transfers.filter(
+    (t) => t.blockchainId === order.blockchainId && (t.tokenAddress ?? null)?.toLowerCase() === (order.tokenAddress ?? null)?.toLowerCase(),
+  );
   const fiat = fiatOfOrder(order, own, order.decimals);
   return [
     order.orderId,
@@ -133,7 +147,11 @@ async function* orderRows(db: DbOrTx, merchantId: number, range: ExportRange): A
   let after: string[] | null = null;
   for (;;) {
     const rows = await exportOrdersBatch(db, merchantId, range, after, batchSize);
-    const transfers = await transfersOfOrders(db, merchantId, rows.map((o) => o.id));
+    const transfers = await transfersOfOrders(
+      db,
+      merchantId,
+      rows.map((o) => o.id),
+    );
     const byOrder = new Map<number, Transaction[]>();
     for (const t of transfers) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
     for (const order of rows) yield orderRow(order, byOrder.get(order.id) ?? []);

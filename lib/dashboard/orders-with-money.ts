@@ -10,7 +10,11 @@ import { transfersOfOrders } from "@/lib/transactions/queries";
  * arrived beside what counted (lib/orders/order-money.ts), read for the whole page in one statement.
  */
 export async function ordersWithMoney(db: DbOrTx, merchantId: number, orders: PaymentOrder[]): Promise<OrderJson[]> {
-  const transfers = await transfersOfOrders(db, merchantId, orders.map((o) => o.id));
+  const transfers = await transfersOfOrders(
+    db,
+    merchantId,
+    orders.map((o) => o.id),
+  );
   const byOrder = new Map<number, Transaction[]>();
   for (const t of transfers) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
   return orders.map((o) => serializeOrder(o, null, null, [], orderMoney(o, byOrder.get(o.id) ?? [])));

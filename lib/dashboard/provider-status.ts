@@ -28,7 +28,19 @@ export function providerStatus(now = Date.now()): ProviderStatusRow[] {
     .filter((chain) => chain.rpcUrls.length > 0)
     .flatMap((chain) => {
       const providers = health.get(chain.slug);
-      if (!providers) return [{ key: `${chain.slug}:-`, chain: chain.name, provider: `${chain.rpcUrls.length} configured`, state: "not used yet", aside: false, errorRate: "–", latency: "–", headLag: "–" }];
+      if (!providers)
+        return [
+          {
+            key: `${chain.slug}:-`,
+            chain: chain.name,
+            provider: `${chain.rpcUrls.length} configured`,
+            state: "not used yet",
+            aside: false,
+            errorRate: "–",
+            latency: "–",
+            headLag: "–",
+          },
+        ];
       return providers.map((p, index) => ({
         key: `${chain.slug}:${index + 1}`,
         chain: chain.name,

@@ -16,5 +16,8 @@ export function describeWebhookTest(result: WebhookTestResult): { kind: "ok" | "
   if (result.succeeded) return { kind: "ok", text: `Delivered: your endpoint answered HTTP ${result.status_code} in ${took}.` };
   if (result.status_code !== null)
     return { kind: "error", text: `Not delivered: your endpoint answered HTTP ${result.status_code} after ${took}. It must answer with a 2xx status.` };
-  return { kind: "error", text: `Not delivered after ${took}: ${result.error ?? "the endpoint could not be reached"}. Check the URL and that your server is running.` };
+  return {
+    kind: "error",
+    text: `Not delivered after ${took}: ${result.error ?? "the endpoint could not be reached"}. Check the URL and that your server is running.`,
+  };
 }

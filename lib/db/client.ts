@@ -54,7 +54,11 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     const cachedPlansClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "auto", ...sessionSettings() } });
     cachedPlanDbs.set(db, drizzle(withNamedStatements(cachedPlansClient), { schema, logger: options.logger }) as unknown as Db);
     // List pages one index answers in order, on connections whose planner may not sort (see `withoutSortsPool`).
-    const noSortsClient = postgres(options.url, { max: 10, ...outageBounds(), connection: { plan_cache_mode: "force_custom_plan", application_name: noSortsApplicationName, ...noSortSettings, ...sessionSettings() } });
+    const noSortsClient = postgres(options.url, {
+      max: 10,
+      ...outageBounds(),
+      connection: { plan_cache_mode: "force_custom_plan", application_name: noSortsApplicationName, ...noSortSettings, ...sessionSettings() },
+    });
     noSortDbs.set(db, drizzle(withNamedStatements(noSortsClient), { schema, logger: options.logger }) as unknown as Db);
     const url = options.url;
     sessionConnectionOpeners.set(db, (onclose) => {
@@ -210,7 +214,8 @@ function shouldName(query: string): boolean {
  * reused. Transactions and savepoints get the same client.
  */
 function withNamedStatements<T extends PostgresClient>(client: T): T {
-  const scoped = (method: "begin" | "savepoint") =>
+  const scoped =
+    (method: "begin" | "savepoint") =>
     (...args: unknown[]) => {
       const fn = args.pop() as (tx: PostgresClient) => unknown;
       return (Reflect.get(client, method) as (...a: unknown[]) => unknown)(...args, (tx: PostgresClient) => fn(withNamedStatements(tx)));

@@ -49,7 +49,13 @@ export function maintainedCount(list: CountedListName, merchantId: number, keys:
 }
 
 /** How the counts' changes fold (lib/db/folded-changes.ts). */
-const listCountTotals: FoldedTotals = { lock: "list_counts", changes: listCountChanges, totals: listCounts, keys: ["list", "scope_id", "kind", "currency"], sums: ["rows"] };
+const listCountTotals: FoldedTotals = {
+  lock: "list_counts",
+  changes: listCountChanges,
+  totals: listCounts,
+  keys: ["list", "scope_id", "kind", "currency"],
+  sums: ["rows"],
+};
 
 /** Folds up to `limit` of the merchant's pending count changes into its counts (`foldMerchantChanges`). Returns the changes folded. */
 export function foldListCounts(db: DbOrTx, merchantId: number, limit = 10_000): Promise<number> {

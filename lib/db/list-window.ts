@@ -42,7 +42,9 @@ function boundedCount(list: CountedList, bound: number = exactCountBound): SQL<n
         sql`, `,
       )}`
     : sql``;
-  return sql<number>`(select count(*)::int from (select 1 from ${list.table} where ${list.where ?? sql`true`}${order} limit ${bound + 1}) bounded)`.mapWith(Number);
+  return sql<number>`(select count(*)::int from (select 1 from ${list.table} where ${list.where ?? sql`true`}${order} limit ${bound + 1}) bounded)`.mapWith(
+    Number,
+  );
 }
 
 /** The same count on its own: for a page past the end, which has no row to carry it. */
@@ -167,7 +169,13 @@ export async function withoutSorts<T>(db: DbOrTx, read: (handle: DbOrTx) => Prom
       ),
     );
     const result = await read(tx);
-    if (nested) await tx.execute(sql`select ${sql.join(settings.map(([name]) => sql`set_config(${name}, ${String(before![name])}, true)`), sql`, `)}`);
+    if (nested)
+      await tx.execute(
+        sql`select ${sql.join(
+          settings.map(([name]) => sql`set_config(${name}, ${String(before![name])}, true)`),
+          sql`, `,
+        )}`,
+      );
     return result;
   });
 }
@@ -217,7 +225,10 @@ async function readPageOn<R extends { sortKey: string[]; total: number | null }>
   const following = count - window.offset - window.limit;
   const known = sql<null>`null::int`;
   if (fromNearerEnd && following < window.offset) {
-    const found = await read({ reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null }, db);
+    const found = await read(
+      { reverse: true, offset: Math.max(0, following), limit: Math.min(window.limit, count - window.offset), total: known, after: null },
+      db,
+    );
     const page = found.reverse();
     const last = page[page.length - 1];
     return { page, count, nextKey: following > 0 && last ? last.sortKey : null };

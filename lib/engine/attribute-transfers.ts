@@ -24,7 +24,11 @@ async function ordersPaidAt(db: DbOrTx, chain: Blockchain, recipients: string[])
   const byAddress = new Map(orders.map((o) => [o.receivingAddress, o]));
   // Orders with several methods whose deposit address on this chain is not the chosen method's.
   const byMethodAddress = new Map<string, PaymentOrder>();
-  for (const order of await findOrdersByMethodAddresses(db, chain.id, recipients.filter((a) => !byAddress.has(a)))) {
+  for (const order of await findOrdersByMethodAddresses(
+    db,
+    chain.id,
+    recipients.filter((a) => !byAddress.has(a)),
+  )) {
     const address = acceptedMethodsOf(order).find((m) => m.blockchainId === chain.id)?.receivingAddress;
     if (address) byMethodAddress.set(getAddress(address), order);
   }
@@ -98,9 +102,17 @@ async function attributeInTransaction(db: Db, chain: Blockchain, now: Date): Pro
       const found = orderAt(row.toAddress);
       if (!found) continue;
       let order = current.get(found.id) ?? found;
-      if (!row.reverted && order.acceptedMethods && !isCurrentMethod(order, { blockchainId: chain.id, tokenAddress: row.tokenAddress }) && !hasPaymentArrived(order)) {
+      if (
+        !row.reverted &&
+        order.acceptedMethods &&
+        !isCurrentMethod(order, { blockchainId: chain.id, tokenAddress: row.tokenAddress }) &&
+        !hasPaymentArrived(order)
+      ) {
         const method = findAcceptedMethod(order, chain.id, row.toAddress, row.tokenAddress);
-        const switched = method && countsToward({ ...order, blockchainId: chain.id, tokenAddress: row.tokenAddress }, chain.id, row.tokenAddress, row.blockTimestamp) ? await switchOrderMethod(tx, order.id, method, now) : null;
+        const switched =
+          method && countsToward({ ...order, blockchainId: chain.id, tokenAddress: row.tokenAddress }, chain.id, row.tokenAddress, row.blockTimestamp)
+            ? await switchOrderMethod(tx, order.id, method, now)
+            : null;
         if (switched) order = switched;
       }
       const counted = !row.reverted && countsToward(order, chain.id, row.tokenAddress, row.blockTimestamp);
@@ -137,7 +149,14 @@ async function attributeInTransaction(db: Db, chain: Blockchain, now: Date): Pro
     const flagged = await screenPayers(tx, chain, rows, now);
     for (const { refund, transfer } of refundPairs) {
       const { row } = transfer as (typeof seen)[number];
-      await markRefundSeen(tx, refund.id, { status: row.reverted ? "failed" : "pending", txHash: row.txHash, logIndex: row.logIndex, blockNumber: row.blockNumber, blockHash: row.blockHash, updatedAt: now });
+      await markRefundSeen(tx, refund.id, {
+        status: row.reverted ? "failed" : "pending",
+        txHash: row.txHash,
+        logIndex: row.logIndex,
+        blockNumber: row.blockNumber,
+        blockHash: row.blockHash,
+        updatedAt: now,
+      });
     }
     // Money reaching an order that is already settled (late, another asset, more after a sweep) is flushed to the merchant too.
     // (Only money at the order's own deposit address: the sweeper flushes that one.)
@@ -158,7 +177,12 @@ function currencyOf(chain: Blockchain, tokenAddress: string | null): string {
 }
 
 /** A transfer counts toward its order when it is the order's asset on the order's chain and arrived by the order's expiry. */
-export function countsToward(order: Pick<PaymentOrder, "blockchainId" | "tokenAddress" | "expiresAt" | "status">, blockchainId: number, tokenAddress: string | null, blockTimestamp: Date): boolean {
+export function countsToward(
+  order: Pick<PaymentOrder, "blockchainId" | "tokenAddress" | "expiresAt" | "status">,
+  blockchainId: number,
+  tokenAddress: string | null,
+  blockTimestamp: Date,
+): boolean {
   // (On a sandbox every chain is the one devnet, where a token has the same address on all of them.)
   const sameAsset = order.blockchainId === blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === tokenAddress?.toLowerCase();
   // Once the expiry is announced, money is late whatever its block says: block times are whole

@@ -133,7 +133,12 @@ function balanceCheckDue(chain: Blockchain, nowMs: number): boolean {
  * stage with its own retry failed (scan, attribute, internal deposits), at the chain's poll interval
  * while that stage waits out its own backoff (`StageRetries`, `waitingStages`).
  */
-export async function watchChainTick(db: Db, chain: Blockchain, client: PublicClient = chainClient(chain), options: ChainTickOptions = {}): Promise<ChainTickResult> {
+export async function watchChainTick(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient = chainClient(chain),
+  options: ChainTickOptions = {},
+): Promise<ChainTickResult> {
   const now = options.now ?? (() => new Date());
   const failures: Array<{ stage: ChainTickStage; error: unknown }> = [];
   const stagesRan: ChainTickStage[] = [];
@@ -155,7 +160,9 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
     }
   }
 
-  const scan = await stage("scan", () => scanChain(db, chain, client, { ...options, onChainReset: handleChainReset, findForkPoint, nativeWatch, transfersOfInterest }));
+  const scan = await stage("scan", () =>
+    scanChain(db, chain, client, { ...options, onChainReset: handleChainReset, findForkPoint, nativeWatch, transfersOfInterest }),
+  );
   const attributed = await stage("attribute", async () => {
     let total: AttributionResult = { transfers: 0, refunds: 0, remaining: true };
     while (total.remaining) {
@@ -172,7 +179,9 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
   }
   // The head first: a transfer is confirmed only against blocks re-checked after it was read. (The
   // finalized block in the same round trip: it is only ever clamped to the head.)
-  const heads = await stage("head", () => Promise.all([client.getBlockNumber({ cacheTime: 0 }), finalityHead(client, chain, "finalized", BigInt(Number.MAX_SAFE_INTEGER))]));
+  const heads = await stage("head", () =>
+    Promise.all([client.getBlockNumber({ cacheTime: 0 }), finalityHead(client, chain, "finalized", BigInt(Number.MAX_SAFE_INTEGER))]),
+  );
   let reorg: ReorgRecheckResult | undefined;
   let lifecycle: LifecycleResult | undefined;
   let refunds: { confirmed: number; reopened: number } | undefined;
@@ -184,7 +193,12 @@ export async function watchChainTick(db: Db, chain: Blockchain, client: PublicCl
   }
   if (failures.length > 0 || !scan || !attributed || !reorg || !lifecycle || !refunds) {
     const confirmationsRan = reorg !== undefined && lifecycle !== undefined && refunds !== undefined;
-    throw new ChainTickFailed(chain.slug, failures, { scan, attributed, internalDeposits, reorg, lifecycle, refunds, stagesRan }, confirmationsRan ? chain.pollIntervalMs : undefined);
+    throw new ChainTickFailed(
+      chain.slug,
+      failures,
+      { scan, attributed, internalDeposits, reorg, lifecycle, refunds, stagesRan },
+      confirmationsRan ? chain.pollIntervalMs : undefined,
+    );
   }
   return { scan, attributed, internalDeposits, reorg, lifecycle, refunds, stagesRan };
 }

@@ -135,8 +135,16 @@ export async function detectInternalDeposits(db: Db, chain: Blockchain, client: 
   const open = [...window.orders, ...settled.filter((o) => !window.orders.some((w) => w.id === o.id))];
   if (open.length === 0) return 0;
 
-  const balances = await readBalances(client, chain, open.map((o) => o.receivingAddress as Address), head);
-  const recorded = await findRecordedNative(db, open.map((o) => o.id));
+  const balances = await readBalances(
+    client,
+    chain,
+    open.map((o) => o.receivingAddress as Address),
+    head,
+  );
+  const recorded = await findRecordedNative(
+    db,
+    open.map((o) => o.id),
+  );
   const recordedBy = new Map<number, RecordedNative[]>();
   for (const row of recorded) if (row.orderId !== null) recordedBy.set(row.orderId, [...(recordedBy.get(row.orderId) ?? []), row]);
 
@@ -161,7 +169,15 @@ const sumUpTo = (rows: RecordedNative[], block: bigint) => rows.filter((r) => r.
  * explain, and records that block's internal payments. `offset` is balance already known to be
  * unattributable, so the search moves on past it.
  */
-async function attributeInternalDeposits(db: Db, chain: Blockchain, client: PublicClient, order: PaymentOrder, head: bigint, recorded: RecordedNative[], now: Date): Promise<number> {
+async function attributeInternalDeposits(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  order: PaymentOrder,
+  head: bigint,
+  recorded: RecordedNative[],
+  now: Date,
+): Promise<number> {
   const address = order.receivingAddress as Address;
   const balanceAt = (block: bigint) => client.getBalance({ address, blockNumber: block });
   let rows = recorded;
@@ -201,7 +217,15 @@ async function attributeInternalDeposits(db: Db, chain: Blockchain, client: Publ
  * self-destructed into the address (the step trace cannot tell that value). So a block is never
  * credited more than actually arrived in it, however the calls inside it were arranged.
  */
-async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClient, order: PaymentOrder, blockNumber: bigint, recorded: RecordedNative[], now: Date): Promise<RecordedNative[]> {
+async function recordBlockDeposits(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  order: PaymentOrder,
+  blockNumber: bigint,
+  recorded: RecordedNative[],
+  now: Date,
+): Promise<RecordedNative[]> {
   const address = order.receivingAddress as Address;
   const [after, before, block] = await Promise.all([
     client.getBalance({ address, blockNumber }),
@@ -215,10 +239,16 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
     return [];
   }
 
-  const deliveries: { tx: (typeof block.transactions)[number]; delivery: InternalDelivery; receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>> }[] = [];
+  const deliveries: {
+    tx: (typeof block.transactions)[number];
+    delivery: InternalDelivery;
+    receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>;
+  }[] = [];
   // A plain transfer to the address the scanner did not record (it reads balances only for open
   // orders: this one settled meanwhile) is recorded here, as the top-level transfer it is.
-  const unrecorded = block.transactions.filter((tx) => tx.to?.toLowerCase() === address.toLowerCase() && tx.value > 0n && !recorded.some((r) => r.txHash === tx.hash && r.logIndex === -1));
+  const unrecorded = block.transactions.filter(
+    (tx) => tx.to?.toLowerCase() === address.toLowerCase() && tx.value > 0n && !recorded.some((r) => r.txHash === tx.hash && r.logIndex === -1),
+  );
   const topLevelRows: NewTransaction[] = [];
   for (const tx of unrecorded) {
     const receipt = await client.getTransactionReceipt({ hash: tx.hash });
@@ -293,7 +323,13 @@ async function recordBlockDeposits(db: Db, chain: Blockchain, client: PublicClie
     }));
   await db.transaction(async (tx) => {
     await upsertTransfers(tx, [...topLevelRows, ...rows]);
-    await removeStaleInternalTransfers(tx, order.id, blockNumber, internalTransferLogIndex, rows.map((r) => r.txHash));
+    await removeStaleInternalTransfers(
+      tx,
+      order.id,
+      blockNumber,
+      internalTransferLogIndex,
+      rows.map((r) => r.txHash),
+    );
     await refreshPendingReceived(tx, [order.id], now);
     // Money reaching a settled order is flushed to the merchant too (as the scanner does for top-level transfers).
     if (rows.length + topLevelRows.length && settledStatuses.has(order.status)) await armSweep(tx, order.id, chain.id, now);

@@ -40,7 +40,14 @@ export interface ReorgRecheckResult {
  * so a record still pointing at a replaced block is gone. A block lookup that fails throws (never a
  * reorg on a guess). `finalizedBlock`: the chain's finalized block when the caller read it already. One RPC call per distinct block; every change of one pass in one transaction.
  */
-export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now: Date, finalizedBlock?: bigint): Promise<ReorgRecheckResult> {
+export async function recheckReorgs(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  head: bigint,
+  now: Date,
+  finalizedBlock?: bigint,
+): Promise<ReorgRecheckResult> {
   const finalized = finalizedBlock !== undefined ? (finalizedBlock < head ? finalizedBlock : head) : await finalityHead(client, chain, "finalized", head);
   const transfers = await findTransfersToRecheck(db, chain.id, head, recheckWindow, finalized);
   const sweeps = await findSweepsToRecheck(db, chain.id, head, recheckWindow, finalized);
@@ -72,7 +79,14 @@ export async function recheckReorgs(db: Db, chain: Blockchain, client: PublicCli
  * recorded at its new block before the re-check runs, instead of being reported reorged. Null when no
  * record is gone (the default rewind stands). One RPC call per distinct block of those records.
  */
-export async function findForkPoint(db: Db, chain: Blockchain, client: PublicClient, rewindTo: bigint, head: bigint, margin = BigInt(recheckWindow.minBlocks)): Promise<bigint | null> {
+export async function findForkPoint(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  rewindTo: bigint,
+  head: bigint,
+  margin = BigInt(recheckWindow.minBlocks),
+): Promise<bigint | null> {
   const finalized = await finalityHead(client, chain, "finalized", head);
   // The window as of `rewindTo`, not the old cursor: a few more records, never fewer.
   const transfers = await findTransfersToRecheck(db, chain.id, rewindTo, recheckWindow, finalized);
@@ -82,7 +96,11 @@ export async function findForkPoint(db: Db, chain: Blockchain, client: PublicCli
     .filter((r) => r.blockNumber !== null && r.blockHash !== null && r.blockNumber <= rewindTo)
     .map((r) => ({ blockNumber: r.blockNumber!, blockHash: r.blockHash! }));
   if (records.length === 0) return null;
-  const hashes = await canonicalHashes(client, records.map((r) => r.blockNumber), head);
+  const hashes = await canonicalHashes(
+    client,
+    records.map((r) => r.blockNumber),
+    head,
+  );
   const gone = records.filter((r) => isReorgedOut(hashes, r.blockNumber, r.blockHash));
   if (gone.length === 0) return null;
   const lowestGone = gone.reduce((low, r) => (r.blockNumber < low ? r.blockNumber : low), gone[0]!.blockNumber);
@@ -112,7 +130,11 @@ export async function flagVanishedPayments(tx: DbOrTx, dropped: { paymentOrderId
     const order = await flagOrderAtRisk(tx, id, "payment_reorged", now);
     if (!order) continue;
     const view = (await findMerchantOrderView(tx, order.merchantId, { id: order.id }))!;
-    await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data: serializeOrderView(view), webhookUrl: order.webhookUrl }, now);
+    await recordOrderEvent(
+      tx,
+      { merchantId: order.merchantId, paymentOrderId: order.id, type: "payment.reorged", data: serializeOrderView(view), webhookUrl: order.webhookUrl },
+      now,
+    );
     flagged.push(order.orderId);
   }
   return flagged;

@@ -52,7 +52,12 @@ export function tickWasBusy(tick: Pick<ChainTickResult, "scan" | "attributed" | 
 
 /** An order that settles, or money reaching one already settled, may leave money in a deposit address: the sweeper looks at once. */
 export function mayLeaveMoneyToSweep(tick: Partial<Pick<ChainTickResult, "attributed" | "internalDeposits" | "lifecycle" | "reorg">>): boolean {
-  return (tick.lifecycle?.transitions.length ?? 0) > 0 || (tick.attributed?.transfers ?? 0) > 0 || (tick.internalDeposits ?? 0) > 0 || (tick.reorg?.sweepsRequeued ?? 0) > 0;
+  return (
+    (tick.lifecycle?.transitions.length ?? 0) > 0 ||
+    (tick.attributed?.transfers ?? 0) > 0 ||
+    (tick.internalDeposits ?? 0) > 0 ||
+    (tick.reorg?.sweepsRequeued ?? 0) > 0
+  );
 }
 
 /**
@@ -94,7 +99,10 @@ export function chainTasks(): AnyTask[] {
           if (!current.rpcUrl) return;
           let tick: ChainTickResult;
           try {
-            tick = await watchChainTick(db, current, chainClient(current), { ...(checkBalancesNext ? { checkInternalDeposits: true } : {}), waitingStages: stageRetries.waiting(Date.now()) });
+            tick = await watchChainTick(db, current, chainClient(current), {
+              ...(checkBalancesNext ? { checkInternalDeposits: true } : {}),
+              waitingStages: stageRetries.waiting(Date.now()),
+            });
           } catch (error) {
             if (error instanceof ChainTickFailed) {
               stageRetries.note({ failures: error.failures, ran: error.done.stagesRan }, Date.now());
@@ -109,7 +117,13 @@ export function chainTasks(): AnyTask[] {
           checkBalancesNext = busy;
           if (mayLeaveMoneyToSweep(tick)) await kick(taskNames.sweepDeposits);
           const quiet = !busy && !!current.wsUrl && headsAnnouncedUpTo(chain.id, tick.scan.head);
-          return { nextRunInMs: chainWatchSleepMs({ pollIntervalMs: current.pollIntervalMs, quiet, firstDeadline: quiet ? await nextPendingDeadline(db, chain.id) : null }) };
+          return {
+            nextRunInMs: chainWatchSleepMs({
+              pollIntervalMs: current.pollIntervalMs,
+              quiet,
+              firstDeadline: quiet ? await nextPendingDeadline(db, chain.id) : null,
+            }),
+          };
         },
       });
     }),
@@ -126,7 +140,10 @@ export function chainTasks(): AnyTask[] {
         }
         if (worked) return { nextRunInMs: 2_000 };
         // Until the next retry or deferred sweep falls due (a kick brings new ones at once).
-        const due = await nextSweepDueAt(db, chains.map((c) => c.id));
+        const due = await nextSweepDueAt(
+          db,
+          chains.map((c) => c.id),
+        );
         return { nextRunInMs: due ? Math.min(quietSweepMs, Math.max(1_000, due.getTime() - Date.now())) : quietSweepMs };
       },
     }),

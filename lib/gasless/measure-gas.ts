@@ -38,12 +38,16 @@ export async function measureGaslessGas(rpcUrl: string): Promise<GaslessGas> {
   await gasOf(await funder.writeContract({ address: token, abi: testTokenArtifact.abi, functionName: "mint", args: [payer.address, amount * 10n] }));
   await gasOf(await funder.sendTransaction({ to: payer.address, value: parseEther("1") }));
 
-  const plainTransfer = await gasOf(await payerWallet.writeContract({ address: token, abi: testTokenArtifact.abi, functionName: "transfer", args: [fresh(), amount] }));
+  const plainTransfer = await gasOf(
+    await payerWallet.writeContract({ address: token, abi: testTokenArtifact.abi, functionName: "transfer", args: [fresh(), amount] }),
+  );
 
   const validAfter = 0n;
   const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
   const message = { from: payer.address, to: fresh(), value: amount, validAfter, validBefore, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) };
-  const signature = await payer.signTypedData(transferAuthorizationTypedData({ name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: token }, message));
+  const signature = await payer.signTypedData(
+    transferAuthorizationTypedData({ name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: token }, message),
+  );
   const v = Number.parseInt(signature.slice(130, 132), 16);
   const r = `0x${signature.slice(2, 66)}` as Hex;
   const s = `0x${signature.slice(66, 130)}` as Hex;

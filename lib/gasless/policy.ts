@@ -48,8 +48,13 @@ export function relayerFloorWei(chain: Blockchain): bigint {
 }
 
 /** Whether gasless payments exist at all for this token on this chain (EIP-3009, a relayer, an RPC, budgets above 0). */
-export function gaslessConfigured(chain: Blockchain, token: TokenInfo | null | undefined): token is TokenInfo & { address: Address; eip3009: NonNullable<TokenInfo["eip3009"]> } {
-  return Boolean(token?.address && token.eip3009 && relayerKey(chain) && chain.rpcUrl && env.GASLESS_GAS_PER_MERCHANT_PER_HOUR > 0 && env.GASLESS_GAS_PER_HOUR > 0);
+export function gaslessConfigured(
+  chain: Blockchain,
+  token: TokenInfo | null | undefined,
+): token is TokenInfo & { address: Address; eip3009: NonNullable<TokenInfo["eip3009"]> } {
+  return Boolean(
+    token?.address && token.eip3009 && relayerKey(chain) && chain.rpcUrl && env.GASLESS_GAS_PER_MERCHANT_PER_HOUR > 0 && env.GASLESS_GAS_PER_HOUR > 0,
+  );
 }
 
 /** What the rule reads from the chain. */
@@ -98,7 +103,8 @@ export async function readRelayConditions(chain: Blockchain, now: Date): Promise
 
 /** Dollars with 18 decimals, so token amounts and wei compare exactly. */
 const usdScale = 18;
-const usdOfToken = (units: bigint, decimals: number, price: FeedAnswer) => (units * price.answer * 10n ** BigInt(usdScale)) / 10n ** BigInt(decimals + price.decimals);
+const usdOfToken = (units: bigint, decimals: number, price: FeedAnswer) =>
+  (units * price.answer * 10n ** BigInt(usdScale)) / 10n ** BigInt(decimals + price.decimals);
 const usdOfWei = (wei: bigint, price: FeedAnswer) => (wei * price.answer) / 10n ** BigInt(price.decimals);
 /** A configured decimal (dollars, a share) as an integer scaled by 10^digits, without float error. */
 const scaled = (value: number, digits: number) => BigInt(Math.round(value * 10 ** digits));
@@ -124,11 +130,20 @@ export interface RelayGas {
  *   GASLESS_MAX_COST_SHARE of it at the current fee (400 RELAY_NOT_WORTHWHILE);
  * - after it, the relayer could hold less than its floor (503 SERVICE_UNAVAILABLE).
  */
-export function relayRefusal(chain: Blockchain, token: TokenInfo, due: bigint, gas: RelayGas, conditions: RelayConditions): { outcome: "not_worthwhile" | "floor" | "unpriced" | "gas_price"; error: ApiError } | null {
+export function relayRefusal(
+  chain: Blockchain,
+  token: TokenInfo,
+  due: bigint,
+  gas: RelayGas,
+  conditions: RelayConditions,
+): { outcome: "not_worthwhile" | "floor" | "unpriced" | "gas_price"; error: ApiError } | null {
   if (!conditions.nativeUsd) {
     return {
       outcome: "unpriced",
-      error: new ApiError("SERVICE_UNAVAILABLE", `Gasless payments are not available on ${chain.name}: it has no ${chain.nativeCurrency.symbol}/USD price feed to value the relay's gas.`),
+      error: new ApiError(
+        "SERVICE_UNAVAILABLE",
+        `Gasless payments are not available on ${chain.name}: it has no ${chain.nativeCurrency.symbol}/USD price feed to value the relay's gas.`,
+      ),
     };
   }
   const ceiling = relayFeeCeiling(chain);
@@ -138,7 +153,10 @@ export function relayRefusal(chain: Blockchain, token: TokenInfo, due: bigint, g
   if (value < minimum) {
     return {
       outcome: "not_worthwhile",
-      error: new ApiError("RELAY_NOT_WORTHWHILE", `The amount due is worth ${aboutDollars(value)}, below the ${dollars(minimum)} a payment without gas needs; pay from your wallet.`),
+      error: new ApiError(
+        "RELAY_NOT_WORTHWHILE",
+        `The amount due is worth ${aboutDollars(value)}, below the ${dollars(minimum)} a payment without gas needs; pay from your wallet.`,
+      ),
     };
   }
   const cost = usdOfWei(gas.expected * conditions.feePerGas, conditions.nativeUsd);
@@ -159,7 +177,10 @@ export function relayRefusal(chain: Blockchain, token: TokenInfo, due: bigint, g
 }
 
 export function gasPriceTooHigh(chain: Blockchain, ceiling: bigint): ApiError {
-  return new ApiError("GAS_PRICE_TOO_HIGH", `Gas on ${chain.name} is above the gasless ceiling of ${formatGwei(ceiling)} gwei; nothing was sent. Pay from your wallet, or try again later.`);
+  return new ApiError(
+    "GAS_PRICE_TOO_HIGH",
+    `Gas on ${chain.name} is above the gasless ceiling of ${formatGwei(ceiling)} gwei; nothing was sent. Pay from your wallet, or try again later.`,
+  );
 }
 
 export function relayerAtFloor(chain: Blockchain): ApiError {

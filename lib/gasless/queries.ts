@@ -7,7 +7,10 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 export type NewGaslessRelay = Omit<typeof gaslessRelays.$inferInsert, "id" | "createdAt" | "updatedAt" | "status">;
 
 /** The relay already on record for an authorization (any order), if any. */
-export async function findRelayByAuthorization(db: DbOrTx, key: Pick<GaslessRelay, "blockchainId" | "tokenAddress" | "fromAddress" | "authorizationNonce">): Promise<GaslessRelay | null> {
+export async function findRelayByAuthorization(
+  db: DbOrTx,
+  key: Pick<GaslessRelay, "blockchainId" | "tokenAddress" | "fromAddress" | "authorizationNonce">,
+): Promise<GaslessRelay | null> {
   const [row] = await db
     .select()
     .from(gaslessRelays)
@@ -108,7 +111,10 @@ export async function relayGasSince(db: DbOrTx, since: Date): Promise<bigint> {
 }
 
 export async function updateRelay(db: DbOrTx, id: number, values: Partial<Omit<GaslessRelay, "id" | "createdAt">>): Promise<void> {
-  await db.update(gaslessRelays).set({ ...values, updatedAt: values.updatedAt ?? new Date() }).where(eq(gaslessRelays.id, id));
+  await db
+    .update(gaslessRelays)
+    .set({ ...values, updatedAt: values.updatedAt ?? new Date() })
+    .where(eq(gaslessRelays.id, id));
 }
 
 /** A relay that was never sent: forgotten, so it costs the budget nothing and its authorization may be tried again. */
@@ -120,7 +126,12 @@ export async function deleteRelay(db: DbOrTx, id: number): Promise<void> {
  * What the relayer spent on the merchant's gasless payments per chain, for relays mined in [from, to)
  * (the overview's month, beside the sweeps' gas).
  */
-export async function relayGasTotals(db: DbOrTx, merchantId: number, from: Date, to: Date): Promise<Array<{ blockchainId: number; relays: number; gasUsed: bigint; costWei: bigint }>> {
+export async function relayGasTotals(
+  db: DbOrTx,
+  merchantId: number,
+  from: Date,
+  to: Date,
+): Promise<Array<{ blockchainId: number; relays: number; gasUsed: bigint; costWei: bigint }>> {
   const rows = await db
     .select({
       blockchainId: gaslessRelays.blockchainId,
@@ -129,7 +140,9 @@ export async function relayGasTotals(db: DbOrTx, merchantId: number, from: Date,
       costWei: sql<string>`coalesce(sum(${gaslessRelays.costWei}), 0)::text`,
     })
     .from(gaslessRelays)
-    .where(and(eq(gaslessRelays.merchantId, merchantId), eq(gaslessRelays.status, "mined"), gte(gaslessRelays.updatedAt, from), lt(gaslessRelays.updatedAt, to)))
+    .where(
+      and(eq(gaslessRelays.merchantId, merchantId), eq(gaslessRelays.status, "mined"), gte(gaslessRelays.updatedAt, from), lt(gaslessRelays.updatedAt, to)),
+    )
     .groupBy(gaslessRelays.blockchainId)
     .orderBy(asc(gaslessRelays.blockchainId));
   return rows.map((r) => ({ blockchainId: r.blockchainId, relays: Number(r.relays), gasUsed: BigInt(r.gasUsed), costWei: BigInt(r.costWei) }));

@@ -1,5 +1,16 @@
 import "server-only";
-import { BaseError, ContractFunctionRevertedError, encodeFunctionData, formatUnits, getAddress, isAddressEqual, parseSignature, recoverTypedDataAddress, type Address, type Hex } from "viem";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeFunctionData,
+  formatUnits,
+  getAddress,
+  isAddressEqual,
+  parseSignature,
+  recoverTypedDataAddress,
+  type Address,
+  type Hex,
+} from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { findBlockchainById, findToken, type Blockchain, type TokenInfo } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
@@ -13,7 +24,17 @@ import { kick, taskNames } from "@/lib/jobs/kick";
 import { describeError, log } from "@/lib/log";
 import { findPublicOrderRow } from "@/lib/orders/public-order";
 import { minRelayWindowSeconds, orderValidAfter, orderValidBefore } from "./offer";
-import { gaslessConfigured, gasPriceTooHigh, offerRelayGas, readRelayConditions, relayerAtFloor, relayerFloorWei, relayerKey, relayFeeCeiling, relayRefusal } from "./policy";
+import {
+  gaslessConfigured,
+  gasPriceTooHigh,
+  offerRelayGas,
+  readRelayConditions,
+  relayerAtFloor,
+  relayerFloorWei,
+  relayerKey,
+  relayFeeCeiling,
+  relayRefusal,
+} from "./policy";
 import { deleteRelay, findRelayByAuthorization, reserveRelay, updateRelay } from "./queries";
 import type { GaslessPaymentBody } from "./schemas";
 import { eip3009Abi, transferAuthorizationTypedData, type TransferAuthorization } from "./typed-data";
@@ -39,26 +60,45 @@ function revertReason(error: unknown): string | null {
  * life and not about to close, and the signature recovers to `from` over exactly these fields in
  * the token's EIP-712 domain. Throws INVALID_AUTHORIZATION naming the field.
  */
-async function checkAuthorization(order: PaymentOrder, chain: Blockchain, token: TokenInfo & { address: Address; eip3009: NonNullable<TokenInfo["eip3009"]> }, body: GaslessPaymentBody, now: Date): Promise<{ authorization: TransferAuthorization; signature: Hex }> {
+async function checkAuthorization(
+  order: PaymentOrder,
+  chain: Blockchain,
+  token: TokenInfo & { address: Address; eip3009: NonNullable<TokenInfo["eip3009"]> },
+  body: GaslessPaymentBody,
+  now: Date,
+): Promise<{ authorization: TransferAuthorization; signature: Hex }> {
   const due = BigInt(order.amount) - BigInt(order.amountReceived);
   const nowSeconds = BigInt(Math.floor(now.getTime() / 1000));
   const details: FieldErrors = {};
   if (!isAddressEqual(body.to as Address, order.receivingAddress as Address)) details.to = ["Must be this order's deposit address (receiving_address)."];
-  if (BigInt(body.value) !== due) details.value = [`Must be exactly the amount due now: ${formatUnits(due, token.decimals)} ${token.symbol} (${due} base units).`];
+  if (BigInt(body.value) !== due)
+    details.value = [`Must be exactly the amount due now: ${formatUnits(due, token.decimals)} ${token.symbol} (${due} base units).`];
   const validAfter = BigInt(body.valid_after);
   const validBefore = BigInt(body.valid_before);
   if (validAfter < orderValidAfter(order)) details.valid_after = [`Must be within the order's life: at least ${orderValidAfter(order)}.`];
   else if (validAfter >= nowSeconds) details.valid_after = ["Must be in the past: the payment is relayed now."];
   if (validBefore > orderValidBefore(order)) details.valid_before = [`Must be within the order's life: at most ${orderValidBefore(order)} (its expiry).`];
-  else if (validBefore < nowSeconds + BigInt(minRelayWindowSeconds)) details.valid_before = ["The authorization has expired (or expires within 30 seconds); sign a new one."];
+  else if (validBefore < nowSeconds + BigInt(minRelayWindowSeconds))
+    details.valid_before = ["The authorization has expired (or expires within 30 seconds); sign a new one."];
   if (Object.keys(details).length > 0) throw invalid(details);
 
-  const authorization: TransferAuthorization = { from: getAddress(body.from), to: getAddress(order.receivingAddress), value: due, validAfter, validBefore, nonce: body.nonce.toLowerCase() as Hex };
+  const authorization: TransferAuthorization = {
+    from: getAddress(body.from),
+    to: getAddress(order.receivingAddress),
+    value: due,
+    validAfter,
+    validBefore,
+    nonce: body.nonce.toLowerCase() as Hex,
+  };
   const signature = body.signature as Hex;
   const typedData = transferAuthorizationTypedData({ ...token.eip3009, chainId: chain.chainId, verifyingContract: token.address }, authorization);
   const signer = await recoverTypedDataAddress({ ...typedData, signature }).catch(() => null);
   if (!signer || !isAddressEqual(signer, authorization.from)) {
-    throw invalid({ signature: [`Was not made by ${authorization.from} over this transfer (this order's address and amount, this window and nonce, in the ${token.symbol} contract's domain).`] });
+    throw invalid({
+      signature: [
+        `Was not made by ${authorization.from} over this transfer (this order's address and amount, this window and nonce, in the ${token.symbol} contract's domain).`,
+      ],
+    });
   }
   return { authorization, signature };
 }
@@ -77,19 +117,28 @@ class RelayerAtFloorError extends Error {}
  * once more under its account lock, right before sending. The relay's hash, gas and cost are
  * recorded per order and counted in the metrics; the scanner sees its Transfer like any other.
  */
-export async function relayGaslessPayment(db: Db, orderId: string, body: GaslessPaymentBody, now = new Date()): Promise<{ status: "mined" | "pending"; transaction_hash: string }> {
+export async function relayGaslessPayment(
+  db: Db,
+  orderId: string,
+  body: GaslessPaymentBody,
+  now = new Date(),
+): Promise<{ status: "mined" | "pending"; transaction_hash: string }> {
   const order = await findPublicOrderRow(db, orderId);
   if (!order) throw notFound("Payment order");
   const chain = findBlockchainById(order.blockchainId);
   const found = chain ? findToken(chain, order.currency) : null;
   if (!chain || !found) throw notFound("Payment order");
-  if (!found.address || !found.eip3009) throw new ApiError("UNSUPPORTED_CURRENCY", `${found.symbol} on ${chain.name} cannot be paid without gas (it has no EIP-3009 transferWithAuthorization).`);
+  if (!found.address || !found.eip3009)
+    throw new ApiError("UNSUPPORTED_CURRENCY", `${found.symbol} on ${chain.name} cannot be paid without gas (it has no EIP-3009 transferWithAuthorization).`);
   const key = relayerKey(chain);
   if (!gaslessConfigured(chain, found) || !key) throw new ApiError("SERVICE_UNAVAILABLE", `Gasless payments are not available on ${chain.name}.`);
   const token = found;
   const due = BigInt(order.amount) - BigInt(order.amountReceived);
   if (order.status !== "pending" || due <= 0n || order.expiresAt <= now) {
-    throw new ApiError("CONFLICT", `The order is ${order.expiresAt <= now && order.status === "pending" ? "expired" : order.status}; it does not accept a payment now.`);
+    throw new ApiError(
+      "CONFLICT",
+      `The order is ${order.expiresAt <= now && order.status === "pending" ? "expired" : order.status}; it does not accept a payment now.`,
+    );
   }
   const refuse = (refusal: ReturnType<typeof relayRefusal>) => {
     if (!refusal) return;
@@ -100,24 +149,47 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
   refuse(relayRefusal(chain, token, due, offerRelayGas, conditions));
   const { authorization, signature } = await checkAuthorization(order, chain, token, body, now);
 
-  const tokenKey = { blockchainId: chain.id, tokenAddress: token.address.toLowerCase(), fromAddress: authorization.from.toLowerCase(), authorizationNonce: authorization.nonce };
+  const tokenKey = {
+    blockchainId: chain.id,
+    tokenAddress: token.address.toLowerCase(),
+    fromAddress: authorization.from.toLowerCase(),
+    authorizationNonce: authorization.nonce,
+  };
   const used = () => new ApiError("AUTHORIZATION_USED", "This authorization was already used; sign a new one.");
   if (await findRelayByAuthorization(db, tokenKey)) throw used();
   const client = chainClient(chain);
-  if (await client.readContract({ address: token.address, abi: eip3009Abi, functionName: "authorizationState", args: [authorization.from, authorization.nonce] })) throw used();
+  if (
+    await client.readContract({ address: token.address, abi: eip3009Abi, functionName: "authorizationState", args: [authorization.from, authorization.nonce] })
+  )
+    throw used();
   const balance = await client.readContract({ address: token.address, abi: eip3009Abi, functionName: "balanceOf", args: [authorization.from] });
-  if (balance < authorization.value) throw invalid({ from: [`Holds ${formatUnits(balance, token.decimals)} ${token.symbol}, less than the ${formatUnits(authorization.value, token.decimals)} due.`] });
+  if (balance < authorization.value)
+    throw invalid({
+      from: [`Holds ${formatUnits(balance, token.decimals)} ${token.symbol}, less than the ${formatUnits(authorization.value, token.decimals)} due.`],
+    });
 
   const { v, r, s, yParity } = parseSignature(signature);
-  const args = [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce, Number(v ?? BigInt(yParity + 27)), r, s] as const;
+  const args = [
+    authorization.from,
+    authorization.to,
+    authorization.value,
+    authorization.validAfter,
+    authorization.validBefore,
+    authorization.nonce,
+    Number(v ?? BigInt(yParity + 27)),
+    r,
+    s,
+  ] as const;
   const relayer = privateKeyToAddress(key);
   // The token's own verdict before anything is sent (a window the chain's clock has not reached, a nonce used meanwhile, a bad signature).
-  await client.simulateContract({ account: relayer, address: token.address, abi: eip3009Abi, functionName: "transferWithAuthorization", args }).catch((error: unknown) => {
-    const reason = revertReason(error);
-    if (reason === "AuthorizationUsedOrCanceled" || /authorization is used or canceled/i.test(reason ?? "")) throw used();
-    if (reason) throw invalid({ signature: [`The ${token.symbol} contract refused the authorization (${reason}).`] });
-    throw error;
-  });
+  await client
+    .simulateContract({ account: relayer, address: token.address, abi: eip3009Abi, functionName: "transferWithAuthorization", args })
+    .catch((error: unknown) => {
+      const reason = revertReason(error);
+      if (reason === "AuthorizationUsedOrCanceled" || /authorization is used or canceled/i.test(reason ?? "")) throw used();
+      if (reason) throw invalid({ signature: [`The ${token.symbol} contract refused the authorization (${reason}).`] });
+      throw error;
+    });
   const data = encodeFunctionData({ abi: eip3009Abi, functionName: "transferWithAuthorization", args });
   const estimated = await client.estimateGas({ account: relayer, to: token.address, data });
   const gasLimit = (estimated * gasMarginPercent) / 100n;
@@ -127,11 +199,17 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
   const ceiling = relayFeeCeiling(chain);
 
   const budgets = { perMerchant: BigInt(env.GASLESS_GAS_PER_MERCHANT_PER_HOUR), total: BigInt(env.GASLESS_GAS_PER_HOUR) };
-  const reserved = await reserveRelay(db, { paymentOrderId: order.id, merchantId: order.merchantId, ...tokenKey, value: authorization.value.toString(), gasLimit }, budgets, now);
+  const reserved = await reserveRelay(
+    db,
+    { paymentOrderId: order.id, merchantId: order.merchantId, ...tokenKey, value: authorization.value.toString(), gasLimit },
+    budgets,
+    now,
+  );
   if ("duplicate" in reserved) throw used();
   if ("exhausted" in reserved) {
     observeGaslessRelay(chain.slug, "refused_budget");
-    if (reserved.exhausted === "all") log.warn("gasless relay budget of all merchants used up", { chain: chain.slug, order_id: order.orderId, retry_after: reserved.retryAfterSeconds });
+    if (reserved.exhausted === "all")
+      log.warn("gasless relay budget of all merchants used up", { chain: chain.slug, order_id: order.orderId, retry_after: reserved.retryAfterSeconds });
     const message =
       reserved.exhausted === "merchant"
         ? "Gasless payments for this shop are paused for now; pay from your wallet or try again later."
@@ -149,15 +227,37 @@ export async function relayGaslessPayment(db: Db, orderId: string, body: Gasless
     return { to: token.address, data, gas: gasLimit };
   };
   try {
-    const { hash, receipt } = await sendManaged(db, { ...chain, maxFeePerGas: ceiling }, client, key, { purpose: "gasless_relay", purposeId: relay.id }, build, {
-      replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000,
-      waitMs: relayWaitMs,
-    });
+    const { hash, receipt } = await sendManaged(
+      db,
+      { ...chain, maxFeePerGas: ceiling },
+      client,
+      key,
+      { purpose: "gasless_relay", purposeId: relay.id },
+      build,
+      {
+        replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000,
+        waitMs: relayWaitMs,
+      },
+    );
     const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
     const mined = receipt.status === "success";
-    await updateRelay(db, relay.id, { status: mined ? "mined" : "reverted", txHash: hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice.toString(), costWei: costWei.toString(), lastError: mined ? null : "transferWithAuthorization reverted" });
+    await updateRelay(db, relay.id, {
+      status: mined ? "mined" : "reverted",
+      txHash: hash,
+      gasUsed: receipt.gasUsed,
+      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
+      costWei: costWei.toString(),
+      lastError: mined ? null : "transferWithAuthorization reverted",
+    });
     observeGaslessRelay(chain.slug, mined ? "mined" : "reverted", { gasUsed: receipt.gasUsed, costWei });
-    log.info("gasless payment relayed", { order_id: order.orderId, chain: chain.slug, hash, gas_used: String(receipt.gasUsed), cost_wei: costWei.toString(), status: receipt.status });
+    log.info("gasless payment relayed", {
+      order_id: order.orderId,
+      chain: chain.slug,
+      hash,
+      gas_used: String(receipt.gasUsed),
+      cost_wei: costWei.toString(),
+      status: receipt.status,
+    });
     await kick(taskNames.watchChain(chain.slug));
     // Someone else sent the same authorization first: the payment still arrived (their transaction), ours paid for nothing.
     if (!mined) throw used();

@@ -55,7 +55,13 @@ export async function renderMetrics(db: DbOrTx): Promise<{ contentType: string; 
 
   try {
     const [cursors, deliveries, sweepCounts, inFlight, relayGas] = await withDeadline(
-      Promise.all([scannedBlocks(db), dueDeliveries(db, new Date(now)), sweepCountsByStatus(db), inFlightByChain(db), relayGasSince(db, new Date(now - 60 * 60 * 1000))]),
+      Promise.all([
+        scannedBlocks(db),
+        dueDeliveries(db, new Date(now)),
+        sweepCountsByStatus(db),
+        inFlightByChain(db),
+        relayGasSince(db, new Date(now - 60 * 60 * 1000)),
+      ]),
       scrapeDatabaseDeadlineMs,
     );
     m.databaseUp.set(1);

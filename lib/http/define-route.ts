@@ -28,7 +28,8 @@ export type RouteAccess = "public" | "authenticated" | "login" | Permission | Me
 export const apiTags = {
   Authentication: "Register, log in, refresh and check tokens.",
   Account: "The merchant account (login only).",
-  Members: "The people of a merchant account and their roles (owner, admin, developer, viewer), invitations by email, and the accounts a login belongs to (login only).",
+  Members:
+    "The people of a merchant account and their roles (owner, admin, developer, viewer), invitations by email, and the accounts a login belongs to (login only).",
   "API keys": "Dedicated credentials for merchant backends (managed with a login only).",
   Blockchains: "The networks this deployment serves.",
   "Merchant wallets": "Where each blockchain's payments end up: one receiving wallet per blockchain.",
@@ -37,7 +38,8 @@ export const apiTags = {
   Webhooks: "Endpoints that receive order events, their delivery log, and the event history.",
   "Payment links": "Reusable links (/link/{id}): each customer opening one gets a fresh order and the hosted payment page.",
   Payouts: "Batches that pay many addresses in one transaction your wallet signs, with approval above a threshold.",
-  Subscriptions: "Plans and the subscriptions to them: the customer grants a capped allowance once to the subscription's own pull contract, and each period the gateway moves at most one period's amount straight to the merchant's wallet.",
+  Subscriptions:
+    "Plans and the subscriptions to them: the customer grants a capped allowance once to the subscription's own pull contract, and each period the gateway moves at most one period's amount straight to the merchant's wallet.",
   Invoices: "Invoices mailed to clients, paid on the hosted invoice page (/invoice/{id}) through the checkout, with reminders and a printable PDF.",
   "Payment page": "What the hosted payment page (/pay/{order_id}) calls; public, by ORD-… id only.",
   Sandbox: "Test tools: devnet payments, mining, faucet and a webhook inbox (sandbox mode only; 404 in live mode).",
@@ -59,13 +61,17 @@ export type SuccessResponse =
   | BareAnswer;
 
 /** `ok(data, message)` in the reference. */
-export const okAnswer = <D extends z.ZodType>(data: D, message = "OK") => ({ kind: "envelope", status: 200, data, message }) as const satisfies EnvelopeAnswer<D>;
+export const okAnswer = <D extends z.ZodType>(data: D, message = "OK") =>
+  ({ kind: "envelope", status: 200, data, message }) as const satisfies EnvelopeAnswer<D>;
 /** `created(data, message)` in the reference. */
-export const createdAnswer = <D extends z.ZodType>(data: D, message = "Created") => ({ kind: "envelope", status: 201, data, message }) as const satisfies EnvelopeAnswer<D>;
+export const createdAnswer = <D extends z.ZodType>(data: D, message = "Created") =>
+  ({ kind: "envelope", status: 201, data, message }) as const satisfies EnvelopeAnswer<D>;
 /** `page(…)` of `item`s in the reference. */
-export const pageAnswer = <I extends z.ZodType, E extends z.ZodObject | undefined = undefined>(item: I, extra?: E) => ({ kind: "page", item, extra }) as const satisfies PageAnswer<I, E>;
+export const pageAnswer = <I extends z.ZodType, E extends z.ZodObject | undefined = undefined>(item: I, extra?: E) =>
+  ({ kind: "page", item, extra }) as const satisfies PageAnswer<I, E>;
 /** `bare(body, status)` in the reference. */
-export const bareAnswer = <S extends z.ZodType, const St extends 200 | 201 = 200>(schema: S, status: St = 200 as St) => ({ kind: "bare", status, schema }) as const satisfies BareAnswer<S>;
+export const bareAnswer = <S extends z.ZodType, const St extends 200 | 201 = 200>(schema: S, status: St = 200 as St) =>
+  ({ kind: "bare", status, schema }) as const satisfies BareAnswer<S>;
 
 /**
  * A response schema's output as JSON holds it: the values a string enum allows widened to string
@@ -89,7 +95,9 @@ export type JsonShape<T> = T extends string
 export type SuccessBody<R extends SuccessResponse> = R extends { kind: "envelope"; data: infer D extends z.ZodType }
   ? { success: true; data: JsonShape<z.output<D>>; message: string; timestamp: string }
   : R extends { kind: "page"; item: infer I extends z.ZodType; extra?: infer E }
-    ? { count: number; next: string | null; previous: string | null; results: Array<JsonShape<z.output<I>>> } & (E extends z.ZodObject ? JsonShape<z.output<E>> : unknown)
+    ? { count: number; next: string | null; previous: string | null; results: Array<JsonShape<z.output<I>>> } & (E extends z.ZodObject
+        ? JsonShape<z.output<E>>
+        : unknown)
     : R extends { kind: "bare"; schema: infer S extends z.ZodType }
       ? JsonShape<z.output<S>>
       : never;

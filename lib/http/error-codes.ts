@@ -56,8 +56,7 @@ export const errorCodes = {
   },
   UNSUPPORTED_PRICE_CURRENCY: {
     status: 400,
-    description:
-      "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
+    description: "price_currency is not one the gateway prices in, or the order's chain has no price feed for the pair it needs (token/USD, fiat/USD).",
     example: { message: "Orders cannot be priced in 'XAU'; supported: USD, EUR, GBP, CHF, JPY." },
   },
   ORDER_NOT_REFUNDABLE: {
@@ -82,7 +81,8 @@ export const errorCodes = {
   },
   PAYOUT_APPROVAL_REQUIRED: {
     status: 409,
-    description: "The batch is worth more than the account's approval threshold (or its worth is unknown): a second member must approve it (POST /api/payouts/{id}/approve/) before it is signed.",
+    description:
+      "The batch is worth more than the account's approval threshold (or its worth is unknown): a second member must approve it (POST /api/payouts/{id}/approve/) before it is signed.",
     example: { message: "This batch (1250.00 USD) is above the approval threshold (1000 USD): another member must approve it first." },
   },
   PAYOUT_CLAIM_CLOSED: {
@@ -92,14 +92,18 @@ export const errorCodes = {
   },
   PAYOUT_APPROVAL_REFUSED: {
     status: 403,
-    description: "This credential cannot approve the batch: approving needs a member's login (not an API key) whose role manages wallets (owner, admin), other than the member who made the batch.",
+    description:
+      "This credential cannot approve the batch: approving needs a member's login (not an API key) whose role manages wallets (owner, admin), other than the member who made the batch.",
     example: { message: "A batch is approved by a second member: you made this one." },
   },
   INVALID_AUTHORIZATION: {
     status: 400,
     description:
       "A gasless payment's signed EIP-3009 authorization does not pay this order: `to` is not the order's deposit address, `value` is not exactly the amount due now, the validity window is not within the order's life (or has passed), the signature was not made by `from` over these fields, `from` holds too little, or the token refused it. `details` names the field.",
-    example: { message: "The authorization does not pay this order.", details: { value: ["Must be exactly the amount due now: 12.5 USDC (12500000 base units)."] } },
+    example: {
+      message: "The authorization does not pay this order.",
+      details: { value: ["Must be exactly the amount due now: 12.5 USDC (12500000 base units)."] },
+    },
   },
   RELAY_NOT_WORTHWHILE: {
     status: 400,
@@ -195,7 +199,8 @@ export const errorCodes = {
   },
   GAS_PRICE_TOO_HIGH: {
     status: 503,
-    description: "The chain's gas price is above the ceiling the gateway relays gasless payments at. Nothing was sent; pay with a wallet that holds gas, or retry later.",
+    description:
+      "The chain's gas price is above the ceiling the gateway relays gasless payments at. Nothing was sent; pay with a wallet that holds gas, or retry later.",
     example: { message: "Gas on base is above the gasless ceiling (base fee 9.1 gwei + tip 1 gwei > 5 gwei); nothing was sent." },
     retry: "Later",
   },
@@ -216,7 +221,10 @@ export const errorCodes = {
     status: 400,
     description:
       "The destination failed sanctions screening: it is on the sanctions list the operator loaded (the US Treasury's SDN list) or the screening provider flagged it. No refund or payout is built to it; `details` names the field.",
-    example: { message: "0x00000000000000000000000000000000005eed02 failed sanctions screening: no money is sent to it.", details: { to_address: ["Failed sanctions screening (on the sanctions list)."] } },
+    example: {
+      message: "0x00000000000000000000000000000000005eed02 failed sanctions screening: no money is sent to it.",
+      details: { to_address: ["Failed sanctions screening (on the sanctions list)."] },
+    },
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -30,7 +30,8 @@ export interface MerchantWording {
 const shop = (context: CustomerContext, t: Translate) => context.shopName || t("theShop");
 const somethingWrong = "Something went wrong on our side. Try again in a moment.";
 /** The API's message without its pointers to API paths ("; see GET /api/blockchains/."). */
-const plainApiMessage = (context: MerchantContext) => context.apiMessage.replace(/[;,]?\s*(see|add one with|use)\s+(GET|POST|PUT|PATCH|DELETE)\s+\/api\/\S*/gi, "").replace(/\.?\s*$/, ".");
+const plainApiMessage = (context: MerchantContext) =>
+  context.apiMessage.replace(/[;,]?\s*(see|add one with|use)\s+(GET|POST|PUT|PATCH|DELETE)\s+\/api\/\S*/gi, "").replace(/\.?\s*$/, ".");
 
 interface Wording {
   /** With the "errors" messages. */
@@ -41,7 +42,9 @@ interface Wording {
 const cannotPayThisWay: Wording["customer"] = (c, t) => t("cannotPayThisWay", { shop: shop(c, t) });
 const rateUnavailable: Wording = {
   customer: (_c, t) => t("rateUnavailable"),
-  merchant: (c) => ({ message: `The exchange rate${c.chainName ? ` on ${c.chainName}` : ""} is not available right now. Price the order in the token instead, or try again in a few minutes.` }),
+  merchant: (c) => ({
+    message: `The exchange rate${c.chainName ? ` on ${c.chainName}` : ""} is not available right now. Price the order in the token instead, or try again in a few minutes.`,
+  }),
 };
 const ourSide: Wording = { customer: (_c, t) => t("somethingWrong"), merchant: () => ({ message: somethingWrong }) };
 const asTheApiSays: Wording["merchant"] = (c) => ({ message: plainApiMessage(c) });
@@ -84,9 +87,15 @@ const wording: Record<string, Wording> = {
   RELAY_NOT_WORTHWHILE: { customer: (_c, t) => t("relayNotWorthwhile"), merchant: asTheApiSays },
   GAS_PRICE_TOO_HIGH: { customer: (_c, t) => t("networkBusy"), merchant: asTheApiSays },
   INVALID_CREDENTIALS: { customer: ourSide.customer, merchant: () => ({ message: "The username or password is not right." }) },
-  INVALID_TOKEN: { customer: ourSide.customer, merchant: () => ({ message: "Your session has ended. Sign in again.", fix: { label: "Sign in", href: "/sign-in" } }) },
+  INVALID_TOKEN: {
+    customer: ourSide.customer,
+    merchant: () => ({ message: "Your session has ended. Sign in again.", fix: { label: "Sign in", href: "/sign-in" } }),
+  },
   INSUFFICIENT_PERMISSIONS: { customer: ourSide.customer, merchant: () => ({ message: "Your account may not do this." }) },
-  CROSS_ORIGIN_REQUEST: { customer: ourSide.customer, merchant: () => ({ message: "This form was sent from another site, so it was refused. Reload the page and try again." }) },
+  CROSS_ORIGIN_REQUEST: {
+    customer: ourSide.customer,
+    merchant: () => ({ message: "This form was sent from another site, so it was refused. Reload the page and try again." }),
+  },
   SERVICE_UNAVAILABLE: {
     customer: ourSide.customer,
     merchant: () => ({ message: "The service is temporarily unavailable. Try again in a few seconds." }),

@@ -40,7 +40,16 @@ export function errorAnswer(error: unknown, { requestId, route, headers }: { req
 }
 
 /** The one log line per request (never a body, token or secret). */
-export function logRequest(fields: { requestId: string; method: string; path: string; route: string; status: number; started: number; merchantId?: number; credential?: string }): void {
+export function logRequest(fields: {
+  requestId: string;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  started: number;
+  merchantId?: number;
+  credential?: string;
+}): void {
   const durationMs = performance.now() - fields.started;
   observeHttpRequest(fields.method, fields.route, fields.status, durationMs / 1000);
   log.info("request", {
@@ -71,7 +80,10 @@ export interface PlainRouteOptions {
  * and request log line, with no authentication, rate limit or body parsing. The handler returns
  * an `ApiResult` (sent as JSON) or a ready Response, and throws ApiError for expected failures.
  */
-export function plainRoute<C = unknown>(options: PlainRouteOptions, handler: (request: Request, context: C, requestId: string) => Promise<ApiResult | Response>) {
+export function plainRoute<C = unknown>(
+  options: PlainRouteOptions,
+  handler: (request: Request, context: C, requestId: string) => Promise<ApiResult | Response>,
+) {
   const routeName = options.definition?.path ?? options.route ?? "route";
   const sandboxOnly = options.sandboxOnly ?? options.definition?.sandboxOnly;
   async function route(request: Request, context: C): Promise<Response> {
@@ -82,11 +94,21 @@ export function plainRoute<C = unknown>(options: PlainRouteOptions, handler: (re
     try {
       if (sandboxOnly && env.GATEWAY_MODE !== "sandbox") throw notFound("Endpoint");
       const result = await handler(request, context, requestId);
-      response = result instanceof Response ? withHeaders(result, headers) : Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
+      response =
+        result instanceof Response
+          ? withHeaders(result, headers)
+          : Response.json(result.body, { status: result.status, headers: { ...headers, ...result.headers } });
     } catch (error) {
       response = errorAnswer(error, { requestId, route: routeName, headers });
     }
-    logRequest({ requestId, method: request.method, path: options.secretPath ? routeName : new URL(request.url).pathname, route: routeName, status: response.status, started });
+    logRequest({
+      requestId,
+      method: request.method,
+      path: options.secretPath ? routeName : new URL(request.url).pathname,
+      route: routeName,
+      status: response.status,
+      started,
+    });
     return response;
   }
   return Object.assign(route, { definition: options.definition });

@@ -10,10 +10,16 @@ import { z } from "zod";
 export const timestamp = z.string().meta({ format: "date-time", examples: ["2030-01-01T12:00:00.000Z"] });
 
 /** A decimal amount in token units, as a string (never a float). */
-export const decimalString = z.string().regex(/^\d+(\.\d+)?$/).meta({ examples: ["10.5"] });
+export const decimalString = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/)
+  .meta({ examples: ["10.5"] });
 
 /** A 0x-prefixed EVM address. */
-export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ examples: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
+export const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .meta({ examples: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
 
 /** EIP-55: a mixed-case address must match its checksum; all-lower or all-upper hex carries none. */
 export function isTypedAddress(value: string): boolean {

@@ -10,7 +10,13 @@ import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { finishIdempotentRequest, idempotencyHeader, idempotencyKeyOf, startIdempotentRequest, type IdempotencyStart } from "@/lib/idempotency/idempotent-request";
+import {
+  finishIdempotentRequest,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  startIdempotentRequest,
+  type IdempotencyStart,
+} from "@/lib/idempotency/idempotent-request";
 import type { ApiResult } from "./envelope";
 import { errorAnswer as errorEnvelope, logRequest } from "./plain-route";
 import { clientIpOf, clientLimitSubject } from "./client-address";
@@ -54,7 +60,6 @@ export interface RouteContext<A extends RouteAccess, B, Q, P> {
   query: Out<Q>;
   params: Out<P>;
 }
-
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -158,7 +163,9 @@ export function withApi<
 
   // Every request runs as its actor, for the audit entries its use-cases record (lib/audit/context.ts).
   function route(request: Request, nextContext?: NextRouteContext): Promise<Response> {
-    return runAsActor({ kind: "public", label: null, clientIp: clientIpOf(request), userAgent: request.headers.get("user-agent") }, () => answer(request, nextContext));
+    return runAsActor({ kind: "public", label: null, clientIp: clientIpOf(request), userAgent: request.headers.get("user-agent") }, () =>
+      answer(request, nextContext),
+    );
   }
 
   async function answer(request: Request, nextContext?: NextRouteContext): Promise<Response> {
@@ -167,13 +174,27 @@ export function withApi<
     const call: Call = { request, requestId, url: new URL(request.url), now: new Date(), headers: { "x-request-id": requestId } };
     const errorAnswer = (error: unknown): Response => errorEnvelope(error, { requestId, route: routeKey, headers: call.headers });
 
-    const handled = await pipeline(call, nextContext, errorAnswer).catch((error): Handled => ({ response: errorAnswer(error), admission: anonymous, db: null, idempotent: null }));
+    const handled = await pipeline(call, nextContext, errorAnswer).catch((error): Handled => ({
+      response: errorAnswer(error),
+      admission: anonymous,
+      db: null,
+      idempotent: null,
+    }));
     const { response, quota } = await settleCount(handled.response, handled.admission, errorAnswer);
     if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) response.headers.set(name, value);
     if (handled.idempotent && handled.db) await storeIdempotentAnswer(handled.db, handled.idempotent, response, requestId);
 
     const { principal } = handled.admission;
-    logRequest({ requestId, method: request.method, path: call.url.pathname, route: options.path, status: response.status, started, merchantId: principal?.merchantId, credential: principal?.kind });
+    logRequest({
+      requestId,
+      method: request.method,
+      path: call.url.pathname,
+      route: options.path,
+      status: response.status,
+      started,
+      merchantId: principal?.merchantId,
+      credential: principal?.kind,
+    });
     return response;
   }
 
@@ -219,7 +240,10 @@ export function withApi<
   async function admit(db: Db, call: Call): Promise<Admission> {
     if (access === "public") return anonymous;
     const { principal, quota: countedWithCredential } = await authenticate(db, call.request, call.now);
-    identifyActor({ kind: principal.kind, label: principal.apiKeyId !== undefined ? `${principal.username} (API key #${principal.apiKeyId})` : principal.username });
+    identifyActor({
+      kind: principal.kind,
+      label: principal.apiKeyId !== undefined ? `${principal.username} (API key #${principal.apiKeyId})` : principal.username,
+    });
     let quota = countedWithCredential;
     let countAside: Promise<RateLimitState> | null = null;
     let meter: RequestMeter | null = null;
@@ -285,7 +309,11 @@ function hasIdempotencyKey(request: Request): boolean {
  * request had been counted first (a metered write wrote nothing: it admits first). Returns the answer
  * and the count whose X-RateLimit-* headers it carries.
  */
-async function settleCount(response: Response, admission: Admission, errorAnswer: (error: unknown) => Response): Promise<{ response: Response; quota: RateLimitState | null }> {
+async function settleCount(
+  response: Response,
+  admission: Admission,
+  errorAnswer: (error: unknown) => Response,
+): Promise<{ response: Response; quota: RateLimitState | null }> {
   if (!admission.countAside) return { response, quota: admission.quota };
   try {
     const quota = await admission.countAside;
@@ -297,5 +325,7 @@ async function settleCount(response: Response, admission: Admission, errorAnswer
 
 /** Stores the answer for replays. The answer stands even if it cannot be stored (the database went away meanwhile): a retry with the key then runs again or waits on the stale claim. */
 async function storeIdempotentAnswer(db: Db, claim: Extract<IdempotencyStart, { kind: "run" }>, response: Response, requestId: string): Promise<void> {
-  await finishIdempotentRequest(db, claim, response).catch((error) => log.warn("could not store an idempotent answer", { request_id: requestId, ...describeError(error) }));
+  await finishIdempotentRequest(db, claim, response).catch((error) =>
+    log.warn("could not store an idempotent answer", { request_id: requestId, ...describeError(error) }),
+  );
 }

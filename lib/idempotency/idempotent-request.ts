@@ -59,15 +59,22 @@ async function fingerprint(request: Request, url: URL): Promise<string> {
 }
 
 export type IdempotencyStart =
-  | { kind: "run"; merchantId: number; key: string; lockToken: string }
-  | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
+  { kind: "run"; merchantId: number; key: string; lockToken: string } | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
 
 /**
  * Claims `key` for this request, or answers from the first request that used it: its stored
  * answer (replay), 409 IDEMPOTENCY_REQUEST_IN_PROGRESS while it still runs, 422
  * IDEMPOTENCY_KEY_REUSED when the key came with a different request.
  */
-export async function startIdempotentRequest(db: Db, merchantId: number, key: string, request: Request, url: URL, requestId: string, now = new Date()): Promise<IdempotencyStart> {
+export async function startIdempotentRequest(
+  db: Db,
+  merchantId: number,
+  key: string,
+  request: Request,
+  url: URL,
+  requestId: string,
+  now = new Date(),
+): Promise<IdempotencyStart> {
   const requestHash = await fingerprint(request, url);
   const lockToken = randomUUID();
   const row = await claimIdempotencyKey(db, {
@@ -88,9 +95,14 @@ export async function startIdempotentRequest(db: Db, merchantId: number, key: st
     );
   }
   if (row.status === null || row.responseBody === null) {
-    throw new ApiError("IDEMPOTENCY_REQUEST_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry once it has answered.", undefined, {
-      headers: { "Retry-After": "1" },
-    });
+    throw new ApiError(
+      "IDEMPOTENCY_REQUEST_IN_PROGRESS",
+      "A request with this Idempotency-Key is still being processed; retry once it has answered.",
+      undefined,
+      {
+        headers: { "Retry-After": "1" },
+      },
+    );
   }
   // Answers stored before secrets were redacted at write time are redacted on the way out too.
   const { body, paths } = redactSecrets(row.responseBody);
@@ -98,7 +110,12 @@ export async function startIdempotentRequest(db: Db, merchantId: number, key: st
     kind: "replay",
     status: row.status,
     body,
-    headers: { ...row.responseHeaders, ...(paths.length > 0 && { [redactedSecretsHeader]: paths.join(", ") }), "Idempotent-Replayed": "true", "Original-Request": row.requestId },
+    headers: {
+      ...row.responseHeaders,
+      ...(paths.length > 0 && { [redactedSecretsHeader]: paths.join(", ") }),
+      "Idempotent-Replayed": "true",
+      "Original-Request": row.requestId,
+    },
   };
 }
 
@@ -115,7 +132,9 @@ export function isReplayable(status: number): boolean {
  * A whole secret as newId makes it: an API key (43 base62 characters) or a webhook secret (base64 of
  * 32 bytes); or an invitation link (its token: base64url of 32 bytes), which is a credential too.
  */
-const secretValue = new RegExp(`^(?:(?:${apiKeyPrefixes.join("|")})[0-9A-Za-z]{43}|${webhookSecretPrefix}[A-Za-z0-9+/]{43}=|https?://\\S+/invite\\?token=[A-Za-z0-9_-]{43})$`);
+const secretValue = new RegExp(
+  `^(?:(?:${apiKeyPrefixes.join("|")})[0-9A-Za-z]{43}|${webhookSecretPrefix}[A-Za-z0-9+/]{43}=|https?://\\S+/invite\\?token=[A-Za-z0-9_-]{43})$`,
+);
 
 /** Header on a replay whose stored answer had secrets taken out; lists the JSON paths, e.g. `data.key`. */
 export const redactedSecretsHeader = "Idempotent-Redacted";

@@ -71,6 +71,7 @@ export async function saveIdempotentResponse(
 export async function releaseIdempotencyKey(db: DbOrTx, merchantId: number, key: string, lockToken: string): Promise<void> {
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.lockToken, lockToken), isNull(idempotencyKeys.status)));
+    .where(
+      and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.lockToken, lockToken), isNull(idempotencyKeys.status)),
+    );
 }
-

@@ -16,7 +16,11 @@ const day = (iso: string) => iso.slice(0, 10);
  */
 export async function renderInvoicePdf(invoice: Invoice, shopName: string, kind: "invoice" | "receipt"): Promise<Buffer> {
   const view = serializeInvoice(invoice);
-  const doc = new PDFDocument({ size: "A4", margin, info: { Title: `${kind === "receipt" ? "Receipt" : "Invoice"} ${view.number}`, Author: shopName, Producer: shopName, Creator: shopName } });
+  const doc = new PDFDocument({
+    size: "A4",
+    margin,
+    info: { Title: `${kind === "receipt" ? "Receipt" : "Invoice"} ${view.number}`, Author: shopName, Producer: shopName, Creator: shopName },
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -25,9 +29,15 @@ export async function renderInvoicePdf(invoice: Invoice, shopName: string, kind:
   });
 
   doc.font("Helvetica-Bold").fontSize(20).text(shopName, { width: contentWidth });
-  doc.moveDown(0.3).font("Helvetica").fontSize(14).text(`${kind === "receipt" ? "Receipt for invoice" : "Invoice"} ${view.number}`);
+  doc
+    .moveDown(0.3)
+    .font("Helvetica")
+    .fontSize(14)
+    .text(`${kind === "receipt" ? "Receipt for invoice" : "Invoice"} ${view.number}`);
   doc.moveDown(0.5).fontSize(10).fillColor("#444444");
-  doc.text(kind === "receipt" && view.paid_at ? `Paid in full on ${day(view.paid_at)}` : `Issued ${day(view.sent_at ?? view.created_at)} · Due ${day(view.due_at)}`);
+  doc.text(
+    kind === "receipt" && view.paid_at ? `Paid in full on ${day(view.paid_at)}` : `Issued ${day(view.sent_at ?? view.created_at)} · Due ${day(view.due_at)}`,
+  );
   doc.moveDown(1).fillColor("#000000").font("Helvetica-Bold").text("Billed to");
   doc.font("Helvetica").text(view.client.name);
   if (view.client.address) doc.text(view.client.address);
@@ -49,11 +59,20 @@ export async function renderInvoicePdf(invoice: Invoice, shopName: string, kind:
     doc.y = y + Math.max(...heights) + 4;
   };
   doc.moveDown(1.5);
-  row(columns.map((c) => c.title), true);
-  doc.moveTo(margin, doc.y).lineTo(pageWidth - margin, doc.y).stroke("#999999");
+  row(
+    columns.map((c) => c.title),
+    true,
+  );
+  doc
+    .moveTo(margin, doc.y)
+    .lineTo(pageWidth - margin, doc.y)
+    .stroke("#999999");
   doc.y += 4;
   for (const item of view.items) row([item.description, item.quantity, item.unit_price, item.amount]);
-  doc.moveTo(margin, doc.y).lineTo(pageWidth - margin, doc.y).stroke("#999999");
+  doc
+    .moveTo(margin, doc.y)
+    .lineTo(pageWidth - margin, doc.y)
+    .stroke("#999999");
   doc.y += 4;
   const total = (label: string, value: string, bold = false) => row([label, "", "", value], bold);
   total("Subtotal", view.subtotal);

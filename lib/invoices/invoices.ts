@@ -14,7 +14,12 @@ import type { InvoiceBody, InvoiceSettingsBody, InvoiceStatus } from "./schemas"
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** What a store that never changed its settings gets. */
-export const defaultInvoiceSettings: InvoiceSettingsBody = { number_format: "{yyyy}-{seq:4}", allow_partial_payments: false, reminder_days_before: [3], reminder_days_after: [1, 7] };
+export const defaultInvoiceSettings: InvoiceSettingsBody = {
+  number_format: "{yyyy}-{seq:4}",
+  allow_partial_payments: false,
+  reminder_days_before: [3],
+  reminder_days_after: [1, 7],
+};
 
 /** The hosted page of an invoice. */
 export function invoiceUrl(invoiceId: string): string {
@@ -111,20 +116,28 @@ function checkedInvoice(input: InvoiceBody) {
   for (const [i, method] of input.accepted_methods.entries()) {
     const chain = findBlockchainBySlug(method.blockchain);
     if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `accepted_methods[${i}]: blockchain '${method.blockchain}' is not supported.`);
-    if (!chain.factory || !chain.implementation) throw new ApiError("INVALID_BLOCKCHAIN", `accepted_methods[${i}]: payments on ${chain.slug} are not available.`);
+    if (!chain.factory || !chain.implementation)
+      throw new ApiError("INVALID_BLOCKCHAIN", `accepted_methods[${i}]: payments on ${chain.slug} are not available.`);
     const token = findToken(chain, method.currency);
     if (!token) throw new ApiError("UNSUPPORTED_CURRENCY", `accepted_methods[${i}]: currency '${method.currency}' is not supported on ${chain.slug}.`);
     if (!methods.some((m) => m.blockchain === chain.slug && m.currency === token.symbol)) methods.push({ blockchain: chain.slug, currency: token.symbol });
   }
   const fiat = isFiatCurrency(input.currency.toUpperCase());
   const currency = fiat ? input.currency.toUpperCase() : (methods.find((m) => m.currency.toLowerCase() === input.currency.toLowerCase())?.currency ?? null);
-  if (!currency) throw new ApiError("UNSUPPORTED_CURRENCY", `Currency '${input.currency}' is neither a supported fiat currency (${Object.keys(fiatCurrencies).join(", ")}) nor one of the accepted tokens.`);
+  if (!currency)
+    throw new ApiError(
+      "UNSUPPORTED_CURRENCY",
+      `Currency '${input.currency}' is neither a supported fiat currency (${Object.keys(fiatCurrencies).join(", ")}) nor one of the accepted tokens.`,
+    );
   if (!fiat && methods.some((m) => m.currency !== currency)) {
-    throw validationError({ accepted_methods: ["An invoice in a token is paid in that token (on any chains); bill in a fiat currency to accept several tokens."] });
+    throw validationError({
+      accepted_methods: ["An invoice in a token is paid in that token (on any chains); bill in a fiat currency to accept several tokens."],
+    });
   }
   const places = currencyPlaces(currency, methods);
   for (const [i, item] of input.items.entries()) {
-    if ((item.unit_price.split(".")[1] ?? "").length > places) throw validationError({ [`items.${i}.unit_price`]: [`At most ${places} decimal places in ${currency}.`] });
+    if ((item.unit_price.split(".")[1] ?? "").length > places)
+      throw validationError({ [`items.${i}.unit_price`]: [`At most ${places} decimal places in ${currency}.`] });
   }
   const totals = invoiceTotals(input.items, input.taxes, places);
   if (totals.total <= 0n) throw new ApiError("INVALID_AMOUNT", "The invoice's total must be greater than zero.");

@@ -30,7 +30,11 @@ async function getSentInvoiceOrThrow(db: DbOrTx, invoiceId: string) {
 /** What the hosted invoice page shows: the invoice, its store, and the methods the store still has an active wallet for. */
 export async function getPublicInvoiceView(db: DbOrTx, invoiceId: string) {
   const { invoice, shopName } = await getSentInvoiceOrThrow(db, invoiceId);
-  const [walletChains, settings, look] = await Promise.all([findActiveWalletChainIds(db, invoice.merchantId), getInvoiceSettings(db, invoice.merchantId), storeLook(db, invoice.merchantId)]);
+  const [walletChains, settings, look] = await Promise.all([
+    findActiveWalletChainIds(db, invoice.merchantId),
+    getInvoiceSettings(db, invoice.merchantId),
+    storeLook(db, invoice.merchantId),
+  ]);
   const view = serializeInvoice(invoice);
   for (const internal of ["sent_at", "voided_at", "created_at", "updated_at"] as const) delete (view as Partial<typeof view>)[internal];
   return {
@@ -38,7 +42,12 @@ export async function getPublicInvoiceView(db: DbOrTx, invoiceId: string) {
     accepted_methods: view.accepted_methods.filter((m) => walletChains.has(findBlockchainBySlug(m.blockchain)?.id ?? -1)),
     shop_name: look?.name ?? shopName,
     allow_partial_payments: settings.allow_partial_payments,
-    brand: { accent_color: look?.accentColor ?? null, logo_url: look?.logoUrl ?? null, support_email: look?.supportEmail ?? null, support_url: look?.supportUrl ?? null },
+    brand: {
+      accent_color: look?.accentColor ?? null,
+      logo_url: look?.logoUrl ?? null,
+      support_email: look?.supportEmail ?? null,
+      support_url: look?.supportUrl ?? null,
+    },
   };
 }
 
@@ -47,7 +56,8 @@ function orderPart(invoice: Invoice, requested: string | undefined, allowPartial
   const due = amountDue(invoice);
   if (requested === undefined) return due;
   const places = currencyPlaces(invoice.currency, invoice.acceptedMethods);
-  if ((requested.split(".")[1] ?? "").replace(/0+$/, "").length > places) throw validationError({ amount: [`At most ${places} decimal places in ${invoice.currency}.`] });
+  if ((requested.split(".")[1] ?? "").replace(/0+$/, "").length > places)
+    throw validationError({ amount: [`At most ${places} decimal places in ${invoice.currency}.`] });
   const part = toUnits(requested, places);
   const dueUnits = toUnits(due, places);
   if (part <= 0n) throw validationError({ amount: ["Must be greater than zero."] });
@@ -67,24 +77,41 @@ function orderPart(invoice: Invoice, requested: string | undefined, allowPartial
 export async function createInvoiceOrder(db: DbOrTx, invoiceId: string, input: InvoiceOrderBody, now = new Date()) {
   const { invoice } = await getSentInvoiceOrThrow(db, invoiceId);
   if (!payable.has(invoice.status)) throw notInState(invoice, "paid again");
-  const method = invoice.acceptedMethods.find((m) => m.blockchain === input.blockchain.toLowerCase() && m.currency.toLowerCase() === input.currency.toLowerCase());
-  if (!method) throw validationError({ currency: [`Not accepted for this invoice; choose one of ${invoice.acceptedMethods.map((m) => `${m.currency} on ${m.blockchain}`).join(", ")}.`] });
+  const method = invoice.acceptedMethods.find(
+    (m) => m.blockchain === input.blockchain.toLowerCase() && m.currency.toLowerCase() === input.currency.toLowerCase(),
+  );
+  if (!method)
+    throw validationError({
+      currency: [`Not accepted for this invoice; choose one of ${invoice.acceptedMethods.map((m) => `${m.currency} on ${m.blockchain}`).join(", ")}.`],
+    });
   const settings = await getInvoiceSettings(db, invoice.merchantId);
   const part = orderPart(invoice, input.amount, settings.allow_partial_payments);
   const price = isFiatCurrency(invoice.currency) ? { price_amount: part, price_currency: invoice.currency } : { amount: part };
   const orderInfo = JSON.stringify({ invoice: invoice.invoiceId, number: invoice.number });
   for (let attempt = 0; ; attempt++) {
     try {
-      const order = await createOrder(db, invoice.merchantId, { ...price, blockchain: method.blockchain, currency: method.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48), redirect_url: invoiceUrl(invoice.invoiceId) }, {
-        now,
-        item: { name: `Invoice ${invoice.number}`, quantity: 1 },
-        admit: async (tx) => {
-          await lockForTransaction(tx, [`invoice-orders:${invoice.id}`]);
-          const open = await findOpenInvoicePayments(tx, invoice.id);
-          if (open.filter((p) => p.expiresAt.getTime() > now.getTime()).length >= maxOpenInvoiceOrders) throw rateLimitedError({ retryAfterSeconds: 60 });
+      const order = await createOrder(
+        db,
+        invoice.merchantId,
+        {
+          ...price,
+          blockchain: method.blockchain,
+          currency: method.currency,
+          order_info: orderInfo,
+          nonce: randomInt(1, 2 ** 48),
+          redirect_url: invoiceUrl(invoice.invoiceId),
         },
-        alongside: (tx, order) => insertInvoicePayment(tx, { invoiceId: invoice.id, paymentOrderId: order.id, amount: part, createdAt: now }),
-      });
+        {
+          now,
+          item: { name: `Invoice ${invoice.number}`, quantity: 1 },
+          admit: async (tx) => {
+            await lockForTransaction(tx, [`invoice-orders:${invoice.id}`]);
+            const open = await findOpenInvoicePayments(tx, invoice.id);
+            if (open.filter((p) => p.expiresAt.getTime() > now.getTime()).length >= maxOpenInvoiceOrders) throw rateLimitedError({ retryAfterSeconds: 60 });
+          },
+          alongside: (tx, order) => insertInvoicePayment(tx, { invoiceId: invoice.id, paymentOrderId: order.id, amount: part, createdAt: now }),
+        },
+      );
       return { order_id: order.orderId, payment_url: paymentUrl(order.orderId), amount: part };
     } catch (error) {
       if (!(error instanceof ApiError && error.code === "DUPLICATE_NONCE") || attempt >= 2) throw error;

@@ -10,7 +10,13 @@ export async function findInvoiceSettings(db: DbOrTx, merchantId: number) {
 }
 
 export async function upsertInvoiceSettings(db: DbOrTx, values: typeof invoiceSettings.$inferInsert) {
-  const changes = { numberFormat: values.numberFormat, allowPartialPayments: values.allowPartialPayments, reminderDaysBefore: values.reminderDaysBefore, reminderDaysAfter: values.reminderDaysAfter, updatedAt: values.updatedAt };
+  const changes = {
+    numberFormat: values.numberFormat,
+    allowPartialPayments: values.allowPartialPayments,
+    reminderDaysBefore: values.reminderDaysBefore,
+    reminderDaysAfter: values.reminderDaysAfter,
+    updatedAt: values.updatedAt,
+  };
   const [row] = await db.insert(invoiceSettings).values(values).onConflictDoUpdate({ target: invoiceSettings.merchantId, set: changes }).returning();
   return row!;
 }
@@ -19,7 +25,10 @@ export async function upsertInvoiceSettings(db: DbOrTx, values: typeof invoiceSe
 
 /** The store's highest invoice sequence so far (0 for none); call under the store's numbering lock. */
 export async function maxInvoiceSequence(db: DbOrTx, merchantId: number): Promise<number> {
-  const [row] = await db.select({ value: max(invoices.sequence) }).from(invoices).where(eq(invoices.merchantId, merchantId));
+  const [row] = await db
+    .select({ value: max(invoices.sequence) })
+    .from(invoices)
+    .where(eq(invoices.merchantId, merchantId));
   return row?.value ?? 0;
 }
 
@@ -47,7 +56,13 @@ export async function listMerchantInvoices(db: DbOrTx, merchantId: number, statu
 }
 
 /** Updates the store's invoice if it is in one of `fromStatuses` (given); null when it is not (or not the store's). */
-export async function updateMerchantInvoice(db: DbOrTx, merchantId: number, invoiceId: string, fromStatuses: readonly string[], values: Partial<NewInvoice>): Promise<Invoice | null> {
+export async function updateMerchantInvoice(
+  db: DbOrTx,
+  merchantId: number,
+  invoiceId: string,
+  fromStatuses: readonly string[],
+  values: Partial<NewInvoice>,
+): Promise<Invoice | null> {
   const [row] = await db
     .update(invoices)
     .set(values)

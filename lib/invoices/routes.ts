@@ -69,7 +69,8 @@ export const invoiceRoutes = {
     body: invoiceBody,
     doc: {
       summary: "Change a draft invoice",
-      description: "Replaces a draft's contents (same body as create; the number stays). A sent invoice is what the client has: 409 CONFLICT (void it and send a duplicate instead).",
+      description:
+        "Replaces a draft's contents (same body as create; the number stays). A sent invoice is what the client has: 409 CONFLICT (void it and send a duplicate instead).",
       tags: ["Invoices"],
       response: okAnswer(invoiceJson, "Invoice updated."),
       errors: [...invoiceErrors, "CONFLICT"],
@@ -96,7 +97,8 @@ export const invoiceRoutes = {
     params: invoiceParams,
     doc: {
       summary: "Void an invoice",
-      description: "An unpaid invoice becomes `void`: its page says so and takes no more payments (webhook invoice.voided, if it had been sent). A paid or void invoice is 409 CONFLICT.",
+      description:
+        "An unpaid invoice becomes `void`: its page says so and takes no more payments (webhook invoice.voided, if it had been sent). A paid or void invoice is 409 CONFLICT.",
       tags: ["Invoices"],
       response: okAnswer(invoiceJson, "Invoice voided."),
       errors: ["CONFLICT"],
@@ -109,7 +111,8 @@ export const invoiceRoutes = {
     params: invoiceParams,
     doc: {
       summary: "Copy an invoice into a new draft",
-      description: "A new draft with the next number and the same client, items, taxes, currency, notes and methods, due as long after today as the original was after its creation.",
+      description:
+        "A new draft with the next number and the same client, items, taxes, currency, notes and methods, due as long after today as the original was after its creation.",
       tags: ["Invoices"],
       response: createdAnswer(invoiceJson, "Invoice created."),
       errors: [...invoiceErrors],
@@ -128,9 +131,15 @@ export const invoiceRoutes = {
     body: invoiceSettingsBody,
     doc: {
       summary: "Change the invoice settings",
-      description: "The number format (applies to invoices created from now on), whether clients may pay part of an invoice at a time, and the reminder schedule (days before and after the due date).",
+      description:
+        "The number format (applies to invoices created from now on), whether clients may pay part of an invoice at a time, and the reminder schedule (days before and after the due date).",
       tags: ["Invoices"],
-      bodyExamples: { yearly: { summary: "Numbers per year, partial payments, three reminders", value: { number_format: "INV-{yyyy}-{seq:4}", allow_partial_payments: true, reminder_days_before: [3], reminder_days_after: [1, 7] } } },
+      bodyExamples: {
+        yearly: {
+          summary: "Numbers per year, partial payments, three reminders",
+          value: { number_format: "INV-{yyyy}-{seq:4}", allow_partial_payments: true, reminder_days_before: [3], reminder_days_after: [1, 7] },
+        },
+      },
       response: okAnswer(invoiceSettingsJson, "Invoice settings saved."),
     },
   }),

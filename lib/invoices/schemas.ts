@@ -5,8 +5,17 @@ import { timestamp } from "@/lib/http/schemas";
 export const invoiceStatuses = ["draft", "sent", "partially_paid", "paid", "overdue", "void"] as const;
 export type InvoiceStatus = (typeof invoiceStatuses)[number];
 
-const decimalText = z.string().trim().regex(/^\d+(\.\d+)?$/, 'Must be a decimal number written as a string, e.g. "12.50".');
-const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
+const decimalText = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'Must be a decimal number written as a string, e.g. "12.50".');
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
 
 export const invoiceClient = z.object({
   name: z.string().trim().min(1, "This field may not be blank.").max(200),
@@ -35,7 +44,12 @@ export const invoiceBody = z.object({
   client: invoiceClient,
   items: z.array(invoiceLineItem).min(1, "Give at least one line item.").max(200),
   taxes: z.array(invoiceTaxLine).max(10).default([]),
-  currency: z.string().trim().min(1).max(32).describe("ISO 4217 fiat code (USD, EUR, …: paid in any accepted token at the rate of the payment) or a token symbol (USDC: paid in that token)"),
+  currency: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .describe("ISO 4217 fiat code (USD, EUR, …: paid in any accepted token at the rate of the payment) or a token symbol (USDC: paid in that token)"),
   due_at: z.iso.datetime({ offset: true, message: "Must be an ISO 8601 timestamp." }).describe("When payment is due; past it an unpaid invoice is overdue"),
   notes: optionalText(2000).describe("Printed under the items, e.g. payment terms"),
   accepted_methods: z.array(invoiceMethod).min(1, "Give at least one payment method.").max(100).describe("The chains and tokens the client may pay with"),
@@ -88,12 +102,14 @@ export const invoiceSettingsJson = invoiceSettingsBody;
 export const publicInvoiceJson = invoiceJson.omit({ sent_at: true, voided_at: true, created_at: true, updated_at: true }).extend({
   shop_name: z.string().describe("The store's display name (its branding) or shop name"),
   allow_partial_payments: z.boolean(),
-  brand: z.object({
-    accent_color: z.string().nullable(),
-    logo_url: z.string().nullable(),
-    support_email: z.string().nullable(),
-    support_url: z.string().nullable(),
-  }).describe("The store's look (PUT /api/branding/)"),
+  brand: z
+    .object({
+      accent_color: z.string().nullable(),
+      logo_url: z.string().nullable(),
+      support_email: z.string().nullable(),
+      support_url: z.string().nullable(),
+    })
+    .describe("The store's look (PUT /api/branding/)"),
 });
 
 export const invoiceOrderBody = z.object({

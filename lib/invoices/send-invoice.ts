@@ -26,7 +26,10 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   const walletChains = await findActiveWalletChainIds(db, merchantId);
   for (const [i, method] of current.acceptedMethods.entries()) {
     if (!walletChains.has(findBlockchainBySlug(method.blockchain)?.id ?? -1)) {
-      throw new ApiError("WALLET_NOT_CONFIGURED", `accepted_methods[${i}]: no active wallet is configured for ${method.blockchain}; add one, or leave ${method.currency} on ${method.blockchain} out.`);
+      throw new ApiError(
+        "WALLET_NOT_CONFIGURED",
+        `accepted_methods[${i}]: no active wallet is configured for ${method.blockchain}; add one, or leave ${method.currency} on ${method.blockchain} out.`,
+      );
     }
   }
   const look = await storeLook(db, merchantId);
@@ -46,7 +49,17 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   } else {
     throw notInState(current, "sent");
   }
-  await sendCustomerMail(db, { merchantId, kind: "invoice", to: invoice.client.email, content: invoiceMail(look.name, mailFacts(invoice)), support: { email: look.supportEmail, url: look.supportUrl } }, now);
+  await sendCustomerMail(
+    db,
+    {
+      merchantId,
+      kind: "invoice",
+      to: invoice.client.email,
+      content: invoiceMail(look.name, mailFacts(invoice)),
+      support: { email: look.supportEmail, url: look.supportUrl },
+    },
+    now,
+  );
   return invoice;
 }
 
@@ -54,7 +67,11 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
 export async function voidInvoice(db: Db, merchantId: number, invoiceId: string, now = new Date()): Promise<Invoice> {
   const current = await getInvoiceOrThrow(db, merchantId, invoiceId);
   const voided = await db.transaction(async (tx) => {
-    const row = await updateMerchantInvoice(tx, merchantId, invoiceId, ["draft", "sent", "partially_paid", "overdue"], { status: "void", voidedAt: now, updatedAt: now });
+    const row = await updateMerchantInvoice(tx, merchantId, invoiceId, ["draft", "sent", "partially_paid", "overdue"], {
+      status: "void",
+      voidedAt: now,
+      updatedAt: now,
+    });
     if (row && current.status !== "draft") await recordInvoiceEvent(tx, row, "invoice.voided", "merchant", now);
     return row;
   });

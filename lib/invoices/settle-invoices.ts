@@ -45,7 +45,12 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
       const places = currencyPlaces(invoice.currency, invoice.acceptedMethods);
       const paid = toUnits(invoice.amountPaid, places) + toUnits(payment.amount, places);
       const status = invoice.status === "void" ? "void" : openStatus(invoice, paid, toUnits(invoice.total, places), now);
-      const updated = await updateInvoiceRow(tx, invoice.id, { amountPaid: fromUnits(paid, places), status, paidAt: status === "paid" ? now : invoice.paidAt, updatedAt: now });
+      const updated = await updateInvoiceRow(tx, invoice.id, {
+        amountPaid: fromUnits(paid, places),
+        status,
+        paidAt: status === "paid" ? now : invoice.paidAt,
+        updatedAt: now,
+      });
       result.credited++;
       if (status !== "paid" || invoice.status === "paid") return null;
       await recordInvoiceEvent(tx, updated, "invoice.paid", "system", now);
@@ -56,7 +61,17 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
       const look = await storeLook(db, paidNow.merchantId);
       if (look) {
         const content = invoicePaidMail(look.name, { ...mailFacts(paidNow), total: paidNow.total });
-        await sendCustomerMail(db, { merchantId: paidNow.merchantId, kind: "invoice_paid", to: paidNow.client.email, content, support: { email: look.supportEmail, url: look.supportUrl } }, now);
+        await sendCustomerMail(
+          db,
+          {
+            merchantId: paidNow.merchantId,
+            kind: "invoice_paid",
+            to: paidNow.client.email,
+            content,
+            support: { email: look.supportEmail, url: look.supportUrl },
+          },
+          now,
+        );
       }
     }
   }
@@ -103,7 +118,17 @@ async function markOverdueAndRemind(db: Db, now: Date, result: SettleResult): Pr
     if (!looks.has(invoice.merchantId)) looks.set(invoice.merchantId, await storeLook(db, invoice.merchantId));
     const look = looks.get(invoice.merchantId);
     const overdue = updated.dueAt.getTime() <= now.getTime();
-    await sendCustomerMail(db, { merchantId: invoice.merchantId, kind: "invoice_reminder", to: updated.client.email, content: invoiceReminderMail(look?.name ?? "", mailFacts(updated), overdue), support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
+    await sendCustomerMail(
+      db,
+      {
+        merchantId: invoice.merchantId,
+        kind: "invoice_reminder",
+        to: updated.client.email,
+        content: invoiceReminderMail(look?.name ?? "", mailFacts(updated), overdue),
+        support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
+      },
+      now,
+    );
     result.reminders.push(invoice.invoiceId);
   }
 }

@@ -56,7 +56,13 @@ export interface NextRun {
  * a failure extends the streak and sleeps its backoff (`backoffDelayMs`), or the sooner retry it
  * named (never later than the backoff).
  */
-export function nextRun(outcome: RunOutcome, consecutiveErrorsBefore: number, task: { intervalMs: number }, policy: BackoffPolicy = defaultBackoff, random = Math.random): NextRun {
+export function nextRun(
+  outcome: RunOutcome,
+  consecutiveErrorsBefore: number,
+  task: { intervalMs: number },
+  policy: BackoffPolicy = defaultBackoff,
+  random = Math.random,
+): NextRun {
   if (outcome.ok) return { sleepMs: outcome.nextRunInMs ?? task.intervalMs, consecutiveErrors: 0, backingOff: false };
   const consecutiveErrors = consecutiveErrorsBefore + 1;
   const backoffMs = backoffDelayMs(consecutiveErrors, policy, random);

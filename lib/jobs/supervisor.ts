@@ -1,7 +1,16 @@
 import "server-only";
 import { databaseUnavailability } from "@/lib/db/errors";
 import { describeError, log } from "@/lib/log";
-import { backoffDelayMs, defaultBackoff, defaultRunDeadlineMs, nextRun, retryInMsOf, RunDeadlineExceeded, runWithDeadline, type BackoffPolicy } from "./run-policy";
+import {
+  backoffDelayMs,
+  defaultBackoff,
+  defaultRunDeadlineMs,
+  nextRun,
+  retryInMsOf,
+  RunDeadlineExceeded,
+  runWithDeadline,
+  type BackoffPolicy,
+} from "./run-policy";
 import { forgetTaskState, markRunFailed, markRunStarted, markRunSucceeded, registerTaskState, taskClock, type TaskState } from "./task-state";
 
 /** What one run tells its supervisor: how long to sleep before the next (a kick ends the sleep early). */
@@ -102,7 +111,11 @@ export function superviseTask(options: SupervisedTaskOptions): SupervisedTask {
   function noteSuccess(result: SupervisedRunResult | void): number {
     const sleepMs = nextRun({ ok: true, nextRunInMs: result?.sleepMs }, state.consecutiveErrors, options, policy).sleepMs;
     if (state.consecutiveErrors > 0) {
-      log.info("task recovered", { task: options.name, after_errors: state.consecutiveErrors, failing_for_ms: streakStartedAt === null ? null : taskClock.now() - streakStartedAt });
+      log.info("task recovered", {
+        task: options.name,
+        after_errors: state.consecutiveErrors,
+        failing_for_ms: streakStartedAt === null ? null : taskClock.now() - streakStartedAt,
+      });
       streakStartedAt = null;
       lastLoggedError = null;
     }

@@ -138,7 +138,12 @@ export function staleTasks(now = taskClock.now()): StaleTask[] {
   for (const state of states.values()) {
     if (now <= state.dueBy) continue;
     if (state.runningSince !== null && now - state.runningSince < state.runDeadlineMs) continue;
-    stale.push({ task: state.task, overdueSeconds: Math.round((now - state.dueBy) / 1000), consecutiveErrors: state.consecutiveErrors, lastError: state.lastError });
+    stale.push({
+      task: state.task,
+      overdueSeconds: Math.round((now - state.dueBy) / 1000),
+      consecutiveErrors: state.consecutiveErrors,
+      lastError: state.lastError,
+    });
   }
   return stale;
 }

@@ -57,7 +57,17 @@ const invalidLink = (field = "token") => validationError({ [field]: ["This link 
 /** Mails a verification link to the account's address (after registration, or asked again). */
 export async function sendVerificationEmail(db: Db, merchant: Pick<Merchant, "id" | "email" | "shopName">, now = new Date()): Promise<void> {
   const token = await issueToken(db, merchant.id, "verify_email", merchant.email, verifyEmailTtlMs, now);
-  await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "verify_email", to: merchant.email, content: verifyEmailMail(merchant.shopName, link("/verify-email", token), verifyEmailTtlMs / hourMs) }, now);
+  await sendMail(
+    db,
+    {
+      merchantId: merchant.id,
+      recipientUserId: merchant.id,
+      kind: "verify_email",
+      to: merchant.email,
+      content: verifyEmailMail(merchant.shopName, link("/verify-email", token), verifyEmailTtlMs / hourMs),
+    },
+    now,
+  );
 }
 
 /** Another verification link, at most `verificationResendsPerHour` an hour per account. */
@@ -95,7 +105,17 @@ export async function requestPasswordReset(db: Db, email: string, now = new Date
   // Not awaited: the answer must take as long whether or not an account uses the address.
   mailInBackground("password_reset", async () => {
     const token = await issueToken(db, merchant.id, "password_reset", merchant.email, passwordResetTtlMs, now);
-    await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "password_reset", to: merchant.email, content: passwordResetMail(merchant.shopName, link("/reset-password", token), passwordResetTtlMs / 60_000) }, now);
+    await sendMail(
+      db,
+      {
+        merchantId: merchant.id,
+        recipientUserId: merchant.id,
+        kind: "password_reset",
+        to: merchant.email,
+        content: passwordResetMail(merchant.shopName, link("/reset-password", token), passwordResetTtlMs / 60_000),
+      },
+      now,
+    );
   });
 }
 
@@ -112,12 +132,22 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
     await setPasswordHash(tx, spent.merchantId, passwordHash, now);
     await spendAllEmailTokens(tx, spent.merchantId, "password_reset", now);
     await revokeAllRefreshTokens(tx, spent.merchantId, now);
-    await recordAudit(tx, { merchantId: spent.merchantId, action: "auth.password_reset", target: `account:${spent.merchantId}`, after: { sessions_revoked: true }, now });
+    await recordAudit(tx, {
+      merchantId: spent.merchantId,
+      action: "auth.password_reset",
+      target: `account:${spent.merchantId}`,
+      after: { sessions_revoked: true },
+      now,
+    });
     return (await markEmailVerified(tx, spent.merchantId, spent.email, now)) ?? (await findMerchantById(tx, spent.merchantId));
   });
   if (!merchant) throw invalidLink();
   forgetMerchantCredentials(merchant.id);
-  await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "password_changed", to: merchant.email, content: passwordChangedMail(merchant.shopName) }, now);
+  await sendMail(
+    db,
+    { merchantId: merchant.id, recipientUserId: merchant.id, kind: "password_changed", to: merchant.email, content: passwordChangedMail(merchant.shopName) },
+    now,
+  );
   return merchant;
 }
 
@@ -129,25 +159,69 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
  * The decision is made here; the mail goes in the background, so a slow or unreachable SMTP server
  * never holds up a sign-in.
  */
-export async function noticeSignInFromNewAddress(db: Db, merchant: Pick<Merchant, "id" | "email" | "shopName">, clientIp: string, now = new Date()): Promise<void> {
+export async function noticeSignInFromNewAddress(
+  db: Db,
+  merchant: Pick<Merchant, "id" | "email" | "shopName">,
+  clientIp: string,
+  now = new Date(),
+): Promise<void> {
   if (clientIp === "unknown") return;
   const state = await knownAddressState(db, merchant.id, clientIp, new Date(now.getTime() - knownAddressTtlMs));
   if (state.known) return;
   if (state.total >= knownAddressesKept) await pruneKnownAddresses(db, merchant.id, knownAddressesKept - 1);
   if (state.total === 0) return; // the first sign-in of the account: nothing to compare with
-  mailInBackground("new_sign_in", () => sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "new_sign_in", to: merchant.email, content: newSignInMail(merchant.shopName, clientIp, now) }, now));
+  mailInBackground("new_sign_in", () =>
+    sendMail(
+      db,
+      {
+        merchantId: merchant.id,
+        recipientUserId: merchant.id,
+        kind: "new_sign_in",
+        to: merchant.email,
+        content: newSignInMail(merchant.shopName, clientIp, now),
+      },
+      now,
+    ),
+  );
 }
 
 /** After a payout address changed (committed): mails the owner. */
-export async function noticePayoutAddressChanged(db: DbOrTx, wallet: MerchantWallet, previousAddress: string, clientIp: string | null, now = new Date()): Promise<void> {
+export async function noticePayoutAddressChanged(
+  db: DbOrTx,
+  wallet: MerchantWallet,
+  previousAddress: string,
+  clientIp: string | null,
+  now = new Date(),
+): Promise<void> {
   const merchant = await findMerchantById(db, wallet.merchantId);
   if (!merchant) return;
   const blockchain = findBlockchainById(wallet.blockchainId)?.name ?? `blockchain ${wallet.blockchainId}`;
-  const content = payoutAddressChangedMail(merchant.shopName, { blockchain, previousAddress, newAddress: wallet.walletAddress, clientIp: clientIp ?? "an unknown address", at: now });
+  const content = payoutAddressChangedMail(merchant.shopName, {
+    blockchain,
+    previousAddress,
+    newAddress: wallet.walletAddress,
+    clientIp: clientIp ?? "an unknown address",
+    at: now,
+  });
   await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "payout_address_changed", to: merchant.email, content }, now);
 }
 
 /** After the second factor was turned off (lib/auth/manage-totp.ts): mails the owner. */
-export async function noticeTwoFactorDisabled(db: DbOrTx, merchant: Pick<Merchant, "id" | "email" | "shopName">, clientIp: string, now = new Date()): Promise<void> {
-  await sendMail(db, { merchantId: merchant.id, recipientUserId: merchant.id, kind: "two_factor_disabled", to: merchant.email, content: twoFactorDisabledMail(merchant.shopName, clientIp, now) }, now);
+export async function noticeTwoFactorDisabled(
+  db: DbOrTx,
+  merchant: Pick<Merchant, "id" | "email" | "shopName">,
+  clientIp: string,
+  now = new Date(),
+): Promise<void> {
+  await sendMail(
+    db,
+    {
+      merchantId: merchant.id,
+      recipientUserId: merchant.id,
+      kind: "two_factor_disabled",
+      to: merchant.email,
+      content: twoFactorDisabledMail(merchant.shopName, clientIp, now),
+    },
+    now,
+  );
 }

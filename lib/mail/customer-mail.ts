@@ -28,7 +28,9 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ "&": "
 const normalized = (email: string) => email.trim().toLowerCase();
 
 function signature(merchantId: number, email: string): string {
-  return createHmac("sha256", getAuthSecret()).update(`unsubscribe:${merchantId}:${normalized(email)}`).digest("base64url");
+  return createHmac("sha256", getAuthSecret())
+    .update(`unsubscribe:${merchantId}:${normalized(email)}`)
+    .digest("base64url");
 }
 
 /** The token of a store's unsubscribe link for one address: who and where, signed (no row to look up, nothing to expire). */
@@ -54,7 +56,8 @@ export async function isSuppressed(db: DbOrTx, merchantId: number, email: string
 }
 
 async function suppress(db: DbOrTx, merchantId: number | null, email: string, reason: "unsubscribed" | "bounced", now: Date): Promise<void> {
-  if (!(await findSuppression(db, { merchantId, email: normalized(email), storeOrEvery: false }))) await insertSuppression(db, { merchantId, email: normalized(email), reason, createdAt: now });
+  if (!(await findSuppression(db, { merchantId, email: normalized(email), storeOrEvery: false })))
+    await insertSuppression(db, { merchantId, email: normalized(email), reason, createdAt: now });
 }
 
 /** Spends an unsubscribe link: the store's mail stops going to the address. Returns the address; an invalid token is 400. */
@@ -79,7 +82,10 @@ export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new
   const content = {
     subject: mail.content.subject,
     text: `${mail.content.text}\n--\n${footer}\n`,
-    html: mail.content.html.replace("</body>", `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`),
+    html: mail.content.html.replace(
+      "</body>",
+      `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`,
+    ),
   };
   // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential).
   const outcome = await sendMail(

@@ -97,7 +97,14 @@ export async function sendMail(db: DbOrTx, mail: OutgoingMail, now = new Date())
   let permanent = false;
   if (env.SMTP_URL) {
     try {
-      await transportFor(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.content.subject, text: mail.content.text, html: mail.content.html, headers: mail.headers });
+      await transportFor(env.SMTP_URL).sendMail({
+        from: env.MAIL_FROM,
+        to: mail.to,
+        subject: mail.content.subject,
+        text: mail.content.text,
+        html: mail.content.html,
+        headers: mail.headers,
+      });
       smtpStatus = "sent";
     } catch (error) {
       smtpStatus = "failed";

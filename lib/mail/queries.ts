@@ -11,12 +11,7 @@ export async function insertOutboxMessage(db: DbOrTx, values: typeof mailOutbox.
 
 /** The mail addressed to one login, newest first: what its own outbox page shows, and nobody else's. */
 export async function listOutboxMessages(db: DbOrTx, userId: number, limit: number) {
-  return db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.recipientUserId, userId))
-    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
-    .limit(limit);
+  return db.select().from(mailOutbox).where(eq(mailOutbox.recipientUserId, userId)).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit);
 }
 
 // ─── email tokens ───
@@ -119,6 +114,9 @@ export async function findSuppression(db: DbOrTx, key: { merchantId: number | nu
   return Boolean(row);
 }
 
-export async function insertSuppression(db: DbOrTx, values: { merchantId: number | null; email: string; reason: "unsubscribed" | "bounced"; createdAt: Date }): Promise<void> {
+export async function insertSuppression(
+  db: DbOrTx,
+  values: { merchantId: number | null; email: string; reason: "unsubscribed" | "bounced"; createdAt: Date },
+): Promise<void> {
   await db.insert(mailSuppressions).values(values);
 }

@@ -1,5 +1,14 @@
 import { bareAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
-import { messageJson, passwordResetConfirmBody, passwordResetRequestBody, resentVerificationJson, unsubscribedJson, unsubscribeQuery, verifiedEmailJson, verifyEmailBody } from "./schemas";
+import {
+  messageJson,
+  passwordResetConfirmBody,
+  passwordResetRequestBody,
+  resentVerificationJson,
+  unsubscribedJson,
+  unsubscribeQuery,
+  verifiedEmailJson,
+  verifyEmailBody,
+} from "./schemas";
 
 /** Email links: password reset and address verification. */
 export const mailRoutes = {

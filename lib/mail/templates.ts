@@ -53,7 +53,10 @@ export function newSignInMail(shopName: string, clientIp: string, at: Date): Mai
   ]);
 }
 
-export function payoutAddressChangedMail(shopName: string, change: { blockchain: string; previousAddress: string; newAddress: string; clientIp: string; at: Date }): MailContent {
+export function payoutAddressChangedMail(
+  shopName: string,
+  change: { blockchain: string; previousAddress: string; newAddress: string; clientIp: string; at: Date },
+): MailContent {
   return compose(`${shopName}: payout address changed on ${change.blockchain}`, [
     `The payout address of the payment gateway account of ${shopName} on ${change.blockchain} was changed at ${change.at.toISOString()} from ${change.clientIp}.`,
     `Previous address: ${change.previousAddress}`,
@@ -98,14 +101,17 @@ export function invoiceMail(shopName: string, invoice: InvoiceMailFacts): MailCo
 }
 
 export function invoiceReminderMail(shopName: string, invoice: InvoiceMailFacts, overdue: boolean): MailContent {
-  return compose(overdue ? `Overdue: invoice ${invoice.number} from ${shopName}` : `Reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}`, [
-    overdue
-      ? `Invoice ${invoice.number} from ${shopName} was due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is still open.`
-      : `A reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is open.`,
-    "View and pay it here:",
-    invoice.url,
-    "If you have already paid, thank you: ignore this message.",
-  ]);
+  return compose(
+    overdue ? `Overdue: invoice ${invoice.number} from ${shopName}` : `Reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}`,
+    [
+      overdue
+        ? `Invoice ${invoice.number} from ${shopName} was due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is still open.`
+        : `A reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is open.`,
+      "View and pay it here:",
+      invoice.url,
+      "If you have already paid, thank you: ignore this message.",
+    ],
+  );
 }
 
 export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { total: string }): MailContent {
@@ -116,7 +122,10 @@ export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { 
   ]);
 }
 
-export function orderReceiptMail(shopName: string, receipt: { orderId: string; item: string | null; amount: string; currency: string; network: string; paidAt: Date; url: string }): MailContent {
+export function orderReceiptMail(
+  shopName: string,
+  receipt: { orderId: string; item: string | null; amount: string; currency: string; network: string; paidAt: Date; url: string },
+): MailContent {
   return compose(`Receipt from ${shopName}: ${receipt.amount} ${receipt.currency}`, [
     `Thank you: your payment of ${receipt.amount} ${receipt.currency} on ${receipt.network} to ${shopName}${receipt.item ? ` for ${receipt.item}` : ""} is confirmed (${receipt.paidAt.toISOString().slice(0, 10)}, order ${receipt.orderId}).`,
     "Your receipt:",
@@ -124,7 +133,10 @@ export function orderReceiptMail(shopName: string, receipt: { orderId: string; i
   ]);
 }
 
-export function refundSentMail(shopName: string, refund: { orderId: string; amount: string; currency: string; network: string; txHash: string | null }): MailContent {
+export function refundSentMail(
+  shopName: string,
+  refund: { orderId: string; amount: string; currency: string; network: string; txHash: string | null },
+): MailContent {
   return compose(`${shopName} sent you a refund of ${refund.amount} ${refund.currency}`, [
     `${shopName} refunded ${refund.amount} ${refund.currency} on ${refund.network} for order ${refund.orderId}; the transfer is confirmed on chain.`,
     ...(refund.txHash ? [`Transaction: ${refund.txHash}`] : []),

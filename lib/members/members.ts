@@ -74,7 +74,12 @@ function assertMayTouchRole(actor: MemberActor, role: Role) {
  * The account a login acts in: the one asked for (it must be a member), else its own account, else
  * the first it joined. A login in no account at all cannot act.
  */
-export async function resolveLoginAccount(db: DbOrTx, userId: number, requested?: number | null, field = "account"): Promise<{ merchantId: number; role: Role }> {
+export async function resolveLoginAccount(
+  db: DbOrTx,
+  userId: number,
+  requested?: number | null,
+  field = "account",
+): Promise<{ merchantId: number; role: Role }> {
   if (requested != null) {
     const membership = await findMembership(db, requested, userId);
     if (!membership || !isRole(membership.role)) throw validationError({ [field]: ["You are not a member of this account."] });
@@ -114,7 +119,14 @@ export async function changeMemberRole(db: Db, actor: MemberActor, userId: numbe
       throw new ApiError("CONFLICT", "An account keeps at least one owner: make another member owner first.");
     }
     const changed = await updateMembershipRole(tx, actor.merchantId, userId, role, now);
-    await recordAudit(tx, { merchantId: actor.merchantId, action: "member.role_changed", target: `user:${userId}`, before: { role: current.role }, after: { role }, now });
+    await recordAudit(tx, {
+      merchantId: actor.merchantId,
+      action: "member.role_changed",
+      target: `user:${userId}`,
+      before: { role: current.role },
+      after: { role },
+      now,
+    });
     await narrowKeysOfMember(tx, actor.merchantId, userId, role, now);
     return changed;
   });
@@ -200,10 +212,22 @@ export async function inviteMember(db: Db, actor: MemberActor, input: { email: s
   const invitee = await findMerchantByEmail(db, input.email);
   await sendMail(
     db,
-    { merchantId: actor.merchantId, recipientUserId: invitee?.id ?? null, kind: "invitation", to: input.email, content: invitationMail(account.shopName, inviter, link, invitationTtlMs / (60 * 60 * 1000)) },
+    {
+      merchantId: actor.merchantId,
+      recipientUserId: invitee?.id ?? null,
+      kind: "invitation",
+      to: input.email,
+      content: invitationMail(account.shopName, inviter, link, invitationTtlMs / (60 * 60 * 1000)),
+    },
     now,
   );
-  await recordAudit(db, { merchantId: actor.merchantId, action: "member.invited", target: `invitation:${invitation.id}`, after: { email: input.email, role: input.role }, now });
+  await recordAudit(db, {
+    merchantId: actor.merchantId,
+    action: "member.invited",
+    target: `invitation:${invitation.id}`,
+    after: { email: input.email, role: input.role },
+    now,
+  });
   // With no SMTP server the mail reaches nobody: its sender gets the link this once, to hand over.
   return { invitation, link: mailIsDelivered() ? null : link };
 }
@@ -252,7 +276,12 @@ export async function acceptInvitationWithCredentials(db: Db, input: AcceptInvit
   if (!open) throw invalidInvitation();
   let user: Merchant;
   if (input.create_login) {
-    const registration = registerBody.safeParse({ username: input.username, email: open.email, password: input.password, shop_name: input.shop_name ?? input.username });
+    const registration = registerBody.safeParse({
+      username: input.username,
+      email: open.email,
+      password: input.password,
+      shop_name: input.shop_name ?? input.username,
+    });
     if (!registration.success) throw validationError(fieldErrors(registration.error));
     user = await registerMerchant(db, registration.data, now, { emailVerified: true });
   } else {

@@ -87,7 +87,14 @@ export async function spendInvitation(db: DbOrTx, tokenHash: string, acceptedBy:
 
 export async function findOpenInvitationByHash(db: DbOrTx, tokenHash: string, now: Date) {
   const [row] = await db
-    .select({ id: invitations.id, email: invitations.email, role: invitations.role, merchantId: invitations.merchantId, shopName: merchants.shopName, expiresAt: invitations.expiresAt })
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      merchantId: invitations.merchantId,
+      shopName: merchants.shopName,
+      expiresAt: invitations.expiresAt,
+    })
     .from(invitations)
     .innerJoin(merchants, eq(merchants.id, invitations.merchantId))
     .where(and(eq(invitations.tokenHash, tokenHash), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
@@ -117,5 +124,12 @@ export async function revokeOpenInvitationsTo(db: DbOrTx, merchantId: number, em
   await db
     .update(invitations)
     .set({ revokedAt: now })
-    .where(and(eq(invitations.merchantId, merchantId), sql`lower(${invitations.email}) = lower(${email})`, isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
+    .where(
+      and(
+        eq(invitations.merchantId, merchantId),
+        sql`lower(${invitations.email}) = lower(${email})`,
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+      ),
+    );
 }

@@ -1,7 +1,17 @@
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
 import { idParams } from "@/lib/http/schemas";
 import { z } from "zod";
-import { acceptInvitationBody, acceptedInvitationJson, accountMembershipJson, changeRoleBody, invitationJson, inviteBody, memberJson, memberParams, sentInvitationJson } from "./schemas";
+import {
+  acceptInvitationBody,
+  acceptedInvitationJson,
+  accountMembershipJson,
+  changeRoleBody,
+  invitationJson,
+  inviteBody,
+  memberJson,
+  memberParams,
+  sentInvitationJson,
+} from "./schemas";
 
 /** Team members, invitations and the accounts of a login (issue 28). */
 export const memberRoutes = {
@@ -49,7 +59,8 @@ export const memberRoutes = {
     params: memberParams,
     doc: {
       summary: "Remove a member",
-      description: "Owners and admins (an owner only by an owner). The member's tokens and sessions for this account stop working. The last owner cannot be removed (409 CONFLICT).",
+      description:
+        "Owners and admins (an owner only by an owner). The member's tokens and sessions for this account stop working. The last owner cannot be removed (409 CONFLICT).",
       tags: ["Members"],
       response: okAnswer(z.object({ user_id: z.number().int() }), "Member removed."),
       errors: ["CONFLICT"],

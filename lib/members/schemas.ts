@@ -20,7 +20,10 @@ export const acceptInvitationBody = z.object({
   token: z.string().min(1).max(256).describe("The `token` of the invitation link"),
   username: z.string().trim().min(1).max(254),
   password: z.string().min(1).max(256),
-  create_login: z.boolean().optional().describe("true: create this login (the invitation's address becomes its email, already verified); otherwise attach an existing login"),
+  create_login: z
+    .boolean()
+    .optional()
+    .describe("true: create this login (the invitation's address becomes its email, already verified); otherwise attach an existing login"),
   shop_name: registerBody.shape.shop_name.optional().describe("A new login's own account name; default: the username"),
   code: secondFactorCode.optional().describe("An existing login with two-factor authentication: a current TOTP code or one of its recovery codes"),
 });
@@ -46,7 +49,9 @@ export const sentInvitationJson = invitationJson.extend({
   invitation_url: z
     .string()
     .nullable()
-    .describe("The invitation link, only when this deployment sends no mail (no SMTP server): hand it to the invitee yourself. Shown this once; null when the mail was sent"),
+    .describe(
+      "The invitation link, only when this deployment sends no mail (no SMTP server): hand it to the invitee yourself. Shown this once; null when the mail was sent",
+    ),
 });
 
 export const accountMembershipJson = z.object({ id: z.number().int(), shop_name: z.string(), role: roleField });

@@ -28,7 +28,8 @@ export function observeSentTransaction(chainSlug: string, event: "sent" | "repla
   metrics().sentTransactions.inc({ chain: chainSlug, event });
 }
 
-export type GaslessRelayOutcome = "mined" | "reverted" | "pending" | "failed" | "refused_not_worthwhile" | "refused_budget" | "refused_floor" | "refused_gas_price" | "refused_unpriced";
+export type GaslessRelayOutcome =
+  "mined" | "reverted" | "pending" | "failed" | "refused_not_worthwhile" | "refused_budget" | "refused_floor" | "refused_gas_price" | "refused_unpriced";
 
 /** One gasless relay request's outcome (lib/gasless/relay.ts); a mined or reverted one adds its gas and cost to the spend counters. */
 export function observeGaslessRelay(chainSlug: string, outcome: GaslessRelayOutcome, spent?: { gasUsed: bigint; costWei: bigint }): void {

@@ -13,9 +13,9 @@ const invalidAmount = (message: string) => new ApiError("INVALID_AMOUNT", messag
  * or spaces), for zero, for more fraction digits than the token has, and above 2^256 − 1.
  */
 export function parseAmount(text: unknown, decimals: number): bigint {
-  if (typeof text !== "string") throw invalidAmount("Amount must be a decimal number written as a string, e.g. \"10.50\".");
+  if (typeof text !== "string") throw invalidAmount('Amount must be a decimal number written as a string, e.g. "10.50".');
   const match = decimalText.exec(text);
-  if (!match) throw invalidAmount("Amount must be a positive decimal number such as \"10.50\".");
+  if (!match) throw invalidAmount('Amount must be a positive decimal number such as "10.50".');
   const whole = match[1]!;
   const fraction = match[2] ?? "";
   if (fraction.length > decimals) {

@@ -89,7 +89,10 @@ export function displayFiat(value: string, currency: string, locale: string = de
 
 /** A moment as the locale writes it, in UTC and saying so ("26 Nov 2026, 03:19 UTC"): the same text on the server and in any browser. */
 export function utcDateTime(iso: string, locale: string = defaultLocale, style: "medium" | "long" = "medium"): string {
-  return formatted(`utc ${locale} ${style}`, iso, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeStyle: "short", timeZone: "UTC" }), new Date(iso)) + " UTC";
+  return (
+    formatted(`utc ${locale} ${style}`, iso, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeStyle: "short", timeZone: "UTC" }), new Date(iso)) +
+    " UTC"
+  );
 }
 
 /**

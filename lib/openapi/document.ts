@@ -169,11 +169,13 @@ function successSchema(response: SuccessResponse, nameOf: (schema: z.ZodType) =>
           count: {
             type: "integer",
             minimum: 0,
-            description: "Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request.",
+            description:
+              "Items over all pages, exact. On the orders, transactions, events and webhook deliveries lists the database keeps this number as items are written, so a long history is never counted on every request.",
           },
           next: {
             type: ["string", "null"],
-            description: "Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is.",
+            description:
+              "Path of the next page (keeps the other query parameters), or null when this is the last page. Orders, events, transactions and deliveries add a `cursor`, so the next page starts after this page's last item however deep it is.",
           },
           previous: { type: ["string", "null"], description: "Path of the previous page, or null" },
           results: { type: "array", items: nameOf(response.item) },
@@ -219,7 +221,9 @@ function errorResponses(codes: ErrorCode[], protectedRoute: boolean): Json {
                 value: {
                   ...errorExample(code),
                   ...(rateLimited ? { retry_after: 1800 } : {}),
-                  ...(code === "SECOND_FACTOR_REQUIRED" ? { second_factor: { challenge: "eyJhbGciOiJIUzI1NiJ9…", methods: ["totp", "recovery_code"], expires_at: "2030-01-01T12:05:00.000Z" } } : {}),
+                  ...(code === "SECOND_FACTOR_REQUIRED"
+                    ? { second_factor: { challenge: "eyJhbGciOiJIUzI1NiJ9…", methods: ["totp", "recovery_code"], expires_at: "2030-01-01T12:05:00.000Z" } }
+                    : {}),
                 },
               },
             ]),
@@ -296,12 +300,18 @@ function operation(route: RouteDefinition, nameOf: (schema: z.ZodType) => Json):
   return {
     operationId: operationIdOf(routeKeyOf(route)),
     summary: doc.summary,
-    description: [doc.description, accessText(access), route.sandboxOnly ? "Sandbox only: 404 NOT_FOUND in live mode." : undefined].filter(Boolean).join("\n\n"),
+    description: [doc.description, accessText(access), route.sandboxOnly ? "Sandbox only: 404 NOT_FOUND in live mode." : undefined]
+      .filter(Boolean)
+      .join("\n\n"),
     tags: [...doc.tags],
     "x-permission": access,
     ...(route.sandboxOnly ? { "x-sandbox-only": true } : {}),
     security: security(access),
-    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    parameters: [
+      ...parameters(route.params, "path"),
+      ...parameters(route.query, "query"),
+      ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+    ],
     ...(route.body
       ? {
           requestBody: {
@@ -313,7 +323,12 @@ function operation(route: RouteDefinition, nameOf: (schema: z.ZodType) => Json):
       : {}),
     responses: {
       [String(status)]: {
-        description: doc.response.kind === "page" ? "A page of results (the bare list shape)." : doc.response.kind === "bare" ? "The result (a bare object, no envelope)." : "The result in the success envelope.",
+        description:
+          doc.response.kind === "page"
+            ? "A page of results (the bare list shape)."
+            : doc.response.kind === "bare"
+              ? "The result (a bare object, no envelope)."
+              : "The result in the success envelope.",
         headers: {
           "x-request-id": { $ref: "#/components/headers/RequestId" },
           ...(protectedRoute ? rateLimitHeaderRefs : {}),
@@ -327,27 +342,34 @@ function operation(route: RouteDefinition, nameOf: (schema: z.ZodType) => Json):
 }
 
 const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = {
-  "payment.pending": "Transfers of the order's token to its deposit address add up to the amount: the order is `processing`, waiting for confirmations. Do not ship yet.",
+  "payment.pending":
+    "Transfers of the order's token to its deposit address add up to the amount: the order is `processing`, waiting for confirmations. Do not ship yet.",
   "payment.confirmed": "The payment has the required confirmations: the order is `confirmed`. Fulfil the order.",
   "payment.failed": "The order is `failed`; `failure_reason` says why (underpaid, late_payment, reverted).",
   "payment.expired": "The payment window closed with nothing received: the order is `expired`.",
-  "refund.created": "A refund was requested (`POST /api/payment-orders/{order_id}/refunds/`): the new entry of `data.refunds` has status `requested` until your wallet's transfer is seen on chain.",
+  "refund.created":
+    "A refund was requested (`POST /api/payment-orders/{order_id}/refunds/`): the new entry of `data.refunds` has status `requested` until your wallet's transfer is seen on chain.",
   "refund.confirmed": "A refund's transfer has the order's confirmations: its entry in `data.refunds` is `confirmed` with its `transaction_hash`.",
-  "payout.created": "A payout batch was saved as a draft (`POST /api/payouts/`): `data` is the batch with its legs; `approval_required` says whether a second member must approve it.",
+  "payout.created":
+    "A payout batch was saved as a draft (`POST /api/payouts/`): `data` is the batch with its legs; `approval_required` says whether a second member must approve it.",
   "payout.approved": "A second member approved the batch: `data.transaction` is now the transaction to sign.",
   "payout.sent": "The batch's transaction was reported (`POST /api/payouts/{id}/transaction/`): `data.transaction_hash`; the legs settle from its receipt.",
-  "payout.confirmed": "The batch transaction has your wallet's confirmations: each leg in `data.legs` is `confirmed`, or `failed` with its `failure_reason` (a recipient that refused the money fails alone).",
+  "payout.confirmed":
+    "The batch transaction has your wallet's confirmations: each leg in `data.legs` is `confirmed`, or `failed` with its `failure_reason` (a recipient that refused the money fails alone).",
   "payout.failed": "The batch transaction paid no leg (it reverted, or every leg was refused): `data.legs` say why.",
   "payment.reorged":
     "A chain reorganisation took away the order's payment. Either the order went back from `processing` to `pending` (the payment is no longer on chain: do not ship; a `payment.pending` follows if it is paid again), or it was already `confirmed`: it stays `confirmed`, now with `at_risk: true` (`at_risk_reason: payment_reorged`), and its transfer reads `failed` (`not_counted_reason: reorged`) in /api/transactions/. Check the money arrived before shipping more. Sent once per order and cause.",
   "payment.flagged":
     "The payer of the order's payment failed sanctions screening (the SDN list the operator loaded, or the screening provider). What follows is your store's screening policy: `record`, the payment goes on as usual; `hold`, no `payment.confirmed` until a member who manages the account releases it in the dashboard (audited); `refund`, it is never confirmed and can be refunded. Sent once per order and screening pass.",
-  "subscription.created": "A subscription was created (`data` is the subscription as GET /api/subscriptions/{id}/ returns it). It charges once the customer has granted its `authorization`.",
+  "subscription.created":
+    "A subscription was created (`data` is the subscription as GET /api/subscriptions/{id}/ returns it). It charges once the customer has granted its `authorization`.",
   "subscription.charged": "A period was charged: the amount moved from the customer's wallet to yours; `data.periods_charged` counts them.",
   "subscription.payment_failed": "A charge failed (the customer's wallet is short, or the allowance was revoked); it is retried over the plan's grace days.",
-  "subscription.past_due": "The grace days passed without a successful charge: the subscription is `past_due`, still retried until the plan's past-due days pass.",
+  "subscription.past_due":
+    "The grace days passed without a successful charge: the subscription is `past_due`, still retried until the plan's past-due days pass.",
   "subscription.canceled": "The subscription is `canceled` (by you, or after its past-due days); nothing more is charged.",
-  "invoice.sent": "An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).",
+  "invoice.sent":
+    "An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).",
   "invoice.paid": "Payments confirmed on chain add up to the invoice's total: status `paid`, `paid_at` set.",
   "invoice.overdue": "The due date passed with money still due: status `overdue`.",
   "invoice.voided": "A sent invoice was voided: status `void`; it takes no more payments.",
@@ -356,24 +378,37 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
 const isPayoutEvent = (type: string) => (payoutEventTypes as readonly string[]).includes(type);
 
 function webhooks(): Json {
-  const header = (name: string, description: string, example: string) => ({ name, in: "header", required: true, description, schema: { type: "string", examples: [example] } });
+  const header = (name: string, description: string, example: string) => ({
+    name,
+    in: "header",
+    required: true,
+    description,
+    schema: { type: "string", examples: [example] },
+  });
   return Object.fromEntries(
     webhookEventTypes.map((type) => [
       type,
       {
         post: {
-          operationId: `webhook${type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`,
+          operationId: `webhook${type
+            .split(".")
+            .map((w) => w[0]!.toUpperCase() + w.slice(1))
+            .join("")}`,
           summary: type,
           description: `${webhookDescriptions[type]}\n\nPOSTed to every active endpoint subscribed to \`${type}\` (signed with the endpoint's secret)${isPayoutEvent(type) ? "" : " and to the order's \`webhook_url\` if it has one (signed with the account's webhook secret)"}. Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on \`id\` (or \`webhook-id\`).`,
           tags: ["Webhooks"],
           security: [],
           parameters: [
-            header("x-webhook-signature", "Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`)", "5d41402abc4b2a76b9719d911017c592"),
+            header(
+              "x-webhook-signature",
+              "Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`)",
+              "5d41402abc4b2a76b9719d911017c592",
+            ),
             header("webhook-id", "Standard Webhooks message id (msg_…): the same on every retry of one delivery", "msg_2a9S8kdu3LmqPz"),
             header("webhook-timestamp", "Unix seconds when this attempt was signed; reject if more than 5 minutes off", "1893499200"),
             header(
               "webhook-signature",
-              "Space-separated `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation",
+              'Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation',
               "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
             ),
           ],
@@ -435,7 +470,11 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
         properties: {
           code: { type: "string", enum: codeNames, description: "Stable, machine-readable; the HTTP status follows from it" },
           message: { type: "string", description: "For humans; may change" },
-          details: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, description: "VALIDATION_ERROR: field name → messages" },
+          details: {
+            type: "object",
+            additionalProperties: { type: "array", items: { type: "string" } },
+            description: "VALIDATION_ERROR: field name → messages",
+          },
         },
         required: ["code", "message"],
         additionalProperties: false,
@@ -498,7 +537,8 @@ function components(nameOf: (schema: z.ZodType) => Json, registry: z.core.$ZodRe
       },
       OriginalRequest: { description: "On a replay: the x-request-id of the request that produced the answer", schema: { type: "string", format: "uuid" } },
       IdempotentRedacted: {
-        description: "On a replay of an answer that carried a secret (API key, webhook secret): the JSON paths of the secrets, which are null in the replayed body. Secrets are shown once and never stored.",
+        description:
+          "On a replay of an answer that carried a secret (API key, webhook secret): the JSON paths of the secrets, which are null in the replayed body. Secrets are shown once and never stored.",
         schema: { type: "string", examples: ["data.key"] },
       },
     },

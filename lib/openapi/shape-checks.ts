@@ -21,7 +21,14 @@ import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { setRefundAddress } from "@/lib/refunds/set-refund-address";
 import type { serializeWallet } from "@/lib/wallets/serialize";
 import type { attemptJson, deliveryJson, endpointJson, endpointWithSecretJson, eventJson, inboxMessageJson } from "@/lib/webhooks/schemas";
-import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeEndpointWithSecret, serializeEvent, serializeInboxMessage } from "@/lib/webhooks/serialize";
+import type {
+  serializeAttempt,
+  serializeDelivery,
+  serializeEndpoint,
+  serializeEndpointWithSecret,
+  serializeEvent,
+  serializeInboxMessage,
+} from "@/lib/webhooks/serialize";
 
 /**
  * Compile-time guard that the response schemas (lib/<domain>/schemas.ts `…Json`) describe what the
@@ -33,7 +40,17 @@ import type { serializeAttempt, serializeDelivery, serializeEndpoint, serializeE
 type Keys<T> = T extends unknown ? keyof T : never;
 type SameKeys<Schema, Serialized> = [Keys<Schema>] extends [Keys<Serialized>] ? ([Keys<Serialized>] extends [Keys<Schema>] ? true : false) : false;
 /** Literal and template-literal types (`0x${string}`, status unions) widened to their primitive. */
-type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T extends readonly (infer U)[] ? Widen<U>[] : T extends object ? { [K in keyof T]: Widen<T[K]> } : T;
+type Widen<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends readonly (infer U)[]
+        ? Widen<U>[]
+        : T extends object
+          ? { [K in keyof T]: Widen<T[K]> }
+          : T;
 type Fits<Schema, Serialized> = [Schema] extends [Widen<Serialized>] ? true : false;
 type Matches<S extends z.ZodType, Serialized> = SameKeys<z.output<S>, Serialized> extends true ? Fits<z.output<S>, Serialized> : false;
 

@@ -95,8 +95,7 @@ export interface CheckoutView {
 
 const shopOf = (order: Pick<CheckoutOrder, "shop_name">, t: CheckoutTranslate) => order.shop_name || t("theShop");
 
-const refundLine = (order: CheckoutOrder, t: CheckoutTranslate) =>
-  t(order.refund_address_allowed ? "refundWithAddress" : "refund", { shop: shopOf(order, t) });
+const refundLine = (order: CheckoutOrder, t: CheckoutTranslate) => t(order.refund_address_allowed ? "refundWithAddress" : "refund", { shop: shopOf(order, t) });
 
 const withDefault = (lines: string[], fallback: string) => (lines.length ? lines : [fallback]);
 
@@ -104,7 +103,9 @@ const withDefault = (lines: string[], fallback: string) => (lines.length ? lines
 function arrivedLines(order: CheckoutOrder, t: CheckoutTranslate, locale: string, reason: "after_expiry" | "wrong_asset"): string[] {
   return order.not_counted
     .filter((u) => u.reason === reason)
-    .map((u) => t(reason === "after_expiry" ? "arrivedLate" : "wrongAssetLine", { amount: `${displayAmount(u.amount, locale)} ${u.currency}`, currency: order.currency }));
+    .map((u) =>
+      t(reason === "after_expiry" ? "arrivedLate" : "wrongAssetLine", { amount: `${displayAmount(u.amount, locale)} ${u.currency}`, currency: order.currency }),
+    );
 }
 
 /** The transfers that did not pay the order (or were reversed), and what happens next, for any panel. */
@@ -213,7 +214,11 @@ export function checkoutView(order: CheckoutOrder, t: CheckoutTranslate, locale:
       subline: fiat && !partial ? t("amountOnNetwork", { amount: tokenAmount, network }) : t("onNetwork", { network }),
       due,
       progress: partial
-        ? { received: displayAmount(order.amount_received, locale), total: displayAmount(order.amount, locale), percent: total > 0n ? Number((received * 100n) / total) : 0 }
+        ? {
+            received: displayAmount(order.amount_received, locale),
+            total: displayAmount(order.amount, locale),
+            percent: total > 0n ? Number((received * 100n) / total) : 0,
+          }
         : null,
       result: null,
       notice: noticeOf(order, t, locale, "pay"),

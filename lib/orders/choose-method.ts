@@ -17,7 +17,11 @@ export async function chooseOrderMethod(db: DbOrTx, orderId: string, request: Me
   const chain = findBlockchainBySlug(request.blockchain);
   const token = chain && findToken(chain, request.currency);
   const method = chain && token ? acceptedMethodsOf(order).find((m) => m.blockchainId === chain.id && sameToken(m.tokenAddress, token.address)) : undefined;
-  if (!method) throw validationError({ currency: [`This order does not accept ${request.currency} on ${request.blockchain}.`] }, "This order does not accept that payment method.");
+  if (!method)
+    throw validationError(
+      { currency: [`This order does not accept ${request.currency} on ${request.blockchain}.`] },
+      "This order does not accept that payment method.",
+    );
   if (!isCurrentMethod(order, method)) {
     if (hasPaymentArrived(order)) throw new ApiError("CONFLICT", "Money has already arrived for this order; its payment method can no longer change.");
     const switched = await switchOrderMethod(db, order.id, method, now);

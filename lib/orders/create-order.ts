@@ -123,7 +123,9 @@ export async function createOrder(
   const orderInfo = parseOrderInfo(input.order_info);
   // Further (chain, token) methods the customer may choose on the payment page (issue 27); none: the one method above, as ever.
   const fiat = locked ? { priceAmount: input.price_amount, priceCurrency: input.price_currency ?? "" } : null;
-  const extraMethods = input.accepted_methods?.length ? await prepareExtraMethods(db, merchantId, { chain, token, amount }, input.accepted_methods, fiat, now) : [];
+  const extraMethods = input.accepted_methods?.length
+    ? await prepareExtraMethods(db, merchantId, { chain, token, amount }, input.accepted_methods, fiat, now)
+    : [];
 
   // One statement decides checks 6 and 7 and inserts. The deposit address needs the wallet (it is
   // bound into the forwarder), so it is computed for the wallet this process last saw there; the
@@ -137,56 +139,76 @@ export async function createOrder(
     const receivingAddress = destination ? computeDepositAddress({ factory: chain.factory, implementation: chain.implementation, destination, salt }) : "";
     // Over the API rate limit nothing is inserted: 429 comes before every other answer.
     if (attempt === 0) await meter?.admit();
-    const ownDeposit = { receivingAddress, depositDestination: destination ?? "", depositSalt: salt, depositFactory: chain.factory, depositFactoryVersion: chain.factoryVersion };
+    const ownDeposit = {
+      receivingAddress,
+      depositDestination: destination ?? "",
+      depositSalt: salt,
+      depositFactory: chain.factory,
+      depositFactoryVersion: chain.factoryVersion,
+    };
     const acceptedMethods: AcceptedMethod[] | null = extraMethods.length
       ? [
-          { blockchainId: chain.id, currency: token.symbol, tokenAddress: token.address, decimals: token.decimals, amount: amount.toString(), rate: locked?.rate ?? null, rateSource: locked?.rateSource ?? null, ...ownDeposit, confirmationThreshold: 0 },
+          {
+            blockchainId: chain.id,
+            currency: token.symbol,
+            tokenAddress: token.address,
+            decimals: token.decimals,
+            amount: amount.toString(),
+            rate: locked?.rate ?? null,
+            rateSource: locked?.rateSource ?? null,
+            ...ownDeposit,
+            confirmationThreshold: 0,
+          },
           // The order's own chain in another token shares its deposit address.
           ...extraMethods.map((m) => (m.blockchainId === chain.id ? { ...m, ...ownDeposit } : m)),
         ]
       : null;
     const insert = async (handle: DbOrTx) => {
       const result = await insertOrderIfWalletMatches(
-      handle,
-      {
-        orderId: newId("order"),
-        merchantId,
-        nonce: input.nonce,
-        blockchainId: chain.id,
-        currency: token.symbol,
-        tokenAddress: token.address,
-        decimals: token.decimals,
-        amount: amount.toString(),
-        amountReceived: "0",
-        status: "pending",
-        receivingAddress,
-        depositDestination: destination ?? "",
-        depositSalt: salt,
-        depositFactory: ownDeposit.depositFactory,
-        depositFactoryVersion: ownDeposit.depositFactoryVersion,
-        orderInfo,
-        webhookUrl: input.webhook_url ?? null,
-        redirectUrl: input.redirect_url ?? null,
-        expiresAt,
-        priceAmount: locked?.priceAmount ?? null,
-        priceCurrency: locked?.priceCurrency ?? null,
-        rate: locked?.rate ?? null,
-        rateSource: locked?.rateSource ?? null,
-        itemName: item?.name ?? null,
-        itemQuantity: item?.quantity ?? null,
-        acceptedMethods,
-        createdAt: now,
-        updatedAt: now,
-      },
-      expectedWallet,
-    );
+        handle,
+        {
+          orderId: newId("order"),
+          merchantId,
+          nonce: input.nonce,
+          blockchainId: chain.id,
+          currency: token.symbol,
+          tokenAddress: token.address,
+          decimals: token.decimals,
+          amount: amount.toString(),
+          amountReceived: "0",
+          status: "pending",
+          receivingAddress,
+          depositDestination: destination ?? "",
+          depositSalt: salt,
+          depositFactory: ownDeposit.depositFactory,
+          depositFactoryVersion: ownDeposit.depositFactoryVersion,
+          orderInfo,
+          webhookUrl: input.webhook_url ?? null,
+          redirectUrl: input.redirect_url ?? null,
+          expiresAt,
+          priceAmount: locked?.priceAmount ?? null,
+          priceCurrency: locked?.priceCurrency ?? null,
+          rate: locked?.rate ?? null,
+          rateSource: locked?.rateSource ?? null,
+          itemName: item?.name ?? null,
+          itemQuantity: item?.quantity ?? null,
+          acceptedMethods,
+          createdAt: now,
+          updatedAt: now,
+        },
+        expectedWallet,
+      );
       if (result.order && acceptedMethods) {
         // The order's own chain's threshold is the one the statement copied from the wallet.
         const threshold = result.order.confirmationThreshold;
         const settled = acceptedMethods.map((m) => (m.blockchainId === chain.id ? { ...m, confirmationThreshold: threshold } : m));
         result.order = await setAcceptedMethods(handle, result.order.id, settled);
         const byChain = new Map(settled.map((m) => [m.blockchainId, m.receivingAddress]));
-        await insertOrderMethodAddresses(handle, result.order.id, [...byChain].map(([blockchainId, receivingAddress]) => ({ blockchainId, receivingAddress })));
+        await insertOrderMethodAddresses(
+          handle,
+          result.order.id,
+          [...byChain].map(([blockchainId, receivingAddress]) => ({ blockchainId, receivingAddress })),
+        );
       }
       return result;
     };

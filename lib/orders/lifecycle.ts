@@ -29,7 +29,8 @@ type Decision =
   | { to: "failed"; failureReason: "underpaid" | "late_payment" | "reverted" };
 
 const isLive = (t: Transaction) => t.status === "pending" || t.status === "confirmed";
-const isOrderAsset = (order: PaymentOrder, t: Transaction) => order.blockchainId === t.blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === t.tokenAddress?.toLowerCase();
+const isOrderAsset = (order: PaymentOrder, t: Transaction) =>
+  order.blockchainId === t.blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === t.tokenAddress?.toLowerCase();
 /** Money of the order's own asset that arrived after its deadline. */
 const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.counted && isOrderAsset(order, t);
 
@@ -40,7 +41,13 @@ const isLatePayment = (order: PaymentOrder, t: Transaction) => isLive(t) && !t.c
  * settled state is expired → failed (late_payment), when the order's asset arrives after an
  * expiry that was already announced.
  */
-export function decide(order: PaymentOrder, transfers: Transaction[], head: bigint, now: Date, scannedAt: Date | null): { decision: Decision | null; received: bigint } {
+export function decide(
+  order: PaymentOrder,
+  transfers: Transaction[],
+  head: bigint,
+  now: Date,
+  scannedAt: Date | null,
+): { decision: Decision | null; received: bigint } {
   const counted = transfers.filter((t) => t.counted && isLive(t));
   const received = counted.reduce((sum, t) => sum + BigInt(t.amount), 0n);
   // Paid: received ≥ amount × (1 − the merchant's tolerance when the order was created).
@@ -84,7 +91,16 @@ const eventFor: Record<Decision["to"], OrderEventType> = {
   expired: "payment.expired",
 };
 
-async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, transfers: Transaction[], decision: Decision, received: bigint, head: bigint, now: Date) {
+async function applyDecision(
+  db: Db,
+  chain: Blockchain,
+  order: PaymentOrder,
+  transfers: Transaction[],
+  decision: Decision,
+  received: bigint,
+  head: bigint,
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     const updated = await transitionOrder(tx, order.id, order.status, {
       status: decision.to,
@@ -95,7 +111,12 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
     });
     if (!updated) return null; // someone else already moved it
     if (decision.to === "confirmed") {
-      await setTransferStatus(tx, transfers.filter((t) => t.counted && t.status === "pending").map((t) => t.id), "confirmed", now);
+      await setTransferStatus(
+        tx,
+        transfers.filter((t) => t.counted && t.status === "pending").map((t) => t.id),
+        "confirmed",
+        now,
+      );
     }
     // Settled with money in the deposit address (paid, underpaid, late, another asset): flush it to the merchant.
     const sweep = settledStates.has(decision.to) && transfers.some(isLive) ? await armSweep(tx, order.id, chain.id, now) : null;
@@ -106,7 +127,11 @@ async function applyDecision(db: Db, chain: Blockchain, order: PaymentOrder, tra
       ...money,
       reversed: money.reversed || decision.to === "pending",
     });
-    await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: eventFor[decision.to], data, webhookUrl: order.webhookUrl }, now);
+    await recordOrderEvent(
+      tx,
+      { merchantId: order.merchantId, paymentOrderId: order.id, type: eventFor[decision.to], data, webhookUrl: order.webhookUrl },
+      now,
+    );
     return updated;
   });
 }
@@ -129,11 +154,17 @@ export async function advanceOrders(db: Db, chain: Blockchain, client: PublicCli
   );
   const scannedAt = await findCursorUpdatedAt(db, chain.id);
   const orders = await findOrdersToEvaluate(db, chain.id, now);
-  const transfers = await findOrderTransfers(db, orders.map((o) => o.id));
+  const transfers = await findOrderTransfers(
+    db,
+    orders.map((o) => o.id),
+  );
   const byOrder = new Map<number, Transaction[]>();
   for (const t of transfers) byOrder.set(t.paymentOrderId!, [...(byOrder.get(t.paymentOrderId!) ?? []), t]);
   // A payment whose payer failed screening under a hold is not confirmed until released (lib/screening).
-  const held = await findHeldOrderIds(db, orders.map((o) => o.id));
+  const held = await findHeldOrderIds(
+    db,
+    orders.map((o) => o.id),
+  );
 
   const transitions: LifecycleResult["transitions"] = [];
   for (const order of orders) {

@@ -41,7 +41,10 @@ function decimalsOf(transfer: Pick<Transaction, "blockchainId" | "tokenAddress">
 /** What the reckoning reads of a transfer. */
 export type MoneyTransfer = Pick<Transaction, "txHash" | "currency" | "amount" | "status" | "counted" | "tokenAddress" | "blockchainId">;
 
-export function orderMoney(order: Pick<PaymentOrder, "status" | "tokenAddress" | "expiresAt" | "decimals" | "atRiskReason">, transfers: MoneyTransfer[]): OrderMoney {
+export function orderMoney(
+  order: Pick<PaymentOrder, "status" | "tokenAddress" | "expiresAt" | "decimals" | "atRiskReason">,
+  transfers: MoneyTransfer[],
+): OrderMoney {
   const ownAsset = (t: MoneyTransfer) => (t.tokenAddress ?? null)?.toLowerCase() === (order.tokenAddress ?? null)?.toLowerCase();
   let arrived = 0n;
   let counted = 0n;
@@ -51,7 +54,14 @@ export function orderMoney(order: Pick<PaymentOrder, "status" | "tokenAddress" |
     if (live && ownAsset(t)) arrived += BigInt(t.amount);
     if (live && t.counted) counted += BigInt(t.amount);
     const reason = notCountedReason(t as Transaction, order);
-    if (reason) uncounted.push({ txHash: t.txHash, currency: t.currency, amount: BigInt(t.amount), decimals: ownAsset(t) ? order.decimals : decimalsOf(t, order.decimals), reason });
+    if (reason)
+      uncounted.push({
+        txHash: t.txHash,
+        currency: t.currency,
+        amount: BigInt(t.amount),
+        decimals: ownAsset(t) ? order.decimals : decimalsOf(t, order.decimals),
+        reason,
+      });
   }
   const reorgedPayment = transfers.some((t) => t.status === "dropped" && t.counted);
   const reversed = order.atRiskReason !== null || (order.status === "pending" && reorgedPayment && counted === 0n);

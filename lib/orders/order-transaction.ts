@@ -25,7 +25,6 @@ export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrde
   return summarizeTransfer(transfer, await findScannedHead(db, order.blockchainId));
 }
 
-
 /** An order view as GET /api/payment-orders/{order_id}/ answers it (and as refund webhooks carry it). */
 export function serializeOrderView(view: OrderView) {
   const { order, transfer, head, sweep, refunds, transfers } = view;

@@ -59,14 +59,19 @@ export function acceptedMethodsOf(order: PaymentOrder): AcceptedMethod[] {
 export const sameToken = (a: string | null, b: string | null) => (a ?? null)?.toLowerCase() === (b ?? null)?.toLowerCase();
 
 /** Whether `method` is the one the order's columns hold now. */
-export function isCurrentMethod(order: Pick<PaymentOrder, "blockchainId" | "tokenAddress">, method: Pick<AcceptedMethod, "blockchainId" | "tokenAddress">): boolean {
+export function isCurrentMethod(
+  order: Pick<PaymentOrder, "blockchainId" | "tokenAddress">,
+  method: Pick<AcceptedMethod, "blockchainId" | "tokenAddress">,
+): boolean {
   return order.blockchainId === method.blockchainId && sameToken(order.tokenAddress, method.tokenAddress);
 }
 
 /** The method of an order that money of `tokenAddress` sent to `address` on `blockchainId` pays; null: none it accepts. */
 export function findAcceptedMethod(order: PaymentOrder, blockchainId: number, address: string, tokenAddress: string | null): AcceptedMethod | null {
   return (
-    acceptedMethodsOf(order).find((m) => m.blockchainId === blockchainId && m.receivingAddress.toLowerCase() === address.toLowerCase() && sameToken(m.tokenAddress, tokenAddress)) ?? null
+    acceptedMethodsOf(order).find(
+      (m) => m.blockchainId === blockchainId && m.receivingAddress.toLowerCase() === address.toLowerCase() && sameToken(m.tokenAddress, tokenAddress),
+    ) ?? null
   );
 }
 
@@ -145,18 +150,27 @@ export async function prepareExtraMethods(
     const other = resolved.find(({ token }) => token.symbol !== primary.token.symbol);
     if (other) {
       throw validationError({
-        accepted_methods: [`An order priced in ${primary.token.symbol} can accept ${primary.token.symbol} on other chains only; price it in fiat (price_amount) to accept ${other.token.symbol} too.`],
+        accepted_methods: [
+          `An order priced in ${primary.token.symbol} can accept ${primary.token.symbol} on other chains only; price it in fiat (price_amount) to accept ${other.token.symbol} too.`,
+        ],
       });
     }
   }
   for (const { chain, token } of resolved) await assertTokenEnabled(db, merchantId, chain, token, "Currency in accepted_methods");
-  const deposits = new Map<number, Pick<AcceptedMethod, "receivingAddress" | "depositDestination" | "depositSalt" | "depositFactory" | "depositFactoryVersion" | "confirmationThreshold">>();
+  const deposits = new Map<
+    number,
+    Pick<AcceptedMethod, "receivingAddress" | "depositDestination" | "depositSalt" | "depositFactory" | "depositFactoryVersion" | "confirmationThreshold">
+  >();
   const methods: AcceptedMethod[] = [];
   for (const { chain, token } of resolved) {
     let deposit = deposits.get(chain.id);
     if (!deposit && chain.id !== primary.chain.id) {
       const wallet = await findWalletForChain(db, merchantId, chain.id);
-      if (!wallet || !wallet.isActive) throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug} (in accepted_methods); add one with POST /api/merchant-wallets/.`);
+      if (!wallet || !wallet.isActive)
+        throw new ApiError(
+          "WALLET_NOT_CONFIGURED",
+          `No active wallet is configured for ${chain.slug} (in accepted_methods); add one with POST /api/merchant-wallets/.`,
+        );
       const destination = getAddress(wallet.walletAddress);
       // Its own salt per chain: on a sandbox all chains share one devnet, where one address would be seen by every chain's scanner.
       const salt = newOrderSalt();
@@ -171,7 +185,11 @@ export async function prepareExtraMethods(
       deposits.set(chain.id, deposit);
     }
     const locked = fiat ? await lockFiatPrice(chain, token, fiat.priceAmount, fiat.priceCurrency, now) : null;
-    const amount = locked ? locked.amount : primary.token.decimals === token.decimals ? primary.amount : parseAmount(formatAmount(primary.amount, primary.token.decimals), token.decimals);
+    const amount = locked
+      ? locked.amount
+      : primary.token.decimals === token.decimals
+        ? primary.amount
+        : parseAmount(formatAmount(primary.amount, primary.token.decimals), token.decimals);
     methods.push({
       blockchainId: chain.id,
       currency: token.symbol,

@@ -114,5 +114,11 @@ export async function getPublicOrder(db: DbOrTx, orderId: string): Promise<Publi
   const chain = view && findBlockchainById(view.order.blockchainId);
   if (!view || !chain) return null;
   const transaction = view.transfer ? summarizeTransfer(view.transfer, view.head) : null;
-  return serializePublicOrder(view.order, { shopName: view.shopName, chain, transaction, gasless: await gaslessOffer(view.order, chain), money: orderMoney(view.order, view.transfers) });
+  return serializePublicOrder(view.order, {
+    shopName: view.shopName,
+    chain,
+    transaction,
+    gasless: await gaslessOffer(view.order, chain),
+    money: orderMoney(view.order, view.transfers),
+  });
 }

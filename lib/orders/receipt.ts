@@ -60,4 +60,3 @@ export async function getReceipt(db: DbOrTx, orderId: string): Promise<Receipt |
     sandbox: env.GATEWAY_MODE === "sandbox",
   };
 }
-

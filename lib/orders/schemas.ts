@@ -26,7 +26,10 @@ export const defaultOrderLifetimeMs = 30 * 60 * 1000;
  * Documented (OpenAPI, typed client) as the string it must be.
  */
 const present = (description: string) =>
-  z.unknown().refine((value) => value !== undefined && value !== null, "This field is required.").meta({ type: "string", description });
+  z
+    .unknown()
+    .refine((value) => value !== undefined && value !== null, "This field is required.")
+    .meta({ type: "string", description });
 
 const httpUrl = z
   .string()
@@ -45,59 +48,68 @@ const httpUrl = z
 
 export const createOrderBody = z
   .object({
-  amount: z
-    .unknown()
-    .optional()
-    .meta({
+    amount: z.unknown().optional().meta({
       type: "string",
       pattern: "^\\d+(\\.\\d+)?$",
-      description: 'Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals, at most 2^256 − 1 base units; anything else is INVALID_AMOUNT. Required unless the order is priced in fiat (price_amount)',
+      description:
+        'Positive decimal amount in token units, as a string ("10.50"); at most the token\'s decimals, at most 2^256 − 1 base units; anything else is INVALID_AMOUNT. Required unless the order is priced in fiat (price_amount)',
     }),
-  price_amount: z
-    .unknown()
-    .optional()
-    .meta({
+    price_amount: z.unknown().optional().meta({
       type: "string",
       pattern: "^\\d{1,15}(\\.\\d+)?$",
-      description: 'Fiat price as a decimal string ("19.90"; at most the currency\'s minor units), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order\'s lifetime',
+      description:
+        "Fiat price as a decimal string (\"19.90\"; at most the currency's minor units), instead of amount: the gateway converts it into `currency` at a rate read from on-chain price feeds and locks it for the order's lifetime",
     }),
-  price_currency: z.string().trim().min(1, "This field may not be blank.").max(8).optional().describe("ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed)"),
-  currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol offered on the blockchain (case-insensitive), e.g. USDC or ETH"),
-  blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. base"),
-  order_info: present("JSON text with order details; stored and returned exactly as sent"),
-  nonce: z
-    .number({ error: (issue) => (issue.input === undefined ? "This field is required." : "Must be an integer (a JSON number).") })
-    .int("Must be a whole number no larger than 2^53 - 1.")
-    .min(0, "Must be zero or greater.")
-    .describe("Unique per merchant, 0 to 2^53 − 1 (a JSON number that is exact in every client); a reused nonce is rejected with DUPLICATE_NONCE"),
-  webhook_url: httpUrl.nullish().describe("Per-order webhook URL; the account's webhook secret signs deliveries to it"),
-  redirect_url: httpUrl
-    .refine((value) => env.GATEWAY_MODE !== "live" || value.startsWith("https:"), "Must be an https URL in live mode.")
-    .nullish()
-    .describe("Where the payment page sends the customer after payment (https in live mode)"),
-  expires_at: z.iso
-    .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T12:00:00Z." })
-    .nullish()
-    .describe("When the payment window closes; must be in the future; defaults to 30 minutes from now"),
-  accepted_methods: z
-    .array(
-      z.object({
-        blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. polygon"),
-        currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol on that blockchain, e.g. USDC"),
-      }),
-    )
-    .max(maxAcceptedMethods, `At most ${maxAcceptedMethods} methods.`)
-    .nullish()
-    .describe(
-      "Further (blockchain, currency) methods the customer may choose on the payment page, besides `blockchain` and `currency` (always accepted, and the method the order starts with). Each blockchain needs an active wallet (WALLET_NOT_CONFIGURED) and the currency must be offered on it (INVALID_BLOCKCHAIN, UNSUPPORTED_CURRENCY). An order priced in a token can accept that token on other blockchains (same amount); with price_amount every method gets its own amount at a locked rate. Omitted: the order accepts only `blockchain` and `currency`",
-    ),
+    price_currency: z
+      .string()
+      .trim()
+      .min(1, "This field may not be blank.")
+      .max(8)
+      .optional()
+      .describe("ISO 4217 code of price_amount: USD, EUR, GBP, CHF or JPY (where the chain has the feed)"),
+    currency: z
+      .string()
+      .trim()
+      .min(1, "This field may not be blank.")
+      .max(32)
+      .describe("Token symbol offered on the blockchain (case-insensitive), e.g. USDC or ETH"),
+    blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. base"),
+    order_info: present("JSON text with order details; stored and returned exactly as sent"),
+    nonce: z
+      .number({ error: (issue) => (issue.input === undefined ? "This field is required." : "Must be an integer (a JSON number).") })
+      .int("Must be a whole number no larger than 2^53 - 1.")
+      .min(0, "Must be zero or greater.")
+      .describe("Unique per merchant, 0 to 2^53 − 1 (a JSON number that is exact in every client); a reused nonce is rejected with DUPLICATE_NONCE"),
+    webhook_url: httpUrl.nullish().describe("Per-order webhook URL; the account's webhook secret signs deliveries to it"),
+    redirect_url: httpUrl
+      .refine((value) => env.GATEWAY_MODE !== "live" || value.startsWith("https:"), "Must be an https URL in live mode.")
+      .nullish()
+      .describe("Where the payment page sends the customer after payment (https in live mode)"),
+    expires_at: z.iso
+      .datetime({ offset: true, message: "Enter an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T12:00:00Z." })
+      .nullish()
+      .describe("When the payment window closes; must be in the future; defaults to 30 minutes from now"),
+    accepted_methods: z
+      .array(
+        z.object({
+          blockchain: z.string().trim().min(1, "This field may not be blank.").max(64).describe("Blockchain slug, e.g. polygon"),
+          currency: z.string().trim().min(1, "This field may not be blank.").max(32).describe("Token symbol on that blockchain, e.g. USDC"),
+        }),
+      )
+      .max(maxAcceptedMethods, `At most ${maxAcceptedMethods} methods.`)
+      .nullish()
+      .describe(
+        "Further (blockchain, currency) methods the customer may choose on the payment page, besides `blockchain` and `currency` (always accepted, and the method the order starts with). Each blockchain needs an active wallet (WALLET_NOT_CONFIGURED) and the currency must be offered on it (INVALID_BLOCKCHAIN, UNSUPPORTED_CURRENCY). An order priced in a token can accept that token on other blockchains (same amount); with price_amount every method gets its own amount at a locked rate. Omitted: the order accepts only `blockchain` and `currency`",
+      ),
   })
   // Run even when fields failed, so every missing field is named in one answer.
   .superRefine(
     (body, ctx) => {
       const fiat = body.price_amount !== undefined && body.price_amount !== null;
-      if (fiat && body.amount !== undefined && body.amount !== null) ctx.addIssue({ code: "custom", path: ["amount"], message: "Give amount or price_amount, not both." });
-      else if (!fiat && (body.amount === undefined || body.amount === null)) ctx.addIssue({ code: "custom", path: ["amount"], message: "This field is required." });
+      if (fiat && body.amount !== undefined && body.amount !== null)
+        ctx.addIssue({ code: "custom", path: ["amount"], message: "Give amount or price_amount, not both." });
+      else if (!fiat && (body.amount === undefined || body.amount === null))
+        ctx.addIssue({ code: "custom", path: ["amount"], message: "This field is required." });
       if (fiat && !body.price_currency) ctx.addIssue({ code: "custom", path: ["price_currency"], message: "Required with price_amount." });
       if (!fiat && body.price_currency) ctx.addIssue({ code: "custom", path: ["price_amount"], message: "Required with price_currency." });
     },
@@ -165,7 +177,10 @@ export const orderJson = z.object({
   transaction: orderTransactionJson.nullable().describe("null until a transfer to the deposit address is detected"),
   amount_received: decimalString.describe("What counted transfers added up to (can exceed amount)"),
   failure_reason: z.enum(["underpaid", "late_payment", "reverted"]).nullable().describe("Why a failed order failed; null otherwise"),
-  price_amount: z.string().nullable().describe('Fiat-priced orders: the price as given, with the currency\'s minor units ("19.90"); null for token-priced orders'),
+  price_amount: z
+    .string()
+    .nullable()
+    .describe('Fiat-priced orders: the price as given, with the currency\'s minor units ("19.90"); null for token-priced orders'),
   price_currency: z.string().nullable().describe("ISO 4217 code of price_amount (USD, EUR, …); null for token-priced orders"),
   rate: decimalString.nullable().describe("The locked rate: price_currency units per one whole token (e.g. 3412.57 USD per ETH); null for token-priced orders"),
   rate_source: z
@@ -183,21 +198,31 @@ export const orderJson = z.object({
     .describe("Where the rate came from: the token/USD feed, and the fiat/USD feed unless priced in USD"),
   sweep: z
     .object({
-      status: z.enum(["pending", "submitted", "succeeded", "failed"]).describe("pending: queued; submitted: sent; succeeded: the deposit reached your wallet; failed: gave up (flush it yourself)"),
+      status: z
+        .enum(["pending", "submitted", "succeeded", "failed"])
+        .describe("pending: queued; submitted: sent; succeeded: the deposit reached your wallet; failed: gave up (flush it yourself)"),
       destination: evmAddress.describe("Your wallet bound into the deposit address at creation: the only place the funds can go"),
       transaction_hash: z.string().nullable().describe("The flush transaction, once sent"),
     })
     .nullable()
-    .describe("Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise"),
-  refund_address: evmAddress.nullable().describe("The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise"),
+    .describe(
+      "Where the money in the deposit address went: set once the order settled with money in it (confirmed, or failed / expired with an underpayment, a late payment or another asset); null otherwise",
+    ),
+  refund_address: evmAddress
+    .nullable()
+    .describe("The address the customer left on the payment page for a refund (overpaid, underpaid or late orders); null otherwise"),
   refund_address_payer_signed: z
     .boolean()
-    .describe("Whether refund_address was signed by a wallet that paid this order (always, since issue 24; false only for an address left unsigned before that, or none)"),
+    .describe(
+      "Whether refund_address was signed by a wallet that paid this order (always, since issue 24; false only for an address left unsigned before that, or none)",
+    ),
   refund_address_signed_by: evmAddress.nullable().describe("The paying address whose signature set refund_address; null when unsigned or none"),
   refunds: z.array(refundJson).describe("Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/)"),
   at_risk: z
     .boolean()
-    .describe("A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so"),
+    .describe(
+      "A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so",
+    ),
   at_risk_reason: z.enum(["payment_reorged"]).nullable().describe("Why the order is at risk; null when it is not"),
   at_risk_since: timestamp.nullable().describe("When the gateway found the payment gone; null when the order is not at risk"),
   accepted_methods: z
@@ -220,20 +245,28 @@ export const orderJson = z.object({
   amount_arrived: decimalString.describe(
     "Everything of the order's own token that arrived at its deposit address and still stands on chain, counted or not (a late payment arrived too, and was swept to your wallet). Compare with amount_counted",
   ),
-  amount_counted: decimalString.describe("What counts toward the order (the same as amount_received): arrived by expires_at, the order's token, not reorged out"),
+  amount_counted: decimalString.describe(
+    "What counts toward the order (the same as amount_received): arrived by expires_at, the order's token, not reorged out",
+  ),
   not_counted: z
     .array(
       z.object({
         transaction_hash: z.string(),
         amount: decimalString.describe("In the transfer's own token"),
         currency: z.string(),
-        reason: z.enum(notCountedReasons).describe("after_expiry (arrived late), wrong_asset (another token or coin), reorged (its block left the chain), reverted (the transaction failed)"),
+        reason: z
+          .enum(notCountedReasons)
+          .describe("after_expiry (arrived late), wrong_asset (another token or coin), reorged (its block left the chain), reverted (the transaction failed)"),
       }),
     )
-    .describe("Each transfer to the order that does not count toward it, and why (GET /api/transactions/{hash}/ has the same reason); empty when everything counted"),
+    .describe(
+      "Each transfer to the order that does not count toward it, and why (GET /api/transactions/{hash}/ has the same reason); empty when everything counted",
+    ),
   payment_reversed: z
     .boolean()
-    .describe("A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so)"),
+    .describe(
+      "A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so)",
+    ),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 
@@ -309,7 +342,9 @@ export const publicOrderJson = z.object({
         transaction_url: z.string().nullable().describe("Block-explorer link (live chains and public testnets only)"),
         amount: decimalString,
         currency: z.string(),
-        reason: z.enum(["after_expiry", "wrong_asset", "reorged"]).describe("after_expiry: arrived after the deadline; wrong_asset: another token or coin; reorged: the network reversed it"),
+        reason: z
+          .enum(["after_expiry", "wrong_asset", "reorged"])
+          .describe("after_expiry: arrived after the deadline; wrong_asset: another token or coin; reorged: the network reversed it"),
       }),
     )
     .describe("What the customer sent that does not pay the order, and why"),

@@ -84,7 +84,11 @@ async function checkedLink(db: DbOrTx, merchantId: number, input: CreateLinkBody
   if (fiat) {
     priceCurrency = (input.price_currency ?? "").toUpperCase();
     if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
-    if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Links cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
+    if (!isFiatCurrency(priceCurrency))
+      throw new ApiError(
+        "UNSUPPORTED_PRICE_CURRENCY",
+        `Links cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`,
+      );
     parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
   }
   checkOrdersPossible(input, options);
@@ -111,7 +115,10 @@ function checkOrdersPossible(input: CreateLinkBody, options: LinkOption[]): void
     const chain = findBlockchainBySlug(option.blockchain)!;
     const token = findToken(chain, option.currency)!;
     if (!chain.factory || !chain.implementation) {
-      throw new ApiError("INVALID_BLOCKCHAIN", `options[${i}]: payments on ${chain.slug} are not available: no deposit-address factory is deployed or configured for it.`);
+      throw new ApiError(
+        "INVALID_BLOCKCHAIN",
+        `options[${i}]: payments on ${chain.slug} are not available: no deposit-address factory is deployed or configured for it.`,
+      );
     }
     for (const quantity of new Set([1, input.max_quantity])) {
       if (input.price_amount != null) checkFiatPrice(chain, token, times(input.price_amount, quantity), input.price_currency ?? "");
@@ -130,7 +137,10 @@ async function checkWalletsConfigured(db: DbOrTx, merchantId: number, options: L
   for (const [i, option] of options.entries()) {
     const chain = findBlockchainBySlug(option.blockchain)!;
     if (!walletChains.has(chain.id)) {
-      throw new ApiError("WALLET_NOT_CONFIGURED", `options[${i}]: no active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/, or leave ${option.currency} on ${chain.slug} out.`);
+      throw new ApiError(
+        "WALLET_NOT_CONFIGURED",
+        `options[${i}]: no active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/, or leave ${option.currency} on ${chain.slug} out.`,
+      );
     }
   }
 }
@@ -218,7 +228,8 @@ export async function createOrderFromLink(db: DbOrTx, linkId: string, input: Cre
   await assertLinkMayCreateOrder(db, link, now);
   const options = link.options as LinkOption[];
   const option = options.find((o) => o.blockchain === input.blockchain.toLowerCase() && o.currency.toLowerCase() === input.currency.toLowerCase());
-  if (!option) throw validationError({ currency: [`Not offered by this link; choose one of ${options.map((o) => `${o.currency} on ${o.blockchain}`).join(", ")}.`] });
+  if (!option)
+    throw validationError({ currency: [`Not offered by this link; choose one of ${options.map((o) => `${o.currency} on ${o.blockchain}`).join(", ")}.`] });
   if (input.quantity > link.maxQuantity) throw validationError({ quantity: [`At most ${link.maxQuantity}.`] });
   const price = link.priceAmount
     ? { price_amount: times(link.priceAmount, input.quantity), price_currency: link.priceCurrency! }
@@ -227,10 +238,15 @@ export async function createOrderFromLink(db: DbOrTx, linkId: string, input: Cre
   for (let attempt = 0; ; attempt++) {
     try {
       // 2^48 nonces: a collision with the merchant's own is unlikely, and retried.
-      const order = await createOrder(db, link.merchantId, { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) }, {
-        item: { name: link.title, quantity: input.quantity },
-        admit: linkOrderAdmission(link, now),
-      });
+      const order = await createOrder(
+        db,
+        link.merchantId,
+        { ...price, blockchain: option.blockchain, currency: option.currency, order_info: orderInfo, nonce: randomInt(1, 2 ** 48) },
+        {
+          item: { name: link.title, quantity: input.quantity },
+          admit: linkOrderAdmission(link, now),
+        },
+      );
       return {
         order_id: order.orderId,
         payment_url: paymentUrl(order.orderId),

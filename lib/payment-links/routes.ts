@@ -103,7 +103,8 @@ export const paymentLinkRoutes = {
     clientLimit: { name: "link-view", perHour: 600 },
     doc: {
       summary: "Get a payment link's public view",
-      description: "What the public page /link/{id} shows: title, shop, price and options (those the merchant has an active wallet for). Public, limited per client address; inactive or unknown links are 404.",
+      description:
+        "What the public page /link/{id} shows: title, shop, price and options (those the merchant has an active wallet for). Public, limited per client address; inactive or unknown links are 404.",
       tags: ["Payment links", "Payment page"],
       response: okAnswer(publicLinkJson),
     },

@@ -55,9 +55,11 @@ export const linkJson = z.object({
   updated_at: timestamp,
 });
 
-export const publicLinkJson = linkJson.pick({ id: true, title: true, amount: true, price_amount: true, price_currency: true, options: true, max_quantity: true }).extend({
-  shop_name: z.string(),
-});
+export const publicLinkJson = linkJson
+  .pick({ id: true, title: true, amount: true, price_amount: true, price_currency: true, options: true, max_quantity: true })
+  .extend({
+    shop_name: z.string(),
+  });
 
 export const linkOrderJson = z.object({
   order_id: z.string(),

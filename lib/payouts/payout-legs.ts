@@ -143,9 +143,17 @@ export async function checkPayoutLegs(
   const sanctioned: FieldErrors = {};
   for (const [i, leg] of checked.entries()) {
     const verdict = await screenAddress(db, leg.toAddress, { chainId: chain.chainId });
-    if (verdict.listed) sanctioned[`${keys[i]}.address`] = [`Failed sanctions screening (${verdict.matchedBy === "sanctions_list" ? "on the sanctions list" : "screening provider"}).`];
+    if (verdict.listed)
+      sanctioned[`${keys[i]}.address`] = [
+        `Failed sanctions screening (${verdict.matchedBy === "sanctions_list" ? "on the sanctions list" : "screening provider"}).`,
+      ];
   }
   const listed = Object.keys(sanctioned).length;
-  if (listed) throw new ApiError("SANCTIONED_ADDRESS", `${listed} of ${entered.length} legs go to addresses that failed sanctions screening; nothing was saved.`, sanctioned);
+  if (listed)
+    throw new ApiError(
+      "SANCTIONED_ADDRESS",
+      `${listed} of ${entered.length} legs go to addresses that failed sanctions screening; nothing was saved.`,
+      sanctioned,
+    );
   return checked;
 }

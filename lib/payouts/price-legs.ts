@@ -30,7 +30,6 @@ function usdOf(amount: bigint, decimals: number, tokenUsd: FeedAnswer): string {
   return formatAmount(cents, 2);
 }
 
-
 /**
  * The legs' token amounts, with the batch's rate locked now (reuses lib/pricing's feeds and
  * conversion): legs entered in fiat are converted at the token/USD and fiat/USD feeds, rounded up

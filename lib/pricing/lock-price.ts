@@ -63,12 +63,16 @@ function feedPairsFor(token: TokenInfo, priceCurrency: string): string[] {
 export function checkFiatPrice(chain: Blockchain, token: TokenInfo, priceAmount: unknown, priceCurrencyInput: string) {
   const priceCurrency = priceCurrencyInput.trim().toUpperCase();
   if (!isFiatCurrency(priceCurrency)) {
-    throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Orders cannot be priced in '${priceCurrencyInput}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
+    throw new ApiError(
+      "UNSUPPORTED_PRICE_CURRENCY",
+      `Orders cannot be priced in '${priceCurrencyInput}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`,
+    );
   }
   const minorUnits = fiatCurrencies[priceCurrency];
   const price = parsePrice(priceAmount, minorUnits, priceCurrency);
   for (const pair of feedPairsFor(token, priceCurrency)) {
-    if (!chain.priceFeeds[pair]) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `No ${pair} price feed is configured on ${chain.slug}, so this order cannot be priced that way.`);
+    if (!chain.priceFeeds[pair])
+      throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `No ${pair} price feed is configured on ${chain.slug}, so this order cannot be priced that way.`);
   }
   return { priceCurrency, minorUnits, price };
 }

@@ -70,7 +70,8 @@ export function feedAnswerProblem(raw: RawFeed): string | null {
   if (answeredInRound < roundId) return `answered round ${roundId} with the answer of round ${answeredInRound}`;
   if (updatedAt > raw.blockTimestamp) return "reports an update after the block it was read at (a timestamp in the future)";
   // Chainlink's aggregators clamp to their bounds, so an answer at a bound is not a price.
-  if (raw.bounds && (answer <= raw.bounds.min || answer >= raw.bounds.max)) return `answered ${answer}, at or beyond its bounds [${raw.bounds.min}, ${raw.bounds.max}]`;
+  if (raw.bounds && (answer <= raw.bounds.min || answer >= raw.bounds.max))
+    return `answered ${answer}, at or beyond its bounds [${raw.bounds.min}, ${raw.bounds.max}]`;
   const previousAnswer = raw.previous?.[1] ?? 0n;
   if (previousAnswer > 0n) {
     const change = answer > previousAnswer ? answer - previousAnswer : previousAnswer - answer;
@@ -95,7 +96,12 @@ export async function readFeed(chain: Blockchain, pair: string, now: Date, clien
   try {
     raw = await readRawFeed(client ?? chainClient(chain), feed.address);
   } catch (error) {
-    log.warn("price feed read failed", { chain: chain.slug, pair, feed: feed.address, error: error instanceof Error ? error.message.slice(0, 200) : String(error) });
+    log.warn("price feed read failed", {
+      chain: chain.slug,
+      pair,
+      feed: feed.address,
+      error: error instanceof Error ? error.message.slice(0, 200) : String(error),
+    });
     throw new ApiError("PRICE_FEED_UNAVAILABLE", `The ${pair} price feed on ${chain.slug} could not be read; try again shortly.`);
   }
   const problem = feedAnswerProblem(raw);

@@ -3,7 +3,10 @@ import { paymentOrders, receiptContacts, refundNotices, refunds } from "@/lib/db
 import type { DbOrTx } from "@/lib/db/types";
 
 export async function upsertReceiptContact(db: DbOrTx, values: typeof receiptContacts.$inferInsert) {
-  await db.insert(receiptContacts).values(values).onConflictDoUpdate({ target: receiptContacts.paymentOrderId, set: { email: values.email } });
+  await db
+    .insert(receiptContacts)
+    .values(values)
+    .onConflictDoUpdate({ target: receiptContacts.paymentOrderId, set: { email: values.email } });
 }
 
 /** Confirmed orders whose customer left an address and has no receipt yet, with their store's name. */
@@ -33,7 +36,17 @@ export async function findRefundNoticesDue(db: DbOrTx, limit: number) {
     .from(refunds)
     .innerJoin(receiptContacts, eq(receiptContacts.paymentOrderId, refunds.paymentOrderId))
     .innerJoin(paymentOrders, eq(paymentOrders.id, refunds.paymentOrderId))
-    .where(and(eq(refunds.status, "confirmed"), notExists(db.select({ one: sql`1` }).from(refundNotices).where(eq(refundNotices.refundId, refunds.id)))))
+    .where(
+      and(
+        eq(refunds.status, "confirmed"),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(refundNotices)
+            .where(eq(refundNotices.refundId, refunds.id)),
+        ),
+      ),
+    )
     .limit(limit);
 }
 

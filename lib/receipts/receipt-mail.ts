@@ -48,14 +48,34 @@ export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ recei
       paidAt: order.confirmedAt ?? now,
       url,
     });
-    await sendCustomerMail(db, { merchantId: order.merchantId, kind: "order_receipt", to: contact.email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
+    await sendCustomerMail(
+      db,
+      {
+        merchantId: order.merchantId,
+        kind: "order_receipt",
+        to: contact.email,
+        content,
+        support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
+      },
+      now,
+    );
     sent.receipts.push(order.orderId);
   }
   for (const { refund, email, orderId, decimals } of await findRefundNoticesDue(db, batch)) {
     if (!(await claimRefundNotice(db, refund.id, now))) continue;
     const look = await storeLook(db, refund.merchantId);
-    const content = refundSentMail(look?.name ?? "", { orderId, amount: formatAmount(BigInt(refund.amount), decimals), currency: refund.currency, network: network(refund.blockchainId), txHash: refund.txHash });
-    await sendCustomerMail(db, { merchantId: refund.merchantId, kind: "refund_sent", to: email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } }, now);
+    const content = refundSentMail(look?.name ?? "", {
+      orderId,
+      amount: formatAmount(BigInt(refund.amount), decimals),
+      currency: refund.currency,
+      network: network(refund.blockchainId),
+      txHash: refund.txHash,
+    });
+    await sendCustomerMail(
+      db,
+      { merchantId: refund.merchantId, kind: "refund_sent", to: email, content, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } },
+      now,
+    );
     sent.refundNotices.push(refund.id);
   }
   return sent;

@@ -18,12 +18,22 @@ import { confirmRefund, findPendingRefunds, reopenRefund } from "./queries";
  * transaction. One RPC call per distinct block of a pending refund; nothing when there is none. A
  * lookup that fails (timeout, RPC error) throws: nothing is reopened on a guess.
  */
-export async function advanceRefunds(db: Db, chain: Blockchain, client: PublicClient, head: bigint, now = new Date()): Promise<{ confirmed: number; reopened: number }> {
+export async function advanceRefunds(
+  db: Db,
+  chain: Blockchain,
+  client: PublicClient,
+  head: bigint,
+  now = new Date(),
+): Promise<{ confirmed: number; reopened: number }> {
   const pending = await findPendingRefunds(db, chain.id);
   if (pending.length === 0) return { confirmed: 0, reopened: 0 };
   // Only a block the node says is gone or replaced reopens a refund; a failed lookup aborts the pass
   // and leaves every refund as it is (reopening one would invite the merchant to pay it twice).
-  const hashes = await canonicalHashes(client, pending.map((p) => p.refund.blockNumber!), head);
+  const hashes = await canonicalHashes(
+    client,
+    pending.map((p) => p.refund.blockNumber!),
+    head,
+  );
   let confirmed = 0;
   let reopened = 0;
   for (const { refund, order } of pending) {
@@ -38,7 +48,11 @@ export async function advanceRefunds(db: Db, chain: Blockchain, client: PublicCl
     const done = await db.transaction(async (tx) => {
       if (!(await confirmRefund(tx, refund.id, now))) return false;
       const view = (await findMerchantOrderView(tx, order.merchantId, { id: order.id }))!;
-      await recordOrderEvent(tx, { merchantId: order.merchantId, paymentOrderId: order.id, type: refundConfirmedEvent, data: serializeOrderView(view), webhookUrl: order.webhookUrl }, now);
+      await recordOrderEvent(
+        tx,
+        { merchantId: order.merchantId, paymentOrderId: order.id, type: refundConfirmedEvent, data: serializeOrderView(view), webhookUrl: order.webhookUrl },
+        now,
+      );
       return true;
     });
     if (done) confirmed++;

@@ -44,7 +44,10 @@ export async function createRefund(db: Db, merchantId: number, orderKey: string,
     const order = (await lockMerchantOrder(tx, merchantId, found.id))!;
     // A payment held by screening under the `refund` policy is refunded though never confirmed.
     if (!isRefundable(order) && !(order.status === "processing" && (await isHeldForRefund(tx, order.id)))) {
-      throw new ApiError("ORDER_NOT_REFUNDABLE", `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`);
+      throw new ApiError(
+        "ORDER_NOT_REFUNDABLE",
+        `Only confirmed orders and failed ones that were underpaid or paid late can be refunded; this order is ${order.status}${order.failureReason ? ` (${order.failureReason})` : ""}.`,
+      );
     }
     if (isAddressEqual(toAddress, order.receivingAddress as Address) || isAddressEqual(toAddress, order.depositDestination as Address)) {
       throw validationError({ to_address: ["Must be the customer's address: not the zero address, the order's deposit address or your own wallet."] });
@@ -86,7 +89,11 @@ export async function createRefund(db: Db, merchantId: number, orderKey: string,
       updatedAt: now,
     });
     const view = (await findMerchantOrderView(tx, merchantId, { id: order.id }))!;
-    await recordOrderEvent(tx, { merchantId, paymentOrderId: order.id, type: refundCreatedEvent, data: serializeOrderView(view), webhookUrl: order.webhookUrl }, now);
+    await recordOrderEvent(
+      tx,
+      { merchantId, paymentOrderId: order.id, type: refundCreatedEvent, data: serializeOrderView(view), webhookUrl: order.webhookUrl },
+      now,
+    );
     return serializeRefund(refund, order);
   });
   await notifyDeliveriesDue();

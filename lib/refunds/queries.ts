@@ -92,13 +92,18 @@ export async function reopenRefund(db: DbOrTx, id: number, now: Date): Promise<v
     .where(and(eq(refunds.id, id), eq(refunds.status, "pending")));
 }
 
-
 /**
  * A batch of the merchant's refunds sent on chain (a transaction hash on record) whose time — when
  * confirmed, else when last updated — is in the range, with their order's references and locked
  * price, in (time, id) order after `after`: the accounting export (lib/dashboard/movements-csv.ts).
  */
-export async function refundMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: { at: Date; id: number } | null, limit: number) {
+export async function refundMovementsBatch(
+  db: DbOrTx,
+  merchantId: number,
+  range: { from: Date; to: Date },
+  after: { at: Date; id: number } | null,
+  limit: number,
+) {
   const at = sql<Date>`coalesce(${refunds.confirmedAt}, ${refunds.updatedAt})`.mapWith(refunds.updatedAt);
   return db
     .select({

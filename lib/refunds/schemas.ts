@@ -30,7 +30,9 @@ export const refundAddressBody = z.object({
   signature: z
     .string()
     .regex(/^0x[0-9a-fA-F]{130}$/, "Must be a 65-byte hex signature (0x…).")
-    .describe('EIP-191 personal_sign, by a wallet that paid this order, of "Refund address for payment order <order_id>: <refund_address, EIP-55 checksummed>"'),
+    .describe(
+      'EIP-191 personal_sign, by a wallet that paid this order, of "Refund address for payment order <order_id>: <refund_address, EIP-55 checksummed>"',
+    ),
 });
 
 export const unsignedTransactionJson = z
@@ -41,7 +43,9 @@ export const unsignedTransactionJson = z
     value: z.string().regex(/^\d+$/).describe("Native coin to send, in wei (base units), as an integer string; 0 for a token"),
     chainId: z.number().int(),
   })
-  .describe("The transaction to sign and send with your wallet (eth_sendTransaction); the gateway matches it on chain by sender, recipient, asset and exact amount");
+  .describe(
+    "The transaction to sign and send with your wallet (eth_sendTransaction); the gateway matches it on chain by sender, recipient, asset and exact amount",
+  );
 
 export const refundJson = z.object({
   id: z.number().int(),
@@ -52,7 +56,9 @@ export const refundJson = z.object({
   from_address: evmAddress,
   to_address: evmAddress,
   reason: z.string().nullable(),
-  status: z.enum(refundStatuses).describe("requested: waiting for your transaction; pending: seen on chain, waiting for confirmations; confirmed; failed: the transfer reverted"),
+  status: z
+    .enum(refundStatuses)
+    .describe("requested: waiting for your transaction; pending: seen on chain, waiting for confirmations; confirmed; failed: the transfer reverted"),
   transaction_hash: z.string().nullable(),
   block_number: z.number().int().nullable(),
   created_at: timestamp,

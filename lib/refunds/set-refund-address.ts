@@ -35,7 +35,10 @@ export async function setRefundAddress(db: DbOrTx, orderId: string, address: str
     }
   }
   if (!signer) {
-    throw validationError({ signature: [`Must be a signature of "${message}" by the wallet that paid this order.`] }, "The refund address must be signed by the wallet that paid this order.");
+    throw validationError(
+      { signature: [`Must be a signature of "${message}" by the wallet that paid this order.`] },
+      "The refund address must be signed by the wallet that paid this order.",
+    );
   }
   const updated = await setOrderRefundAddress(db, order.id, refundAddress, signer, now);
   if (!updated) throw notFound("Payment order");

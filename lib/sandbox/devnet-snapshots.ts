@@ -68,7 +68,8 @@ export interface ReplacedTransaction {
 export type OwnTransactions = (replaced: ReplacedTransaction[]) => Promise<Set<Hex>>;
 
 /** A JSON-RPC call the test client's types do not list (wallet methods the devnet answers for its own accounts). */
-const rpc = (client: ReturnType<typeof testClient>, method: string, params: unknown[]) => (client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<unknown>)({ method, params });
+const rpc = (client: ReturnType<typeof testClient>, method: string, params: unknown[]) =>
+  (client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<unknown>)({ method, params });
 
 /** A 32-byte log topic that holds an address (12 zero bytes, then 20). */
 const addressTopic = /^0x0{24}([0-9a-f]{40})$/i;
@@ -99,10 +100,21 @@ function signedRaw(tx: Transaction): Hex | null {
   const base = { chainId: tx.chainId, nonce: tx.nonce, gas: tx.gas, to: tx.to ?? undefined, value: tx.value, data: tx.input };
   let raw: Hex;
   if (tx.type === "legacy") raw = serializeTransaction({ ...base, type: "legacy", gasPrice: tx.gasPrice }, { r: tx.r, s: tx.s, v: tx.v });
-  else if (tx.type === "eip2930") raw = serializeTransaction({ ...base, chainId: tx.chainId!, type: "eip2930", gasPrice: tx.gasPrice, accessList: tx.accessList }, { r: tx.r, s: tx.s, yParity: tx.yParity });
+  else if (tx.type === "eip2930")
+    raw = serializeTransaction(
+      { ...base, chainId: tx.chainId!, type: "eip2930", gasPrice: tx.gasPrice, accessList: tx.accessList },
+      { r: tx.r, s: tx.s, yParity: tx.yParity },
+    );
   else if (tx.type === "eip1559") {
     raw = serializeTransaction(
-      { ...base, chainId: tx.chainId!, type: "eip1559", maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas, accessList: tx.accessList },
+      {
+        ...base,
+        chainId: tx.chainId!,
+        type: "eip1559",
+        maxFeePerGas: tx.maxFeePerGas,
+        maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+        accessList: tx.accessList,
+      },
       { r: tx.r, s: tx.s, yParity: tx.yParity },
     );
   } else return null;
@@ -120,7 +132,9 @@ async function fillNonce(client: ReturnType<typeof testClient>, tx: Transaction,
   if (impersonate) await client.impersonateAccount({ address: from });
   try {
     const baseFee = (await client.getBlock({ blockTag: "pending" })).baseFeePerGas ?? 0n;
-    await rpc(client, "eth_sendTransaction", [{ from, to: from, value: "0x0", gas: toHex(21_000), nonce: toHex(tx.nonce), maxFeePerGas: toHex(baseFee * 2n), maxPriorityFeePerGas: "0x0" }]);
+    await rpc(client, "eth_sendTransaction", [
+      { from, to: from, value: "0x0", gas: toHex(21_000), nonce: toHex(tx.nonce), maxFeePerGas: toHex(baseFee * 2n), maxPriorityFeePerGas: "0x0" },
+    ]);
   } finally {
     if (impersonate) await client.stopImpersonatingAccount({ address: from });
   }
@@ -168,7 +182,8 @@ export async function reorgDevnet(chain: Blockchain, rpcUrl: string, depth: numb
 async function mineAgain(client: ReturnType<typeof testClient>, replaced: ReplacedTransaction[], removed: Set<Hex>): Promise<number> {
   const lastKeptNonce = new Map<string, number>();
   for (const { transaction } of replaced) {
-    if (!removed.has(transaction.hash)) lastKeptNonce.set(transaction.from.toLowerCase(), Math.max(transaction.nonce, lastKeptNonce.get(transaction.from.toLowerCase()) ?? -1));
+    if (!removed.has(transaction.hash))
+      lastKeptNonce.set(transaction.from.toLowerCase(), Math.max(transaction.nonce, lastKeptNonce.get(transaction.from.toLowerCase()) ?? -1));
   }
   const nodeAccounts = new Set(((await rpc(client, "eth_accounts", [])) as string[]).map((a) => a.toLowerCase()));
   let kept = 0;

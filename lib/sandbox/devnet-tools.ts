@@ -52,7 +52,12 @@ export async function sendFromFaucet(chain: Blockchain, token: TokenInfo, to: Ad
       if (!token.address) {
         hash = await wallet.sendTransaction({ to, value: amount });
       } else {
-        const mint = await wallet.writeContract({ address: token.address, abi: testTokenArtifact.abi, functionName: "mint", args: [devnetFaucet.address, amount] });
+        const mint = await wallet.writeContract({
+          address: token.address,
+          abi: testTokenArtifact.abi,
+          functionName: "mint",
+          args: [devnetFaucet.address, amount],
+        });
         await client.waitForTransactionReceipt({ hash: mint, timeout: receiptTimeoutMs });
         hash = await wallet.writeContract({ address: token.address, abi: erc20, functionName: "transfer", args: [to, amount] });
       }

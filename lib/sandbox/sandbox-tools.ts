@@ -53,7 +53,11 @@ function defaultPayment(order: PaymentOrder, token: TokenInfo): bigint {
     return scale >= 0 ? BigInt(order.amount) * 10n ** BigInt(scale) : BigInt(order.amount) / 10n ** BigInt(-scale);
   }
   const missing = BigInt(order.amount) - BigInt(order.amountReceived);
-  if (missing <= 0n) throw new ApiError("CONFLICT", `Nothing is left to pay on ${order.orderId}: ${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency} already arrived. Give an amount to pay more.`);
+  if (missing <= 0n)
+    throw new ApiError(
+      "CONFLICT",
+      `Nothing is left to pay on ${order.orderId}: ${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency} already arrived. Give an amount to pay more.`,
+    );
   return missing;
 }
 
@@ -97,7 +101,9 @@ export async function reorg(db: Db, merchantId: number, input: ReorgBody) {
  * their payments untouched.
  */
 async function merchantTransactions(db: Db, merchantId: number, replaced: ReplacedTransaction[]): Promise<Set<Hex>> {
-  const devnetChainIds = listBlockchains().filter((c) => c.isDevnet).map((c) => c.id);
+  const devnetChainIds = listBlockchains()
+    .filter((c) => c.isDevnet)
+    .map((c) => c.id);
   const addresses = [...new Set(replaced.flatMap((r) => r.addresses))];
   const hashes = replaced.map((r) => r.transaction.hash.toLowerCase());
   const [deposits, wallets, sweptBy] = await Promise.all([
@@ -119,5 +125,11 @@ export async function dripFaucet(db: Db, merchantId: number, input: FaucetBody) 
   assertFaucetAmount(token, amount);
   await spendFaucetSend(db, merchantId);
   const hash = await faucet(chain, token, getAddress(input.address), amount);
-  return { transaction_hash: hash, address: getAddress(input.address), amount: formatAmount(amount, token.decimals), currency: token.symbol, blockchain: chain.slug };
+  return {
+    transaction_hash: hash,
+    address: getAddress(input.address),
+    amount: formatAmount(amount, token.decimals),
+    currency: token.symbol,
+    blockchain: chain.slug,
+  };
 }

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { typedAddress } from "@/lib/http/schemas";
 
-const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, "Enter a positive decimal amount as a string, e.g. \"10.5\".");
+const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, 'Enter a positive decimal amount as a string, e.g. "10.5".');
 
 export const payOrderBody = z.object({
-  amount: decimalAmount.optional().describe("How much to send, in token units; default: what is still missing of the order (its whole amount in another currency)"),
+  amount: decimalAmount
+    .optional()
+    .describe("How much to send, in token units; default: what is still missing of the order (its whole amount in another currency)"),
   currency: z.string().min(1).max(16).optional().describe("Token to send; default: the order's currency (another token tests wrong-asset handling)"),
 });
 export type PayOrderBody = z.infer<typeof payOrderBody>;
@@ -67,8 +69,15 @@ export const reorgJson = z.object({
   from_block: z.number().int().describe("The first height whose block was replaced: transactions from there on that are not on the new branch are gone"),
   block_number: z.number().int().describe("The head of the new, longer branch"),
   blockchain: z.string(),
-  removed_transactions: z.array(z.string()).describe("Your transactions of the replaced blocks (payments to your orders, relays, sweeps, refunds): gone from the new branch"),
-  kept_transactions: z.number().int().describe("The other transactions of the replaced blocks (other merchants' on the shared devnet, faucet mints): mined again on the new branch, with the same hashes"),
+  removed_transactions: z
+    .array(z.string())
+    .describe("Your transactions of the replaced blocks (payments to your orders, relays, sweeps, refunds): gone from the new branch"),
+  kept_transactions: z
+    .number()
+    .int()
+    .describe(
+      "The other transactions of the replaced blocks (other merchants' on the shared devnet, faucet mints): mined again on the new branch, with the same hashes",
+    ),
 });
 
 export const faucetJson = z.object({

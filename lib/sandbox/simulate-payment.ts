@@ -13,7 +13,6 @@ import { mineBlocks, sendFromFaucet } from "./devnet-tools";
 import type { SimulateKind } from "./schemas";
 import { maxSimulatedBlocks, spendFaucetSend, spendMinedBlocks } from "./usage-limits";
 
-
 /** Gap between simulated blocks: longer than the page's 1.5 s poll, so each "n of m" step is seen. */
 export const simulatedBlockIntervalMs = 1_600;
 

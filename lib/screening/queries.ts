@@ -19,7 +19,10 @@ export async function replaceSanctionsList(db: Db, list: ParsedSanctionsList, no
   return db.transaction(async (tx) => {
     await tx.delete(sanctionedAddresses);
     for (let i = 0; i < list.addresses.length; i += insertChunk) {
-      await tx.insert(sanctionedAddresses).values(list.addresses.slice(i, i + insertChunk)).onConflictDoNothing();
+      await tx
+        .insert(sanctionedAddresses)
+        .values(list.addresses.slice(i, i + insertChunk))
+        .onConflictDoNothing();
     }
     const [load] = await tx
       .insert(sanctionsListLoads)
@@ -32,7 +35,10 @@ export async function replaceSanctionsList(db: Db, list: ParsedSanctionsList, no
 /** The list's entries for these addresses (any case). */
 export async function findListedAddresses(db: DbOrTx, addresses: string[]): Promise<SanctionedAddress[]> {
   if (addresses.length === 0) return [];
-  return db.select().from(sanctionedAddresses).where(inArray(sanctionedAddresses.address, [...new Set(addresses.map((a) => a.toLowerCase()))]));
+  return db
+    .select()
+    .from(sanctionedAddresses)
+    .where(inArray(sanctionedAddresses.address, [...new Set(addresses.map((a) => a.toLowerCase()))]));
 }
 
 export async function findLatestListLoad(db: DbOrTx): Promise<SanctionsListLoad | null> {
@@ -85,7 +91,14 @@ export async function findOrderFlags(db: DbOrTx, merchantId: number, paymentOrde
 /** A store's held payments, newest first, with their order ids. */
 export async function listHeldFlags(db: DbOrTx, merchantId: number, limit: number) {
   return db
-    .select({ flag: screeningFlags, orderId: paymentOrders.orderId, amount: paymentOrders.amount, currency: paymentOrders.currency, decimals: paymentOrders.decimals, orderStatus: paymentOrders.status })
+    .select({
+      flag: screeningFlags,
+      orderId: paymentOrders.orderId,
+      amount: paymentOrders.amount,
+      currency: paymentOrders.currency,
+      decimals: paymentOrders.decimals,
+      orderStatus: paymentOrders.status,
+    })
     .from(screeningFlags)
     .innerJoin(paymentOrders, eq(paymentOrders.id, screeningFlags.paymentOrderId))
     .where(and(eq(screeningFlags.merchantId, merchantId), eq(screeningFlags.status, "held")))
@@ -98,7 +111,14 @@ export async function releaseOrderFlags(db: DbOrTx, merchantId: number, paymentO
   return db
     .update(screeningFlags)
     .set({ status: "released", releasedBy, releasedAt: now, updatedAt: now })
-    .where(and(eq(screeningFlags.merchantId, merchantId), eq(screeningFlags.paymentOrderId, paymentOrderId), eq(screeningFlags.status, "held"), eq(screeningFlags.action, "hold")))
+    .where(
+      and(
+        eq(screeningFlags.merchantId, merchantId),
+        eq(screeningFlags.paymentOrderId, paymentOrderId),
+        eq(screeningFlags.status, "held"),
+        eq(screeningFlags.action, "hold"),
+      ),
+    )
     .returning();
 }
 

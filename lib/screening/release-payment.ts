@@ -20,7 +20,8 @@ export async function releaseHeldPayment(db: Db, merchantId: number, orderKey: s
   return db.transaction(async (tx) => {
     const held = (await findOrderFlags(tx, merchantId, order.id)).filter((f) => f.status === "held");
     if (held.length === 0) throw new ApiError("CONFLICT", "This payment is not held by screening.");
-    if (held.some((f) => f.action === "refund")) throw new ApiError("CONFLICT", "The store's screening policy is to refund this payment: it cannot be released.");
+    if (held.some((f) => f.action === "refund"))
+      throw new ApiError("CONFLICT", "The store's screening policy is to refund this payment: it cannot be released.");
     const released = await releaseOrderFlags(tx, merchantId, order.id, currentActor().label ?? "system", now);
     await recordAudit(tx, {
       merchantId,

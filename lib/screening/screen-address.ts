@@ -16,19 +16,26 @@ export interface ScreeningProvider {
 }
 
 export type ScreeningVerdict =
-  | { listed: false }
-  | { listed: true; matchedBy: "sanctions_list"; reason: string }
-  | { listed: true; matchedBy: "provider"; reason: string };
+  { listed: false } | { listed: true; matchedBy: "sanctions_list"; reason: string } | { listed: true; matchedBy: "provider"; reason: string };
 
 /** The verdict for an address the loaded list holds. */
 export function listedVerdict(entry: SanctionedAddress): ScreeningVerdict {
-  return { listed: true, matchedBy: "sanctions_list", reason: `${entry.listedPartyName} (SDN ${entry.listedPartyId}, ${entry.programs || "no program"}, listed as ${entry.currency})` };
+  return {
+    listed: true,
+    matchedBy: "sanctions_list",
+    reason: `${entry.listedPartyName} (SDN ${entry.listedPartyId}, ${entry.programs || "no program"}, listed as ${entry.currency})`,
+  };
 }
 
 /** The provider this deployment configured (SCREENING_PROVIDER_*), if any. */
 export function configuredProvider(): ScreeningProvider | null {
   if (!env.SCREENING_PROVIDER_URL) return null;
-  return { url: env.SCREENING_PROVIDER_URL, token: env.SCREENING_PROVIDER_TOKEN, timeoutMs: env.SCREENING_PROVIDER_TIMEOUT_MS, onFailure: env.SCREENING_PROVIDER_FAILURE };
+  return {
+    url: env.SCREENING_PROVIDER_URL,
+    token: env.SCREENING_PROVIDER_TOKEN,
+    timeoutMs: env.SCREENING_PROVIDER_TIMEOUT_MS,
+    onFailure: env.SCREENING_PROVIDER_FAILURE,
+  };
 }
 
 async function askProvider(provider: ScreeningProvider, address: string, chainId: number | null): Promise<ScreeningVerdict> {
@@ -42,10 +49,14 @@ async function askProvider(provider: ScreeningProvider, address: string, chainId
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const body = (await response.json()) as { sanctioned?: unknown; reason?: unknown };
     if (typeof body.sanctioned !== "boolean") throw new Error("answer without a boolean 'sanctioned'");
-    return body.sanctioned ? { listed: true, matchedBy: "provider", reason: typeof body.reason === "string" ? body.reason.slice(0, 200) : "Flagged by the screening provider" } : { listed: false };
+    return body.sanctioned
+      ? { listed: true, matchedBy: "provider", reason: typeof body.reason === "string" ? body.reason.slice(0, 200) : "Flagged by the screening provider" }
+      : { listed: false };
   } catch (error) {
     log.warn("screening provider failed", { address, onFailure: provider.onFailure, ...describeError(error) });
-    return provider.onFailure === "closed" ? { listed: true, matchedBy: "provider", reason: "The screening provider did not answer (fail-closed)" } : { listed: false };
+    return provider.onFailure === "closed"
+      ? { listed: true, matchedBy: "provider", reason: "The screening provider did not answer (fail-closed)" }
+      : { listed: false };
   }
 }
 
@@ -54,7 +65,11 @@ async function askProvider(provider: ScreeningProvider, address: string, chainId
  * configured (with its timeout and fail-open or fail-closed policy). For every surface that sends
  * or receives money: payers (lib/engine attribution), refund destinations, payout destinations.
  */
-export async function screenAddress(db: DbOrTx, address: string, options: { chainId?: number | null; provider?: ScreeningProvider | null } = {}): Promise<ScreeningVerdict> {
+export async function screenAddress(
+  db: DbOrTx,
+  address: string,
+  options: { chainId?: number | null; provider?: ScreeningProvider | null } = {},
+): Promise<ScreeningVerdict> {
   const [listed] = await findListedAddresses(db, [address]);
   if (listed) return listedVerdict(listed);
   const provider = options.provider === undefined ? configuredProvider() : options.provider;
@@ -62,9 +77,16 @@ export async function screenAddress(db: DbOrTx, address: string, options: { chai
 }
 
 /** Refuses money to a screened address: 400 SANCTIONED_ADDRESS naming `field`. */
-export async function assertNotSanctioned(db: DbOrTx, address: string, field: string, options: { chainId?: number | null; provider?: ScreeningProvider | null } = {}): Promise<void> {
+export async function assertNotSanctioned(
+  db: DbOrTx,
+  address: string,
+  field: string,
+  options: { chainId?: number | null; provider?: ScreeningProvider | null } = {},
+): Promise<void> {
   const verdict = await screenAddress(db, address, options);
   if (verdict.listed) {
-    throw new ApiError("SANCTIONED_ADDRESS", `${getAddress(address)} failed sanctions screening: no money is sent to it.`, { [field]: [`Failed sanctions screening (${verdict.matchedBy === "sanctions_list" ? "on the sanctions list" : "screening provider"}).`] });
+    throw new ApiError("SANCTIONED_ADDRESS", `${getAddress(address)} failed sanctions screening: no money is sent to it.`, {
+      [field]: [`Failed sanctions screening (${verdict.matchedBy === "sanctions_list" ? "on the sanctions list" : "screening provider"}).`],
+    });
   }
 }

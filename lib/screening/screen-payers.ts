@@ -23,9 +23,7 @@ export async function screenPayers(tx: DbOrTx, chain: Blockchain, rows: NewTrans
   if (live.length === 0) return 0;
   // The list in one lookup for every sender; the provider (if any) for the senders it does not hold.
   const senders = [...new Set(live.map((r) => r.fromAddress.toLowerCase()))];
-  const verdicts = new Map<string, ScreeningVerdict>(
-    (await findListedAddresses(tx, senders)).map((entry) => [entry.address, listedVerdict(entry)] as const),
-  );
+  const verdicts = new Map<string, ScreeningVerdict>((await findListedAddresses(tx, senders)).map((entry) => [entry.address, listedVerdict(entry)] as const));
   for (const sender of senders.filter((s) => !verdicts.has(s))) {
     verdicts.set(sender, await screenAddress(tx, sender, { chainId: chain.chainId, provider }));
   }
@@ -57,7 +55,11 @@ export async function screenPayers(tx: DbOrTx, chain: Blockchain, rows: NewTrans
     const flag = flags.find((f) => f.paymentOrderId === orderId)!;
     const view = await findMerchantOrderView(tx, flag.merchantId, { id: orderId });
     if (!view) continue;
-    await recordOrderEvent(tx, { merchantId: flag.merchantId, paymentOrderId: orderId, type: paymentFlaggedEvent, data: serializeOrderView(view), webhookUrl: view.order.webhookUrl }, now);
+    await recordOrderEvent(
+      tx,
+      { merchantId: flag.merchantId, paymentOrderId: orderId, type: paymentFlaggedEvent, data: serializeOrderView(view), webhookUrl: view.order.webhookUrl },
+      now,
+    );
   }
   return flags.length;
 }

@@ -9,7 +9,15 @@ export async function setScreeningPolicy(db: Db, merchantId: number, onMatch: Sc
   return db.transaction(async (tx) => {
     const before = asScreeningAction(await findScreeningPolicy(tx, merchantId));
     await upsertScreeningPolicy(tx, merchantId, onMatch, now);
-    if (before !== onMatch) await recordAudit(tx, { merchantId, action: "screening.policy_changed", target: "screening_policy", before: { on_match: before }, after: { on_match: onMatch }, now });
+    if (before !== onMatch)
+      await recordAudit(tx, {
+        merchantId,
+        action: "screening.policy_changed",
+        target: "screening_policy",
+        before: { on_match: before },
+        after: { on_match: onMatch },
+        now,
+      });
     return onMatch;
   });
 }

@@ -43,7 +43,8 @@ export async function chargeDueSubscriptions(db: DbOrTx, chain: Blockchain): Pro
   if (!key) return result;
   // Most chains have no subscription waiting at all: skip reading their clock.
   const farFuture = new Date("9999-12-31T00:00:00Z");
-  if ((await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 && (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0) return result;
+  if ((await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 && (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0)
+    return result;
   const client = chainClient(chain);
   const chainNow = new Date(Number((await client.getBlock({ blockTag: "latest" })).timestamp) * 1000);
   await cancelContracts(db, chain, key, chainNow);
@@ -69,7 +70,11 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const periodMs = subscription.periodSeconds * 1000;
   const startMs = subscription.startsAt.getTime();
   if (chainNow.getTime() < startMs) {
-    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: subscription.startsAt, updatedAt: chainNow });
+    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, {
+      status: subscription.status,
+      nextAttemptAt: subscription.startsAt,
+      updatedAt: chainNow,
+    });
     return "waiting";
   }
   const index = Math.floor((chainNow.getTime() - startMs) / periodMs);
@@ -83,7 +88,14 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const code = await client.getCode({ address: pull });
   if (!code || code === "0x") {
     const factory = deployFactoryAddress(subscription, chain);
-    const hash = await wallet.writeContract({ address: factory, abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(terms)], chain: viemChain(chain), account: wallet.account });
+    const hash = await wallet.writeContract({
+      address: factory,
+      abi: subscriptionFactoryArtifact.abi,
+      functionName: "deploy",
+      args: [termsArgument(terms)],
+      chain: viemChain(chain),
+      account: wallet.account,
+    });
     await client.waitForTransactionReceipt({ hash });
   }
   const onChainNext = Number(await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "nextPeriod" }));
@@ -93,7 +105,13 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
     return "charged";
   }
   try {
-    const { request } = await client.simulateContract({ account: wallet.account, address: pull, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [terms.maxAmountPerPeriod] });
+    const { request } = await client.simulateContract({
+      account: wallet.account,
+      address: pull,
+      abi: subscriptionPullArtifact.abi,
+      functionName: "charge",
+      args: [terms.maxAmountPerPeriod],
+    });
     const hash = await wallet.writeContract({ ...request, chain: viemChain(chain) });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status === "success") {
@@ -103,7 +121,8 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
     await recordFailure(db, due, chainNow, "reverted");
     return "failed";
   } catch (error) {
-    const reverted = error instanceof BaseError ? (error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null) : null;
+    const reverted =
+      error instanceof BaseError ? (error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null) : null;
     if (!reverted) throw error;
     await recordFailure(db, due, chainNow, reverted.data?.errorName ?? "reverted");
     return "failed";
@@ -116,7 +135,15 @@ function deployFactoryAddress(subscription: Subscription, chain: Blockchain): Ad
   return factory;
 }
 
-async function moveTo(db: DbOrTx, due: Due, status: SubscriptionStatus, kind: string, detail: Record<string, unknown> | null, now: Date, values: Partial<Subscription> = {}) {
+async function moveTo(
+  db: DbOrTx,
+  due: Due,
+  status: SubscriptionStatus,
+  kind: string,
+  detail: Record<string, unknown> | null,
+  now: Date,
+  values: Partial<Subscription> = {},
+) {
   const { subscription } = due;
   let queued = false;
   const updated = await db.transaction(async (tx) => {
@@ -131,7 +158,12 @@ async function moveTo(db: DbOrTx, due: Due, status: SubscriptionStatus, kind: st
 async function recordCharged(db: DbOrTx, due: Due, index: number, amount: bigint, txHash: Hex | null, now: Date) {
   const { subscription } = due;
   const next = new Date(subscription.startsAt.getTime() + (index + 1) * subscription.periodSeconds * 1000);
-  await moveTo(db, due, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, { nextPeriod: index + 1, periodsCharged: subscription.periodsCharged + 1, failingSince: null, nextAttemptAt: next });
+  await moveTo(db, due, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, {
+    nextPeriod: index + 1,
+    periodsCharged: subscription.periodsCharged + 1,
+    failingSince: null,
+    nextAttemptAt: next,
+  });
 }
 
 /**
@@ -148,11 +180,19 @@ async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
   if (!subscription.failingSince) {
     await moveTo(db, due, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
   } else if (now.getTime() >= cancelAt) {
-    await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, { canceledAt: now, cancelReason: "past_due", nextAttemptAt: now });
+    await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, {
+      canceledAt: now,
+      cancelReason: "past_due",
+      nextAttemptAt: now,
+    });
   } else if (now.getTime() >= pastDueAt && subscription.status !== "past_due") {
     await moveTo(db, due, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
   } else {
-    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, { status: subscription.status, nextAttemptAt: retry, updatedAt: now });
+    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, {
+      status: subscription.status,
+      nextAttemptAt: retry,
+      updatedAt: now,
+    });
   }
 }
 
@@ -171,17 +211,35 @@ async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow
       const pull = subscription.pullAddress as Address;
       const code = await client.getCode({ address: pull });
       if (!code || code === "0x") {
-        const allowance = await client.readContract({ address: subscription.tokenAddress as Address, abi: erc20Abi, functionName: "allowance", args: [subscription.subscriberAddress as Address, pull] });
+        const allowance = await client.readContract({
+          address: subscription.tokenAddress as Address,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [subscription.subscriberAddress as Address, pull],
+        });
         if (allowance === 0n) {
           await markChainCanceled(db, subscription.id, chainNow);
           continue;
         }
-        const deploy = await wallet.writeContract({ address: deployFactoryAddress(subscription, chain), abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(subscriptionTerms(subscription))], chain: viemChain(chain), account: wallet.account });
+        const deploy = await wallet.writeContract({
+          address: deployFactoryAddress(subscription, chain),
+          abi: subscriptionFactoryArtifact.abi,
+          functionName: "deploy",
+          args: [termsArgument(subscriptionTerms(subscription))],
+          chain: viemChain(chain),
+          account: wallet.account,
+        });
         await client.waitForTransactionReceipt({ hash: deploy });
       }
       const canceled = await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "canceled" });
       if (!canceled) {
-        const hash = await wallet.writeContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "cancel", chain: viemChain(chain), account: wallet.account });
+        const hash = await wallet.writeContract({
+          address: pull,
+          abi: subscriptionPullArtifact.abi,
+          functionName: "cancel",
+          chain: viemChain(chain),
+          account: wallet.account,
+        });
         const receipt = await client.waitForTransactionReceipt({ hash });
         if (receipt.status !== "success") throw new Error(`cancel reverted (tx ${hash})`);
       }
@@ -201,11 +259,13 @@ async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow
 export async function submitPermit(subscription: Subscription, chain: Blockchain, permit: { signature: Hex; deadline: number }): Promise<void> {
   const key = sweeperKey(chain);
   if (!key) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
-  if (!(liveStatuses as readonly string[]).includes(subscription.status)) throw new ApiError("CONFLICT", `A ${subscription.status} subscription takes no authorization.`);
+  if (!(liveStatuses as readonly string[]).includes(subscription.status))
+    throw new ApiError("CONFLICT", `A ${subscription.status} subscription takes no authorization.`);
   const client = chainClient(chain);
   const pull = subscription.pullAddress as Address;
   const code = await client.getCode({ address: pull });
-  if (code && code !== "0x") throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
+  if (code && code !== "0x")
+    throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
   const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
   const { v, r, s } = parseSignature(permit.signature);
   const value = BigInt(serializeSubscription(subscription, "").authorization.value);
@@ -221,7 +281,9 @@ export async function submitPermit(subscription: Subscription, chain: Blockchain
     if (receipt.status !== "success") throw validationError({ signature: ["The permit was refused on chain."] });
   } catch (error) {
     if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError)) {
-      throw validationError({ signature: ["The token refused this permit: sign the authorization shown (spender, value, the current nonce) before its deadline."] });
+      throw validationError({
+        signature: ["The token refused this permit: sign the authorization shown (spender, value, the current nonce) before its deadline."],
+      });
     }
     throw error;
   }

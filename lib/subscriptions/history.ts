@@ -19,11 +19,29 @@ const webhookTypes: Record<string, string> = {
  * the webhook (numbered by the entry's place in the history) in the same transaction. True when
  * deliveries were queued: the caller kicks the delivery loop after its commit.
  */
-export async function recordSubscriptionHistory(tx: DbOrTx, subscription: Subscription, planId: string, kind: string, detail: Record<string, unknown> | null, now: Date): Promise<boolean> {
-  await insertSubscriptionEvent(tx, { subscriptionId: subscription.id, merchantId: subscription.merchantId, kind, status: subscription.status, detail, createdAt: now });
+export async function recordSubscriptionHistory(
+  tx: DbOrTx,
+  subscription: Subscription,
+  planId: string,
+  kind: string,
+  detail: Record<string, unknown> | null,
+  now: Date,
+): Promise<boolean> {
+  await insertSubscriptionEvent(tx, {
+    subscriptionId: subscription.id,
+    merchantId: subscription.merchantId,
+    kind,
+    status: subscription.status,
+    detail,
+    createdAt: now,
+  });
   const type = webhookTypes[kind];
   if (!type) return false;
   const sequence = await countSubscriptionEvents(tx, subscription.id);
-  const { deliveries } = await recordResourceEvent(tx, { merchantId: subscription.merchantId, type, sequence, data: serializeSubscription(subscription, planId) }, now);
+  const { deliveries } = await recordResourceEvent(
+    tx,
+    { merchantId: subscription.merchantId, type, sequence, data: serializeSubscription(subscription, planId) },
+    now,
+  );
   return deliveries.length > 0;
 }

@@ -51,23 +51,31 @@ export async function createPlan(db: DbOrTx, merchantId: number, input: CreatePl
   const chain = findBlockchainBySlug(input.blockchain);
   if (!chain) throw new ApiError("INVALID_BLOCKCHAIN", `Blockchain '${input.blockchain}' is not supported; see GET /api/blockchains/.`);
   const token = findToken(chain, input.currency);
-  if (!token || !token.address) throw new ApiError("UNSUPPORTED_CURRENCY", `Subscriptions charge an ERC-20 token; '${input.currency}' is not one on ${chain.slug}.`);
-  if (!subscriptionFactoryFor(chain)) throw new ApiError("INVALID_BLOCKCHAIN", `Subscriptions are not available on ${chain.slug}: no subscription factory is deployed or configured for it.`);
+  if (!token || !token.address)
+    throw new ApiError("UNSUPPORTED_CURRENCY", `Subscriptions charge an ERC-20 token; '${input.currency}' is not one on ${chain.slug}.`);
+  if (!subscriptionFactoryFor(chain))
+    throw new ApiError("INVALID_BLOCKCHAIN", `Subscriptions are not available on ${chain.slug}: no subscription factory is deployed or configured for it.`);
   const fiat = input.price_amount != null;
   if (fiat === (input.amount != null)) throw validationError({ amount: ["Give amount or price_amount (with price_currency and max_amount), exactly one."] });
-  if (input.grace_days >= input.interval_days) throw validationError({ grace_days: ["Must be less than interval_days: a period is charged only while it runs."] });
+  if (input.grace_days >= input.interval_days)
+    throw validationError({ grace_days: ["Must be less than interval_days: a period is charged only while it runs."] });
   let cap: bigint;
   let priceCurrency: string | null = null;
   if (fiat) {
     priceCurrency = (input.price_currency ?? "").toUpperCase();
     if (!priceCurrency) throw validationError({ price_currency: ["Required with price_amount."] });
-    if (!isFiatCurrency(priceCurrency)) throw new ApiError("UNSUPPORTED_PRICE_CURRENCY", `Plans cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`);
+    if (!isFiatCurrency(priceCurrency))
+      throw new ApiError(
+        "UNSUPPORTED_PRICE_CURRENCY",
+        `Plans cannot be priced in '${input.price_currency}'; supported: ${Object.keys(fiatCurrencies).join(", ")}.`,
+      );
     parseAmount(input.price_amount, fiatCurrencies[priceCurrency]);
     if (input.max_amount == null) throw validationError({ max_amount: ["Required with price_amount: the most one period may take, in token units."] });
     cap = parseAmount(input.max_amount, token.decimals);
   } else {
     cap = parseAmount(input.amount, token.decimals);
-    if (input.max_amount != null && parseAmount(input.max_amount, token.decimals) !== cap) throw validationError({ max_amount: ["A token-priced plan's cap is its amount; leave max_amount out."] });
+    if (input.max_amount != null && parseAmount(input.max_amount, token.decimals) !== cap)
+      throw validationError({ max_amount: ["A token-priced plan's cap is its amount; leave max_amount out."] });
   }
   return db.transaction(async (tx) => {
     const plan = await insertPlan(tx, {

@@ -29,7 +29,13 @@ export async function findMerchantPlan(db: DbOrTx, merchantId: number, planId: s
 export async function listMerchantPlans(db: DbOrTx, merchantId: number, window: { limit: number; offset: number }) {
   const where = eq(subscriptionPlans.merchantId, merchantId);
   const [rows, [total]] = await Promise.all([
-    db.select().from(subscriptionPlans).where(where).orderBy(desc(subscriptionPlans.createdAt), desc(subscriptionPlans.id)).limit(window.limit).offset(window.offset),
+    db
+      .select()
+      .from(subscriptionPlans)
+      .where(where)
+      .orderBy(desc(subscriptionPlans.createdAt), desc(subscriptionPlans.id))
+      .limit(window.limit)
+      .offset(window.offset),
     db.select({ value: count() }).from(subscriptionPlans).where(where),
   ]);
   return { rows, count: total?.value ?? 0 };
@@ -113,7 +119,12 @@ function inStatuses(statuses: readonly SubscriptionStatus[]): SQL {
 /** Live subscriptions on a chain whose next attempt is due, oldest due first, with their plan's retry rules. */
 export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now: Date, limit: number) {
   return db
-    .select({ subscription: subscriptions, planId: subscriptionPlans.planId, graceDays: subscriptionPlans.graceDays, pastDueDays: subscriptionPlans.pastDueDays })
+    .select({
+      subscription: subscriptions,
+      planId: subscriptionPlans.planId,
+      graceDays: subscriptionPlans.graceDays,
+      pastDueDays: subscriptionPlans.pastDueDays,
+    })
     .from(subscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
     .where(and(eq(subscriptions.blockchainId, blockchainId), inStatuses(["trialing", "active", "past_due"]), lte(subscriptions.nextAttemptAt, now)))
@@ -127,7 +138,13 @@ export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now
  * moved it). A claim whose holder died runs out at `leaseUntil`, and the next attempt reads the
  * contract before charging, so it neither loses nor doubles a charge.
  */
-export async function claimSubscription(db: DbOrTx, id: number, seen: Date, leaseUntil: Date, statuses: readonly SubscriptionStatus[] = ["trialing", "active", "past_due"]): Promise<boolean> {
+export async function claimSubscription(
+  db: DbOrTx,
+  id: number,
+  seen: Date,
+  leaseUntil: Date,
+  statuses: readonly SubscriptionStatus[] = ["trialing", "active", "past_due"],
+): Promise<boolean> {
   const rows = await db
     .update(subscriptions)
     .set({ nextAttemptAt: leaseUntil })
@@ -152,5 +169,8 @@ export async function findChainCancelsDue(db: DbOrTx, blockchainId: number, now:
 }
 
 export async function markChainCanceled(db: DbOrTx, id: number, now: Date): Promise<void> {
-  await db.update(subscriptions).set({ nextAttemptAt: null, updatedAt: now }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, "canceled")));
+  await db
+    .update(subscriptions)
+    .set({ nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.status, "canceled")));
 }

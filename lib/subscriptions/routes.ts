@@ -35,7 +35,10 @@ export const subscriptionRoutes = {
       tags: ["Subscriptions"],
       bodyExamples: {
         token: { summary: "9.99 USDC every 30 days after a 7-day trial", value: monthlyPlan },
-        fiat: { summary: "10 EUR a month in USDC, at most 12 USDC a period", value: { name: "Club", blockchain: "base", currency: "USDC", price_amount: "10.00", price_currency: "EUR", max_amount: "12", interval_days: 30 } },
+        fiat: {
+          summary: "10 EUR a month in USDC, at most 12 USDC a period",
+          value: { name: "Club", blockchain: "base", currency: "USDC", price_amount: "10.00", price_currency: "EUR", max_amount: "12", interval_days: 30 },
+        },
       },
       response: createdAnswer(planJson, "Subscription plan created."),
       errors: ["INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "UNSUPPORTED_PRICE_CURRENCY"],
@@ -53,7 +56,12 @@ export const subscriptionRoutes = {
     path: "/api/subscriptions",
     access: "read",
     query: listSubscriptionsQuery,
-    doc: { summary: "List subscriptions", description: "Newest first; filter by `status`, `plan` or `customer_address`.", tags: ["Subscriptions"], response: pageAnswer(subscriptionJson) },
+    doc: {
+      summary: "List subscriptions",
+      description: "Newest first; filter by `status`, `plan` or `customer_address`.",
+      tags: ["Subscriptions"],
+      response: pageAnswer(subscriptionJson),
+    },
   }),
   createSubscription: defineRoute({
     method: "POST",
@@ -65,7 +73,12 @@ export const subscriptionRoutes = {
       description:
         "Fixes the terms for a customer's wallet (the merchant's active wallet on the plan's chain is the only one ever paid) and answers the subscription's `pull_address`: the customer grants the `authorization` to it (an EIP-2612 permit or an approve), after which each period is charged. The hosted subscribe page does this for customers who come without a backend.",
       tags: ["Subscriptions"],
-      bodyExamples: { one: { summary: "A customer's wallet", value: { plan: "PLN-7Kq2xW9pLm3Nabcd", customer_address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", customer_email: "ada@example.com" } } },
+      bodyExamples: {
+        one: {
+          summary: "A customer's wallet",
+          value: { plan: "PLN-7Kq2xW9pLm3Nabcd", customer_address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", customer_email: "ada@example.com" },
+        },
+      },
       response: createdAnswer(subscriptionJson, "Subscription created."),
       errors: ["INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED"],
     },

@@ -15,7 +15,13 @@ export const createPlanBody = z.object({
   max_amount: decimalText.nullish().describe("Fiat plans: the most one period may take, in token units (the cap the customer agrees to)"),
   interval_days: z.number().int().min(1).max(366).describe("Length of a period in days"),
   trial_days: z.number().int().min(0).max(366).default(0).describe("Days before the first charge"),
-  grace_days: z.number().int().min(0).max(365).default(3).describe("Days a failed charge is retried before the subscription is past due; less than interval_days"),
+  grace_days: z
+    .number()
+    .int()
+    .min(0)
+    .max(365)
+    .default(3)
+    .describe("Days a failed charge is retried before the subscription is past due; less than interval_days"),
   past_due_days: z.number().int().min(0).max(365).default(7).describe("Days past due before the subscription is canceled"),
   periods: z.number().int().min(1).max(10_000).nullish().describe("Periods after which the subscription ends; omit for open-ended"),
 });
@@ -99,6 +105,9 @@ export const subscriptionJson = z.object({
 });
 
 export const authorizeSubscriptionBody = z.object({
-  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "A 65-byte signature as 0x-prefixed hex.").describe("The customer's EIP-2612 permit signature for `authorization` (spender pull_address)"),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{130}$/, "A 65-byte signature as 0x-prefixed hex.")
+    .describe("The customer's EIP-2612 permit signature for `authorization` (spender pull_address)"),
   deadline: z.number().int().min(1).describe("The permit's deadline (unix seconds) the customer signed"),
 });

@@ -10,7 +10,9 @@ export function serializeSubscription(subscription: Subscription, planId: string
   const chain = findBlockchainById(subscription.blockchainId);
   const token = chain?.tokens.find((t) => t.address?.toLowerCase() === subscription.tokenAddress.toLowerCase());
   const cap = BigInt(subscription.maxAmountPerPeriod);
-  const periods = subscription.endsAt ? BigInt(Math.round((subscription.endsAt.getTime() - subscription.startsAt.getTime()) / 1000 / subscription.periodSeconds)) : openEndedAllowancePeriods;
+  const periods = subscription.endsAt
+    ? BigInt(Math.round((subscription.endsAt.getTime() - subscription.startsAt.getTime()) / 1000 / subscription.periodSeconds))
+    : openEndedAllowancePeriods;
   return {
     id: subscription.subscriptionId,
     plan: planId,
@@ -25,15 +27,26 @@ export function serializeSubscription(subscription: Subscription, planId: string
     ends_at: subscription.endsAt?.toISOString() ?? null,
     pull_address: subscription.pullAddress,
     // USDC's FiatTokenV2 (and the devnet's test tokens) carry EIP-2612 permit beside EIP-3009.
-    authorization: { method: token?.eip3009 ? ("permit" as const) : ("approve" as const), spender: subscription.pullAddress, token: subscription.tokenAddress, value: (cap * periods).toString() },
+    authorization: {
+      method: token?.eip3009 ? ("permit" as const) : ("approve" as const),
+      spender: subscription.pullAddress,
+      token: subscription.tokenAddress,
+      value: (cap * periods).toString(),
+    },
     customer_email: subscription.customerEmail,
     periods_charged: subscription.periodsCharged,
     canceled_at: subscription.canceledAt?.toISOString() ?? null,
     created_at: subscription.createdAt.toISOString(),
     updated_at: subscription.updatedAt.toISOString(),
     ...(history
-      ? { history: history.map((event) => ({ kind: event.kind, status: event.status, detail: (event.detail as Record<string, unknown> | null) ?? null, created_at: event.createdAt.toISOString() })) }
+      ? {
+          history: history.map((event) => ({
+            kind: event.kind,
+            status: event.status,
+            detail: (event.detail as Record<string, unknown> | null) ?? null,
+            created_at: event.createdAt.toISOString(),
+          })),
+        }
       : {}),
   };
 }
-

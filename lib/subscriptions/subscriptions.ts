@@ -15,13 +15,7 @@ import { recordSubscriptionHistory } from "./history";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
 import { getPlanOrThrow } from "./plans";
-import {
-  findMerchantSubscription,
-  insertSubscription,
-  listMerchantSubscriptions,
-  listSubscriptionEvents,
-  transitionSubscription,
-} from "./queries";
+import { findMerchantSubscription, insertSubscription, listMerchantSubscriptions, listSubscriptionEvents, transitionSubscription } from "./queries";
 import type { CreateSubscriptionBody } from "./schemas";
 
 const daySeconds = 86_400;
@@ -49,16 +43,23 @@ export function subscriptionTerms(subscription: Subscription): SubscriptionTerms
  * active wallet on the plan's chain, the gateway's key, the cap, the trial's end) and give the pull
  * contract's address, which the customer's allowance must name. Charging starts once it does.
  */
-export async function createSubscription(db: DbOrTx, merchantId: number, input: CreateSubscriptionBody, now = new Date()): Promise<{ subscription: Subscription; planId: string }> {
+export async function createSubscription(
+  db: DbOrTx,
+  merchantId: number,
+  input: CreateSubscriptionBody,
+  now = new Date(),
+): Promise<{ subscription: Subscription; planId: string }> {
   const plan = await getPlanOrThrow(db, merchantId, input.plan);
   if (plan.status !== "active") throw validationError({ plan: ["This plan is archived and takes no new subscribers."] });
   const chain = findBlockchainById(plan.blockchainId);
   const token = chain ? findToken(chain, plan.currency) : null;
   const factory = chain ? subscriptionFactoryFor(chain) : null;
   const operatorKey = chain ? sweeperKey(chain) : null;
-  if (!chain || !token?.address || !factory || !operatorKey) throw new ApiError("INVALID_BLOCKCHAIN", "Subscriptions are not available on this plan's blockchain now.");
+  if (!chain || !token?.address || !factory || !operatorKey)
+    throw new ApiError("INVALID_BLOCKCHAIN", "Subscriptions are not available on this plan's blockchain now.");
   const wallet = await findWalletForChain(db, merchantId, chain.id);
-  if (!wallet || !wallet.isActive) throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
+  if (!wallet || !wallet.isActive)
+    throw new ApiError("WALLET_NOT_CONFIGURED", `No active wallet is configured for ${chain.slug}; add one with POST /api/merchant-wallets/.`);
   const subscriptionId = newId("subscription");
   const periodSeconds = plan.intervalDays * daySeconds;
   const startsAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + plan.trialDays * daySeconds * 1000);
@@ -83,12 +84,30 @@ export async function createSubscription(db: DbOrTx, merchantId: number, input: 
     createdAt: now,
     updatedAt: now,
   };
-  const pullAddress = subscriptionPullAddress(factory, subscriptionTerms({ ...values, pullAddress: "", id: 0, nextPeriod: 0, periodsCharged: 0, failingSince: null, canceledAt: null, cancelReason: null } as Subscription));
+  const pullAddress = subscriptionPullAddress(
+    factory,
+    subscriptionTerms({
+      ...values,
+      pullAddress: "",
+      id: 0,
+      nextPeriod: 0,
+      periodsCharged: 0,
+      failingSince: null,
+      canceledAt: null,
+      cancelReason: null,
+    } as Subscription),
+  );
   let queued = false;
   const created = await db.transaction(async (tx) => {
     const subscription = await insertSubscription(tx, { ...values, pullAddress });
     if (await recordSubscriptionHistory(tx, subscription, plan.planId, "created", { plan: plan.planId }, now)) queued = true;
-    await recordAudit(tx, { merchantId, action: "subscription.created", target: `subscription:${subscriptionId}`, after: { plan: plan.planId, customer_address: values.subscriberAddress }, now });
+    await recordAudit(tx, {
+      merchantId,
+      action: "subscription.created",
+      target: `subscription:${subscriptionId}`,
+      after: { plan: plan.planId, customer_address: values.subscriberAddress },
+      now,
+    });
     return { subscription, planId: plan.planId };
   });
   if (queued) await notifyDeliveriesDue();
@@ -136,7 +155,14 @@ const merchantChanges: Record<"cancel" | "pause" | "resume", MerchantChange> = {
  * CONFLICT from any other state. A cancel is final; the engine also cancels the
  * pull contract on chain, so a stolen gateway key cannot charge it later.
  */
-export async function changeSubscription(db: DbOrTx, merchantId: number, subscriptionId: string, change: keyof typeof merchantChanges, reason: string | null = null, now = new Date()) {
+export async function changeSubscription(
+  db: DbOrTx,
+  merchantId: number,
+  subscriptionId: string,
+  change: keyof typeof merchantChanges,
+  reason: string | null = null,
+  now = new Date(),
+) {
   const { subscription, planId } = await getSubscriptionOrThrow(db, merchantId, subscriptionId);
   const rule = merchantChanges[change];
   const status = rule.to(subscription);
@@ -151,7 +177,14 @@ export async function changeSubscription(db: DbOrTx, merchantId: number, subscri
     });
     if (!updated) throw new ApiError("CONFLICT", `A ${subscription.status} subscription cannot be ${rule.kind === "canceled" ? "canceled" : rule.kind}.`);
     if (await recordSubscriptionHistory(tx, updated, planId, rule.kind, reason ? { reason } : { by: "merchant" }, now)) queued = true;
-    await recordAudit(tx, { merchantId, action: `subscription.${rule.kind}`, target: `subscription:${subscriptionId}`, before: { status: subscription.status }, after: { status }, now });
+    await recordAudit(tx, {
+      merchantId,
+      action: `subscription.${rule.kind}`,
+      target: `subscription:${subscriptionId}`,
+      before: { status: subscription.status },
+      after: { status },
+      now,
+    });
     return serializeSubscription(updated, planId, await listSubscriptionEvents(tx, merchantId, updated.id));
   });
   if (queued) await notifyDeliveriesDue();

@@ -26,7 +26,13 @@ export async function listMerchantTokens(db: DbOrTx, merchantId: number) {
   return listBlockchains().map((chain) => ({
     blockchain: chain.slug,
     name: chain.name,
-    tokens: chain.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals, gasless: t.eip3009 !== null, enabled: !disabled.has(`${chain.id}:${t.symbol}`) })),
+    tokens: chain.tokens.map((t) => ({
+      symbol: t.symbol,
+      address: t.address,
+      decimals: t.decimals,
+      gasless: t.eip3009 !== null,
+      enabled: !disabled.has(`${chain.id}:${t.symbol}`),
+    })),
   }));
 }
 
@@ -39,7 +45,14 @@ export async function setMerchantToken(db: Db, merchantId: number, input: { bloc
   return db.transaction(async (tx) => {
     const changed = await setTokenDisabled(tx, merchantId, chain.id, token.symbol, !input.enabled, now);
     if (changed) {
-      await recordAudit(tx, { merchantId, action: "currency.switched", target: `${chain.slug}:${token.symbol}`, before: { enabled: !input.enabled }, after: { enabled: input.enabled }, now });
+      await recordAudit(tx, {
+        merchantId,
+        action: "currency.switched",
+        target: `${chain.slug}:${token.symbol}`,
+        before: { enabled: !input.enabled },
+        after: { enabled: input.enabled },
+        now,
+      });
     }
     return { blockchain: chain.slug, currency: token.symbol, enabled: input.enabled };
   });

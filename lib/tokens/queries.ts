@@ -3,7 +3,10 @@ import { merchantDisabledTokens } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 export async function findDisabledTokens(db: DbOrTx, merchantId: number): Promise<{ blockchainId: number; symbol: string }[]> {
-  return db.select({ blockchainId: merchantDisabledTokens.blockchainId, symbol: merchantDisabledTokens.symbol }).from(merchantDisabledTokens).where(eq(merchantDisabledTokens.merchantId, merchantId));
+  return db
+    .select({ blockchainId: merchantDisabledTokens.blockchainId, symbol: merchantDisabledTokens.symbol })
+    .from(merchantDisabledTokens)
+    .where(eq(merchantDisabledTokens.merchantId, merchantId));
 }
 
 /** Whether the store switched this currency off on this chain. */
@@ -11,7 +14,9 @@ export async function isTokenDisabled(db: DbOrTx, merchantId: number, blockchain
   const [row] = await db
     .select({ symbol: merchantDisabledTokens.symbol })
     .from(merchantDisabledTokens)
-    .where(and(eq(merchantDisabledTokens.merchantId, merchantId), eq(merchantDisabledTokens.blockchainId, blockchainId), eq(merchantDisabledTokens.symbol, symbol)))
+    .where(
+      and(eq(merchantDisabledTokens.merchantId, merchantId), eq(merchantDisabledTokens.blockchainId, blockchainId), eq(merchantDisabledTokens.symbol, symbol)),
+    )
     .limit(1);
   return row !== undefined;
 }
@@ -24,7 +29,9 @@ export async function setTokenDisabled(db: DbOrTx, merchantId: number, blockchai
   }
   const rows = await db
     .delete(merchantDisabledTokens)
-    .where(and(eq(merchantDisabledTokens.merchantId, merchantId), eq(merchantDisabledTokens.blockchainId, blockchainId), eq(merchantDisabledTokens.symbol, symbol)))
+    .where(
+      and(eq(merchantDisabledTokens.merchantId, merchantId), eq(merchantDisabledTokens.blockchainId, blockchainId), eq(merchantDisabledTokens.symbol, symbol)),
+    )
     .returning();
   return rows.length > 0;
 }

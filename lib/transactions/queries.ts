@@ -17,7 +17,10 @@ export async function findUnpricedTransfers(db: DbOrTx, blockchainId: number, li
 }
 
 export async function setTransferPrices(db: DbOrTx, id: number, price: Pick<Transaction, "usdRate" | "nativeUsdRate" | "usdRateSource"> & { pricedAt: Date }) {
-  await db.update(transactions).set(price).where(and(eq(transactions.id, id), isNull(transactions.pricedAt)));
+  await db
+    .update(transactions)
+    .set(price)
+    .where(and(eq(transactions.id, id), isNull(transactions.pricedAt)));
 }
 
 /** Transfers on a chain still waiting for confirmations (their block hashes need re-checking). */
@@ -84,7 +87,13 @@ function withinWindow(head: bigint, window: RecheckWindow) {
  * just before a crash kept its order from moving), and confirmed ones still inside the window or
  * above the chain's `finalized` block (lib/chains/finality.ts; `head` where the chain has none).
  */
-export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, head: bigint, window: RecheckWindow, finalized: bigint = head): Promise<Transaction[]> {
+export async function findTransfersToRecheck(
+  db: DbOrTx,
+  blockchainId: number,
+  head: bigint,
+  window: RecheckWindow,
+  finalized: bigint = head,
+): Promise<Transaction[]> {
   // Three reads, each from an index of only what it needs (issue 31), never the chain's whole history:
   const unconfirmed = await db
     .select()
@@ -114,7 +123,16 @@ export async function findTransfersToRecheck(db: DbOrTx, blockchainId: number, h
       : await db
           .select({ transfer: transactions })
           .from(transactions)
-          .where(and(inArray(transactions.paymentOrderId, inFlight.map((o) => o.id)), eq(transactions.blockchainId, blockchainId), eq(transactions.status, "confirmed")));
+          .where(
+            and(
+              inArray(
+                transactions.paymentOrderId,
+                inFlight.map((o) => o.id),
+              ),
+              eq(transactions.blockchainId, blockchainId),
+              eq(transactions.status, "confirmed"),
+            ),
+          );
   // …and live transfers that did not count, of an order still open (transactions_uncounted_idx).
   const uncounted = await db
     .select({ transfer: getTableColumns(transactions) })
@@ -230,7 +248,8 @@ export async function findMerchantTransaction(db: DbOrTx, merchantId: number, tx
  */
 export async function upsertTransfers(db: DbOrTx, rows: NewTransaction[]) {
   if (rows.length === 0) return;
-  const unlessConfirmed = (column: string) => sql.raw(`case when "transactions"."status" = 'confirmed' then "transactions"."${column}" else excluded."${column}" end`);
+  const unlessConfirmed = (column: string) =>
+    sql.raw(`case when "transactions"."status" = 'confirmed' then "transactions"."${column}" else excluded."${column}" end`);
   await db
     .insert(transactions)
     .values(rows)
@@ -291,7 +310,13 @@ export type RecordedNative = { orderId: number | null; amount: string; blockNumb
 /** The native-coin transfers recorded for these orders that still stand (pending or confirmed). */
 export async function findRecordedNative(db: DbOrTx, orderIds: number[]): Promise<RecordedNative[]> {
   return db
-    .select({ orderId: transactions.paymentOrderId, amount: transactions.amount, blockNumber: transactions.blockNumber, logIndex: transactions.logIndex, txHash: transactions.txHash })
+    .select({
+      orderId: transactions.paymentOrderId,
+      amount: transactions.amount,
+      blockNumber: transactions.blockNumber,
+      logIndex: transactions.logIndex,
+      txHash: transactions.txHash,
+    })
     .from(transactions)
     .where(and(inArray(transactions.paymentOrderId, orderIds), isNull(transactions.tokenAddress), inArray(transactions.status, ["pending", "confirmed"])));
 }

@@ -48,6 +48,8 @@ export const transactionJson = z.object({
   not_counted_reason: z
     .enum(notCountedReasons)
     .nullable()
-    .describe("Why it does not count (null when it does): wrong_asset (another token or coin than the order's), after_expiry (arrived after expires_at), reverted (the transaction failed), reorged (its block left the chain)"),
+    .describe(
+      "Why it does not count (null when it does): wrong_asset (another token or coin than the order's), after_expiry (arrived after expires_at), reverted (the transaction failed), reorged (its block left the chain)",
+    ),
   created_at: timestamp,
 });

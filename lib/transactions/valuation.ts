@@ -61,7 +61,11 @@ const feedsText = (sources: RateSource[]) => sources.map((s) => `${s.pair} round
  * locked rate when it is the order's own asset and the order was priced in fiat; else at the price
  * recorded when its transfer was detected, in US dollars; else unknown (no feed on that chain).
  */
-export function valuation(order: ValuedOrder | null, asset: { blockchainId: number; tokenAddress: string | null }, detected: DetectedPrice | null): Valuation | null {
+export function valuation(
+  order: ValuedOrder | null,
+  asset: { blockchainId: number; tokenAddress: string | null },
+  detected: DetectedPrice | null,
+): Valuation | null {
   const ownAsset =
     order !== null && order.blockchainId === asset.blockchainId && (order.tokenAddress ?? null)?.toLowerCase() === (asset.tokenAddress ?? null)?.toLowerCase();
   if (ownAsset && order.rate && order.priceCurrency && isFiatCurrency(order.priceCurrency)) {
@@ -70,7 +74,13 @@ export function valuation(order: ValuedOrder | null, asset: { blockchainId: numb
   }
   if (detected?.usdRate) {
     const sources = sourcesOf(detected.usdRateSource);
-    return { fiatCurrency: "USD", rate: detected.usdRate, basis: "detected_price", feeds: feedsText(sources.slice(0, 1)), at: sources[0]?.updated_at ?? detected.pricedAt?.toISOString() ?? null };
+    return {
+      fiatCurrency: "USD",
+      rate: detected.usdRate,
+      basis: "detected_price",
+      feeds: feedsText(sources.slice(0, 1)),
+      at: sources[0]?.updated_at ?? detected.pricedAt?.toISOString() ?? null,
+    };
   }
   return null;
 }
@@ -85,7 +95,12 @@ export function gasInUsd(gasWei: bigint | null, nativeDecimals: number, detected
  * A payout batch's value: in its fiat at the rate it locked when the legs were entered in fiat, else in
  * US dollars at the token/USD feed reading it locked; else unknown.
  */
-export function batchValuation(batch: { amountCurrency: string | null; rate: string | null; rateSource: unknown; rateLockedAt: Date | null }): Valuation | null {
+export function batchValuation(batch: {
+  amountCurrency: string | null;
+  rate: string | null;
+  rateSource: unknown;
+  rateLockedAt: Date | null;
+}): Valuation | null {
   const sources = sourcesOf(batch.rateSource);
   const at = sources[0]?.updated_at ?? batch.rateLockedAt?.toISOString() ?? null;
   if (batch.amountCurrency && batch.rate && isFiatCurrency(batch.amountCurrency)) {
@@ -93,5 +108,11 @@ export function batchValuation(batch: { amountCurrency: string | null; rate: str
   }
   const usd = sources.find((s) => s.pair.endsWith("/USD"));
   if (!usd?.answer || usd.decimals === undefined) return null;
-  return { fiatCurrency: "USD", rate: formatAmount(BigInt(usd.answer), usd.decimals), basis: "batch_locked_rate", feeds: feedsText([usd]), at: usd.updated_at ?? at };
+  return {
+    fiatCurrency: "USD",
+    rate: formatAmount(BigInt(usd.answer), usd.decimals),
+    basis: "batch_locked_rate",
+    feeds: feedsText([usd]),
+    at: usd.updated_at ?? at,
+  };
 }

@@ -28,16 +28,23 @@ export async function createWallet(db: DbOrTx, merchantId: number, input: Create
   try {
     return await db.transaction(async (tx) => {
       const wallet = await insertWallet(tx, {
-      merchantId,
-      blockchainId: chain.id,
-      walletAddress: input.wallet_address,
-      confirmationThreshold: input.confirmation_threshold ?? chain.defaultConfirmations,
-      isActive: input.is_active ?? true,
-      createdAt: now,
-      updatedAt: now,
+        merchantId,
+        blockchainId: chain.id,
+        walletAddress: input.wallet_address,
+        confirmationThreshold: input.confirmation_threshold ?? chain.defaultConfirmations,
+        isActive: input.is_active ?? true,
+        createdAt: now,
+        updatedAt: now,
       });
       await recordWalletChange(tx, wallet, { kind: "created", previousAddress: null }, actor, now);
-      await recordAudit(tx, { merchantId, action: "wallet.created", target: `wallet:${wallet.id}`, after: auditedWallet(wallet), ip: actor.clientIp ?? undefined, now });
+      await recordAudit(tx, {
+        merchantId,
+        action: "wallet.created",
+        target: `wallet:${wallet.id}`,
+        after: auditedWallet(wallet),
+        ip: actor.clientIp ?? undefined,
+        now,
+      });
       return wallet;
     });
   } catch (error) {

@@ -26,7 +26,16 @@ export async function updateWallet(db: DbOrTx, merchantId: number, id: number, i
       updatedAt: now,
     });
     if (row && addressChanges) await recordWalletChange(tx, row, { kind: "address_changed", previousAddress: current.walletAddress }, actor, now);
-    if (row) await recordAudit(tx, { merchantId, action: "wallet.updated", target: `wallet:${row.id}`, before: auditedWallet(current), after: auditedWallet(row), ip: actor.clientIp ?? undefined, now });
+    if (row)
+      await recordAudit(tx, {
+        merchantId,
+        action: "wallet.updated",
+        target: `wallet:${row.id}`,
+        before: auditedWallet(current),
+        after: auditedWallet(row),
+        ip: actor.clientIp ?? undefined,
+        now,
+      });
     return row;
   });
   if (!updated) throw notFound("Wallet");

@@ -46,7 +46,12 @@ export const walletUpdatedEvent = "wallet.updated";
 
 /** A wallet as the audit log keeps it (public values only). */
 export function auditedWallet(wallet: MerchantWallet) {
-  return { blockchain: wallet.blockchainId, wallet_address: wallet.walletAddress, confirmation_threshold: wallet.confirmationThreshold, is_active: wallet.isActive };
+  return {
+    blockchain: wallet.blockchainId,
+    wallet_address: wallet.walletAddress,
+    confirmation_threshold: wallet.confirmationThreshold,
+    is_active: wallet.isActive,
+  };
 }
 
 export function assertMayChangeAddress(actor: WalletActor): void {
@@ -70,7 +75,13 @@ export async function assertMayRedirectPayouts(db: DbOrTx, merchantId: number, a
  * (so the spec's create request, made right after logging in, still works). A `reauth` given is
  * always checked.
  */
-export async function assertMayAddPayoutWallet(db: DbOrTx, merchantId: number, actor: WalletActor, proof: ReauthProof | undefined, now = new Date()): Promise<void> {
+export async function assertMayAddPayoutWallet(
+  db: DbOrTx,
+  merchantId: number,
+  actor: WalletActor,
+  proof: ReauthProof | undefined,
+  now = new Date(),
+): Promise<void> {
   assertMayChangeAddress(actor);
   if (!proof && signInIsFreshProof(merchantId, actor, now)) return;
   await assertFreshProof(db, actor.userId ?? merchantId, proof, actor.clientIp, { field: actor.proofField, codeField: actor.proofCodeField, now });
@@ -88,10 +99,15 @@ export async function recordWalletChange(
   actor: WalletActor,
   now: Date,
 ): Promise<void> {
-  const data = { change: change.kind, wallet: serializeWallet(wallet), previous_address: change.previousAddress, changed_by: actor.kind, client_ip: actor.clientIp };
+  const data = {
+    change: change.kind,
+    wallet: serializeWallet(wallet),
+    previous_address: change.previousAddress,
+    changed_by: actor.kind,
+    client_ip: actor.clientIp,
+  };
   // A first wallet for a chain is recorded, not announced: only a change of an existing payout
   // address can divert payments the merchant expects to receive.
   const endpoints = change.kind === "address_changed" ? await activeEndpoints(tx, wallet.merchantId) : [];
   await recordAccountEvent(tx, { merchantId: wallet.merchantId, type: walletUpdatedEvent, data, actor }, endpoints, now);
 }
-

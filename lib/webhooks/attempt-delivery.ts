@@ -47,7 +47,14 @@ export async function loadTargets(db: DbOrTx, deliveries: WebhookDelivery[], now
 }
 
 export async function sendTo(target: Exclude<Target, { skip: string }>, delivery: WebhookDelivery, options: AttemptOptions): Promise<SendResult> {
-  const result = await sendWebhook({ url: target.url, body: delivery.body, messageId: delivery.messageId, secrets: target.secrets, timeoutMs: options.timeoutMs, policy: options.policy });
+  const result = await sendWebhook({
+    url: target.url,
+    body: delivery.body,
+    messageId: delivery.messageId,
+    secrets: target.secrets,
+    timeoutMs: options.timeoutMs,
+    policy: options.policy,
+  });
   observeWebhookAttempt(result.statusCode, result.durationMs / 1000);
   return result;
 }
@@ -77,7 +84,12 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
     const current = new Map((await lockDeliveries(tx, [...new Set(records.map((r) => r.delivery.id))])).map((row) => [row.id, row]));
     const present = records.filter((r) => current.has(r.delivery.id));
     for (const { delivery, attemptNumber } of records) {
-      if (!current.has(delivery.id)) log.warn("webhook delivery deleted while its attempt was in flight; outcome dropped", { delivery_id: delivery.id, endpoint_id: delivery.endpointId, attempt: attemptNumber });
+      if (!current.has(delivery.id))
+        log.warn("webhook delivery deleted while its attempt was in flight; outcome dropped", {
+          delivery_id: delivery.id,
+          endpoint_id: delivery.endpointId,
+          attempt: attemptNumber,
+        });
     }
     await insertAttempts(
       tx,
@@ -97,7 +109,13 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
           : [],
       ),
     );
-    const applied = new Set(await finishAttempts(tx, present.map((record) => outcomeRow(record, now)), now));
+    const applied = new Set(
+      await finishAttempts(
+        tx,
+        present.map((record) => outcomeRow(record, now)),
+        now,
+      ),
+    );
     for (const { delivery, attemptNumber, next } of present) {
       if (!applied.has(delivery.id)) {
         const row = current.get(delivery.id)!;

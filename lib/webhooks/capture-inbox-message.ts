@@ -48,7 +48,12 @@ export async function captureInboxMessage(db: DbOrTx, token: string, request: Ca
   let standard: string = "missing";
   let standardMatch: string | null = null;
   if (standardPresent) {
-    const overall = verifyStandardSignature(standardHeaders, request.body, candidates.map((c) => c.secret), { now });
+    const overall = verifyStandardSignature(
+      standardHeaders,
+      request.body,
+      candidates.map((c) => c.secret),
+      { now },
+    );
     standard = overall.valid ? "valid" : overall.reason;
     if (overall.valid) standardMatch = candidates.find((c) => verifyStandardSignature(standardHeaders, request.body, [c.secret], { now }).valid)?.label ?? null;
   }

@@ -63,14 +63,28 @@ class OutcomeWriter {
     while (this.queue.length > 0) {
       const group = this.queue.splice(0, recordBatchSize);
       try {
-        await recordAttempts(this.db, group.map((g) => g.record));
+        await recordAttempts(
+          this.db,
+          group.map((g) => g.record),
+        );
       } catch (error) {
-        if (group.length > 1) log.warn("webhook outcomes failed to record together; writing them one by one", { delivery_ids: group.map((g) => g.record.delivery.id), ...describeError(error) });
-        if (group.length === 1) log.error("webhook outcome failed to record; the delivery falls due again when its lease ends", { delivery_id: group[0]!.record.delivery.id, ...describeError(error) });
+        if (group.length > 1)
+          log.warn("webhook outcomes failed to record together; writing them one by one", {
+            delivery_ids: group.map((g) => g.record.delivery.id),
+            ...describeError(error),
+          });
+        if (group.length === 1)
+          log.error("webhook outcome failed to record; the delivery falls due again when its lease ends", {
+            delivery_id: group[0]!.record.delivery.id,
+            ...describeError(error),
+          });
         else
           for (const { record } of group) {
             await recordAttempts(this.db, [record]).catch((single) =>
-              log.error("webhook outcome failed to record; the delivery falls due again when its lease ends", { delivery_id: record.delivery.id, ...describeError(single) }),
+              log.error("webhook outcome failed to record; the delivery falls due again when its lease ends", {
+                delivery_id: record.delivery.id,
+                ...describeError(single),
+              }),
             );
           }
       }
@@ -80,7 +94,12 @@ class OutcomeWriter {
   }
 }
 
-async function attemptClaimed(delivery: WebhookDelivery, target: Target | undefined, options: DeliverDueOptions, schedule: RetrySchedule): Promise<AttemptRecord> {
+async function attemptClaimed(
+  delivery: WebhookDelivery,
+  target: Target | undefined,
+  options: DeliverDueOptions,
+  schedule: RetrySchedule,
+): Promise<AttemptRecord> {
   const attemptNumber = delivery.attempts;
   if (!target || "skip" in target) {
     const reason = target?.skip ?? "No target.";
@@ -150,7 +169,11 @@ class DeliveriesInFlight {
     for (const { delivery, receiver, order } of claimed) this.flying.set(delivery.id, { receiver, order });
     let targets: Map<number, Target>;
     try {
-      targets = await loadTargets(this.db, claimed.map((c) => c.delivery), now);
+      targets = await loadTargets(
+        this.db,
+        claimed.map((c) => c.delivery),
+        now,
+      );
     } catch (error) {
       // Nothing was sent: the claims simply run out and the deliveries fall due again.
       for (const { delivery } of claimed) this.flying.delete(delivery.id);

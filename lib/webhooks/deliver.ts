@@ -5,7 +5,16 @@ import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns
 import { env } from "@/lib/env";
 import { parseRetryAfter, type AttemptOutcome } from "./retry-schedule";
 import { signatureHeaders } from "./signing";
-import { anyNonPublic, bareHostname, currentUrlPolicy, parseWebhookUrl, resolveCheckedAddresses, UnsafeUrlError, type ResolvedAddress, type UrlPolicy } from "./url-safety";
+import {
+  anyNonPublic,
+  bareHostname,
+  currentUrlPolicy,
+  parseWebhookUrl,
+  resolveCheckedAddresses,
+  UnsafeUrlError,
+  type ResolvedAddress,
+  type UrlPolicy,
+} from "./url-safety";
 
 /** DESIGN › Webhooks: a receiver gets 10 s to answer (WEBHOOK_ATTEMPT_TIMEOUT_SECONDS). */
 export function attemptTimeoutMs(): number {
@@ -55,7 +64,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function pinnedLookup(addresses: ResolvedAddress[]) {
   return (_hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback) => {
     const all = typeof options === "object" && options !== null && "all" in options && options.all;
-    if (all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
 }

@@ -22,7 +22,11 @@ export interface OrderEventInput {
  * Account events (wallet.updated) belong to no order and carry no sequence.
  */
 export function eventBody(id: string, type: string, createdAt: Date, sequence: number | null, data: unknown): string {
-  return JSON.stringify(sequence === null ? { id, event: type, created_at: createdAt.toISOString(), data } : { id, event: type, created_at: createdAt.toISOString(), sequence, data });
+  return JSON.stringify(
+    sequence === null
+      ? { id, event: type, created_at: createdAt.toISOString(), data }
+      : { id, event: type, created_at: createdAt.toISOString(), sequence, data },
+  );
 }
 
 /**
@@ -36,7 +40,16 @@ export async function recordOrderEvent(tx: DbOrTx, input: OrderEventInput, now =
   const event = await insertOrderEvent(tx, input, now);
   const body = eventBody(event.id, event.type, now, event.sequence, input.data);
   const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
-  const common = { merchantId: input.merchantId, eventId: event.id, eventType: input.type, body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
+  const common = {
+    merchantId: input.merchantId,
+    eventId: event.id,
+    eventType: input.type,
+    body,
+    status: "pending",
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
   const deliveries = await insertDeliveries(tx, [
     ...endpoints.map((endpoint) => ({ ...common, messageId: newId("webhookMessage"), endpointId: endpoint.id, url: endpoint.url })),
     ...(input.webhookUrl ? [{ ...common, messageId: newId("webhookMessage"), endpointId: null, url: input.webhookUrl }] : []),
@@ -49,7 +62,14 @@ async function insertOrderEvent(tx: DbOrTx, input: Omit<OrderEventInput, "webhoo
   // Writers that did not move the order's status (refunds) hold no lock on it: take it, so two
   // events of one order are numbered one after the other, never both max + 1.
   await lockOrder(tx, input.paymentOrderId);
-  return insertEvent(tx, { id: newId("event"), merchantId: input.merchantId, paymentOrderId: input.paymentOrderId, type: input.type, data: input.data, createdAt: now });
+  return insertEvent(tx, {
+    id: newId("event"),
+    merchantId: input.merchantId,
+    paymentOrderId: input.paymentOrderId,
+    type: input.type,
+    data: input.data,
+    createdAt: now,
+  });
 }
 
 export interface AccountEventInput {
@@ -65,9 +85,22 @@ export interface AccountEventInput {
  * of `endpoints` (the caller decides who hears of it), in the caller's transaction. As with order
  * events, nothing is sent here: after the commit, `notifyDeliveriesDue()` gets them going.
  */
-export async function recordAccountEvent(tx: DbOrTx, input: AccountEventInput, endpoints: ReadonlyArray<{ id: number; url: string }>, now: Date): Promise<void> {
+export async function recordAccountEvent(
+  tx: DbOrTx,
+  input: AccountEventInput,
+  endpoints: ReadonlyArray<{ id: number; url: string }>,
+  now: Date,
+): Promise<void> {
   const id = newId("event");
-  await insertAccountEvent(tx, { id, merchantId: input.merchantId, type: input.type, data: input.data, actor: input.actor.kind, clientIp: input.actor.clientIp, createdAt: now });
+  await insertAccountEvent(tx, {
+    id,
+    merchantId: input.merchantId,
+    type: input.type,
+    data: input.data,
+    actor: input.actor.kind,
+    clientIp: input.actor.clientIp,
+    createdAt: now,
+  });
   await queueDeliveries(tx, { merchantId: input.merchantId, type: input.type, body: eventBody(id, input.type, now, null, input.data) }, endpoints, now);
 }
 
@@ -76,17 +109,40 @@ export async function recordAccountEvent(tx: DbOrTx, input: AccountEventInput, e
  * subscribed to the type, due now, with the caller's `sequence` (its resource's own numbering).
  * Call inside the transaction that makes the change, then `notifyDeliveriesDue()` after the commit.
  */
-export async function recordResourceEvent(tx: DbOrTx, input: { merchantId: number; type: string; sequence: number; data: unknown }, now = new Date()): Promise<{ id: string; deliveries: WebhookDelivery[] }> {
+export async function recordResourceEvent(
+  tx: DbOrTx,
+  input: { merchantId: number; type: string; sequence: number; data: unknown },
+  now = new Date(),
+): Promise<{ id: string; deliveries: WebhookDelivery[] }> {
   const id = newId("event");
   const endpoints = await subscribedEndpoints(tx, input.merchantId, input.type);
-  const deliveries = await queueDeliveries(tx, { merchantId: input.merchantId, type: input.type, body: eventBody(id, input.type, now, input.sequence, input.data) }, endpoints, now);
+  const deliveries = await queueDeliveries(
+    tx,
+    { merchantId: input.merchantId, type: input.type, body: eventBody(id, input.type, now, input.sequence, input.data) },
+    endpoints,
+    now,
+  );
   return { id, deliveries };
 }
 
 /** One pending delivery of an event's bytes to each endpoint, due now. */
-async function queueDeliveries(tx: DbOrTx, event: { merchantId: number; type: string; body: string }, endpoints: ReadonlyArray<{ id: number; url: string }>, now: Date): Promise<WebhookDelivery[]> {
+async function queueDeliveries(
+  tx: DbOrTx,
+  event: { merchantId: number; type: string; body: string },
+  endpoints: ReadonlyArray<{ id: number; url: string }>,
+  now: Date,
+): Promise<WebhookDelivery[]> {
   if (endpoints.length === 0) return [];
-  const common = { merchantId: event.merchantId, eventId: null, eventType: event.type, body: event.body, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now };
+  const common = {
+    merchantId: event.merchantId,
+    eventId: null,
+    eventType: event.type,
+    body: event.body,
+    status: "pending",
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
   return insertDeliveries(
     tx,
     endpoints.map((endpoint) => ({ ...common, messageId: newId("webhookMessage"), endpointId: endpoint.id, url: endpoint.url })),

@@ -31,9 +31,7 @@ export interface AttemptOutcome {
 }
 
 export type NextState =
-  | { status: "succeeded" }
-  | { status: "failed"; reason: string; disableEndpoint: boolean }
-  | { status: "pending"; delayMs: number; reason: string };
+  { status: "succeeded" } | { status: "failed"; reason: string; disableEndpoint: boolean } | { status: "pending"; delayMs: number; reason: string };
 
 export function describeOutcome(outcome: AttemptOutcome): string {
   if (outcome.error) return outcome.error;

@@ -22,7 +22,14 @@ export async function rotateEndpointSecret(db: DbOrTx, merchantId: number, id: n
       updatedAt: now,
     });
     // The secrets themselves are never recorded: only that one was replaced and until when the old one signs.
-    if (row) await recordAudit(tx, { merchantId, action: "webhook_endpoint.secret_rotated", target: `webhook_endpoint:${row.id}`, after: { url: row.url, previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null }, now });
+    if (row)
+      await recordAudit(tx, {
+        merchantId,
+        action: "webhook_endpoint.secret_rotated",
+        target: `webhook_endpoint:${row.id}`,
+        after: { url: row.url, previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null },
+        now,
+      });
     return row;
   });
   if (!updated) throw notFound("Webhook endpoint");

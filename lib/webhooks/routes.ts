@@ -104,7 +104,12 @@ export const webhookRoutes = {
     access: "manage_webhooks",
     params: idParams,
     query: listDeliveriesQuery,
-    doc: { summary: "List an endpoint's deliveries", description: "Newest first, each with its attempts.", tags: ["Webhooks"], response: pageAnswer(deliveryJson) },
+    doc: {
+      summary: "List an endpoint's deliveries",
+      description: "Newest first, each with its attempts.",
+      tags: ["Webhooks"],
+      response: pageAnswer(deliveryJson),
+    },
   }),
   redeliver: defineRoute({
     method: "POST",

@@ -9,9 +9,24 @@ import { maxWebhookUrlLength } from "./url-safety";
 export const payoutEventTypes = ["payout.created", "payout.approved", "payout.sent", "payout.confirmed", "payout.failed"] as const;
 export type PayoutEventType = (typeof payoutEventTypes)[number];
 /** Events of an order (order_events, numbered per order); the events list reads these. */
-export const orderEventTypes = ["payment.pending", "payment.confirmed", "payment.failed", "payment.expired", "refund.created", "refund.confirmed", "payment.reorged", "payment.flagged"] as const;
+export const orderEventTypes = [
+  "payment.pending",
+  "payment.confirmed",
+  "payment.failed",
+  "payment.expired",
+  "refund.created",
+  "refund.confirmed",
+  "payment.reorged",
+  "payment.flagged",
+] as const;
 /** Events of a subscription (lib/subscriptions), numbered by its history. */
-export const subscriptionEventTypes = ["subscription.created", "subscription.charged", "subscription.payment_failed", "subscription.past_due", "subscription.canceled"] as const;
+export const subscriptionEventTypes = [
+  "subscription.created",
+  "subscription.charged",
+  "subscription.payment_failed",
+  "subscription.past_due",
+  "subscription.canceled",
+] as const;
 /** Events of an invoice (lib/invoices): each carries the invoice, and no sequence. */
 export const invoiceEventTypes = ["invoice.sent", "invoice.paid", "invoice.overdue", "invoice.voided"] as const;
 export type InvoiceEventType = (typeof invoiceEventTypes)[number];
@@ -77,7 +92,12 @@ export const testEndpointBody = z.object({
 export type TestEndpointBody = z.infer<typeof testEndpointBody>;
 
 /** The capture URL's token (inb_…): the credential of the sandbox inbox. */
-export const inboxParams = z.object({ token: z.string().regex(/^inb_[0-9A-Za-z]{1,64}$/).describe("The inbox token (inb_…), from GET /api/sandbox/inbox/") });
+export const inboxParams = z.object({
+  token: z
+    .string()
+    .regex(/^inb_[0-9A-Za-z]{1,64}$/)
+    .describe("The inbox token (inb_…), from GET /api/sandbox/inbox/"),
+});
 
 export const listDeliveriesQuery = keysetPageQuery.extend({
   status: z.enum(deliveryStatuses, `Must be one of ${deliveryStatuses.join(", ")}.`).optional(),
@@ -87,7 +107,10 @@ export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 /** Types in the event history (GET /api/events/): exactly what webhooks carry. */
 
 export const listEventsQuery = keysetPageQuery.extend({
-  event: z.enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`).optional().describe("Only events of this type, e.g. payment.confirmed"),
+  event: z
+    .enum(orderEventTypes, `Must be one of ${orderEventTypes.join(", ")}.`)
+    .optional()
+    .describe("Only events of this type, e.g. payment.confirmed"),
   order_id: z.string().min(1).max(64).optional().describe("Only events of this order (its public ORD-… id)"),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuery>;
@@ -99,7 +122,10 @@ export const webhookEventJson = z.object({
   id: z.string().describe("Event id (evt_…): the same on every delivery and retry of this event; de-duplicate on it"),
   event: z.enum(orderEventTypes),
   created_at: timestamp,
-  sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
+  sequence: z
+    .number()
+    .int()
+    .describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order exactly as GET /api/payment-orders/{order_id}/ returned it after the change"),
 });
 
@@ -164,7 +190,10 @@ export const eventJson = z.object({
   event: z.string(),
   order_id: z.string(),
   created_at: timestamp,
-  sequence: z.number().int().describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
+  sequence: z
+    .number()
+    .int()
+    .describe("1, 2, 3… per order in the order its transitions happened: apply an order's events by it, since retries can deliver them out of order"),
   data: orderJson.describe("The order after the change, as the webhook carried it"),
 });
 
@@ -177,9 +206,7 @@ export const inboxMessageJson = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   signature_valid: z.boolean().nullable().describe("Whether every signature present verified; null when none was present"),
-  signature_details: z
-    .object({ x_webhook_signature: signatureCheck, webhook_signature: signatureCheck, signed_with: z.string().nullable() })
-    .nullable(),
+  signature_details: z.object({ x_webhook_signature: signatureCheck, webhook_signature: signatureCheck, signed_with: z.string().nullable() }).nullable(),
 });
 
 export const inboxCaptureJson = z.object({

@@ -74,7 +74,12 @@ export function sampleOrderData(type: OrderEventType, now: Date) {
     updatedAt: now,
   };
   const transaction: OrderTransactionSummary | null = sample.tx
-    ? { transaction_hash: "0x" + randomBytes(32).toString("hex"), block_number: 1234567, confirmations: sample.tx === "confirmed" ? chain.defaultConfirmations : 1, status: sample.tx }
+    ? {
+        transaction_hash: "0x" + randomBytes(32).toString("hex"),
+        block_number: 1234567,
+        confirmations: sample.tx === "confirmed" ? chain.defaultConfirmations : 1,
+        status: sample.tx,
+      }
     : null;
   // Refund events carry the order with the refund in `refunds` (a 2.5 USDC partial refund).
   const refunds: Refund[] = type.startsWith("refund.")
@@ -157,12 +162,20 @@ export async function sendTestWebhook(
     endpointId: endpoint.id,
     eventType: type,
     url: endpoint.url,
-    body: isInvoiceEvent(type) ? eventBody(newId("event"), type, now, null, sampleInvoiceData(type, now)) : eventBody(newId("event"), type, now, 1, sampleOrderData(type, now)),
+    body: isInvoiceEvent(type)
+      ? eventBody(newId("event"), type, now, null, sampleInvoiceData(type, now))
+      : eventBody(newId("event"), type, now, 1, sampleOrderData(type, now)),
     attempts: 1,
     nextAttemptAt: null,
     createdAt: now,
   };
-  const result = await sendWebhook({ url: endpoint.url, body: values.body, messageId: values.messageId, secrets: endpointSigningSecrets(endpoint, now), ...options });
+  const result = await sendWebhook({
+    url: endpoint.url,
+    body: values.body,
+    messageId: values.messageId,
+    secrets: endpointSigningSecrets(endpoint, now),
+    ...options,
+  });
   const succeeded = judge(result).kind === "succeeded";
   const finished = new Date();
   // Sent first, written after: a crash in between leaves no half-made delivery behind.

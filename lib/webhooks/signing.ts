@@ -63,8 +63,7 @@ export function verifySpecSignature(body: string, header: string | null | undefi
 }
 
 export type StandardVerification =
-  | { valid: true }
-  | { valid: false; reason: "missing_headers" | "bad_timestamp" | "stale_timestamp" | "no_matching_signature" };
+  { valid: true } | { valid: false; reason: "missing_headers" | "bad_timestamp" | "stale_timestamp" | "no_matching_signature" };
 
 /**
  * Verifies the Standard Webhooks headers: the timestamp must be within the tolerance of `now`

@@ -18,14 +18,22 @@ export async function updateEndpoint(db: DbOrTx, merchantId: number, id: number,
   const url = input.url !== undefined ? await checkEndpointUrl(input.url) : undefined;
   const updated = await db.transaction(async (tx) => {
     const row = await updateEndpointRow(tx, merchantId, existing.id, {
-    ...(url !== undefined && { url }),
-    ...(input.events !== undefined && { events: input.events }),
-    ...(input.description !== undefined && { description: input.description }),
-    ...(input.is_active !== undefined && { isActive: input.is_active }),
-    ...(input.is_active === true && { disabledReason: null }),
-    updatedAt: now,
+      ...(url !== undefined && { url }),
+      ...(input.events !== undefined && { events: input.events }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.is_active !== undefined && { isActive: input.is_active }),
+      ...(input.is_active === true && { disabledReason: null }),
+      updatedAt: now,
     });
-    if (row) await recordAudit(tx, { merchantId, action: "webhook_endpoint.updated", target: `webhook_endpoint:${row.id}`, before: auditedEndpoint(existing), after: auditedEndpoint(row), now });
+    if (row)
+      await recordAudit(tx, {
+        merchantId,
+        action: "webhook_endpoint.updated",
+        target: `webhook_endpoint:${row.id}`,
+        before: auditedEndpoint(existing),
+        after: auditedEndpoint(row),
+        now,
+      });
     return row;
   });
   if (!updated) throw notFound("Webhook endpoint");

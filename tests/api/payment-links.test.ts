@@ -18,8 +18,25 @@ import { call, type Handler } from "../helpers/request";
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
 
-const tokenLink = { title: "Espresso beans 1 kg", amount: "24", options: [{ blockchain: "base", currency: "usdc" }, { blockchain: "polygon", currency: "USDC" }], max_quantity: 5 };
-const fiatLink = { title: "Ticket", price_amount: "49.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "ETH" }, { blockchain: "base", currency: "USDC" }], max_quantity: 10 };
+const tokenLink = {
+  title: "Espresso beans 1 kg",
+  amount: "24",
+  options: [
+    { blockchain: "base", currency: "usdc" },
+    { blockchain: "polygon", currency: "USDC" },
+  ],
+  max_quantity: 5,
+};
+const fiatLink = {
+  title: "Ticket",
+  price_amount: "49.00",
+  price_currency: "EUR",
+  options: [
+    { blockchain: "base", currency: "ETH" },
+    { blockchain: "base", currency: "USDC" },
+  ],
+  max_quantity: 10,
+};
 
 async function newLink(merchant: TestMerchant, body: Record<string, unknown>) {
   const res = await call(postLink, "POST", "/api/payment-links/", { token: merchant.access, body });
@@ -42,7 +59,10 @@ describe("payment links (merchant API)", () => {
       title: "Espresso beans 1 kg",
       amount: "24",
       price_amount: null,
-      options: [{ blockchain: "base", currency: "USDC" }, { blockchain: "polygon", currency: "USDC" }],
+      options: [
+        { blockchain: "base", currency: "USDC" },
+        { blockchain: "polygon", currency: "USDC" },
+      ],
       max_quantity: 5,
       is_active: true,
       url: expect.stringMatching(new RegExp(`/link/${link.id}$`)),
@@ -54,7 +74,11 @@ describe("payment links (merchant API)", () => {
     expect(list.body).toMatchObject({ count: 1, results: [link] });
     expect((await call(listLinks, "GET", "/api/payment-links/", { token: bob.access })).body.count).toBe(0);
 
-    const put = await call(putLink, "PUT", `/api/payment-links/${link.id}/`, { token: alice.access, params, body: { ...tokenLink, title: "Beans", is_active: false } });
+    const put = await call(putLink, "PUT", `/api/payment-links/${link.id}/`, {
+      token: alice.access,
+      params,
+      body: { ...tokenLink, title: "Beans", is_active: false },
+    });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ title: "Beans", is_active: false });
     // inactive: customers see 404
@@ -68,7 +92,15 @@ describe("payment links (merchant API)", () => {
     const m = await createMerchant();
     const bad = async (body: Record<string, unknown>) => (await call(postLink, "POST", "/api/payment-links/", { token: m.access, body })).body.error;
     expect(await bad({ ...tokenLink, price_amount: "5", price_currency: "USD" })).toMatchObject({ code: "VALIDATION_ERROR" });
-    expect(await bad({ ...tokenLink, options: [{ blockchain: "base", currency: "USDC" }, { blockchain: "base", currency: "ETH" }] })).toMatchObject({ code: "VALIDATION_ERROR", details: { options: [expect.any(String)] } });
+    expect(
+      await bad({
+        ...tokenLink,
+        options: [
+          { blockchain: "base", currency: "USDC" },
+          { blockchain: "base", currency: "ETH" },
+        ],
+      }),
+    ).toMatchObject({ code: "VALIDATION_ERROR", details: { options: [expect.any(String)] } });
     expect(await bad({ ...tokenLink, options: [{ blockchain: "solana", currency: "SOL" }] })).toMatchObject({ code: "INVALID_BLOCKCHAIN" });
     expect(await bad({ ...tokenLink, options: [{ blockchain: "base", currency: "DOGE" }] })).toMatchObject({ code: "UNSUPPORTED_CURRENCY" });
     expect(await bad({ ...tokenLink, amount: "1.1234567" })).toMatchObject({ code: "INVALID_AMOUNT" });
@@ -107,7 +139,10 @@ describe("a link offers only chains the merchant has an active wallet on (issue 
     const owner = await createMerchant();
     const other = await createMerchant();
     await createWallet(other, { blockchain: 2 });
-    const res = await call(postLink, "POST", "/api/payment-links/", { token: owner.access, body: { ...tokenLink, options: [{ blockchain: "base", currency: "USDC" }] } });
+    const res = await call(postLink, "POST", "/api/payment-links/", {
+      token: owner.access,
+      body: { ...tokenLink, options: [{ blockchain: "base", currency: "USDC" }] },
+    });
     expect(res.body.error?.code).toBe("WALLET_NOT_CONFIGURED");
   });
 });
@@ -120,11 +155,26 @@ describe("payment links (customer)", () => {
     const link = await newLink(m, tokenLink);
     const view = await call(getPublicLink, "GET", `/api/links/${link.id}/`, { params: { linkId: link.id } });
     expect(view.status).toBe(200);
-    expect(view.body.data).toEqual({ id: link.id, title: tokenLink.title, amount: "24", price_amount: null, price_currency: null, options: link.options, max_quantity: 5, shop_name: "Bean Shop" });
+    expect(view.body.data).toEqual({
+      id: link.id,
+      title: tokenLink.title,
+      amount: "24",
+      price_amount: null,
+      price_currency: null,
+      options: link.options,
+      max_quantity: 5,
+      shop_name: "Bean Shop",
+    });
 
     const first = await order(link.id, { blockchain: "base", currency: "USDC", quantity: 3 });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    expect(first.body.data).toMatchObject({ order_id: expect.stringMatching(/^ORD-/), amount: "72", currency: "USDC", blockchain: "base", payment_url: expect.stringContaining(`/pay/${first.body.data.order_id}`) });
+    expect(first.body.data).toMatchObject({
+      order_id: expect.stringMatching(/^ORD-/),
+      amount: "72",
+      currency: "USDC",
+      blockchain: "base",
+      payment_url: expect.stringContaining(`/pay/${first.body.data.order_id}`),
+    });
     const second = await order(link.id, { blockchain: "base", currency: "USDC" });
     expect(second.body.data.amount).toBe("24");
     const a = (await call(getOrder, "GET", "/", { token: m.access, params: { orderId: first.body.data.order_id } })).body.data;
@@ -132,8 +182,14 @@ describe("payment links (customer)", () => {
     expect(a.nonce).not.toBe(b.nonce);
     expect(JSON.parse(a.order_info)).toEqual({ payment_link: link.id, title: tokenLink.title, quantity: 3 });
 
-    expect((await order(link.id, { blockchain: "base", currency: "ETH" })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { currency: [expect.any(String)] } });
-    expect((await order(link.id, { blockchain: "base", currency: "USDC", quantity: 6 })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { quantity: ["At most 5."] } });
+    expect((await order(link.id, { blockchain: "base", currency: "ETH" })).body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { currency: [expect.any(String)] },
+    });
+    expect((await order(link.id, { blockchain: "base", currency: "USDC", quantity: 6 })).body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { quantity: ["At most 5."] },
+    });
     // polygon is offered, then the merchant switches its wallet there off: the page stops offering it, and an order for it is refused
     expect((await call(putWallet, "PUT", "/", { token: m.access, params: { id: String(polygonWallet.id) }, body: { is_active: false } })).status).toBe(200);
     const after = await call(getPublicLink, "GET", `/api/links/${link.id}/`, { params: { linkId: link.id } });
@@ -186,20 +242,53 @@ describe("malformed input never gives a 5xx", () => {
     await createWallet(m, { blockchain: 2 });
     await createWallet(m, { blockchain: 3 });
     const link = await newLink(m, tokenLink);
-    const badValues: unknown[] = [null, "", " ", -1, 0, 1.5, 1e308, "1e3", "-5", "abc", true, [], {}, [1], { a: 1 }, "x".repeat(5000), "0x", "%00", "NaN", "Infinity"];
+    const badValues: unknown[] = [
+      null,
+      "",
+      " ",
+      -1,
+      0,
+      1.5,
+      1e308,
+      "1e3",
+      "-5",
+      "abc",
+      true,
+      [],
+      {},
+      [1],
+      { a: 1 },
+      "x".repeat(5000),
+      "0x",
+      "%00",
+      "NaN",
+      "Infinity",
+    ];
     const routes: Array<[Handler, string, string, Record<string, unknown>, Record<string, string>, boolean]> = [
       [postLink, "POST", "/api/payment-links/", tokenLink, {}, true],
       [postLink, "POST", "/api/payment-links/", fiatLink, {}, true],
       [putLink, "PUT", `/api/payment-links/${link.id}/`, tokenLink, { id: link.id }, true],
       [postLinkOrder, "POST", `/api/links/${link.id}/orders/`, { blockchain: "base", currency: "USDC", quantity: 1 }, { linkId: link.id }, false],
-      [postOrder, "POST", "/api/payment-orders/", { price_amount: "5.00", price_currency: "USD", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 5 }, {}, true],
+      [
+        postOrder,
+        "POST",
+        "/api/payment-orders/",
+        { price_amount: "5.00", price_currency: "USD", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 5 },
+        {},
+        true,
+      ],
       [putAccount, "PUT", "/api/account/", { payment_tolerance_bps: 10 }, {}, true],
     ];
     let i = 0;
     for (const [handler, method, path, body, params, auth] of routes) {
       for (const field of Object.keys(body)) {
         for (const value of badValues) {
-          const res = await call(handler, method, path, { token: auth ? m.access : undefined, params, body: { ...body, [field]: value }, ip: `192.0.2.${(i++ % 250) + 1}` });
+          const res = await call(handler, method, path, {
+            token: auth ? m.access : undefined,
+            params,
+            body: { ...body, [field]: value },
+            ip: `192.0.2.${(i++ % 250) + 1}`,
+          });
           expect(res.status, `${method} ${path} ${field}=${JSON.stringify(value)?.slice(0, 40)} → ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(500);
         }
       }

@@ -55,7 +55,8 @@ async function confirmAll(ids: number[]) {
 }
 
 const sweepOf = async (orderId: number) => (await testDb.db.select().from(sweeps).where(eq(sweeps.paymentOrderId, orderId)))[0]!;
-const usdcBalance = (owner: Address) => chainClient(chain()).readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+const usdcBalance = (owner: Address) =>
+  chainClient(chain()).readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 const ethBalance = (owner: Address) => chainClient(chain()).getBalance({ address: owner });
 
 /** The deposits a flushBatch transaction held, as receiving addresses. */
@@ -81,8 +82,16 @@ describe("batched sweeps", () => {
     // An order made with the first factory (as before this change): its deposit address is that factory's.
     const old = await createOrder(b.merchant, { amount: "6", currency: "USDC", blockchain: "base" });
     const [row] = await testDb.db.select().from(paymentOrders).where(eq(paymentOrders.orderId, old.order_id));
-    const oldAddress = computeDepositAddress({ factory: devnetContracts.factory, implementation: devnetContracts.implementation, destination: row!.depositDestination as Address, salt: row!.depositSalt as Hex });
-    await testDb.db.update(paymentOrders).set({ depositFactory: devnetContracts.factory, depositFactoryVersion: 1, receivingAddress: oldAddress }).where(eq(paymentOrders.id, row!.id));
+    const oldAddress = computeDepositAddress({
+      factory: devnetContracts.factory,
+      implementation: devnetContracts.implementation,
+      destination: row!.depositDestination as Address,
+      salt: row!.depositSalt as Hex,
+    });
+    await testDb.db
+      .update(paymentOrders)
+      .set({ depositFactory: devnetContracts.factory, depositFactoryVersion: 1, receivingAddress: oldAddress })
+      .where(eq(paymentOrders.id, row!.id));
     await pay(b.merchant, old.order_id);
     expect(row!.depositFactoryVersion).toBe(2);
 
@@ -124,16 +133,25 @@ describe("batched sweeps", () => {
     const sharesOfA = await Promise.all([usdcA, usdcA2, ethA].map((o) => sweepOf(o.id)));
     const month = monthOf(new Date());
     expect(await sweepGasTotals(testDb.db, a.merchant.id, month.from, month.to)).toEqual([
-      { blockchainId: 2, orders: 3, gasUsed: sharesOfA.reduce((n, s) => n + s.gasUsed, 0n), gasCostWei: sharesOfA.reduce((n, s) => n + BigInt(s.gasCostWei), 0n) },
+      {
+        blockchainId: 2,
+        orders: 3,
+        gasUsed: sharesOfA.reduce((n, s) => n + s.gasUsed, 0n),
+        gasCostWei: sharesOfA.reduce((n, s) => n + BigInt(s.gasCostWei), 0n),
+      },
     ]);
     // Scoped to its merchant: b's figures are b's alone.
     expect((await sweepGasByOrder(testDb.db, b.merchant.id)).map((r) => r.orderId).sort()).toEqual([usdcB, ethB, old].map((o) => o.order_id).sort());
 
     // A second run finds nothing due and sends nothing.
-    const nonce = await chainClient(chain()).getTransactionCount({ address: (await chainClient(chain()).getTransaction({ hash: usdcSweeps[0]!.txHash as Hex })).from });
+    const nonce = await chainClient(chain()).getTransactionCount({
+      address: (await chainClient(chain()).getTransaction({ hash: usdcSweeps[0]!.txHash as Hex })).from,
+    });
     const again = await sweepConfirmedDeposits(testDb.db, chain(), client());
     expect(again.swept).toEqual([]);
-    expect(await chainClient(chain()).getTransactionCount({ address: (await chainClient(chain()).getTransaction({ hash: usdcSweeps[0]!.txHash as Hex })).from })).toBe(nonce);
+    expect(
+      await chainClient(chain()).getTransactionCount({ address: (await chainClient(chain()).getTransaction({ hash: usdcSweeps[0]!.txHash as Hex })).from }),
+    ).toBe(nonce);
 
     // A new payment goes in the next batch alone: what was swept is not flushed again.
     const usdcB2 = await paidOrder(b.merchant, "USDC", "2");

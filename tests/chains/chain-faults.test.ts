@@ -122,7 +122,13 @@ describe("internal transfers", () => {
     const client = chainClient(base());
     const deploy = await payer.deployContract({ abi: internalSenderArtifact.abi, bytecode: internalSenderArtifact.bytecode });
     const sender = (await client.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
-    const hash = await payer.writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [order.receiving_address as Address], value: parseEther("1.5") });
+    const hash = await payer.writeContract({
+      address: sender,
+      abi: internalSenderArtifact.abi,
+      functionName: "send",
+      args: [order.receiving_address as Address],
+      value: parseEther("1.5"),
+    });
     await client.waitForTransactionReceipt({ hash });
 
     await tick(undefined, false);

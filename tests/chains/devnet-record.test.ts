@@ -4,7 +4,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { readDevnetIdentity, startDetachedDevnet, startDevnet } from "@/lib/chains/devnet";
-import { devnetLogFile, liveRecordedDevnet, processGone, readDevnetRecord, stopRecordedDevnet, withDevnetStartLock, writeDevnetRecord, type DevnetRecord } from "@/lib/chains/devnet-record";
+import {
+  devnetLogFile,
+  liveRecordedDevnet,
+  processGone,
+  readDevnetRecord,
+  stopRecordedDevnet,
+  withDevnetStartLock,
+  writeDevnetRecord,
+  type DevnetRecord,
+} from "@/lib/chains/devnet-record";
 
 // The record of the sandbox's detached devnet: re-attach only to the very chain recorded, never
 // signal a process that is not that devnet, and let one starter at a time in.
@@ -23,7 +32,6 @@ afterAll(async () => {
   }
   rmSync(dir, { recursive: true, force: true });
 });
-
 
 async function recordNewDevnet(): Promise<DevnetRecord> {
   const devnet = await startDetachedDevnet({ logFile: devnetLogFile(stateFile) });

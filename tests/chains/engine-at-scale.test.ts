@@ -112,15 +112,19 @@ describe("EXPLAIN: the tick's and the outbox's reads come from indexes of what i
     await findDueSweeps(testDb.db, 2, now, new Date(now.getTime() - 600_000));
     await nextDeliveryDueAt(testDb.db);
     await dueUndispatchedDeliveries(testDb.db, now, 64);
-    await testDb.db.transaction(async (tx) => {
-      await confirmDeepTransfers(tx, 2, head, now);
-      expect((await claimDueDeliveries(tx, now, new Date(now.getTime() + 60_000), 64)).length).toBe(3);
-      tx.rollback();
-    }).catch((error: unknown) => {
-      if (!String(error).includes("Rollback")) throw error;
-    });
+    await testDb.db
+      .transaction(async (tx) => {
+        await confirmDeepTransfers(tx, 2, head, now);
+        expect((await claimDueDeliveries(tx, now, new Date(now.getTime() + 60_000), 64)).length).toBe(3);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!String(error).includes("Rollback")) throw error;
+      });
 
-    const engine = statements.slice(before).filter((s) => /\b(payment_orders|transactions|sweeps|webhook_deliveries)\b/.test(s.query) && /^\s*(select|with|update)/i.test(s.query));
+    const engine = statements
+      .slice(before)
+      .filter((s) => /\b(payment_orders|transactions|sweeps|webhook_deliveries)\b/.test(s.query) && /^\s*(select|with|update)/i.test(s.query));
     expect(engine.length).toBeGreaterThanOrEqual(14);
     for (const statement of engine) {
       const plan = rowsOf(await testDb.db.execute(sql.raw(`explain ${inline(statement)}`)))
@@ -185,7 +189,11 @@ describe("RPC calls per tick do not grow with the open orders (real devnet)", ()
 
       // A payment among the 2,000 is detected and confirmed (threshold 1).
       const order = await createOrder(merchant, { amount: "2", currency: "USDC", blockchain: "base" });
-      const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+      const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+        token: merchant.access,
+        params: { orderId: order.order_id },
+        body: {},
+      });
       expect(paid.status, JSON.stringify(paid.body)).toBe(201);
       let status = "pending";
       for (let i = 0; i < 5 && status !== "confirmed"; i++) {

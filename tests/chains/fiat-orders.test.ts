@@ -59,7 +59,14 @@ describe("fiat-priced orders (POST /api/payment-orders/ with price_amount)", () 
     // 10 / 0.9998 = 10.0020004… → rounded up to the token's 6 decimals
     expect(order).toMatchObject({ amount: "10.002001", currency: "USDC", price_amount: "10.00", price_currency: "USD", rate: "0.9998" });
     expect(order.rate_source).toEqual([
-      { pair: "USDC/USD", feed_address: devnetContracts.priceFeeds["USDC/USD"], round_id: "1", answer: "99980000", decimals: 8, updated_at: expect.any(String) },
+      {
+        pair: "USDC/USD",
+        feed_address: devnetContracts.priceFeeds["USDC/USD"],
+        round_id: "1",
+        answer: "99980000",
+        decimals: 8,
+        updated_at: expect.any(String),
+      },
     ]);
     // stored, not recomputed: the GET answers the same locked numbers
     const seen = await fetchOrder(merchant, order.order_id);
@@ -77,7 +84,12 @@ describe("fiat-priced orders (POST /api/payment-orders/ with price_amount)", () 
 
     // ETH rises 20 % (within a round's allowed move): the existing order keeps its amount, a new order gets the new rate
     const deployer = net.wallet(devnetAccounts[0].privateKey);
-    const hash = await deployer.writeContract({ address: devnetContracts.priceFeeds["ETH/USD"], abi: mockAggregatorArtifact.abi, functionName: "setAnswer", args: [409_508_400_000n] });
+    const hash = await deployer.writeContract({
+      address: devnetContracts.priceFeeds["ETH/USD"],
+      abi: mockAggregatorArtifact.abi,
+      functionName: "setAnswer",
+      args: [409_508_400_000n],
+    });
     await chainClient(net.chain("base")).waitForTransactionReceipt({ hash });
     expect((await fetchOrder(merchant, order.order_id)).amount).toBe("0.00632238459577386");
     const next = await create(merchant, { price_amount: "19.90", price_currency: "EUR", currency: "ETH" });
@@ -100,7 +112,14 @@ describe("fiat-priced orders (POST /api/payment-orders/ with price_amount)", () 
 
     const page = await call(getPublicOrder, "GET", `/api/pay/${order.order_id}/`, { params: { orderId: order.order_id } });
     expect(page.status).toBe(200);
-    expect(page.body.data).toMatchObject({ amount: "24.992503", currency: "USDT", price_amount: "25.00", price_currency: "USD", rate: "1.0003", rate_updated_at: expect.any(String) });
+    expect(page.body.data).toMatchObject({
+      amount: "24.992503",
+      currency: "USDT",
+      price_amount: "25.00",
+      price_currency: "USD",
+      rate: "1.0003",
+      rate_updated_at: expect.any(String),
+    });
 
     await pay(merchant, order.order_id);
     await tick();
@@ -115,7 +134,12 @@ describe("fiat-priced orders (POST /api/payment-orders/ with price_amount)", () 
     const merchant = await merchantWithWallet();
     const deployer = net.wallet(devnetAccounts[0].privateKey);
     const twoDaysAgo = BigInt(Math.floor(Date.now() / 1000) - 2 * 86_400);
-    const hash = await deployer.writeContract({ address: devnetContracts.priceFeeds["POL/USD"], abi: mockAggregatorArtifact.abi, functionName: "setRoundData", args: [45_000_000n, twoDaysAgo] });
+    const hash = await deployer.writeContract({
+      address: devnetContracts.priceFeeds["POL/USD"],
+      abi: mockAggregatorArtifact.abi,
+      functionName: "setRoundData",
+      args: [45_000_000n, twoDaysAgo],
+    });
     await chainClient(net.chain("base")).waitForTransactionReceipt({ hash });
     const res = await create(merchant, { price_amount: "5.00", price_currency: "USD", currency: "POL", blockchain: "polygon" });
     // polygon has no wallet yet: the feed is read before the wallet check, so staleness answers first

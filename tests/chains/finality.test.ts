@@ -49,7 +49,11 @@ async function confirmedOrder(threshold = 1) {
   const merchant = await createMerchant();
   await createWallet(merchant, { blockchain: 2, confirmation_threshold: threshold });
   const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
-  const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+  const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+    token: merchant.access,
+    params: { orderId: order.order_id },
+    body: {},
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const receipt = await client().getTransactionReceipt({ hash: res.body.data.transaction_hash });
   if (threshold > 1) await net.testClient().mine({ blocks: threshold - 1 });
@@ -65,7 +69,18 @@ async function signedTransactions(from: bigint, to: bigint): Promise<Hex[]> {
     const block = await client().getBlock({ blockNumber, includeTransactions: true });
     for (const tx of block.transactions) {
       const signed = serializeTransaction(
-        { chainId: tx.chainId!, type: "eip1559", nonce: tx.nonce, to: tx.to, value: tx.value, data: tx.input, gas: tx.gas, maxFeePerGas: tx.maxFeePerGas!, maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, accessList: tx.accessList },
+        {
+          chainId: tx.chainId!,
+          type: "eip1559",
+          nonce: tx.nonce,
+          to: tx.to,
+          value: tx.value,
+          data: tx.input,
+          gas: tx.gas,
+          maxFeePerGas: tx.maxFeePerGas!,
+          maxPriorityFeePerGas: tx.maxPriorityFeePerGas!,
+          accessList: tx.accessList,
+        },
         { r: tx.r, s: tx.s, yParity: tx.yParity! },
       );
       expect(keccak256(signed)).toBe(tx.hash);
@@ -86,7 +101,11 @@ async function forkHere() {
  * same signed transactions are mined again `delay` blocks later, after the scanner's cursor reached
  * `depth` blocks past the payment: a reorg deeper than the scanner's 64-block rewind.
  */
-async function reincludeDeeperThanRewind(fork: { id: Hex; head: bigint }, paymentBlock: bigint, { depth, delay, maxBlocksPerTick }: { depth: number; delay: number; maxBlocksPerTick?: number }): Promise<bigint> {
+async function reincludeDeeperThanRewind(
+  fork: { id: Hex; head: bigint },
+  paymentBlock: bigint,
+  { depth, delay, maxBlocksPerTick }: { depth: number; delay: number; maxBlocksPerTick?: number },
+): Promise<bigint> {
   const testClient = net.testClient();
   const raw = await signedTransactions(fork.head + 1n, paymentBlock);
   const cursorBlock = paymentBlock + BigInt(depth);

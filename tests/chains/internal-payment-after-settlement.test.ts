@@ -31,7 +31,11 @@ describe("(b) a contract payment to an already settled order is recorded before 
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
     const order = await createOrder(merchant, { blockchain: "base", amount: "1", currency: "ETH" });
-    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     for (let i = 0; i < 20 && (await fetchOrder(merchant, order.order_id)).status !== "confirmed"; i++) {
       await net.testClient().mine({ blocks: 1 });
@@ -41,8 +45,16 @@ describe("(b) a contract payment to an already settled order is recorded before 
     expect((await findOrderSweep(testDb.db, (await fetchOrder(merchant, order.order_id)).id))?.status).toBe("pending");
 
     const payer = net.wallet(devnetAccounts[8].privateKey);
-    const deployed = await client().waitForTransactionReceipt({ hash: await payer.deployContract({ abi: internalSenderArtifact.abi, bytecode: internalSenderArtifact.bytecode }) });
-    const hash = await payer.writeContract({ address: deployed.contractAddress!, abi: internalSenderArtifact.abi, functionName: "send", args: [order.receiving_address as Address], value: parseEther("0.25") });
+    const deployed = await client().waitForTransactionReceipt({
+      hash: await payer.deployContract({ abi: internalSenderArtifact.abi, bytecode: internalSenderArtifact.bytecode }),
+    });
+    const hash = await payer.writeContract({
+      address: deployed.contractAddress!,
+      abi: internalSenderArtifact.abi,
+      functionName: "send",
+      args: [order.receiving_address as Address],
+      value: parseEther("0.25"),
+    });
     expect((await client().waitForTransactionReceipt({ hash })).status).toBe("success");
     await tick();
 

@@ -164,7 +164,10 @@ describe("failure reasons", () => {
     const { transaction_hash } = await pay(merchant, order.order_id, { currency: "USDT", amount: "10" });
     await tick(new Date(expiresAt.getTime() + 210_000));
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "expired", failure_reason: null });
-    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, { token: merchant.access, params: { transactionHash: transaction_hash } });
+    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, {
+      token: merchant.access,
+      params: { transactionHash: transaction_hash },
+    });
     expect(tx.body.data).toMatchObject({ counted: false, not_counted_reason: "wrong_asset" });
   });
 
@@ -173,7 +176,12 @@ describe("failure reasons", () => {
     const { merchant, order, wallet } = await setup({ amount: "0.5", currency: "ETH", expires_at: expiresAt.toISOString() });
     const griefer = net.wallet(devnetAccounts[6].privateKey);
     // deploy the forwarder (permissionless), then call it with data it has no function for: the transaction reverts
-    const deployed = await griefer.writeContract({ address: devnetContracts.factoryV2, abi: depositFactoryV2Artifact.abi, functionName: "flush", args: [wallet, await saltOf(order.order_id), []] });
+    const deployed = await griefer.writeContract({
+      address: devnetContracts.factoryV2,
+      abi: depositFactoryV2Artifact.abi,
+      functionName: "flush",
+      args: [wallet, await saltOf(order.order_id), []],
+    });
     await client().waitForTransactionReceipt({ hash: deployed });
     // (hardhat answers a reverting transaction with an error when it mines it at once: queue it, then mine)
     await net.testClient().setAutomine(false);
@@ -202,7 +210,12 @@ describe("money that did not complete an order reaches the merchant", () => {
     await pay(merchant, order.order_id, { amount: "2" });
     await tick();
     await tick(new Date(expiresAt.getTime() + 1_000));
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "failed", failure_reason: "underpaid", amount_received: "2", sweep: { status: "pending", destination: wallet } });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      status: "failed",
+      failure_reason: "underpaid",
+      amount_received: "2",
+      sweep: { status: "pending", destination: wallet },
+    });
     const result = await sweepConfirmedDeposits(testDb.db, base(), client(), new Date(expiresAt.getTime() + 2_000));
     expect(result.swept).toContain(order.order_id);
     expect(await client().readContract({ address: devnetContracts.USDC, abi: erc20, functionName: "balanceOf", args: [wallet] })).toBe(2_000_000n);

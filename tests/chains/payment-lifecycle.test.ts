@@ -129,7 +129,10 @@ describe("native coin and multiple transfers", () => {
     const seen = await fetchOrder(merchant, order.order_id);
     expect(seen.status).toBe("pending");
     expect(seen.amount_received).toBe("0");
-    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, { token: merchant.access, params: { transactionHash: transaction_hash } });
+    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, {
+      token: merchant.access,
+      params: { transactionHash: transaction_hash },
+    });
     expect(tx.status).toBe(200);
     expect(tx.body.data).toMatchObject({ currency: "USDT", amount: "10", counted: false, payment_order: { order_id: order.order_id } });
   });
@@ -167,8 +170,18 @@ describe("transactions API", () => {
     await tick();
     const list = await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access, query: { blockchain: "base", status: "confirmed" } });
     expect(list.body.count).toBe(1);
-    expect(list.body.results[0]).toEqual({ transaction_hash, blockchain: "base", status: "confirmed", amount: "2", currency: "USDC", created_at: expect.any(String) });
-    const one = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, { token: merchant.access, params: { transactionHash: transaction_hash } });
+    expect(list.body.results[0]).toEqual({
+      transaction_hash,
+      blockchain: "base",
+      status: "confirmed",
+      amount: "2",
+      currency: "USDC",
+      created_at: expect.any(String),
+    });
+    const one = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, {
+      token: merchant.access,
+      params: { transactionHash: transaction_hash },
+    });
     expect(one.body.data).toMatchObject({
       transaction_hash,
       blockchain: "base",
@@ -180,7 +193,10 @@ describe("transactions API", () => {
       transaction_fee: expect.stringMatching(/^\d+(\.\d+)?$/),
       payment_order: { id: order.id, order_id: order.order_id, amount: "2", currency: "USDC" },
     });
-    const hidden = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, { token: other.access, params: { transactionHash: transaction_hash } });
+    const hidden = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, {
+      token: other.access,
+      params: { transactionHash: transaction_hash },
+    });
     expect(hidden.status).toBe(404);
     expect((await call(listTransactions, "GET", "/api/transactions/", { token: other.access })).body.count).toBe(0);
     const bad = await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access, query: { status: "weird" } });

@@ -79,7 +79,8 @@ interface MethodJson {
   receiving_address: string;
 }
 
-const methodOf = (order: { accepted_methods: MethodJson[] }, blockchain: string, currency: string) => order.accepted_methods.find((m) => m.blockchain === blockchain && m.currency === currency)!;
+const methodOf = (order: { accepted_methods: MethodJson[] }, blockchain: string, currency: string) =>
+  order.accepted_methods.find((m) => m.blockchain === blockchain && m.currency === currency)!;
 
 describe("creating an order with accepted_methods", () => {
   test("an order created as today accepts exactly its own method: one entry, nothing paid by yet", async () => {
@@ -104,7 +105,11 @@ describe("creating an order with accepted_methods", () => {
         { blockchain: "base", currency: "USDC" },
       ],
     });
-    expect(order.accepted_methods.map((m: { blockchain: string; currency: string }) => `${m.currency}@${m.blockchain}`)).toEqual(["USDC@base", "ETH@base", "USDC@polygon"]);
+    expect(order.accepted_methods.map((m: { blockchain: string; currency: string }) => `${m.currency}@${m.blockchain}`)).toEqual([
+      "USDC@base",
+      "ETH@base",
+      "USDC@polygon",
+    ]);
     const [usdcBase, ethBase, usdcPolygon] = order.accepted_methods;
     expect(usdcBase).toMatchObject({ amount: "10.002001", rate: "0.9998", receiving_address: order.receiving_address });
     // 10 / 3412.57, rounded up to the wei
@@ -153,19 +158,35 @@ describe("choosing and paying", () => {
     const chosen = await choose(order.order_id, { blockchain: "polygon", currency: "USDC" });
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     expect(chosen.body.data).toMatchObject({ blockchain: { slug: "polygon" }, currency: "USDC", amount: "4", receiving_address: polygon.receiving_address });
-    expect(chosen.body.data.methods.filter((m: { selected: boolean }) => m.selected).map((m: { blockchain: { slug: string } }) => m.blockchain.slug)).toEqual(["polygon"]);
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ blockchain: "polygon", receiving_address: polygon.receiving_address, payment_method: null });
+    expect(chosen.body.data.methods.filter((m: { selected: boolean }) => m.selected).map((m: { blockchain: { slug: string } }) => m.blockchain.slug)).toEqual([
+      "polygon",
+    ]);
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      blockchain: "polygon",
+      receiving_address: polygon.receiving_address,
+      payment_method: null,
+    });
 
     await pay(merchant, order.order_id);
     await tick("polygon");
     await mine(merchant, 1);
     await tick("polygon");
     const seen = await fetchOrder(merchant, order.order_id);
-    expect(seen).toMatchObject({ status: "confirmed", blockchain: "polygon", currency: "USDC", amount_received: "4", payment_method: { blockchain: "polygon", currency: "USDC" } });
+    expect(seen).toMatchObject({
+      status: "confirmed",
+      blockchain: "polygon",
+      currency: "USDC",
+      amount_received: "4",
+      payment_method: { blockchain: "polygon", currency: "USDC" },
+    });
 
     const events = await call(listEvents, "GET", "/api/events/", { token: merchant.access });
     const confirmed = events.body.results.find((e: { type?: string; event?: string }) => (e.type ?? e.event) === "payment.confirmed");
-    expect(confirmed.data).toMatchObject({ blockchain: "polygon", receiving_address: polygon.receiving_address, payment_method: { blockchain: "polygon", currency: "USDC" } });
+    expect(confirmed.data).toMatchObject({
+      blockchain: "polygon",
+      receiving_address: polygon.receiving_address,
+      payment_method: { blockchain: "polygon", currency: "USDC" },
+    });
 
     // Fixed now: another method is refused, the one paid by still answers.
     const again = await choose(order.order_id, { blockchain: "base", currency: "USDC" });
@@ -176,14 +197,26 @@ describe("choosing and paying", () => {
 
   test("money by an offered method the customer did not choose counts, and fixes the order to it (another token on the chain)", async () => {
     const merchant = await merchantOnTwoChains();
-    const order = await createOk(merchant, { price_amount: "10.00", price_currency: "USD", currency: "USDC", accepted_methods: [{ blockchain: "base", currency: "ETH" }] });
+    const order = await createOk(merchant, {
+      price_amount: "10.00",
+      price_currency: "USD",
+      currency: "USDC",
+      accepted_methods: [{ blockchain: "base", currency: "ETH" }],
+    });
     const eth = methodOf(order, "base", "ETH");
     await pay(merchant, order.order_id, { currency: "ETH", amount: eth.amount });
     await tick("base");
     await mine(merchant, 1);
     await tick("base");
     const seen = await fetchOrder(merchant, order.order_id);
-    expect(seen).toMatchObject({ status: "confirmed", currency: "ETH", amount: eth.amount, amount_received: eth.amount, rate: eth.rate, payment_method: { blockchain: "base", currency: "ETH" } });
+    expect(seen).toMatchObject({
+      status: "confirmed",
+      currency: "ETH",
+      amount: eth.amount,
+      amount_received: eth.amount,
+      rate: eth.rate,
+      payment_method: { blockchain: "base", currency: "ETH" },
+    });
     expect((await publicOrder(order.order_id)).method_fixed).toBe(true);
     expect((await choose(order.order_id, { blockchain: "base", currency: "USDC" })).status).toBe(409);
   });
@@ -197,7 +230,12 @@ describe("choosing and paying", () => {
     await mine(merchant, 1);
     await tick("polygon");
     const seen = await fetchOrder(merchant, order.order_id);
-    expect(seen).toMatchObject({ status: "confirmed", blockchain: "polygon", receiving_address: polygon.receiving_address, payment_method: { blockchain: "polygon", currency: "USDC" } });
+    expect(seen).toMatchObject({
+      status: "confirmed",
+      blockchain: "polygon",
+      receiving_address: polygon.receiving_address,
+      payment_method: { blockchain: "polygon", currency: "USDC" },
+    });
     // The base scanner sees nothing of it (its own deposit address got nothing).
     await tick("base");
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
@@ -210,7 +248,10 @@ describe("choosing and paying", () => {
     await tick("base");
     const seen = await fetchOrder(merchant, order.order_id);
     expect(seen).toMatchObject({ status: "pending", amount_received: "0", payment_method: null });
-    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, { token: merchant.access, params: { transactionHash: transaction_hash } });
+    const tx = await call(getTransaction, "GET", `/api/transactions/${transaction_hash}/`, {
+      token: merchant.access,
+      params: { transactionHash: transaction_hash },
+    });
     expect(tx.body.data).toMatchObject({ currency: "USDT", counted: false, payment_order: { order_id: order.order_id } });
     // Still free to choose.
     expect((await choose(order.order_id, { blockchain: "polygon", currency: "USDC" })).status).toBe(200);

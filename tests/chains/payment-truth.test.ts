@@ -52,7 +52,9 @@ async function deploy(abi: typeof paymentAttackerArtifact.abi | typeof internalS
 
 async function attack(functionName: "payThenFailedCall" | "payThenRollBack", to: string, paid: bigint, claimed: bigint, value: bigint): Promise<Hex> {
   const attacker = await deploy(paymentAttackerArtifact.abi, paymentAttackerArtifact.bytecode);
-  const hash = await net.wallet(attackerKey).writeContract({ address: attacker, abi: paymentAttackerArtifact.abi, functionName, args: [to as Address, paid, claimed], value });
+  const hash = await net
+    .wallet(attackerKey)
+    .writeContract({ address: attacker, abi: paymentAttackerArtifact.abi, functionName, args: [to as Address, paid, claimed], value });
   const receipt = await client().waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   return hash;
@@ -105,8 +107,22 @@ describe("native credit is bounded by what arrived", () => {
     let hashes: Hex[];
     try {
       hashes = [
-        await payers[0]!.writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [one.order.receiving_address], value: parseEther("0.5"), gas: 100_000n }),
-        await payers[1]!.writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [one.order.receiving_address], value: parseEther("0.7"), gas: 100_000n }),
+        await payers[0]!.writeContract({
+          address: sender,
+          abi: internalSenderArtifact.abi,
+          functionName: "send",
+          args: [one.order.receiving_address],
+          value: parseEther("0.5"),
+          gas: 100_000n,
+        }),
+        await payers[1]!.writeContract({
+          address: sender,
+          abi: internalSenderArtifact.abi,
+          functionName: "send",
+          args: [one.order.receiving_address],
+          value: parseEther("0.7"),
+          gas: 100_000n,
+        }),
         await payers[2]!.writeContract({
           address: attacker,
           abi: paymentAttackerArtifact.abi,
@@ -152,7 +168,9 @@ describe("native credit is bounded by what arrived", () => {
 
     // The reorg: the other branch pauses the contract first, then includes the very same transaction.
     await testClient.revert({ id: snapshot });
-    const pause = await net.wallet(devnetAccounts[4].privateKey).writeContract({ address: attacker, abi: paymentAttackerArtifact.abi, functionName: "setPaused", args: [true] });
+    const pause = await net
+      .wallet(devnetAccounts[4].privateKey)
+      .writeContract({ address: attacker, abi: paymentAttackerArtifact.abi, functionName: "setPaused", args: [true] });
     await client().waitForTransactionReceipt({ hash: pause });
     await testClient.mine({ blocks: 2 });
     expect(await client().sendRawTransaction({ serializedTransaction: signed })).toBe(hash);
@@ -214,7 +232,9 @@ describe("a flaky RPC never drops a real payment", () => {
   test("a block lookup that fails while re-checking leaves the transfer alone; the next pass confirms it", async () => {
     const { merchant, order } = await setup({ amount: "1", currency: "ETH" }, 4);
     const sender = await deploy(internalSenderArtifact.abi, internalSenderArtifact.bytecode);
-    const hash = await net.wallet(devnetAccounts[3].privateKey).writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [order.receiving_address], value: parseEther("1") });
+    const hash = await net
+      .wallet(devnetAccounts[3].privateKey)
+      .writeContract({ address: sender, abi: internalSenderArtifact.abi, functionName: "send", args: [order.receiving_address], value: parseEther("1") });
     const receipt = await client().waitForTransactionReceipt({ hash });
     await tick();
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("processing");
@@ -256,7 +276,12 @@ describe("transfers that do not count", () => {
     await net.testClient().mine({ blocks: 2 });
     await tick();
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "pending", amount_received: "0", transaction: null });
-    expect(await fetchTransaction(merchant, transaction_hash)).toMatchObject({ status: "confirmed", counted: false, not_counted_reason: "wrong_asset", confirmations: 3 });
+    expect(await fetchTransaction(merchant, transaction_hash)).toMatchObject({
+      status: "confirmed",
+      counted: false,
+      not_counted_reason: "wrong_asset",
+      confirmations: 3,
+    });
     const pendingOnes = await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access, query: { status: "pending" } });
     expect(pendingOnes.body.count).toBe(0);
   });

@@ -89,7 +89,9 @@ async function refuseOrderUpdate(orderId: string, status: string) {
         return new;
       end $$`),
   );
-  await testDb.db.execute(sql.raw(`create trigger i23_refuse_order_update before update on payment_orders for each row execute function i23_refuse_order_update()`));
+  await testDb.db.execute(
+    sql.raw(`create trigger i23_refuse_order_update before update on payment_orders for each row execute function i23_refuse_order_update()`),
+  );
 }
 
 async function allowOrderUpdates() {
@@ -232,7 +234,14 @@ describe("a reorg after confirmation is said, not hidden", () => {
     // The endpoint subscribed to payment.reorged only: that one event, once.
     const reorged = await deliveredTo("/deep");
     expect(reorged.map((d) => d.event)).toEqual(["payment.reorged"]);
-    expect(reorged[0]!.data).toMatchObject({ order_id: order.order_id, status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", amount_received: "0", transaction: null });
+    expect(reorged[0]!.data).toMatchObject({
+      order_id: order.order_id,
+      status: "confirmed",
+      at_risk: true,
+      at_risk_reason: "payment_reorged",
+      amount_received: "0",
+      transaction: null,
+    });
   });
 
   test("a shallow reorg sends a processing order back to pending and says so: payment.reorged is delivered", async () => {

@@ -43,7 +43,9 @@ async function setup(options: { start?: bigint; end?: bigint } = {}) {
   const merchant = net.wallet(devnetAccounts[6].privateKey);
   const subscriberKey = generatePrivateKey();
   const subscriber = net.wallet(subscriberKey);
-  await mined(await operator.writeContract({ address: usdc, abi: testTokenArtifact.abi, functionName: "mint", args: [subscriber.account.address, 100_000_000n] }));
+  await mined(
+    await operator.writeContract({ address: usdc, abi: testTokenArtifact.abi, functionName: "mint", args: [subscriber.account.address, 100_000_000n] }),
+  );
   await mined(await operator.sendTransaction({ to: subscriber.account.address, value: 10n ** 17n }));
   const factoryReceipt = await mined(await operator.deployContract({ abi: factoryAbi, bytecode: subscriptionFactoryArtifact.bytecode }));
   const factory = factoryReceipt.contractAddress!;
@@ -71,10 +73,17 @@ async function subscribeWithPermit(s: Setup, value = cap * 12n) {
   const domain = { name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: usdc };
   const nonce = await client().readContract({ address: usdc, abi: testTokenArtifact.abi, functionName: "nonces", args: [s.subscriber.account.address] });
   const deadline = (await chainTime()) + 3600n;
-  const signature = await privateKeyToAccount(s.subscriberKey).signTypedData(permitTypedData(domain, { owner: s.subscriber.account.address, spender: s.pull, value, nonce, deadline }));
+  const signature = await privateKeyToAccount(s.subscriberKey).signTypedData(
+    permitTypedData(domain, { owner: s.subscriber.account.address, spender: s.pull, value, nonce, deadline }),
+  );
   const { v, r, s: sigS } = parseSignature(signature);
   return mined(
-    await s.operator.writeContract({ address: s.factory, abi: factoryAbi, functionName: "deployWithPermit", args: [termsArgument(s.terms), value, deadline, Number(v), r, sigS] }),
+    await s.operator.writeContract({
+      address: s.factory,
+      abi: factoryAbi,
+      functionName: "deployWithPermit",
+      args: [termsArgument(s.terms), value, deadline, Number(v), r, sigS],
+    }),
   );
 }
 
@@ -94,11 +103,15 @@ async function refusal(wallet: Setup["operator"], address: Address, functionName
 describe("SubscriptionPull: a subscriber's allowance pays one period's amount per period to the merchant only", () => {
   test("the address is fixed by the terms (offline = factory's view = deployed); a permit signed once funds three periods, each charged once", async () => {
     const s = await setup();
-    expect(await client().readContract({ address: s.factory, abi: factoryAbi, functionName: "subscriptionAddress", args: [termsArgument(s.terms)] })).toBe(s.pull);
+    expect(await client().readContract({ address: s.factory, abi: factoryAbi, functionName: "subscriptionAddress", args: [termsArgument(s.terms)] })).toBe(
+      s.pull,
+    );
     await subscribeWithPermit(s);
     expect(await client().getCode({ address: s.pull })).not.toBe(undefined);
     expect(await client().readContract({ address: s.pull, abi: pullAbi, functionName: "merchant" })).toBe(s.merchant.account.address);
-    expect(await client().readContract({ address: usdc, abi: erc20Abi, functionName: "allowance", args: [s.subscriber.account.address, s.pull] })).toBe(cap * 12n);
+    expect(await client().readContract({ address: usdc, abi: erc20Abi, functionName: "allowance", args: [s.subscriber.account.address, s.pull] })).toBe(
+      cap * 12n,
+    );
     const merchantBefore = await s.balance(s.merchant.account.address);
 
     for (let period = 0n; period < 3n; period++) {
@@ -127,7 +140,13 @@ describe("SubscriptionPull: a subscriber's allowance pays one period's amount pe
 
     // Straight at the token: the allowance belongs to the pull contract, not to the key.
     const direct = await client()
-      .simulateContract({ account: attacker.account, address: usdc, abi: testTokenArtifact.abi, functionName: "transferFrom", args: [s.subscriber.account.address, attacker.account.address, 1n] })
+      .simulateContract({
+        account: attacker.account,
+        address: usdc,
+        abi: testTokenArtifact.abi,
+        functionName: "transferFrom",
+        args: [s.subscriber.account.address, attacker.account.address, 1n],
+      })
       .catch((e: unknown) => e);
     expect(errorName(direct)).toBe("InsufficientAllowance");
 
@@ -209,11 +228,15 @@ describe("SubscriptionPull: a subscriber's allowance pays one period's amount pe
     const token = tokenReceipt.contractAddress!;
     const terms = { ...s.terms, token };
     const pull = subscriptionPullAddress(s.factory, terms);
-    await mined(await s.operator.writeContract({ address: token, abi: noBoolTokenArtifact.abi, functionName: "mint", args: [s.subscriber.account.address, cap] }));
+    await mined(
+      await s.operator.writeContract({ address: token, abi: noBoolTokenArtifact.abi, functionName: "mint", args: [s.subscriber.account.address, cap] }),
+    );
     await mined(await s.subscriber.writeContract({ address: token, abi: noBoolTokenArtifact.abi, functionName: "approve", args: [pull, cap * 12n] }));
     await mined(await s.operator.writeContract({ address: s.factory, abi: factoryAbi, functionName: "deploy", args: [termsArgument(terms)] }));
     await mined(await s.operator.writeContract({ address: pull, abi: pullAbi, functionName: "charge", args: [cap] }));
-    expect(await client().readContract({ address: token, abi: noBoolTokenArtifact.abi, functionName: "balanceOf", args: [s.merchant.account.address] })).toBe(cap);
+    expect(await client().readContract({ address: token, abi: noBoolTokenArtifact.abi, functionName: "balanceOf", args: [s.merchant.account.address] })).toBe(
+      cap,
+    );
     await advance(s.terms.period);
     expect(await refusal(s.operator, pull, "charge", [cap])).toBe("TokenTransferFailed"); // the wallet is empty
   });
@@ -222,7 +245,13 @@ describe("SubscriptionPull: a subscriber's allowance pays one period's amount pe
     const s = await setup();
     for (const bad of [{ period: 0n }, { maxAmountPerPeriod: 0n }, { end: s.terms.start }, { token: devnetAccounts[8].address }]) {
       const error = await client()
-        .simulateContract({ account: s.operator.account, address: s.factory, abi: factoryAbi, functionName: "deploy", args: [termsArgument({ ...s.terms, ...bad })] })
+        .simulateContract({
+          account: s.operator.account,
+          address: s.factory,
+          abi: factoryAbi,
+          functionName: "deploy",
+          args: [termsArgument({ ...s.terms, ...bad })],
+        })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BaseError);
     }
@@ -232,7 +261,9 @@ describe("SubscriptionPull: a subscriber's allowance pays one period's amount pe
     const s = await setup();
     const subscribed = (await subscribeWithPermit(s)).gasUsed;
     await mined(await s.operator.writeContract({ address: usdc, abi: testTokenArtifact.abi, functionName: "mint", args: [s.merchant.account.address, 1n] }));
-    const plain = (await mined(await s.subscriber.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [s.merchant.account.address, cap] }))).gasUsed;
+    const plain = (
+      await mined(await s.subscriber.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [s.merchant.account.address, cap] }))
+    ).gasUsed;
     const first = (await charge(s, cap)).gasUsed;
     await advance(s.terms.period);
     const later = (await charge(s, cap)).gasUsed;

@@ -28,7 +28,11 @@ const tick = () => watchChainTick(testDb.db, chain(), chainClient(chain()));
 
 async function confirmedNativeOrder(merchant: TestMerchant, amount: string) {
   const order = await createOrder(merchant, { amount, currency: "ETH", blockchain: "base" });
-  const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+  const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+    token: merchant.access,
+    params: { orderId: order.order_id },
+    body: {},
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await tick();
   const seen = await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } });

@@ -22,7 +22,9 @@ async function setup() {
   const client = createPublicClient({ chain: devnetChain, transport: http(net.rpcUrl) });
   const funder = net.wallet(devnetAccounts[3].privateKey);
   const payer = privateKeyToAccount(generatePrivateKey());
-  await client.waitForTransactionReceipt({ hash: await funder.writeContract({ address: token, abi, functionName: "mint", args: [payer.address, 10_000_000n] }) });
+  await client.waitForTransactionReceipt({
+    hash: await funder.writeContract({ address: token, abi, functionName: "mint", args: [payer.address, 10_000_000n] }),
+  });
   const payee = devnetAccounts[4];
   return { client, funder, payer, payee, payeeWallet: net.wallet(payee.privateKey) };
 }
@@ -40,7 +42,9 @@ describe("TestToken EIP-3009 (FiatTokenV2's domain)", () => {
     await client.waitForTransactionReceipt({ hash: await funder.writeContract({ address: token, abi, functionName: "transferWithAuthorization", args }) });
     expect(await client.readContract({ address: token, abi, functionName: "authorizationState", args: [payer.address, message.nonce] })).toBe(true);
     expect(await client.readContract({ address: token, abi, functionName: "balanceOf", args: [payer.address] })).toBe(9_000_000n);
-    const replay = await client.simulateContract({ account: funder.account, address: token, abi, functionName: "transferWithAuthorization", args }).catch((e: unknown) => e);
+    const replay = await client
+      .simulateContract({ account: funder.account, address: token, abi, functionName: "transferWithAuthorization", args })
+      .catch((e: unknown) => e);
     expect(errorName(replay)).toBe("AuthorizationUsedOrCanceled");
   });
 
@@ -55,29 +59,75 @@ describe("TestToken EIP-3009 (FiatTokenV2's domain)", () => {
         message: receive,
       }),
     );
-    const receiveArgs = [receive.from, receive.to, receive.value, receive.validAfter, receive.validBefore, receive.nonce, Number(receiveSig.v), receiveSig.r, receiveSig.s] as const;
-    const notPayee = await client.simulateContract({ account: funder.account, address: token, abi, functionName: "receiveWithAuthorization", args: receiveArgs }).catch((e: unknown) => e);
+    const receiveArgs = [
+      receive.from,
+      receive.to,
+      receive.value,
+      receive.validAfter,
+      receive.validBefore,
+      receive.nonce,
+      Number(receiveSig.v),
+      receiveSig.r,
+      receiveSig.s,
+    ] as const;
+    const notPayee = await client
+      .simulateContract({ account: funder.account, address: token, abi, functionName: "receiveWithAuthorization", args: receiveArgs })
+      .catch((e: unknown) => e);
     expect(errorName(notPayee)).toBe("CallerMustBePayee");
-    await client.waitForTransactionReceipt({ hash: await payeeWallet.writeContract({ address: token, abi, functionName: "receiveWithAuthorization", args: receiveArgs }) });
+    await client.waitForTransactionReceipt({
+      hash: await payeeWallet.writeContract({ address: token, abi, functionName: "receiveWithAuthorization", args: receiveArgs }),
+    });
     expect(await client.readContract({ address: token, abi, functionName: "authorizationState", args: [payer.address, receive.nonce] })).toBe(true);
 
     const cancelled = nonce();
     const cancelSig = parseSignature(
-      await payer.signTypedData({ domain, types: { CancelAuthorization: [{ name: "authorizer", type: "address" }, { name: "nonce", type: "bytes32" }] }, primaryType: "CancelAuthorization", message: { authorizer: payer.address, nonce: cancelled } }),
+      await payer.signTypedData({
+        domain,
+        types: {
+          CancelAuthorization: [
+            { name: "authorizer", type: "address" },
+            { name: "nonce", type: "bytes32" },
+          ],
+        },
+        primaryType: "CancelAuthorization",
+        message: { authorizer: payer.address, nonce: cancelled },
+      }),
     );
-    await client.waitForTransactionReceipt({ hash: await funder.writeContract({ address: token, abi, functionName: "cancelAuthorization", args: [payer.address, cancelled, Number(cancelSig.v), cancelSig.r, cancelSig.s] }) });
+    await client.waitForTransactionReceipt({
+      hash: await funder.writeContract({
+        address: token,
+        abi,
+        functionName: "cancelAuthorization",
+        args: [payer.address, cancelled, Number(cancelSig.v), cancelSig.r, cancelSig.s],
+      }),
+    });
     const afterCancel = { from: payer.address, to: payee.address, value: 1n, validAfter: 0n, validBefore: 2n ** 40n, nonce: cancelled };
     const afterCancelSig = parseSignature(await payer.signTypedData(transferAuthorizationTypedData(domain, afterCancel)));
     const refused = await client
-      .simulateContract({ account: funder.account, address: token, abi, functionName: "transferWithAuthorization", args: [afterCancel.from, afterCancel.to, 1n, 0n, 2n ** 40n, cancelled, Number(afterCancelSig.v), afterCancelSig.r, afterCancelSig.s] })
+      .simulateContract({
+        account: funder.account,
+        address: token,
+        abi,
+        functionName: "transferWithAuthorization",
+        args: [afterCancel.from, afterCancel.to, 1n, 0n, 2n ** 40n, cancelled, Number(afterCancelSig.v), afterCancelSig.r, afterCancelSig.s],
+      })
       .catch((e: unknown) => e);
     expect(errorName(refused)).toBe("AuthorizationUsedOrCanceled");
 
-    for (const [window, expected] of [[{ validAfter: 0n, validBefore: 1n }, "AuthorizationExpired"], [{ validAfter: 2n ** 39n, validBefore: 2n ** 40n }, "AuthorizationNotYetValid"]] as const) {
+    for (const [window, expected] of [
+      [{ validAfter: 0n, validBefore: 1n }, "AuthorizationExpired"],
+      [{ validAfter: 2n ** 39n, validBefore: 2n ** 40n }, "AuthorizationNotYetValid"],
+    ] as const) {
       const message = { from: payer.address, to: payee.address, value: 1n, ...window, nonce: nonce() };
       const sig = parseSignature(await payer.signTypedData(transferAuthorizationTypedData(domain, message)));
       const error = await client
-        .simulateContract({ account: funder.account, address: token, abi, functionName: "transferWithAuthorization", args: [message.from, message.to, 1n, message.validAfter, message.validBefore, message.nonce, Number(sig.v), sig.r, sig.s] })
+        .simulateContract({
+          account: funder.account,
+          address: token,
+          abi,
+          functionName: "transferWithAuthorization",
+          args: [message.from, message.to, 1n, message.validAfter, message.validBefore, message.nonce, Number(sig.v), sig.r, sig.s],
+        })
         .catch((e: unknown) => e);
       expect(errorName(error), expected).toBe(expected);
     }
@@ -101,7 +151,13 @@ describe("TestToken EIP-2612 permit (in the same domain, as USDC has)", () => {
     const expired = { ...message, nonce: 1n, deadline: 1n };
     const expiredSig = parseSignature(await payer.signTypedData(permitTypedData(domain, expired)));
     const refused = await client
-      .simulateContract({ account: funder.account, address: token, abi, functionName: "permit", args: [payer.address, spender, expired.value, 1n, Number(expiredSig.v), expiredSig.r, expiredSig.s] })
+      .simulateContract({
+        account: funder.account,
+        address: token,
+        abi,
+        functionName: "permit",
+        args: [payer.address, spender, expired.value, 1n, Number(expiredSig.v), expiredSig.r, expiredSig.s],
+      })
       .catch((e: unknown) => e);
     expect(errorName(refused)).toBe("PermitExpired");
   });

@@ -29,7 +29,11 @@ async function paidOrder(threshold: number) {
   const merchant = await createMerchant();
   await createWallet(merchant, { blockchain: 2, confirmation_threshold: threshold });
   const order = await createOrder(merchant, { amount: "7", currency: "USDC" });
-  const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+  const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+    token: merchant.access,
+    params: { orderId: order.order_id },
+    body: {},
+  });
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
   return { merchant, order };
 }
@@ -73,7 +77,12 @@ describe("the chain tick as stages", () => {
   test("what the scan recorded is attributed by the next stage without reading the chain again, and expiry waits for it", async () => {
     const { merchant, order } = await paidOrder(1);
     // The scan alone: the transfer is recorded with the cursor, not yet attributed.
-    const scanned = await scanChain(testDb.db, base(), chainClient(base()), { onChainReset: handleChainReset, findForkPoint, nativeWatch, transfersOfInterest });
+    const scanned = await scanChain(testDb.db, base(), chainClient(base()), {
+      onChainReset: handleChainReset,
+      findForkPoint,
+      nativeWatch,
+      transfersOfInterest,
+    });
     expect(scanned.transfers).toBe(1);
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("pending");
     // Until then no order on the chain is judged against its deadline: the chain counts as not seen.
@@ -97,7 +106,10 @@ describe("the chain tick as stages", () => {
 
     const { client, asked } = clientRefusing([]);
     const retryAt = Date.now() + 30_000;
-    const failed = await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: true, waitingStages: new Map([["scan", { error: new Error("eth_getLogs refused"), retryAt }]]) }).then(
+    const failed = await watchChainTick(testDb.db, base(), client, {
+      checkInternalDeposits: true,
+      waitingStages: new Map([["scan", { error: new Error("eth_getLogs refused"), retryAt }]]),
+    }).then(
       () => null,
       (error: unknown) => error,
     );

@@ -65,7 +65,10 @@ async function mineUntil<T>(work: Promise<T>, baseFee?: () => Promise<bigint | n
   return done;
 }
 
-const sentCount = (event: string) => metrics().sentTransactions.get().then((m) => m.values.filter((v) => v.labels.event === event).reduce((sum, v) => sum + v.value, 0));
+const sentCount = (event: string) =>
+  metrics()
+    .sentTransactions.get()
+    .then((m) => m.values.filter((v) => v.labels.event === event).reduce((sum, v) => sum + v.value, 0));
 
 describe("sending the gateway's own transactions", () => {
   test("a transaction stuck under a rising base fee is replaced with the same nonce and a higher fee within the ceiling, and lands exactly once", async () => {
@@ -75,7 +78,11 @@ describe("sending the gateway's own transactions", () => {
     await net.testClient().setAutomine(false);
     const replacedBefore = await sentCount("replaced");
 
-    const sending = sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 1 }, oneWei(recipient), { replaceAfterMs: 300, waitMs: 20_000, pollMs: 100 });
+    const sending = sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 1 }, oneWei(recipient), {
+      replaceAfterMs: 300,
+      waitMs: 20_000,
+      pollMs: 100,
+    });
     // Every block's base fee sits just above the first transaction's max fee: it cannot be included, a 12.5% bump can.
     const result = await mineUntil(sending, async () => {
       const [first] = await findSentFor(testDb.db, "test", 1);
@@ -93,7 +100,9 @@ describe("sending the gateway's own transactions", () => {
     expect(await client().getTransactionCount({ address })).toBe(1);
     expect(await client().getBalance({ address: recipient })).toBe(1n);
     expect(await sentCount("replaced")).toBeGreaterThan(replacedBefore);
-    console.log(`[measure] stuck transfer: ${rows.length} sends at max fees ${rows.map((r) => formatGwei(BigInt(r.maxFeePerGas))).join(" → ")} gwei (ceiling ${formatGwei(chain.maxFeePerGas)})`);
+    console.log(
+      `[measure] stuck transfer: ${rows.length} sends at max fees ${rows.map((r) => formatGwei(BigInt(r.maxFeePerGas))).join(" → ")} gwei (ceiling ${formatGwei(chain.maxFeePerGas)})`,
+    );
   });
 
   test("a restart with a transaction in flight: the next send takes the next nonce (the node forgot the in-flight one: broadcast again), the in-flight one is resumed, never sent twice", async () => {
@@ -103,7 +112,9 @@ describe("sending the gateway's own transactions", () => {
     await net.testClient().setAutomine(false);
     const options = { replaceAfterMs: 60_000, waitMs: 300, pollMs: 100 };
 
-    await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, oneWei(recipient), options)).rejects.toBeInstanceOf(TransactionStillPendingError);
+    await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, oneWei(recipient), options)).rejects.toBeInstanceOf(
+      TransactionStillPendingError,
+    );
     const [inFlight] = await findSentFor(testDb.db, "test", 11);
     expect(inFlight).toMatchObject({ nonce: 0n, status: "in_flight" });
     // The node loses it (a restart of the node, an evicted mempool entry): its pending count goes back to 0.
@@ -117,7 +128,9 @@ describe("sending the gateway's own transactions", () => {
     expect(gauge("gateway_sent_transactions_oldest_in_flight_age_seconds")).toBeGreaterThanOrEqual(0);
 
     // A new process: nothing but the database remembers nonce 0.
-    await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, oneWei(recipient), options)).rejects.toBeInstanceOf(TransactionStillPendingError);
+    await expect(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, oneWei(recipient), options)).rejects.toBeInstanceOf(
+      TransactionStillPendingError,
+    );
     const [second] = await findSentFor(testDb.db, "test", 12);
     expect(second!.nonce).toBe(1n);
     // Before sending nonce 1 it broadcast the forgotten nonce 0 again: nothing waits behind a gap.
@@ -127,10 +140,16 @@ describe("sending the gateway's own transactions", () => {
     // purpose's own call is answered with its transaction, never a new one.
     await net.testClient().mine({ blocks: 1 });
     let rebuilt = 0;
-    const resumed = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, async () => (rebuilt++, oneWei(recipient)()), { ...options, waitMs: 20_000 });
+    const resumed = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 11 }, async () => (rebuilt++, oneWei(recipient)()), {
+      ...options,
+      waitMs: 20_000,
+    });
     expect(rebuilt).toBe(0);
     expect(resumed.hash).toBe(inFlight!.hash);
-    const other = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, async () => (rebuilt++, oneWei(recipient)()), { ...options, waitMs: 20_000 });
+    const other = await sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 12 }, async () => (rebuilt++, oneWei(recipient)()), {
+      ...options,
+      waitMs: 20_000,
+    });
     expect(rebuilt).toBe(0);
     expect(other.hash).toBe(second!.hash);
 
@@ -152,7 +171,10 @@ describe("sending the gateway's own transactions", () => {
     const options = { replaceAfterMs: 200, waitMs: 1_500, pollMs: 100 };
     const { result, lines } = await captureOutput(() =>
       mineUntil(
-        sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 31 }, oneWei(recipient), options).then(() => null, (error: unknown) => error),
+        sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 31 }, oneWei(recipient), options).then(
+          () => null,
+          (error: unknown) => error,
+        ),
         // Once it is sent: above its max fee, under the ceiling; a 12.5% bump is not.
         async () => ((await findSentFor(testDb.db, "test", 31)).length > 0 ? parseGwei("1.04") : null),
       ),
@@ -164,7 +186,10 @@ describe("sending the gateway's own transactions", () => {
     expect(rows.map((r) => r.status)).toEqual(["in_flight"]);
     expect(BigInt(rows[0]!.maxFeePerGas)).toBeLessThanOrEqual(chain.maxFeePerGas);
 
-    const landed = await mineUntil(sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 31 }, oneWei(recipient), { ...options, waitMs: 20_000 }), async () => parseGwei("0.5"));
+    const landed = await mineUntil(
+      sendManaged(testDb.db, chain, client(), key, { purpose: "test", purposeId: 31 }, oneWei(recipient), { ...options, waitMs: 20_000 }),
+      async () => parseGwei("0.5"),
+    );
     expect(landed.hash).toBe(rows[0]!.hash);
     expect(await client().getTransactionCount({ address })).toBe(1);
     expect(await client().getBalance({ address: recipient })).toBe(1n);
@@ -200,7 +225,11 @@ describe("the sweeper, sending the live way", () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
     const order = await createOrder(merchant, { amount: "0.5", currency: "ETH", blockchain: "base" });
-    const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     await watchChainTick(testDb.db, net.chain("base"), client());
     const seen = await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } });
@@ -247,7 +276,9 @@ describe("the sweeper, sending the live way", () => {
     const [inFlight] = await findSentFor(testDb.db, "sweep", pending.id);
     expect(inFlight).toMatchObject({ status: "in_flight", nonce: BigInt(nonceBefore) });
 
-    const second = await mineUntil(sweepConfirmedDeposits(testDb.db, liveLike("50"), client(), new Date(Date.now() + 5_000), { sending: "managed", waitMs: 20_000 }));
+    const second = await mineUntil(
+      sweepConfirmedDeposits(testDb.db, liveLike("50"), client(), new Date(Date.now() + 5_000), { sending: "managed", waitMs: 20_000 }),
+    );
     expect(second.swept).toContain(order.order_id);
     expect(await sweepRow(order.id)).toMatchObject({ status: "succeeded", txHash: inFlight!.hash });
     expect((await findSentFor(testDb.db, "sweep", pending.id)).map((r) => r.status)).toEqual(["mined"]);

@@ -6,7 +6,6 @@ import { createMerchant, randomAddress } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { signInAs } from "./session";
 
-
 const { createApiKeyAction, revokeApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");
 const { addWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 const { GET: exportAuditLog } = await import("@/app/(dashboard)/dashboard/audit-log/export/route");
@@ -39,7 +38,9 @@ describe("audit log from the dashboard", () => {
     expect(actions).toEqual(["wallet.created", "api_key.revoked", "api_key.created", "auth.login_succeeded"]);
     for (const entry of log.body.results.slice(0, 3)) expect(entry.actor).toEqual({ kind: "session", name: m.username });
 
-    const response = await exportAuditLog(new Request("http://localhost:3000/dashboard/audit-log/export?action=api_key.created"), { params: Promise.resolve({}) });
+    const response = await exportAuditLog(new Request("http://localhost:3000/dashboard/audit-log/export?action=api_key.created"), {
+      params: Promise.resolve({}),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
@@ -59,7 +60,9 @@ describe("audit log from the dashboard", () => {
     expect(signedOut.status).toBe(401);
     const m = await createMerchant();
     signInAs(m);
-    const bad = await exportAuditLog(new Request("http://localhost:3000/dashboard/audit-log/export?action=nope&from=2030-13-01"), { params: Promise.resolve({}) });
+    const bad = await exportAuditLog(new Request("http://localhost:3000/dashboard/audit-log/export?action=nope&from=2030-13-01"), {
+      params: Promise.resolve({}),
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe("VALIDATION_ERROR");
   });

@@ -6,7 +6,6 @@ import { createApiKeyFor, createMerchant, randomAddress, type TestMerchant } fro
 import { call } from "../helpers/request";
 import { signInAs } from "./session";
 
-
 const { authedAction } = await import("@/lib/auth/authed-action");
 const { addWalletAction, updateWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 const { createApiKeyAction, revokeApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");
@@ -71,7 +70,9 @@ describe("dashboard actions call the API's use-cases for the session's merchant"
   test("adding a wallet from the form shows up in the API for that merchant only", async () => {
     signInAs(alice);
     const address = randomAddress();
-    const added = await addWalletAction(form({ blockchain: "3", wallet_address: address.toLowerCase(), confirmation_threshold: "7", is_active: "on", password: alice.password }));
+    const added = await addWalletAction(
+      form({ blockchain: "3", wallet_address: address.toLowerCase(), confirmation_threshold: "7", is_active: "on", password: alice.password }),
+    );
     expect(added).toMatchObject({ ok: true, data: { blockchain: 3, wallet_address: address, confirmation_threshold: 7, is_active: true } });
 
     const mine = await call(listWallets, "GET", "/api/merchant-wallets/", { token: alice.access });
@@ -80,7 +81,10 @@ describe("dashboard actions call the API's use-cases for the session's merchant"
     expect(theirs.body.results).toEqual([]);
 
     // Same rules as the API: a second wallet on the chain is refused, a bad address names its field.
-    expect(await addWalletAction(form({ blockchain: "3", wallet_address: randomAddress(), password: alice.password }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
+    expect(await addWalletAction(form({ blockchain: "3", wallet_address: randomAddress(), password: alice.password }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR" },
+    });
     expect(await addWalletAction(form({ blockchain: "4", wallet_address: "0x123" }))).toMatchObject({
       ok: false,
       error: { code: "VALIDATION_ERROR", details: { wallet_address: [expect.any(String)] } },

@@ -52,7 +52,10 @@ async function download(route: typeof exportMovements, path: string, query: Reco
 }
 
 async function create(merchant: TestMerchant, body: Record<string, unknown>) {
-  const res = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: { blockchain: "base", currency: "USDC", order_info: "{}", nonce: nonce++, ...body } });
+  const res = await call(postOrder, "POST", "/api/payment-orders/", {
+    token: merchant.access,
+    body: { blockchain: "base", currency: "USDC", order_info: "{}", nonce: nonce++, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -157,7 +160,12 @@ describe("exports an accountant can book", () => {
     const { rows: moves } = await download(exportMovements, "/dashboard/transactions/export", range);
     const paidRow = (await fetchOrder(merchant, paid.order_id)) as { amount: string; rate: string };
     const byHash = (hash: string) => moves.find((r) => r.tx_hash === hash && r.type !== "sweep")!;
-    expect(moves.filter((r) => r.type === "payment").map((r) => r.tx_hash).sort()).toEqual([paidHash, refundedHash, lateHash].sort());
+    expect(
+      moves
+        .filter((r) => r.type === "payment")
+        .map((r) => r.tx_hash)
+        .sort(),
+    ).toEqual([paidHash, refundedHash, lateHash].sort());
     expect(moves.some((r) => r.tx_hash === reorgedHash)).toBe(false);
     expect(byHash(paidHash)).toMatchObject({
       order_id: paid.order_id,
@@ -167,10 +175,32 @@ describe("exports an accountant can book", () => {
       rate_basis: "order_locked_rate",
       rate_feeds: expect.stringMatching(/^USDC\/USD round \d+ at 0x\w+; EUR\/USD round \d+ at 0x\w+$/),
     });
-    expect(byHash(refundedHash)).toMatchObject({ order_id: refunded.order_id, amount: "12", fiat_currency: "USD", fiat_amount: "12.00", rate: usdcUsd, rate_basis: "order_locked_rate" });
+    expect(byHash(refundedHash)).toMatchObject({
+      order_id: refunded.order_id,
+      amount: "12",
+      fiat_currency: "USD",
+      fiat_amount: "12.00",
+      rate: usdcUsd,
+      rate_basis: "order_locked_rate",
+    });
     // The late payment's order has no locked rate: the price recorded when the transfer was detected.
-    expect(byHash(lateHash)).toMatchObject({ order_id: late.order_id, amount: "4", fiat_currency: "USD", fiat_amount: "4.00", rate: usdcUsd, rate_basis: "detected_price", counts_toward_order: "no" });
-    expect(byHash(refundHash)).toMatchObject({ type: "refund", order_id: refunded.order_id, amount: "1.997999", fiat_currency: "USD", fiat_amount: "2.00", rate: usdcUsd });
+    expect(byHash(lateHash)).toMatchObject({
+      order_id: late.order_id,
+      amount: "4",
+      fiat_currency: "USD",
+      fiat_amount: "4.00",
+      rate: usdcUsd,
+      rate_basis: "detected_price",
+      counts_toward_order: "no",
+    });
+    expect(byHash(refundHash)).toMatchObject({
+      type: "refund",
+      order_id: refunded.order_id,
+      amount: "1.997999",
+      fiat_currency: "USD",
+      fiat_amount: "2.00",
+      rate: usdcUsd,
+    });
     const sweeps = moves.filter((r) => r.type === "sweep");
     expect(sweeps.map((r) => [r.order_id, r.currency, r.amount, r.fiat_currency, r.fiat_amount]).sort()).toEqual(
       [
@@ -214,8 +244,21 @@ describe("exports an accountant can book", () => {
     // The orders: arrived beside counted, reversal, and the fiat of each.
     const { rows: orders } = await download(exportOrders, "/dashboard/orders/export", range);
     const orderRow = (orderId: string) => orders.find((r) => r.order_id === orderId)!;
-    expect(orderRow(paid.order_id)).toMatchObject({ amount_counted: paidRow.amount, amount_arrived: paidRow.amount, fiat_currency: "EUR", amount_counted_fiat: "9.00", amount_arrived_fiat: "9.00", rate_basis: "order_locked_rate", payment_reversed: "no" });
-    expect(orderRow(refunded.order_id)).toMatchObject({ amount_counted: "12", fiat_currency: "USD", amount_counted_fiat: "12.00", amount_arrived_fiat: "12.00" });
+    expect(orderRow(paid.order_id)).toMatchObject({
+      amount_counted: paidRow.amount,
+      amount_arrived: paidRow.amount,
+      fiat_currency: "EUR",
+      amount_counted_fiat: "9.00",
+      amount_arrived_fiat: "9.00",
+      rate_basis: "order_locked_rate",
+      payment_reversed: "no",
+    });
+    expect(orderRow(refunded.order_id)).toMatchObject({
+      amount_counted: "12",
+      fiat_currency: "USD",
+      amount_counted_fiat: "12.00",
+      amount_arrived_fiat: "12.00",
+    });
     expect(orderRow(late.order_id)).toMatchObject({
       status: "failed",
       amount_received: "0",

@@ -21,9 +21,14 @@ describe("dashboard branding page", () => {
     signInAs(merchant);
     const fields = { display_name: "Acme Studio", accent_color: "#0F766E", support_email: "", support_url: "" };
     expect(await saveBrandingAction(form({ ...fields, accent_color: "#fde68a" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
-    expect(await saveBrandingAction(form(fields))).toMatchObject({ ok: true, data: { display_name: "Acme Studio", accent_color: "#0f766e", support_email: null, support_url: null } });
+    expect(await saveBrandingAction(form(fields))).toMatchObject({
+      ok: true,
+      data: { display_name: "Acme Studio", accent_color: "#0f766e", support_email: null, support_url: null },
+    });
 
-    const png = await sharp({ create: { width: 40, height: 20, channels: 4, background: "#0f766e" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 20, channels: 4, background: "#0f766e" } })
+      .png()
+      .toBuffer();
     const uploaded = await uploadLogoAction(form({ logo: new File([new Uint8Array(png)], "logo.png", { type: "image/png" }) }));
     expect(uploaded).toMatchObject({ ok: true, data: { logo_url: expect.stringContaining(`/store-logo/${merchant.id}?v=`) } });
     const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], "logo.svg", { type: "image/svg+xml" });

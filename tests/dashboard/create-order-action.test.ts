@@ -6,7 +6,6 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet } from "../helpers/factories";
 import { signInAs } from "./session";
 
-
 const { createOrderAction } = await import("@/app/(dashboard)/dashboard/orders/actions");
 const { updateToleranceAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 
@@ -27,7 +26,10 @@ describe("dashboard orders page: create an order (any mode, not a sandbox tool)"
     signInAs(merchant);
 
     const token = await createOrderAction(form({ blockchain: "base", currency: "USDC", price: "12.5", price_currency: "token", order_info: "" }));
-    expect(token).toMatchObject({ ok: true, data: { amount: "12.5", currency: "USDC", price_amount: null, payment_url: expect.stringContaining("/pay/ORD-"), qr_svg: expect.stringMatching(/^<svg/) } });
+    expect(token).toMatchObject({
+      ok: true,
+      data: { amount: "12.5", currency: "USDC", price_amount: null, payment_url: expect.stringContaining("/pay/ORD-"), qr_svg: expect.stringMatching(/^<svg/) },
+    });
 
     const fiat = await createOrderAction(form({ blockchain: "base", currency: "USDC", price: "10", price_currency: "USD" }));
     expect(fiat).toMatchObject({ ok: true, data: { amount: "10.002001", price_amount: "10.00", price_currency: "USD", rate: "0.9998" } });
@@ -43,7 +45,10 @@ describe("dashboard orders page: create an order (any mode, not a sandbox tool)"
 
     const refused = await createOrderAction(form({ blockchain: "ethereum", currency: "USDC", price: "5", price_currency: "token" }));
     const ethereum = findBlockchainBySlug("ethereum")!.name;
-    expect(refused).toMatchObject({ ok: false, error: { code: "WALLET_NOT_CONFIGURED", fix: { label: `Add an ${ethereum} wallet`, href: "/dashboard/wallets" } } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: "WALLET_NOT_CONFIGURED", fix: { label: `Add an ${ethereum} wallet`, href: "/dashboard/wallets" } },
+    });
     if (refused.ok) throw new Error("unreachable");
     expect(refused.error.message).toContain(`no active wallet on ${ethereum}`);
     expect(refused.error.message).not.toMatch(/\/api\/|POST/);
@@ -57,7 +62,9 @@ describe("dashboard orders page: create an order (any mode, not a sandbox tool)"
     for (const chain of choices.chains) expect(chain.tokens, chain.slug).toEqual(findBlockchainBySlug(chain.slug)!.tokens.map((t) => t.symbol));
 
     // The default is a chain where the order goes through.
-    expect(await createOrderAction(form({ blockchain: choices.defaultChain!, currency: "USDC", price: "5", price_currency: "token" }))).toMatchObject({ ok: true });
+    expect(await createOrderAction(form({ blockchain: choices.defaultChain!, currency: "USDC", price: "5", price_currency: "token" }))).toMatchObject({
+      ok: true,
+    });
   });
 
   test("a merchant with no wallet (or only an inactive one) has no default chain and no link options", async () => {

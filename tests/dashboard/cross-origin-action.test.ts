@@ -13,7 +13,12 @@ afterAll(() => server?.stop());
 const postAction = (path: string, headers: Record<string, string>) =>
   fetch(`${server.url}${path}`, {
     method: "POST",
-    headers: { "next-action": "7f00000000000000000000000000000000000000aa", "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", ...headers },
+    headers: {
+      "next-action": "7f00000000000000000000000000000000000000aa",
+      "content-type": "text/plain;charset=UTF-8",
+      accept: "text/x-component",
+      ...headers,
+    },
     body: "[]",
     redirect: "manual",
   });

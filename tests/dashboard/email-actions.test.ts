@@ -49,14 +49,23 @@ describe("password reset from the sign-in pages", () => {
     const m = await createMerchant();
     expect(await requestPasswordResetAction(form({ email: "nobody-at-all@example.com" }))).toEqual({ ok: true, data: { sent: true } });
     expect(await requestPasswordResetAction(form({ email: m.email }))).toEqual({ ok: true, data: { sent: true } });
-    expect(await requestPasswordResetAction(form({ email: "not an address" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { email: [expect.any(String)] } } });
+    expect(await requestPasswordResetAction(form({ email: "not an address" }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", details: { email: [expect.any(String)] } },
+    });
     const token = linkToken(await smtp.waitFor(m.email, /reset your password/), "/reset-password");
 
-    expect(await confirmPasswordResetAction(form({ token: "made-up", password: "a brand new passphrase" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { token: [expect.any(String)] } } });
+    expect(await confirmPasswordResetAction(form({ token: "made-up", password: "a brand new passphrase" }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", details: { token: [expect.any(String)] } },
+    });
     expect(await confirmPasswordResetAction(form({ token, password: "a brand new passphrase" }))).toEqual({ ok: true, data: { changed: true } });
     expect((await call(refresh, "POST", "/api/auth/token/refresh/", { body: { refresh: m.refresh } })).status).toBe(401);
     expect((await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: "a brand new passphrase" } })).status).toBe(200);
-    expect(await confirmPasswordResetAction(form({ token, password: "another new passphrase" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
+    expect(await confirmPasswordResetAction(form({ token, password: "another new passphrase" }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR" },
+    });
   });
 
   test("the forms count against the same per-client-address limits as the API", async () => {

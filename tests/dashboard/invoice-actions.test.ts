@@ -10,7 +10,8 @@ import { call } from "../helpers/request";
 import { startSmtpSink } from "../helpers/smtp-sink";
 import { signInAs } from "./session";
 
-const { createInvoiceAction, duplicateInvoiceAction, saveInvoiceSettingsAction, sendInvoiceAction, voidInvoiceAction } = await import("@/app/(dashboard)/dashboard/invoices/actions");
+const { createInvoiceAction, duplicateInvoiceAction, saveInvoiceSettingsAction, sendInvoiceAction, voidInvoiceAction } =
+  await import("@/app/(dashboard)/dashboard/invoices/actions");
 const { GET: previewPdf } = await import("@/app/(dashboard)/dashboard/invoices/[id]/pdf/route");
 const { GET: getInvoice } = await import("@/app/api/invoices/[id]/route");
 
@@ -41,7 +42,11 @@ describe("dashboard invoices page", () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2 });
     signInAs(merchant);
-    expect(await saveInvoiceSettingsAction(form({ number_format: "F-{seq:3}", reminder_days_before: "2, 5", reminder_days_after: "", allow_partial_payments: "on" }))).toMatchObject({
+    expect(
+      await saveInvoiceSettingsAction(
+        form({ number_format: "F-{seq:3}", reminder_days_before: "2, 5", reminder_days_after: "", allow_partial_payments: "on" }),
+      ),
+    ).toMatchObject({
       ok: true,
       data: { number_format: "F-{seq:3}", reminder_days_before: [2, 5], reminder_days_after: [], allow_partial_payments: true },
     });
@@ -65,7 +70,14 @@ describe("dashboard invoices page", () => {
     expect(created, JSON.stringify(created)).toMatchObject({ ok: true, data: { number: "F-001" } });
     const id = (created as { data: { id: string } }).data.id;
     const invoice = (await call(getInvoice, "GET", "/", { token: merchant.access, params: { id } })).body.data;
-    expect(invoice).toMatchObject({ status: "draft", subtotal: "849.00", tax_total: "161.31", total: "1010.31", due_at: "2099-01-31T23:59:59.000Z", client: { address: null, tax_id: null } });
+    expect(invoice).toMatchObject({
+      status: "draft",
+      subtotal: "849.00",
+      tax_total: "161.31",
+      total: "1010.31",
+      due_at: "2099-01-31T23:59:59.000Z",
+      client: { address: null, tax_id: null },
+    });
 
     const preview = await previewPdf(new Request(`http://localhost/dashboard/invoices/${id}/pdf`));
     expect(preview.status).toBe(200);

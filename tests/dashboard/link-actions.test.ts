@@ -4,7 +4,6 @@ import { setupTestDevnet } from "../helpers/devnet";
 import { createMerchant, createWallet } from "../helpers/factories";
 import { signInAs } from "./session";
 
-
 const { createLinkAction } = await import("@/app/(dashboard)/dashboard/links/actions");
 const { GET: listLinks } = await import("@/app/api/payment-links/route");
 const { call } = await import("../helpers/request");
@@ -27,12 +26,22 @@ describe("dashboard links page: a link offers only chains the merchant has a wal
 
     const refused = await createLinkAction(form(fields));
     // In the merchant's words (issue 29): the network by name, a link to fix it, no API path.
-    expect(refused).toMatchObject({ ok: false, error: { code: "WALLET_NOT_CONFIGURED", message: expect.stringContaining("Polygon"), fix: { label: expect.stringMatching(/^Add a Polygon .*wallet$/), href: "/dashboard/wallets" } } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: "WALLET_NOT_CONFIGURED",
+        message: expect.stringContaining("Polygon"),
+        fix: { label: expect.stringMatching(/^Add a Polygon .*wallet$/), href: "/dashboard/wallets" },
+      },
+    });
     expect(JSON.stringify(refused)).not.toContain("/api/");
     expect((await call(listLinks, "GET", "/api/payment-links/", { token: merchant.access })).body.count).toBe(0);
 
     await createWallet(merchant, { blockchain: 3 });
     const saved = await createLinkAction(form(fields));
-    expect(saved).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^LNK-/), url: expect.stringContaining("/link/LNK-"), qr_svg: expect.stringMatching(/^<svg/) } });
+    expect(saved).toMatchObject({
+      ok: true,
+      data: { id: expect.stringMatching(/^LNK-/), url: expect.stringContaining("/link/LNK-"), qr_svg: expect.stringMatching(/^<svg/) },
+    });
   });
 });

@@ -5,7 +5,6 @@ import { createMerchant, randomAddress, type TestMerchant } from "../helpers/fac
 import { addMember, invitationTokenFromOutbox, type TestMember } from "../helpers/members";
 import { signInAs } from "./session";
 
-
 const { addWalletAction } = await import("@/app/(dashboard)/dashboard/wallets/actions");
 const { createApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");
 const { rotateAccountSecretAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
@@ -35,7 +34,9 @@ describe("dashboard actions by role", () => {
   test("a viewer is refused every change: orders, wallets, keys, account secret, members", async () => {
     signInAs({ id: developer.id, username: developer.username }, { accountId: owner.id, role: "viewer" });
     expect(await createOrderAction(form({ amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: "1" }))).toEqual(refused);
-    expect(await addWalletAction(form({ blockchain: "2", wallet_address: randomAddress(), confirmation_threshold: "2", password: developer.password }))).toEqual(refused);
+    expect(
+      await addWalletAction(form({ blockchain: "2", wallet_address: randomAddress(), confirmation_threshold: "2", password: developer.password })),
+    ).toEqual(refused);
     expect(await createApiKeyAction(form({ name: "k", preset: "read_only" }))).toEqual(refused);
     expect(await rotateAccountSecretAction({ id: "1" })).toEqual(refused);
     expect(await inviteMemberAction(form({ email: "a@example.com", role: "viewer" }))).toEqual(refused);
@@ -45,7 +46,9 @@ describe("dashboard actions by role", () => {
     signInAs({ id: developer.id, username: developer.username }, { accountId: owner.id, role: "developer" });
     const key = await createApiKeyAction(form({ name: "ci", preset: "read_only" }));
     expect(key.ok).toBe(true);
-    expect(await addWalletAction(form({ blockchain: "2", wallet_address: randomAddress(), confirmation_threshold: "2", password: developer.password }))).toEqual(refused);
+    expect(
+      await addWalletAction(form({ blockchain: "2", wallet_address: randomAddress(), confirmation_threshold: "2", password: developer.password })),
+    ).toEqual(refused);
     expect(await inviteMemberAction(form({ email: "b@example.com", role: "viewer" }))).toEqual(refused);
   });
 
@@ -53,8 +56,14 @@ describe("dashboard actions by role", () => {
     signInAs(owner);
     const invited = await inviteMemberAction(form({ email: "c@example.com", role: "admin" }));
     expect(invited).toMatchObject({ ok: true, data: { email: "c@example.com", role: "admin" } });
-    expect(await changeRoleAction(form({ userId: String(developer.id), role: "viewer" }))).toEqual({ ok: true, data: { user_id: developer.id, role: "viewer" } });
-    expect(await changeRoleAction(form({ userId: String(owner.id), role: "admin" }))).toEqual({ ok: false, error: expect.objectContaining({ code: "CONFLICT" }) });
+    expect(await changeRoleAction(form({ userId: String(developer.id), role: "viewer" }))).toEqual({
+      ok: true,
+      data: { user_id: developer.id, role: "viewer" },
+    });
+    expect(await changeRoleAction(form({ userId: String(owner.id), role: "admin" }))).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: "CONFLICT" }),
+    });
     expect(await removeMemberAction(form({ userId: String(owner.id) }))).toEqual({ ok: false, error: expect.objectContaining({ code: "CONFLICT" }) });
     expect(await removeMemberAction(form({ userId: String(developer.id) }))).toEqual({ ok: true, data: { user_id: developer.id } });
   });

@@ -23,7 +23,14 @@ import { signInAs } from "./session";
 // The pages' client components (the create-order form) ask for the app router, which a static render has not mounted.
 vi.mock("next/navigation", async (importOriginal) => ({
   ...(await importOriginal<typeof import("next/navigation")>()),
-  useRouter: () => ({ push: () => undefined, replace: () => undefined, refresh: () => undefined, prefetch: () => undefined, back: () => undefined, forward: () => undefined }),
+  useRouter: () => ({
+    push: () => undefined,
+    replace: () => undefined,
+    refresh: () => undefined,
+    prefetch: () => undefined,
+    back: () => undefined,
+    forward: () => undefined,
+  }),
   usePathname: () => "/dashboard/orders",
   useSearchParams: () => new URLSearchParams(),
 }));
@@ -67,7 +74,11 @@ async function chainNow(): Promise<number> {
   return Math.max(Date.now(), Number(latest.timestamp) * 1000 + 1000);
 }
 
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&#x27;|&apos;/g, "'").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&apos;/g, "'")
+    .replace(/\s+/g, " ");
 const checkout = wordsFor("checkout");
 
 describe("what arrived, what counted and why, on every surface", () => {
@@ -126,7 +137,11 @@ describe("what arrived, what counted and why, on every surface", () => {
     // The webhooks say the same: payment.failed carries the late money, payment.reorged the reversal.
     const lateEvents = await eventData(merchant, late.order_id);
     expect(lateEvents.map((e) => e.event)).toEqual(["payment.expired", "payment.failed"]);
-    expect(lateEvents[1]!.data).toMatchObject({ amount_arrived: "20", amount_counted: "0", not_counted: [{ transaction_hash: lateHash, reason: "after_expiry" }] });
+    expect(lateEvents[1]!.data).toMatchObject({
+      amount_arrived: "20",
+      amount_counted: "0",
+      not_counted: [{ transaction_hash: lateHash, reason: "after_expiry" }],
+    });
     const reorgEvents = await eventData(merchant, reversed.order_id);
     expect(reorgEvents.map((e) => e.event)).toEqual(["payment.pending", "payment.reorged"]);
     expect(reorgEvents[0]!.data).toMatchObject({ payment_reversed: false, amount_counted: "5" });
@@ -134,14 +149,22 @@ describe("what arrived, what counted and why, on every surface", () => {
 
     // The customer: what arrived, the transaction, what happens next; the reversal, and that it is awaited again.
     const latePublic = await fetchPublic(late.order_id);
-    expect(latePublic).toMatchObject({ amount_arrived: "20", not_counted: [{ transaction_hash: lateHash, amount: "20", currency: "USDC", reason: "after_expiry" }], payment_reversed: false });
+    expect(latePublic).toMatchObject({
+      amount_arrived: "20",
+      not_counted: [{ transaction_hash: lateHash, amount: "20", currency: "USDC", reason: "after_expiry" }],
+      payment_reversed: false,
+    });
     const lateView = checkoutView(latePublic, checkout);
     expect(lateView.result!.lines.join(" ")).toContain("20 USDC arrived after the payment window had closed");
     expect(lateView.result!.lines.join(" ")).toContain("can refund it");
     expect(lateView.notice!.transactions).toEqual([{ hash: lateHash, url: null }]);
     const reversedView = checkoutView(await fetchPublic(reversed.order_id), checkout);
     expect(reversedView.panel).toBe("pay");
-    expect(reversedView.notice).toMatchObject({ tone: "bad", lines: [expect.stringContaining("The network reversed this payment; waiting for it again")], transactions: [{ hash: reversedHash }] });
+    expect(reversedView.notice).toMatchObject({
+      tone: "bad",
+      lines: [expect.stringContaining("The network reversed this payment; waiting for it again")],
+      transactions: [{ hash: reversedHash }],
+    });
     const wrongView = checkoutView(await fetchPublic(wrong.order_id), checkout);
     expect(wrongView.panel).toBe("pay");
     expect(wrongView.notice!.lines.join(" ")).toContain("1 USDT arrived, but this order is paid in USDC");

@@ -17,7 +17,6 @@ import { call } from "../helpers/request";
 import { signInAs } from "./session";
 import { csvObjects } from "../helpers/csv";
 
-
 const { GET: exportMovements, POST: postExport } = await import("@/app/(dashboard)/dashboard/transactions/export/route");
 const { fiatValue, linkIdOf, movementColumns } = await import("@/lib/dashboard/movements-csv");
 const { loadOrderDetail } = await import("@/lib/dashboard/order-detail");
@@ -121,12 +120,27 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
       tx_hash: paymentHash,
       to_address: order.receiving_address,
     });
-    expect(swept).toMatchObject({ direction: "internal", status: "succeeded", order_id: order.order_id, tx_hash: sweep.txHash, from_address: order.receiving_address, to_address: merchantKey.address });
+    expect(swept).toMatchObject({
+      direction: "internal",
+      status: "succeeded",
+      order_id: order.order_id,
+      tx_hash: sweep.txHash,
+      from_address: order.receiving_address,
+      to_address: merchantKey.address,
+    });
     // The order's share of its sweep's gas, as the order view shows it.
     expect(BigInt(sweep.gasCostWei)).toBeGreaterThan(0n);
     expect(swept).toMatchObject({ gas_fee: formatAmount(BigInt(sweep.gasCostWei), 18), gas_currency: "ETH" });
     // What the sweep moved (the whole deposit) and its gas, in coin and in fiat: the order's rate for the amount, the native price at detection for the gas.
-    expect(swept).toMatchObject({ currency: "USDC", amount: "12", fiat_currency: "USD", fiat_amount: "12.00", rate: "0.9998", rate_basis: "order_locked_rate", gas_fiat_currency: "USD" });
+    expect(swept).toMatchObject({
+      currency: "USDC",
+      amount: "12",
+      fiat_currency: "USD",
+      fiat_amount: "12.00",
+      rate: "0.9998",
+      rate_basis: "order_locked_rate",
+      gas_fiat_currency: "USD",
+    });
     expect(swept!.gas_fiat_amount).toMatch(/^\d+\.\d{2}$/);
     expect(payment).toMatchObject({ rate_basis: "order_locked_rate", rate_feeds: expect.stringMatching(/^USDC\/USD round \d+ at 0x/) });
     expect(refunded).toMatchObject({
@@ -153,7 +167,9 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
     signInAs(other);
     const theirRows = csvObjects((await download({ from: day(-1), to: day(1) })).text).rows;
     // A token-priced order has no locked rate: its payment is valued at the price recorded when it was detected (the devnet's USDC/USD feed).
-    expect(theirRows.map((r) => [r.type, r.order_id, r.fiat_currency, r.fiat_amount, r.rate, r.rate_basis])).toEqual([["payment", theirs.orderId, "USD", "3.00", "0.9998", "detected_price"]]);
+    expect(theirRows.map((r) => [r.type, r.order_id, r.fiat_currency, r.fiat_amount, r.rate, r.rate_basis])).toEqual([
+      ["payment", theirs.orderId, "USD", "3.00", "0.9998", "detected_price"],
+    ]);
   });
 
   test("a transfer of another asset than the order's is valued at its own price when detected (the locked rate prices the order's token only)", async () => {
@@ -164,7 +180,11 @@ describe("GET /dashboard/transactions/export (accounting: every on-chain movemen
       body: { blockchain: "base", currency: "USDC", price_amount: "5.00", price_currency: "USD", order_info: "{}", nonce: nonce++ },
     });
     const order = created.body.data;
-    const wrong = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: { currency: "USDT", amount: "1" } });
+    const wrong = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { currency: "USDT", amount: "1" },
+    });
     expect(wrong.status, JSON.stringify(wrong.body)).toBe(201);
     await tick();
     signInAs(merchant);

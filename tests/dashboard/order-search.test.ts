@@ -87,14 +87,18 @@ describe("order search", () => {
         t.confirmation_threshold, t.expires_at, t.created_at - make_interval(mins => g), t.created_at - make_interval(mins => g)
       from payment_orders t, generate_series(1, ${copies}) g where t.order_id = ${template.order_id}`);
     await database.db.execute(sql`analyze payment_orders`);
-    const [sample] = rowsOf(await database.db.execute(sql`select order_id, receiving_address, nonce::text from payment_orders where order_id = ${`ORD-s${template.id}x1234`}`));
+    const [sample] = rowsOf(
+      await database.db.execute(sql`select order_id, receiving_address, nonce::text from payment_orders where order_id = ${`ORD-s${template.id}x1234`}`),
+    );
 
     /** The search as a plain filter: every text condition as written, newest first, and the full count. */
     const plain = async (q: string, status: string | undefined, offset: number) => {
       const pattern = likePattern(q);
       const where = sql`merchant_id = ${carol.id} and (order_id ilike ${pattern} or receiving_address ilike ${pattern} or order_info ilike ${pattern}
         or item_name ilike ${pattern} ${/^\d{1,15}$/.test(q) ? sql`or nonce = ${Number(q)}` : sql``}) ${status ? sql`and status = ${status}` : sql``}`;
-      const rows = rowsOf(await database.db.execute(sql`select id from payment_orders where ${where} order by created_at desc, id desc limit 25 offset ${offset}`));
+      const rows = rowsOf(
+        await database.db.execute(sql`select id from payment_orders where ${where} order by created_at desc, id desc limit 25 offset ${offset}`),
+      );
       const [total] = rowsOf(await database.db.execute(sql`select count(*)::int as n from payment_orders where ${where}`));
       return { ids: rows.map((r) => Number(r.id)), count: Number(total!.n) };
     };
@@ -121,7 +125,10 @@ describe("order search", () => {
       const expected = await plain(q, filters.status, offset);
       const found = await searchOrders(database.db, carol.id, { q, ...filters }, { limit: 25, offset });
       const label = `${q} ${JSON.stringify(filters)} offset ${offset}`;
-      expect(found.rows.map((r) => r.id), label).toEqual(expected.ids);
+      expect(
+        found.rows.map((r) => r.id),
+        label,
+      ).toEqual(expected.ids);
       if (expected.count <= textSearchExactCountBound) expect(found, label).toMatchObject({ count: expected.count, exact: true });
       else {
         expect(found.exact, label).toBe(false);

@@ -84,7 +84,9 @@ describe("buildOrderTimeline", () => {
 
   test("same-second events keep their sequence whatever their ids; a transfer comes before the event that names it, even when recorded a moment later", () => {
     const events = [
-      event("evt_a", 3, "refund.created", at, { refunds: [{ id: 1, status: "requested", amount: "1", currency: "USDC", to_address: "0xc", transaction_hash: null }] }),
+      event("evt_a", 3, "refund.created", at, {
+        refunds: [{ id: 1, status: "requested", amount: "1", currency: "USDC", to_address: "0xc", transaction_hash: null }],
+      }),
       event("evt_z", 1, "payment.pending", at, { transaction: { transaction_hash: "0xpay", confirmations: 0, block_number: 1 } }),
       event("evt_m", 2, "payment.confirmed", at, { transaction: { transaction_hash: "0xpay", confirmations: 1, block_number: 1 } }),
     ];

@@ -6,7 +6,6 @@ import { createMerchant, createWallet, type TestMerchant } from "../helpers/fact
 import { signInAs } from "./session";
 import { parseCsv } from "../helpers/csv";
 
-
 const { GET: exportOrders, POST: postExport } = await import("@/app/(dashboard)/dashboard/orders/export/route");
 const { csvField } = await import("@/lib/csv/writer");
 
@@ -45,7 +44,11 @@ describe("GET /dashboard/orders/export", () => {
     const res = await download({ from: "2024-01-01", to: "2024-01-31" });
     expect(res.status).toBe(401);
     expect(res.text).not.toContain("ORD-");
-    expect(JSON.parse(res.text)).toEqual({ success: false, error: { code: "INVALID_TOKEN", message: "Sign in to export orders." }, timestamp: expect.any(String) });
+    expect(JSON.parse(res.text)).toEqual({
+      success: false,
+      error: { code: "INVALID_TOKEN", message: "Sign in to export orders." },
+      timestamp: expect.any(String),
+    });
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -70,7 +73,14 @@ describe("GET /dashboard/orders/export", () => {
     expect(res.text).not.toContain(bobs.orderId);
     const header = rows[0]!;
     const row = Object.fromEntries(header.map((h, i) => [h, rows[1]![i]]));
-    expect(row).toMatchObject({ status: "pending", blockchain: "base", currency: "USDC", amount: "12.5", amount_received: "0", created_at: "2024-01-10T00:00:00.000Z" });
+    expect(row).toMatchObject({
+      status: "pending",
+      blockchain: "base",
+      currency: "USDC",
+      amount: "12.5",
+      amount_received: "0",
+      created_at: "2024-01-10T00:00:00.000Z",
+    });
 
     signInAs(bob);
     const theirs = parseCsv((await download({ from: "2024-01-10", to: "2024-01-12" })).text);
@@ -89,7 +99,7 @@ describe("GET /dashboard/orders/export", () => {
     expect(rows.find((r) => r[0] === b.orderId)![info]).toBe("'-1");
     expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
 
-    expect(csvField("=HYPERLINK(\"http://evil\")")).toBe('"\'=HYPERLINK(""http://evil"")"');
+    expect(csvField('=HYPERLINK("http://evil")')).toBe('"\'=HYPERLINK(""http://evil"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvField("\tx")).toBe("'\tx");
@@ -124,7 +134,9 @@ describe("GET /dashboard/orders/export", () => {
     for (let i = 0; i < rows.length; i += 400) await database.db.insert(paymentOrders).values(rows.slice(i, i + 400));
     signInAs(alice);
     const res = await download({ from: "2022-03-01", to: "2022-03-01" });
-    const ids = parseCsv(res.text).slice(1).map((r) => r[0]);
+    const ids = parseCsv(res.text)
+      .slice(1)
+      .map((r) => r[0]);
     expect(ids.length).toBe(1204);
     expect(new Set(ids).size).toBe(1204);
   });

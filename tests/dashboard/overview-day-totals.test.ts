@@ -61,9 +61,23 @@ async function expectExact(merchantId: number) {
 
 /** An order made by the gateway's own creation at `createdAt`; with a price, a fiat-priced copy of it too (the copy is returned). */
 async function order(merchant: TestMerchant, createdAt: string, price: [string, string] | null = null): Promise<PaymentOrder> {
-  const made = await createOrderUseCase(database.db, merchant.id, { amount: "1.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ }, { now: new Date(createdAt) });
+  const made = await createOrderUseCase(
+    database.db,
+    merchant.id,
+    { amount: "1.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ },
+    { now: new Date(createdAt) },
+  );
   if (!price) return (await database.db.select().from(paymentOrders).where(eq(paymentOrders.orderId, made.orderId)))[0]!;
-  const row: NewPaymentOrder = { ...made, id: undefined, orderId: `${made.orderId}P`, nonce: nonce++, priceAmount: price[0], priceCurrency: price[1], rate: "1", createdAt: new Date(createdAt) };
+  const row: NewPaymentOrder = {
+    ...made,
+    id: undefined,
+    orderId: `${made.orderId}P`,
+    nonce: nonce++,
+    priceAmount: price[0],
+    priceCurrency: price[1],
+    rate: "1",
+    createdAt: new Date(createdAt),
+  };
   const [inserted] = await database.db.insert(paymentOrders).values(row).returning();
   return inserted!;
 }
@@ -103,7 +117,10 @@ describe("per-day totals stay exact", () => {
     expect(await foldOrderDayTotals(database.db, alice.id)).toBe(before);
     expect(await pendingChanges(alice.id)).toBe(0);
     await expectExact(alice.id);
-    await database.db.update(paymentOrders).set({ blockchainId: 1, currency: "ETH", decimals: 18, amount: "2000000000000000" }).where(eq(paymentOrders.id, d.id));
+    await database.db
+      .update(paymentOrders)
+      .set({ blockchainId: 1, currency: "ETH", decimals: 18, amount: "2000000000000000" })
+      .where(eq(paymentOrders.id, d.id));
     await database.db.delete(paymentOrders).where(eq(paymentOrders.id, c.id));
     await expectExact(alice.id);
 
@@ -131,7 +148,9 @@ describe("per-day totals stay exact", () => {
     await createWallet(carol);
     const paid = await order(carol, "2025-06-20T10:00:00Z", ["10.00", "USD"]);
     await order(carol, "2025-06-21T10:00:00Z");
-    await order(carol, "2025-05-25T10:00:00Z", ["4.00", "USD"]).then((o) => transitionOrder(database.db, o.id, "pending", { status: "confirmed", updatedAt: now }));
+    await order(carol, "2025-05-25T10:00:00Z", ["4.00", "USD"]).then((o) =>
+      transitionOrder(database.db, o.id, "pending", { status: "confirmed", updatedAt: now }),
+    );
     await transitionOrder(database.db, paid.id, "pending", { status: "confirmed", confirmedAt: now, updatedAt: now });
     for (const fold of [false, true]) {
       if (fold) await foldOrderDayTotals(database.db, carol.id);

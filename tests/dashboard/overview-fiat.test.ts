@@ -14,7 +14,12 @@ let nonce = 1;
 
 /** An order as the merchant would have it, with the given price, status and creation time. */
 async function order(merchant: TestMerchant, createdAt: string, status: string, price: [string, string] | null) {
-  const template = await createOrderUseCase(database.db, merchant.id, { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ }, { now: new Date(createdAt) });
+  const template = await createOrderUseCase(
+    database.db,
+    merchant.id,
+    { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++ },
+    { now: new Date(createdAt) },
+  );
   const row: NewPaymentOrder = {
     ...template,
     id: undefined,

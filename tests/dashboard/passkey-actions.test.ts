@@ -21,7 +21,8 @@ vi.mock("@/lib/auth/next-auth", async () => {
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-gateway-peer-address": fake.clientIp }) }));
 
 const { signInAction, passkeySignInOptionsAction } = await import("@/app/(auth)/sign-in/actions");
-const { passkeyRegistrationOptionsAction, registerPasskeyAction, passkeyProofOptionsAction, removePasskeyAction, startTotpAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
+const { passkeyRegistrationOptionsAction, registerPasskeyAction, passkeyProofOptionsAction, removePasskeyAction, startTotpAction } =
+  await import("@/app/(dashboard)/dashboard/settings/actions");
 
 setupTestDatabase();
 
@@ -56,14 +57,17 @@ describe("passkeys in the dashboard", () => {
     expect(added.passkey.name).toBe("This laptop");
     expect(added.recovery_codes).toHaveLength(10);
 
-    expect(await removePasskeyAction({ id: added.passkey.id, password: m.password })).toMatchObject({ ok: false, error: { details: { code: [expect.any(String)] } } });
+    expect(await removePasskeyAction({ id: added.passkey.id, password: m.password })).toMatchObject({
+      ok: false,
+      error: { details: { code: [expect.any(String)] } },
+    });
     const proof = await passkeyProofOptionsAction({});
     if (!proof.ok) throw new Error(JSON.stringify(proof));
     const removed = await removePasskeyAction({ id: added.passkey.id, password: m.password, passkey: passkey.assert(proof.data as { challenge: string }) });
     expect(removed).toEqual({ ok: true, data: { removed: true, two_factor_off: true } });
   });
 
-  test("sign-in: the password, then \"Use a passkey\" (options, then the assertion instead of a code) signs in; a replay does not", async () => {
+  test('sign-in: the password, then "Use a passkey" (options, then the assertion instead of a code) signs in; a replay does not', async () => {
     const m = await createMerchant();
     const passkey = new SoftwarePasskey();
     await addPasskeyFromSettings(m, passkey);
@@ -88,7 +92,7 @@ describe("passkeys in the dashboard", () => {
     expect(started).toMatchObject({ ok: true, data: { secret: expect.any(String) } });
   });
 
-  test("\"Use a passkey\" on an account without one is refused", async () => {
+  test('"Use a passkey" on an account without one is refused', async () => {
     const m = await createMerchant();
     expect(await passkeySignInOptionsAction({ username: m.username, password: m.password })).toMatchObject({ ok: false, error: { code: "CONFLICT" } });
   });

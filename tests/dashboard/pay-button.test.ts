@@ -9,7 +9,12 @@ describe("the pay button snippet", () => {
   });
 
   test("nothing can be smuggled in: the label is escaped, colours must be #rrggbb, the URL http(s)", () => {
-    const snippet = payButtonSnippet({ url: "https://pay.example.com/link/LNK-abc", label: '<img src=x onerror="alert(1)">', background: "red;position:fixed", color: "#fff" });
+    const snippet = payButtonSnippet({
+      url: "https://pay.example.com/link/LNK-abc",
+      label: '<img src=x onerror="alert(1)">',
+      background: "red;position:fixed",
+      color: "#fff",
+    });
     expect(snippet).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</a>");
     expect(snippet).toContain("background:#1d4ed8;color:#ffffff;");
     expect(snippet).not.toContain("position:fixed");

@@ -47,8 +47,14 @@ describe("publicAction", () => {
   test("no session needed; bad input is VALIDATION_ERROR with the spec's per-field messages, before the handler", async () => {
     const handler = vi.fn(async (input: { name: string }) => input.name.toUpperCase());
     const action = publicAction(z.object({ name: z.string().min(3, "Too short.") }), handler);
-    expect(await action(form({ name: "ab" }))).toEqual({ ok: false, error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { name: ["Too short."] } } });
-    expect(await action(form({}))).toEqual({ ok: false, error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { name: ["This field is required."] } } });
+    expect(await action(form({ name: "ab" }))).toEqual({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { name: ["Too short."] } },
+    });
+    expect(await action(form({}))).toEqual({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { name: ["This field is required."] } },
+    });
     expect(handler).not.toHaveBeenCalled();
     expect(await action(form({ name: "abc" }))).toEqual({ ok: true, data: "ABC" });
   });
@@ -114,7 +120,9 @@ describe("sign-up and sign-in forms go through publicAction", () => {
   test("sign-up registers (the account logs in on the API) and signs in with the stored, trimmed username", async () => {
     const username = uniqueName("signup");
     const password = "a-long-enough-passphrase";
-    await expect(signUpAction(form({ username: ` ${username} `, email: `${username}@example.com`, password, shop_name: "Form Shop" }))).rejects.toEqual(redirectTo("/dashboard"));
+    await expect(signUpAction(form({ username: ` ${username} `, email: `${username}@example.com`, password, shop_name: "Form Shop" }))).rejects.toEqual(
+      redirectTo("/dashboard"),
+    );
     expect(fake.signIn).toHaveBeenCalledWith("credentials", { username, password, redirectTo: "/dashboard" });
     expect((await call(login, "POST", "/api/auth/login", { body: { username, password } })).status).toBe(200);
 
@@ -133,17 +141,25 @@ describe("sign-up and sign-in forms go through publicAction", () => {
   });
 
   test("sign-in: missing fields are VALIDATION_ERROR; bad credentials and throttling keep their codes; success redirects to a same-site path only", async () => {
-    expect(await signInAction(form({ username: "someone" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { password: ["This field is required."] } } });
+    expect(await signInAction(form({ username: "someone" }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", details: { password: ["This field is required."] } },
+    });
     expect(fake.signIn).not.toHaveBeenCalled();
 
     fake.signIn.mockRejectedValueOnce(new AuthError("CredentialsSignin"));
-    expect(await signInAction(form({ username: "someone", password: "wrong" }))).toEqual({ ok: false, error: { code: "INVALID_CREDENTIALS", message: "Invalid username or password." } });
+    expect(await signInAction(form({ username: "someone", password: "wrong" }))).toEqual({
+      ok: false,
+      error: { code: "INVALID_CREDENTIALS", message: "Invalid username or password." },
+    });
     const throttled = new CredentialsSignin();
     throttled.code = "rate_limited";
     fake.signIn.mockRejectedValueOnce(throttled);
     expect(await signInAction(form({ username: "someone", password: "wrong" }))).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
 
-    await expect(signInAction(form({ username: "someone", password: "right", callbackUrl: "/dashboard/orders" }))).rejects.toEqual(redirectTo("/dashboard/orders"));
+    await expect(signInAction(form({ username: "someone", password: "right", callbackUrl: "/dashboard/orders" }))).rejects.toEqual(
+      redirectTo("/dashboard/orders"),
+    );
     await expect(signInAction(form({ username: "someone", password: "right", callbackUrl: "//evil.example/" }))).rejects.toEqual(redirectTo("/dashboard"));
   });
 });

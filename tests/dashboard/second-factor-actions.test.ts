@@ -5,7 +5,6 @@ import { startReceiver, type Receiver } from "../webhooks/support";
 import { codeFor, useStepClock } from "../api/auth/totp-support";
 import { signInAs } from "./session";
 
-
 const { startTotpAction, confirmTotpAction, disableTotpAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
 const { createApiKeyAction } = await import("@/app/(dashboard)/dashboard/api-keys/actions");
 const { createEndpointAction } = await import("@/app/(dashboard)/dashboard/webhooks/actions");
@@ -39,7 +38,10 @@ function nth(codes: string[], i: number): string {
   return code;
 }
 
-const fieldError = (field: string) => ({ ok: false, error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { [field]: [expect.any(String)] } } });
+const fieldError = (field: string) => ({
+  ok: false,
+  error: { code: "VALIDATION_ERROR", message: expect.any(String), details: { [field]: [expect.any(String)] } },
+});
 
 /** Enrols through the settings actions, as the security section does; returns the secret and recovery codes. */
 async function enrolFromDashboard(m: TestMerchant): Promise<{ secret: string; codes: string[] }> {
@@ -57,7 +59,14 @@ describe("security settings actions", () => {
     signInAs(m);
     expect(await startTotpAction(form({ password: "wrong password" }))).toEqual(fieldError("password"));
     const started = await startTotpAction(form({ password: m.password }));
-    expect(started).toMatchObject({ ok: true, data: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), otpauth_uri: expect.stringContaining("otpauth://totp/"), qr_svg: expect.stringContaining("<svg") } });
+    expect(started).toMatchObject({
+      ok: true,
+      data: {
+        secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
+        otpauth_uri: expect.stringContaining("otpauth://totp/"),
+        qr_svg: expect.stringContaining("<svg"),
+      },
+    });
     if (!started.ok) return;
     expect(await confirmTotpAction(form({ code: codeFor(started.data.secret, new Date(Date.now() - 10 * 60_000)) }))).toEqual(fieldError("code"));
     const confirmed = await confirmTotpAction(form({ code: codeFor(started.data.secret) }));
@@ -82,7 +91,10 @@ describe("dashboard forms ask for a fresh code once TOTP is on", () => {
     const { secret } = await enrolFromDashboard(m);
     clock.nextStep();
     expect(await createApiKeyAction(form({ name: "k", preset: "read_only" }))).toEqual(fieldError("code"));
-    expect(await createApiKeyAction(form({ name: "k", preset: "read_only", code: codeFor(secret) }))).toMatchObject({ ok: true, data: { key: expect.stringMatching(/^sk_/) } });
+    expect(await createApiKeyAction(form({ name: "k", preset: "read_only", code: codeFor(secret) }))).toMatchObject({
+      ok: true,
+      data: { key: expect.stringMatching(/^sk_/) },
+    });
   });
 
   test("adding a webhook endpoint", async () => {
@@ -115,14 +127,18 @@ describe("dashboard sign-in (next-auth credentials authorize)", () => {
     const ip = "203.0.113.81";
     expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password }, ip)).toEqual({ kind: "second_factor_required" });
     expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: "wrong", code: codeFor(secret) }, ip)).toEqual({ kind: "invalid" });
-    expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code: "000000" === codeFor(secret) ? "111111" : "000000" }, ip)).toEqual({ kind: "invalid" });
+    expect(
+      await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code: "000000" === codeFor(secret) ? "111111" : "000000" }, ip),
+    ).toEqual({ kind: "invalid" });
     const code = codeFor(secret);
     expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code }, ip)).toEqual({
       kind: "signed_in",
       user: { id: String(m.id), name: m.username, familyId: expect.any(String) },
     });
     expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code }, ip)).toEqual({ kind: "invalid" });
-    expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code: nth(codes, 9) }, ip)).toMatchObject({ kind: "signed_in" });
+    expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code: nth(codes, 9) }, ip)).toMatchObject({
+      kind: "signed_in",
+    });
     expect(await authorizeDashboardSignIn(testDb.db, { username: m.username, password: m.password, code: nth(codes, 9) }, ip)).toEqual({ kind: "invalid" });
   });
 });

@@ -16,7 +16,5 @@ export const sessionModuleMock = {
 
 /** Signed in to the merchant's own account as its owner, or (`as`) to another account with a role. */
 export function signInAs(merchant: { id: number; username: string } | null, as?: { accountId: number; role: SessionMerchant["role"] }): void {
-  session.current = merchant
-    ? { merchantId: as?.accountId ?? merchant.id, username: merchant.username, userId: merchant.id, role: as?.role ?? "owner" }
-    : null;
+  session.current = merchant ? { merchantId: as?.accountId ?? merchant.id, username: merchant.username, userId: merchant.id, role: as?.role ?? "owner" } : null;
 }

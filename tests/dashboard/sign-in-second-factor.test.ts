@@ -81,7 +81,9 @@ describe("100 dashboard sign-ins at once", () => {
     const { secret } = await enrolTotp(m);
     clock.nextStep();
     const valid = new Set([-30_000, 0, 30_000].map((offset) => codeFor(secret, new Date(Date.now() + offset))));
-    const wrong = Array.from({ length: 200 }, (_, i) => String((Number(codeFor(secret)) + 1 + i) % 1_000_000).padStart(6, "0")).filter((code) => !valid.has(code));
+    const wrong = Array.from({ length: 200 }, (_, i) => String((Number(codeFor(secret)) + 1 + i) % 1_000_000).padStart(6, "0")).filter(
+      (code) => !valid.has(code),
+    );
     const fields = { username: m.username, password: m.password, callbackUrl: "/dashboard" };
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInAction(form({ ...fields, code: wrong[i]! }))));
     expect(errorCodes(answers)).toEqual({ INVALID_CREDENTIALS: 5, RATE_LIMITED: 95 });
@@ -90,8 +92,13 @@ describe("100 dashboard sign-ins at once", () => {
 
   test("wrong passwords: 10 are checked, the rest are refused, and then the right password is refused too", async () => {
     const m = await createMerchant();
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInAction(form({ username: m.username, password: `wrong-${i}`, callbackUrl: "/dashboard" }))));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => signInAction(form({ username: m.username, password: `wrong-${i}`, callbackUrl: "/dashboard" }))),
+    );
     expect(errorCodes(answers)).toEqual({ INVALID_CREDENTIALS: 10, RATE_LIMITED: 90 });
-    expect(await signInAction(form({ username: m.username, password: m.password, callbackUrl: "/dashboard" }))).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    expect(await signInAction(form({ username: m.username, password: m.password, callbackUrl: "/dashboard" }))).toMatchObject({
+      ok: false,
+      error: { code: "RATE_LIMITED" },
+    });
   });
 });

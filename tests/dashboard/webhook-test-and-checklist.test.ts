@@ -7,7 +7,6 @@ import { createMerchant } from "../helpers/factories";
 import { startReceiver, type Receiver } from "../webhooks/support";
 import { signInAs } from "./session";
 
-
 const { createEndpointAction, sendTestAction } = await import("@/app/(dashboard)/dashboard/webhooks/actions");
 
 const database = setupTestDatabase();
@@ -65,7 +64,10 @@ describe("dashboard webhooks: the test event's result, and the setup checklist",
 
     receiver.reply(() => ({ status: 204 }));
     const delivered = await sendTestAction(form({ id, event: "payment.pending" }));
-    expect(delivered).toMatchObject({ ok: true, data: { succeeded: true, status_code: 204, error: null, duration_ms: expect.any(Number), attempted_at: expect.any(String) } });
+    expect(delivered).toMatchObject({
+      ok: true,
+      data: { succeeded: true, status_code: 204, error: null, duration_ms: expect.any(Number), attempted_at: expect.any(String) },
+    });
     expect((await setupFacts(database.db, merchant.id)).webhookEndpointDelivered).toBe(true);
 
     // Another merchant's success never ticks this one's checklist.

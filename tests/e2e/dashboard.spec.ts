@@ -54,7 +54,9 @@ function api(request: APIRequestContext, key: string) {
 
 test("the spec's static /api/auth routes still answer next to next-auth's catch-all", async ({ request }) => {
   const username = `api_${suffix}`;
-  const registered = await request.post("/api/auth/register", { data: { username, email: `${username}@example.com`, password: "paper-lantern-4217", shop_name: "API" } });
+  const registered = await request.post("/api/auth/register", {
+    data: { username, email: `${username}@example.com`, password: "paper-lantern-4217", shop_name: "API" },
+  });
   expect(registered.status()).toBe(201);
   expect((await registered.json()).user.username).toBe(username);
   const login = await request.post("/api/auth/login/", { data: { username, password: "paper-lantern-4217" } });
@@ -229,8 +231,11 @@ async function expectNoHorizontalOverflow(page: Page, name: string) {
   const { scrollWidth, clientWidth, widest } = await page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     // The innermost elements sticking out on the right, to name the culprit in the failure.
-    const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5));
-    const describe = (e: Element) => `${e.tagName.toLowerCase()}${e.className ? "." + String(e.className).split(" ").join(".") : ""} (${Math.round(e.getBoundingClientRect().right)} px) "${(e.textContent ?? "").slice(0, 40)}"`;
+    const out = [...document.querySelectorAll("body *")].filter(
+      (e) => e.getBoundingClientRect().right > width + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5),
+    );
+    const describe = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.className ? "." + String(e.className).split(" ").join(".") : ""} (${Math.round(e.getBoundingClientRect().right)} px) "${(e.textContent ?? "").slice(0, 40)}"`;
     return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, widest: out.slice(0, 5).map(describe) };
   });
   expect(scrollWidth, `${name} is ${scrollWidth} px wide in a ${clientWidth} px viewport: ${widest.join("; ")}`).toBeLessThanOrEqual(clientWidth);
@@ -269,13 +274,18 @@ test("every dashboard page, with data, at 390×844 and 1280×800: no sideways sc
       expect(response?.status(), path).toBe(200);
       await expectNoHorizontalOverflow(page, `${path} at ${width} px`);
       const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${path} at ${width} px`).toEqual([]);
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `axe on ${path} at ${width} px`,
+      ).toEqual([]);
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
-test("create order in the dashboard: starts on the chain with a wallet, ends with the payment page link; the webhook test shows its result", async ({ page }) => {
+test("create order in the dashboard: starts on the chain with a wallet, ends with the payment page link; the webhook test shows its result", async ({
+  page,
+}) => {
   await page.goto("/sign-in");
   await page.getByLabel("Username").fill(alice.username);
   await page.getByLabel("Password").fill(alice.password);
@@ -300,7 +310,10 @@ test("create order in the dashboard: starts on the chain with a wallet, ends wit
   await expect(page).toHaveURL(new RegExp(`created=${newOrderId}`));
   await expect(page.locator(`tr[data-order-id="${newOrderId}"]`)).toHaveAttribute("data-highlight", "true");
   await checkPage(page, "orders-create-dialog");
-  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     await page.setViewportSize(size);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `orders page with the dialog at ${size.width} px`).toBeLessThanOrEqual(size.width);
   }

@@ -11,7 +11,11 @@ test.beforeAll(async () => {
 });
 
 async function ethBalance(rpcUrl: string, address: string): Promise<bigint> {
-  const response = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] }) });
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] }),
+  });
   return BigInt(((await response.json()) as { result: string }).result);
 }
 
@@ -29,7 +33,9 @@ test("pays without gas: the wallet only signs, the gateway relays, and the order
   await page.getByRole("button", { name: injectedWalletName }).click();
   await expect(page.getByText(`Connected: ${customer}`)).toBeVisible();
 
-  const relayed = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === `/api/pay/${order.order_id}/gasless/`);
+  const relayed = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname === `/api/pay/${order.order_id}/gasless/`,
+  );
   await page.getByRole("button", { name: "Pay without gas" }).click();
   const hash = ((await (await relayed).json()) as { data: { transaction_hash: string } }).data.transaction_hash;
   expect(hash).toMatch(/^0x[0-9a-f]{64}$/);

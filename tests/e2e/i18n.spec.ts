@@ -101,7 +101,10 @@ for (const device of [
         // Touch screens get the wallet app link: the EIP-681 URI with the amount (12.5 USDC = 12500000 units).
         const openInWallet = page.getByTestId("open-in-wallet");
         if (device.name === "phone") {
-          await expect(openInWallet).toHaveAttribute("href", `ethereum:${(await getPublicOrder(order.order_id)).token.address}@31337/transfer?address=${order.receiving_address}&uint256=12500000`);
+          await expect(openInWallet).toHaveAttribute(
+            "href",
+            `ethereum:${(await getPublicOrder(order.order_id)).token.address}@31337/transfer?address=${order.receiving_address}&uint256=12500000`,
+          );
         } else {
           await expect(openInWallet).toHaveCount(0);
         }
@@ -226,7 +229,13 @@ test.describe("hydrating builds no Intl formatter", () => {
 
   test("the link page's price and total; a new quantity is formatted in the browser", async ({ page }) => {
     await countIntlFormatters(page);
-    const link = await merchantPost("/api/payment-links/", { title: "Sea charts", price_amount: "24.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 3 });
+    const link = await merchantPost("/api/payment-links/", {
+      title: "Sea charts",
+      price_amount: "24.00",
+      price_currency: "EUR",
+      options: [{ blockchain: "base", currency: "USDC" }],
+      max_quantity: 3,
+    });
     await page.goto(`${baseUrl()}/link/${link.data.id}`);
     await expect(page.getByTestId("link-total")).toHaveText("24,00 €");
     await page.getByRole("button", { name: "Eins mehr" }).click();
@@ -240,7 +249,10 @@ test.describe("hydrating builds no Intl formatter", () => {
     const intl = await page.evaluate(
       ({ locales, seconds }) =>
         locales.map((locale) => {
-          const format = new (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat(locale, { style: "digital", hoursDisplay: "auto" });
+          const format = new (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat(locale, {
+            style: "digital",
+            hoursDisplay: "auto",
+          });
           return seconds.map((s) => format.format({ hours: Math.floor(s / 3600), minutes: Math.floor((s % 3600) / 60), seconds: s % 60 }));
         }),
       { locales: [...customerLocales], seconds },

@@ -25,7 +25,10 @@ test("the landing page explains the gateway in three steps and leads to Sign up,
   await page.getByRole("link", { name: "Docs", exact: true }).click();
   await expect(page).toHaveURL(/\/docs$/);
   // Docs and dashboard lead to each other (issue 29).
-  await expect(page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/dashboard");
+  await expect(page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute(
+    "href",
+    "/dashboard",
+  );
 });
 
 test("the API reference at /docs renders the live OpenAPI document with Scalar, from this server alone and without errors", async ({ page }) => {

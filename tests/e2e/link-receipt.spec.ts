@@ -151,7 +151,11 @@ test("a link whose only chain's wallet was switched off says so in the customer'
   });
   const link = (await created.json()) as { data: { id: string } };
   expect(created.status, JSON.stringify(link)).toBe(201);
-  const off = await fetch(`${baseUrl()}/api/merchant-wallets/${wallets.results[0]!.id}/`, { method: "PUT", headers, body: JSON.stringify({ is_active: false }) });
+  const off = await fetch(`${baseUrl()}/api/merchant-wallets/${wallets.results[0]!.id}/`, {
+    method: "PUT",
+    headers,
+    body: JSON.stringify({ is_active: false }),
+  });
   expect(off.status).toBe(200);
   await page.goto(`${baseUrl()}/link/${link.data.id}`);
   await expect(page.getByRole("note")).toHaveText("Bean Shop cannot take payments through this link right now. Contact Bean Shop.");
@@ -160,7 +164,11 @@ test("a link whose only chain's wallet was switched off says so in the customer'
 });
 
 test("a payment link saved with a chain the merchant has no wallet on is refused with 400 WALLET_NOT_CONFIGURED", async () => {
-  const res = await merchantApi("POST", "/api/payment-links/", { title: "Espresso beans 1 kg", amount: "24", options: [{ blockchain: "polygon", currency: "USDC" }] });
+  const res = await merchantApi("POST", "/api/payment-links/", {
+    title: "Espresso beans 1 kg",
+    amount: "24",
+    options: [{ blockchain: "polygon", currency: "USDC" }],
+  });
   expect(res.status).toBe(400);
   expect(res.body.error.code).toBe("WALLET_NOT_CONFIGURED");
 });

@@ -33,43 +33,47 @@ for (const device of [
   test.describe(`on a ${device.name}`, () => {
     test.use(device.use);
 
-    test("a late payment: what arrived, its transaction and what happens next; a reversed payment: the network took it back, awaited again", quietChain, async ({ page }, testInfo) => {
-      test.setTimeout(180_000);
-      // Late: the deadline passes with nothing paid, then 20 USDC arrive.
-      const late = await createOrder(merchant, { amount: "4", expires_at: new Date(Date.now() + 6_000).toISOString() });
-      await expect.poll(async () => (await getPublicOrder(late.order_id)).status, { timeout: 60_000 }).toBe("expired");
-      await sandboxPost(`/api/sandbox/payment-orders/${late.order_id}/pay/`, { amount: "20" });
-      await expect.poll(async () => (await getPublicOrder(late.order_id)).status, { timeout: 60_000 }).toBe("failed");
-      const lateHash = (await getOrder(merchant, late.order_id)).not_counted[0].transaction_hash as string;
+    test(
+      "a late payment: what arrived, its transaction and what happens next; a reversed payment: the network took it back, awaited again",
+      quietChain,
+      async ({ page }, testInfo) => {
+        test.setTimeout(180_000);
+        // Late: the deadline passes with nothing paid, then 20 USDC arrive.
+        const late = await createOrder(merchant, { amount: "4", expires_at: new Date(Date.now() + 6_000).toISOString() });
+        await expect.poll(async () => (await getPublicOrder(late.order_id)).status, { timeout: 60_000 }).toBe("expired");
+        await sandboxPost(`/api/sandbox/payment-orders/${late.order_id}/pay/`, { amount: "20" });
+        await expect.poll(async () => (await getPublicOrder(late.order_id)).status, { timeout: 60_000 }).toBe("failed");
+        const lateHash = (await getOrder(merchant, late.order_id)).not_counted[0].transaction_hash as string;
 
-      await page.goto(`${baseUrl()}/pay/${late.order_id}`);
-      const status = page.getByTestId("status");
-      await expect(status.getByRole("heading", { name: "Payment arrived too late" })).toBeVisible();
-      await expect(status).toContainText("20 USDC arrived after the payment window had closed, so it does not pay this order.");
-      await expect(status).toContainText("can refund it");
-      await expect(page.getByTestId("notice-tx")).toHaveAttribute("title", lateHash);
-      await expectNoAxeViolations(page);
-      await shot(page, testInfo, `${device.name}-late`);
+        await page.goto(`${baseUrl()}/pay/${late.order_id}`);
+        const status = page.getByTestId("status");
+        await expect(status.getByRole("heading", { name: "Payment arrived too late" })).toBeVisible();
+        await expect(status).toContainText("20 USDC arrived after the payment window had closed, so it does not pay this order.");
+        await expect(status).toContainText("can refund it");
+        await expect(page.getByTestId("notice-tx")).toHaveAttribute("title", lateHash);
+        await expectNoAxeViolations(page);
+        await shot(page, testInfo, `${device.name}-late`);
 
-      // Reversed: paid and confirmed, then a reorg takes the block away.
-      const reversed = await createOrder(merchant, { amount: "5" });
-      await sandboxPost(`/api/sandbox/payment-orders/${reversed.order_id}/pay/`, {});
-      await sandboxPost("/api/sandbox/mine/", { blocks: 3, blockchain: "base" });
-      await expect.poll(async () => (await getPublicOrder(reversed.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
-      await page.goto(`${baseUrl()}/pay/${reversed.order_id}`);
-      await expect(page.getByTestId("status").getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
+        // Reversed: paid and confirmed, then a reorg takes the block away.
+        const reversed = await createOrder(merchant, { amount: "5" });
+        await sandboxPost(`/api/sandbox/payment-orders/${reversed.order_id}/pay/`, {});
+        await sandboxPost("/api/sandbox/mine/", { blocks: 3, blockchain: "base" });
+        await expect.poll(async () => (await getPublicOrder(reversed.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
+        await page.goto(`${baseUrl()}/pay/${reversed.order_id}`);
+        await expect(page.getByTestId("status").getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
 
-      await sandboxPost("/api/sandbox/reorg/", { depth: 8, blockchain: "base" });
-      await expect.poll(async () => (await getPublicOrder(reversed.order_id)).payment_reversed, { timeout: 60_000 }).toBe(true);
-      // Opened again (a settled page stops polling): no more "Paid … Thank you!".
-      await page.reload();
-      await expect(page.getByTestId("status").getByRole("heading", { name: "The network reversed this payment" })).toBeVisible();
-      await expect(page.getByTestId("status")).toContainText("waiting for it again");
-      await expect(page.getByTestId("status")).not.toContainText("Thank you");
-      await expect(page.getByTestId("status").getByRole("progressbar")).toHaveCount(0);
-      await expect(page.getByRole("heading", { level: 1 })).toHaveText("The network reversed this payment");
-      await expectNoAxeViolations(page);
-      await shot(page, testInfo, `${device.name}-reversed`);
-    });
+        await sandboxPost("/api/sandbox/reorg/", { depth: 8, blockchain: "base" });
+        await expect.poll(async () => (await getPublicOrder(reversed.order_id)).payment_reversed, { timeout: 60_000 }).toBe(true);
+        // Opened again (a settled page stops polling): no more "Paid … Thank you!".
+        await page.reload();
+        await expect(page.getByTestId("status").getByRole("heading", { name: "The network reversed this payment" })).toBeVisible();
+        await expect(page.getByTestId("status")).toContainText("waiting for it again");
+        await expect(page.getByTestId("status")).not.toContainText("Thank you");
+        await expect(page.getByTestId("status").getByRole("progressbar")).toHaveCount(0);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText("The network reversed this payment");
+        await expectNoAxeViolations(page);
+        await shot(page, testInfo, `${device.name}-reversed`);
+      },
+    );
   });
 }

@@ -50,12 +50,19 @@ for (const device of [
       await expectNoAxeViolations(page);
 
       // The customer picks USDC on polygon: the amount stays, the address and network change.
-      await choice.getByTestId("pay-method").filter({ hasText: /Polygon/ }).click();
+      await choice
+        .getByTestId("pay-method")
+        .filter({ hasText: /Polygon/ })
+        .click();
       await expect(choice.getByRole("radio", { checked: true })).toHaveValue("polygon:USDC");
       await expect(page.getByTestId("address")).toHaveText(polygon.receiving_address);
       await expect(page.getByTestId("amount")).toHaveText(`${polygon.amount} USDC`);
       await expect(page.getByTestId("subline")).toContainText("Polygon");
-      await expect(page.getByRole("img", { name: new RegExp(`QR code to pay ${polygon.amount.replace(".", "\\.")} USDC to the deposit address ${polygon.receiving_address}`) })).toBeVisible();
+      await expect(
+        page.getByRole("img", {
+          name: new RegExp(`QR code to pay ${polygon.amount.replace(".", "\\.")} USDC to the deposit address ${polygon.receiving_address}`),
+        }),
+      ).toBeVisible();
       await expectNoAxeViolations(page);
 
       // ETH on base: another amount, base's address again.
@@ -65,7 +72,10 @@ for (const device of [
       await expect(page.getByTestId("amount")).toContainText("ETH");
 
       // Back to polygon and pay there: the choice goes away, the order is fixed to polygon.
-      await choice.getByTestId("pay-method").filter({ hasText: /Polygon/ }).click();
+      await choice
+        .getByTestId("pay-method")
+        .filter({ hasText: /Polygon/ })
+        .click();
       await expect(choice.getByRole("radio", { checked: true })).toHaveValue("polygon:USDC");
       await sandboxPost(`/api/sandbox/payment-orders/${order.order_id}/pay/`, {});
       await expect.poll(async () => (await getPublicOrder(order.order_id)).method_fixed, { timeout: 30_000 }).toBe(true);

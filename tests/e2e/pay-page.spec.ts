@@ -186,7 +186,9 @@ test("has no serious accessibility violations in the waiting and confirmed state
   await expect(page.getByTestId("status")).toContainText("Waiting for payment");
   const serious = async () => {
     const results = await axeScan(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
-    return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    return results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   };
   expect(await serious()).toEqual([]);
   await page.getByRole("button", { name: "Pay in full" }).click();

@@ -148,7 +148,9 @@ test("a payment after the deadline: the customer is told plainly that the mercha
   await expect.poll(async () => (await getPublicOrder(order.order_id)).failure_reason, { timeout: 40_000 }).toBe("late_payment");
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment arrived too late");
-  await expect(page.getByTestId("status")).toContainText("Lighthouse Books sees this payment on the order and can refund it: leave the address to refund to below.");
+  await expect(page.getByTestId("status")).toContainText(
+    "Lighthouse Books sees this payment on the order and can refund it: leave the address to refund to below.",
+  );
   await expectNothingPayable(page, order.receiving_address);
 });
 
@@ -198,7 +200,13 @@ test("a wallet on another network gets a prompt that switches it, then is offere
   await pay(order.order_id, "5", "5");
   const { blockchain } = await getPublicOrder(order.order_id);
   // Starts on Ethereum mainnet and refuses the switch wagmi asks for while connecting.
-  await page.addInitScript(installInjectedWallet, { rpcUrl: blockchain.rpc_url!, address: walletCustomer, chainId: blockchain.chain_id, startChainId: 1, failFirstSwitch: true });
+  await page.addInitScript(installInjectedWallet, {
+    rpcUrl: blockchain.rpc_url!,
+    address: walletCustomer,
+    chainId: blockchain.chain_id,
+    startChainId: 1,
+    failFirstSwitch: true,
+  });
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   await page.getByRole("button", { name: "Connect wallet" }).click();
   await page.getByRole("button", { name: injectedWalletName }).click();

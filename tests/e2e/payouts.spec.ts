@@ -13,7 +13,9 @@ test("the payouts page pays a batch with the merchant's browser wallet: Sign wit
   const token = (await api("POST", "/api/auth/login/", { username, password })).body.access as string;
   // A wallet on base only for its confirmation threshold (1: the devnet mines a block per transaction, no more).
   const receiving = `0x${randomBytes(20).toString("hex")}`;
-  expect((await api("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: receiving, confirmation_threshold: 1, is_active: true }, token)).status).toBe(201);
+  expect(
+    (await api("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: receiving, confirmation_threshold: 1, is_active: true }, token)).status,
+  ).toBe(201);
   const recipients = [0, 1, 2].map(() => `0x${randomBytes(20).toString("hex")}`);
   const created = await api(
     "POST",

@@ -11,13 +11,17 @@ test("the order page refunds with the merchant's browser wallet: prepare, Sign w
   const password = "correct horse battery staple";
   expect((await api("POST", "/api/auth/register/", { username, email: `${username}@example.com`, password, shop_name: "Refund Shop" })).status).toBe(201);
   const token = (await api("POST", "/api/auth/login/", { username, password })).body.access as string;
-  expect((await api("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: merchantWallet, confirmation_threshold: 1, is_active: true }, token)).status).toBe(201);
+  expect(
+    (await api("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: merchantWallet, confirmation_threshold: 1, is_active: true }, token)).status,
+  ).toBe(201);
   const created = await api("POST", "/api/payment-orders/", { amount: "3", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 }, token);
   const orderId = created.body.data.order_id as string;
   expect((await api("POST", `/api/sandbox/payment-orders/${orderId}/pay/`, {}, token)).status).toBe(201);
   await expect.poll(async () => (await getPublicOrder(orderId)).status, { timeout: 60_000 }).toBe("confirmed");
   // The sandbox sweeper flushes the deposit into the merchant's wallet.
-  await expect.poll(async () => (await api("GET", `/api/payment-orders/${orderId}/`, undefined, token)).body.data.sweep?.status, { timeout: 60_000 }).toBe("succeeded");
+  await expect
+    .poll(async () => (await api("GET", `/api/payment-orders/${orderId}/`, undefined, token)).body.data.sweep?.status, { timeout: 60_000 })
+    .toBe("succeeded");
 
   const { blockchain } = await getPublicOrder(orderId);
   await page.addInitScript(installInjectedWallet, { rpcUrl: blockchain.rpc_url, address: merchantWallet, chainId: blockchain.chain_id });

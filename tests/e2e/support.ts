@@ -22,7 +22,10 @@ export function baseUrl(): string {
  * an iframe keeps the default.
  */
 export function axeScan(page: Page, tags: string[]) {
-  return new AxeBuilder({ page }).withTags(tags).setLegacyMode(page.frames().length === 1).analyze();
+  return new AxeBuilder({ page })
+    .withTags(tags)
+    .setLegacyMode(page.frames().length === 1)
+    .analyze();
 }
 
 /** The customer pages' check: no axe violation of WCAG 2.1 A and AA or of axe's best practices, each listed with its impact. */
@@ -73,7 +76,12 @@ let nonce = Date.now();
 
 /** Configures another wallet of the merchant (e.g. 3 = polygon), threshold 1. */
 export async function addWallet(merchant: Merchant, blockchain: number): Promise<void> {
-  const res = await api("POST", "/api/merchant-wallets/", { blockchain, wallet_address: `0x${randomBytes(20).toString("hex")}`, confirmation_threshold: 1, is_active: true }, merchant.token);
+  const res = await api(
+    "POST",
+    "/api/merchant-wallets/",
+    { blockchain, wallet_address: `0x${randomBytes(20).toString("hex")}`, confirmation_threshold: 1, is_active: true },
+    merchant.token,
+  );
   expectStatus(res, 201, "wallet");
 }
 

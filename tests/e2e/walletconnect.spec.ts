@@ -68,7 +68,13 @@ function pageErrors(page: Page): string[] {
 async function scriptsDuring(page: Page, during: () => Promise<void>): Promise<Array<{ url: string; text: string }>> {
   const seen: Array<Promise<{ url: string; text: string }>> = [];
   const onResponse = (response: import("@playwright/test").Response) => {
-    if (response.request().resourceType() === "script") seen.push(response.text().then((text) => ({ url: response.url(), text }), () => ({ url: response.url(), text: "" })));
+    if (response.request().resourceType() === "script")
+      seen.push(
+        response.text().then(
+          (text) => ({ url: response.url(), text }),
+          () => ({ url: response.url(), text: "" }),
+        ),
+      );
   };
   page.on("response", onResponse);
   await during();

@@ -45,7 +45,8 @@ interface Answer {
   orderId?: string;
 }
 
-const skipReason = backend !== "postgres" ? "PostgreSQL only: PGlite is embedded and cannot go away on its own" : "no PostgreSQL 15 binaries for a private cluster";
+const skipReason =
+  backend !== "postgres" ? "PostgreSQL only: PGlite is embedded and cannot go away on its own" : "no PostgreSQL 15 binaries for a private cluster";
 const scenarios = describe.skipIf(backend !== "postgres" || !privatePostgresAvailable);
 
 beforeAll(async () => {
@@ -58,7 +59,11 @@ beforeAll(async () => {
   await ensureGatewayContracts(devnet.rpcUrl);
   server = await startServer({
     // The devnet is this file's own (DEVNET_RPC_URL), so the state file only has to be a path of its own.
-    database: { env: { DATABASE_URL: cluster.url }, devnetStateFile: path.join(tmpdir(), `gw-outage-devnet-${randomBytes(4).toString("hex")}.json`), drop: async () => {} },
+    database: {
+      env: { DATABASE_URL: cluster.url },
+      devnetStateFile: path.join(tmpdir(), `gw-outage-devnet-${randomBytes(4).toString("hex")}.json`),
+      drop: async () => {},
+    },
     env: {
       DEVNET: "start",
       DEVNET_RPC_URL: devnet.rpcUrl,
@@ -72,8 +77,18 @@ beforeAll(async () => {
     },
   });
   merchant = await signUp(server);
-  expect((await http(server, "POST", "/api/merchant-wallets/", { token: merchant.access, json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 2 } })).status).toBe(201);
-  expect((await http(server, "POST", "/api/webhook-endpoints/", { token: merchant.access, json: { url: receiver.url("/outage"), events: ["payment.confirmed"] } })).status).toBe(201);
+  expect(
+    (
+      await http(server, "POST", "/api/merchant-wallets/", {
+        token: merchant.access,
+        json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 2 },
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (await http(server, "POST", "/api/webhook-endpoints/", { token: merchant.access, json: { url: receiver.url("/outage"), events: ["payment.confirmed"] } }))
+      .status,
+  ).toBe(201);
 }, buildTimeoutMs);
 
 afterAll(async () => {
@@ -87,7 +102,15 @@ async function timedRequest(method: string, path: string, json?: unknown): Promi
   const started = Date.now();
   try {
     const res = await http(server, method, path, { token: merchant.access, json, timeoutMs: 30_000 });
-    return { at: started, ms: Date.now() - started, method, status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), body: res.body };
+    return {
+      at: started,
+      ms: Date.now() - started,
+      method,
+      status: res.status,
+      code: res.body?.error?.code,
+      retryAfter: res.headers.get("retry-after"),
+      body: res.body,
+    };
   } catch {
     return { at: started, ms: Date.now() - started, method, status: 0, retryAfter: null, body: null };
   }
@@ -96,7 +119,13 @@ async function timedRequest(method: string, path: string, json?: unknown): Promi
 /** A customer-facing client: creates an order and reads it back, over and over, until stopped. */
 async function client(answers: Answer[], running: () => boolean): Promise<void> {
   while (running()) {
-    const created = await timedRequest("POST", "/api/payment-orders/", { amount: "1.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
+    const created = await timedRequest("POST", "/api/payment-orders/", {
+      amount: "1.5",
+      currency: "USDC",
+      blockchain: "base",
+      order_info: "{}",
+      nonce: ++nonce,
+    });
     const orderId = created.status === 201 ? (created.body.data.order_id as string) : undefined;
     answers.push({ ...created, orderId, body: undefined } as Answer);
     if (orderId) {
@@ -132,7 +161,11 @@ function withServerWarnings(error: unknown, what: string, logStart: number): Err
 
 /** The server's log lines since `logStart` that match `pattern`. */
 function serverLines(logStart: number, pattern: RegExp): string[] {
-  return server.output().slice(logStart).split("\n").filter((line) => pattern.test(line));
+  return server
+    .output()
+    .slice(logStart)
+    .split("\n")
+    .filter((line) => pattern.test(line));
 }
 
 function countLines(output: string, pattern: RegExp): number {
@@ -148,13 +181,19 @@ async function outage(seconds: number) {
   await waitFor("traffic to flow", async () => answers.filter((a) => a.status === 201).length >= 8, 30_000, 100);
 
   // An order a customer pays on the chain while the database is down (the chain does not wait).
-  const paidDuringOutage = (await timedRequest("POST", "/api/payment-orders/", { amount: "0.01", currency: "ETH", blockchain: "base", order_info: "{}", nonce: ++nonce })).body.data;
+  const paidDuringOutage = (
+    await timedRequest("POST", "/api/payment-orders/", { amount: "0.01", currency: "ETH", blockchain: "base", order_info: "{}", nonce: ++nonce })
+  ).body.data;
   expect(paidDuringOutage?.order_id).toBeDefined();
 
   await cluster.stop();
   const stoppedAt = Date.now();
   // New blocks wake the chain watchers (newHeads), whose ticks now meet the outage.
-  const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[7].privateKey as Hex), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const payer = createWalletClient({
+    account: privateKeyToAccount(devnetAccounts[7].privateKey as Hex),
+    chain: devnetChain,
+    transport: viemHttp(devnet.rpcUrl),
+  });
   const chain = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
   const paymentHash = await payer.sendTransaction({ to: paidDuringOutage.receiving_address as Address, value: parseEther(paidDuringOutage.amount) });
   await chain.waitForTransactionReceipt({ hash: paymentHash });
@@ -174,22 +213,32 @@ async function outage(seconds: number) {
   const restartedAt = Date.now();
 
   let lastAnswer: unknown;
-  const apiBack = await waitFor("an order to be created again", async () => {
-    const res = await timedRequest("POST", "/api/payment-orders/", { amount: "2", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
-    lastAnswer = res.body;
-    return res.status === 201 && res.body.data;
-  }, 60_000, 200).catch((error) => {
+  const apiBack = await waitFor(
+    "an order to be created again",
+    async () => {
+      const res = await timedRequest("POST", "/api/payment-orders/", { amount: "2", currency: "USDC", blockchain: "base", order_info: "{}", nonce: ++nonce });
+      lastAnswer = res.body;
+      return res.status === 201 && res.body.data;
+    },
+    60_000,
+    200,
+  ).catch((error) => {
     throw withServerWarnings(error, `no recovery; last answer ${JSON.stringify(lastAnswer)}`, logStart);
   });
   const apiRecoveredAt = Date.now();
   traffic = false;
   await Promise.all(clients);
   let lastReadiness: unknown;
-  await waitFor("readiness to pass again", async () => {
-    const ready = await probeStatus("/api/health/ready");
-    lastReadiness = ready.body;
-    return ready.status === 200;
-  }, 90_000, 250).catch((error) => {
+  await waitFor(
+    "readiness to pass again",
+    async () => {
+      const ready = await probeStatus("/api/health/ready");
+      lastReadiness = ready.body;
+      return ready.status === 200;
+    },
+    90_000,
+    250,
+  ).catch((error) => {
     throw withServerWarnings(error, `readiness still failing; last answer ${JSON.stringify(lastReadiness)}`, logStart);
   });
   const readyAt = Date.now();
@@ -201,10 +250,15 @@ async function outage(seconds: number) {
   expect(mined.status, JSON.stringify(mined.body)).toBe(200);
   const paidIds = [apiBack.order_id as string, paidDuringOutage.order_id as string];
   for (const id of paidIds) paidOrderIds.add(id);
-  await waitFor("both paid orders to confirm", async () => {
-    const statuses = await Promise.all(paidIds.map(async (id) => (await timedRequest("GET", `/api/payment-orders/${id}/`)).body?.data?.status));
-    return statuses.every((status) => status === "confirmed");
-  }, 90_000, 250);
+  await waitFor(
+    "both paid orders to confirm",
+    async () => {
+      const statuses = await Promise.all(paidIds.map(async (id) => (await timedRequest("GET", `/api/payment-orders/${id}/`)).body?.data?.status));
+      return statuses.every((status) => status === "confirmed");
+    },
+    90_000,
+    250,
+  );
   const confirmedAt = Date.now();
   const confirmedWebhooks = (id: string) =>
     receiver.requests.filter((r) => {
@@ -221,7 +275,7 @@ async function outage(seconds: number) {
   const listStarted = server.output().length;
   let list503s = 0;
   let all: any[] | undefined;
-  for (const deadline = Date.now() + 20_000; !all; ) {
+  for (const deadline = Date.now() + 20_000; !all;) {
     try {
       all = await listAll(server, "/api/payment-orders/", merchant.access);
     } catch (error) {
@@ -250,10 +304,15 @@ async function outage(seconds: number) {
   // Seen once in CI, under load: watch-chain-ethereum's failing streak began with another error than the database's
   // (an RPC call timing out, say: "task failing; retrying with backoff"), and it said it recovered like the others.
   const failedTasks = () => [...linesOf("task failing: database unavailable; retrying with backoff"), ...linesOf("task failing; retrying with backoff")];
-  await waitFor("every task that failed to recover", async () => {
-    const recovered = new Set(linesOf("task recovered"));
-    return failedTasks().every((task) => recovered.has(task));
-  }, 60_000, 250);
+  await waitFor(
+    "every task that failed to recover",
+    async () => {
+      const recovered = new Set(linesOf("task recovered"));
+      return failedTasks().every((task) => recovered.has(task));
+    },
+    60_000,
+    250,
+  );
   const log = server.output().slice(logStart);
   const during = answers.filter((a) => a.at >= stoppedAt && a.at < restartedAt);
   const failures = during.filter((a) => a.status !== 201 && a.status !== 200);
@@ -264,7 +323,8 @@ async function outage(seconds: number) {
   const taskWarnings = linesOf("task failing: database unavailable; retrying with backoff");
   const recovered = linesOf("task recovered");
   const otherFailures = serverLines(logStart, /"msg":"task failing; retrying with backoff"/);
-  if (otherFailures.length > 0) console.log(`[faults] tasks that failed for another reason than the database during the ${seconds} s outage:\n${otherFailures.join("\n")}`);
+  if (otherFailures.length > 0)
+    console.log(`[faults] tasks that failed for another reason than the database during the ${seconds} s outage:\n${otherFailures.join("\n")}`);
 
   printSummary(`database outage ${seconds} s`, {
     acknowledged: acknowledged.length,
@@ -308,11 +368,16 @@ async function outage(seconds: number) {
   // Another reason, but never the database's own errors unrecognised: those must say "database unavailable".
   // (Not any ECONNRESET: the devnet's RPC can reset a connection too; PostgreSQL's are the ones to its port.)
   const databasePort = new URL(cluster.url).port;
-  const databaseError = new RegExp(`(127\\.0\\.0\\.1|localhost):${databasePort}\\b|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|57P0|terminating connection|the database system`, "i");
+  const databaseError = new RegExp(
+    `(127\\.0\\.0\\.1|localhost):${databasePort}\\b|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|57P0|terminating connection|the database system`,
+    "i",
+  );
   expect(otherFailures.filter((line) => databaseError.test(line))).toEqual([]);
   // The lines themselves with the two before (the log line of what was going on) and the six after (its stack), so a failure says what went unhandled.
   const lines = log.split("\n");
-  const unhandled = lines.flatMap((line, at) => (/uncaughtException|unhandledRejection|Cannot read properties of null/.test(line) ? [lines.slice(Math.max(0, at - 2), at + 7).join("\n")] : []));
+  const unhandled = lines.flatMap((line, at) =>
+    /uncaughtException|unhandledRejection|Cannot read properties of null/.test(line) ? [lines.slice(Math.max(0, at - 2), at + 7).join("\n")] : [],
+  );
   expect(unhandled).toEqual([]);
   expect(countLines(log, /"msg":"unhandled error"/)).toBe(0);
   expect(server.child.exitCode).toBeNull();
@@ -331,20 +396,30 @@ scenarios("PostgreSQL outage under a running server", () => {
     expect((await http(server, "GET", "/api/metrics")).status).toBe(401);
     let reportedWatcherErrors = false;
     // The database gauges are read at each scrape: the first after the outages may still meet a connection PostgreSQL's restart closed.
-    const text = await waitFor("a scrape with the database gauges", async () => {
-      const res = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-      expect(res.status).toBe(200);
-      const body = await res.text();
-      // A watcher tick may fail after the outages on a loaded machine (an RPC call timing out, say): what counts is
-      // that its runs succeed again, so wait for a scrape after a good run, and say what failed meanwhile.
-      const watcherErrors = Number(/^gateway_task_consecutive_errors\{task="watch-chain-base"\} (\d+)$/m.exec(body)?.[1] ?? NaN);
-      if (watcherErrors > 0 && !reportedWatcherErrors) {
-        reportedWatcherErrors = true;
-        const warnings = server.output().split("\n").filter((line) => /"level":"(warn|error)"/.test(line) && line.includes("watch-chain-base"));
-        console.log(`[faults] watch-chain-base failed ${watcherErrors} runs in a row after the outages; its last warnings:\n${warnings.slice(-6).join("\n")}`);
-      }
-      return /^gateway_database_up 1$/m.test(body) && /^gateway_chain_lag_blocks\{chain="base"\} \d+$/m.test(body) && watcherErrors === 0 && body;
-    }, 30_000, 500);
+    const text = await waitFor(
+      "a scrape with the database gauges",
+      async () => {
+        const res = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+        expect(res.status).toBe(200);
+        const body = await res.text();
+        // A watcher tick may fail after the outages on a loaded machine (an RPC call timing out, say): what counts is
+        // that its runs succeed again, so wait for a scrape after a good run, and say what failed meanwhile.
+        const watcherErrors = Number(/^gateway_task_consecutive_errors\{task="watch-chain-base"\} (\d+)$/m.exec(body)?.[1] ?? NaN);
+        if (watcherErrors > 0 && !reportedWatcherErrors) {
+          reportedWatcherErrors = true;
+          const warnings = server
+            .output()
+            .split("\n")
+            .filter((line) => /"level":"(warn|error)"/.test(line) && line.includes("watch-chain-base"));
+          console.log(
+            `[faults] watch-chain-base failed ${watcherErrors} runs in a row after the outages; its last warnings:\n${warnings.slice(-6).join("\n")}`,
+          );
+        }
+        return /^gateway_database_up 1$/m.test(body) && /^gateway_chain_lag_blocks\{chain="base"\} \d+$/m.test(body) && watcherErrors === 0 && body;
+      },
+      30_000,
+      500,
+    );
     expect(text).toMatch(/^gateway_chain_head_block\{chain="base"\} \d+$/m);
     expect(text).toMatch(/^gateway_chain_lag_blocks\{chain="base"\} \d+$/m);
     expect(text).toMatch(/^gateway_database_up 1$/m);

@@ -82,9 +82,11 @@ describe.runIf(backend === "pglite")("one provider that limits, for five sandbox
   });
 
   const node = () => createTestClient({ mode: "hardhat", chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
-  const payer = () => createWalletClient({ account: privateKeyToAccount(devnetAccounts[5].privateKey), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
+  const payer = () =>
+    createWalletClient({ account: privateKeyToAccount(devnetAccounts[5].privateKey), chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
   /** Minted straight to the deposit address from outside the gateway (no sandbox tool wakes a watcher). */
-  const mint = (to: Address, amount: string) => payer().writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [to, parseUnits(amount, 6)] });
+  const mint = (to: Address, amount: string) =>
+    payer().writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [to, parseUnits(amount, 6)] });
   /** The provider without its faults: no WebSocket and its round trip only. */
   const onlyRoundTrip = () => {
     proxy.behave(() => "forward");
@@ -155,9 +157,14 @@ describe.runIf(backend === "pglite")("one provider that limits, for five sandbox
     const order = (await api("POST", "/api/payment-orders/", { amount: "7", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 100 })).body.data;
     const testClient = node();
     const snapshot = await testClient.snapshot();
-    const before = await testClient.request({ method: "eth_blockNumber" } as never) as Hex;
+    const before = (await testClient.request({ method: "eth_blockNumber" } as never)) as Hex;
     await mint(order.receiving_address, "7");
-    await waitFor("the payment confirmed", async () => (await api("GET", `/api/payment-orders/${order.order_id}/`)).body?.data?.status === "confirmed", 30_000, 100);
+    await waitFor(
+      "the payment confirmed",
+      async () => (await api("GET", `/api/payment-orders/${order.order_id}/`)).body?.data?.status === "confirmed",
+      30_000,
+      100,
+    );
     const paidHead = BigInt((await testClient.request({ method: "eth_blockNumber" } as never)) as Hex);
     await testClient.revert({ id: snapshot });
     // A longer branch without the payment: its newest block is the one that reveals the reorg.
@@ -185,7 +192,14 @@ describe.runIf(backend === "pglite")("one provider that limits, for five sandbox
           return [];
         }
       });
-    printSummary("reorg through a provider without WebSocket", { acknowledged: 1, found: 1, lost: 0, duplicated: 0, "5xx": 0, noticed_after_s: Math.round(noticedAfter * 10) / 10 });
+    printSummary("reorg through a provider without WebSocket", {
+      acknowledged: 1,
+      found: 1,
+      lost: 0,
+      duplicated: 0,
+      "5xx": 0,
+      noticed_after_s: Math.round(noticedAfter * 10) / 10,
+    });
     expect(seen).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", amount_received: "0", transaction: null });
     expect(noticedAfter, logged.join("\n")).toBeLessThan(3);
   }, 90_000);
@@ -203,7 +217,15 @@ describe.runIf(backend === "pglite")("one provider that limits, for five sandbox
       const [first, second, third] = receiver.requests.map((r) => r.at);
       const gaps = [(second! - first!) / 1000, (third! - second!) / 1000];
       const late = gaps.map((gap, i) => Math.round((gap - retrySchedule[i]!) * 10) / 10);
-      printSummary("webhook retries on schedule", { acknowledged: 1, found: 1, lost: 0, duplicated: 0, "5xx": 0, first_retry_late_s: late[0]!, second_retry_late_s: late[1]! });
+      printSummary("webhook retries on schedule", {
+        acknowledged: 1,
+        found: 1,
+        lost: 0,
+        duplicated: 0,
+        "5xx": 0,
+        first_retry_late_s: late[0]!,
+        second_retry_late_s: late[1]!,
+      });
       for (const [i, gap] of gaps.entries()) {
         expect(gap, `retry ${i + 1}`).toBeGreaterThanOrEqual(retrySchedule[i]! * 0.8 - 0.1);
         expect(gap, `retry ${i + 1}`).toBeLessThanOrEqual(retrySchedule[i]! * 1.2 + 1);

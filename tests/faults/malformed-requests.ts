@@ -43,12 +43,31 @@ const badBodies = [
 ];
 
 const badIds = ["abc", "-1", "0", "1.5", "99999999999999999999", "%00", "%ff", "'%20OR%201=1", "a".repeat(3000), "..%2F..", "1e3", "%20"];
-const badQueryValues = ["", "x", "-1", "0", "1e9", "99999999999999999999", "1.5", "%00", "%F0%9F%99%82", "a".repeat(3000), "pending,confirmed", "'%3B%20DROP%20TABLE%20payment_orders%3B--", "%ff"];
+const badQueryValues = [
+  "",
+  "x",
+  "-1",
+  "0",
+  "1e9",
+  "99999999999999999999",
+  "1.5",
+  "%00",
+  "%F0%9F%99%82",
+  "a".repeat(3000),
+  "pending,confirmed",
+  "'%3B%20DROP%20TABLE%20payment_orders%3B--",
+  "%ff",
+];
 
 /** Each write route with a valid body: every field gets every bad value, and the body every bad shape. */
 function writeRoutes(): Array<{ method: string; path: string; body: Record<string, unknown>; auth?: boolean }> {
   return [
-    { method: "POST", path: "/api/auth/register/", body: { username: "u_malformed", email: "m@example.com", password: "correct horse", shop_name: "S" }, auth: false },
+    {
+      method: "POST",
+      path: "/api/auth/register/",
+      body: { username: "u_malformed", email: "m@example.com", password: "correct horse", shop_name: "S" },
+      auth: false,
+    },
     { method: "POST", path: "/api/auth/login/", body: { username: "nobody", password: "x" }, auth: false },
     { method: "POST", path: "/api/auth/token/refresh/", body: { refresh: "x" }, auth: false },
     { method: "POST", path: "/api/account/rotate-webhook-secret/", body: {} },
@@ -58,23 +77,61 @@ function writeRoutes(): Array<{ method: string; path: string; body: Record<strin
     {
       method: "POST",
       path: "/api/payment-orders/",
-      body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 2, webhook_url: "http://127.0.0.1:9/x", redirect_url: "https://example.com/", expires_at: "2999-01-01T00:00:00Z" },
+      body: {
+        amount: "1",
+        currency: "USDC",
+        blockchain: "base",
+        order_info: "{}",
+        nonce: 2,
+        webhook_url: "http://127.0.0.1:9/x",
+        redirect_url: "https://example.com/",
+        expires_at: "2999-01-01T00:00:00Z",
+      },
     },
-    { method: "POST", path: "/api/payment-orders/", body: { price_amount: "5.00", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: "{}", nonce: 3 } },
+    {
+      method: "POST",
+      path: "/api/payment-orders/",
+      body: { price_amount: "5.00", price_currency: "EUR", currency: "ETH", blockchain: "base", order_info: "{}", nonce: 3 },
+    },
     { method: "PUT", path: "/api/account/", body: { payment_tolerance_bps: 25 } },
-    { method: "POST", path: "/api/payment-links/", body: { title: "t", price_amount: "5.00", price_currency: "USD", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true } },
-    { method: "PUT", path: `/api/payment-links/${ids.link}/`, body: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true } },
+    {
+      method: "POST",
+      path: "/api/payment-links/",
+      body: { title: "t", price_amount: "5.00", price_currency: "USD", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true },
+    },
+    {
+      method: "PUT",
+      path: `/api/payment-links/${ids.link}/`,
+      body: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }], max_quantity: 2, is_active: true },
+    },
     { method: "POST", path: `/api/links/${ids.link}/orders/`, body: { blockchain: "base", currency: "USDC", quantity: 1 }, auth: false },
     { method: "POST", path: `/api/sandbox/payment-orders/${ids.order}/pay/`, body: { amount: "0.5", currency: "USDC" } },
     { method: "POST", path: "/api/sandbox/mine/", body: { blocks: 1, blockchain: "base" } },
     { method: "POST", path: "/api/sandbox/faucet/", body: { address: randomAddress(), currency: "USDC", amount: "1", blockchain: "base" } },
-    { method: "POST", path: "/api/webhook-endpoints/", body: { url: "http://127.0.0.1:9/x", events: ["payment.confirmed"], description: "d", is_active: true } },
-    { method: "PUT", path: `/api/webhook-endpoints/${ids.endpoint}/`, body: { url: "http://127.0.0.1:9/y", events: ["payment.pending"], description: "d", is_active: true } },
+    {
+      method: "POST",
+      path: "/api/webhook-endpoints/",
+      body: { url: "http://127.0.0.1:9/x", events: ["payment.confirmed"], description: "d", is_active: true },
+    },
+    {
+      method: "PUT",
+      path: `/api/webhook-endpoints/${ids.endpoint}/`,
+      body: { url: "http://127.0.0.1:9/y", events: ["payment.pending"], description: "d", is_active: true },
+    },
     { method: "POST", path: `/api/webhook-endpoints/${ids.endpoint}/test/`, body: { event: "payment.confirmed" } },
     { method: "POST", path: `/api/webhook-endpoints/${ids.endpoint}/rotate-secret/`, body: {} },
     { method: "POST", path: `/api/pay/${ids.order}/simulate/`, body: { kind: "partial" }, auth: false },
-    { method: "POST", path: `/api/payment-orders/${ids.order}/refunds/`, body: { amount: "0.5", to_address: randomAddress(), reason: "r", overpaid_only: false } },
-    { method: "POST", path: `/api/pay/${ids.order}/refund-address/`, body: { refund_address: randomAddress(), signature: `0x${"ab".repeat(65)}` }, auth: false },
+    {
+      method: "POST",
+      path: `/api/payment-orders/${ids.order}/refunds/`,
+      body: { amount: "0.5", to_address: randomAddress(), reason: "r", overpaid_only: false },
+    },
+    {
+      method: "POST",
+      path: `/api/pay/${ids.order}/refund-address/`,
+      body: { refund_address: randomAddress(), signature: `0x${"ab".repeat(65)}` },
+      auth: false,
+    },
     { method: "POST", path: ids.inbox!, body: { id: "evt", event: "payment.pending", data: {} }, auth: false },
   ];
 }
@@ -83,7 +140,8 @@ function probes(): Probe[] {
   const out: Probe[] = [];
   for (const route of writeRoutes()) {
     for (const field of Object.keys(route.body)) {
-      for (const value of badValues) out.push({ method: route.method, path: route.path, raw: JSON.stringify({ ...route.body, [field]: value }), auth: route.auth });
+      for (const value of badValues)
+        out.push({ method: route.method, path: route.path, raw: JSON.stringify({ ...route.body, [field]: value }), auth: route.auth });
     }
     for (const raw of badBodies) out.push({ method: route.method, path: route.path, raw, auth: route.auth });
     out.push({ method: route.method, path: route.path, raw: JSON.stringify(route.body), contentType: "text/plain", auth: route.auth });
@@ -147,7 +205,13 @@ async function send(probe: Probe) {
   const headers: Record<string, string> = {};
   if (probe.raw !== undefined) headers["content-type"] = probe.contentType ?? "application/json";
   if (probe.auth !== false) headers.authorization = `Bearer ${merchant.access}`;
-  const response = await fetch(server.url + probe.path, { method: probe.method, headers, body: probe.raw, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  const response = await fetch(server.url + probe.path, {
+    method: probe.method,
+    headers,
+    body: probe.raw,
+    redirect: "manual",
+    signal: AbortSignal.timeout(60_000),
+  });
   const text = await response.text();
   let body: unknown = null;
   try {
@@ -165,10 +229,16 @@ export function malformedRequestSuite(shared: { server(): ServerProcess }) {
       server = shared.server();
       merchant = await signUp(server);
       const token = merchant.access;
-      const wallet = await http(server, "POST", "/api/merchant-wallets/", { token, json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 } });
+      const wallet = await http(server, "POST", "/api/merchant-wallets/", {
+        token,
+        json: { blockchain: 2, wallet_address: randomAddress(), confirmation_threshold: 1 },
+      });
       ids.wallet = String(wallet.body.data.id);
       const order = await waitFor("an order", async () => {
-        const res = await http(server, "POST", "/api/payment-orders/", { token, json: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 } });
+        const res = await http(server, "POST", "/api/payment-orders/", {
+          token,
+          json: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 },
+        });
         return res.status === 201 && res;
       });
       ids.order = order.body.data.order_id;
@@ -176,7 +246,10 @@ export function malformedRequestSuite(shared: { server(): ServerProcess }) {
       ids.endpoint = String(endpoint.body.data.id);
       const key = await http(server, "POST", "/api/api-keys/", { token, json: { name: "k", preset: "read_only" } });
       ids.key = String(key.body.data.id);
-      const link = await http(server, "POST", "/api/payment-links/", { token, json: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }] } });
+      const link = await http(server, "POST", "/api/payment-links/", {
+        token,
+        json: { title: "t", amount: "5", options: [{ blockchain: "base", currency: "USDC" }] },
+      });
       ids.link = String(link.body.data.id);
       const inbox = await http(server, "GET", "/api/sandbox/inbox/", { token });
       ids.inbox = new URL(inbox.body.inbox_url).pathname;
@@ -194,7 +267,8 @@ export function malformedRequestSuite(shared: { server(): ServerProcess }) {
       );
       const serverErrors = results.filter((r) => r.status >= 500);
       const notEnveloped = results.filter((r) => r.status >= 400 && !isErrorEnvelope(r.body));
-      const show = (r: (typeof results)[number]) => `${r.probe.method} ${r.probe.path.slice(0, 120)} ${typeof r.probe.raw === "string" ? r.probe.raw.slice(0, 80) : r.probe.raw ? "<bytes>" : ""} → ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+      const show = (r: (typeof results)[number]) =>
+        `${r.probe.method} ${r.probe.path.slice(0, 120)} ${typeof r.probe.raw === "string" ? r.probe.raw.slice(0, 80) : r.probe.raw ? "<bytes>" : ""} → ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
       printSummary("malformed requests", {
         acknowledged: results.filter((r) => r.status < 300).length,
         found: results.filter((r) => r.status >= 400 && r.status < 500).length,

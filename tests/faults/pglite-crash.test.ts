@@ -25,11 +25,15 @@ afterAll(() => {
 /** Runs the writer until it has acknowledged `acks` more commits, then SIGKILLs it; returns the last acknowledged n. */
 function writeThenKill(acks: number): Promise<{ first: number; last: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...shortLivedWasmFlags, "--conditions=react-server", "--import", "tsx", path.join(__dirname, "fixtures/pglite-writer.ts"), dir], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", GATEWAY_MODE: "sandbox", NODE_ENV: "test", LOG_LEVEL: "silent" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...shortLivedWasmFlags, "--conditions=react-server", "--import", "tsx", path.join(__dirname, "fixtures/pglite-writer.ts"), dir],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", GATEWAY_MODE: "sandbox", NODE_ENV: "test", LOG_LEVEL: "silent" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     let first = -1;
     let last = -1;
@@ -63,39 +67,45 @@ function writeThenKill(acks: number): Promise<{ first: number; last: number; out
 }
 
 describe.skipIf(backend !== "pglite")("embedded PGlite killed mid-write", () => {
-  test("SIGKILL of the writing process, three times: the database opens, every acknowledged commit is there, none half there", { timeout: 240_000 }, async () => {
-    let acknowledged = 0;
-    let lastAcked = 0;
-    for (const acks of [40, 150, 15]) {
-      const round = await writeThenKill(acks);
-      // The previous round's acknowledged commits survived the kill (a commit whose "ack" the kill swallowed may be there too).
-      expect(round.first).toBeGreaterThanOrEqual(lastAcked);
-      acknowledged += round.last - round.first;
-      lastAcked = round.last;
-    }
+  test(
+    "SIGKILL of the writing process, three times: the database opens, every acknowledged commit is there, none half there",
+    { timeout: 240_000 },
+    async () => {
+      let acknowledged = 0;
+      let lastAcked = 0;
+      for (const acks of [40, 150, 15]) {
+        const round = await writeThenKill(acks);
+        // The previous round's acknowledged commits survived the kill (a commit whose "ack" the kill swallowed may be there too).
+        expect(round.first).toBeGreaterThanOrEqual(lastAcked);
+        acknowledged += round.last - round.first;
+        lastAcked = round.last;
+      }
 
-    const database = await openDatabase({ pgliteDir: dir });
-    try {
-      const result = (await database.db.execute(sql`SELECT n, pair_of FROM fault_probe`)) as unknown as { rows: Array<{ n: number; pair_of: number | null }> };
-      const rows = result.rows;
-      const main = new Set(rows.filter((r) => r.pair_of === null).map((r) => r.n));
-      const pairs = new Set(rows.filter((r) => r.pair_of !== null).map((r) => r.pair_of!));
-      const found = [...Array(lastAcked).keys()].map((i) => i + 1).filter((n) => main.has(n)).length;
-      const halfThere = [...main].filter((n) => !pairs.has(n)).length + [...pairs].filter((n) => !main.has(n)).length;
-      // Rows past the last acknowledged n are commits whose acknowledgement the kill swallowed: allowed, if whole.
-      printSummary("PGlite SIGKILL mid-write (3 rounds)", {
-        acknowledged,
-        found,
-        lost: lastAcked - found,
-        duplicated: rows.length - new Set(rows.map((r) => r.n)).size,
-        "5xx": 0,
-        half_written: halfThere,
-        committed_unacknowledged: [...main].filter((n) => n > lastAcked).length,
-      });
-      expect(found).toBe(lastAcked);
-      expect(halfThere).toBe(0);
-    } finally {
-      await database.close();
-    }
-  });
+      const database = await openDatabase({ pgliteDir: dir });
+      try {
+        const result = (await database.db.execute(sql`SELECT n, pair_of FROM fault_probe`)) as unknown as {
+          rows: Array<{ n: number; pair_of: number | null }>;
+        };
+        const rows = result.rows;
+        const main = new Set(rows.filter((r) => r.pair_of === null).map((r) => r.n));
+        const pairs = new Set(rows.filter((r) => r.pair_of !== null).map((r) => r.pair_of!));
+        const found = [...Array(lastAcked).keys()].map((i) => i + 1).filter((n) => main.has(n)).length;
+        const halfThere = [...main].filter((n) => !pairs.has(n)).length + [...pairs].filter((n) => !main.has(n)).length;
+        // Rows past the last acknowledged n are commits whose acknowledgement the kill swallowed: allowed, if whole.
+        printSummary("PGlite SIGKILL mid-write (3 rounds)", {
+          acknowledged,
+          found,
+          lost: lastAcked - found,
+          duplicated: rows.length - new Set(rows.map((r) => r.n)).size,
+          "5xx": 0,
+          half_written: halfThere,
+          committed_unacknowledged: [...main].filter((n) => n > lastAcked).length,
+        });
+        expect(found).toBe(lastAcked);
+        expect(halfThere).toBe(0);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });

@@ -72,7 +72,9 @@ describe("a reorg after crashed, confirmed and processing payments", () => {
     await createWallet(merchantB, { blockchain: 2, confirmation_threshold: 20 });
     await createWallet(merchantC, { blockchain: 2, confirmation_threshold: 6 });
     for (const merchant of [merchantA, merchantB, merchantC]) {
-      expect((await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/faults-reorg") } })).status).toBe(201);
+      expect(
+        (await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/faults-reorg") } })).status,
+      ).toBe(201);
     }
     const orderOf = async (merchant: TestMerchant) => (await createOrder(merchant, { amount: "2", currency: "USDC", blockchain: "base" })).order_id as string;
     const [sweptA, sweptB, crashedA, crashedB] = [await orderOf(merchantA), await orderOf(merchantA), await orderOf(merchantC), await orderOf(merchantC)];
@@ -112,7 +114,9 @@ describe("a reorg after crashed, confirmed and processing payments", () => {
           return new;
         end $$`),
     );
-    await testDb.db.execute(sql.raw(`create trigger faults_refuse_confirm before update on payment_orders for each row execute function faults_refuse_confirm()`));
+    await testDb.db.execute(
+      sql.raw(`create trigger faults_refuse_confirm before update on payment_orders for each row execute function faults_refuse_confirm()`),
+    );
     await testClient.mine({ blocks: 6 });
     await expect(tick()).rejects.toThrow();
     const before = new Map<string, any>();

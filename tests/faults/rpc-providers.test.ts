@@ -125,7 +125,12 @@ describe("several providers misbehaving in turn", () => {
       const health = pool.health();
       expect(health[0]!.rateLimited).toBeGreaterThan(0);
       expect(health[1]!.errors).toBeGreaterThan(0);
-      printSummary("rpc-providers-in-turn", { confirmed: final.filter((o) => o.status === "confirmed").length, duplicated: final.filter((o) => o.transfers > 1).length, failedTicks: watcher.failedTicks, seconds: seconds.toFixed(1) } as never);
+      printSummary("rpc-providers-in-turn", {
+        confirmed: final.filter((o) => o.status === "confirmed").length,
+        duplicated: final.filter((o) => o.transfers > 1).length,
+        failedTicks: watcher.failedTicks,
+        seconds: seconds.toFixed(1),
+      } as never);
     } finally {
       mining = false;
       await miner;
@@ -171,34 +176,38 @@ describe("a head behind the cursor", () => {
 
 describe("a 500-block gap under a 100-block eth_getLogs limit", () => {
   const wordings: LogRefusalWording[] = ["quicknode", "geth", "alchemy", "ankr"];
-  test.each(wordings)("%s's wording: every payment in the gap is found, the limit learned after few refusals", async (wording) => {
-    const merchant = await createMerchant();
-    await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
-    const client = createChainClient(base(), createProviderPool([a.url]).transport);
-    // The cursor at the head first, so the gap is what the next tick scans.
-    await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: false });
-    a.resetCounts();
-    a.limitLogs({ maxBlocks: 100, wording });
-    try {
-      const orderIds: string[] = [];
-      for (let i = 0; i < 4; i++) {
-        const order = await createOrder(merchant, { blockchain: "base", amount: "2", currency: "USDC" });
-        orderIds.push(order.order_id);
-        await pay(merchant, order.order_id);
-        await net.testClient().mine({ blocks: 125 });
+  test.each(wordings)(
+    "%s's wording: every payment in the gap is found, the limit learned after few refusals",
+    async (wording) => {
+      const merchant = await createMerchant();
+      await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
+      const client = createChainClient(base(), createProviderPool([a.url]).transport);
+      // The cursor at the head first, so the gap is what the next tick scans.
+      await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: false });
+      a.resetCounts();
+      a.limitLogs({ maxBlocks: 100, wording });
+      try {
+        const orderIds: string[] = [];
+        for (let i = 0; i < 4; i++) {
+          const order = await createOrder(merchant, { blockchain: "base", amount: "2", currency: "USDC" });
+          orderIds.push(order.order_id);
+          await pay(merchant, order.order_id);
+          await net.testClient().mine({ blocks: 125 });
+        }
+        const result = await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: false });
+        expect(Number(result.scan.toBlock! - result.scan.fromBlock! + 1n)).toBeGreaterThanOrEqual(500);
+        expect((await outcomes(orderIds)).map((o) => [o.status, o.transfers])).toEqual(orderIds.map(() => ["confirmed", 1]));
+        const getLogs = a.calls.filter((c) => c.method === "eth_getLogs").length;
+        const refusals = a.faults.filter((c) => c.method === "eth_getLogs").length;
+        // A stated limit (or Alchemy's suggested range) costs one refusal; Ankr's bare "too wide" a few halvings.
+        expect(refusals).toBeLessThanOrEqual(wording === "ankr" ? 3 : 1);
+        // (The gap is a few blocks over 500: a second chunk of the same tick reads them, one call more.)
+        expect(getLogs - refusals).toBeLessThanOrEqual(wording === "ankr" ? 10 : 6);
+        printSummary(`rpc-logs-limit-${wording}`, { blocks: Number(result.scan.toBlock! - result.scan.fromBlock! + 1n), refusals, getLogs } as never);
+      } finally {
+        a.limitLogs(null);
       }
-      const result = await watchChainTick(testDb.db, base(), client, { checkInternalDeposits: false });
-      expect(Number(result.scan.toBlock! - result.scan.fromBlock! + 1n)).toBeGreaterThanOrEqual(500);
-      expect((await outcomes(orderIds)).map((o) => [o.status, o.transfers])).toEqual(orderIds.map(() => ["confirmed", 1]));
-      const getLogs = a.calls.filter((c) => c.method === "eth_getLogs").length;
-      const refusals = a.faults.filter((c) => c.method === "eth_getLogs").length;
-      // A stated limit (or Alchemy's suggested range) costs one refusal; Ankr's bare "too wide" a few halvings.
-      expect(refusals).toBeLessThanOrEqual(wording === "ankr" ? 3 : 1);
-      // (The gap is a few blocks over 500: a second chunk of the same tick reads them, one call more.)
-      expect(getLogs - refusals).toBeLessThanOrEqual(wording === "ankr" ? 10 : 6);
-      printSummary(`rpc-logs-limit-${wording}`, { blocks: Number(result.scan.toBlock! - result.scan.fromBlock! + 1n), refusals, getLogs } as never);
-    } finally {
-      a.limitLogs(null);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -140,7 +140,11 @@ describe("the devnet goes away under a running server", () => {
     expect((await call("GET", `/api/payment-orders/${orders[0].order_id}/`)).status).toBe(200);
 
     // The chain moves on without the server: customers pay straight to the deposit addresses.
-    const payer = createWalletClient({ account: privateKeyToAccount(devnetAccounts[5].privateKey as Hex), chain: devnetChain, transport: viemHttp(running.devnet.rpcUrl) });
+    const payer = createWalletClient({
+      account: privateKeyToAccount(devnetAccounts[5].privateKey as Hex),
+      chain: devnetChain,
+      transport: viemHttp(running.devnet.rpcUrl),
+    });
     const client = createPublicClient({ chain: devnetChain, transport: viemHttp(running.devnet.rpcUrl) });
     const direct: Hex[] = [];
     for (const o of orders) {
@@ -155,9 +159,15 @@ describe("the devnet goes away under a running server", () => {
       const list = await Promise.all(orders.map((o) => order(o.order_id)));
       return list.every((o) => o.status === "confirmed") && list;
     }).catch((error: Error) => {
-      const warnings = running.server.output().slice(logStart).split("\n").filter((line) => /"level":"(warn|error)"/.test(line));
+      const warnings = running.server
+        .output()
+        .slice(logStart)
+        .split("\n")
+        .filter((line) => /"level":"(warn|error)"/.test(line));
       const orderIds = orders.map((o) => o.order_id).join(", ");
-      throw new Error(`${error.message} (orders ${orderIds}); the server's last warnings since the devnet went away:\n${warnings.slice(-12).join("\n")}`, { cause: error });
+      throw new Error(`${error.message} (orders ${orderIds}); the server's last warnings since the devnet went away:\n${warnings.slice(-12).join("\n")}`, {
+        cause: error,
+      });
     });
     const byOrder = await transfersByOrder();
     const detected = orders.map((o) => byOrder.get(o.order_id) ?? []);

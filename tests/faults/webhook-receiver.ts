@@ -45,16 +45,26 @@ export function flakyReceiverSuite(shared: { server(): ServerProcess; receiver()
       expect((await api("POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {})).status).toBe(201);
 
       type Attempt = { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null };
-      const deliveries = async () => (await api("GET", `/api/webhook-endpoints/${endpointId}/deliveries/`)).body.results as Array<{ status: string; attempts: number; attempt_log: Attempt[] }>;
+      const deliveries = async () =>
+        (await api("GET", `/api/webhook-endpoints/${endpointId}/deliveries/`)).body.results as Array<{
+          status: string;
+          attempts: number;
+          attempt_log: Attempt[];
+        }>;
       // Attempt 2 hangs; once it is in flight the receiver goes down, so attempt 3 is refused.
       await waitFor("the second attempt to arrive (and hang)", async () => receiver.requests.length >= 2, 60_000, 100);
       await receiver.down();
       await waitFor("the third attempt (refused) in the log", async () => ((await deliveries())[0]?.attempt_log.length ?? 0) >= 3, 60_000, 200);
       await receiver.up();
-      const delivery = await waitFor("the delivery to succeed", async () => {
-        const [latest] = await deliveries();
-        return latest?.status === "succeeded" && latest;
-      }, 60_000, 200);
+      const delivery = await waitFor(
+        "the delivery to succeed",
+        async () => {
+          const [latest] = await deliveries();
+          return latest?.status === "succeeded" && latest;
+        },
+        60_000,
+        200,
+      );
 
       const log = delivery.attempt_log;
       expect(log.map((a) => a.status_code)).toEqual([500, null, null, 200]);

@@ -117,8 +117,16 @@ test(
     try {
       // The other merchant's events first, so the doomed endpoint has deliveries in flight early.
       for (const order of otherOrders) await record(other, order, "payment.confirmed");
-      await waitFor("the doomed endpoint's first delivery in flight", async () => (await receivers.refresh(), receivers.requests("doomed").length > 0), 30_000, 20);
-      const deleted = await call(deleteEndpointRoute, "DELETE", `/api/webhook-endpoints/${ids.doomed}/`, { token: other.access, params: { id: String(ids.doomed) } });
+      await waitFor(
+        "the doomed endpoint's first delivery in flight",
+        async () => (await receivers.refresh(), receivers.requests("doomed").length > 0),
+        30_000,
+        20,
+      );
+      const deleted = await call(deleteEndpointRoute, "DELETE", `/api/webhook-endpoints/${ids.doomed}/`, {
+        token: other.access,
+        params: { id: String(ids.doomed) },
+      });
       expect(deleted.status).toBe(200);
 
       // 30 orders, each payment.pending then payment.confirmed, spread over ~3 s while the hang endpoint hangs.
@@ -132,7 +140,13 @@ test(
         const got = new Set(receivers.requests(receiver).map((r) => r.id));
         return [...expected.get(endpointId)!.keys()].every((id) => got.has(id));
       };
-      await waitFor("every event at the healthy, slow and flaky endpoints", async () => (await receivers.refresh(), true) && arrivedOnce("healthy", ids.healthy) && arrivedOnce("slow", ids.slow) && arrivedOnce("flaky", ids.flaky), 90_000, 100);
+      await waitFor(
+        "every event at the healthy, slow and flaky endpoints",
+        async () =>
+          (await receivers.refresh(), true) && arrivedOnce("healthy", ids.healthy) && arrivedOnce("slow", ids.slow) && arrivedOnce("flaky", ids.flaky),
+        90_000,
+        100,
+      );
       // One query per poll: polling must not load the database it measures (PGlite shares this process).
       const idsOf = (...endpointIds: number[]) => endpointIds.flatMap((id) => [...expected.get(id)!.values()].map((e) => e.deliveryId));
       const settled = idsOf(ids.healthy, ids.slow, ids.flaky);
@@ -203,11 +217,18 @@ test(
     const latencies = [...expected.get(ids.healthy)!].map(([id, { recordedAt }]) => arrival.get(id)! - recordedAt).sort((a, b) => a - b);
 
     // The hanging endpoint: every attempt timed out, and says so in the delivery log (API).
-    const log = await call(listDeliveries, "GET", `/api/webhook-endpoints/${ids.hang}/deliveries/?page_size=100`, { token: shop.access, params: { id: String(ids.hang) } });
+    const log = await call(listDeliveries, "GET", `/api/webhook-endpoints/${ids.hang}/deliveries/?page_size=100`, {
+      token: shop.access,
+      params: { id: String(ids.hang) },
+    });
     expect(log.status).toBe(200);
-    const hangAttempts = (log.body.results as Array<{ attempt_log: Array<{ error: string | null; status_code: number | null; duration_ms: number }> }>).flatMap((d) => d.attempt_log);
+    const hangAttempts = (log.body.results as Array<{ attempt_log: Array<{ error: string | null; status_code: number | null; duration_ms: number }> }>).flatMap(
+      (d) => d.attempt_log,
+    );
     expect(hangAttempts.length).toBeGreaterThanOrEqual(orderCount);
-    const timeouts = hangAttempts.filter((a) => a.status_code === null && a.error === `Timed out: no answer within ${timeoutSeconds * 1000} ms.` && a.duration_ms >= timeoutSeconds * 1000 - 50);
+    const timeouts = hangAttempts.filter(
+      (a) => a.status_code === null && a.error === `Timed out: no answer within ${timeoutSeconds * 1000} ms.` && a.duration_ms >= timeoutSeconds * 1000 - 50,
+    );
 
     // Retries keep to the schedule: each gap from one answer to the next attempt is its delay (±20 % jitter) within a second and a half.
     const gaps: Array<{ gap: number; scheduled: number }> = [];

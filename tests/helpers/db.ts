@@ -69,16 +69,19 @@ let pgliteSnapshot: Promise<Blob> | undefined;
  */
 export function migratedPgliteDataDir(): Promise<Blob> {
   pgliteSnapshot ??= (async () => {
-    await onceAcrossProcesses(path.basename(pgliteSnapshotFile), () => existsSync(pgliteSnapshotFile), () =>
-      timed("database: make the migrated PGlite snapshot", async () => {
-        const database = await openDatabase({ pgliteDir: "memory://" });
-        const client = (database.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
-        const dump = await client.dumpDataDir("none");
-        await database.close();
-        const partial = `${pgliteSnapshotFile}.${process.pid}`;
-        writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
-        renameSync(partial, pgliteSnapshotFile);
-      }),
+    await onceAcrossProcesses(
+      path.basename(pgliteSnapshotFile),
+      () => existsSync(pgliteSnapshotFile),
+      () =>
+        timed("database: make the migrated PGlite snapshot", async () => {
+          const database = await openDatabase({ pgliteDir: "memory://" });
+          const client = (database.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+          const dump = await client.dumpDataDir("none");
+          await database.close();
+          const partial = `${pgliteSnapshotFile}.${process.pid}`;
+          writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+          renameSync(partial, pgliteSnapshotFile);
+        }),
     );
     return new Blob([readFileSync(pgliteSnapshotFile)]);
   })();
@@ -98,15 +101,19 @@ const pgliteTemplateDir = path.join(tmpdir(), `gw-pglite-migrated-${migrationsKe
  * for a `next start` child or a second process; remove it with rmSync when done.
  */
 export async function createMigratedPgliteDir(prefix = "gw-server-pglite-"): Promise<string> {
-  await onceAcrossProcesses(path.basename(pgliteTemplateDir), () => existsSync(path.join(pgliteTemplateDir, "PG_VERSION")), async () => {
-    const pgliteDataDir = await migratedPgliteDataDir();
-    const partial = `${pgliteTemplateDir}.${process.pid}`;
-    rmSync(partial, { recursive: true, force: true });
-    const database = await openDatabase({ pgliteDir: partial, pgliteDataDir });
-    await database.close();
-    rmSync(pgliteTemplateDir, { recursive: true, force: true });
-    renameSync(partial, pgliteTemplateDir);
-  });
+  await onceAcrossProcesses(
+    path.basename(pgliteTemplateDir),
+    () => existsSync(path.join(pgliteTemplateDir, "PG_VERSION")),
+    async () => {
+      const pgliteDataDir = await migratedPgliteDataDir();
+      const partial = `${pgliteTemplateDir}.${process.pid}`;
+      rmSync(partial, { recursive: true, force: true });
+      const database = await openDatabase({ pgliteDir: partial, pgliteDataDir });
+      await database.close();
+      rmSync(pgliteTemplateDir, { recursive: true, force: true });
+      renameSync(partial, pgliteTemplateDir);
+    },
+  );
   const dir = path.join(tmpdir(), `${prefix}${randomBytes(6).toString("hex")}`);
   await timed("database: copy the migrated PGlite directory", async () => cpSync(pgliteTemplateDir, dir, { recursive: true }));
   return dir;

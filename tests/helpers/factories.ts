@@ -26,7 +26,9 @@ export interface TestMerchant {
  * merchants made at once from one address meet the per-address sign-in throttle, which counts attempts
  * while they are checked).
  */
-export async function createMerchant(overrides: Partial<{ username: string; email: string; password: string; shop_name: string; ip: string }> = {}): Promise<TestMerchant> {
+export async function createMerchant(
+  overrides: Partial<{ username: string; email: string; password: string; shop_name: string; ip: string }> = {},
+): Promise<TestMerchant> {
   const username = overrides.username ?? uniqueName();
   const input = {
     username,

@@ -30,7 +30,9 @@ export default class ProfileReporter implements Reporter {
       collectMs: Math.round(diagnostic.collectDuration),
       setupMs: Math.round(diagnostic.setupDuration),
       runMs: Math.round(diagnostic.duration),
-      totalMs: Math.round(diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration),
+      totalMs: Math.round(
+        diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration,
+      ),
       endedAt: Date.now(),
     };
     appendFileSync(path.join(dir, "files.jsonl"), JSON.stringify(line) + "\n");

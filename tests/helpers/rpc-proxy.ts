@@ -12,11 +12,7 @@ export interface RpcCall {
  * a hang of any call applies to the whole HTTP request (as a provider's front door does).
  */
 export type RpcBehaviour =
-  | "forward"
-  | "hang"
-  | { rpcError: { code: number; message: string } }
-  | { httpStatus: number; retryAfterSeconds?: number }
-  | { delayMs: number };
+  "forward" | "hang" | { rpcError: { code: number; message: string } } | { httpStatus: number; retryAfterSeconds?: number } | { delayMs: number };
 
 /** How real providers word an eth_getLogs refusal (the scanner must understand each). */
 export const logRefusals = {

@@ -85,7 +85,8 @@ export function freePort(port = 0): Promise<number> {
 
 /** The parent's environment without what vitest and the test projects set, so the child decides for itself. */
 function childEnv(): Record<string, string> {
-  const dropped = /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|DEVNET$|DEVNET_STATE_FILE$|LOG_LEVEL$|NODE_OPTIONS$)/;
+  const dropped =
+    /^(VITEST|TEST$|TEST_|NODE_ENV$|AUTH_SECRET$|DATABASE_URL$|PGLITE_DIR$|GATEWAY_MODE$|JOBS_DRIVER$|DEVNET$|DEVNET_STATE_FILE$|LOG_LEVEL$|NODE_OPTIONS$)/;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !dropped.test(key)) out[key] = value;
   return { ...out, NEXT_TELEMETRY_DISABLED: "1" };

@@ -65,7 +65,10 @@ export async function startSmtpSink() {
       for (;;) {
         const found = messages.filter((m) => m.to.includes(address) && subject.test(m.subject));
         if (found.length >= n) return found[n - 1]!;
-        if (Date.now() > deadline) throw new Error(`no mail #${n} to ${address} matching ${subject} within ${timeoutMs} ms; got: ${messages.map((m) => `${m.to} ${m.subject}`).join("; ")}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no mail #${n} to ${address} matching ${subject} within ${timeoutMs} ms; got: ${messages.map((m) => `${m.to} ${m.subject}`).join("; ")}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

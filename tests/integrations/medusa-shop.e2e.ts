@@ -58,7 +58,8 @@ async function ok(result: Promise<{ status: number; body: any }>, what: string):
   return body;
 }
 
-const gatewayCall = (method: string, path: string, body?: unknown, token = apiKey) => ok(json(gateway.baseUrl, method, path, { token, body }), `${method} ${path}`);
+const gatewayCall = (method: string, path: string, body?: unknown, token = apiKey) =>
+  ok(json(gateway.baseUrl, method, path, { token, body }), `${method} ${path}`);
 const store = (method: string, path: string, body?: unknown) =>
   ok(json(medusa.url, method, path, { headers: { "x-publishable-api-key": publishableKey }, body }), `${method} ${path}`);
 const medusaAdmin = (method: string, path: string, body?: unknown) => ok(json(medusa.url, method, path, { token: adminToken, body }), `${method} ${path}`);
@@ -73,7 +74,8 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n--- medusa (last 4 kB) ---\n${medusa.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n--- medusa (last 4 kB) ---\n${medusa.output().slice(-4000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -85,7 +87,11 @@ function units(amount: string): bigint {
 }
 
 /** Lines of Medusa's log that contain `text`. */
-const logLines = (text: string) => medusa.output().split("\n").filter((line) => line.includes(text));
+const logLines = (text: string) =>
+  medusa
+    .output()
+    .split("\n")
+    .filter((line) => line.includes(text));
 
 /** Waits until Medusa has handled every webhook it took (its Redis event queue is empty). */
 const webhooksHandled = () => until("Medusa's event bus to be idle", () => eventBusIdle(app.run));
@@ -147,17 +153,28 @@ beforeAll(async () => {
 
   // The merchant: an account, a wallet on base, an API key for the plugin, a webhook endpoint at Medusa.
   const username = `medusa_${randomBytes(4).toString("hex")}`;
-  await ok(json(gateway.baseUrl, "POST", "/api/auth/register/", { body: { username, email: `${username}@shop.test`, password: "correct horse battery", shop_name: "Medusa Shop" } }), "register");
+  await ok(
+    json(gateway.baseUrl, "POST", "/api/auth/register/", {
+      body: { username, email: `${username}@shop.test`, password: "correct horse battery", shop_name: "Medusa Shop" },
+    }),
+    "register",
+  );
   access = (await ok(json(gateway.baseUrl, "POST", "/api/auth/login/", { body: { username, password: "correct horse battery" } }), "login")).access;
   await gatewayCall("POST", "/api/merchant-wallets/", { blockchain: 2, wallet_address: merchantWallet, confirmation_threshold: 1 }, access);
   apiKey = (await gatewayCall("POST", "/api/api-keys/", { name: "Medusa store", preset: "create_payments" }, access)).data.key;
   const medusaPort = await freePort();
-  endpoint = (await gatewayCall("POST", "/api/webhook-endpoints/", { url: `http://127.0.0.1:${medusaPort}${hookPath}`, description: "Medusa store" }, access)).data;
+  endpoint = (await gatewayCall("POST", "/api/webhook-endpoints/", { url: `http://127.0.0.1:${medusaPort}${hookPath}`, description: "Medusa store" }, access))
+    .data;
 
   const medusaStarted = performance.now();
   medusa = await startMedusa(
     app,
-    { GATEWAY_URL: gateway.baseUrl, GATEWAY_API_KEY: apiKey, GATEWAY_WEBHOOK_SECRET: endpoint.secret, GATEWAY_PAYMENT_WINDOW_MINUTES: String(paymentWindowMinutes) },
+    {
+      GATEWAY_URL: gateway.baseUrl,
+      GATEWAY_API_KEY: apiKey,
+      GATEWAY_WEBHOOK_SECRET: endpoint.secret,
+      GATEWAY_PAYMENT_WINDOW_MINUTES: String(paymentWindowMinutes),
+    },
     medusaPort,
   );
   timings.push(`medusa start ${Math.round((performance.now() - medusaStarted) / 1000)} s`);
@@ -197,7 +214,14 @@ describe("a Medusa store paid through the gateway", () => {
     paid = await checkout();
     const data = paid.session.data;
     expect(paid.session.status).toBe("pending");
-    expect(data).toMatchObject({ session_id: paid.session.id, status: "pending", price_amount: "19.90", price_currency: "USD", currency: "USDC", blockchain: "base" });
+    expect(data).toMatchObject({
+      session_id: paid.session.id,
+      status: "pending",
+      price_amount: "19.90",
+      price_currency: "USD",
+      currency: "USDC",
+      blockchain: "base",
+    });
     expect(data.order_id).toMatch(/^ORD-/);
     expect(data.payment_url).toBe(`${gateway.baseUrl}/pay/${data.order_id}`);
     expect(data.methods).toEqual([expect.objectContaining({ blockchain: "base", currency: "USDC", receiving_address: data.receiving_address })]);
@@ -249,7 +273,9 @@ describe("a Medusa store paid through the gateway", () => {
     const after = await medusaOrder(paidOrderId);
     expect(after.payment_status).toBe("captured");
     expect(after.payment_collections[0].payments).toHaveLength(1);
-    expect(after.payment_collections[0].payments[0].captures.map((c: any) => c.id)).toEqual(before.payment_collections[0].payments[0].captures.map((c: any) => c.id));
+    expect(after.payment_collections[0].payments[0].captures.map((c: any) => c.id)).toEqual(
+      before.payment_collections[0].payments[0].captures.map((c: any) => c.id),
+    );
 
     // The same event signed with the right secret but ten minutes old: refused as a replay.
     const body = JSON.stringify(confirmed.payload);
@@ -334,6 +360,9 @@ describe("a Medusa store paid through the gateway", () => {
     expect(failed.payment_status).toBe("canceled");
     expect(failed.payment_collections[0].payment_sessions[0].status).toBe("error");
     expect(failed.payment_collections[0].payments).toEqual([]);
-    expect((await gatewayCall("GET", `/api/payment-orders/${underpaid.session.data.order_id}/`)).data).toMatchObject({ status: "failed", failure_reason: "underpaid" });
+    expect((await gatewayCall("GET", `/api/payment-orders/${underpaid.session.data.order_id}/`)).data).toMatchObject({
+      status: "failed",
+      failure_reason: "underpaid",
+    });
   });
 });

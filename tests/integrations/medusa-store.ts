@@ -107,7 +107,11 @@ export async function prepareMedusaApp(): Promise<MedusaApp> {
 
   mkdirSync(path.join(installDir, "runs"), { recursive: true });
   const runDir = mkdtempSync(path.join(installDir, "runs", "run-"));
-  const run = path.basename(runDir).replace(/^run-/, "").toLowerCase().replace(/[^a-z0-9]/g, "");
+  const run = path
+    .basename(runDir)
+    .replace(/^run-/, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
   for (const file of ["medusa-config.js", "seed.js", "package.json"]) cpSync(path.join(appSource, file), path.join(runDir, file));
   const pluginDir = path.join(runDir, "node_modules/@payment-gateway/medusa");
   mkdirSync(pluginDir, { recursive: true });

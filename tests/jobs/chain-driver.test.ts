@@ -54,7 +54,11 @@ describe("local driver with the chain tasks", () => {
     const merchant = await createMerchant();
     const wallet = await createWallet(merchant, { blockchain: 2, confirmation_threshold: 3 });
     const order = await createOrder(merchant, { amount: "9", currency: "USDC", blockchain: "base" });
-    await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     await waitForStatus(merchant, order.order_id, "processing");
     await call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks: 2 } });
     await waitForStatus(merchant, order.order_id, "confirmed");
@@ -104,11 +108,14 @@ describe("local driver with the chain tasks", () => {
   test("an order whose window closes before the watcher's backstop wakes it: it expires on time with no block mined", async () => {
     const watch = chainTasks().find((task) => task.name === taskNames.watchChain("base"))!;
     let lastSleep: number | undefined;
-    const observed = { ...watch, run: async (...args: Parameters<typeof watch.run>) => {
-      const result = await watch.run(...args);
-      lastSleep = result?.nextRunInMs;
-      return result;
-    } };
+    const observed = {
+      ...watch,
+      run: async (...args: Parameters<typeof watch.run>) => {
+        const result = await watch.run(...args);
+        lastSleep = result?.nextRunInMs;
+        return result;
+      },
+    };
     driver = startLocalDriver([observed], { db: testDb.db });
     const unregister = registerKicker(driver);
     // Heads announced (the devnet's WebSocket): a quiet watcher sleeps long, and only the deadline can wake it.
@@ -134,7 +141,11 @@ describe("local driver with the chain tasks", () => {
     expect(await sweeper.run(testDb.db, {})).toEqual({ nextRunInMs: quietSweepMs }); // the first test's sweep is done: nothing pending
 
     // The first test's sweep as if its last attempt had failed: retried in 5 s, not a minute.
-    const [retry] = await testDb.db.update(sweeps).set({ status: "pending", nextAttemptAt: new Date(Date.now() + 5_000) }).where(eq(sweeps.status, "succeeded")).returning();
+    const [retry] = await testDb.db
+      .update(sweeps)
+      .set({ status: "pending", nextAttemptAt: new Date(Date.now() + 5_000) })
+      .where(eq(sweeps.status, "succeeded"))
+      .returning();
     expect(retry).toBeDefined();
     const asleep = (await sweeper.run(testDb.db, {}))?.nextRunInMs ?? 0;
     expect(asleep).toBeGreaterThanOrEqual(1_000);

@@ -11,7 +11,17 @@ import { deliverOnce } from "@/lib/webhooks/deliver-one";
 import { setupTestDatabase } from "../helpers/db";
 import { createMerchant, type TestMerchant } from "../helpers/factories";
 import { call } from "../helpers/request";
-import { attemptRows, deliveryRow, endpointRow, orderFor, recordEventFor, settlePending, specSignatureOk, startReceiver, type Receiver } from "../webhooks/support";
+import {
+  attemptRows,
+  deliveryRow,
+  endpointRow,
+  orderFor,
+  recordEventFor,
+  settlePending,
+  specSignatureOk,
+  startReceiver,
+  type Receiver,
+} from "../webhooks/support";
 
 const database = setupTestDatabase();
 let receiver: Receiver;
@@ -115,7 +125,17 @@ describe("Inngest driver: deliver-webhook (one function run per delivery)", () =
         new InngestTestEngine({ function: failureFn, transformCtx: (ctx) => ({ ...mockCtx(ctx), error: new Error("retries exhausted") }) }).execute(options),
     };
     const failed = (deliveryId: number) => ({
-      events: [{ name: "inngest/function.failed", data: { event: { name: "gateway/webhook.delivery-due", data: { deliveryId } }, error: { message: "retries exhausted", name: "Error" }, function_id: "deliver-webhook", run_id: "01TEST" } }] as [any],
+      events: [
+        {
+          name: "inngest/function.failed",
+          data: {
+            event: { name: "gateway/webhook.delivery-due", data: { deliveryId } },
+            error: { message: "retries exhausted", name: "Error" },
+            function_id: "deliver-webhook",
+            run_id: "01TEST",
+          },
+        },
+      ] as [any],
     });
 
     const pending = await deliveryFor("/inngest-exhausted");
@@ -165,7 +185,11 @@ describe("Inngest driver: dispatching due deliveries", () => {
     expect(count).toBeGreaterThanOrEqual(1);
     const mine = sent.filter((e) => e.data.deliveryId === id);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ name: "gateway/webhook.delivery-due", data: { deliveryId: id }, id: expect.stringMatching(new RegExp(`^webhook-delivery-${id}-\\d+$`)) });
+    expect(mine[0]).toMatchObject({
+      name: "gateway/webhook.delivery-due",
+      data: { deliveryId: id },
+      id: expect.stringMatching(new RegExp(`^webhook-delivery-${id}-\\d+$`)),
+    });
     expect((await deliveryRow(database.db, id)).nextAttemptAt).toBeNull();
     // Already handed over: not sent twice.
     const again: any[] = [];

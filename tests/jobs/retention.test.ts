@@ -67,11 +67,20 @@ describe("retention", () => {
     const left = rowsOf(await testDb.db.execute(sql`select message_id from webhook_deliveries where merchant_id = ${m}`)).map((r) => String(r.message_id));
     expect(left.filter((id) => id.includes("old"))).toEqual([]);
     for (const kind of ["recent", "failed", "pending"]) expect(left.filter((id) => id.includes(kind))).toHaveLength(7);
-    expect(await count(sql`select count(*) as n from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ${m}`)).toBe(21);
-    expect(await count(sql`select count(*) as n from webhook_attempts a where not exists (select 1 from webhook_deliveries d where d.id = a.delivery_id)`)).toBe(0);
+    expect(await count(sql`select count(*) as n from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ${m}`)).toBe(
+      21,
+    );
+    expect(
+      await count(sql`select count(*) as n from webhook_attempts a where not exists (select 1 from webhook_deliveries d where d.id = a.delivery_id)`),
+    ).toBe(0);
 
     // Nothing left to do: one short batch per kind.
-    expect(await runRetention(testDb.db, { now, batchSize: 3, deliveredWebhookDays: 30 })).toEqual({ idempotencyKeys: 0, sessions: 0, deliveredWebhooks: 0, batches: 3 });
+    expect(await runRetention(testDb.db, { now, batchSize: 3, deliveredWebhookDays: 30 })).toEqual({
+      idempotencyKeys: 0,
+      sessions: 0,
+      deliveredWebhooks: 0,
+      batches: 3,
+    });
   });
 
   test("the retention period is the setting: deliveries delivered 26 hours ago go with a 1-day period", async () => {
@@ -89,7 +98,12 @@ describe("retention", () => {
     await seed(merchant, new Date(), 4);
     const controller = new AbortController();
     controller.abort();
-    expect(await runRetention(testDb.db, { batchSize: 2, signal: controller.signal })).toEqual({ idempotencyKeys: 0, sessions: 0, deliveredWebhooks: 0, batches: 0 });
+    expect(await runRetention(testDb.db, { batchSize: 2, signal: controller.signal })).toEqual({
+      idempotencyKeys: 0,
+      sessions: 0,
+      deliveredWebhooks: 0,
+      batches: 0,
+    });
   });
 
   test("is a task of the job driver", () => {

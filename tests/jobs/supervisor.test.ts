@@ -189,7 +189,11 @@ describe("health and metrics", () => {
     await until("a first tick", () => stateOf("test-idle-minute")?.lastSuccessAt);
     const ready = await call(readiness, "GET", "/api/health/ready");
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: "ready", failed: [], checks: { database: { status: "ok" }, workers: { status: "ok", driver: "local", stale: [] } } });
+    expect(ready.body).toMatchObject({
+      status: "ready",
+      failed: [],
+      checks: { database: { status: "ok" }, workers: { status: "ok", driver: "local", stale: [] } },
+    });
     expect(ready.body.checks.workers.tasks).toContainEqual(expect.objectContaining({ task: "test-idle-minute", consecutive_errors: 0 }));
 
     // The loop said it would sleep 60 s: still fine just before 60 s + the grace, overdue just after.

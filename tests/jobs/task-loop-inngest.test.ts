@@ -14,7 +14,10 @@ import { call } from "../helpers/request";
 setupTestDatabase();
 setupTestDevnet();
 
-const loopEvent = (task: string, consecutiveErrors?: number) => ({ name: "gateway/task.loop-requested", data: consecutiveErrors === undefined ? { task } : { task, consecutiveErrors } });
+const loopEvent = (task: string, consecutiveErrors?: number) => ({
+  name: "gateway/task.loop-requested",
+  data: consecutiveErrors === undefined ? { task } : { task, consecutiveErrors },
+});
 const mockedSideSteps = () => [
   { id: "wait", handler: () => undefined },
   { id: "schedule-next", handler: () => ({ ids: ["next"] }) },
@@ -25,7 +28,11 @@ describe("Inngest driver: the task loop", () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, confirmation_threshold: 1 });
     const order = await createOrder(merchant, { amount: "4", currency: "USDC", blockchain: "base" });
-    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(paid.status).toBe(201);
 
     const engine = new InngestTestEngine({ function: taskLoop });
@@ -52,9 +59,15 @@ describe("Inngest driver: the task loop", () => {
 
   test("the cron starter asks every chain's watcher to loop", async () => {
     const engine = new InngestTestEngine({ function: startTaskLoops });
-    const { result, ctx } = await engine.execute({ events: [{ name: "inngest/scheduled.timer", data: {} }], steps: [{ id: "start", handler: () => ({ ids: [] }) }] });
+    const { result, ctx } = await engine.execute({
+      events: [{ name: "inngest/scheduled.timer", data: {} }],
+      steps: [{ id: "start", handler: () => ({ ids: [] }) }],
+    });
     const watchers = ["ethereum", "base", "polygon", "arbitrum", "optimism"].map((slug) => taskNames.watchChain(slug));
-    expect(ctx.step.sendEvent).toHaveBeenCalledWith("start", expect.arrayContaining([expect.objectContaining({ data: { task: taskNames.watchChain("base") } })]));
+    expect(ctx.step.sendEvent).toHaveBeenCalledWith(
+      "start",
+      expect.arrayContaining([expect.objectContaining({ data: { task: taskNames.watchChain("base") } })]),
+    );
     expect(result).toEqual({ started: watchers });
   });
 
@@ -111,7 +124,10 @@ describe("Inngest driver: the task loop", () => {
     const plain = defineTask({ name: "plain", intervalMs: 60_000, async run() {} });
     const looped = defineTask({ name: "looped", intervalMs: 1_000, inngestFunction: taskLoopFunctionId, async run() {} });
     const engine = new InngestTestEngine({ function: startTaskLoopsFunction(() => [plain, looped] as AnyTask[]) });
-    const { result } = await engine.execute({ events: [{ name: "inngest/scheduled.timer", data: {} }], steps: [{ id: "start", handler: () => ({ ids: [] }) }] });
+    const { result } = await engine.execute({
+      events: [{ name: "inngest/scheduled.timer", data: {} }],
+      steps: [{ id: "start", handler: () => ({ ids: [] }) }],
+    });
     expect(result).toEqual({ started: ["looped"] });
   });
 });

@@ -42,7 +42,8 @@ describe("the OpenAPI document", () => {
     for (const [path, item] of Object.entries<any>(openApiDocument.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
         const pointer = `doc#/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}`;
-        if (operation.requestBody) expect(() => ajv.getSchema(`${pointer}/requestBody/content/application~1json/schema`), `${method} ${path} body`).not.toThrow();
+        if (operation.requestBody)
+          expect(() => ajv.getSchema(`${pointer}/requestBody/content/application~1json/schema`), `${method} ${path} body`).not.toThrow();
         for (const status of Object.keys(operation.responses)) {
           if (!operation.responses[status].content) continue;
           expect(() => ajv.getSchema(`${pointer}/responses/${status}/content/application~1json/schema`), `${method} ${path} ${status}`).not.toThrow();
@@ -89,13 +90,24 @@ describe("the OpenAPI document", () => {
       if (route.params) {
         expect(documentedErrorCodes(key, 404), key).toContain("NOT_FOUND");
         const names = [...splitRouteKey(key).path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-        const pathParams = documentedOperation(key).parameters.filter((p: any) => p.in === "path").map((p: any) => p.name);
+        const pathParams = documentedOperation(key)
+          .parameters.filter((p: any) => p.in === "path")
+          .map((p: any) => p.name);
         expect(pathParams.sort(), key).toEqual(names.sort());
       }
       for (const code of doc.errors ?? []) expect(documentedErrorCodes(key, statusOf(code)), `${key} ${code}`).toContain(code);
     }
     expect(documentedErrorCodes("POST /api/payment-orders", 400).sort()).toEqual(
-      ["VALIDATION_ERROR", "INVALID_AMOUNT", "UNSUPPORTED_CURRENCY", "INVALID_BLOCKCHAIN", "WALLET_NOT_CONFIGURED", "DUPLICATE_NONCE", "INVALID_ORDER_INFO", "UNSUPPORTED_PRICE_CURRENCY"].sort(),
+      [
+        "VALIDATION_ERROR",
+        "INVALID_AMOUNT",
+        "UNSUPPORTED_CURRENCY",
+        "INVALID_BLOCKCHAIN",
+        "WALLET_NOT_CONFIGURED",
+        "DUPLICATE_NONCE",
+        "INVALID_ORDER_INFO",
+        "UNSUPPORTED_PRICE_CURRENCY",
+      ].sort(),
     );
   });
 
@@ -128,7 +140,9 @@ describe("the OpenAPI document", () => {
       expect(schema, url).toContain('"format":"uri"');
       expect(schema, url).toContain('"pattern":"^https?://"');
     }
-    expect(JSON.stringify(documentedOperation("POST /api/webhook-endpoints").requestBody.content["application/json"].schema.properties.url)).toContain('"pattern":"^https?://"');
+    expect(JSON.stringify(documentedOperation("POST /api/webhook-endpoints").requestBody.content["application/json"].schema.properties.url)).toContain(
+      '"pattern":"^https?://"',
+    );
     // The 64 KiB cap on every body.
     for (const route of apiRoutes.filter((r) => r.body)) {
       expect(documentedOperation(routeKeyOf(route)).requestBody.description, routeKeyOf(route)).toContain(`${maxBodyBytes} bytes`);

@@ -37,7 +37,9 @@ describe("examples/merchant-backend against next start", () => {
     const anonymous = createGatewayClient({ baseUrl: server.url });
     const username = `example_${Date.now()}`;
     const registered = unwrap(
-      await anonymous.POST("/api/auth/register", { body: { username, email: `${username}@example.com`, password: "correct horse battery", shop_name: "Example" } }),
+      await anonymous.POST("/api/auth/register", {
+        body: { username, email: `${username}@example.com`, password: "correct horse battery", shop_name: "Example" },
+      }),
     );
     secrets.push(registered.webhook_secret);
     access = unwrap(await anonymous.POST("/api/auth/login", { body: { username, password: "correct horse battery" } })).access;
@@ -103,7 +105,12 @@ describe("examples/merchant-backend against next start", () => {
 
   test("the receiver refuses tampered, wrongly keyed and stale webhooks, and acknowledges duplicates once", async () => {
     const secret = secrets[1]!;
-    const body = JSON.stringify({ id: "evt_example1", event: "payment.failed", created_at: new Date().toISOString(), data: { order_id: "ORD-EXAMPLE1", status: "failed" } });
+    const body = JSON.stringify({
+      id: "evt_example1",
+      event: "payment.failed",
+      created_at: new Date().toISOString(),
+      data: { order_id: "ORD-EXAMPLE1", status: "failed" },
+    });
     const now = Math.floor(Date.now() / 1000);
     const post = (payload: string, headers: Record<string, string>) =>
       fetch(`${backend.url}/webhooks`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: payload });
@@ -125,7 +132,10 @@ describe("examples/merchant-backend against next start", () => {
     const shop = await startMerchantBackend({ gateway: gatewayClient(server.url, apiKey), webhookSecrets: shopSecrets, log: () => {} });
     try {
       shopSecrets.push(unwrap(await login.POST("/api/webhook-endpoints", { body: { url: `${shop.url}/webhooks` } })).data.secret);
-      const checkout = await fetch(`${shop.url}/checkout`, { method: "POST", body: JSON.stringify({ price: "10.50", price_currency: "USD", items: [{ sku: "W-2" }] }) });
+      const checkout = await fetch(`${shop.url}/checkout`, {
+        method: "POST",
+        body: JSON.stringify({ price: "10.50", price_currency: "USD", items: [{ sku: "W-2" }] }),
+      });
       expect(checkout.status).toBe(201);
       const placed = (await checkout.json()) as { order_id: string; payment_url: string; status: string; methods: unknown[] };
       expect(placed).toMatchObject({ status: "awaiting_payment", payment_url: expect.stringContaining(`/pay/${placed.order_id}`) });
@@ -140,7 +150,11 @@ describe("examples/merchant-backend against next start", () => {
       expect(await (await fetch(`${shop.url}/orders/${placed.order_id}`)).json()).toEqual({ order_id: placed.order_id, status: "paid" });
 
       // A refund of 2.5 USDC to the wallet that paid; the same request again (same refund id) refunds nothing more.
-      const refund = () => fetch(`${shop.url}/orders/${placed.order_id}/refund`, { method: "POST", body: JSON.stringify({ amount: "2.5", refund_id: "r-1", reason: "returned" }) });
+      const refund = () =>
+        fetch(`${shop.url}/orders/${placed.order_id}/refund`, {
+          method: "POST",
+          body: JSON.stringify({ amount: "2.5", refund_id: "r-1", reason: "returned" }),
+        });
       const first = await refund();
       expect(first.status).toBe(201);
       const made = (await first.json()) as { refund_id: number; amount: string; to_address: string; transaction: { chainId: number } };

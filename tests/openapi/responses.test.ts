@@ -82,7 +82,10 @@ async function check(route: string, handler: Handler, options: Parameters<typeof
 describe("authentication and account", () => {
   test("register, login, refresh, verify: bare bodies as documented; and their errors", async () => {
     const username = uniqueName("doc");
-    await check("POST /api/auth/register", register, { status: 201, body: { username, email: `${username}@example.com`, password: "correct horse battery", shop_name: "Docs" } });
+    await check("POST /api/auth/register", register, {
+      status: 201,
+      body: { username, email: `${username}@example.com`, password: "correct horse battery", shop_name: "Docs" },
+    });
     await check("POST /api/auth/register", register, { status: 400, body: { username: "x" } });
     const loggedIn = await check("POST /api/auth/login", login, { status: 200, body: { username, password: "correct horse battery" } });
     await check("POST /api/auth/login", login, { status: 401, body: { username, password: "wrong password!" } });
@@ -109,7 +112,11 @@ describe("authentication and account", () => {
     await check("POST /api/account/second-factor/totp", beginTotp, { status: 400, token: m.access, body: { reauth: { password: "wrong password" } } });
     const begun = await check("POST /api/account/second-factor/totp", beginTotp, { status: 201, token: m.access, body: { reauth: { password: m.password } } });
     const secret = begun.body.data.secret as string;
-    const confirmed = await check("POST /api/account/second-factor/totp/confirm", confirmTotp, { status: 200, token: m.access, body: { code: codeFor(secret) } });
+    const confirmed = await check("POST /api/account/second-factor/totp/confirm", confirmTotp, {
+      status: 200,
+      token: m.access,
+      body: { code: codeFor(secret) },
+    });
     const [recovery1, recovery2] = confirmed.body.data.recovery_codes as string[];
     await check("POST /api/account/second-factor/totp", beginTotp, { status: 409, token: m.access, body: { reauth: { password: m.password } } });
     const first = await check("POST /api/auth/login", login, { status: 401, body: { username: m.username, password: m.password } });
@@ -117,13 +124,24 @@ describe("authentication and account", () => {
     await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 401, body: { challenge: "not-a-challenge", code: "123456" } });
     await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 400, body: { challenge: first.body.second_factor.challenge } });
     // One TOTP code a 30 s step: recovery codes cover the remaining steps without waiting.
-    await check("POST /api/auth/login/second-factor", loginSecondFactor, { status: 200, body: { challenge: first.body.second_factor.challenge, code: recovery1 } });
+    await check("POST /api/auth/login/second-factor", loginSecondFactor, {
+      status: 200,
+      body: { challenge: first.body.second_factor.challenge, code: recovery1 },
+    });
     await check("POST /api/account/second-factor/totp/disable", disableTotp, { status: 400, token: m.access, body: { reauth: { password: m.password } } });
-    await check("POST /api/account/second-factor/totp/disable", disableTotp, { status: 200, token: m.access, body: { reauth: { password: m.password, code: recovery2 } } });
+    await check("POST /api/account/second-factor/totp/disable", disableTotp, {
+      status: 200,
+      token: m.access,
+      body: { reauth: { password: m.password, code: recovery2 } },
+    });
   });
 
   test("API keys: create, list, revoke, and 404 for an unknown key", async () => {
-    const created = await check("POST /api/api-keys", createKey, { status: 201, token: merchant.access, body: { name: "docs", permissions: ["read"], expires_at: "2099-01-01T00:00:00Z" } });
+    const created = await check("POST /api/api-keys", createKey, {
+      status: 201,
+      token: merchant.access,
+      body: { name: "docs", permissions: ["read"], expires_at: "2099-01-01T00:00:00Z" },
+    });
     await check("POST /api/api-keys", createKey, { status: 400, token: merchant.access, body: { name: "docs" } });
     await check("GET /api/api-keys", listKeys, { status: 200, token: merchant.access, query: { page_size: 2 } });
     await check("DELETE /api/api-keys/[id]", revokeKey, { status: 200, token: merchant.access, params: { id: String(created.body.data.id) } });
@@ -141,11 +159,24 @@ describe("wallets, orders, transactions", () => {
     }); // WALLET_NOT_CONFIGURED
     // A payout address is added with a login; an API key, even a full-access one, is 403 (issue 13).
     await check("POST /api/merchant-wallets", createWallet, { status: 403, token: fullKey, body: { blockchain: 2, wallet_address: randomAddress() } });
-    const wallet = await check("POST /api/merchant-wallets", createWallet, { status: 201, token: merchant.access, body: { blockchain: 2, wallet_address: randomAddress() } });
-    await check("POST /api/merchant-wallets", createWallet, { status: 400, token: merchant.access, body: { blockchain: 999, wallet_address: randomAddress() } });
+    const wallet = await check("POST /api/merchant-wallets", createWallet, {
+      status: 201,
+      token: merchant.access,
+      body: { blockchain: 2, wallet_address: randomAddress() },
+    });
+    await check("POST /api/merchant-wallets", createWallet, {
+      status: 400,
+      token: merchant.access,
+      body: { blockchain: 999, wallet_address: randomAddress() },
+    });
     await check("POST /api/merchant-wallets", createWallet, { status: 403, token: readKey, body: { blockchain: 2, wallet_address: randomAddress() } });
     await check("GET /api/merchant-wallets", listWallets, { status: 200, token: readKey });
-    await check("PUT /api/merchant-wallets/[id]", updateWallet, { status: 200, token: fullKey, params: { id: String(wallet.body.data.id) }, body: { confirmation_threshold: 2 } });
+    await check("PUT /api/merchant-wallets/[id]", updateWallet, {
+      status: 200,
+      token: fullKey,
+      params: { id: String(wallet.body.data.id) },
+      body: { confirmation_threshold: 2 },
+    });
     await check("PUT /api/merchant-wallets/[id]", updateWallet, { status: 404, token: fullKey, params: { id: "999999" }, body: { is_active: true } });
 
     const body = { amount: "10.50", currency: "USDC", blockchain: "base", order_info: '{"cart":"A-1"}', nonce: 7, webhook_url: receiverUrl };
@@ -168,7 +199,11 @@ describe("wallets, orders, transactions", () => {
     await check("GET /api/pay/[orderId]", publicOrder, { status: 404, params: { orderId: "ORD-NOPE" } });
 
     await check("GET /api/transactions", listTransactions, { status: 200, token: readKey, query: { status: "confirmed" } });
-    await check("GET /api/transactions/[transactionHash]", getTransaction, { status: 404, token: readKey, params: { transactionHash: `0x${"ab".repeat(32)}` } });
+    await check("GET /api/transactions/[transactionHash]", getTransaction, {
+      status: 404,
+      token: readKey,
+      params: { transactionHash: `0x${"ab".repeat(32)}` },
+    });
   });
 
   test("429 RATE_LIMITED with retry_after once the plan's limit is used up", async () => {
@@ -182,18 +217,36 @@ describe("wallets, orders, transactions", () => {
 
 describe("webhooks and the sandbox", () => {
   test("endpoints: create, read, update, test, deliveries, redeliver, rotate, delete; events and the inbox", async () => {
-    const created = await check("POST /api/webhook-endpoints", createEndpoint, { status: 201, token: merchant.access, body: { url: receiverUrl, description: "docs" } });
+    const created = await check("POST /api/webhook-endpoints", createEndpoint, {
+      status: 201,
+      token: merchant.access,
+      body: { url: receiverUrl, description: "docs" },
+    });
     await check("POST /api/webhook-endpoints", createEndpoint, { status: 400, token: merchant.access, body: { url: "" } });
     const id = String(created.body.data.id);
     await check("GET /api/webhook-endpoints", listEndpoints, { status: 200, token: merchant.access });
     await check("GET /api/webhook-endpoints/[id]", getEndpoint, { status: 200, token: merchant.access, params: { id } });
     await check("GET /api/webhook-endpoints/[id]", getEndpoint, { status: 403, token: readKey, params: { id } });
-    await check("PUT /api/webhook-endpoints/[id]", updateEndpoint, { status: 200, token: merchant.access, params: { id }, body: { events: ["payment.confirmed"] } });
-    const sent = await check("POST /api/webhook-endpoints/[id]/test", testEndpoint, { status: 200, token: merchant.access, params: { id }, body: { event: "payment.confirmed" } });
+    await check("PUT /api/webhook-endpoints/[id]", updateEndpoint, {
+      status: 200,
+      token: merchant.access,
+      params: { id },
+      body: { events: ["payment.confirmed"] },
+    });
+    const sent = await check("POST /api/webhook-endpoints/[id]/test", testEndpoint, {
+      status: 200,
+      token: merchant.access,
+      params: { id },
+      body: { event: "payment.confirmed" },
+    });
     expect(sent.body.data.succeeded).toBe(true);
     const log = await check("GET /api/webhook-endpoints/[id]/deliveries", deliveries, { status: 200, token: merchant.access, params: { id } });
     expect(log.body.results.length).toBeGreaterThan(0);
-    await check("POST /api/webhook-deliveries/[id]/redeliver", redeliver, { status: 200, token: merchant.access, params: { id: String(log.body.results[0].id) } });
+    await check("POST /api/webhook-deliveries/[id]/redeliver", redeliver, {
+      status: 200,
+      token: merchant.access,
+      params: { id: String(log.body.results[0].id) },
+    });
     await check("POST /api/webhook-deliveries/[id]/redeliver", redeliver, { status: 404, token: merchant.access, params: { id: "999999" } });
     await check("POST /api/webhook-endpoints/[id]/rotate-secret", rotateEndpointSecret, { status: 200, token: merchant.access, params: { id } });
     await check("GET /api/events", events, { status: 200, token: readKey });

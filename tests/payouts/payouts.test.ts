@@ -445,7 +445,14 @@ describe("payouts", () => {
     await loadSanctionsList(testDb.db, readFileSync(path.join(__dirname, "../screening/fixtures/sdn-sample.xml"), "utf8"));
     const merchant = await merchantWithWallet();
     const listed = "0x00000000000000000000000000000000005eed02";
-    const refused = await create(merchant.access, { blockchain: "base", currency: "USDC", legs: [{ address: randomAddress(), amount: "1" }, { address: listed, amount: "2" }] });
+    const refused = await create(merchant.access, {
+      blockchain: "base",
+      currency: "USDC",
+      legs: [
+        { address: randomAddress(), amount: "1" },
+        { address: listed, amount: "2" },
+      ],
+    });
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "SANCTIONED_ADDRESS", details: { "legs.1.address": [expect.stringContaining("sanctions list")] } });
     expect(Object.keys(refused.body.error.details)).toEqual(["legs.1.address"]);

@@ -26,12 +26,19 @@ describe("consume", () => {
 
   test("windows are fixed clock spans of their length", () => {
     expect(fixedWindow(new Date("2030-01-01T10:59:59.999Z"))).toEqual({ start: new Date("2030-01-01T10:00:00Z"), end: new Date("2030-01-01T11:00:00Z") });
-    expect(fixedWindow(new Date("2030-01-01T10:07:00Z"), 5 * 60_000)).toEqual({ start: new Date("2030-01-01T10:05:00Z"), end: new Date("2030-01-01T10:10:00Z") });
+    expect(fixedWindow(new Date("2030-01-01T10:07:00Z"), 5 * 60_000)).toEqual({
+      start: new Date("2030-01-01T10:05:00Z"),
+      end: new Date("2030-01-01T10:10:00Z"),
+    });
   });
 
   test("the refusal is 429 RATE_LIMITED with retry_after and Retry-After", () => {
     const error = rateLimitedError({ retryAfterSeconds: 42 }, { "X-RateLimit-Limit": "3" });
-    expect(error).toMatchObject({ code: "RATE_LIMITED", status: 429, extra: { body: { retry_after: 42 }, headers: { "X-RateLimit-Limit": "3", "Retry-After": "42" } } });
+    expect(error).toMatchObject({
+      code: "RATE_LIMITED",
+      status: 429,
+      extra: { body: { retry_after: 42 }, headers: { "X-RateLimit-Limit": "3", "Retry-After": "42" } },
+    });
   });
 });
 

@@ -36,7 +36,8 @@ afterAll(async () => {
  * the test, long enough that a forwarded call on a loaded machine does not (1 s failed a
  * forwarded eth_getBlockByNumber at load 13).
  */
-const tickViaProxy = () => watchChainTick(testDb.db, base(), createChainClient(base(), http(proxy.url, { timeout: 5_000, retryCount: 0 })), { checkInternalDeposits: false });
+const tickViaProxy = () =>
+  watchChainTick(testDb.db, base(), createChainClient(base(), http(proxy.url, { timeout: 5_000, retryCount: 0 })), { checkInternalDeposits: false });
 
 async function refundsOf(merchant: TestMerchant, orderId: string) {
   const res = await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } });
@@ -50,7 +51,11 @@ describe("a refund's block lookup fails", () => {
     const merchant = await createMerchant();
     await createWallet(merchant, { blockchain: 2, wallet_address: merchantKey.address, confirmation_threshold: 3 });
     const order = await createOrder(merchant, { blockchain: "base", amount: "0.5", currency: "ETH" });
-    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(paid.status).toBe(201);
     await net.testClient().mine({ blocks: 3 });
     await tickViaProxy();

@@ -31,7 +31,6 @@ import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
 
@@ -49,7 +48,8 @@ const fetchOrder = async (merchant: TestMerchant, orderId: string) => {
   expectMatchesSchema("GET /api/payment-orders/[orderId]", 200, res.body);
   return res.body.data;
 };
-const refund = (token: string, orderId: string, body: unknown) => call(postRefund, "POST", `/api/payment-orders/${orderId}/refunds/`, { token, params: { orderId }, body });
+const refund = (token: string, orderId: string, body: unknown) =>
+  call(postRefund, "POST", `/api/payment-orders/${orderId}/refunds/`, { token, params: { orderId }, body });
 const pay = async (merchant: TestMerchant, orderId: string, body: Record<string, string> = {}) => {
   const res = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${orderId}/pay/`, { token: merchant.access, params: { orderId }, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -90,7 +90,16 @@ describe("refunds", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expectMatchesSchema("POST /api/payment-orders/[orderId]/refunds", 201, created.body);
     const r = created.body.data;
-    expect(r).toMatchObject({ order_id: order.order_id, amount: "2", amount_base_units: "2000000", currency: "USDC", status: "requested", from_address: merchantKey.address, to_address: customer, transaction_hash: null });
+    expect(r).toMatchObject({
+      order_id: order.order_id,
+      amount: "2",
+      amount_base_units: "2000000",
+      currency: "USDC",
+      status: "requested",
+      from_address: merchantKey.address,
+      to_address: customer,
+      transaction_hash: null,
+    });
     expect(r.transaction).toMatchObject({ from: merchantKey.address, to: devnetContracts.USDC, value: "0", chainId: base().chainId });
     expect(r.transaction.data).toMatch(/^0xa9059cbb/); // transfer(address,uint256)
 
@@ -108,14 +117,19 @@ describe("refunds", () => {
     await net.testClient().mine({ blocks: 1 });
     await tick();
     const done = await fetchOrder(merchant, order.order_id);
-    expect(done.refunds).toEqual([expect.objectContaining({ id: r.id, status: "confirmed", transaction_hash: hash, amount: "2", confirmed_at: expect.any(String) })]);
+    expect(done.refunds).toEqual([
+      expect.objectContaining({ id: r.id, status: "confirmed", transaction_hash: hash, amount: "2", confirmed_at: expect.any(String) }),
+    ]);
     expect(await usdcOf(customer)).toBe(1_999_999n + 2_000_000n);
     expect(await usdcOf(merchantKey.address)).toBe(walletBefore - 1_999_999n - 2_000_000n);
     // Events keep the per-order sequence after the payment's.
     expect(await eventsOf(merchant, order.order_id)).toEqual(["1:payment.pending", "2:payment.confirmed", "3:refund.created", "4:refund.confirmed"]);
 
     // The list endpoint; what is left (12 − 2 = 10) and not a unit more.
-    const listed = await call(listRefunds, "GET", `/api/payment-orders/${order.order_id}/refunds/`, { token: merchant.access, params: { orderId: order.order_id } });
+    const listed = await call(listRefunds, "GET", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+    });
     expect(listed.status).toBe(200);
     expectMatchesSchema("GET /api/payment-orders/[orderId]/refunds", 200, listed.body);
     expect(listed.body.data.map((x: { status: string }) => x.status)).toEqual(["confirmed"]);
@@ -162,7 +176,11 @@ describe("refunds", () => {
     await watchChainTick(testDb.db, base(), client(), { checkInternalDeposits: true, now: () => new Date(expiresAt.getTime() + 1_000) });
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "failed", failure_reason: "underpaid", amount_received: "2" });
     const customer = randomAddress();
-    const left = await call(refundAddress, "POST", `/api/pay/${order.order_id}/refund-address/`, { params: { orderId: order.order_id }, body: await signedByPayer(order.order_id, customer), ip: "203.0.113.8" });
+    const left = await call(refundAddress, "POST", `/api/pay/${order.order_id}/refund-address/`, {
+      params: { orderId: order.order_id },
+      body: await signedByPayer(order.order_id, customer),
+      ip: "203.0.113.8",
+    });
     expect(left.status).toBe(201);
     const overpaidOnly = await refund(merchant.access, order.order_id, { overpaid_only: true, to_address: customer });
     expect(overpaidOnly.body.error.code).toBe("ORDER_NOT_REFUNDABLE");
@@ -198,11 +216,17 @@ describe("refunds", () => {
     const other = await createMerchant();
     const foreign = await refund(other.access, order.order_id, { to_address: customer });
     expect(foreign.status).toBe(404);
-    const foreignList = await call(listRefunds, "GET", `/api/payment-orders/${order.order_id}/refunds/`, { token: other.access, params: { orderId: order.order_id } });
+    const foreignList = await call(listRefunds, "GET", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: other.access,
+      params: { orderId: order.order_id },
+    });
     expect(foreignList.status).toBe(404);
     const readOnly = await createApiKeyFor(merchant, { preset: "read_only" });
     expect((await refund(readOnly.key, order.order_id, { to_address: customer })).status).toBe(403);
-    const noCredential = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, { params: { orderId: order.order_id }, body: { to_address: customer } });
+    const noCredential = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, {
+      params: { orderId: order.order_id },
+      body: { to_address: customer },
+    });
     expect(noCredential.status).toBe(401);
     // Nothing was created by any of it.
     expect((await fetchOrder(merchant, order.order_id)).refunds).toEqual([]);
@@ -213,7 +237,11 @@ describe("refunds", () => {
     const customer = randomAddress();
     const open = await createOrder(merchant, { blockchain: "base", amount: "1", currency: "USDC" });
     const post = async (orderId: string, address: string, key?: Hex) =>
-      call(refundAddress, "POST", `/api/pay/${orderId}/refund-address/`, { params: { orderId }, body: await signedByPayer(orderId, address, key), ip: "203.0.113.7" });
+      call(refundAddress, "POST", `/api/pay/${orderId}/refund-address/`, {
+        params: { orderId },
+        body: await signedByPayer(orderId, address, key),
+        ip: "203.0.113.7",
+      });
 
     const publicOpen = await call(getPublicOrder, "GET", `/api/pay/${open.order_id}/`, { params: { orderId: open.order_id } });
     expect(publicOpen.body.data).toMatchObject({ refund_address_allowed: false, refund_address: null });
@@ -221,7 +249,9 @@ describe("refunds", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("ORDER_NOT_REFUNDABLE");
 
-    expect((await call(getPublicOrder, "GET", `/api/pay/${order.order_id}/`, { params: { orderId: order.order_id } })).body.data.refund_address_allowed).toBe(true);
+    expect((await call(getPublicOrder, "GET", `/api/pay/${order.order_id}/`, { params: { orderId: order.order_id } })).body.data.refund_address_allowed).toBe(
+      true,
+    );
     const saved = await post(order.order_id, customer.toLowerCase());
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expectMatchesSchema("POST /api/pay/[orderId]/refund-address", 201, saved.body);
@@ -229,7 +259,11 @@ describe("refunds", () => {
     const notThePayer = await post(order.order_id, randomAddress(), devnetAccounts[8].privateKey);
     expect(notThePayer.status).toBe(400);
     expect(notThePayer.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { signature: [expect.any(String)] } });
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: customer, refund_address_payer_signed: true, refund_address_signed_by: devnetFaucet.address });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      refund_address: customer,
+      refund_address_payer_signed: true,
+      refund_address_signed_by: devnetFaucet.address,
+    });
     expect((await post("ORD-doesnotexist", customer)).status).toBe(404);
 
     // The dashboard: the order page shows the customer's address, and its form refunds through the same use-case.
@@ -237,8 +271,13 @@ describe("refunds", () => {
     expect(detail?.order.refundAddress).toBe(customer);
     signInAs(merchant);
     const made = await createRefundAction({ orderId: order.order_id, to_address: customer, overpaid_only: true });
-    expect(made).toEqual({ ok: true, data: { id: expect.any(Number), amount: "2", transaction: expect.objectContaining({ from: merchantKey.address, chainId: base().chainId }) } });
-    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.refunds).toEqual([expect.objectContaining({ amount: "2", status: "requested", to_address: customer })]);
+    expect(made).toEqual({
+      ok: true,
+      data: { id: expect.any(Number), amount: "2", transaction: expect.objectContaining({ from: merchantKey.address, chainId: base().chainId }) },
+    });
+    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.refunds).toEqual([
+      expect.objectContaining({ amount: "2", status: "requested", to_address: customer }),
+    ]);
     const other = await createMerchant();
     signInAs(other);
     expect(await createRefundAction({ orderId: order.order_id, to_address: customer })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
@@ -248,11 +287,28 @@ describe("refunds", () => {
   test("malformed refund requests are 400 in the error envelope, never 5xx", async () => {
     const { merchant, order } = await paidOrder();
     const to = randomAddress();
-    const bodies: unknown[] = [[], "x", null, 5, {}, { to_address: 5 }, { to_address: to, amount: 1 }, { to_address: to, amount: "-1" }, { to_address: to, amount: "1e3" }, { to_address: to, amount: "9".repeat(100) }, { to_address: to, overpaid_only: "yes" }, { to_address: to, reason: "a".repeat(501) }, { to_address: `${to} ` + "x" }];
+    const bodies: unknown[] = [
+      [],
+      "x",
+      null,
+      5,
+      {},
+      { to_address: 5 },
+      { to_address: to, amount: 1 },
+      { to_address: to, amount: "-1" },
+      { to_address: to, amount: "1e3" },
+      { to_address: to, amount: "9".repeat(100) },
+      { to_address: to, overpaid_only: "yes" },
+      { to_address: to, reason: "a".repeat(501) },
+      { to_address: `${to} ` + "x" },
+    ];
     for (const body of bodies) {
       const res = await refund(merchant.access, order.order_id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: { code: expect.stringMatching(/^(VALIDATION_ERROR|INVALID_AMOUNT|REFUND_EXCEEDS_REFUNDABLE)$/) } });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: expect.stringMatching(/^(VALIDATION_ERROR|INVALID_AMOUNT|REFUND_EXCEEDS_REFUNDABLE)$/) },
+      });
     }
     expect((await fetchOrder(merchant, order.order_id)).refunds).toEqual([]);
   });
@@ -261,7 +317,13 @@ describe("refunds", () => {
     const ip = "203.0.113.99";
     let last = 0;
     for (let i = 0; i < 31; i++) {
-      last = (await call(refundAddress, "POST", "/api/pay/ORD-nosuchorder/refund-address/", { params: { orderId: "ORD-nosuchorder" }, body: { refund_address: randomAddress() }, ip })).status;
+      last = (
+        await call(refundAddress, "POST", "/api/pay/ORD-nosuchorder/refund-address/", {
+          params: { orderId: "ORD-nosuchorder" },
+          body: { refund_address: randomAddress() },
+          ip,
+        })
+      ).status;
     }
     expect(last).toBe(429);
   });

@@ -42,7 +42,8 @@ function form(fields: Record<string, string>): FormData {
 }
 
 const reorg = (merchant: TestMerchant, body: Record<string, unknown>) => call(sandboxReorg, "POST", "/api/sandbox/reorg/", { token: merchant.access, body });
-const mineBlocks = (merchant: TestMerchant, blocks: number) => call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks, blockchain: "base" } });
+const mineBlocks = (merchant: TestMerchant, blocks: number) =>
+  call(sandboxMine, "POST", "/api/sandbox/mine/", { token: merchant.access, body: { blocks, blockchain: "base" } });
 
 async function fetchOrder(merchant: TestMerchant, orderId: string) {
   return (await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } })).body.data;
@@ -51,7 +52,11 @@ async function fetchOrder(merchant: TestMerchant, orderId: string) {
 /** A USDC order paid and confirmed through the sandbox tools (threshold 2). */
 async function confirmedOrder(merchant: TestMerchant) {
   const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
-  const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+  const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+    token: merchant.access,
+    params: { orderId: order.order_id },
+    body: {},
+  });
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
   expect((await mineBlocks(merchant, 2)).status).toBe(200);
   await tick();
@@ -94,7 +99,13 @@ describe("POST /api/sandbox/reorg/", () => {
     expect(await head()).toBe(before + 1n);
 
     await tick();
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true, at_risk_reason: "payment_reorged", amount_received: "0", transaction: null });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      status: "confirmed",
+      at_risk: true,
+      at_risk_reason: "payment_reorged",
+      amount_received: "0",
+      transaction: null,
+    });
     const transfer = await call(getTransaction, "GET", `/api/transactions/${hash}/`, { token: merchant.access, params: { transactionHash: hash } });
     expect(transfer.body.data).toMatchObject({ status: "failed", not_counted_reason: "reorged" });
     const events = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { order_id: order.order_id, event: "payment.reorged" } });
@@ -110,7 +121,11 @@ describe("POST /api/sandbox/reorg/", () => {
     // The other merchant's payment, the asking one's, the other's again: all in the blocks the reorg replaces.
     const payOf = async (merchant: TestMerchant) => {
       const order = await createOrder(merchant, { amount: "3", currency: "USDC", blockchain: "base" });
-      const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+      const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+        token: merchant.access,
+        params: { orderId: order.order_id },
+        body: {},
+      });
       expect(paid.status, JSON.stringify(paid.body)).toBe(201);
       return { order, hash: paid.body.data.transaction_hash as string };
     };
@@ -119,10 +134,16 @@ describe("POST /api/sandbox/reorg/", () => {
     const second = await payOf(other);
     expect((await mineBlocks(asking, 2)).status).toBe(200);
     await tick();
-    for (const [merchant, { order }] of [[other, first], [asking, mine], [other, second]] as const) expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
+    for (const [merchant, { order }] of [
+      [other, first],
+      [asking, mine],
+      [other, second],
+    ] as const)
+      expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
 
     const client = createChainClient(base());
-    const paidAt = async (hash: string) => (await client.getBlock({ blockNumber: (await client.getTransactionReceipt({ hash: hash as `0x${string}` })).blockNumber })).timestamp;
+    const paidAt = async (hash: string) =>
+      (await client.getBlock({ blockNumber: (await client.getTransactionReceipt({ hash: hash as `0x${string}` })).blockNumber })).timestamp;
     const times = { first: await paidAt(first.hash), second: await paidAt(second.hash) };
 
     // Back to before the other merchant's first payment.
@@ -190,13 +211,20 @@ describe("the sandbox page's reorg button (server action)", () => {
     await tick();
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", at_risk: true });
     // What the dashboard's order page shows its at-risk banner from.
-    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.order).toMatchObject({ status: "confirmed", atRiskReason: "payment_reorged", atRiskAt: expect.any(Date) });
+    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.order).toMatchObject({
+      status: "confirmed",
+      atRiskReason: "payment_reorged",
+      atRiskAt: expect.any(Date),
+    });
 
     env.SANDBOX_MINE_BLOCKS_PER_HOUR = 2 + 4 + 2; // the mine of confirmedOrder (2), that reorg (3 + 1), 2 to spare: a depth 2 (3) is over
     const over = await reorgAction(form({ depth: "2", blockchain: "base" }));
     expect(over).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
 
-    expect(await reorgAction(form({ depth: "0", blockchain: "base" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR", details: { depth: expect.any(Array) } } });
+    expect(await reorgAction(form({ depth: "0", blockchain: "base" }))).toMatchObject({
+      ok: false,
+      error: { code: "VALIDATION_ERROR", details: { depth: expect.any(Array) } },
+    });
     const live = await inMode("live", () => reorgAction(form({ depth: "1", blockchain: "base" })));
     expect(live).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });

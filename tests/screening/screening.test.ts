@@ -57,7 +57,12 @@ async function paidBy(merchant: TestMerchant, payer: { address: Address; private
   const order = await createOrder(merchant, { blockchain: "base", amount: "10", currency: "USDC" });
   const wallet = net.wallet(payer.privateKey);
   await wallet.writeContract({ address: devnetContracts.USDC, abi: erc20, functionName: "mint", args: [payer.address, parseUnits("10", 6)] });
-  await wallet.writeContract({ address: devnetContracts.USDC, abi: erc20, functionName: "transfer", args: [order.receiving_address as Address, parseUnits("10", 6)] });
+  await wallet.writeContract({
+    address: devnetContracts.USDC,
+    abi: erc20,
+    functionName: "transfer",
+    args: [order.receiving_address as Address, parseUnits("10", 6)],
+  });
   await tick();
   await net.testClient().mine({ blocks: 1 });
   await tick();
@@ -75,8 +80,20 @@ describe("the SDN list loader", () => {
     const list = parseSdnXml(sample);
     expect(list).toMatchObject({ source: "OFAC SDN", publishedOn: "2026-11-20", entries: 3, otherChainAddresses: 1 });
     expect(list.addresses).toEqual([
-      { address: listedPayer.address.toLowerCase(), listedPartyId: "90001", listedPartyName: "EXAMPLE MIXER SERVICE", currency: "ETH", programs: "CYBER2,DPRK3" },
-      { address: "0x00000000000000000000000000000000005eed01", listedPartyId: "90001", listedPartyName: "EXAMPLE MIXER SERVICE", currency: "USDT", programs: "CYBER2,DPRK3" },
+      {
+        address: listedPayer.address.toLowerCase(),
+        listedPartyId: "90001",
+        listedPartyName: "EXAMPLE MIXER SERVICE",
+        currency: "ETH",
+        programs: "CYBER2,DPRK3",
+      },
+      {
+        address: "0x00000000000000000000000000000000005eed01",
+        listedPartyId: "90001",
+        listedPartyName: "EXAMPLE MIXER SERVICE",
+        currency: "USDT",
+        programs: "CYBER2,DPRK3",
+      },
       { address: listedRefundAddress, listedPartyId: "90002", listedPartyName: "Jane EXAMPLE", currency: "ETH", programs: "CYBER2" },
     ]);
   });
@@ -91,7 +108,11 @@ describe("the SDN list loader", () => {
     expect(await screenAddress(testDb.db, listedRefundAddress, { provider: null })).toEqual({ listed: false });
     const { load } = await loadSanctionsList(testDb.db, sample);
     expect(load).toMatchObject({ publishedOn: "2026-11-20", entries: 3, addresses: 3 });
-    expect(await screenAddress(testDb.db, listedRefundAddress.toUpperCase().replace("0X", "0x"), { provider: null })).toMatchObject({ listed: true, matchedBy: "sanctions_list", reason: expect.stringContaining("Jane EXAMPLE") });
+    expect(await screenAddress(testDb.db, listedRefundAddress.toUpperCase().replace("0X", "0x"), { provider: null })).toMatchObject({
+      listed: true,
+      matchedBy: "sanctions_list",
+      reason: expect.stringContaining("Jane EXAMPLE"),
+    });
     expect(await screenAddress(testDb.db, "0x00000000000000000000000000000000005eed03", { provider: null })).toEqual({ listed: false });
   });
 });
@@ -108,7 +129,9 @@ describe("payers", () => {
 
     const overview = await loadScreeningOverview(testDb.db, merchant.id);
     expect(overview.list).toMatchObject({ source: "OFAC SDN", publishedOn: "2026-11-20" });
-    expect(overview.held).toEqual([expect.objectContaining({ orderId: order.order_id, payer: listedPayer.address, matchedBy: "sanctions_list", action: "hold", amount: "10 USDC" })]);
+    expect(overview.held).toEqual([
+      expect.objectContaining({ orderId: order.order_id, payer: listedPayer.address, matchedBy: "sanctions_list", action: "hold", amount: "10 USDC" }),
+    ]);
 
     // A developer cannot release it; an owner can.
     signInAs(merchant, { accountId: merchant.id, role: "developer" });
@@ -126,7 +149,10 @@ describe("payers", () => {
     expect(await eventsOf(merchant, order.order_id)).toEqual(["payment.flagged", "payment.pending", "payment.confirmed"]);
     expect((await loadScreeningOverview(testDb.db, merchant.id)).held).toEqual([]);
     const audit = await listAuditEntries(testDb.db, merchant.id, {}, { limit: 10, offset: 0 });
-    expect(audit.rows.find((e) => e.action === "screening.payment_released")).toMatchObject({ actor: merchant.username, target: `payment_order:${order.order_id}` });
+    expect(audit.rows.find((e) => e.action === "screening.payment_released")).toMatchObject({
+      actor: merchant.username,
+      target: `payment_order:${order.order_id}`,
+    });
   });
 
   test("under the record policy the payment is flagged and confirmed as usual; an unlisted payer is not flagged", async () => {
@@ -153,10 +179,18 @@ describe("payers", () => {
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("processing");
     expect(await releaseHeldPaymentAction({ order_id: order.order_id })).toMatchObject({ ok: false, error: { code: "CONFLICT" } });
     // Back to the payer's own, listed, address: refused; to another address the payer names: built.
-    const toListed = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, { token: merchant.access, params: { orderId: order.order_id }, body: { to_address: listedPayer.address } });
+    const toListed = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { to_address: listedPayer.address },
+    });
     expect(toListed.status).toBe(400);
     expect(toListed.body.error.code).toBe("SANCTIONED_ADDRESS");
-    const elsewhere = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, { token: merchant.access, params: { orderId: order.order_id }, body: { to_address: randomAddress() } });
+    const elsewhere = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { to_address: randomAddress() },
+    });
     expect(elsewhere.status, JSON.stringify(elsewhere.body)).toBe(201);
   });
 });
@@ -166,16 +200,28 @@ describe("refund destinations", () => {
     await loadSanctionsList(testDb.db, sample);
     const merchant = await merchantWithWallet();
     const order = await createOrder(merchant, { blockchain: "base", amount: "10", currency: "USDC" });
-    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(paid.status).toBe(201);
     await tick();
     await net.testClient().mine({ blocks: 1 });
     await tick();
     expect((await fetchOrder(merchant, order.order_id)).status).toBe("confirmed");
-    const refused = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, { token: merchant.access, params: { orderId: order.order_id }, body: { to_address: listedRefundAddress } });
+    const refused = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { to_address: listedRefundAddress },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "SANCTIONED_ADDRESS", details: { to_address: [expect.stringContaining("sanctions list")] } });
-    const built = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, { token: merchant.access, params: { orderId: order.order_id }, body: { to_address: randomAddress() } });
+    const built = await call(postRefund, "POST", `/api/payment-orders/${order.order_id}/refunds/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { to_address: randomAddress() },
+    });
     expect(built.status).toBe(201);
   });
 });
@@ -206,13 +252,21 @@ describe("the screening provider hook", () => {
     const flaggedByProvider = randomAddress();
     const slow = randomAddress();
     const { url, server } = await provider((address) =>
-      address.toLowerCase() === flaggedByProvider.toLowerCase() ? { body: { sanctioned: true, reason: "high risk" } } : address.toLowerCase() === slow.toLowerCase() ? { delayMs: 5_000, body: { sanctioned: false } } : { body: { sanctioned: false } },
+      address.toLowerCase() === flaggedByProvider.toLowerCase()
+        ? { body: { sanctioned: true, reason: "high risk" } }
+        : address.toLowerCase() === slow.toLowerCase()
+          ? { delayMs: 5_000, body: { sanctioned: false } }
+          : { body: { sanctioned: false } },
     );
     try {
       const closed = { url, timeoutMs: 200, onFailure: "closed" as const };
       expect(await screenAddress(testDb.db, flaggedByProvider, { provider: closed })).toEqual({ listed: true, matchedBy: "provider", reason: "high risk" });
       expect(await screenAddress(testDb.db, randomAddress(), { provider: closed })).toEqual({ listed: false });
-      expect(await screenAddress(testDb.db, slow, { provider: closed })).toMatchObject({ listed: true, matchedBy: "provider", reason: expect.stringContaining("fail-closed") });
+      expect(await screenAddress(testDb.db, slow, { provider: closed })).toMatchObject({
+        listed: true,
+        matchedBy: "provider",
+        reason: expect.stringContaining("fail-closed"),
+      });
       expect(await screenAddress(testDb.db, slow, { provider: { ...closed, onFailure: "open" } })).toEqual({ listed: false });
       // The list answers first: no call to the provider needed.
       expect(await screenAddress(testDb.db, listedRefundAddress, { provider: closed })).toMatchObject({ matchedBy: "sanctions_list" });

@@ -64,82 +64,92 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number }
 }
 
 outageScenario("PostgreSQL stops under the running code", () => {
-  test("503 with Retry-After within seconds, readiness 503 / liveness 200, one warning per task, recovery without a restart", { timeout: 120_000 }, async () => {
-    const tolerance = (bps: string) => {
-      const form = new FormData();
-      form.append("payment_tolerance_bps", bps);
-      return updateToleranceAction(form);
-    };
-    const orders = () => call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
-    const newOrder = (nonce: number) =>
-      call(createOrderRoute, "POST", "/api/payment-orders/", { token: merchant.access, body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce } });
-    driver = startLocalDriver(
-      [
-        defineTask({
-          name: "test-database-ping",
-          intervalMs: 100,
-          concurrency: "exclusive",
-          async run(db) {
-            await db.execute(sql`select 1`);
-            ticks += 1;
-          },
-        }),
-      ],
-      { db: database.db, backoff: { baseMs: 200, capMs: 1_000 } },
-    );
-    await until("a first tick", () => ticks > 0);
-    expect((await orders()).status).toBe(200);
-    expect((await call(readiness, "GET", "/api/health/ready")).status).toBe(200);
+  test(
+    "503 with Retry-After within seconds, readiness 503 / liveness 200, one warning per task, recovery without a restart",
+    { timeout: 120_000 },
+    async () => {
+      const tolerance = (bps: string) => {
+        const form = new FormData();
+        form.append("payment_tolerance_bps", bps);
+        return updateToleranceAction(form);
+      };
+      const orders = () => call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
+      const newOrder = (nonce: number) =>
+        call(createOrderRoute, "POST", "/api/payment-orders/", {
+          token: merchant.access,
+          body: { amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce },
+        });
+      driver = startLocalDriver(
+        [
+          defineTask({
+            name: "test-database-ping",
+            intervalMs: 100,
+            concurrency: "exclusive",
+            async run(db) {
+              await db.execute(sql`select 1`);
+              ticks += 1;
+            },
+          }),
+        ],
+        { db: database.db, backoff: { baseMs: 200, capMs: 1_000 } },
+      );
+      await until("a first tick", () => ticks > 0);
+      expect((await orders()).status).toBe(200);
+      expect((await call(readiness, "GET", "/api/health/ready")).status).toBe(200);
 
-    const { lines } = await captureOutput(async () => {
-      await cluster.stop();
-      const outageStarted = Date.now();
+      const { lines } = await captureOutput(async () => {
+        await cluster.stop();
+        const outageStarted = Date.now();
 
-      const read = await timed(orders);
-      const write = await timed(() => newOrder(1));
-      for (const { result, ms } of [read, write]) {
-        expect(result.status).toBe(503);
-        expect(result.body).toMatchObject({ success: false, error: { code: "SERVICE_UNAVAILABLE" }, retry_after: 5 });
-        expect(result.headers.get("retry-after")).toBe("5");
-        expect(ms).toBeLessThan(5_000);
-      }
-      // A dashboard action (authedAction) says the same, as its result rather than a 500 page.
-      const action = await timed(() => tolerance("30"));
-      expect(action.result).toEqual({ ok: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable. Try again in a few seconds." } });
-      expect(action.ms).toBeLessThan(5_000);
-      const ready = await timed(() => call(readiness, "GET", "/api/health/ready"));
-      expect(ready.result.status).toBe(503);
-      expect(ready.result.body).toMatchObject({ status: "not_ready", checks: { database: { status: "failed" } } });
-      expect(ready.result.body.failed).toContain("database");
-      expect(ready.ms).toBeLessThan(5_000);
-      expect((await call(liveness, "GET", "/api/health/live")).status).toBe(200);
-      const scrape = await metricsRoute(new Request("http://localhost/api/metrics"), { params: Promise.resolve({}) });
-      expect(scrape.status).toBe(200);
-      expect(await scrape.text()).toMatch(/^gateway_database_up 0$/m);
+        const read = await timed(orders);
+        const write = await timed(() => newOrder(1));
+        for (const { result, ms } of [read, write]) {
+          expect(result.status).toBe(503);
+          expect(result.body).toMatchObject({ success: false, error: { code: "SERVICE_UNAVAILABLE" }, retry_after: 5 });
+          expect(result.headers.get("retry-after")).toBe("5");
+          expect(ms).toBeLessThan(5_000);
+        }
+        // A dashboard action (authedAction) says the same, as its result rather than a 500 page.
+        const action = await timed(() => tolerance("30"));
+        expect(action.result).toEqual({
+          ok: false,
+          error: { code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable. Try again in a few seconds." },
+        });
+        expect(action.ms).toBeLessThan(5_000);
+        const ready = await timed(() => call(readiness, "GET", "/api/health/ready"));
+        expect(ready.result.status).toBe(503);
+        expect(ready.result.body).toMatchObject({ status: "not_ready", checks: { database: { status: "failed" } } });
+        expect(ready.result.body.failed).toContain("database");
+        expect(ready.ms).toBeLessThan(5_000);
+        expect((await call(liveness, "GET", "/api/health/live")).status).toBe(200);
+        const scrape = await metricsRoute(new Request("http://localhost/api/metrics"), { params: Promise.resolve({}) });
+        expect(scrape.status).toBe(200);
+        expect(await scrape.text()).toMatch(/^gateway_database_up 0$/m);
 
-      // The task keeps failing, backing off (0.2, 0.4, 0.8, 1, 1 s): a few retries, not one per 100 ms.
-      await until("the task to fail a few times", () => (taskStates().find((s) => s.task === "test-database-ping")?.consecutiveErrors ?? 0) >= 4);
-      const failing = taskStates().find((s) => s.task === "test-database-ping")!;
-      expect(failing.backingOffUntil).not.toBeNull();
-      expect(failing.consecutiveErrors).toBeLessThanOrEqual(Math.ceil((Date.now() - outageStarted) / 160) + 1);
+        // The task keeps failing, backing off (0.2, 0.4, 0.8, 1, 1 s): a few retries, not one per 100 ms.
+        await until("the task to fail a few times", () => (taskStates().find((s) => s.task === "test-database-ping")?.consecutiveErrors ?? 0) >= 4);
+        const failing = taskStates().find((s) => s.task === "test-database-ping")!;
+        expect(failing.backingOffUntil).not.toBeNull();
+        expect(failing.consecutiveErrors).toBeLessThanOrEqual(Math.ceil((Date.now() - outageStarted) / 160) + 1);
 
-      await cluster.start();
-      await until("the API to answer again", async () => (await orders()).status === 200);
-      expect((await newOrder(2)).status).toBe(201);
-      expect(await tolerance("30")).toEqual({ ok: true, data: { payment_tolerance_bps: 30 } });
-      const ticksAfter = ticks;
-      await until("the task to tick again", () => ticks > ticksAfter && taskStates().find((s) => s.task === "test-database-ping")?.consecutiveErrors === 0);
-      await until("readiness to pass again", async () => (await call(readiness, "GET", "/api/health/ready")).status === 200);
-    });
+        await cluster.start();
+        await until("the API to answer again", async () => (await orders()).status === 200);
+        expect((await newOrder(2)).status).toBe(201);
+        expect(await tolerance("30")).toEqual({ ok: true, data: { payment_tolerance_bps: 30 } });
+        const ticksAfter = ticks;
+        await until("the task to tick again", () => ticks > ticksAfter && taskStates().find((s) => s.task === "test-database-ping")?.consecutiveErrors === 0);
+        await until("readiness to pass again", async () => (await call(readiness, "GET", "/api/health/ready")).status === 200);
+      });
 
-    const taskLines = lines.filter((l) => l.task === "test-database-ping" && l.level !== "debug");
-    expect(taskLines.map((l) => [l.level, l.msg])).toEqual([
-      ["warn", "task failing: database unavailable; retrying with backoff"],
-      ["info", "task recovered"],
-    ]);
-    expect(lines.filter((l) => l.msg === "unhandled error")).toEqual([]);
-    expect(lines.filter((l) => l.msg === "database unavailable; answered 503").length).toBeGreaterThanOrEqual(2);
-    expect(lines.filter((l) => l.msg === "database unavailable; dashboard action refused")).toHaveLength(1);
-    expect(lines.filter((l) => l.level === "error")).toEqual([]);
-  });
+      const taskLines = lines.filter((l) => l.task === "test-database-ping" && l.level !== "debug");
+      expect(taskLines.map((l) => [l.level, l.msg])).toEqual([
+        ["warn", "task failing: database unavailable; retrying with backoff"],
+        ["info", "task recovered"],
+      ]);
+      expect(lines.filter((l) => l.msg === "unhandled error")).toEqual([]);
+      expect(lines.filter((l) => l.msg === "database unavailable; answered 503").length).toBeGreaterThanOrEqual(2);
+      expect(lines.filter((l) => l.msg === "database unavailable; dashboard action refused")).toHaveLength(1);
+      expect(lines.filter((l) => l.level === "error")).toEqual([]);
+    },
+  );
 });

@@ -23,7 +23,13 @@ async function request(method: string, path: string, init: { body?: BodyInit; js
     body = JSON.stringify(init.json);
     headers["content-type"] = "application/json";
   }
-  const response = await fetch(server.url + path, { method, headers, body, redirect: "manual", ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+  const response = await fetch(server.url + path, {
+    method,
+    headers,
+    body,
+    redirect: "manual",
+    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+  } as RequestInit);
   const text = await response.text();
   let json: any = null;
   try {
@@ -112,10 +118,14 @@ describe("next start over real HTTP", () => {
     expect(options.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
   });
 
-  test("a missing required field says \"This field is required.\" in the built server (instrumentation.ts sets zod's messages)", async () => {
+  test('a missing required field says "This field is required." in the built server (instrumentation.ts sets zod\'s messages)', async () => {
     const register = await request("POST", "/api/auth/register/", { json: { username: account().username } });
     expect(register.status).toBe(400);
-    expect(register.body.error.details).toMatchObject({ email: ["This field is required."], password: ["This field is required."], shop_name: ["This field is required."] });
+    expect(register.body.error.details).toMatchObject({
+      email: ["This field is required."],
+      password: ["This field is required."],
+      shop_name: ["This field is required."],
+    });
     const login = await request("POST", "/api/auth/login", { json: {} });
     expect(login.status).toBe(400);
     expect(login.body.error.details).toEqual({ username: ["This field is required."], password: ["This field is required."] });
@@ -207,7 +217,10 @@ describe("next start over real HTTP", () => {
     expect((await request("POST", "/api/auth/register/", { json: input })).status).toBe(201);
     const signIn = async (callbackUrl: string) => {
       const csrf = await fetch(`${server.url}/api/auth/csrf`);
-      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
       return fetch(`${server.url}/api/auth/callback/credentials`, {
         method: "POST",
@@ -234,10 +247,16 @@ describe("next start over real HTTP", () => {
     // would be a fresh address; the peer is one address, so its per-address limit blocks it.
     const username = `xff_${randomBytes(4).toString("hex")}`;
     for (let i = 0; i < 10; i++) {
-      const res = await request("POST", "/api/auth/login/", { json: { username: `${username}${i}`, password: "wrong" }, headers: { "x-forwarded-for": `198.51.100.${i + 1}` } });
+      const res = await request("POST", "/api/auth/login/", {
+        json: { username: `${username}${i}`, password: "wrong" },
+        headers: { "x-forwarded-for": `198.51.100.${i + 1}` },
+      });
       expect(res.status).toBe(401);
     }
-    const blocked = await request("POST", "/api/auth/login/", { json: { username: `${username}z`, password: "wrong" }, headers: { "x-forwarded-for": "198.51.100.99" } });
+    const blocked = await request("POST", "/api/auth/login/", {
+      json: { username: `${username}z`, password: "wrong" },
+      headers: { "x-forwarded-for": "198.51.100.99" },
+    });
     expect(blocked.status).toBe(429);
   });
 });

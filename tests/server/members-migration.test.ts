@@ -49,7 +49,8 @@ describe("the members migration", () => {
         ('bob', 'bob@example.com', 'x', 'Bob Shop', 'whsec_b', 'inbox_b', '2026-02-01T00:00:00Z', '2026-02-01T00:00:00Z')`);
       for (const entry of journal.entries.slice(membersIndex)) for (const statement of statementsOf(entry.tag)) await db.exec(statement);
 
-      const rows = await db.exec(`select m.username, ms.merchant_id = m.id as own, ms.user_id = m.id as self, ms.role, ms.created_at = m.created_at as since_created
+      const rows =
+        await db.exec(`select m.username, ms.merchant_id = m.id as own, ms.user_id = m.id as self, ms.role, ms.created_at = m.created_at as since_created
         from memberships ms join merchants m on m.id = ms.merchant_id order by m.username`);
       expect(rows).toEqual([
         { username: "alice", own: true, self: true, role: "owner", since_created: true },

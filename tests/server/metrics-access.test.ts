@@ -18,7 +18,8 @@ afterEach(() => {
 });
 
 const token = "metrics-token-0123456789abcdef";
-const scrape = (headers: Record<string, string> = {}) => metricsRoute(new Request("http://localhost/api/metrics", { headers }), { params: Promise.resolve({}) });
+const scrape = (headers: Record<string, string> = {}) =>
+  metricsRoute(new Request("http://localhost/api/metrics", { headers }), { params: Promise.resolve({}) });
 
 describe("GET /api/metrics", () => {
   test("live mode without METRICS_TOKEN: 404 NOT_FOUND in the envelope, no metric in it", async () => {

@@ -45,7 +45,10 @@ onPostgres("a connection lost under a transaction", () => {
         pid = row!.pid;
         await tx.execute(sql`select pg_sleep(10)`);
       });
-      const outcome = transaction.then(() => null, (error: unknown) => error);
+      const outcome = transaction.then(
+        () => null,
+        (error: unknown) => error,
+      );
       const backendPid = await waitFor("the transaction to start", async () => pid, 10_000, 20);
       await admin`select pg_terminate_backend(${backendPid})`;
 
@@ -115,7 +118,10 @@ onPostgres("a connection lost while it starts", () => {
     const throughProxy = await openDatabase({ url: proxy.url });
     try {
       proxy.arm();
-      const error = await throughProxy.db.execute(sql`select 1 as n`).then(() => null, (failure: unknown) => failure);
+      const error = await throughProxy.db.execute(sql`select 1 as n`).then(
+        () => null,
+        (failure: unknown) => failure,
+      );
       expect(error).not.toBeNull();
       expect(databaseUnavailability(error), String(error)).not.toBeNull();
       // Room for the driver's own promise to settle and be reported.

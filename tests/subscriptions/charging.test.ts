@@ -26,7 +26,8 @@ const DAY = 86_400;
 const cap = 9_990_000n;
 
 const client = () => createPublicClient({ chain: devnetChain, transport: http(net.rpcUrl), pollingInterval: 50 });
-const usdcBalance = (address: string) => client().readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [address as Address] });
+const usdcBalance = (address: string) =>
+  client().readContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "balanceOf", args: [address as Address] });
 
 async function advance(seconds: number) {
   await net.testClient().increaseTime({ seconds });
@@ -68,15 +69,30 @@ async function subscribed(options: { funds?: bigint; plan?: Record<string, unkno
   const faucet = net.wallet(devnetAccounts[1].privateKey);
   await client().waitForTransactionReceipt({ hash: await faucet.sendTransaction({ to: customer.account.address, value: 10n ** 17n }) });
   if (options.funds) {
-    await client().waitForTransactionReceipt({ hash: await faucet.writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [customer.account.address, options.funds] }) });
+    await client().waitForTransactionReceipt({
+      hash: await faucet.writeContract({
+        address: devnetContracts.USDC,
+        abi: testTokenArtifact.abi,
+        functionName: "mint",
+        args: [customer.account.address, options.funds],
+      }),
+    });
   }
-  const subRes = await call(postSubscription, "POST", "/api/subscriptions/", { token: merchant.access, body: { plan: planRes.body.data.id, customer_address: customer.account.address } });
+  const subRes = await call(postSubscription, "POST", "/api/subscriptions/", {
+    token: merchant.access,
+    body: { plan: planRes.body.data.id, customer_address: customer.account.address },
+  });
   expect(subRes.status, JSON.stringify(subRes.body)).toBe(201);
   const sub = subRes.body.data;
   if (options.permit) {
     // The customer signs once; the merchant relays it and the gateway pays the gas.
     const deadline = Number((await client().getBlock()).timestamp) + 3600;
-    const nonce = await client().readContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "nonces", args: [customer.account.address] });
+    const nonce = await client().readContract({
+      address: devnetContracts.USDC,
+      abi: testTokenArtifact.abi,
+      functionName: "nonces",
+      args: [customer.account.address],
+    });
     const signature = await customer.account.signTypedData(
       permitTypedData(
         { name: "USD Coin", version: "2", chainId: devnetChain.id, verifyingContract: devnetContracts.USDC },
@@ -84,14 +100,27 @@ async function subscribed(options: { funds?: bigint; plan?: Record<string, unkno
       ),
     );
     const ethBefore = await client().getBalance({ address: customer.account.address });
-    const authorized = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    const authorized = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, {
+      token: merchant.access,
+      params: { id: sub.id },
+      body: { signature, deadline },
+    });
     expect(authorized.status, JSON.stringify(authorized.body)).toBe(200);
-    const again = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, { token: merchant.access, params: { id: sub.id }, body: { signature, deadline } });
+    const again = await call(authorizeSubscription, "POST", `/api/subscriptions/${sub.id}/authorize/`, {
+      token: merchant.access,
+      params: { id: sub.id },
+      body: { signature, deadline },
+    });
     expect(again.status).toBe(409);
     expect(await client().getBalance({ address: customer.account.address })).toBe(ethBefore);
   } else {
     await client().waitForTransactionReceipt({
-      hash: await customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [sub.pull_address, BigInt(sub.authorization.value)] }),
+      hash: await customer.writeContract({
+        address: devnetContracts.USDC,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [sub.pull_address, BigInt(sub.authorization.value)],
+      }),
     });
   }
   // The chain's clock may trail the wall clock the terms were fixed by: let it reach the start.
@@ -118,7 +147,12 @@ describe("charging subscriptions on the devnet", () => {
     const view = await s.view();
     expect(view).toMatchObject({ status: "active", periods_charged: 3 });
     expect(view.history.filter((e: { kind: string }) => e.kind === "charged").map((e: { detail: { period: number } }) => e.detail.period)).toEqual([0, 1, 2]);
-    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.charged#2:active", "subscription.charged#3:active", "subscription.charged#4:active"]);
+    expect(await queuedWebhooks(s.merchant)).toEqual([
+      "subscription.created#1:active",
+      "subscription.charged#2:active",
+      "subscription.charged#3:active",
+      "subscription.charged#4:active",
+    ]);
   });
 
   test("two instances at once charge a period once; a charge mined before a crash is recorded, not sent again", async () => {
@@ -130,7 +164,9 @@ describe("charging subscriptions on the devnet", () => {
     // The gateway's charge of period 1 lands, then the process dies before recording it.
     await advance(30 * DAY);
     const operator = net.wallet(devnetAccounts[2].privateKey);
-    await client().waitForTransactionReceipt({ hash: await operator.writeContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] }) });
+    await client().waitForTransactionReceipt({
+      hash: await operator.writeContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] }),
+    });
     expect((await run()).charged).toContain(s.sub.id);
     expect(await usdcBalance(s.merchantWallet)).toBe(2n * cap);
     expect((await s.view()).periods_charged).toBe(2);
@@ -148,14 +184,21 @@ describe("charging subscriptions on the devnet", () => {
     const view = await s.view();
     expect(view.status).toBe("canceled");
     expect(view.history.map((e: { kind: string }) => e.kind)).toEqual(["created", "payment_failed", "past_due", "canceled"]);
-    expect(await queuedWebhooks(s.merchant)).toEqual(["subscription.created#1:active", "subscription.payment_failed#2:active", "subscription.past_due#3:past_due", "subscription.canceled#4:canceled"]);
+    expect(await queuedWebhooks(s.merchant)).toEqual([
+      "subscription.created#1:active",
+      "subscription.payment_failed#2:active",
+      "subscription.past_due#3:past_due",
+      "subscription.canceled#4:canceled",
+    ]);
     expect(await usdcBalance(s.merchantWallet)).toBe(0n);
   });
 
   test("a revoked allowance stops charges", async () => {
     const s = await subscribed({ funds: 100_000_000n });
     expect((await run()).charged).toContain(s.sub.id);
-    await client().waitForTransactionReceipt({ hash: await s.customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [s.sub.pull_address, 0n] }) });
+    await client().waitForTransactionReceipt({
+      hash: await s.customer.writeContract({ address: devnetContracts.USDC, abi: erc20Abi, functionName: "approve", args: [s.sub.pull_address, 0n] }),
+    });
     await advance(30 * DAY);
     expect((await run()).failed).toContain(s.sub.id);
     expect(await usdcBalance(s.merchantWallet)).toBe(cap);
@@ -166,7 +209,11 @@ describe("charging subscriptions on the devnet", () => {
   test("a merchant's cancel is carried to the contract, so a gateway key stolen later cannot charge it; past-due cancels too", async () => {
     const s = await subscribed({ funds: 100_000_000n });
     expect((await run()).charged).toContain(s.sub.id);
-    const res = await call(cancelSubscription, "POST", `/api/subscriptions/${s.sub.id}/cancel/`, { token: s.merchant.access, params: { id: s.sub.id }, body: {} });
+    const res = await call(cancelSubscription, "POST", `/api/subscriptions/${s.sub.id}/cancel/`, {
+      token: s.merchant.access,
+      params: { id: s.sub.id },
+      body: {},
+    });
     expect(res.status).toBe(200);
     await run();
     expect(await client().readContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);

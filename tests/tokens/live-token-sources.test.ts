@@ -28,10 +28,24 @@ describe("live tokens", () => {
         .filter((t) => t.address !== null)
         .map((t) => {
           const usdPair = `${t.symbol}/USD`;
-          return { blockchain: chain.slug, symbol: t.symbol, address: t.address!, decimals: t.decimals, eip3009: t.eip3009 !== null, feed: chain.priceFeeds[usdPair] ? usdPair : null };
+          return {
+            blockchain: chain.slug,
+            symbol: t.symbol,
+            address: t.address!,
+            decimals: t.decimals,
+            eip3009: t.eip3009 !== null,
+            feed: chain.priceFeeds[usdPair] ? usdPair : null,
+          };
         }),
     );
-    const table = liveTokenSources.map(({ blockchain, symbol, address, decimals, eip3009, feed }) => ({ blockchain, symbol, address: getAddress(address), decimals, eip3009, feed }));
+    const table = liveTokenSources.map(({ blockchain, symbol, address, decimals, eip3009, feed }) => ({
+      blockchain,
+      symbol,
+      address: getAddress(address),
+      decimals,
+      eip3009,
+      feed,
+    }));
     expect(live).toEqual(table);
     for (const entry of liveTokenSources) {
       expect(entry.source).toMatch(/^https:\/\/(developers\.circle\.com|tether\.to|docs\.sky\.money)\//);

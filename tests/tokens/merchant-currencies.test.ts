@@ -19,7 +19,8 @@ const testDb = setupTestDatabase();
 setupTestDevnet();
 
 let nonce = 1;
-const order = (merchant: TestMerchant, body: Record<string, unknown>) => call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: { nonce: Date.now() * 1000 + nonce++, order_info: "{}", ...body } });
+const order = (merchant: TestMerchant, body: Record<string, unknown>) =>
+  call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: { nonce: Date.now() * 1000 + nonce++, order_info: "{}", ...body } });
 
 async function storeWithWallets() {
   const merchant = await createMerchant();
@@ -32,7 +33,10 @@ describe("currencies per chain", () => {
   test("a currency switched off on a chain is refused there, for orders, accepted methods and links; elsewhere it is taken", async () => {
     const merchant = await storeWithWallets();
     signInAs(merchant);
-    expect(await setCurrencyAction({ blockchain: "base", currency: "usdt", enabled: "false" })).toEqual({ ok: true, data: { blockchain: "base", currency: "USDT", enabled: false } });
+    expect(await setCurrencyAction({ blockchain: "base", currency: "usdt", enabled: "false" })).toEqual({
+      ok: true,
+      data: { blockchain: "base", currency: "USDT", enabled: false },
+    });
 
     const refused = await order(merchant, { blockchain: "base", amount: "10", currency: "USDT" });
     expect(refused.status).toBe(400);
@@ -40,11 +44,19 @@ describe("currencies per chain", () => {
     expect((await order(merchant, { blockchain: "ethereum", amount: "10", currency: "USDT" })).status).toBe(201);
     expect((await order(merchant, { blockchain: "base", amount: "10", currency: "USDC" })).status).toBe(201);
 
-    const method = await order(merchant, { blockchain: "ethereum", amount: "10", currency: "USDT", accepted_methods: [{ blockchain: "base", currency: "USDT" }] });
+    const method = await order(merchant, {
+      blockchain: "ethereum",
+      amount: "10",
+      currency: "USDT",
+      accepted_methods: [{ blockchain: "base", currency: "USDT" }],
+    });
     expect(method.status).toBe(400);
     expect(method.body.error.code).toBe("UNSUPPORTED_CURRENCY");
 
-    const link = await call(createLink, "POST", "/api/payment-links/", { token: merchant.access, body: { title: "Tea", amount: "5", options: [{ blockchain: "base", currency: "USDT" }] } });
+    const link = await call(createLink, "POST", "/api/payment-links/", {
+      token: merchant.access,
+      body: { title: "Tea", amount: "5", options: [{ blockchain: "base", currency: "USDT" }] },
+    });
     expect(link.status, JSON.stringify(link.body)).toBe(400);
     expect(link.body.error.code).toBe("UNSUPPORTED_CURRENCY");
 
@@ -67,9 +79,15 @@ describe("currencies per chain", () => {
     const merchant = await storeWithWallets();
     const other = await storeWithWallets();
     signInAs(merchant, { accountId: merchant.id, role: "developer" });
-    expect(await setCurrencyAction({ blockchain: "base", currency: "USDC", enabled: "false" })).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_PERMISSIONS" } });
+    expect(await setCurrencyAction({ blockchain: "base", currency: "USDC", enabled: "false" })).toMatchObject({
+      ok: false,
+      error: { code: "INSUFFICIENT_PERMISSIONS" },
+    });
     signInAs(merchant);
-    expect(await setCurrencyAction({ blockchain: "base", currency: "DOGE", enabled: "false" })).toMatchObject({ ok: false, error: { code: "UNSUPPORTED_CURRENCY" } });
+    expect(await setCurrencyAction({ blockchain: "base", currency: "DOGE", enabled: "false" })).toMatchObject({
+      ok: false,
+      error: { code: "UNSUPPORTED_CURRENCY" },
+    });
     expect(await setCurrencyAction({ blockchain: "base", currency: "USDC", enabled: "false" })).toMatchObject({ ok: true });
     expect((await order(merchant, { blockchain: "base", amount: "1", currency: "USDC" })).status).toBe(400);
     expect((await order(other, { blockchain: "base", amount: "1", currency: "USDC" })).status).toBe(201);

@@ -46,11 +46,17 @@ describe("the sandbox USDT has mainnet USDT's quirks", () => {
     const wallet = net.wallet(holder.privateKey);
     await mined(await wallet.writeContract({ address: usdt, abi, functionName: "mint", args: [holder.address, 5_000_000n] }));
     // eth_call of transfer: an empty answer, where an ERC-20 returns a 32-byte bool.
-    const answer = await client().call({ account: holder.address, to: usdt, data: encodeFunctionData({ abi, functionName: "transfer", args: [randomAddress() as Address, 1n] }) });
+    const answer = await client().call({
+      account: holder.address,
+      to: usdt,
+      data: encodeFunctionData({ abi, functionName: "transfer", args: [randomAddress() as Address, 1n] }),
+    });
     expect(answer.data ?? "0x").toBe("0x");
     // A caller that expects the ERC-20 bool cannot decode it.
     const erc20 = parseAbi(["function transfer(address,uint256) returns (bool)"]);
-    await expect(client().simulateContract({ account: holder.address, address: usdt, abi: erc20, functionName: "transfer", args: [randomAddress() as Address, 1n] })).rejects.toThrow();
+    await expect(
+      client().simulateContract({ account: holder.address, address: usdt, abi: erc20, functionName: "transfer", args: [randomAddress() as Address, 1n] }),
+    ).rejects.toThrow();
 
     const spender = randomAddress() as Address;
     await mined(await wallet.writeContract({ address: usdt, abi, functionName: "approve", args: [spender, 100n] }));
@@ -65,7 +71,9 @@ describe("the sandbox USDT has mainnet USDT's quirks", () => {
     const owner = net.wallet(deployer.privateKey);
     await mined(await wallet.writeContract({ address: usdt, abi, functionName: "mint", args: [holder.address, 5_000_000n] }));
     await mined(await owner.writeContract({ address: usdt, abi, functionName: "addBlackList", args: [holder.address] }));
-    await expect(client().simulateContract({ account: holder.address, address: usdt, abi, functionName: "transfer", args: [randomAddress() as Address, 1n] })).rejects.toThrow();
+    await expect(
+      client().simulateContract({ account: holder.address, address: usdt, abi, functionName: "transfer", args: [randomAddress() as Address, 1n] }),
+    ).rejects.toThrow();
     await mined(await owner.writeContract({ address: usdt, abi, functionName: "removeBlackList", args: [holder.address] }));
 
     await mined(await owner.writeContract({ address: usdt, abi, functionName: "setParams", args: [10n, 1n] })); // 0.1 %, at most 1 USDT
@@ -83,7 +91,11 @@ describe("a USDT payment", () => {
     const wallet = randomAddress();
     await createWallet(merchant, { blockchain: 2, wallet_address: wallet, confirmation_threshold: 2 });
     const order = await createOrder(merchant, { blockchain: "base", amount: "25.5", currency: "USDT" });
-    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { token: merchant.access, params: { orderId: order.order_id }, body: {} });
+    const paid = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: {},
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     await tick();
     await net.testClient().mine({ blocks: 1 });

@@ -107,12 +107,30 @@ describe("at-least-once across a crash", () => {
     expect(afterSecond).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 503 });
 
     // The slow worker finally reports that its attempt 1 got 410 Gone: logged, but not applied.
-    const result = { statusCode: 410, error: null, retryAfterMs: null, refused: false, attemptedAt: new Date(), durationMs: 12_000, requestHeaders: {}, responseBody: "late" };
-    const { result: late, lines } = await logged(() => recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true }));
+    const result = {
+      statusCode: 410,
+      error: null,
+      retryAfterMs: null,
+      refused: false,
+      attemptedAt: new Date(),
+      durationMs: 12_000,
+      requestHeaders: {},
+      responseBody: "late",
+    };
+    const { result: late, lines } = await logged(() =>
+      recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true }),
+    );
     expect(late.applied).toBe(false);
     // Not silent: it means the webhook may have gone out twice.
     expect(lines).toContainEqual(
-      expect.objectContaining({ level: "error", msg: expect.stringMatching(/outcome matched no delivery/), delivery_id: id, attempt: 1, current_attempts: 2, current_status: "pending" }),
+      expect.objectContaining({
+        level: "error",
+        msg: expect.stringMatching(/outcome matched no delivery/),
+        delivery_id: id,
+        attempt: 1,
+        current_attempts: 2,
+        current_status: "pending",
+      }),
     );
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 503, nextAttemptAt: afterSecond.nextAttemptAt });
     expect((await endpointRow(database.db, endpointId)).isActive).toBe(true);
@@ -123,7 +141,9 @@ describe("at-least-once across a crash", () => {
     vi.setSystemTime(new Date(Date.now() + 3600_000));
     await deliverDueWebhooks(database.db);
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded", attempts: 3 });
-    expect((await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true })).applied).toBe(false);
+    expect((await recordAttempt(database.db, slow!, 1, slow!.url, result, { status: "failed", reason: "HTTP 410", disableEndpoint: true })).applied).toBe(
+      false,
+    );
     expect(await deliveryRow(database.db, id)).toMatchObject({ status: "succeeded" });
   });
 
@@ -135,16 +155,24 @@ describe("at-least-once across a crash", () => {
     const now = new Date();
     const claimed = (await claimDueDeliveries(database.db, now, new Date(now.getTime() + leaseMs()), 10)).map((c) => c.delivery);
     expect(claimed.map((d) => d.id).sort()).toEqual([doomedDelivery.id, keptDelivery.id].sort());
-    await call(deleteEndpoint, "DELETE", `/api/webhook-endpoints/${doomed.endpointId}/`, { token: doomed.merchant.access, params: { id: String(doomed.endpointId) } });
+    await call(deleteEndpoint, "DELETE", `/api/webhook-endpoints/${doomed.endpointId}/`, {
+      token: doomed.merchant.access,
+      params: { id: String(doomed.endpointId) },
+    });
 
     const ok = { statusCode: 200, error: null, retryAfterMs: null, refused: false, attemptedAt: now, durationMs: 5, requestHeaders: {}, responseBody: "" };
     const { result: applied, lines } = await logged(() =>
-      recordAttempts(database.db, claimed.map((delivery) => ({ delivery, attemptNumber: 1, url: delivery.url, result: ok, next: { status: "succeeded" as const } }))),
+      recordAttempts(
+        database.db,
+        claimed.map((delivery) => ({ delivery, attemptNumber: 1, url: delivery.url, result: ok, next: { status: "succeeded" as const } })),
+      ),
     );
     expect([...applied]).toEqual([keptDelivery.id]);
     expect(await deliveryRow(database.db, keptDelivery.id)).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(await attemptRows(database.db, keptDelivery.id)).toHaveLength(1);
-    expect(lines).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringMatching(/deleted while its attempt was in flight/), delivery_id: doomedDelivery.id }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: "warn", msg: expect.stringMatching(/deleted while its attempt was in flight/), delivery_id: doomedDelivery.id }),
+    );
     expect(lines.filter((l) => l.level === "error")).toEqual([]);
   });
 

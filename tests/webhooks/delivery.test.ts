@@ -46,7 +46,7 @@ async function endpointFor(merchant: TestMerchant, body: Record<string, unknown>
 /** Runs the delivery task until nothing is due (what the local driver's loop does). */
 async function deliverAll(options: Parameters<typeof deliverDueWebhooks>[1] = {}) {
   let total = 0;
-  for (let claimed = -1; claimed !== 0; ) {
+  for (let claimed = -1; claimed !== 0;) {
     claimed = await deliverDueWebhooks(database.db, options);
     total += claimed;
   }
@@ -65,7 +65,8 @@ describe("a recorded event is delivered, signed both ways", () => {
     const merchant = await createMerchant();
     const endpoint = await endpointFor(merchant);
     const order = await orderFor(merchant);
-    const asGet = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body.data;
+    const asGet = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body
+      .data;
     const { event, deliveries } = await recordEventFor(database.db, merchant, order, "payment.confirmed", asGet);
     expect(deliveries).toHaveLength(1);
 
@@ -124,8 +125,17 @@ describe("a recorded event is delivered, signed both ways", () => {
 
     const before = receiver.requests.length;
     await deliverAll();
-    const paths = receiver.requests.slice(before).map((r) => `${r.path} ${JSON.parse(r.body).event}`).sort();
-    expect(paths).toEqual(["/all payment.confirmed", "/all payment.pending", "/confirmed-only payment.confirmed", "/order payment.confirmed", "/order payment.pending"]);
+    const paths = receiver.requests
+      .slice(before)
+      .map((r) => `${r.path} ${JSON.parse(r.body).event}`)
+      .sort();
+    expect(paths).toEqual([
+      "/all payment.confirmed",
+      "/all payment.pending",
+      "/confirmed-only payment.confirmed",
+      "/order payment.confirmed",
+      "/order payment.pending",
+    ]);
   });
 
   test("another merchant's endpoints never receive this merchant's events", async () => {
@@ -145,7 +155,9 @@ describe("retries", () => {
     const order = await orderFor(merchant);
     const { deliveries } = await recordEventFor(database.db, merchant, order);
     const id = deliveries[0]!.id;
-    receiver.reply((r) => (r.path === "/flaky" && receiver.requests.filter((x) => x.path === "/flaky").length === 1 ? { status: 500, body: "boom" } : { status: 200 }));
+    receiver.reply((r) =>
+      r.path === "/flaky" && receiver.requests.filter((x) => x.path === "/flaky").length === 1 ? { status: 500, body: "boom" } : { status: 200 },
+    );
 
     const before = receiver.requests.length;
     const started = Date.now();
@@ -209,7 +221,11 @@ describe("retries", () => {
     expect((await recordEventFor(database.db, merchant, order)).deliveries).toHaveLength(0);
 
     // Turned back on by the merchant: the reason is cleared and events flow again.
-    const enabled = await call(updateEndpoint, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, { token: merchant.access, params: { id: String(endpoint.id) }, body: { is_active: true } });
+    const enabled = await call(updateEndpoint, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, {
+      token: merchant.access,
+      params: { id: String(endpoint.id) },
+      body: { is_active: true },
+    });
     expect(enabled.body.data).toMatchObject({ is_active: true, disabled_reason: null });
     expect((await recordEventFor(database.db, merchant, order)).deliveries).toHaveLength(1);
   });
@@ -328,7 +344,10 @@ describe("secret rotation", () => {
   test("for 24 hours after rotation deliveries carry both signatures; then only the new one", async () => {
     const merchant = await createMerchant();
     const endpoint = await endpointFor(merchant, { url: receiver.url("/rotating") });
-    const rotated = await call(rotateSecret, "POST", `/api/webhook-endpoints/${endpoint.id}/rotate-secret/`, { token: merchant.access, params: { id: String(endpoint.id) } });
+    const rotated = await call(rotateSecret, "POST", `/api/webhook-endpoints/${endpoint.id}/rotate-secret/`, {
+      token: merchant.access,
+      params: { id: String(endpoint.id) },
+    });
     expect(rotated.status).toBe(200);
     const newSecret: string = rotated.body.data.secret;
     expect(newSecret).not.toBe(endpoint.secret);
@@ -374,7 +393,11 @@ describe("secret rotation", () => {
     const first = (await recordEventFor(database.db, merchant, order)).deliveries[0]!;
     receiver.reply((r) => (r.path === "/old-home" ? { status: 500 } : { status: 200 }));
     await deliverAll();
-    await call(updateEndpoint, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, { token: merchant.access, params: { id: String(endpoint.id) }, body: { url: receiver.url("/new-home") } });
+    await call(updateEndpoint, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, {
+      token: merchant.access,
+      params: { id: String(endpoint.id) },
+      body: { url: receiver.url("/new-home") },
+    });
     advance(hour);
     const before = receiver.requests.length;
     await deliverAll();

@@ -85,7 +85,10 @@ describe("sandbox webhook inbox", () => {
     const body = '{"event":"payment.confirmed","data":{}}';
     const forged = await post(captureUrl(inbox_url), body, { "x-webhook-signature": signPayload(body, "whsec_not-the-secret") });
     expect(forged.status).toBe(200);
-    expect(forged.body).toMatchObject({ success: true, data: { signature_valid: false, signature_details: { x_webhook_signature: "invalid", webhook_signature: "missing" } } });
+    expect(forged.body).toMatchObject({
+      success: true,
+      data: { signature_valid: false, signature_details: { x_webhook_signature: "invalid", webhook_signature: "missing" } },
+    });
     const good = await post(captureUrl(inbox_url), body, { "x-webhook-signature": signPayload(body, merchant.webhookSecret) });
     expect(good.body.data).toMatchObject({ signature_valid: true, signature_details: { signed_with: "account" } });
     const unsigned = await post(captureUrl(inbox_url), body);

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { judge, maxRetryAfterMs, nextState, parseRetryAfter, retrySchedule, type AttemptOutcome } from "@/lib/webhooks/retry-schedule";
 
-const outcome = (statusCode: number | null, extra: Partial<AttemptOutcome> = {}): AttemptOutcome => ({ statusCode, error: null, retryAfterMs: null, refused: false, ...extra });
+const outcome = (statusCode: number | null, extra: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
+  statusCode,
+  error: null,
+  retryAfterMs: null,
+  refused: false,
+  ...extra,
+});
 const schedule = { delaysMs: [1000, 2000, 4000], jitter: 0.2 };
 
 describe("retry rules", () => {
@@ -11,7 +17,11 @@ describe("retry rules", () => {
 
   test("410 fails and disables the endpoint; a refused URL fails at once", () => {
     expect(nextState(outcome(410), 1, schedule)).toMatchObject({ status: "failed", disableEndpoint: true });
-    expect(nextState(outcome(null, { error: "Refused: private", refused: true }), 1, schedule)).toMatchObject({ status: "failed", disableEndpoint: false, reason: "Refused: private" });
+    expect(nextState(outcome(null, { error: "Refused: private", refused: true }), 1, schedule)).toMatchObject({
+      status: "failed",
+      disableEndpoint: false,
+      reason: "Refused: private",
+    });
   });
 
   test("other answers back off on the schedule with ±20 % jitter, then give up", () => {

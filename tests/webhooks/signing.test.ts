@@ -7,7 +7,9 @@ describe("signatures", () => {
   test("Standard Webhooks: the reference test vector", () => {
     // From the Standard Webhooks specification's test suite.
     const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-    expect(standardSignature(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    expect(standardSignature(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    );
   });
 
   test("x-webhook-signature is hex HMAC-SHA256 of the body keyed with the whole secret string", () => {
@@ -33,7 +35,10 @@ describe("signatures", () => {
     expect(verifyStandardSignature(std, "{}", [previous], { now })).toEqual({ valid: true });
     expect(verifyStandardSignature(std, "{}", [newId("webhookSecret")], { now })).toEqual({ valid: false, reason: "no_matching_signature" });
     expect(verifyStandardSignature(std, "{} ", [current], { now })).toEqual({ valid: false, reason: "no_matching_signature" });
-    expect(verifyStandardSignature(std, "{}", [current], { now: new Date(now.getTime() + 6 * 60 * 1000) })).toEqual({ valid: false, reason: "stale_timestamp" });
+    expect(verifyStandardSignature(std, "{}", [current], { now: new Date(now.getTime() + 6 * 60 * 1000) })).toEqual({
+      valid: false,
+      reason: "stale_timestamp",
+    });
     expect(verifyStandardSignature({ ...std, id: "msg_other" }, "{}", [current], { now })).toEqual({ valid: false, reason: "no_matching_signature" });
     expect(verifyStandardSignature({ ...std, signature: null }, "{}", [current], { now })).toEqual({ valid: false, reason: "missing_headers" });
   });

@@ -50,7 +50,13 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const received: Received = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const received: Received = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       const index = requests.push(received) - 1;
       for (const waiter of [...waiters]) if (requests.length >= waiter.count) waiter.resolve();
       const reply = replier(received, index);
@@ -122,9 +128,7 @@ export async function orderFor(merchant: TestMerchant, body: Record<string, unkn
 
 /** Records an order event the way an order transition will (in its own transaction). */
 export async function recordEventFor(db: Db, merchant: TestMerchant, order: any, type = "payment.confirmed", data: unknown = order) {
-  return db.transaction((tx) =>
-    recordOrderEvent(tx, { merchantId: merchant.id, paymentOrderId: order.id, type, data, webhookUrl: order.webhook_url ?? null }),
-  );
+  return db.transaction((tx) => recordOrderEvent(tx, { merchantId: merchant.id, paymentOrderId: order.id, type, data, webhookUrl: order.webhook_url ?? null }));
 }
 
 export async function deliveryRow(db: Db, id: number) {
@@ -171,7 +175,9 @@ export async function settlePending(db: Db) {
 
 /** An access token a live deployment accepts (tokens are bound to their mode: issue 13). */
 export async function liveAccess(merchant: TestMerchant): Promise<string> {
-  const res = await inMode("live", () => call(loginRoute, "POST", "/api/auth/login", { body: { username: merchant.username, password: merchant.password }, ip: "198.18.200.1" }));
+  const res = await inMode("live", () =>
+    call(loginRoute, "POST", "/api/auth/login", { body: { username: merchant.username, password: merchant.password }, ip: "198.18.200.1" }),
+  );
   if (res.status !== 200) throw new Error(`live login failed: ${res.status}`);
   return res.body.access;
 }

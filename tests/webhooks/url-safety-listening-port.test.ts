@@ -25,7 +25,10 @@ describe("(a) the webhook SSRF guard covers the port the server listens on, not 
       expect(res.status, url).toBe(400);
       expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { url: [expect.stringContaining("gateway's own services")] } });
     }
-    const inbox = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: `http://127.0.0.1:${listening}/api/sandbox/inbox/abc/` } });
+    const inbox = await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+      token: merchant.access,
+      body: { url: `http://127.0.0.1:${listening}/api/sandbox/inbox/abc/` },
+    });
     expect(inbox.status, JSON.stringify(inbox.body)).toBe(201);
   });
 });

@@ -161,7 +161,8 @@ describe("sandbox webhook URLs over HTTP (hosted public sandbox)", () => {
     const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/secret-service") } });
     expect(created.status).toBe(201);
     const id = String(created.body.data.id);
-    const send = () => call(testSend, "POST", `/api/webhook-endpoints/${id}/test/`, { token: merchant.access, params: { id }, body: { event: "payment.confirmed" } });
+    const send = () =>
+      call(testSend, "POST", `/api/webhook-endpoints/${id}/test/`, { token: merchant.access, params: { id }, body: { event: "payment.confirmed" } });
     receiver.reply(() => ({ status: 500, body: '{"jsonrpc":"2.0","error":"internal detail"}' }));
     const failed = await send();
     receiver.reply(() => ({ status: 200, body: "ok" }));
@@ -173,7 +174,11 @@ describe("sandbox webhook URLs over HTTP (hosted public sandbox)", () => {
     await closed.close();
     const ep2 = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: closedUrl } });
     const id2 = String(ep2.body.data.id);
-    const refused = await call(testSend, "POST", `/api/webhook-endpoints/${id2}/test/`, { token: merchant.access, params: { id: id2 }, body: { event: "payment.confirmed" } });
+    const refused = await call(testSend, "POST", `/api/webhook-endpoints/${id2}/test/`, {
+      token: merchant.access,
+      params: { id: id2 },
+      body: { event: "payment.confirmed" },
+    });
     expect(refused.body.data).toMatchObject({ succeeded: false, status_code: null, response_body: null });
     expect(refused.body.data.error).not.toMatch(/ECONNREFUSED|refused/i);
     expect(refused.body.data.error).toMatch(/could not be reached/);
@@ -225,7 +230,11 @@ describe("connect-time check", () => {
     const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/test-ssrf") } });
     const before = receiver.requests.length;
     const res = await inMode("live", async () =>
-      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, { token: await liveAccess(merchant), params: { id: String(created.body.data.id) }, body: { event: "payment.confirmed" } }),
+      call(testSend, "POST", `/api/webhook-endpoints/${created.body.data.id}/test/`, {
+        token: await liveAccess(merchant),
+        params: { id: String(created.body.data.id) },
+        body: { event: "payment.confirmed" },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ succeeded: false, status_code: null });

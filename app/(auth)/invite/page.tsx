@@ -46,10 +46,21 @@ export default async function InvitePage({ searchParams }: { searchParams: Promi
       <ActionForm action={acceptInvitationAction} submitLabel="Accept with my login" label="Accept with an existing login" hiddenFields={{ token }}>
         <Field label="Username" name="username" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-        <Field label="Authentication code" name="code" autoComplete="one-time-code" inputMode="numeric" hint="Only if your login has two-factor authentication: a code from your app, or a recovery code." />
+        <Field
+          label="Authentication code"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          hint="Only if your login has two-factor authentication: a code from your app, or a recovery code."
+        />
       </ActionForm>
       <h2>Create a login</h2>
-      <ActionForm action={acceptInvitationAction} submitLabel="Create login and accept" label="Accept with a new login" hiddenFields={{ token, create_login: "on" }}>
+      <ActionForm
+        action={acceptInvitationAction}
+        submitLabel="Create login and accept"
+        label="Accept with a new login"
+        hiddenFields={{ token, create_login: "on" }}
+      >
         <Field label="Username" name="username" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." />
         <Field label="Your own store's name" name="shop_name" hint="Every login also gets its own store; default: the username." />

@@ -11,7 +11,12 @@ import { ApiError } from "@/lib/http/errors";
 import { safeReturnPath } from "@/lib/http/safe-redirect";
 
 /** The login fields, plus where to go after (only same-site paths are followed: no open redirect). */
-const signInForm = dashboardSignInCredentials.extend({ callbackUrl: z.unknown().optional().transform((value) => safeReturnPath(value, { fallback: "/dashboard" })) });
+const signInForm = dashboardSignInCredentials.extend({
+  callbackUrl: z
+    .unknown()
+    .optional()
+    .transform((value) => safeReturnPath(value, { fallback: "/dashboard" })),
+});
 
 /**
  * Sign-in form → next-auth's credentials provider (the login use-case, throttling and the second
@@ -22,12 +27,18 @@ export const signInAction = publicAction(signInForm, async ({ username, password
   try {
     await signIn("credentials", { username, password, ...(code ? { code } : {}), ...(passkey ? { passkey } : {}), redirectTo: callbackUrl });
   } catch (error) {
-    if (error instanceof CredentialsSignin && error.code === "rate_limited") throw new ApiError("RATE_LIMITED", "Too many failed sign-ins. Wait 15 minutes and try again.");
+    if (error instanceof CredentialsSignin && error.code === "rate_limited")
+      throw new ApiError("RATE_LIMITED", "Too many failed sign-ins. Wait 15 minutes and try again.");
     if (error instanceof CredentialsSignin && error.code === "second_factor_required") {
-      throw new ApiError("SECOND_FACTOR_REQUIRED", "Enter the code from your authenticator app (or a recovery code).", { code: ["Enter the 6-digit code or a recovery code."] });
+      throw new ApiError("SECOND_FACTOR_REQUIRED", "Enter the code from your authenticator app (or a recovery code).", {
+        code: ["Enter the 6-digit code or a recovery code."],
+      });
     }
     if (error instanceof AuthError) {
-      throw new ApiError("INVALID_CREDENTIALS", passkey ? "The passkey could not be verified." : code ? "Invalid username, password or code." : "Invalid username or password.");
+      throw new ApiError(
+        "INVALID_CREDENTIALS",
+        passkey ? "The passkey could not be verified." : code ? "Invalid username, password or code." : "Invalid username or password.",
+      );
     }
     throw error;
   }

@@ -13,7 +13,13 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
     <Card>
       <h1>Confirm your email address</h1>
       {typeof token === "string" && token !== "" ? (
-        <ActionForm action={verifyEmailAction} submitLabel="Confirm my address" label="Confirm the email address" hiddenFields={{ token }} successMessage="Your email address is confirmed.">
+        <ActionForm
+          action={verifyEmailAction}
+          submitLabel="Confirm my address"
+          label="Confirm the email address"
+          hiddenFields={{ token }}
+          successMessage="Your email address is confirmed."
+        >
           {null}
         </ActionForm>
       ) : (

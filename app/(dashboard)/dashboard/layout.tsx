@@ -55,8 +55,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <VerifyEmailBanner merchantId={merchant.userId} resend={resendVerificationAction} />
         {mismatch ? (
           <p className={styles.originBanner} role="status" data-testid="app-url-banner">
-            This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers
-            point there. Set <code>APP_URL</code> to the address customers use.
+            This dashboard is open at <code>{origin}</code> but <code>APP_URL</code> is <code>{appOrigin}</code>: payment and link URLs given to customers point
+            there. Set <code>APP_URL</code> to the address customers use.
           </p>
         ) : null}
         {children}

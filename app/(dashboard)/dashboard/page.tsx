@@ -61,7 +61,9 @@ export default async function OverviewPage() {
     [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
     [
       setup.webhookEndpointDelivered,
-      setup.webhookEndpointAdded ? "Get a successful (2xx) answer from a webhook endpoint: send it a test event" : "Add a webhook endpoint and send it a test event",
+      setup.webhookEndpointAdded
+        ? "Get a successful (2xx) answer from a webhook endpoint: send it a test event"
+        : "Add a webhook endpoint and send it a test event",
       "/dashboard/webhooks",
     ],
     [setup.firstTestPayment, "Receive a first test payment", "/dashboard/sandbox"],
@@ -117,7 +119,8 @@ export default async function OverviewPage() {
                 const chain = findBlockchainById(row.blockchainId);
                 return (
                   <p key={row.blockchainId}>
-                    {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.gasCostWei, 18)} {chain?.nativeCurrency.symbol ?? "ETH"} for {row.orders === 1 ? "1 order" : `${row.orders} orders`}
+                    {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.gasCostWei, 18)}{" "}
+                    {chain?.nativeCurrency.symbol ?? "ETH"} for {row.orders === 1 ? "1 order" : `${row.orders} orders`}
                   </p>
                 );
               })
@@ -129,8 +132,8 @@ export default async function OverviewPage() {
               const chain = findBlockchainById(row.blockchainId);
               return (
                 <p key={row.blockchainId}>
-                  Paid without gas on {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.costWei, 18)} {chain?.nativeCurrency.symbol ?? "ETH"} for{" "}
-                  {row.relays === 1 ? "1 payment" : `${row.relays} payments`} the gateway relayed
+                  Paid without gas on {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.costWei, 18)}{" "}
+                  {chain?.nativeCurrency.symbol ?? "ETH"} for {row.relays === 1 ? "1 payment" : `${row.relays} payments`} the gateway relayed
                 </p>
               );
             })}
@@ -149,8 +152,8 @@ export default async function OverviewPage() {
       />
       {fiat.tokenPricedOrders > 0 ? (
         <p>
-          Not included: {fiat.tokenPricedOrders} confirmed order{fiat.tokenPricedOrders === 1 ? "" : "s"} priced in tokens (no fiat price was
-          locked for {fiat.tokenPricedOrders === 1 ? "it" : "them"}).
+          Not included: {fiat.tokenPricedOrders} confirmed order{fiat.tokenPricedOrders === 1 ? "" : "s"} priced in tokens (no fiat price was locked for{" "}
+          {fiat.tokenPricedOrders === 1 ? "it" : "them"}).
         </p>
       ) : null}
 

@@ -10,6 +10,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
 
   // PUT /api/account/ – account settings: the payment tolerance for new orders (login only)
   PUT: withApi(authRoutes.updateAccount, async ({ db, principal, body }) =>
-    ok(serializeAccount(await updateAccountSettings(db, principal.merchantId, body), { withWebhookSecret: maySeeAccountSecret(principal) }), "Account updated."),
+    ok(
+      serializeAccount(await updateAccountSettings(db, principal.merchantId, body), { withWebhookSecret: maySeeAccountSecret(principal) }),
+      "Account updated.",
+    ),
   ),
 });

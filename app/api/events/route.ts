@@ -12,6 +12,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
     const window = keysetWindow(query, "-created_at", eventSortKey.length);
     const { rows, count, nextKey } = await listEvents(db, principal.merchantId, { type: query.event, orderId: query.order_id }, window);
     const nextCursor = nextKey ? encodeCursor({ ordering: "-created_at", key: nextKey }) : null;
-    return keysetPage(url, query, count, rows.map((row) => serializeEvent(row.event, row.orderId)), nextCursor);
+    return keysetPage(
+      url,
+      query,
+      count,
+      rows.map((row) => serializeEvent(row.event, row.orderId)),
+      nextCursor,
+    );
   }),
 });

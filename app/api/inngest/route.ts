@@ -18,4 +18,8 @@ function inngestEndpoint(method: "GET" | "POST" | "PUT") {
 }
 
 // GET/POST/PUT /api/inngest – the Inngest serve endpoint (JOBS_DRIVER=inngest); no logic here
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: inngestEndpoint("GET"), POST: inngestEndpoint("POST"), PUT: inngestEndpoint("PUT") });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  GET: inngestEndpoint("GET"),
+  POST: inngestEndpoint("POST"),
+  PUT: inngestEndpoint("PUT"),
+});

@@ -9,5 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   GET: withApi(invoiceRoutes.getInvoiceSettings, async ({ db, principal }) => ok(await getInvoiceSettings(db, principal.merchantId))),
 
   // PUT /api/invoice-settings/
-  PUT: withApi(invoiceRoutes.updateInvoiceSettings, async ({ db, body, principal }) => ok(await saveInvoiceSettings(db, principal.merchantId, body), "Invoice settings saved.")),
+  PUT: withApi(invoiceRoutes.updateInvoiceSettings, async ({ db, body, principal }) =>
+    ok(await saveInvoiceSettings(db, principal.merchantId, body), "Invoice settings saved."),
+  ),
 });

@@ -14,5 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   }),
 
   // POST /api/invoices/ – a draft with the store's next number
-  POST: withApi(invoiceRoutes.createInvoice, async ({ db, body, principal }) => created(serializeInvoice(await createInvoice(db, principal.merchantId, body)), "Invoice created.")),
+  POST: withApi(invoiceRoutes.createInvoice, async ({ db, body, principal }) =>
+    created(serializeInvoice(await createInvoice(db, principal.merchantId, body)), "Invoice created."),
+  ),
 });

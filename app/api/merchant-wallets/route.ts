@@ -17,7 +17,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
 
   // POST /api/merchant-wallets/ – configure the receiving wallet for a blockchain
   POST: withApi(walletRoutes.createWallet, async ({ db, body, principal, clientIp }) => {
-    const wallet = await createWallet(db, principal.merchantId, body, { kind: principal.kind, clientIp, userId: principal.userId, signedInAt: principal.signedInAt });
+    const wallet = await createWallet(db, principal.merchantId, body, {
+      kind: principal.kind,
+      clientIp,
+      userId: principal.userId,
+      signedInAt: principal.signedInAt,
+    });
     await notifyDeliveriesDue();
     return created(serializeWallet(wallet));
   }),

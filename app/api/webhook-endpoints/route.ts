@@ -11,11 +11,19 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/webhook-endpoints/ – the merchant's webhook endpoints, newest first (never their secrets)
   GET: withApi(webhookRoutes.listEndpoints, async ({ db, url, query, principal }) => {
     const { rows, count } = await listEndpoints(db, principal.merchantId, pageWindow(query));
-    return page(url, query, count, rows.map((row) => serializeEndpoint(row)));
+    return page(
+      url,
+      query,
+      count,
+      rows.map((row) => serializeEndpoint(row)),
+    );
   }),
 
   // POST /api/webhook-endpoints/ – add an endpoint; its signing secret is in this response (and on rotation) only
   POST: withApi(webhookRoutes.createEndpoint, async ({ db, body, principal }) =>
-    created(serializeEndpointWithSecret(await createEndpoint(db, principal.merchantId, body, new Date(), { userId: principal.userId })), "Webhook endpoint created. Store the secret now."),
+    created(
+      serializeEndpointWithSecret(await createEndpoint(db, principal.merchantId, body, new Date(), { userId: principal.userId })),
+      "Webhook endpoint created. Store the secret now.",
+    ),
   ),
 });

@@ -28,8 +28,8 @@ x-request-id: 3d5c1b7e-2f0a-4c1e-9a55-0b1f6f0e2a11
 }
 `}</Code>
       <p>
-        Branch on <code>error.code</code>, never on <code>message</code> (it is for humans and may change). <code>details</code> appears only for
-        validation errors. Each operation in the <Link href="/docs">reference</Link> lists exactly the codes it can return.
+        Branch on <code>error.code</code>, never on <code>message</code> (it is for humans and may change). <code>details</code> appears only for validation
+        errors. Each operation in the <Link href="/docs">reference</Link> lists exactly the codes it can return.
       </p>
 
       <h2>Codes</h2>
@@ -61,9 +61,9 @@ x-request-id: 3d5c1b7e-2f0a-4c1e-9a55-0b1f6f0e2a11
 
       <h2>Rate limits</h2>
       <p>
-        Requests are counted per merchant per hour, shared by all of the merchant&apos;s credentials (login tokens and every API key) and across all
-        gateway instances: 1000 an hour on the Standard plan, 5000 on Premium, custom on Enterprise (<code>GET /api/account/</code> shows yours).
-        Every authenticated response carries the state:
+        Requests are counted per merchant per hour, shared by all of the merchant&apos;s credentials (login tokens and every API key) and across all gateway
+        instances: 1000 an hour on the Standard plan, 5000 on Premium, custom on Enterprise (<code>GET /api/account/</code> shows yours). Every authenticated
+        response carries the state:
       </p>
       <Code>{`
 X-RateLimit-Limit: 1000
@@ -71,8 +71,8 @@ X-RateLimit-Remaining: 998
 X-RateLimit-Reset: 1893502800
 `}</Code>
       <p>
-        <code>X-RateLimit-Reset</code> is the end of the window in unix seconds. Over the limit the answer is 429 with <code>retry_after</code> in
-        the body and <code>Retry-After</code> in the headers:
+        <code>X-RateLimit-Reset</code> is the end of the window in unix seconds. Over the limit the answer is 429 with <code>retry_after</code> in the body and{" "}
+        <code>Retry-After</code> in the headers:
       </p>
       <Code>{`
 HTTP/1.1 429 Too Many Requests
@@ -81,15 +81,15 @@ Retry-After: 1800
 { "success": false, "error": { "code": "RATE_LIMITED", "message": "Too many requests. Try again later." }, "retry_after": 1800, "timestamp": "2030-01-01T12:30:00.000Z" }
 `}</Code>
       <p>
-        Back off: wait <code>retry_after</code> seconds, then retry with exponential backoff and jitter. Registration is also limited to 100 an hour per
-        client address, and login to 10 failures in 15 minutes per username and per client address.
+        Back off: wait <code>retry_after</code> seconds, then retry with exponential backoff and jitter. Registration is also limited to 100 an hour per client
+        address, and login to 10 failures in 15 minutes per username and per client address.
       </p>
 
       <h2 id="idempotency">Retrying safely: Idempotency-Key</h2>
       <p>
-        A create that timed out may or may not have happened. Send every authenticated POST with an <code>Idempotency-Key</code> header (1 to 255
-        printable ASCII characters; a UUID v4 is ideal) and retry with the same key: within 24 hours the gateway answers a repeat of the same request
-        (same method, path and body; JSON key order does not matter) with the first answer, status and body, instead of running it again.
+        A create that timed out may or may not have happened. Send every authenticated POST with an <code>Idempotency-Key</code> header (1 to 255 printable
+        ASCII characters; a UUID v4 is ideal) and retry with the same key: within 24 hours the gateway answers a repeat of the same request (same method, path
+        and body; JSON key order does not matter) with the first answer, status and body, instead of running it again.
       </p>
       <Code>{`
 curl -s http://localhost:3000/api/payment-orders/ -H "$A" -H "$J" -H 'Idempotency-Key: 5f1c7a8e-3b9d-4c2a-8f6e-1d2b3c4d5e6f' \\
@@ -102,17 +102,17 @@ Original-Request: 0b6f0d52-7d8e-4a44-9c1a-3f3e2b1d9a10
 `}</Code>
       <ul>
         <li>
-          Secrets are shown once. An answer that carries one (a new API key, a webhook endpoint&apos;s secret, a rotated secret) is stored with the
-          secret taken out: its replay has <code>null</code> in its place and an <code>Idempotent-Redacted</code> header naming the field (e.g.{" "}
-          <code>data.key</code>). The retry still creates nothing twice; if the first answer was lost, revoke or rotate and create again.
+          Secrets are shown once. An answer that carries one (a new API key, a webhook endpoint&apos;s secret, a rotated secret) is stored with the secret taken
+          out: its replay has <code>null</code> in its place and an <code>Idempotent-Redacted</code> header naming the field (e.g. <code>data.key</code>). The
+          retry still creates nothing twice; if the first answer was lost, revoke or rotate and create again.
         </li>
         <li>
           The same key with a different request: 422 <code>IDEMPOTENCY_KEY_REUSED</code>. While the first request is still running: 409{" "}
           <code>IDEMPOTENCY_REQUEST_IN_PROGRESS</code> with <code>Retry-After: 1</code>.
         </li>
         <li>
-          Stored and replayed: every 2xx and 4xx answer of the request itself (a validation error too), except 409 and 429, which depend on timing. Not
-          stored: 5xx answers (the key is free again, so the retry runs again), and 401, 403 and 429 given before the request ran.
+          Stored and replayed: every 2xx and 4xx answer of the request itself (a validation error too), except 409 and 429, which depend on timing. Not stored:
+          5xx answers (the key is free again, so the retry runs again), and 401, 403 and 429 given before the request ran.
         </li>
         <li>Keys belong to your account: another merchant&apos;s key never collides with yours. They expire 24 hours after first use.</li>
       </ul>
@@ -128,8 +128,8 @@ Original-Request: 0b6f0d52-7d8e-4a44-9c1a-3f3e2b1d9a10
   "timestamp": "2030-01-01T12:00:00.000Z" }
 `}</Code>
       <p>
-        List endpoints refuse query parameters they do not know (400 <code>VALIDATION_ERROR</code>, with the parameter in <code>details</code>), so a
-        misspelt filter never silently returns everything.
+        List endpoints refuse query parameters they do not know (400 <code>VALIDATION_ERROR</code>, with the parameter in <code>details</code>), so a misspelt
+        filter never silently returns everything.
       </p>
 
       <h2>Handling errors with the typed client</h2>

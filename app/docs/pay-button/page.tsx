@@ -14,8 +14,8 @@ export default function PayButtonGuidePage() {
     <main className={styles.guide}>
       <h1>Pay button</h1>
       <p className={styles.lead}>
-        Sell from a static site, a site builder or a blog without a server of your own: a button opens a payment link&apos;s hosted checkout, where
-        the customer picks how to pay and gets a fresh order. You are told of each payment by webhook and in the dashboard.
+        Sell from a static site, a site builder or a blog without a server of your own: a button opens a payment link&apos;s hosted checkout, where the customer
+        picks how to pay and gets a fresh order. You are told of each payment by webhook and in the dashboard.
       </p>
 
       <h2>1. Create a payment link</h2>
@@ -29,20 +29,19 @@ curl -s http://localhost:3000/api/payment-links/ -H "authorization: Bearer $KEY"
 
       <h2>2. Copy the button</h2>
       <p>
-        The dashboard&apos;s Payment links page has a button builder: pick the link, the text and your colours, and copy the HTML. It is a plain link
-        styled inline, so it needs no script and works wherever HTML does (e-mails included). For the link above:
+        The dashboard&apos;s Payment links page has a button builder: pick the link, the text and your colours, and copy the HTML. It is a plain link styled
+        inline, so it needs no script and works wherever HTML does (e-mails included). For the link above:
       </p>
       <Code label="Pay button HTML">{example}</Code>
       <p>Paste it where the button should appear. It opens the checkout in a new tab; change the text or the colours in the HTML as you like.</p>
       <Note>
-        Keep the text readable on your colour: the builder warns below a 4.5:1 contrast. A link you deactivate or delete answers 404, so remove its
-        button too.
+        Keep the text readable on your colour: the builder warns below a 4.5:1 contrast. A link you deactivate or delete answers 404, so remove its button too.
       </Note>
 
       <h2>Try it</h2>
       <p>
-        The <Link href="/docs/pay-button/example">example shop page</Link> shows a button made this way for one of your links: enter its id (
-        <code>LNK-…</code>) and click the button.
+        The <Link href="/docs/pay-button/example">example shop page</Link> shows a button made this way for one of your links: enter its id (<code>LNK-…</code>)
+        and click the button.
       </p>
     </main>
   );

@@ -10,12 +10,12 @@ export default function QuickStartPage() {
     <main className={styles.guide}>
       <h1>Quick start</h1>
       <p className={styles.lead}>
-        From a new account to a confirmed test payment in seven requests. Every example runs as written against this instance, <BaseUrl />{" "}
-        (in sandbox mode: a local devnet, test tokens and sandbox tools); each code block has a Copy button.
+        From a new account to a confirmed test payment in seven requests. Every example runs as written against this instance, <BaseUrl /> (in sandbox mode: a
+        local devnet, test tokens and sandbox tools); each code block has a Copy button.
       </p>
       <Note>
-        Paths work with and without a trailing slash. Send JSON with <code>Content-Type: application/json</code>. Amounts are decimal strings, never
-        numbers. The full contract of every operation is in the <Link href="/docs">API reference</Link>.
+        Paths work with and without a trailing slash. Send JSON with <code>Content-Type: application/json</code>. Amounts are decimal strings, never numbers.
+        The full contract of every operation is in the <Link href="/docs">API reference</Link>.
       </Note>
 
       <h2>1. Register and log in</h2>
@@ -25,8 +25,8 @@ curl -s http://localhost:3000/api/auth/register \\
   -d '{"username":"acme","email":"dev@acme.test","password":"correct horse battery","shop_name":"Acme Widgets"}'
 `}</Code>
       <p>
-        <code>201 Created</code>, a bare object (the auth endpoints use no envelope). Keep <code>webhook_secret</code>: it signs webhooks sent to a
-        per-order <code>webhook_url</code>.
+        <code>201 Created</code>, a bare object (the auth endpoints use no envelope). Keep <code>webhook_secret</code>: it signs webhooks sent to a per-order{" "}
+        <code>webhook_url</code>.
       </p>
       <Code>{`
 {
@@ -53,8 +53,8 @@ curl -s http://localhost:3000/api/auth/login \\
 
       <h2>2. Add a receiving wallet</h2>
       <p>
-        Payments end up in your wallet: one per blockchain. Wallets take the numeric blockchain id from <code>GET /api/blockchains/</code> (orders take
-        the slug).
+        Payments end up in your wallet: one per blockchain. Wallets take the numeric blockchain id from <code>GET /api/blockchains/</code> (orders take the
+        slug).
       </p>
       <Code>{`
 curl -s http://localhost:3000/api/merchant-wallets \\
@@ -81,8 +81,8 @@ curl -s http://localhost:3000/api/merchant-wallets \\
 
       <h2>3. Create an API key for your backend</h2>
       <p>
-        Your backend should not hold your password or login tokens. Create a key with only what it needs: the <code>create_payments</code> preset
-        gives <code>read</code> and <code>create_payments</code>. API keys are managed with a login only.
+        Your backend should not hold your password or login tokens. Create a key with only what it needs: the <code>create_payments</code> preset gives{" "}
+        <code>read</code> and <code>create_payments</code>. API keys are managed with a login only.
       </p>
       <Code>{`
 curl -s http://localhost:3000/api/api-keys \\
@@ -115,16 +115,15 @@ curl -s http://localhost:3000/api/api-keys \\
 
       <h2>4. Receive webhooks</h2>
       <p>
-        No server of your own yet? Every account has a sandbox inbox: a URL on this gateway that records what it receives and checks the
-        signatures (<Link href="/docs/sandbox">Sandbox</Link>). Read its address (with <code>jq</code>, or copy it from the dashboard&apos;s Webhooks
-        page):
+        No server of your own yet? Every account has a sandbox inbox: a URL on this gateway that records what it receives and checks the signatures (
+        <Link href="/docs/sandbox">Sandbox</Link>). Read its address (with <code>jq</code>, or copy it from the dashboard&apos;s Webhooks page):
       </p>
       <Code>{`
 INBOX=$(curl -s http://localhost:3000/api/sandbox/inbox -H "Authorization: Bearer $KEY" | jq -r .inbox_url)
 `}</Code>
       <p>
-        Then add an endpoint pointing at it (this needs <code>manage_webhooks</code>: use the access token). Its <code>secret</code> is shown here
-        and on rotation only. With a server of your own, put its URL instead of <code>$INBOX</code>.
+        Then add an endpoint pointing at it (this needs <code>manage_webhooks</code>: use the access token). Its <code>secret</code> is shown here and on
+        rotation only. With a server of your own, put its URL instead of <code>$INBOX</code>.
       </p>
       <Code>{`
 curl -s http://localhost:3000/api/webhook-endpoints \\
@@ -179,8 +178,8 @@ curl -s http://localhost:3000/api/payment-orders \\
           creating a second order. Use your own order number.
         </li>
         <li>
-          Send the customer to <code>payment_url</code>, or show <code>receiving_address</code> yourself: every order has its own deposit address, and
-          funds reach your wallet from it.
+          Send the customer to <code>payment_url</code>, or show <code>receiving_address</code> yourself: every order has its own deposit address, and funds
+          reach your wallet from it.
         </li>
         <li>
           The order expires after 30 minutes unless you pass <code>expires_at</code>.
@@ -207,8 +206,8 @@ curl -s http://localhost:3000/api/payment-orders/ORD-7Kq2Vd9XbT3mPz1A -H "Author
 `}</Code>
       <p>
         Once confirmed, <code>confirmed_at</code> is set and <code>transaction</code> holds <code>transaction_hash</code>, <code>block_number</code>,{" "}
-        <code>confirmations</code> and <code>status</code>. Lists (<code>GET /api/payment-orders/?status=confirmed&amp;page_size=50</code>) come as the
-        bare page <code>{`{ count, next, previous, results }`}</code>.
+        <code>confirmations</code> and <code>status</code>. Lists (<code>GET /api/payment-orders/?status=confirmed&amp;page_size=50</code>) come as the bare
+        page <code>{`{ count, next, previous, results }`}</code>.
       </p>
 
       <h2>With the typed client</h2>

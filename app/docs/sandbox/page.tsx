@@ -9,16 +9,16 @@ export default function SandboxGuidePage() {
     <main className={styles.guide}>
       <h1>Sandbox</h1>
       <p className={styles.lead}>
-        The sandbox is the same API in test mode (<code>GATEWAY_MODE=sandbox</code>, the default of <code>npm run dev</code>): test keys
-        (<code>sk_test_…</code>), a local EVM devnet carrying every blockchain slug with test USDC and USDT (6 decimals), and tools to pay, confirm
-        and watch webhooks without a wallet or a server. In live mode every tool below answers <code>404 NOT_FOUND</code>.
+        The sandbox is the same API in test mode (<code>GATEWAY_MODE=sandbox</code>, the default of <code>npm run dev</code>): test keys (<code>sk_test_…</code>
+        ), a local EVM devnet carrying every blockchain slug with test USDC and USDT (6 decimals), and tools to pay, confirm and watch webhooks without a wallet
+        or a server. In live mode every tool below answers <code>404 NOT_FOUND</code>.
       </p>
 
       <h2>Pay an order</h2>
       <p>
-        A real transfer on the devnet from a faucet account to the order&apos;s deposit address. By default it pays the full amount in the
-        order&apos;s currency; pass <code>amount</code> to underpay or overpay, or another <code>currency</code> to check that a wrong token does not
-        count. Needs <code>create_payments</code>.
+        A real transfer on the devnet from a faucet account to the order&apos;s deposit address. By default it pays the full amount in the order&apos;s
+        currency; pass <code>amount</code> to underpay or overpay, or another <code>currency</code> to check that a wrong token does not count. Needs{" "}
+        <code>create_payments</code>.
       </p>
       <Code>{`
 curl -s -X POST http://localhost:3000/api/sandbox/payment-orders/ORD-7Kq2Vd9XbT3mPz1A/pay \\
@@ -56,7 +56,9 @@ curl -s http://localhost:3000/api/sandbox/faucet \\
   -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
   -d '{"address":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","currency":"USDC","amount":"100","blockchain":"base"}'
 `}</Code>
-      <p>Useful to pay from your own wallet through the hosted payment page (<code>payment_url</code>) on the devnet.</p>
+      <p>
+        Useful to pay from your own wallet through the hosted payment page (<code>payment_url</code>) on the devnet.
+      </p>
 
       <h2>Webhook inbox</h2>
       <p>
@@ -92,8 +94,13 @@ curl -s http://localhost:3000/api/sandbox/inbox -H "Authorization: Bearer $KEY"
 
       <h2>What differs from live</h2>
       <ul>
-        <li>Keys are <code>sk_test_…</code> (live keys are <code>sk_live_…</code>).</li>
-        <li>Webhook URLs may be <code>http</code> and loopback (<code>localhost</code>, <code>127.0.0.1</code>), so a backend on your machine receives them. Live mode requires https and public addresses.</li>
+        <li>
+          Keys are <code>sk_test_…</code> (live keys are <code>sk_live_…</code>).
+        </li>
+        <li>
+          Webhook URLs may be <code>http</code> and loopback (<code>localhost</code>, <code>127.0.0.1</code>), so a backend on your machine receives them. Live
+          mode requires https and public addresses.
+        </li>
         <li>The devnet restarts with the server: its chain starts over, and pending payments on the old chain are dropped.</li>
       </ul>
       <Note>

@@ -9,29 +9,28 @@ export default function ScreeningGuidePage() {
     <main className={styles.guide}>
       <h1>Screening and currencies</h1>
       <p className={styles.lead}>
-        The gateway checks who pays you and where your refunds go against a sanctions list of crypto addresses, and lets you choose which currencies
-        you take on each chain.
+        The gateway checks who pays you and where your refunds go against a sanctions list of crypto addresses, and lets you choose which currencies you take on
+        each chain.
       </p>
 
       <h2>What is screened, and when</h2>
       <ul>
         <li>
-          <strong>Every payer</strong>: the sender of each transfer to one of your orders, as soon as the transfer is recorded, before the order is
-          judged.
+          <strong>Every payer</strong>: the sender of each transfer to one of your orders, as soon as the transfer is recorded, before the order is judged.
         </li>
         <li>
-          <strong>Every refund destination</strong>: the address of a refund you request (and the refund address a customer gives on the payment
-          page). A listed address is refused with <code>400 SANCTIONED_ADDRESS</code>; nothing is built.
+          <strong>Every refund destination</strong>: the address of a refund you request (and the refund address a customer gives on the payment page). A listed
+          address is refused with <code>400 SANCTIONED_ADDRESS</code>; nothing is built.
         </li>
         <li>
           <strong>Payout destinations</strong>, where your deployment builds payouts, go through the same check.
         </li>
       </ul>
       <p>
-        The list is the US Treasury&apos;s Specially Designated Nationals (SDN) list: the crypto addresses it publishes for listed parties (EVM
-        addresses, whatever currency they are listed under). The gateway&apos;s operator loads it from the file the Treasury publishes; the
-        dashboard&apos;s Screening page shows the list&apos;s publish date, so you know how current it is. The operator may also connect a
-        screening provider, asked about addresses the list does not hold.
+        The list is the US Treasury&apos;s Specially Designated Nationals (SDN) list: the crypto addresses it publishes for listed parties (EVM addresses,
+        whatever currency they are listed under). The gateway&apos;s operator loads it from the file the Treasury publishes; the dashboard&apos;s Screening page
+        shows the list&apos;s publish date, so you know how current it is. The operator may also connect a screening provider, asked about addresses the list
+        does not hold.
       </p>
 
       <h2>What happens to a payment from a listed address</h2>
@@ -40,9 +39,9 @@ export default function ScreeningGuidePage() {
       </p>
       <ul>
         <li>
-          <code>hold</code> (the default): the order stays <code>processing</code>. No <code>payment.confirmed</code> is sent until an owner or admin
-          releases the payment on the Screening page (the audit log records who and when); it is then confirmed once it has its confirmations, and you
-          receive <code>payment.confirmed</code> once.
+          <code>hold</code> (the default): the order stays <code>processing</code>. No <code>payment.confirmed</code> is sent until an owner or admin releases
+          the payment on the Screening page (the audit log records who and when); it is then confirmed once it has its confirmations, and you receive{" "}
+          <code>payment.confirmed</code> once.
         </li>
         <li>
           <code>record</code>: the payment is flagged and goes on as usual.
@@ -52,8 +51,8 @@ export default function ScreeningGuidePage() {
         </li>
       </ul>
       <p>
-        The gateway holds the confirmation, not the money: it is non-custodial, and the deposit is swept to your wallet as usual. What you do with
-        money from a listed party (blocking, reporting) is for you and your compliance advisers to decide.
+        The gateway holds the confirmation, not the money: it is non-custodial, and the deposit is swept to your wallet as usual. What you do with money from a
+        listed party (blocking, reporting) is for you and your compliance advisers to decide.
       </p>
 
       <h2>What you and the operator remain responsible for</h2>
@@ -66,15 +65,14 @@ export default function ScreeningGuidePage() {
 
       <h2>Currencies you take</h2>
       <p>
-        The Currencies page of the dashboard lists each chain&apos;s currencies with their contract address, decimals and whether the payment page
-        offers gasless payment for them (only tokens with EIP-3009, such as USDC). Owners and admins switch a currency off on one chain: new orders,
-        accepted methods and payment links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made keep their
-        currency.
+        The Currencies page of the dashboard lists each chain&apos;s currencies with their contract address, decimals and whether the payment page offers
+        gasless payment for them (only tokens with EIP-3009, such as USDC). Owners and admins switch a currency off on one chain: new orders, accepted methods
+        and payment links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made keep their currency.
       </p>
       <p>
-        USDT&apos;s contract differs from other tokens: its <code>transfer</code> and <code>approve</code> return nothing, <code>approve</code> only
-        works from a zero allowance, and Tether can blocklist addresses and switch on a transfer fee (a fee would make the amount that arrives smaller
-        than the amount sent). The sandbox&apos;s USDT behaves the same way, so you can try it there.
+        USDT&apos;s contract differs from other tokens: its <code>transfer</code> and <code>approve</code> return nothing, <code>approve</code> only works from
+        a zero allowance, and Tether can blocklist addresses and switch on a transfer fee (a fee would make the amount that arrives smaller than the amount
+        sent). The sandbox&apos;s USDT behaves the same way, so you can try it there.
       </p>
     </main>
   );

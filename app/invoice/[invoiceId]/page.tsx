@@ -95,7 +95,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={3}>{t("subtotal")}</th>
+                <th scope="row" colSpan={3}>
+                  {t("subtotal")}
+                </th>
                 <td>{invoice.subtotal}</td>
               </tr>
               {invoice.taxes.map((tax, i) => (
@@ -105,15 +107,21 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
                 </tr>
               ))}
               <tr className={invoiceStyles.strong}>
-                <th scope="row" colSpan={3}>{t("total")}</th>
+                <th scope="row" colSpan={3}>
+                  {t("total")}
+                </th>
                 <td>{money(invoice.total)}</td>
               </tr>
               <tr>
-                <th scope="row" colSpan={3}>{t("paid")}</th>
+                <th scope="row" colSpan={3}>
+                  {t("paid")}
+                </th>
                 <td data-testid="invoice-paid">{money(invoice.amount_paid)}</td>
               </tr>
               <tr className={invoiceStyles.strong}>
-                <th scope="row" colSpan={3}>{t("amountDue")}</th>
+                <th scope="row" colSpan={3}>
+                  {t("amountDue")}
+                </th>
                 <td data-testid="invoice-due">{money(invoice.amount_due)}</td>
               </tr>
             </tfoot>
@@ -142,8 +150,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
         )}
         {(invoice.brand.support_email || invoice.brand.support_url) && (
           <p className={invoiceStyles.support}>
-            {t("support")}{" "}
-            {invoice.brand.support_email && <a href={`mailto:${invoice.brand.support_email}`}>{invoice.brand.support_email}</a>}
+            {t("support")} {invoice.brand.support_email && <a href={`mailto:${invoice.brand.support_email}`}>{invoice.brand.support_email}</a>}
             {invoice.brand.support_email && invoice.brand.support_url && " · "}
             {invoice.brand.support_url && <a href={invoice.brand.support_url}>{invoice.brand.support_url.replace(/^https:\/\//, "")}</a>}
           </p>

@@ -8,7 +8,8 @@ export async function POST(request: Request) {
   try {
     await unsubscribe(await getDb(), url.searchParams.get("token") ?? "");
   } catch (error) {
-    if (error instanceof ApiError) return new Response("This unsubscribe link is invalid.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    if (error instanceof ApiError)
+      return new Response("This unsubscribe link is invalid.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
     throw error;
   }
   // A path of this site, never one built from the request's Host.

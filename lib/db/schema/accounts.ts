@@ -145,7 +145,9 @@ export const secondFactors = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex("second_factors_one_totp_key").on(t.merchantId).where(sql`${t.kind} = 'totp'`),
+    uniqueIndex("second_factors_one_totp_key")
+      .on(t.merchantId)
+      .where(sql`${t.kind} = 'totp'`),
     uniqueIndex("second_factors_credential_id_key").on(t.credentialId),
   ],
 );

@@ -43,7 +43,10 @@ export const scannedTransfers = pgTable(
     reverted: boolean("reverted").notNull(),
     scannedAt: ts("scanned_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.blockchainId, t.txHash, t.logIndex, t.toAddress] }), index("scanned_transfers_chain_block_idx").on(t.blockchainId, t.blockNumber, t.logIndex)],
+  (t) => [
+    primaryKey({ columns: [t.blockchainId, t.txHash, t.logIndex, t.toAddress] }),
+    index("scanned_transfers_chain_block_idx").on(t.blockchainId, t.blockNumber, t.logIndex),
+  ],
 );
 export type ScannedTransfer = typeof scannedTransfers.$inferSelect;
 export type NewScannedTransfer = typeof scannedTransfers.$inferInsert;
@@ -103,11 +106,17 @@ export const transactions = pgTable(
     index("transactions_hash_idx").on(t.txHash),
     // The engine (issue 31): transfers still waiting for confirmations; the recent blocks a reorg
     // re-check compares; live transfers that did not count (late, another asset): never the history.
-    index("transactions_unconfirmed_idx").on(t.blockchainId).where(sql`status = 'pending'`),
+    index("transactions_unconfirmed_idx")
+      .on(t.blockchainId)
+      .where(sql`status = 'pending'`),
     index("transactions_chain_block_idx").on(t.blockchainId, t.blockNumber),
     // Transfers not priced yet (lib/transactions/record-prices.ts): the newest few, never the history.
-    index("transactions_unpriced_idx").on(t.blockchainId, t.id).where(sql`priced_at is null`),
-    index("transactions_uncounted_idx").on(t.paymentOrderId).where(sql`not counted and status in ('pending', 'confirmed')`),
+    index("transactions_unpriced_idx")
+      .on(t.blockchainId, t.id)
+      .where(sql`priced_at is null`),
+    index("transactions_uncounted_idx")
+      .on(t.paymentOrderId)
+      .where(sql`not counted and status in ('pending', 'confirmed')`),
   ],
 );
 export type Transaction = typeof transactions.$inferSelect;
@@ -136,7 +145,9 @@ export const sweeps = pgTable(
     lastError: text("last_error"),
     nextAttemptAt: ts("next_attempt_at").notNull(),
     /** Gas of this order's sweep transactions still on chain (its share of each batch: the batch's gas over its deposits). */
-    gasUsed: bigint("gas_used", { mode: "bigint" }).notNull().default(sql`0`),
+    gasUsed: bigint("gas_used", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     /** The same in wei (gas share × the transaction's effective gas price). */
     gasCostWei: baseUnits("gas_cost_wei").notNull().default("0"),
     /** The share of the transaction in tx_hash, taken back off the totals if a reorg drops it. */
@@ -148,7 +159,9 @@ export const sweeps = pgTable(
     uniqueIndex("sweeps_order_key").on(t.paymentOrderId),
     index("sweeps_due_idx").on(t.status, t.nextAttemptAt),
     // The reorg re-check of recent sweeps (issue 31): the newest blocks of a chain, not every sweep ever made.
-    index("sweeps_chain_block_idx").on(t.blockchainId, t.blockNumber).where(sql`status = 'succeeded'`),
+    index("sweeps_chain_block_idx")
+      .on(t.blockchainId, t.blockNumber)
+      .where(sql`status = 'succeeded'`),
   ],
 );
 export type Sweep = typeof sweeps.$inferSelect;

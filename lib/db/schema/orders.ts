@@ -101,13 +101,21 @@ export const paymentOrders = pgTable(
     index("payment_orders_chain_address_idx").on(t.blockchainId, t.receivingAddress),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),
     // Orders at risk (a reorg took a confirmed payment back): the overview's total and the list's filter read these few rows.
-    index("payment_orders_merchant_at_risk_idx").on(t.merchantId, t.createdAt, t.id).where(sql`at_risk_reason is not null`),
+    index("payment_orders_merchant_at_risk_idx")
+      .on(t.merchantId, t.createdAt, t.id)
+      .where(sql`at_risk_reason is not null`),
     // The engine (issue 31): each chain tick reads only the orders it has to move, never every open
     // one. Pending deadlines per chain (expiry, the quiet watcher's next wake-up); orders with money
     // in flight (processing, or pending with some received); open native orders (the balance check).
-    index("payment_orders_chain_deadline_idx").on(t.blockchainId, t.expiresAt).where(sql`status = 'pending'`),
-    index("payment_orders_chain_in_flight_idx").on(t.blockchainId).where(sql`status = 'processing' or (status = 'pending' and amount_received > 0)`),
-    index("payment_orders_chain_open_native_idx").on(t.blockchainId, t.id).where(sql`status in ('pending', 'processing') and token_address is null`),
+    index("payment_orders_chain_deadline_idx")
+      .on(t.blockchainId, t.expiresAt)
+      .where(sql`status = 'pending'`),
+    index("payment_orders_chain_in_flight_idx")
+      .on(t.blockchainId)
+      .where(sql`status = 'processing' or (status = 'pending' and amount_received > 0)`),
+    index("payment_orders_chain_open_native_idx")
+      .on(t.blockchainId, t.id)
+      .where(sql`status in ('pending', 'processing') and token_address is null`),
   ],
 );
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
@@ -157,5 +165,8 @@ export const orderMethodAddresses = pgTable(
     blockchainId: integer("blockchain_id").notNull(),
     receivingAddress: text("receiving_address").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.paymentOrderId, t.blockchainId] }), index("order_method_addresses_chain_address_idx").on(t.blockchainId, t.receivingAddress)],
+  (t) => [
+    primaryKey({ columns: [t.paymentOrderId, t.blockchainId] }),
+    index("order_method_addresses_chain_address_idx").on(t.blockchainId, t.receivingAddress),
+  ],
 );

@@ -135,7 +135,9 @@ export const payoutClaims = pgTable(
   (t) => [
     index("payout_claims_merchant_idx").on(t.merchantId, t.createdAt),
     // The next batch's lookup: claimed, not in a batch, per chain and token.
-    index("payout_claims_due_idx").on(t.merchantId, t.blockchainId, t.currency).where(sql`status = 'claimed' and batch_id is null`),
+    index("payout_claims_due_idx")
+      .on(t.merchantId, t.blockchainId, t.currency)
+      .where(sql`status = 'claimed' and batch_id is null`),
   ],
 );
 export type PayoutClaim = typeof payoutClaims.$inferSelect;

@@ -42,9 +42,13 @@ export const refunds = pgTable(
   (t) => [
     index("refunds_order_idx").on(t.paymentOrderId, t.id),
     // The scanner's candidate lookup: open refunds on a chain by recipient.
-    index("refunds_open_idx").on(t.blockchainId, t.toAddress).where(sql`status in ('requested', 'pending')`),
+    index("refunds_open_idx")
+      .on(t.blockchainId, t.toAddress)
+      .where(sql`status in ('requested', 'pending')`),
     // One on-chain transfer settles at most one refund.
-    uniqueIndex("refunds_transfer_key").on(t.blockchainId, t.txHash, t.logIndex).where(sql`tx_hash is not null`),
+    uniqueIndex("refunds_transfer_key")
+      .on(t.blockchainId, t.txHash, t.logIndex)
+      .where(sql`tx_hash is not null`),
   ],
 );
 export type Refund = typeof refunds.$inferSelect;

@@ -88,7 +88,9 @@ export const screeningFlags = pgTable(
     index("screening_flags_order_idx").on(t.paymentOrderId),
     // A transfer is flagged once, however often it is scanned again.
     uniqueIndex("screening_flags_transfer_key").on(t.blockchainId, t.txHash, t.logIndex),
-    index("screening_flags_held_idx").on(t.merchantId, t.id).where(sql`status = 'held'`),
+    index("screening_flags_held_idx")
+      .on(t.merchantId, t.id)
+      .where(sql`status = 'held'`),
   ],
 );
 export type ScreeningFlag = typeof screeningFlags.$inferSelect;

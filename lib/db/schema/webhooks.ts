@@ -110,12 +110,16 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
     // The outbox claim (issue 31): only deliveries still to make are in it, so claiming costs the
     // same beside ten million delivered rows as beside none.
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt, t.id).where(sql`status = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`status = 'pending'`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     index("webhook_deliveries_endpoint_status_idx").on(t.endpointId, t.status, t.createdAt, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),
     // Retention (lib/retention): delivered payloads past the retention period, oldest first.
-    index("webhook_deliveries_completed_idx").on(t.completedAt).where(sql`status = 'succeeded'`),
+    index("webhook_deliveries_completed_idx")
+      .on(t.completedAt)
+      .where(sql`status = 'succeeded'`),
   ],
 );
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

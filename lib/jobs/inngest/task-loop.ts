@@ -62,7 +62,11 @@ export function startTaskLoopsFunction(tasks: () => readonly AnyTask[]) {
     const names = tasks()
       .filter((task) => task.inngestFunction === taskLoopFunctionId)
       .map((task) => task.name);
-    if (names.length) await step.sendEvent("start", names.map((task) => taskLoopRequested.create({ task })));
+    if (names.length)
+      await step.sendEvent(
+        "start",
+        names.map((task) => taskLoopRequested.create({ task })),
+      );
     return { started: names };
   });
 }

@@ -56,7 +56,10 @@ export function startLocalDriver(tasks: readonly AnyTask[], options: LocalDriver
       const result = await task.run(db, { signal, kicked: () => kickSignals.get(task.name)!.promise });
       return { sleepMs: result?.nextRunInMs ?? task.intervalMs };
     } finally {
-      if (exclusive) await locks.unlock(task.name).catch((error) => log.debug("job unlock failed (the lock went with its connection)", { task: task.name, ...describeError(error) }));
+      if (exclusive)
+        await locks
+          .unlock(task.name)
+          .catch((error) => log.debug("job unlock failed (the lock went with its connection)", { task: task.name, ...describeError(error) }));
     }
   }
 

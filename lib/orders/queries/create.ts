@@ -1,5 +1,13 @@
 import { and, count, eq, gte, like, sql } from "drizzle-orm";
-import { merchantDisabledTokens, merchants, merchantWallets, orderMethodAddresses, paymentOrders, type NewPaymentOrder, type PaymentOrder } from "@/lib/db/schema";
+import {
+  merchantDisabledTokens,
+  merchants,
+  merchantWallets,
+  orderMethodAddresses,
+  paymentOrders,
+  type NewPaymentOrder,
+  type PaymentOrder,
+} from "@/lib/db/schema";
 import { preparedStatement, withCachedPlans } from "@/lib/db/client";
 import { rowsOf, tableRowOf } from "@/lib/db/map-row";
 import type { DbOrTx } from "@/lib/db/types";
@@ -117,12 +125,23 @@ export async function countOpenLinkOrders(db: DbOrTx, merchantId: number, linkId
       link: sql<number>`count(*) filter (where ${paymentOrders.orderInfo} like ${linkPrefix})`.mapWith(Number),
     })
     .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchantId), gte(paymentOrders.createdAt, since), eq(paymentOrders.status, "pending"), like(paymentOrders.orderInfo, '{"payment_link":%')));
+    .where(
+      and(
+        eq(paymentOrders.merchantId, merchantId),
+        gte(paymentOrders.createdAt, since),
+        eq(paymentOrders.status, "pending"),
+        like(paymentOrders.orderInfo, '{"payment_link":%'),
+      ),
+    );
   return { merchant: row?.merchant ?? 0, link: row?.link ?? 0 };
 }
 
 /** The deposit address of each chain of an order with several methods. */
-export async function insertOrderMethodAddresses(db: DbOrTx, paymentOrderId: number, addresses: { blockchainId: number; receivingAddress: string }[]): Promise<void> {
+export async function insertOrderMethodAddresses(
+  db: DbOrTx,
+  paymentOrderId: number,
+  addresses: { blockchainId: number; receivingAddress: string }[],
+): Promise<void> {
   if (addresses.length === 0) return;
   await db.insert(orderMethodAddresses).values(addresses.map((a) => ({ paymentOrderId, ...a })));
 }

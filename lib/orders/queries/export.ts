@@ -43,7 +43,13 @@ const isoText = (column: SQLWrapper) => sql`to_char(${column} at time zone 'UTC'
  * statement: mapping all of an order's ~40 columns through drizzle's row mapper (and parsing four
  * timestamps into Dates) took most of an export's time (issue 31: 45% of CPU in drizzle, 18% GC).
  */
-export async function exportOrdersBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: string[] | null, limit: number): Promise<ExportOrderRow[]> {
+export async function exportOrdersBatch(
+  db: DbOrTx,
+  merchantId: number,
+  range: { from: Date; to: Date },
+  after: string[] | null,
+  limit: number,
+): Promise<ExportOrderRow[]> {
   const keys = sortKeys.created_at;
   const o = paymentOrders;
   // After a cursor, the cursor alone is the lower bound: beside `created_at >= from` the index

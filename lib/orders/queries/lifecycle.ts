@@ -15,7 +15,12 @@ export async function findOrdersToEvaluate(db: DbOrTx, blockchainId: number, now
   const inFlight = await db
     .select()
     .from(paymentOrders)
-    .where(and(eq(paymentOrders.blockchainId, blockchainId), sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`));
+    .where(
+      and(
+        eq(paymentOrders.blockchainId, blockchainId),
+        sql`(${paymentOrders.status} = 'processing' or (${paymentOrders.status} = 'pending' and ${paymentOrders.amountReceived} > 0))`,
+      ),
+    );
   const pastDeadline = await db
     .select()
     .from(paymentOrders)
@@ -91,12 +96,20 @@ export async function merchantDepositAddressesAmong(db: DbOrTx, merchantId: numb
     db
       .select({ address: paymentOrders.receivingAddress })
       .from(paymentOrders)
-      .where(and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.blockchainId, blockchainIds), inArray(paymentOrders.receivingAddress, addresses))),
+      .where(
+        and(eq(paymentOrders.merchantId, merchantId), inArray(paymentOrders.blockchainId, blockchainIds), inArray(paymentOrders.receivingAddress, addresses)),
+      ),
     db
       .select({ address: orderMethodAddresses.receivingAddress })
       .from(orderMethodAddresses)
       .innerJoin(paymentOrders, eq(paymentOrders.id, orderMethodAddresses.paymentOrderId))
-      .where(and(eq(paymentOrders.merchantId, merchantId), inArray(orderMethodAddresses.blockchainId, blockchainIds), inArray(orderMethodAddresses.receivingAddress, addresses))),
+      .where(
+        and(
+          eq(paymentOrders.merchantId, merchantId),
+          inArray(orderMethodAddresses.blockchainId, blockchainIds),
+          inArray(orderMethodAddresses.receivingAddress, addresses),
+        ),
+      ),
   ]);
   return new Set([...own, ...methods].map((row) => row.address));
 }
@@ -109,12 +122,26 @@ const openNative = sql`${paymentOrders.status} in ('pending', 'processing') and 
  * after `afterId` in id order (wrapping round), so a pass reads a bounded window however many are
  * open and successive passes cover them all.
  */
-export async function findOpenNativeOrders(db: DbOrTx, blockchainId: number, window: { newest: number; afterId: number; next: number }): Promise<{ orders: PaymentOrder[]; lastId: number }> {
+export async function findOpenNativeOrders(
+  db: DbOrTx,
+  blockchainId: number,
+  window: { newest: number; afterId: number; next: number },
+): Promise<{ orders: PaymentOrder[]; lastId: number }> {
   const onChain = and(eq(paymentOrders.blockchainId, blockchainId), openNative);
   const newest = await db.select().from(paymentOrders).where(onChain).orderBy(desc(paymentOrders.id)).limit(window.newest);
-  let rotating = await db.select().from(paymentOrders).where(and(onChain, gt(paymentOrders.id, window.afterId))).orderBy(asc(paymentOrders.id)).limit(window.next);
+  let rotating = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(onChain, gt(paymentOrders.id, window.afterId)))
+    .orderBy(asc(paymentOrders.id))
+    .limit(window.next);
   if (rotating.length < window.next && window.afterId > 0) {
-    const wrapped = await db.select().from(paymentOrders).where(and(onChain, lte(paymentOrders.id, window.afterId))).orderBy(asc(paymentOrders.id)).limit(window.next - rotating.length);
+    const wrapped = await db
+      .select()
+      .from(paymentOrders)
+      .where(and(onChain, lte(paymentOrders.id, window.afterId)))
+      .orderBy(asc(paymentOrders.id))
+      .limit(window.next - rotating.length);
     rotating = [...rotating, ...wrapped];
   }
   const byId = new Map<number, PaymentOrder>();
@@ -141,7 +168,9 @@ export async function findOpenNativeAddresses(db: DbOrTx, blockchainId: number, 
     .select({ address: orderMethodAddresses.receivingAddress })
     .from(orderMethodAddresses)
     .innerJoin(paymentOrders, eq(paymentOrders.id, orderMethodAddresses.paymentOrderId))
-    .where(and(eq(orderMethodAddresses.blockchainId, blockchainId), eq(paymentOrders.status, "pending"), sql`${paymentOrders.acceptedMethods} @> ${native}::jsonb`))
+    .where(
+      and(eq(orderMethodAddresses.blockchainId, blockchainId), eq(paymentOrders.status, "pending"), sql`${paymentOrders.acceptedMethods} @> ${native}::jsonb`),
+    )
     .orderBy(desc(paymentOrders.id))
     .limit(limit + 1);
   return [...new Set([...own, ...byMethod].map((r) => r.address))].slice(0, limit + 1);

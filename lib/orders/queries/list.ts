@@ -64,7 +64,9 @@ export function maintainedOrderCount(merchantId: number, filters: { status?: str
  */
 export function indexServesOrder(filters: OrderFilters, field: OrderingField): boolean {
   if (filters.nonce !== undefined) return false;
-  const held = [filters.status !== undefined && "status", filters.blockchainId !== undefined && "chain", filters.currency !== undefined && "currency"].filter(Boolean);
+  const held = [filters.status !== undefined && "status", filters.blockchainId !== undefined && "chain", filters.currency !== undefined && "currency"].filter(
+    Boolean,
+  );
   if (held.length === 0) return true;
   if (held.length > 1) return false;
   return field === "created_at" || (field === "status" && held[0] === "status");
@@ -114,5 +116,10 @@ export async function listOrders(
 }
 
 export async function recentOrders(db: DbOrTx, merchantId: number, limit: number) {
-  return db.select().from(paymentOrders).where(eq(paymentOrders.merchantId, merchantId)).orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id)).limit(limit);
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(eq(paymentOrders.merchantId, merchantId))
+    .orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.id))
+    .limit(limit);
 }

@@ -197,7 +197,11 @@ export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: numb
  * transfers (lib/refunds/set-refund-address.ts). A payer's signature replaces any earlier one.
  */
 export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, signedBy: string, now: Date): Promise<PaymentOrder | null> {
-  const [row] = await db.update(paymentOrders).set({ refundAddress: address, refundAddressAt: now, refundAddressSignedBy: signedBy }).where(eq(paymentOrders.id, id)).returning();
+  const [row] = await db
+    .update(paymentOrders)
+    .set({ refundAddress: address, refundAddressAt: now, refundAddressSignedBy: signedBy })
+    .where(eq(paymentOrders.id, id))
+    .returning();
   return row ?? null;
 }
 

@@ -151,7 +151,10 @@ export async function searchOrders(db: DbOrTx, merchantId: number, search: Order
   // either way, and beyond its small exact bound a page counted from the end would be a position
   // against the estimate, not the page OFFSET gives.
   // Dates are a range of every list index's created_at, after its equality columns: they keep the order.
-  const inIndexOrder = !q && !search.money && indexServesOrder({ status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined }, "created_at");
+  const inIndexOrder =
+    !q &&
+    !search.money &&
+    indexServesOrder({ status: search.status || undefined, blockchainId: search.blockchainId, currency: search.currency || undefined }, "created_at");
   const { page, count } = await readKeysetPage(
     db,
     list,

@@ -40,7 +40,12 @@ export const deliverySortKey: SortKeyPart[] = [
  * endpoint row the caller found among the merchant's (`findEndpoint`, `getEndpointOrThrow`): its
  * deliveries are the merchant's, so the page and the count read the endpoint's index alone.
  */
-export async function listEndpointDeliveries(db: DbOrTx, endpoint: Pick<WebhookEndpoint, "id" | "merchantId">, status: string | undefined, window: KeysetWindow) {
+export async function listEndpointDeliveries(
+  db: DbOrTx,
+  endpoint: Pick<WebhookEndpoint, "id" | "merchantId">,
+  status: string | undefined,
+  window: KeysetWindow,
+) {
   const where = and(eq(webhookDeliveries.endpointId, endpoint.id), status ? eq(webhookDeliveries.status, status) : undefined);
   const maintained = maintainedCount("deliveries", endpoint.merchantId, { scopeId: endpoint.id, kinds: status ? [status] : undefined });
   const { page, count, nextKey } = await readKeysetPage(db, { table: webhookDeliveries, where, countOrder: deliverySortKey, maintained }, window, (read) =>
@@ -266,7 +271,12 @@ export async function orderDeliveries(db: DbOrTx, merchantId: number, paymentOrd
       : await db
           .select()
           .from(webhookAttempts)
-          .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
+          .where(
+            inArray(
+              webhookAttempts.deliveryId,
+              rows.map((r) => r.id),
+            ),
+          )
           .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
   return { rows, attempts };
 }

@@ -53,7 +53,13 @@ export async function findEndpoint(db: DbOrTx, merchantId: number, id: number): 
 export async function listEndpoints(db: DbOrTx, merchantId: number, window: Window) {
   const where = eq(webhookEndpoints.merchantId, merchantId);
   const [rows, [total]] = await Promise.all([
-    db.select().from(webhookEndpoints).where(where).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(window.limit).offset(window.offset),
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(where)
+      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+      .limit(window.limit)
+      .offset(window.offset),
     db.select({ value: count() }).from(webhookEndpoints).where(where),
   ]);
   return { rows, count: total?.value ?? 0 };

@@ -6,7 +6,6 @@ import type { DbOrTx } from "@/lib/db/types";
 
 type NewAccountEvent = typeof accountEvents.$inferInsert;
 
-
 /**
  * The one writer of order events, called only by the outbox (lib/webhooks/outbox.ts). The sequence
  * is the order's next (1, 2, 3…): computed in the insert, inside the transaction that holds the
@@ -15,7 +14,10 @@ type NewAccountEvent = typeof accountEvents.$inferInsert;
  */
 export async function insertEvent(db: DbOrTx, values: Omit<typeof orderEvents.$inferInsert, "sequence">): Promise<OrderEvent> {
   const sequence = sql<number>`(select coalesce(max(e.sequence), 0) + 1 from ${orderEvents} e where e.payment_order_id = ${values.paymentOrderId})`;
-  const [row] = await db.insert(orderEvents).values({ ...values, sequence }).returning();
+  const [row] = await db
+    .insert(orderEvents)
+    .values({ ...values, sequence })
+    .returning();
   return row!;
 }
 

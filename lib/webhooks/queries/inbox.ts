@@ -22,9 +22,7 @@ export async function pruneInbox(db: DbOrTx, merchantId: number, keep: number): 
     .where(eq(sandboxInboxMessages.merchantId, merchantId))
     .orderBy(desc(sandboxInboxMessages.id))
     .limit(keep);
-  await db
-    .delete(sandboxInboxMessages)
-    .where(and(eq(sandboxInboxMessages.merchantId, merchantId), sql`${sandboxInboxMessages.id} not in ${newest}`));
+  await db.delete(sandboxInboxMessages).where(and(eq(sandboxInboxMessages.merchantId, merchantId), sql`${sandboxInboxMessages.id} not in ${newest}`));
 }
 
 export async function listInboxMessages(db: DbOrTx, merchantId: number, window: Window) {

@@ -95,7 +95,10 @@ describe("email verification", () => {
     }
     expect((await call(verifyEmail, "POST", "/api/auth/verify-email", { body: {} })).body.error.details.token).toEqual(["This field is required."]);
 
-    await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.merchantId, m.id));
+    await database.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(emailTokens.merchantId, m.id));
     const expired = await call(verifyEmail, "POST", "/api/auth/verify-email", { body: { token } });
     expect(expired.status).toBe(400);
   });
@@ -150,7 +153,10 @@ describe("password reset", () => {
     expect(weak.status).toBe(400);
     expect(weak.body.error.details.password).toBeDefined();
 
-    const done = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: newer, password: "a brand new passphrase" }, ip: "192.0.2.43" });
+    const done = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", {
+      body: { token: newer, password: "a brand new passphrase" },
+      ip: "192.0.2.43",
+    });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: expect.any(String) });
     expectMatchesSchema("POST /api/auth/password-reset/confirm", 200, done.body);
@@ -158,14 +164,17 @@ describe("password reset", () => {
     await smtp.waitFor(m.email, /your password was reset/);
 
     for (const access of [m.access, second.access]) expect((await call(verifyCredential, "GET", "/api/auth/verify/", { token: access })).status).toBe(401);
-    for (const token of [m.refresh, second.refresh]) expect((await call(refresh, "POST", "/api/auth/token/refresh/", { body: { refresh: token } })).status).toBe(401);
+    for (const token of [m.refresh, second.refresh])
+      expect((await call(refresh, "POST", "/api/auth/token/refresh/", { body: { refresh: token } })).status).toBe(401);
     expect((await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password } })).status).toBe(401);
     const fresh = await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: "a brand new passphrase" } });
     expect(fresh.status).toBe(200);
     expect((await call(getAccount, "GET", "/api/account/", { token: fresh.body.access })).body.data.email_verified_at).toEqual(expect.any(String));
     // The audit log has the reset, from the address that confirmed it, and never the new password.
     const resets = await call(listAuditLog, "GET", "/api/audit-log/", { token: fresh.body.access, query: { action: "auth.password_reset" } });
-    expect(resets.body.results).toEqual([expect.objectContaining({ actor: { kind: "public", name: null }, client_ip: "192.0.2.43", after: { sessions_revoked: true } })]);
+    expect(resets.body.results).toEqual([
+      expect.objectContaining({ actor: { kind: "public", name: null }, client_ip: "192.0.2.43", after: { sessions_revoked: true } }),
+    ]);
     expect(JSON.stringify(resets.body)).not.toContain("a brand new passphrase");
 
     for (const token of [newer, older]) {
@@ -179,7 +188,10 @@ describe("password reset", () => {
     const m = await createMerchant();
     await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.43" });
     const token = linkToken(await smtp.waitFor(m.email, /reset your password/), "/reset-password");
-    await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.merchantId, m.id));
+    await database.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(emailTokens.merchantId, m.id));
     const res = await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token, password: "a brand new passphrase" } });
     expect(res.status).toBe(400);
     expect((await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password } })).status).toBe(200);
@@ -189,7 +201,8 @@ describe("password reset", () => {
     const m = await createMerchant();
     const unknown = `${uniqueName("nobody")}@example.com`;
     for (const email of [m.email, unknown]) {
-      for (let i = 0; i < 5; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: `192.0.2.${50 + i}` })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: `192.0.2.${50 + i}` })).status).toBe(200);
       const sixth = await call(requestReset, "POST", "/api/auth/password-reset", { body: { email }, ip: "192.0.2.60" });
       expect(sixth.status).toBe(429);
       expect(sixth.body.error.code).toBe("RATE_LIMITED");
@@ -199,11 +212,17 @@ describe("password reset", () => {
     expect(smtp.to(m.email).filter((mail) => /reset your password/.test(mail.subject))).toHaveLength(5);
 
     const ip = "192.0.2.61";
-    for (let i = 0; i < 20; i++) expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(200);
     expect((await call(requestReset, "POST", "/api/auth/password-reset", { body: { email: `${uniqueName("x")}@example.com` }, ip })).status).toBe(429);
 
-    for (let i = 0; i < 30; i++) expect((await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: `guess${i}`, password: "a brand new passphrase" }, ip })).status).toBe(400);
-    expect((await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: "guess", password: "a brand new passphrase" }, ip })).status).toBe(429);
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: `guess${i}`, password: "a brand new passphrase" }, ip })).status,
+      ).toBe(400);
+    expect(
+      (await call(confirmReset, "POST", "/api/auth/password-reset/confirm", { body: { token: "guess", password: "a brand new passphrase" }, ip })).status,
+    ).toBe(429);
   });
 });
 
@@ -219,7 +238,12 @@ describe("security notices", () => {
     await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: "wrong password" }, ip: "198.18.0.10" });
     await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.0.11" });
     await smtp.waitFor(m.email, /new sign-in/, 2);
-    expect(smtp.to(m.email).filter((mail) => /new sign-in/.test(mail.subject)).map((mail) => mail.subject.split(" ").pop())).toEqual(["198.18.0.9", "198.18.0.11"]);
+    expect(
+      smtp
+        .to(m.email)
+        .filter((mail) => /new sign-in/.test(mail.subject))
+        .map((mail) => mail.subject.split(" ").pop()),
+    ).toEqual(["198.18.0.9", "198.18.0.11"]);
   });
 
   test("the account keeps its 20 most recent sign-in addresses: the oldest, forgotten, counts as new again", async () => {
@@ -245,7 +269,12 @@ describe("security notices", () => {
     const first = randomAddress();
     const wallet = (await call(postWallet, "POST", "/api/merchant-wallets/", { token: m.access, body: { blockchain: 2, wallet_address: first } })).body.data;
     const second = randomAddress();
-    const put = await call(putWallet, "PUT", "/api/x/", { token: m.access, params: { id: String(wallet.id) }, body: { wallet_address: second, reauth: { password: m.password } }, ip: "198.18.1.1" });
+    const put = await call(putWallet, "PUT", "/api/x/", {
+      token: m.access,
+      params: { id: String(wallet.id) },
+      body: { wallet_address: second, reauth: { password: m.password } },
+      ip: "198.18.1.1",
+    });
     expect(put.status).toBe(200);
     const mail = await smtp.waitFor(m.email, /payout address changed/);
     expect(mail.body).toContain(`Previous address: ${first}`);
@@ -255,7 +284,9 @@ describe("security notices", () => {
     signInAs({ id: m.id, username: m.username });
     try {
       const third = randomAddress();
-      expect((await updateWalletAction(form({ id: String(wallet.id), wallet_address: third, confirmation_threshold: "4", password: m.password }))).ok).toBe(true);
+      expect((await updateWalletAction(form({ id: String(wallet.id), wallet_address: third, confirmation_threshold: "4", password: m.password }))).ok).toBe(
+        true,
+      );
       const fromDashboard = await smtp.waitFor(m.email, /payout address changed/, 2);
       expect(fromDashboard.body).toContain(`New address: ${third}`);
       // A threshold change alone is no address change.
@@ -274,7 +305,9 @@ describe("the outbox", () => {
     const registered = await call(register, "POST", "/api/auth/register", { body: input, ip: "192.0.2.71" });
     const id = registered.body.user.id as number;
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, id));
-    expect(rows).toEqual([expect.objectContaining({ kind: "verify_email", toAddress: input.email, smtpStatus: null, subject: expect.stringContaining(input.shop_name) })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ kind: "verify_email", toAddress: input.email, smtpStatus: null, subject: expect.stringContaining(input.shop_name) }),
+    ]);
     expect(rows[0]!.text).toMatch(/\/verify-email\?token=/);
     expect(rows[0]!.html).toContain("<a href=");
     expect(smtp.to(input.email)).toEqual([]);
@@ -335,14 +368,18 @@ describe("the outbox", () => {
 
   test("a reset request does not wait for the mail: it answers while an SMTP server that never greets still holds the connection", async () => {
     const m = await createMerchant();
-    await answersWhileSmtpHangs("the reset request", () => call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.74" }));
+    await answersWhileSmtpHangs("the reset request", () =>
+      call(requestReset, "POST", "/api/auth/password-reset", { body: { email: m.email }, ip: "192.0.2.74" }),
+    );
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
     expect(rows.find((row) => row.kind === "password_reset")).toMatchObject({ smtpStatus: "failed" });
   });
 
   test("a sign-in from a new address does not wait for its notice: it answers while an SMTP server that never greets still holds the connection", async () => {
     const m = await createMerchant(); // its first sign-in, from 203.0.113.7
-    await answersWhileSmtpHangs("the sign-in", () => call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.0.77" }));
+    await answersWhileSmtpHangs("the sign-in", () =>
+      call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.0.77" }),
+    );
     const rows = await database.db.select().from(mailOutbox).where(eq(mailOutbox.merchantId, m.id));
     expect(rows.find((row) => row.kind === "new_sign_in")).toMatchObject({ smtpStatus: "failed" });
   });

@@ -26,8 +26,7 @@ function freshIp(): string {
   return `10.0.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 }
 
-const tryLogin = (username: string, password: string, ip = freshIp()) =>
-  call(login, "POST", "/api/auth/login", { body: { username, password }, ip });
+const tryLogin = (username: string, password: string, ip = freshIp()) => call(login, "POST", "/api/auth/login", { body: { username, password }, ip });
 
 afterEach(() => {
   vi.useRealTimers();

@@ -47,7 +47,12 @@ function tally(answers: CallResult[]): Record<number, number> {
 const all = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: parallel }, (_, i) => make(i)));
 
 const auditCount = async (merchantId: number, action: string) =>
-  (await testDb.db.select({ id: auditLog.id }).from(auditLog).where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)))).length;
+  (
+    await testDb.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)))
+  ).length;
 
 const tryLogin = (username: string, password: string, ip: string) => call(login, "POST", "/api/auth/login/", { body: { username, password }, ip });
 
@@ -96,7 +101,12 @@ describe("the password (10 failures in 15 minutes)", () => {
     // While they are checked they hold places (at most 10 at a time); none is left behind as a failure.
     expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
     expect(answers.some((a) => a.status === 200)).toBe(true);
-    expect(await testDb.db.select().from(loginFailures).where(eq(loginFailures.subject, `ip:${ip}`))).toEqual([]);
+    expect(
+      await testDb.db
+        .select()
+        .from(loginFailures)
+        .where(eq(loginFailures.subject, `ip:${ip}`)),
+    ).toEqual([]);
     expect((await tryLogin(m.username, m.password, ip)).status).toBe(200);
   });
 
@@ -135,7 +145,12 @@ describe("second-factor codes (5 failures in 15 minutes)", () => {
     const challenge = await challengeFor(m);
     const loginOptions = (await call(loginPasskeyOptions, "POST", "/x/", { body: { challenge }, ip: freshIp() })).body.data;
     const forged = new SoftwarePasskey().assert(loginOptions);
-    const answers = await all(() => call(loginSecondFactor, "POST", "/x/", { body: { challenge, passkey: { ...forged, id: passkey.credentialId, rawId: passkey.credentialId } }, ip: freshIp() }));
+    const answers = await all(() =>
+      call(loginSecondFactor, "POST", "/x/", {
+        body: { challenge, passkey: { ...forged, id: passkey.credentialId, rawId: passkey.credentialId } },
+        ip: freshIp(),
+      }),
+    );
     expect(tally(answers)).toEqual({ 401: maxCodeFailures, 429: parallel - maxCodeFailures });
     expect(await auditCount(m.id, "auth.second_factor_failed")).toBe(maxCodeFailures);
   });
@@ -146,7 +161,9 @@ describe("second-factor codes (5 failures in 15 minutes)", () => {
     const { secret } = await enrolTotp(m);
     clock.nextStep();
     const old = codeFor(secret, new Date(Date.now() - 10 * 60_000));
-    const answers = await all(() => call(createApiKey, "POST", "/api/api-keys/", { token: m.access, body: { name: "k", preset: "read_only", reauth: { code: old } } }));
+    const answers = await all(() =>
+      call(createApiKey, "POST", "/api/api-keys/", { token: m.access, body: { name: "k", preset: "read_only", reauth: { code: old } } }),
+    );
     expect(tally(answers)).toEqual({ 400: maxCodeFailures, 429: parallel - maxCodeFailures });
     expect(await auditCount(m.id, "auth.second_factor_failed")).toBe(maxCodeFailures);
   });

@@ -51,7 +51,13 @@ export class SoftwarePasskey {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialId.length);
     const authData = Buffer.concat([sha256(rpId), Buffer.from([UP | UV | AT]), uint32(this.counter), Buffer.alloc(16), idLength, credentialId, this.coseKey]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", new Uint8Array(authData)]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", new Uint8Array(authData)],
+      ]) as never,
+    );
     return {
       id: this.credentialId,
       rawId: this.credentialId,

@@ -29,7 +29,8 @@ afterEach(() => {
 let ipCounter = 0;
 const freshIp = () => `10.29.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
-const passwordLogin = (m: Pick<TestMerchant, "username" | "password">) => call(login, "POST", "/api/auth/login/", { body: { username: m.username, password: m.password }, ip: freshIp() });
+const passwordLogin = (m: Pick<TestMerchant, "username" | "password">) =>
+  call(login, "POST", "/api/auth/login/", { body: { username: m.username, password: m.password }, ip: freshIp() });
 
 async function challengeFor(m: TestMerchant): Promise<string> {
   const res = await passwordLogin(m);
@@ -47,7 +48,10 @@ async function registrationOptionsFor(m: TestMerchant, reauth: Record<string, un
 /** Registers `passkey` through the real routes; returns the stored id and the recovery codes (if any). */
 async function registerWith(m: TestMerchant, passkey: SoftwarePasskey, name = "Laptop") {
   const options = await registrationOptionsFor(m);
-  const res = await call(registerPasskey, "POST", "/api/account/second-factor/passkeys/", { token: m.access, body: { name, response: passkey.register(options) } });
+  const res = await call(registerPasskey, "POST", "/api/account/second-factor/passkeys/", {
+    token: m.access,
+    body: { name, response: passkey.register(options) },
+  });
   expect(res.status).toBe(201);
   return res.body.data as { passkey: { id: number; name: string }; recovery_codes: string[] };
 }
@@ -58,9 +62,14 @@ async function loginOptions(challenge: string) {
   return res.body.data;
 }
 
-const passkeyStep = (challenge: string, passkey: unknown) => call(loginSecondFactor, "POST", "/api/auth/login/second-factor/", { body: { challenge, passkey }, ip: freshIp() });
+const passkeyStep = (challenge: string, passkey: unknown) =>
+  call(loginSecondFactor, "POST", "/api/auth/login/second-factor/", { body: { challenge, passkey }, ip: freshIp() });
 
-const actionsOf = async (merchantId: number, action: string) => testDb.db.select().from(auditLog).where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)));
+const actionsOf = async (merchantId: number, action: string) =>
+  testDb.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)));
 
 describe("registering a passkey", () => {
   test("begins with the password; the browser's attestation makes it a second factor with ten recovery codes; listed; audited", async () => {
@@ -137,7 +146,12 @@ describe("signing in with a passkey", () => {
     const assertion = passkey.assert(options);
     const res = await passkeyStep(challenge, assertion);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: expect.objectContaining({ id: m.id }), account: { id: m.id, role: "owner" } });
+    expect(res.body).toEqual({
+      access: expect.any(String),
+      refresh: expect.any(String),
+      user: expect.objectContaining({ id: m.id }),
+      account: { id: m.id, role: "owner" },
+    });
     const used = await actionsOf(m.id, "second_factor.passkey_used");
     expect(used).toHaveLength(1);
     expect(used[0]?.after).toEqual({ step: "login", name: "Laptop" });
@@ -252,7 +266,11 @@ describe("a passkey as the fresh proof, and removing one", () => {
     expect(passwordOnly.status).toBe(400);
     expect(passwordOnly.body.error.details).toEqual({ "reauth.code": [expect.any(String)] });
     const otherAccount = await createMerchant();
-    const foreign = await call(removePasskey, "POST", "/x/", { token: otherAccount.access, params: { id: String(stored.id) }, body: { reauth: { password: otherAccount.password } } });
+    const foreign = await call(removePasskey, "POST", "/x/", {
+      token: otherAccount.access,
+      params: { id: String(stored.id) },
+      body: { reauth: { password: otherAccount.password } },
+    });
     expect(foreign.status).toBe(404);
 
     // With TOTP on as well, removing the passkey leaves 2FA on.
@@ -283,7 +301,10 @@ describe("a passkey as the fresh proof, and removing one", () => {
     expect(last.status).toBe(200);
     expect(last.body.data).toEqual({ removed: true, two_factor_off: true });
     expect((await passwordLogin(m)).status).toBe(200);
-    const notices = await testDb.db.select().from(mailOutbox).where(and(eq(mailOutbox.merchantId, m.id), eq(mailOutbox.kind, "two_factor_disabled")));
+    const notices = await testDb.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.merchantId, m.id), eq(mailOutbox.kind, "two_factor_disabled")));
     expect(notices.length).toBeGreaterThanOrEqual(1);
   });
 });

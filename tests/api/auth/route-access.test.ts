@@ -63,8 +63,7 @@ describe("each API key preset against each protected route", () => {
 
       for (const preset of presets) {
         const res = await call(handler, method, urlPath, { token: keys[preset], params, body: method === "GET" ? undefined : {} });
-        const allowed =
-          access === "authenticated" || (access !== "login" && (permissionPresets[preset] as readonly string[]).includes(access));
+        const allowed = access === "authenticated" || (access !== "login" && (permissionPresets[preset] as readonly string[]).includes(access));
         if (allowed) expect(res.status, `${preset} should pass the permission check`).not.toBe(403);
         else {
           expect(res.status, `${preset} should be refused`).toBe(403);
@@ -93,7 +92,8 @@ describe("each member role against each protected route (issue 28)", () => {
         // A fresh account: the per-account hourly limit is not shared with the API key walk.
         owner = await createMerchant();
         members.owner = owner;
-        for (const role of allRoles.filter((r) => r !== "owner")) members[role] = await addMember(owner, role, (email) => invitationTokenFromOutbox(database.db, email));
+        for (const role of allRoles.filter((r) => r !== "owner"))
+          members[role] = await addMember(owner, role, (email) => invitationTokenFromOutbox(database.db, email));
       }
       const { handler, method, params, urlPath } = await loadRoute(key);
       for (const role of allRoles) {

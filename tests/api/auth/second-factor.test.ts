@@ -34,8 +34,10 @@ afterEach(() => {
 let ipCounter = 0;
 const freshIp = () => `10.28.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
-const passwordLogin = (m: Pick<TestMerchant, "username" | "password">) => call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: freshIp() });
-const secondStep = (challenge: string, code: string) => call(loginSecondFactor, "POST", "/api/auth/login/second-factor/", { body: { challenge, code }, ip: freshIp() });
+const passwordLogin = (m: Pick<TestMerchant, "username" | "password">) =>
+  call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: freshIp() });
+const secondStep = (challenge: string, code: string) =>
+  call(loginSecondFactor, "POST", "/api/auth/login/second-factor/", { body: { challenge, code }, ip: freshIp() });
 
 async function challengeFor(m: TestMerchant): Promise<string> {
   const res = await passwordLogin(m);
@@ -122,7 +124,12 @@ describe("login with TOTP", () => {
     const code = codeFor(secret);
     const done = await secondStep(challenge, code);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ access: expect.any(String), refresh: expect.any(String), user: { id: m.id, username: m.username, email: m.email }, account: { id: m.id, role: "owner" } });
+    expect(done.body).toEqual({
+      access: expect.any(String),
+      refresh: expect.any(String),
+      user: { id: m.id, username: m.username, email: m.email },
+      account: { id: m.id, role: "owner" },
+    });
     const verified = await call(verify, "GET", "/x/", { token: done.body.access });
     expect(verified.status).toBe(200);
     expect(verified.body.user.id).toBe(m.id);
@@ -241,7 +248,8 @@ describe("sensitive changes ask for a fresh second factor once TOTP is on", () =
     expect(created.status).toBe(201);
     const { secret } = await enrolTotp(m);
     clock.nextStep();
-    const put = (reauth: unknown) => call(putWallet, "PUT", "/x/", { token: m.access, params: { id: String(created.body.data.id) }, body: { wallet_address: randomAddress(), reauth } });
+    const put = (reauth: unknown) =>
+      call(putWallet, "PUT", "/x/", { token: m.access, params: { id: String(created.body.data.id) }, body: { wallet_address: randomAddress(), reauth } });
     const passwordOnly = await put({ password: m.password });
     expect(passwordOnly.status).toBe(400);
     expect(passwordOnly.body.error.details).toEqual({ "reauth.code": [expect.any(String)] });
@@ -267,7 +275,10 @@ describe("sensitive changes ask for a fresh second factor once TOTP is on", () =
     expect(res.body.access).toEqual(expect.any(String));
     expect(await testDb.db.select().from(recoveryCodes).where(eq(recoveryCodes.merchantId, m.id))).toEqual([]);
     // The sandbox keeps every mail in the outbox (lib/mail/mailer.ts).
-    const notices = await testDb.db.select().from(mailOutbox).where(and(eq(mailOutbox.merchantId, m.id), eq(mailOutbox.kind, "two_factor_disabled")));
+    const notices = await testDb.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.merchantId, m.id), eq(mailOutbox.kind, "two_factor_disabled")));
     expect(notices).toHaveLength(1);
   });
 });

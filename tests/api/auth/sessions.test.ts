@@ -37,13 +37,23 @@ async function sessionsOf(access: string) {
 describe("sessions", () => {
   test("lists each login with its device, address and last seen; the caller's own is marked current", async () => {
     const m = await createMerchant();
-    const onLaptop = await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.5.1", headers: { "user-agent": firefox } });
+    const onLaptop = await call(login, "POST", "/api/auth/login", {
+      body: { username: m.username, password: m.password },
+      ip: "198.18.5.1",
+      headers: { "user-agent": firefox },
+    });
     expect(onLaptop.status).toBe(200);
 
     const sessions = await sessionsOf(onLaptop.body.access);
     expect(sessions).toHaveLength(2);
     const laptop = sessions.find((s) => s.client_ip === "198.18.5.1");
-    expect(laptop).toMatchObject({ kind: "api", device: "Firefox 128 on macOS Sonoma (desktop)", user_agent: firefox, last_seen_ip: "198.18.5.1", current: true });
+    expect(laptop).toMatchObject({
+      kind: "api",
+      device: "Firefox 128 on macOS Sonoma (desktop)",
+      user_agent: firefox,
+      last_seen_ip: "198.18.5.1",
+      current: true,
+    });
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
 
     // A refresh is "seen" (at most once a minute, so move the clock).
@@ -61,7 +71,11 @@ describe("sessions", () => {
 
   test("revoking a session ends it for real: its refresh token and access token are refused, the others keep working", async () => {
     const m = await createMerchant();
-    const other = await call(login, "POST", "/api/auth/login", { body: { username: m.username, password: m.password }, ip: "198.18.6.1", headers: { "user-agent": chrome } });
+    const other = await call(login, "POST", "/api/auth/login", {
+      body: { username: m.username, password: m.password },
+      ip: "198.18.6.1",
+      headers: { "user-agent": chrome },
+    });
     const target = (await sessionsOf(m.access)).find((s) => s.client_ip === "198.18.6.1");
     if (!target) throw new Error("no session for the second login");
 
@@ -77,7 +91,11 @@ describe("sessions", () => {
 
     const audit = await call(listAuditLog, "GET", "/api/audit-log/", { token: m.access, query: { action: "auth.session_revoked" } });
     expect(audit.body.results).toEqual([
-      expect.objectContaining({ actor: { kind: "access_token", name: m.username }, client_ip: "198.18.6.9", before: expect.objectContaining({ kind: "api", device: "Chrome 120 on Linux (desktop)", client_ip: "198.18.6.1" }) }),
+      expect.objectContaining({
+        actor: { kind: "access_token", name: m.username },
+        client_ip: "198.18.6.9",
+        before: expect.objectContaining({ kind: "api", device: "Chrome 120 on Linux (desktop)", client_ip: "198.18.6.1" }),
+      }),
     ]);
   });
 
@@ -114,7 +132,11 @@ describe("sessions", () => {
     const audit = await call(listAuditLog, "GET", "/api/audit-log/", { token: m.access, query: { action: "auth.session_revoked" } });
     expect(audit.body.results).toEqual([expect.objectContaining({ actor: { kind: "session", name: m.username } })]);
     const signIns = await call(listAuditLog, "GET", "/api/audit-log/", { token: m.access, query: { action: "auth.login_succeeded" } });
-    expect(signIns.body.results[0]).toMatchObject({ actor: { kind: "session", name: m.username }, client_ip: "198.18.7.1", after: { method: "password", via: "dashboard" } });
+    expect(signIns.body.results[0]).toMatchObject({
+      actor: { kind: "session", name: m.username },
+      client_ip: "198.18.7.1",
+      after: { method: "password", via: "dashboard" },
+    });
   });
 });
 

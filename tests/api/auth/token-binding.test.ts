@@ -14,7 +14,11 @@ setupTestDatabase();
 
 async function forge(claims: Record<string, unknown>, options: { iss?: string; aud?: string } = {}) {
   const now = Math.floor(Date.now() / 1000);
-  let jwt = new SignJWT({ username: "x", ...claims }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt(now).setExpirationTime(now + 3600).setJti(crypto.randomUUID());
+  let jwt = new SignJWT({ username: "x", ...claims })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .setJti(crypto.randomUUID());
   if (options.iss) jwt = jwt.setIssuer(options.iss);
   if (options.aud) jwt = jwt.setAudience(options.aud);
   return jwt.sign(getAuthSecret());
@@ -36,7 +40,11 @@ describe("token binding", () => {
     const origin = new URL(env.APP_URL).origin;
     const ok = await forge({ ...base }, { iss: origin, aud: "gateway:sandbox" });
     expect((await call(verify, "GET", "/api/auth/verify", { token: ok })).status).toBe(200);
-    for (const token of [await forge(base), await forge(base, { iss: "https://other.example", aud: "gateway:sandbox" }), await forge(base, { iss: origin, aud: "gateway:live" })]) {
+    for (const token of [
+      await forge(base),
+      await forge(base, { iss: "https://other.example", aud: "gateway:sandbox" }),
+      await forge(base, { iss: origin, aud: "gateway:live" }),
+    ]) {
       expect((await call(verify, "GET", "/api/auth/verify", { token })).status).toBe(401);
     }
   });

@@ -226,7 +226,10 @@ describe("credentials that are not a valid access token", () => {
       "a payload naming another merchant": `Bearer ${editPayload(m.access, (p) => (p.sub = String(m.id + 1)))}`,
       "a payload with a later expiry": `Bearer ${editPayload(m.access, (p) => (p.exp = (p.exp as number) + 365 * 86400))}`,
       "a token signed with another secret": `Bearer ${await foreignToken(m.id, m.username, "access")}`,
-      "an unsigned token": `Bearer ${editPayload(m.access, () => {}).split(".").slice(0, 2).join(".")}.`,
+      "an unsigned token": `Bearer ${editPayload(m.access, () => {})
+        .split(".")
+        .slice(0, 2)
+        .join(".")}.`,
       "alg none": `Bearer ${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${m.access.split(".")[1]}.`,
       "a token with trailing junk": `Bearer ${m.access}x`,
       "two tokens": `Bearer ${m.access} ${m.access}`,

@@ -28,7 +28,10 @@ export function useStepClock(start = new Date()): { nextStep: () => Date } {
 
 /** Enrols TOTP through the real routes; returns the secret and the ten recovery codes. */
 export async function enrolTotp(merchant: Pick<TestMerchant, "access" | "password">): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const begun = await call(beginTotp, "POST", "/api/account/second-factor/totp/", { token: merchant.access, body: { reauth: { password: merchant.password } } });
+  const begun = await call(beginTotp, "POST", "/api/account/second-factor/totp/", {
+    token: merchant.access,
+    body: { reauth: { password: merchant.password } },
+  });
   if (begun.status !== 201) throw new Error(`begin failed: ${JSON.stringify(begun.body)}`);
   const secret = begun.body.data.secret as string;
   const confirmed = await call(confirmTotp, "POST", "/api/account/second-factor/totp/confirm/", { token: merchant.access, body: { code: codeFor(secret) } });

@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 
 const brand = { display_name: "Acme Studio", accent_color: "#1D4ED8", support_email: "help@acme.example", support_url: "https://acme.example/help" };
-const upload = (m: TestMerchant, image: Buffer | string) => call(putLogo, "PUT", "/api/branding/logo/", { token: m.access, body: { image: typeof image === "string" ? image : image.toString("base64") } });
+const upload = (m: TestMerchant, image: Buffer | string) =>
+  call(putLogo, "PUT", "/api/branding/logo/", { token: m.access, body: { image: typeof image === "string" ? image : image.toString("base64") } });
 const fetchLogo = async (merchantId: number) => {
   const res = await getStoreLogo(new Request(`http://localhost/store-logo/${merchantId}`), { params: Promise.resolve({ merchantId: String(merchantId) }) });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
@@ -43,11 +44,20 @@ const fetchLogo = async (merchantId: number) => {
 describe("store branding", () => {
   test("PUT /api/branding/: an accent colour white text cannot be read on is refused; a dark one is kept; API keys may read, not change", async () => {
     const m = await createMerchant();
-    expect((await call(getBranding, "GET", "/", { token: m.access })).body.data).toEqual({ display_name: null, accent_color: null, support_email: null, support_url: null, logo_url: null, updated_at: null });
+    expect((await call(getBranding, "GET", "/", { token: m.access })).body.data).toEqual({
+      display_name: null,
+      accent_color: null,
+      support_email: null,
+      support_url: null,
+      logo_url: null,
+      updated_at: null,
+    });
     const pale = await call(putBranding, "PUT", "/", { token: m.access, body: { ...brand, accent_color: "#ffd700" } });
     expect(pale.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { accent_color: [expect.stringMatching(/contrast of 1\.\d\d:1/)] } });
     expect((await call(putBranding, "PUT", "/", { token: m.access, body: { ...brand, accent_color: "blue" } })).body.error.details.accent_color).toBeDefined();
-    expect((await call(putBranding, "PUT", "/", { token: m.access, body: { ...brand, support_url: "javascript:alert(1)" } })).body.error.details.support_url).toBeDefined();
+    expect(
+      (await call(putBranding, "PUT", "/", { token: m.access, body: { ...brand, support_url: "javascript:alert(1)" } })).body.error.details.support_url,
+    ).toBeDefined();
     const saved = await call(putBranding, "PUT", "/", { token: m.access, body: brand });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expectMatchesSchema("PUT /api/branding", 200, saved.body);
@@ -77,7 +87,10 @@ describe("store branding", () => {
 
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>');
     expect((await upload(m, svg)).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { image: [expect.stringContaining("SVG")] } });
-    expect((await upload(m, Buffer.from("%PDF-1.7 not an image"))).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { image: [expect.any(String)] } });
+    expect((await upload(m, Buffer.from("%PDF-1.7 not an image"))).body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { image: [expect.any(String)] },
+    });
     // the refused uploads left the logo as it was
     expect((await fetchLogo(m.id)).body.equals(logo.body)).toBe(true);
 
@@ -89,11 +102,22 @@ describe("store branding", () => {
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2 });
     await call(putBranding, "PUT", "/", { token: m.access, body: brand });
-    await upload(m, await sharp({ create: { width: 64, height: 64, channels: 4, background: "#123456" } }).png().toBuffer());
+    await upload(
+      m,
+      await sharp({ create: { width: 64, height: 64, channels: 4, background: "#123456" } })
+        .png()
+        .toBuffer(),
+    );
     const email = `${uniqueName("client")}@example.com`;
     const created = await call(postInvoice, "POST", "/", {
       token: m.access,
-      body: { client: { name: "C", email }, items: [{ description: "Work", quantity: "1", unit_price: "10" }], currency: "USD", due_at: new Date(Date.now() + 86_400_000).toISOString(), accepted_methods: [{ blockchain: "base", currency: "USDC" }] },
+      body: {
+        client: { name: "C", email },
+        items: [{ description: "Work", quantity: "1", unit_price: "10" }],
+        currency: "USD",
+        due_at: new Date(Date.now() + 86_400_000).toISOString(),
+        accepted_methods: [{ blockchain: "base", currency: "USDC" }],
+      },
     });
     const id = created.body.data.id;
     expect((await call(sendInvoice, "POST", "/", { token: m.access, params: { id } })).status).toBe(200);
@@ -102,7 +126,10 @@ describe("store branding", () => {
     expect(mail.body).toContain("Questions? help@acme.example · https://acme.example/help");
 
     const view = (await call(getHostedInvoice, "GET", "/", { params: { invoiceId: id } })).body.data;
-    expect(view).toMatchObject({ shop_name: "Acme Studio", brand: { accent_color: "#1d4ed8", support_email: "help@acme.example", logo_url: expect.stringContaining(`/store-logo/${m.id}`) } });
+    expect(view).toMatchObject({
+      shop_name: "Acme Studio",
+      brand: { accent_color: "#1d4ed8", support_email: "help@acme.example", logo_url: expect.stringContaining(`/store-logo/${m.id}`) },
+    });
   });
 
   test("the payment, receipt and link pages find their store's look by the order or link they show", async () => {
@@ -111,8 +138,16 @@ describe("store branding", () => {
     await createWallet(m, { blockchain: 2 });
     await call(putBranding, "PUT", "/", { token: m.access, body: brand });
     const order = await createOrder(m, { blockchain: "base", amount: "5", currency: "USDC" });
-    expect(await storeLookForOrder(testDb.db, order.order_id)).toEqual({ name: "Acme Studio", accentColor: "#1d4ed8", supportEmail: "help@acme.example", supportUrl: "https://acme.example/help", logoUrl: null });
-    const link = (await call(postLink, "POST", "/", { token: m.access, body: { title: "T", amount: "1", options: [{ blockchain: "base", currency: "USDC" }] } })).body.data;
+    expect(await storeLookForOrder(testDb.db, order.order_id)).toEqual({
+      name: "Acme Studio",
+      accentColor: "#1d4ed8",
+      supportEmail: "help@acme.example",
+      supportUrl: "https://acme.example/help",
+      logoUrl: null,
+    });
+    const link = (
+      await call(postLink, "POST", "/", { token: m.access, body: { title: "T", amount: "1", options: [{ blockchain: "base", currency: "USDC" }] } })
+    ).body.data;
     expect((await storeLookForLink(testDb.db, link.id))?.accentColor).toBe("#1d4ed8");
     expect(await storeLookForOrder(testDb.db, "ORD-unknown")).toBeNull();
     expect(await storeLookForLink(testDb.db, "not-a-link")).toBeNull();

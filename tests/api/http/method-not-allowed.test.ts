@@ -58,7 +58,11 @@ describe("a method a path does not have", () => {
     vi.stubEnv("GATEWAY_MODE", "live");
     vi.resetModules();
     const mine = await import("@/app/api/sandbox/mine/route");
-    for (const [method, handler] of [["GET", mine.GET], ["DELETE", mine.DELETE], ["POST", mine.POST]] as const) {
+    for (const [method, handler] of [
+      ["GET", mine.GET],
+      ["DELETE", mine.DELETE],
+      ["POST", mine.POST],
+    ] as const) {
       const res = await call(handler, method, "/api/sandbox/mine/", { body: method === "POST" ? { blocks: 1 } : undefined });
       expect(res.status, method).toBe(404);
       expect(res.body, method).toEqual(envelope("NOT_FOUND"));

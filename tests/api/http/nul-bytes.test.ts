@@ -16,7 +16,9 @@ describe("NUL bytes never reach the database", () => {
     const res = await call(login, "POST", "/api/auth/login", { body: { username: "ad\u0000min", password: "x" }, ip: "198.18.5.1" });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { username: [expect.any(String)] } });
-    const reg = await call(register, "POST", "/api/auth/register", { body: { username: "nul\u0000user", email: "n@example.com", password: "paper-lantern-4217", shop_name: "S\u0000" } });
+    const reg = await call(register, "POST", "/api/auth/register", {
+      body: { username: "nul\u0000user", email: "n@example.com", password: "paper-lantern-4217", shop_name: "S\u0000" },
+    });
     expect(reg.status).toBe(400);
   });
 
@@ -31,7 +33,7 @@ describe("NUL bytes never reach the database", () => {
     const merchant = await createMerchant();
     const inbox = await call(listInbox, "GET", "/api/sandbox/inbox/", { token: merchant.access });
     const token = new URL(inbox.body.inbox_url).pathname.split("/").filter(Boolean).at(-1)!;
-    const request = new Request(`http://localhost:3000/api/sandbox/inbox/${token}/`, { method: "POST", body: "{\"a\":\"\u0000\"}" });
+    const request = new Request(`http://localhost:3000/api/sandbox/inbox/${token}/`, { method: "POST", body: '{"a":"\u0000"}' });
     const res = await capture.POST(request, { params: Promise.resolve({ token }) });
     expect(res.status).toBe(200);
   });

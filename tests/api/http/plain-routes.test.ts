@@ -27,10 +27,16 @@ describe("plainRoute", () => {
     });
     const { result: res, lines } = await captureOutput(() => call(route, "POST", "/api/example/"));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: "Bad.", details: { field: ["Wrong."] } }, timestamp: expect.any(String) });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: "Bad.", details: { field: ["Wrong."] } },
+      timestamp: expect.any(String),
+    });
     const requestId = res.headers.get("x-request-id");
     expect(requestId).toMatch(uuid);
-    expect(lines.filter((line) => line.msg === "request")).toEqual([expect.objectContaining({ request_id: requestId, method: "POST", path: "/api/example/", status: 400 })]);
+    expect(lines.filter((line) => line.msg === "request")).toEqual([
+      expect.objectContaining({ request_id: requestId, method: "POST", path: "/api/example/", status: 400 }),
+    ]);
   });
 
   test("anything else is a fixed 500 INTERNAL_ERROR, logged with the request id and nothing in the body", async () => {
@@ -75,12 +81,16 @@ describe("the routes outside withApi", () => {
     const { result: res, lines } = await captureOutput(() => call(catchAll.PATCH, "PATCH", "/api/nope/deeper/", { params: { path: "nope/deeper" } }));
     expect(res.status).toBe(404);
     expect(res.body).toEqual(envelope("NOT_FOUND", "No API endpoint at this path."));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: "request", request_id: res.headers.get("x-request-id"), path: "/api/nope/deeper/", status: 404 }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: "request", request_id: res.headers.get("x-request-id"), path: "/api/nope/deeper/", status: 404 }),
+    );
   });
 
   test("the inbox capture URL: an unknown token is 404 with a request id; the token stays out of the log", async () => {
     const token = "inb_doesNotExist123";
-    const { result: res, output } = await captureOutput(() => call(inbox.POST, "POST", `/api/sandbox/inbox/${token}/`, { params: { token }, body: { hello: 1 } }));
+    const { result: res, output } = await captureOutput(() =>
+      call(inbox.POST, "POST", `/api/sandbox/inbox/${token}/`, { params: { token }, body: { hello: 1 } }),
+    );
     expect(res.status).toBe(404);
     expect(res.body).toEqual(envelope("NOT_FOUND", "Inbox not found."));
     expect(res.headers.get("x-request-id")).toMatch(uuid);

@@ -18,7 +18,12 @@ describe("security headers on pages", () => {
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/object-src 'none'/);
     const all = rules.filter((r) => r.source === "/:path*" && !r.has).flatMap((r) => r.headers);
-    expect(all).toEqual(expect.arrayContaining([{ key: "X-Content-Type-Options", value: "nosniff" }, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        { key: "X-Content-Type-Options", value: "nosniff" },
+        { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+      ]),
+    );
     const hsts = rules.find((r) => r.headers.some((h) => h.key === "Strict-Transport-Security"))!;
     expect(hsts.has).toEqual([{ type: "header", key: "x-forwarded-proto", value: "https" }]);
     expect(csp).toContain("frame-src 'none'");
@@ -37,7 +42,9 @@ describe("security headers on pages", () => {
     expect(proxy(new NextRequest("http://gateway.test/link/abc")).headers.get("content-security-policy")).toBeNull();
 
     const withWalletConnect = contentSecurityPolicy({ dev: false, walletConnect: true });
-    expect(withWalletConnect).toContain("connect-src 'self' https: http://127.0.0.1:* http://localhost:* ws://127.0.0.1:* ws://localhost:* wss://relay.walletconnect.com wss://relay.walletconnect.org");
+    expect(withWalletConnect).toContain(
+      "connect-src 'self' https: http://127.0.0.1:* http://localhost:* ws://127.0.0.1:* ws://localhost:* wss://relay.walletconnect.com wss://relay.walletconnect.org",
+    );
     expect(withWalletConnect).toContain("frame-src https://verify.walletconnect.com https://verify.walletconnect.org");
     expect(withWalletConnect).toContain("font-src 'self' data: https://fonts.reown.com");
     expect(withWalletConnect).not.toContain("'unsafe-eval'");

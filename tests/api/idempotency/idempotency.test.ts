@@ -16,13 +16,23 @@ let merchant: TestMerchant;
 let nonce = 1000;
 let keyCounter = 0;
 const newKey = () => `key-${Date.now()}-${++keyCounter}`;
-const orderBody = (overrides: Record<string, unknown> = {}) => ({ amount: "12.5", currency: "USDC", blockchain: "base", order_info: '{"sku":1}', nonce: ++nonce, ...overrides });
+const orderBody = (overrides: Record<string, unknown> = {}) => ({
+  amount: "12.5",
+  currency: "USDC",
+  blockchain: "base",
+  order_info: '{"sku":1}',
+  nonce: ++nonce,
+  ...overrides,
+});
 
 const create = (body: unknown, key?: string, who: TestMerchant = merchant) =>
   call(createOrderRoute, "POST", "/api/payment-orders/", { token: who.access, body, headers: key === undefined ? {} : { "Idempotency-Key": key } });
 
 async function ordersWithNonce(who: TestMerchant, n: number) {
-  return testDb.db.select().from(paymentOrders).where(and(eq(paymentOrders.merchantId, who.id), eq(paymentOrders.nonce, n)));
+  return testDb.db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, who.id), eq(paymentOrders.nonce, n)));
 }
 
 /** The response body as text minus nothing: replays must be byte-identical. */
@@ -102,7 +112,10 @@ describe("POST with Idempotency-Key", () => {
     const body = orderBody();
     const answers = await Promise.all(Array.from({ length: 6 }, () => create(body, key)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 201 || s === 409), JSON.stringify(answers.map((a) => a.body))).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).toBe(true);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     for (const answer of answers.filter((a) => a.status === 409)) {
       expect(answer.body.error.code).toBe("IDEMPOTENCY_REQUEST_IN_PROGRESS");
@@ -142,16 +155,24 @@ describe("POST with Idempotency-Key", () => {
     const key = newKey();
     const body = orderBody();
     const first = await create(body, key); // only to learn the stored fingerprint
-    const [row] = await testDb.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, key)));
+    const [row] = await testDb.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, key)));
     // Make it look like a request still running (no answer yet), claimed just now.
     const retryBody = orderBody();
     const inFlightKey = newKey();
-    await testDb.db.insert(idempotencyKeys).values({ ...row!, key: inFlightKey, status: null, responseBody: null, responseHeaders: null, createdAt: new Date() });
+    await testDb.db
+      .insert(idempotencyKeys)
+      .values({ ...row!, key: inFlightKey, status: null, responseBody: null, responseHeaders: null, createdAt: new Date() });
     const busy = await create(body, inFlightKey);
     expect(busy.status).toBe(409);
     expect(busy.body.error.code).toBe("IDEMPOTENCY_REQUEST_IN_PROGRESS");
     // A claim unanswered for over 2 minutes belongs to a process that died: a different request still may not take it…
-    await testDb.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 3 * 60_000) }).where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, inFlightKey)));
+    await testDb.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - 3 * 60_000) })
+      .where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, inFlightKey)));
     expect((await create(retryBody, inFlightKey)).status).toBe(422);
     // …but the same request runs again (its order exists, so the nonce answers, naming it).
     const takenOver = await create(body, inFlightKey);
@@ -163,7 +184,8 @@ describe("POST with Idempotency-Key", () => {
     // An API key without expiry: the login token would expire in the 24 hours.
     const apiKey = await createApiKeyFor(merchant);
     const viaKey = { ...merchant, access: apiKey.key };
-    const create = (body: unknown, key: string) => call(createOrderRoute, "POST", "/api/payment-orders/", { token: viaKey.access, body, headers: { "Idempotency-Key": key } });
+    const create = (body: unknown, key: string) =>
+      call(createOrderRoute, "POST", "/api/payment-orders/", { token: viaKey.access, body, headers: { "Idempotency-Key": key } });
     const key = newKey();
     const body = orderBody();
     const first = await create(body, key);

@@ -78,7 +78,8 @@ async function newInvoice(merchant: TestMerchant, body: Record<string, unknown> 
   return res.body.data;
 }
 
-const act = (handler: typeof sendInvoice, verb: string, merchant: TestMerchant, id: string) => call(handler, "POST", `/api/invoices/${id}/${verb}/`, { token: merchant.access, params: { id } });
+const act = (handler: typeof sendInvoice, verb: string, merchant: TestMerchant, id: string) =>
+  call(handler, "POST", `/api/invoices/${id}/${verb}/`, { token: merchant.access, params: { id } });
 const hostedOrder = (invoiceId: string, body: Record<string, unknown>, ip = "203.0.113.55") =>
   call(postInvoiceOrder, "POST", `/api/hosted-invoices/${invoiceId}/orders/`, { params: { invoiceId }, body, ip });
 
@@ -123,7 +124,10 @@ describe("invoices (merchant API)", () => {
       total: "1130.80",
       amount_paid: "0.00",
       amount_due: "1130.80",
-      accepted_methods: [{ blockchain: "base", currency: "USDC" }, { blockchain: "base", currency: "ETH" }],
+      accepted_methods: [
+        { blockchain: "base", currency: "USDC" },
+        { blockchain: "base", currency: "ETH" },
+      ],
       url: expect.stringMatching(new RegExp(`/invoice/${invoice.id}$`)),
       sent_at: null,
     });
@@ -132,7 +136,11 @@ describe("invoices (merchant API)", () => {
     expect((await call(getInvoice, "GET", "/", { token: bob.access, params })).status).toBe(404);
     expect((await call(putInvoice, "PUT", "/", { token: bob.access, params, body: designInvoice() })).status).toBe(404);
 
-    const changed = await call(putInvoice, "PUT", "/", { token: alice.access, params, body: designInvoice({ taxes: [], currency: "usdc", accepted_methods: [{ blockchain: "base", currency: "USDC" }] }) });
+    const changed = await call(putInvoice, "PUT", "/", {
+      token: alice.access,
+      params,
+      body: designInvoice({ taxes: [], currency: "usdc", accepted_methods: [{ blockchain: "base", currency: "USDC" }] }),
+    });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.data).toMatchObject({ number: "ACME-001", currency: "USDC", total: "950.250000", tax_total: "0.000000" });
 
@@ -160,7 +168,14 @@ describe("invoices (merchant API)", () => {
     expect(await bad(designInvoice({ items: [{ description: "x", quantity: "1", unit_price: "1.001" }] }))).toMatchObject({ code: "VALIDATION_ERROR" });
     expect(await bad(designInvoice({ items: [{ description: "x", quantity: "0", unit_price: "5" }] }))).toMatchObject({ code: "INVALID_AMOUNT" });
     expect(await bad(designInvoice({ due_at: "next week" }))).toMatchObject({ code: "VALIDATION_ERROR" });
-    expect((await call(putSettings, "PUT", "/", { token: m.access, body: { number_format: "INV", allow_partial_payments: true, reminder_days_before: [], reminder_days_after: [] } })).body.error).toMatchObject({
+    expect(
+      (
+        await call(putSettings, "PUT", "/", {
+          token: m.access,
+          body: { number_format: "INV", allow_partial_payments: true, reminder_days_before: [], reminder_days_after: [] },
+        })
+      ).body.error,
+    ).toMatchObject({
       code: "VALIDATION_ERROR",
       details: { number_format: [expect.any(String)] },
     });
@@ -173,7 +188,10 @@ describe("invoices (merchant API)", () => {
 describe("sending, voiding and paying an invoice", () => {
   test("send mails the client a link to the hosted page (invoice.sent); only drafts change; void stops payments (invoice.voided)", async () => {
     const m = await createMerchant();
-    const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: m.access, body: { url: receiver.url(`/inv-${m.username}`), events: ["invoice.sent", "invoice.voided"] } });
+    const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+      token: m.access,
+      body: { url: receiver.url(`/inv-${m.username}`), events: ["invoice.sent", "invoice.voided"] },
+    });
     expect(endpoint.status).toBe(201);
     const invoice = await newInvoice(m);
     // a draft is not public, and cannot be sent before the store has a wallet on each accepted chain
@@ -201,7 +219,10 @@ describe("sending, voiding and paying an invoice", () => {
     await smtp.waitFor(invoice.client.email, /Invoice .* from/, 2);
 
     // partial payments are off for this store
-    expect((await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC", amount: "100" })).body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { amount: [expect.any(String)] } });
+    expect((await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC", amount: "100" })).body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { amount: [expect.any(String)] },
+    });
     expect((await hostedOrder(invoice.id, { blockchain: "polygon", currency: "USDC" })).body.error.code).toBe("VALIDATION_ERROR");
 
     // the printable invoice: a real PDF with the invoice's lines; no receipt before it is paid, no PDF of a draft
@@ -209,7 +230,20 @@ describe("sending, voiding and paying an invoice", () => {
     expect(pdf.status).toBe(200);
     expect(pdf.body.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     const lines = pdfTextLines(pdf.body);
-    expect(lines).toEqual(expect.arrayContaining([`Invoice ${invoice.number}`, "Logo design", "800.00", "Revisions (hours)", "150.25", "VAT (19 %)", "180.55", "1130.80", "Acme GmbH", "Tax ID: DE123456789"]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `Invoice ${invoice.number}`,
+        "Logo design",
+        "800.00",
+        "Revisions (hours)",
+        "150.25",
+        "VAT (19 %)",
+        "180.55",
+        "1130.80",
+        "Acme GmbH",
+        "Tax ID: DE123456789",
+      ]),
+    );
     expect((await fetchPdf(invoice.id, "receipt")).status).toBe(404);
     expect((await fetchPdf((await newInvoice(m)).id)).status).toBe(404);
     expect((await fetchPdf("INV-nope")).status).toBe(404);
@@ -229,10 +263,24 @@ describe("sending, voiding and paying an invoice", () => {
 
   test("the client pays part, then the rest, on the devnet: partially paid, then paid (invoice.paid) with a receipt mail", async () => {
     const m = await createMerchant();
-    await call(putSettings, "PUT", "/", { token: m.access, body: { number_format: "{seq}", allow_partial_payments: true, reminder_days_before: [], reminder_days_after: [] } });
+    await call(putSettings, "PUT", "/", {
+      token: m.access,
+      body: { number_format: "{seq}", allow_partial_payments: true, reminder_days_before: [], reminder_days_after: [] },
+    });
     await createWallet(m, { blockchain: 2, confirmation_threshold: 1 });
-    await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: m.access, body: { url: receiver.url(`/paid-${m.username}`), events: ["invoice.paid"] } });
-    const invoice = await newInvoice(m, designInvoice({ currency: "USDC", taxes: [], accepted_methods: [{ blockchain: "base", currency: "USDC" }], items: [{ description: "Consulting", quantity: "3", unit_price: "25" }] }));
+    await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+      token: m.access,
+      body: { url: receiver.url(`/paid-${m.username}`), events: ["invoice.paid"] },
+    });
+    const invoice = await newInvoice(
+      m,
+      designInvoice({
+        currency: "USDC",
+        taxes: [],
+        accepted_methods: [{ blockchain: "base", currency: "USDC" }],
+        items: [{ description: "Consulting", quantity: "3", unit_price: "25" }],
+      }),
+    );
     expect(invoice.total).toBe("75.000000");
     expect((await act(sendInvoice, "send", m, invoice.id)).status).toBe(200);
 
@@ -260,14 +308,23 @@ describe("sending, voiding and paying an invoice", () => {
     expect(afterFirst.credited).toBeGreaterThanOrEqual(1);
     // a second pass adds nothing twice
     await settleInvoices(testDb.db);
-    expect((await call(getInvoice, "GET", "/", { token: m.access, params: { id: invoice.id } })).body.data).toMatchObject({ status: "partially_paid", amount_paid: "30.000000", amount_due: "45.000000" });
+    expect((await call(getInvoice, "GET", "/", { token: m.access, params: { id: invoice.id } })).body.data).toMatchObject({
+      status: "partially_paid",
+      amount_paid: "30.000000",
+      amount_due: "45.000000",
+    });
 
     const rest = await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC" });
     expect(rest.body.data.amount).toBe("45.000000");
     await payInFull(rest.body.data.order_id);
     const settled = await settleInvoices(testDb.db);
     expect(settled.paid).toContain(invoice.id);
-    expect((await call(getInvoice, "GET", "/", { token: m.access, params: { id: invoice.id } })).body.data).toMatchObject({ status: "paid", amount_paid: "75.000000", amount_due: "0.000000", paid_at: expect.any(String) });
+    expect((await call(getInvoice, "GET", "/", { token: m.access, params: { id: invoice.id } })).body.data).toMatchObject({
+      status: "paid",
+      amount_paid: "75.000000",
+      amount_due: "0.000000",
+      paid_at: expect.any(String),
+    });
     expect((await hostedOrder(invoice.id, { blockchain: "base", currency: "USDC" })).body.error.code).toBe("CONFLICT");
 
     const receiptPdf = await fetchPdf(invoice.id, "receipt");
@@ -289,7 +346,10 @@ describe("sending, voiding and paying an invoice", () => {
   test("reminders go out on the store's schedule, once each; past the due date the invoice is overdue (invoice.overdue)", async () => {
     const m = await createMerchant();
     await createWallet(m, { blockchain: 2 });
-    await call(putSettings, "PUT", "/", { token: m.access, body: { number_format: "{seq}", allow_partial_payments: false, reminder_days_before: [3], reminder_days_after: [1, 7] } });
+    await call(putSettings, "PUT", "/", {
+      token: m.access,
+      body: { number_format: "{seq}", allow_partial_payments: false, reminder_days_before: [3], reminder_days_after: [1, 7] },
+    });
     const created = Date.now();
     const invoice = await newInvoice(m, designInvoice({ due_at: inDays(10, created) }));
     const dueAt = new Date(invoice.due_at).getTime();

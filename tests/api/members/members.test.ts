@@ -71,12 +71,16 @@ describe("invitations", () => {
     const token = linkToken(mail, "/invite");
 
     const username = uniqueName("dev");
-    const accepted = await call(accept, "POST", "/api/auth/invitations/accept/", { body: { token, username, password: "member horse battery", create_login: true } });
+    const accepted = await call(accept, "POST", "/api/auth/invitations/accept/", {
+      body: { token, username, password: "member horse battery", create_login: true },
+    });
     expect(accepted.status).toBe(201);
     expectMatchesSchema("POST /api/auth/invitations/accept", 201, accepted.body);
     expect(accepted.body.data.account).toEqual({ id: owner.id, shop_name: `Shop of ${owner.username}`, role: "developer" });
 
-    const again = await call(accept, "POST", "/api/auth/invitations/accept/", { body: { token, username: uniqueName("x"), password: "member horse battery", create_login: true } });
+    const again = await call(accept, "POST", "/api/auth/invitations/accept/", {
+      body: { token, username: uniqueName("x"), password: "member horse battery", create_login: true },
+    });
     expect(again.status).toBe(400);
     expect(again.body.error.details.token).toBeDefined();
 
@@ -138,7 +142,9 @@ describe("invitations", () => {
     const { email } = await inviteTo(owner, "viewer");
     const token = await mailedToken(email);
     vi.setSystemTime(new Date(start.getTime() + 7 * 24 * 60 * 60 * 1000 + 1000));
-    const expired = await call(accept, "POST", "/api/auth/invitations/accept/", { body: { token, username: uniqueName("late"), password: "member horse battery", create_login: true } });
+    const expired = await call(accept, "POST", "/api/auth/invitations/accept/", {
+      body: { token, username: uniqueName("late"), password: "member horse battery", create_login: true },
+    });
     expect(expired.status).toBe(400);
     expect(expired.body.error.details.token).toBeDefined();
     vi.useRealTimers();
@@ -148,7 +154,9 @@ describe("invitations", () => {
     const open = await call(listInvitations, "GET", "/api/account/invitations/", { token: owner.access });
     const id = open.body.data.find((i: { email: string }) => i.email === second.email).id;
     expect((await call(revokeInvitation, "DELETE", `/api/account/invitations/${id}/`, { token: owner.access, params: { id: String(id) } })).status).toBe(200);
-    const revoked = await call(accept, "POST", "/api/auth/invitations/accept/", { body: { token: secondToken, username: uniqueName("rev"), password: "member horse battery", create_login: true } });
+    const revoked = await call(accept, "POST", "/api/auth/invitations/accept/", {
+      body: { token: secondToken, username: uniqueName("rev"), password: "member horse battery", create_login: true },
+    });
     expect(revoked.status).toBe(400);
   });
 
@@ -185,22 +193,40 @@ describe("roles", () => {
   test("a developer creates API keys but cannot change payout wallets or members", async () => {
     const developer = await addMember(owner, "developer", mailedToken);
     expect((await call(postApiKey, "POST", "/api/api-keys/", { token: developer.access, body: { name: "ci", preset: "read_only" } })).status).toBe(201);
-    const wallet = await call(postWallet, "POST", "/api/merchant-wallets/", { token: developer.access, body: { blockchain: 2, wallet_address: randomAddress(), reauth: { password: developer.password } } });
+    const wallet = await call(postWallet, "POST", "/api/merchant-wallets/", {
+      token: developer.access,
+      body: { blockchain: 2, wallet_address: randomAddress(), reauth: { password: developer.password } },
+    });
     expect(wallet.status).toBe(403);
-    const promote = await call(changeRole, "PUT", `/api/account/members/${developer.id}/`, { token: developer.access, params: { userId: String(developer.id) }, body: { role: "admin" } });
+    const promote = await call(changeRole, "PUT", `/api/account/members/${developer.id}/`, {
+      token: developer.access,
+      params: { userId: String(developer.id) },
+      body: { role: "admin" },
+    });
     expect(promote.status).toBe(403);
   });
 
   test("an admin adds a payout wallet with their own password, manages members, but cannot touch an owner", async () => {
     const admin = await addMember(owner, "admin", mailedToken);
-    const wallet = await call(postWallet, "POST", "/api/merchant-wallets/", { token: admin.access, body: { blockchain: 2, wallet_address: randomAddress(), reauth: { password: admin.password } } });
+    const wallet = await call(postWallet, "POST", "/api/merchant-wallets/", {
+      token: admin.access,
+      body: { blockchain: 2, wallet_address: randomAddress(), reauth: { password: admin.password } },
+    });
     expect(wallet.status).toBe(201);
-    const demoteOwner = await call(changeRole, "PUT", `/api/account/members/${owner.id}/`, { token: admin.access, params: { userId: String(owner.id) }, body: { role: "viewer" } });
+    const demoteOwner = await call(changeRole, "PUT", `/api/account/members/${owner.id}/`, {
+      token: admin.access,
+      params: { userId: String(owner.id) },
+      body: { role: "viewer" },
+    });
     expect(demoteOwner.status).toBe(403);
     const inviteOwner = await call(invite, "POST", "/api/account/invitations/", { token: admin.access, body: { email: "boss@example.com", role: "owner" } });
     expect(inviteOwner.status).toBe(403);
     const viewer = await addMember(owner, "viewer", mailedToken);
-    const promoted = await call(changeRole, "PUT", `/api/account/members/${viewer.id}/`, { token: admin.access, params: { userId: String(viewer.id) }, body: { role: "developer" } });
+    const promoted = await call(changeRole, "PUT", `/api/account/members/${viewer.id}/`, {
+      token: admin.access,
+      params: { userId: String(viewer.id) },
+      body: { role: "developer" },
+    });
     expect(promoted.status).toBe(200);
     expectMatchesSchema("PUT /api/account/members/[userId]", 200, promoted.body);
     // The member's token follows the new role at once.
@@ -209,17 +235,39 @@ describe("roles", () => {
 
   test("the last owner can be neither demoted nor removed; with a second owner, it can", async () => {
     const solo = await createMerchant();
-    const demote = await call(changeRole, "PUT", `/api/account/members/${solo.id}/`, { token: solo.access, params: { userId: String(solo.id) }, body: { role: "admin" } });
+    const demote = await call(changeRole, "PUT", `/api/account/members/${solo.id}/`, {
+      token: solo.access,
+      params: { userId: String(solo.id) },
+      body: { role: "admin" },
+    });
     expect(demote.status).toBe(409);
     expect(demote.body.error.code).toBe("CONFLICT");
     const remove = await call(removeMember, "DELETE", `/api/account/members/${solo.id}/`, { token: solo.access, params: { userId: String(solo.id) } });
     expect(remove.status).toBe(409);
 
     const second = await addMember(solo, "admin", mailedToken);
-    expect((await call(changeRole, "PUT", `/api/account/members/${second.id}/`, { token: solo.access, params: { userId: String(second.id) }, body: { role: "owner" } })).status).toBe(200);
-    expect((await call(changeRole, "PUT", `/api/account/members/${solo.id}/`, { token: second.access, params: { userId: String(solo.id) }, body: { role: "admin" } })).status).toBe(200);
+    expect(
+      (
+        await call(changeRole, "PUT", `/api/account/members/${second.id}/`, {
+          token: solo.access,
+          params: { userId: String(second.id) },
+          body: { role: "owner" },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(changeRole, "PUT", `/api/account/members/${solo.id}/`, {
+          token: second.access,
+          params: { userId: String(solo.id) },
+          body: { role: "admin" },
+        })
+      ).status,
+    ).toBe(200);
     // Now `second` is the last owner.
-    expect((await call(removeMember, "DELETE", `/api/account/members/${second.id}/`, { token: second.access, params: { userId: String(second.id) } })).status).toBe(409);
+    expect(
+      (await call(removeMember, "DELETE", `/api/account/members/${second.id}/`, { token: second.access, params: { userId: String(second.id) } })).status,
+    ).toBe(409);
   });
 
   test("a removed member's tokens for the account stop working; its own account is untouched", async () => {
@@ -236,19 +284,45 @@ describe("roles", () => {
   test("member changes are in the account's audit log, which owners and admins read and other roles cannot", async () => {
     const account = await createMerchant();
     const viewer = await addMember(account, "viewer", mailedToken);
-    expect((await call(changeRole, "PUT", `/api/account/members/${viewer.id}/`, { token: account.access, params: { userId: String(viewer.id) }, body: { role: "developer" } })).status).toBe(200);
+    expect(
+      (
+        await call(changeRole, "PUT", `/api/account/members/${viewer.id}/`, {
+          token: account.access,
+          params: { userId: String(viewer.id) },
+          body: { role: "developer" },
+        })
+      ).status,
+    ).toBe(200);
     const { res: invited } = await inviteTo(account, "viewer");
-    expect((await call(revokeInvitation, "DELETE", `/api/account/invitations/${invited.body.data.id}/`, { token: account.access, params: { id: String(invited.body.data.id) } })).status).toBe(200);
-    expect((await call(removeMember, "DELETE", `/api/account/members/${viewer.id}/`, { token: account.access, params: { userId: String(viewer.id) } })).status).toBe(200);
+    expect(
+      (
+        await call(revokeInvitation, "DELETE", `/api/account/invitations/${invited.body.data.id}/`, {
+          token: account.access,
+          params: { id: String(invited.body.data.id) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(removeMember, "DELETE", `/api/account/members/${viewer.id}/`, { token: account.access, params: { userId: String(viewer.id) } })).status,
+    ).toBe(200);
 
     const log = await call(listAuditLog, "GET", "/api/audit-log/", { token: account.access });
     expect(log.status).toBe(200);
-    const entries = (log.body.results as Array<{ action: string; target: string | null; before: unknown; after: unknown; actor: { name: string } }>).filter((e) => e.action.startsWith("member."));
+    const entries = (log.body.results as Array<{ action: string; target: string | null; before: unknown; after: unknown; actor: { name: string } }>).filter(
+      (e) => e.action.startsWith("member."),
+    );
     const byAction = (action: string) => entries.filter((e) => e.action === action);
     expect(byAction("member.invited")).toHaveLength(2);
     expect(byAction("member.invited")[1]!.after).toEqual({ email: viewer.email, role: "viewer" });
     expect(byAction("member.joined")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, after: { role: "viewer" } })]);
-    expect(byAction("member.role_changed")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, before: { role: "viewer" }, after: { role: "developer" }, actor: expect.objectContaining({ name: account.username }) })]);
+    expect(byAction("member.role_changed")).toEqual([
+      expect.objectContaining({
+        target: `user:${viewer.id}`,
+        before: { role: "viewer" },
+        after: { role: "developer" },
+        actor: expect.objectContaining({ name: account.username }),
+      }),
+    ]);
     expect(byAction("member.invitation_revoked")).toEqual([expect.objectContaining({ target: `invitation:${invited.body.data.id}` })]);
     expect(byAction("member.removed")).toEqual([expect.objectContaining({ target: `user:${viewer.id}`, before: { role: "developer" } })]);
 

@@ -25,7 +25,9 @@ describe("100 requests at once", () => {
   test("invitations: 20 an hour per account are sent, the rest are 429", async () => {
     const owner = await createMerchant();
     const answers = await Promise.all(
-      Array.from({ length: parallel }, () => call(invite, "POST", "/api/account/invitations/", { token: owner.access, body: { email: `${uniqueName("inv")}@example.com`, role: "viewer" } })),
+      Array.from({ length: parallel }, () =>
+        call(invite, "POST", "/api/account/invitations/", { token: owner.access, body: { email: `${uniqueName("inv")}@example.com`, role: "viewer" } }),
+      ),
     );
     expect(tally(answers)).toEqual({ 201: invitationsPerAccountPerHour, 429: parallel - invitationsPerAccountPerHour });
   });
@@ -36,7 +38,8 @@ describe("100 requests at once", () => {
     const email = `${uniqueName("inv")}@example.com`;
     expect((await call(invite, "POST", "/api/account/invitations/", { token: owner.access, body: { email, role: "viewer" } })).status).toBe(201);
     const token = await invitationTokenFromOutbox(testDb.db, email);
-    const tryAccept = (password: string) => call(accept, "POST", "/api/auth/invitations/accept/", { body: { token, username: other.username, password }, ip: freshIp() });
+    const tryAccept = (password: string) =>
+      call(accept, "POST", "/api/auth/invitations/accept/", { body: { token, username: other.username, password }, ip: freshIp() });
     const answers = await Promise.all(Array.from({ length: parallel }, (_, i) => tryAccept(`wrong-${i}`)));
     expect(tally(answers)).toEqual({ 401: maxLoginFailures, 429: parallel - maxLoginFailures });
     expect((await tryAccept(other.password)).status).toBe(429);

@@ -45,7 +45,11 @@ describe("credentials and permissions", () => {
     for (const token of [undefined, "not-a-token"]) {
       const list = await call(GET, "GET", "/api/merchant-wallets/", { token });
       const create = await call(POST, "POST", "/api/merchant-wallets/", { token, body: { blockchain: 1, wallet_address: randomAddress() } });
-      const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, { token, params: { id: String(aliceWallet.id) }, body: { is_active: false } });
+      const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, {
+        token,
+        params: { id: String(aliceWallet.id) },
+        body: { is_active: false },
+      });
       for (const res of [list, create, update]) {
         expect(res.status).toBe(401);
         expect(res.body.error.code).toBe("INVALID_TOKEN");
@@ -58,14 +62,22 @@ describe("credentials and permissions", () => {
       const { key } = await createApiKeyFor(alice, { preset });
       expect((await call(GET, "GET", "/api/merchant-wallets/", { token: key })).status).toBe(200);
       const create = await call(POST, "POST", "/api/merchant-wallets/", { token: key, body: { blockchain: 1, wallet_address: randomAddress() } });
-      const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, { token: key, params: { id: String(aliceWallet.id) }, body: { is_active: false } });
+      const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, {
+        token: key,
+        params: { id: String(aliceWallet.id) },
+        body: { is_active: false },
+      });
       for (const res of [create, update]) {
         expect(res.status, preset).toBe(403);
         expect(res.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
       }
     }
     const { key } = await createApiKeyFor(alice, { preset: "full_access" });
-    const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, { token: key, params: { id: String(aliceWallet.id) }, body: { confirmation_threshold: 7 } });
+    const update = await call(PUT, "PUT", `/api/merchant-wallets/${aliceWallet.id}/`, {
+      token: key,
+      params: { id: String(aliceWallet.id) },
+      body: { confirmation_threshold: 7 },
+    });
     expect(update.status).toBe(200);
     aliceWallet = update.body.data;
   });

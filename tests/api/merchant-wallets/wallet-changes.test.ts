@@ -37,7 +37,8 @@ describe("payout address changes", () => {
     expect(add.status).toBe(403);
     expect(add.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
 
-    const wallet = (await call(postWallet, "POST", "/api/merchant-wallets/", { token: m.access, body: { blockchain: 2, wallet_address: randomAddress() } })).body.data;
+    const wallet = (await call(postWallet, "POST", "/api/merchant-wallets/", { token: m.access, body: { blockchain: 2, wallet_address: randomAddress() } }))
+      .body.data;
     const id = String(wallet.id);
     const change = await call(putWallet, "PUT", "/api/x/", { token: key, params: { id }, body: { wallet_address: randomAddress() } });
     expect(change.status).toBe(403);
@@ -48,12 +49,19 @@ describe("payout address changes", () => {
 
   test("additions and changes with a login are recorded; a change is sent as wallet.updated to every active endpoint, whatever it subscribed to", async () => {
     const m = await createMerchant();
-    const endpoint = await call(createEndpointRoute, "POST", "/api/webhook-endpoints/", { token: m.access, body: { url: receiver.url("/wallet"), events: ["payment.confirmed"] } });
+    const endpoint = await call(createEndpointRoute, "POST", "/api/webhook-endpoints/", {
+      token: m.access,
+      body: { url: receiver.url("/wallet"), events: ["payment.confirmed"] },
+    });
     expect(endpoint.status).toBe(201);
     const first = randomAddress();
     const wallet = (await call(postWallet, "POST", "/api/merchant-wallets/", { token: m.access, body: { blockchain: 2, wallet_address: first } })).body.data;
     const second = randomAddress();
-    const put = await call(putWallet, "PUT", "/api/x/", { token: m.access, params: { id: String(wallet.id) }, body: { wallet_address: second, reauth: { password: m.password } } });
+    const put = await call(putWallet, "PUT", "/api/x/", {
+      token: m.access,
+      params: { id: String(wallet.id) },
+      body: { wallet_address: second, reauth: { password: m.password } },
+    });
     expect(put.status).toBe(200);
 
     const events = await listAccountEvents(database.db, m.id);
@@ -65,7 +73,10 @@ describe("payout address changes", () => {
 
     const before = receiver.requests.length;
     await deliverDueWebhooks(database.db);
-    const sent = receiver.requests.slice(before).filter((r) => r.path === "/wallet").map((r) => JSON.parse(r.body));
+    const sent = receiver.requests
+      .slice(before)
+      .filter((r) => r.path === "/wallet")
+      .map((r) => JSON.parse(r.body));
     // The first wallet is recorded only; the change of its address is announced.
     expect(sent.map((b) => [b.event, b.data.change, b.data.previous_address])).toEqual([["wallet.updated", "address_changed", wallet.wallet_address]]);
     expect(sent[0].data.wallet.wallet_address).toBe(put.body.data.wallet_address);

@@ -101,10 +101,19 @@ async function signFor(customer: Customer, order: { order_id: string; receiving_
   };
   const domain = { name: "USD Coin", version: "2", chainId: chain().chainId, verifyingContract: usdc().address! };
   const signature = await customer.signTypedData(transferAuthorizationTypedData(domain, message));
-  return { from: message.from, to: message.to as string, value: message.value.toString(), valid_after: Number(message.validAfter), valid_before: Number(message.validBefore), nonce: message.nonce, signature };
+  return {
+    from: message.from,
+    to: message.to as string,
+    value: message.value.toString(),
+    valid_after: Number(message.validAfter),
+    valid_before: Number(message.validBefore),
+    nonce: message.nonce,
+    signature,
+  };
 }
 
-const relay = (orderId: string, body: unknown, ip = "198.51.100.40") => call(relayGasless, "POST", `/api/pay/${orderId}/gasless/`, { params: { orderId }, body, ip });
+const relay = (orderId: string, body: unknown, ip = "198.51.100.40") =>
+  call(relayGasless, "POST", `/api/pay/${orderId}/gasless/`, { params: { orderId }, body, ip });
 
 async function relaysOf(orderIds: string[]) {
   const ids = (await testDb.db.select({ id: paymentOrders.id }).from(paymentOrders).where(inArray(paymentOrders.orderId, orderIds))).map((row) => row.id);
@@ -112,7 +121,9 @@ async function relaysOf(orderIds: string[]) {
 }
 
 const counter = async (name: "gaslessRelays" | "gaslessGasUsed" | "gaslessCostWei", labels: Record<string, string>) =>
-  (await metrics()[name].get()).values.filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value)).reduce((sum, v) => sum + v.value, 0);
+  (await metrics()[name].get()).values
+    .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
+    .reduce((sum, v) => sum + v.value, 0);
 
 async function scrape(): Promise<string> {
   const response = await metricsRoute(new Request("http://localhost/api/metrics"), { params: Promise.resolve({}) });
@@ -159,7 +170,10 @@ describe("what is worth relaying", () => {
     expect((await publicOrder(order.order_id)).gasless).toBeNull();
     const refused = await relay(order.order_id, signed);
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: "RELAY_NOT_WORTHWHILE", message: expect.stringMatching(/would cost about \$0\.\d\d in gas now, more than 1% of the \$5\.00 due/) });
+    expect(refused.body.error).toMatchObject({
+      code: "RELAY_NOT_WORTHWHILE",
+      message: expect.stringMatching(/would cost about \$0\.\d\d in gas now, more than 1% of the \$5\.00 due/),
+    });
 
     env.GASLESS_MAX_COST_SHARE = 0.5;
     expect((await publicOrder(order.order_id)).gasless).toMatchObject({ name: "USD Coin" });
@@ -190,7 +204,11 @@ describe("the global hourly relay budget", () => {
     const statuses = answers.map((a) => a.status);
     expect(new Set(statuses), JSON.stringify(answers.find((a) => a.status !== 201 && a.status !== 429)?.body)).toEqual(new Set([201, 429]));
     const sent = answers.filter((a) => a.status === 201);
-    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body).toMatchObject({ error: { code: "RELAY_BUDGET_EXHAUSTED", message: expect.stringMatching(/^Gasless payments are paused/) }, retry_after: expect.any(Number) });
+    for (const refused of answers.filter((a) => a.status === 429))
+      expect(refused.body).toMatchObject({
+        error: { code: "RELAY_BUDGET_EXHAUSTED", message: expect.stringMatching(/^Gasless payments are paused/) },
+        retry_after: expect.any(Number),
+      });
     const rows = await relaysOf(orders.map((o) => o.order_id));
     expect(rows).toHaveLength(sent.length);
     expect(rows.every((row) => row.status === "mined")).toBe(true);
@@ -200,7 +218,9 @@ describe("the global hourly relay budget", () => {
     expect(sent.length).toBeGreaterThanOrEqual(2);
     expect(sent.length).toBeLessThanOrEqual(4);
     expect(await counter("gaslessRelays", { chain: "base", outcome: "refused_budget" })).toBe(budgetRefusedBefore + answers.length - sent.length);
-    console.log(`[measure] 100 parallel relays, global budget ${budget} gas: ${sent.length} sent (${counted} gas counted), ${answers.length - sent.length} refused`);
+    console.log(
+      `[measure] 100 parallel relays, global budget ${budget} gas: ${sent.length} sent (${counted} gas counted), ${answers.length - sent.length} refused`,
+    );
   });
 });
 
@@ -234,11 +254,17 @@ describe("the relayer", () => {
     expect(await client().getBalance({ address: devnetRelayer.address })).toBe(floor + 100_000n * chain().maxFeePerGas);
     const scraped = await scrape();
     // The balance gauge shows it under the floor plus what one relay may cost.
-    expect(gauge(scraped, "gateway_gasless_relayer_balance_wei")).toBeLessThan(gauge(scraped, "gateway_gasless_relayer_min_balance_wei") + Number(120_000n * chain().maxFeePerGas));
+    expect(gauge(scraped, "gateway_gasless_relayer_balance_wei")).toBeLessThan(
+      gauge(scraped, "gateway_gasless_relayer_min_balance_wei") + Number(120_000n * chain().maxFeePerGas),
+    );
 
     // Meanwhile another order is paid, confirmed and swept as ever.
     const paid = await createOrder(merchant, { amount: "3", currency: "USDC" });
-    const pay = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${paid.order_id}/pay/`, { token: merchant.access, params: { orderId: paid.order_id }, body: {} });
+    const pay = await call(sandboxPay, "POST", `/api/sandbox/payment-orders/${paid.order_id}/pay/`, {
+      token: merchant.access,
+      params: { orderId: paid.order_id },
+      body: {},
+    });
     expect(pay.status, JSON.stringify(pay.body)).toBe(201);
     await net.testClient().mine({ blocks: 1 });
     await tick();
@@ -247,7 +273,11 @@ describe("the relayer", () => {
     expect(swept.swept).toContain(paid.order_id);
 
     // Funded again: offered and relayed; the gas and its cost are counted.
-    const spentBefore = { gas: await counter("gaslessGasUsed", { chain: "base" }), wei: await counter("gaslessCostWei", { chain: "base" }), mined: await counter("gaslessRelays", { chain: "base", outcome: "mined" }) };
+    const spentBefore = {
+      gas: await counter("gaslessGasUsed", { chain: "base" }),
+      wei: await counter("gaslessCostWei", { chain: "base" }),
+      mined: await counter("gaslessRelays", { chain: "base", outcome: "mined" }),
+    };
     await net.testClient().setBalance({ address: devnetRelayer.address, value: parseEther("1") });
     expect((await publicOrderUntil(order.order_id, (o) => o.gasless !== null)).gasless).not.toBeNull();
     const sent = await relay(order.order_id, signed);

@@ -28,7 +28,12 @@ beforeAll(async () => {
   await createWallet(merchant, { blockchain: 2, confirmation_threshold: 2 });
 });
 
-const saved = { budget: env.GASLESS_GAS_PER_MERCHANT_PER_HOUR, ceiling: env.GASLESS_MAX_FEE_GWEI, minimum: env.GASLESS_MIN_ORDER_USD, share: env.GASLESS_MAX_COST_SHARE };
+const saved = {
+  budget: env.GASLESS_GAS_PER_MERCHANT_PER_HOUR,
+  ceiling: env.GASLESS_MAX_FEE_GWEI,
+  minimum: env.GASLESS_MIN_ORDER_USD,
+  share: env.GASLESS_MAX_COST_SHARE,
+};
 // These tests are about the authorization and the merchant's budget, on orders of a few USDC: the rule on
 // what is worth relaying (a few dollars at the devnet's 1 gwei) has its own tests (gasless-limits.test.ts).
 beforeEach(() => {
@@ -63,7 +68,11 @@ async function customerWithUsdc(units: bigint) {
 type Customer = Awaited<ReturnType<typeof customerWithUsdc>>;
 
 /** What the payment page does: sign TransferWithAuthorization for the order as its public view describes it. */
-async function signFor(customer: Customer, orderId: string, change: Partial<{ to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }> = {}) {
+async function signFor(
+  customer: Customer,
+  orderId: string,
+  change: Partial<{ to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }> = {},
+) {
   const order = await view(orderId);
   expect(order.gasless, "the order offers gasless").not.toBeNull();
   const message = {
@@ -75,7 +84,12 @@ async function signFor(customer: Customer, orderId: string, change: Partial<{ to
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
     ...change,
   };
-  const domain = { name: order.gasless.name, version: order.gasless.version, chainId: order.blockchain.chain_id, verifyingContract: getAddress(order.token.address) };
+  const domain = {
+    name: order.gasless.name,
+    version: order.gasless.version,
+    chainId: order.blockchain.chain_id,
+    verifyingContract: getAddress(order.token.address),
+  };
   const signature = await customer.signTypedData(transferAuthorizationTypedData(domain, message));
   return {
     from: message.from,
@@ -118,7 +132,10 @@ describe("POST /api/pay/{order_id}/gasless/", () => {
     expect(seen).toMatchObject({ status: "processing", amount_received: "12.5", transaction_hash: res.body.data.transaction_hash });
     expect(seen.gasless).toBeNull();
     await mineBlocks(chain(), 2);
-    const confirmed = await until(() => view(order.order_id), (o) => o.status === "confirmed");
+    const confirmed = await until(
+      () => view(order.order_id),
+      (o) => o.status === "confirmed",
+    );
     expect(confirmed.status).toBe("confirmed");
 
     const client = chainClient(chain());

@@ -135,7 +135,8 @@ describe("GET /api/pay/{order_id}/", () => {
   test("agrees with the merchant's view on the shared fields", async () => {
     const order = await createOrder(merchant, { amount: "7", currency: "USDT" });
     const pub = (await fetchPublic(order.order_id)).body.data;
-    const own = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body.data;
+    const own = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body
+      .data;
     for (const key of ["order_id", "amount", "currency", "status", "receiving_address", "qr_code_url", "expires_at", "amount_received"]) {
       expect(pub[key], key).toEqual(own[key]);
     }

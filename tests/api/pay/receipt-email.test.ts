@@ -38,7 +38,8 @@ const base = () => net.chain("base");
 const tick = () => watchChainTick(testDb.db, base(), chainClient(base()), { checkInternalDeposits: true });
 /** A payout wallet whose key the test holds, to send the refund (0–2 are the gateway's own). */
 const merchantKey = devnetAccounts[8];
-const setEmail = (orderId: string, email: string, ip = "203.0.113.77") => call(putReceiptEmail, "PUT", `/api/pay/${orderId}/receipt-email/`, { params: { orderId }, body: { email }, ip });
+const setEmail = (orderId: string, email: string, ip = "203.0.113.77") =>
+  call(putReceiptEmail, "PUT", `/api/pay/${orderId}/receipt-email/`, { params: { orderId }, body: { email }, ip });
 
 describe("receipts by e-mail", () => {
   test("the address left on the payment page gets one receipt once the order confirms, and a notice when a refund is sent", async () => {
@@ -70,7 +71,11 @@ describe("receipts by e-mail", () => {
     // the store refunds the overpayment from its wallet; once confirmed on chain the customer hears of it, once
     await sweepConfirmedDeposits(testDb.db, base(), chainClient(base()));
     const customer = randomAddress();
-    const built = await call(postRefund, "POST", "/", { token: merchant.access, params: { orderId: order.order_id }, body: { overpaid_only: true, to_address: customer } });
+    const built = await call(postRefund, "POST", "/", {
+      token: merchant.access,
+      params: { orderId: order.order_id },
+      body: { overpaid_only: true, to_address: customer },
+    });
     expect(built.status, JSON.stringify(built.body)).toBe(201);
     const tx = built.body.data.transaction;
     await net.wallet(merchantKey.privateKey as Hex).sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });

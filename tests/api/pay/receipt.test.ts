@@ -31,7 +31,11 @@ async function linkOrder(merchant: TestMerchant, quantity: number) {
   });
   expect(link.status, JSON.stringify(link.body)).toBe(201);
   const linkId = link.body.data.id;
-  const order = await call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, { params: { linkId }, body: { blockchain: "base", currency: "USDC", quantity }, ip: "203.0.113.40" });
+  const order = await call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, {
+    params: { linkId },
+    body: { blockchain: "base", currency: "USDC", quantity },
+    ip: "203.0.113.40",
+  });
   expect(order.status, JSON.stringify(order.body)).toBe(201);
   return order.body.data.order_id as string;
 }
@@ -90,7 +94,9 @@ describe("the receipt's explorer link", () => {
   test("on a network with an explorer it points at the transaction; the devnet has none", () => {
     const hash = `0x${"ab".repeat(32)}`;
     expect(explorerTransactionUrl({ isDevnet: false, explorerUrl: "https://basescan.org/" }, hash)).toBe(`https://basescan.org/tx/${hash}`);
-    expect(explorerTransactionUrl({ isDevnet: false, explorerUrl: "https://optimistic.etherscan.io" }, hash)).toBe(`https://optimistic.etherscan.io/tx/${hash}`);
+    expect(explorerTransactionUrl({ isDevnet: false, explorerUrl: "https://optimistic.etherscan.io" }, hash)).toBe(
+      `https://optimistic.etherscan.io/tx/${hash}`,
+    );
     expect(explorerTransactionUrl({ isDevnet: true, explorerUrl: "https://etherscan.io" }, hash)).toBeNull();
     expect(explorerTransactionUrl({ isDevnet: false, explorerUrl: null }, hash)).toBeNull();
   });

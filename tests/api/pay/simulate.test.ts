@@ -56,7 +56,10 @@ describe("POST /api/pay/{order_id}/simulate/", () => {
     expect(seen.transaction_hash).toBe(res.body.data.transaction_hash);
     expect(seen.redirect_url).toBeNull();
 
-    const confirmed = await until(() => view(order.order_id), (o) => o.status === "confirmed");
+    const confirmed = await until(
+      () => view(order.order_id),
+      (o) => o.status === "confirmed",
+    );
     expect(confirmed).toMatchObject({ status: "confirmed", amount_received: "4.5", amount_missing: "0", redirect_url: "https://shop.example.com/done" });
     expect(confirmed.confirmations).toBeGreaterThanOrEqual(3);
     // The devnet has no explorer.
@@ -100,7 +103,10 @@ describe("POST /api/pay/{order_id}/simulate/", () => {
     const mined = await simulateCall(order.order_id, "mine");
     expect(mined.status, JSON.stringify(mined.body)).toBe(201);
     expect(mined.body.data).toMatchObject({ kind: "mine", transaction_hash: null, blocks_to_mine: 2 });
-    const confirmed = await until(() => view(order.order_id), (o) => o.status === "confirmed");
+    const confirmed = await until(
+      () => view(order.order_id),
+      (o) => o.status === "confirmed",
+    );
     expect(confirmed.status).toBe("confirmed");
     expect((await simulateCall(order.order_id, "mine")).status).toBe(409);
   });

@@ -40,7 +40,9 @@ async function historyWithTies(merchant: TestMerchant): Promise<void> {
 /** The merchant's order ids in the list's order, from the table itself. */
 async function idsInOrder(merchantId: number, descending: boolean): Promise<number[]> {
   const direction = sql.raw(descending ? "desc" : "asc");
-  const rows = rowsOf(await testDb.db.execute(sql`select id from payment_orders where merchant_id = ${merchantId} order by created_at ${direction}, id ${direction}`));
+  const rows = rowsOf(
+    await testDb.db.execute(sql`select id from payment_orders where merchant_id = ${merchantId} order by created_at ${direction}, id ${direction}`),
+  );
   return rows.map((row) => Number(row.id));
 }
 
@@ -86,7 +88,9 @@ describe("page numbers of a history made through the API, with created_at ties",
     const merchant = await createMerchant();
     await createWallet(merchant);
     await historyWithTies(merchant);
-    const [tied] = rowsOf(await testDb.db.execute(sql`select count(*)::int - count(distinct created_at)::int as n from payment_orders where merchant_id = ${merchant.id}`));
+    const [tied] = rowsOf(
+      await testDb.db.execute(sql`select count(*)::int - count(distinct created_at)::int as n from payment_orders where merchant_id = ${merchant.id}`),
+    );
     expect(Number(tied!.n)).toBe(orderCount - Math.ceil(orderCount / tieGroup));
     const lastPage = Math.ceil(orderCount / pageSize);
     for (const ordering of ["-created_at", "created_at"]) {
@@ -100,7 +104,9 @@ describe("page numbers of a history made through the API, with created_at ties",
         expect(pageIds, `${ordering} page ${page}`).toEqual(ids.slice((page - 1) * pageSize, page * pageSize));
         expect(res.body.count).toBe(orderCount);
         expect(res.body.next === null, `${ordering} page ${page}`).toBe(page >= lastPage);
-        expect(res.body.previous).toBe(page === 1 ? null : `/api/payment-orders/?ordering=${ordering}&page_size=${pageSize}&page=${Math.min(page - 1, lastPage)}`);
+        expect(res.body.previous).toBe(
+          page === 1 ? null : `/api/payment-orders/?ordering=${ordering}&page_size=${pageSize}&page=${Math.min(page - 1, lastPage)}`,
+        );
         seen.push(...pageIds);
       }
       expect(new Set(seen).size).toBe(seen.length);

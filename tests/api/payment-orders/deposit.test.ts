@@ -57,7 +57,6 @@ beforeAll(async () => {
   wallet = await createWallet(merchant, { blockchain: 2 });
 });
 
-
 describe("an order's deposit address on a real devnet", () => {
   test("USDC sent to receiving_address reaches the merchant wallet through flush(destination, salt, [USDC]) of the order's DepositFactoryV2", async () => {
     const order = await createOrder(merchant, { currency: "USDC", amount: "12.5" });
@@ -103,12 +102,25 @@ describe("an order's deposit address on a real devnet", () => {
   test("a DepositFactoryV2 forwarder keeps no destination: only its factory may flush it, so it pays nobody but the wallet its address was derived from", async () => {
     const order = await createOrder(merchant, { currency: "USDC", amount: "1" });
     const { salt } = await depositOf(order.id);
-    await mined(await signer(deployer.privateKey).writeContract({ address: devnetContracts.USDC, abi: testTokenArtifact.abi, functionName: "mint", args: [order.receiving_address, 1_000_000n] }));
+    await mined(
+      await signer(deployer.privateKey).writeContract({
+        address: devnetContracts.USDC,
+        abi: testTokenArtifact.abi,
+        functionName: "mint",
+        args: [order.receiving_address, 1_000_000n],
+      }),
+    );
     await deployAndFlush(wallet.wallet_address, salt, []); // deployed, no token listed: nothing moves
     expect(await usdcBalance(order.receiving_address)).toBe(1_000_000n);
     // Called directly, the forwarder refuses whoever is not its factory.
     await expect(
-      client.simulateContract({ account: anyone.address, address: order.receiving_address, abi: depositForwarderV2Artifact.abi, functionName: "flush", args: [anyone.address, [devnetContracts.USDC]] }),
+      client.simulateContract({
+        account: anyone.address,
+        address: order.receiving_address,
+        abi: depositForwarderV2Artifact.abi,
+        functionName: "flush",
+        args: [anyone.address, [devnetContracts.USDC]],
+      }),
     ).rejects.toThrow(/NotFactory/);
     // Through the factory, another destination with the same salt is another (empty) address.
     await deployAndFlush(anyone.address, salt, [devnetContracts.USDC]);

@@ -128,7 +128,11 @@ describe("keyset next links", () => {
     await growHistory(merchant, 5, await newEndpoint(merchant));
     const first = await call(listOrders, "GET", "/api/payment-orders/?ordering=-amount&page_size=2", { token: merchant.access });
     const cursor = new URL(first.body.next, "http://x").searchParams.get("cursor")!;
-    for (const path of [`/api/payment-orders/?ordering=created_at&cursor=${cursor}`, "/api/payment-orders/?cursor=bm9wZQ", "/api/payment-orders/?cursor=a%20b"]) {
+    for (const path of [
+      `/api/payment-orders/?ordering=created_at&cursor=${cursor}`,
+      "/api/payment-orders/?cursor=bm9wZQ",
+      "/api/payment-orders/?cursor=a%20b",
+    ]) {
       const res = await call(listOrders, "GET", path, { token: merchant.access });
       expect(res.status, path).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -144,7 +148,15 @@ describe("deep pages by number (read from the nearer end)", () => {
     const merchant = await createMerchant();
     await createWallet(merchant);
     await growHistory(merchant, 60, await newEndpoint(merchant)); // 61 orders: the last page of 7 has 5
-    for (const path of ["ordering=-created_at", "ordering=created_at", "ordering=-amount", "ordering=amount", "ordering=status", "ordering=-status", "status=confirmed"]) {
+    for (const path of [
+      "ordering=-created_at",
+      "ordering=created_at",
+      "ordering=-amount",
+      "ordering=amount",
+      "ordering=status",
+      "ordering=-status",
+      "status=confirmed",
+    ]) {
       const all = await call(listOrders, "GET", `/api/payment-orders/?${path}&page_size=100`, { token: merchant.access });
       const ids = all.body.results.map((o: { id: number }) => o.id);
       const lastPage = Math.ceil(all.body.count / 7);
@@ -165,7 +177,10 @@ describe("deep pages by number (read from the nearer end)", () => {
       // A page in the back half (read in reverse) links on by cursor to the rest, in order.
       const deep = await call(listOrders, "GET", `/api/payment-orders/?${path}&page_size=7&page=${lastPage - 1}`, { token: merchant.access });
       const { seen } = await followNext(listOrders, deep.body.next, merchant);
-      expect(seen.map((o) => (o as { id: number }).id), path).toEqual(ids.slice(7 * (lastPage - 1)));
+      expect(
+        seen.map((o) => (o as { id: number }).id),
+        path,
+      ).toEqual(ids.slice(7 * (lastPage - 1)));
     }
   });
 
@@ -175,11 +190,13 @@ describe("deep pages by number (read from the nearer end)", () => {
     await growHistory(merchant, 40, await newEndpoint(merchant));
     const all = await call(listTransactions, "GET", "/api/transactions/?page_size=100", { token: merchant.access });
     const byPages: unknown[] = [];
-    for (let page = 1; page <= 6; page++) byPages.push(...(await call(listTransactions, "GET", `/api/transactions/?page_size=8&page=${page}`, { token: merchant.access })).body.results);
+    for (let page = 1; page <= 6; page++)
+      byPages.push(...(await call(listTransactions, "GET", `/api/transactions/?page_size=8&page=${page}`, { token: merchant.access })).body.results);
     expect(byPages).toEqual(all.body.results);
     const search = await searchOrders(testDb.db, merchant.id, {}, { limit: 100, offset: 0 });
     const searchPages: number[] = [];
-    for (let offset = 0; offset < 50; offset += 9) searchPages.push(...(await searchOrders(testDb.db, merchant.id, {}, { limit: 9, offset })).rows.map((o) => o.id));
+    for (let offset = 0; offset < 50; offset += 9)
+      searchPages.push(...(await searchOrders(testDb.db, merchant.id, {}, { limit: 9, offset })).rows.map((o) => o.id));
     expect(searchPages).toEqual(search.rows.map((o) => o.id));
   });
 
@@ -216,7 +233,10 @@ describe("deep pages by number (read from the nearer end)", () => {
       expect(byPages, path).toEqual(ids);
       const deep = await call(handler, "GET", `${path}page_size=4&page=${lastPage - 1}`, { token: merchant.access, params });
       const { seen } = await followNext(handler, deep.body.next, merchant, params);
-      expect(seen.map((item) => (item as { id: string | number }).id), path).toEqual(ids.slice(4 * (lastPage - 1)));
+      expect(
+        seen.map((item) => (item as { id: string | number }).id),
+        path,
+      ).toEqual(ids.slice(4 * (lastPage - 1)));
     }
     // Another merchant's endpoint is 404, whatever the page.
     const other = await createMerchant();
@@ -228,7 +248,12 @@ describe("deep pages by number (read from the nearer end)", () => {
     await createWallet(merchant);
     const endpointId = await newEndpoint(merchant);
     await growHistory(merchant, 3000, endpointId);
-    const handlers: Record<string, Handler> = { "payment-orders": listOrders, transactions: listTransactions, events: listEvents, "webhook-endpoints": listDeliveries };
+    const handlers: Record<string, Handler> = {
+      "payment-orders": listOrders,
+      transactions: listTransactions,
+      events: listEvents,
+      "webhook-endpoints": listDeliveries,
+    };
     for (const path of [
       "/api/payment-orders/?page=151",
       "/api/payment-orders/?ordering=-amount&page=150",
@@ -246,7 +271,12 @@ describe("deep pages by number (read from the nearer end)", () => {
       // The page's statement, not the count a deep page number reads first (`select (select count(*) …`).
       const [page] = statements
         .slice(before)
-        .filter((s) => /^select .* from "(payment_orders|transactions|order_events|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query) && !/^select \(select count/.test(s.query));
+        .filter(
+          (s) =>
+            /^select .* from "(payment_orders|transactions|order_events|webhook_deliveries)"/s.test(s.query) &&
+            /order by/.test(s.query) &&
+            !/^select \(select count/.test(s.query),
+        );
       let text = page!.query;
       for (let i = page!.params.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `'${String(page!.params[i - 1]).replaceAll("'", "''")}'`);
       const plan = rowsOf(await testDb.db.execute(sql.raw(`explain (analyze, costs off, timing off, summary off) ${text}`)))
@@ -269,13 +299,17 @@ describe("counts", () => {
     await growHistory(merchant, exactCountBound - 1, endpointId); // + the template: exactly the bound
     const all = await call(listOrders, "GET", "/api/payment-orders/", { token: merchant.access });
     expect(all.body.count).toBe(exactCountBound);
-    const [byStatus] = rowsOf(await testDb.db.execute(sql`select count(*)::int as n from payment_orders where merchant_id = ${merchant.id} and status = 'expired'`));
+    const [byStatus] = rowsOf(
+      await testDb.db.execute(sql`select count(*)::int as n from payment_orders where merchant_id = ${merchant.id} and status = 'expired'`),
+    );
     expect((await call(listOrders, "GET", "/api/payment-orders/?status=expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
     expect((await call(listEvents, "GET", "/api/events/?event=payment.expired", { token: merchant.access })).body.count).toBe(byStatus!.n);
     expect((await call(listTransactions, "GET", "/api/transactions/", { token: merchant.access })).body.count).toBe(exactCountBound - 1);
     expect((await call(listEvents, "GET", "/api/events/", { token: merchant.access })).body.count).toBe(exactCountBound - 1);
     const deliveries = `/api/webhook-endpoints/${endpointId}/deliveries/`;
-    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(exactCountBound - 1);
+    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(
+      exactCountBound - 1,
+    );
     expect((await call(listDeliveries, "GET", `${deliveries}?page=2000`, { token: merchant.access, params: { id: String(endpointId) } })).body).toMatchObject({
       count: exactCountBound - 1,
       next: null,
@@ -296,7 +330,9 @@ describe("counts", () => {
 
     // Orders, transactions, events and deliveries: the database keeps their number, exact at any size.
     const recount = async (table: "payment_orders" | "transactions" | "order_events", where = sql`true`) => {
-      const [row] = rowsOf(await testDb.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where merchant_id = ${merchant.id} and ${where}`));
+      const [row] = rowsOf(
+        await testDb.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where merchant_id = ${merchant.id} and ${where}`),
+      );
       return Number(row!.n);
     };
     // Some orders moved to another chain and token, some transfers back to pending: each filter then keeps a part.
@@ -309,24 +345,39 @@ describe("counts", () => {
     const confirmedBaseUsdc = await recount("payment_orders", sql`status = 'confirmed' and blockchain_id = 2 and currency = 'USDC'`);
     expect(confirmedBaseUsdc).toBeGreaterThan(0);
     expect(confirmedBaseUsdc).toBeLessThan(confirmed);
-    expect((await call(listOrders, "GET", "/api/payment-orders/?status=confirmed&blockchain=base&currency=usdc", { token: merchant.access })).body.count).toBe(confirmedBaseUsdc);
-    expect((await call(listOrders, "GET", "/api/payment-orders/?currency=eth", { token: merchant.access })).body.count).toBe(await recount("payment_orders", sql`currency = 'ETH'`));
+    expect((await call(listOrders, "GET", "/api/payment-orders/?status=confirmed&blockchain=base&currency=usdc", { token: merchant.access })).body.count).toBe(
+      confirmedBaseUsdc,
+    );
+    expect((await call(listOrders, "GET", "/api/payment-orders/?currency=eth", { token: merchant.access })).body.count).toBe(
+      await recount("payment_orders", sql`currency = 'ETH'`),
+    );
     const confirmedTransfers = await recount("transactions", sql`status = 'confirmed' and blockchain_id = 2`);
     expect(confirmedTransfers).toBeGreaterThan(0);
     expect(confirmedTransfers).toBeLessThan(await recount("transactions"));
-    expect((await call(listTransactions, "GET", "/api/transactions/?status=confirmed&blockchain=base", { token: merchant.access })).body.count).toBe(confirmedTransfers);
+    expect((await call(listTransactions, "GET", "/api/transactions/?status=confirmed&blockchain=base", { token: merchant.access })).body.count).toBe(
+      confirmedTransfers,
+    );
     expect((await call(listEvents, "GET", "/api/events/", { token: merchant.access })).body.count).toBe(exactCountBound + 1999);
-    expect((await call(listEvents, "GET", "/api/events/?event=payment.confirmed", { token: merchant.access })).body.count).toBe(await recount("order_events", sql`type = 'payment.confirmed'`));
-    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(exactCountBound - 1);
+    expect((await call(listEvents, "GET", "/api/events/?event=payment.confirmed", { token: merchant.access })).body.count).toBe(
+      await recount("order_events", sql`type = 'payment.confirmed'`),
+    );
+    expect((await call(listDeliveries, "GET", deliveries, { token: merchant.access, params: { id: String(endpointId) } })).body.count).toBe(
+      exactCountBound - 1,
+    );
     const secondDeliveries = `/api/webhook-endpoints/${secondEndpoint}/deliveries/`;
-    expect((await call(listDeliveries, "GET", `${secondDeliveries}?status=succeeded`, { token: merchant.access, params: { id: String(secondEndpoint) } })).body.count).toBe(2000);
+    expect(
+      (await call(listDeliveries, "GET", `${secondDeliveries}?status=succeeded`, { token: merchant.access, params: { id: String(secondEndpoint) } })).body
+        .count,
+    ).toBe(2000);
     const search = await searchOrders(testDb.db, merchant.id, {}, { limit: 25, offset: 0 });
     expect(search).toMatchObject({ count: allOrders, exact: true });
     expect((await searchOrders(testDb.db, merchant.id, { status: "confirmed" }, { limit: 25, offset: 0 })).count).toBe(confirmed);
     // The last page by number is the oldest orders, as OFFSET gives them.
     const lastPage = Math.ceil(allOrders / 20);
     const last = await call(listOrders, "GET", `/api/payment-orders/?page=${lastPage}`, { token: merchant.access });
-    const [oldest] = rowsOf(await testDb.db.execute(sql`select order_id from payment_orders where merchant_id = ${merchant.id} order by created_at, id limit 1`));
+    const [oldest] = rowsOf(
+      await testDb.db.execute(sql`select order_id from payment_orders where merchant_id = ${merchant.id} order by created_at, id limit 1`),
+    );
     expect(last.body.results).toHaveLength(allOrders - (lastPage - 1) * 20);
     expect(last.body.results.at(-1).order_id).toBe(oldest!.order_id);
   });
@@ -400,7 +451,9 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
     for (let i = 0; i < 3; i++) await reader.read();
     await reader.cancel();
 
-    const lists = statements.slice(before).filter((s) => /^select .* from "(payment_orders|order_events|transactions|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query));
+    const lists = statements
+      .slice(before)
+      .filter((s) => /^select .* from "(payment_orders|order_events|transactions|webhook_deliveries)"/s.test(s.query) && /order by/.test(s.query));
     expect(lists.length).toBeGreaterThanOrEqual(requests.length + 2);
     for (const { query, params } of lists) {
       // The parameters inlined as literals, last first ($12 before $1).
@@ -431,12 +484,17 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
     const merchant = await createMerchant();
     await createWallet(merchant);
     await growHistory(merchant, 3000, await newEndpoint(merchant));
-    const [oldest] = rowsOf(await testDb.db.execute(sql`select order_id from payment_orders where merchant_id = ${merchant.id} order by created_at, id limit 1`));
+    const [oldest] = rowsOf(
+      await testDb.db.execute(sql`select order_id from payment_orders where merchant_id = ${merchant.id} order by created_at, id limit 1`),
+    );
     const orderId = String(oldest!.order_id);
     for (const q of [orderId, orderId.toLowerCase(), orderId.slice(0, -1)]) {
       const before = statements.length;
       const found = await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 });
-      expect(found.rows.map((o) => o.orderId), q).toContain(orderId);
+      expect(
+        found.rows.map((o) => o.orderId),
+        q,
+      ).toContain(orderId);
       // The order id part of the search is a prefix match of lower(order_id) (the rest of the OR, the
       // other columns, goes to the trigram index: at a million orders the planner ORs the two
       // bitmaps; at this size it rightly reads the merchant's 3,000 rows instead).
@@ -453,11 +511,16 @@ describe("EXPLAIN: every list statement reads an index in the list's order", () 
       expect(plan, q).toMatch(/Index Cond: \(\(merchant_id = \d+\) AND \(lower\(order_id\) ~>=~ /);
     }
     // A deposit address (0x…, whole or its start) likewise, on (merchant, lower(receiving_address)).
-    const [newest] = rowsOf(await testDb.db.execute(sql`select receiving_address from payment_orders where merchant_id = ${merchant.id} order by created_at desc, id desc limit 1`));
+    const [newest] = rowsOf(
+      await testDb.db.execute(sql`select receiving_address from payment_orders where merchant_id = ${merchant.id} order by created_at desc, id desc limit 1`),
+    );
     const address = String(newest!.receiving_address);
     for (const q of [address.toUpperCase().replace("0X", "0x"), address.slice(0, 12)]) {
       const before = statements.length;
-      expect((await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 })).rows.map((o) => o.receivingAddress), q).toContain(address);
+      expect(
+        (await searchOrders(testDb.db, merchant.id, { q }, { limit: 25, offset: 0 })).rows.map((o) => o.receivingAddress),
+        q,
+      ).toContain(address);
       const [page] = statements.slice(before).filter((s) => /^select .* from "payment_orders"/s.test(s.query) && /order by/.test(s.query));
       expect(page!.query).toMatch(/lower\("receiving_address"\) like \$\d+/);
       const plan = rowsOf(

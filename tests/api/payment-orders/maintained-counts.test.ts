@@ -30,7 +30,17 @@ const now = new Date();
 let alice: TestMerchant;
 let bob: TestMerchant;
 
-const orderFilters = ["", "?status=pending", "?status=confirmed", "?status=expired", "?blockchain=base", "?blockchain=ethereum", "?currency=usdc", "?currency=ETH", "?status=pending&blockchain=base&currency=USDC"];
+const orderFilters = [
+  "",
+  "?status=pending",
+  "?status=confirmed",
+  "?status=expired",
+  "?blockchain=base",
+  "?blockchain=ethereum",
+  "?currency=usdc",
+  "?currency=ETH",
+  "?status=pending&blockchain=base&currency=USDC",
+];
 const transactionFilters = ["", "?status=pending", "?status=confirmed", "?status=failed", "?blockchain=base", "?status=failed&blockchain=ethereum"];
 
 /** The catalog's chain ids (lib/chains/catalog.ts). */
@@ -59,9 +69,15 @@ async function expectExact(merchant: TestMerchant) {
   }
   for (const status of [undefined, "pending", "confirmed", "expired"]) {
     const search = await searchOrders(database.db, merchant.id, { status, blockchainId: chainIds.base }, { limit: 25, offset: 0 });
-    expect(search, `dashboard ${status}`).toMatchObject({ count: await recount("payment_orders", merchant, `?blockchain=base${status ? `&status=${status}` : ""}`), exact: true });
+    expect(search, `dashboard ${status}`).toMatchObject({
+      count: await recount("payment_orders", merchant, `?blockchain=base${status ? `&status=${status}` : ""}`),
+      exact: true,
+    });
     const anyChain = await searchOrders(database.db, merchant.id, { status, currency: "eth" }, { limit: 25, offset: 0 });
-    expect(anyChain, `dashboard eth ${status}`).toMatchObject({ count: await recount("payment_orders", merchant, `?currency=eth${status ? `&status=${status}` : ""}`), exact: true });
+    expect(anyChain, `dashboard eth ${status}`).toMatchObject({
+      count: await recount("payment_orders", merchant, `?currency=eth${status ? `&status=${status}` : ""}`),
+      exact: true,
+    });
   }
   for (const query of transactionFilters) {
     const expected = await recount("transactions", merchant, query);
@@ -73,13 +89,19 @@ async function expectExact(merchant: TestMerchant) {
 /** The merchant's events and each endpoint's deliveries, by the API, against a recount. */
 async function expectExactLog(merchant: TestMerchant, endpointIds: number[]) {
   for (const type of [undefined, "payment.confirmed", "payment.expired"]) {
-    const [row] = rowsOf(await database.db.execute(sql`select count(*)::int as n from order_events where merchant_id = ${merchant.id} ${type ? sql`and type = ${type}` : sql``}`));
+    const [row] = rowsOf(
+      await database.db.execute(sql`select count(*)::int as n from order_events where merchant_id = ${merchant.id} ${type ? sql`and type = ${type}` : sql``}`),
+    );
     const res = await call(listEvents, "GET", `/api/events/${type ? `?event=${type}` : ""}`, { token: merchant.access });
     expect(res.body.count, `events ${type}`).toBe(Number(row!.n));
   }
   for (const endpointId of endpointIds) {
     for (const status of [undefined, "pending", "failed", "succeeded"]) {
-      const [row] = rowsOf(await database.db.execute(sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId} ${status ? sql`and status = ${status}` : sql``}`));
+      const [row] = rowsOf(
+        await database.db.execute(
+          sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId} ${status ? sql`and status = ${status}` : sql``}`,
+        ),
+      );
       const path = `/api/webhook-endpoints/${endpointId}/deliveries/${status ? `?status=${status}` : ""}`;
       const res = await call(listDeliveries, "GET", path, { token: merchant.access, params: { id: String(endpointId) } });
       expect(res.body.count, `deliveries ${endpointId} ${status}`).toBe(Number(row!.n));
@@ -162,7 +184,12 @@ describe("the orders' and transactions' counts stay exact", () => {
 
     // A method switch to another chain and token.
     const [own] = acceptedMethodsOf(d!);
-    const switched = await switchOrderMethod(database.db, d!.id, { ...own!, blockchainId: 1, currency: "ETH", tokenAddress: null, decimals: 18, amount: "10000000000000000" }, now);
+    const switched = await switchOrderMethod(
+      database.db,
+      d!.id,
+      { ...own!, blockchainId: 1, currency: "ETH", tokenAddress: null, decimals: 18, amount: "10000000000000000" },
+      now,
+    );
     expect(switched?.blockchainId).toBe(1);
     await expectExact(alice);
 
@@ -179,7 +206,11 @@ describe("the orders' and transactions' counts stay exact", () => {
     await expectExact(alice);
 
     // Transfers: recorded, seen again with another status (the upsert's update), one without a merchant, one removed.
-    await upsertTransfers(database.db, [transfer(a!, "pending"), transfer(e!, "pending", { logIndex: -2 }), transfer(a!, "pending", { merchantId: null, paymentOrderId: null })]);
+    await upsertTransfers(database.db, [
+      transfer(a!, "pending"),
+      transfer(e!, "pending", { logIndex: -2 }),
+      transfer(a!, "pending", { merchantId: null, paymentOrderId: null }),
+    ]);
     await expectExact(alice);
     const [first] = rowsOf(await database.db.execute(sql`select tx_hash, log_index, to_address from transactions where payment_order_id = ${a!.id}`));
     await upsertTransfers(database.db, [{ ...transfer(a!, "confirmed"), txHash: String(first!.tx_hash) }]);
@@ -199,16 +230,35 @@ describe("the orders' and transactions' counts stay exact", () => {
       ),
     );
     const recorded = [];
-    for (const [order, type] of [[a!, "payment.confirmed"], [b!, "payment.expired"], [e!, "payment.confirmed"]] as const) {
-      recorded.push(await recordOrderEvent(database.db, { merchantId: alice.id, paymentOrderId: order.id, type, data: {}, webhookUrl: "https://shop.example.com/own" }, now));
+    for (const [order, type] of [
+      [a!, "payment.confirmed"],
+      [b!, "payment.expired"],
+      [e!, "payment.confirmed"],
+    ] as const) {
+      recorded.push(
+        await recordOrderEvent(
+          database.db,
+          { merchantId: alice.id, paymentOrderId: order.id, type, data: {}, webhookUrl: "https://shop.example.com/own" },
+          now,
+        ),
+      );
     }
     expect(recorded.map((r) => r.deliveries.length)).toEqual([3, 3, 3]);
-    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    await expectExactLog(
+      alice,
+      endpoints.map((endpoint) => endpoint.id),
+    );
     const delivery = recorded[0]!.deliveries.find((row) => row.endpointId === endpoints[0]!.id)!;
     expect(await failPendingDelivery(database.db, delivery.id, "gave up", now)).toBe(true);
-    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    await expectExactLog(
+      alice,
+      endpoints.map((endpoint) => endpoint.id),
+    );
     expect(await restartDelivery(database.db, alice.id, delivery.id, now)).not.toBeNull();
-    await expectExactLog(alice, endpoints.map((endpoint) => endpoint.id));
+    await expectExactLog(
+      alice,
+      endpoints.map((endpoint) => endpoint.id),
+    );
     await database.db.execute(sql`delete from webhook_endpoints where id = ${endpoints[1]!.id}`);
     await expectExactLog(alice, [endpoints[0]!.id]);
     // An order deleted with its events and their deliveries (cascades).
@@ -244,5 +294,4 @@ describe("the orders' and transactions' counts stay exact", () => {
     expect(Number(dayChanges!.n)).toBe(0);
     await expectExact(bob);
   });
-
 });

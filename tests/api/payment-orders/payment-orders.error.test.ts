@@ -67,7 +67,7 @@ describe("POST /api/payment-orders/ rejects", () => {
   });
 
   test("order_info that is not a string of valid JSON with INVALID_ORDER_INFO", async () => {
-    for (const order_info of ["not json", "", "{", "{'a': 1}", "{\"a\":1,}", "undefined", { a: 1 }, 12, true, ["x"]]) {
+    for (const order_info of ["not json", "", "{", "{'a': 1}", '{"a":1,}', "undefined", { a: 1 }, 12, true, ["x"]]) {
       expectError(await post({ ...valid(), order_info }), "INVALID_ORDER_INFO");
     }
     for (const order_info of ["{}", "[]", "12", '"text"', "null", ' {"a": [1, 2.5e3]} ']) {
@@ -99,8 +99,27 @@ describe("POST /api/payment-orders/ rejects", () => {
 
   test("webhook_url and redirect_url that are not http(s) URLs of at most 2048 characters", async () => {
     const long = `https://example.com/${"a".repeat(2049 - "https://example.com/".length)}`;
-    const controls = ["https://shop.example/\nthanks", " https://shop.example/", "https://shop.example/\tx", "https://shop.example/x\u0000", "https://shop.example/\r\nx", "java\tscript:alert(1)", "\u0000javascript:alert(1)"];
-    for (const url of ["ftp://example.com/x", "javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,x", "not a url", "example.com/hook", "", long, 5, ...controls]) {
+    const controls = [
+      "https://shop.example/\nthanks",
+      " https://shop.example/",
+      "https://shop.example/\tx",
+      "https://shop.example/x\u0000",
+      "https://shop.example/\r\nx",
+      "java\tscript:alert(1)",
+      "\u0000javascript:alert(1)",
+    ];
+    for (const url of [
+      "ftp://example.com/x",
+      "javascript:alert(1)",
+      "JAVASCRIPT:alert(1)",
+      "data:text/html,x",
+      "not a url",
+      "example.com/hook",
+      "",
+      long,
+      5,
+      ...controls,
+    ]) {
       expectError(await post({ ...valid(), webhook_url: url }), "VALIDATION_ERROR", ["webhook_url"]);
       expectError(await post({ ...valid(), redirect_url: url }), "VALIDATION_ERROR", ["redirect_url"]);
     }
@@ -170,7 +189,10 @@ describe("webhook_url follows the deployment's webhook URL policy", () => {
     const route = await import("@/app/api/payment-orders/route");
     // Tokens are bound to their mode (issue 13): log in on the live deployment.
     const loginRoute = await import("@/app/api/auth/login/route");
-    const liveLogin = await call(loginRoute.POST, "POST", "/api/auth/login", { body: { username: merchant.username, password: merchant.password }, ip: "198.18.201.1" });
+    const liveLogin = await call(loginRoute.POST, "POST", "/api/auth/login", {
+      body: { username: merchant.username, password: merchant.password },
+      ip: "198.18.201.1",
+    });
     expect(liveLogin.status).toBe(200);
     const livePost = (body: unknown) => call(route.POST, "POST", "/api/payment-orders/", { token: liveLogin.body.access, body });
     for (const webhook_url of ["http://shop.example/hook", "https://10.0.0.8/hook", "https://[::1]/hook", "https://169.254.169.254/latest"]) {
@@ -199,7 +221,10 @@ describe("a blockchain without a deposit factory", () => {
     expectError(res, "INVALID_BLOCKCHAIN");
     expect(res.body.error.message).toMatch(/base/);
     expect(res.body.error.message).toMatch(/factory/);
-    const other = await call(route.POST, "POST", "/api/payment-orders/", { token: merchant.access, body: { ...valid(), blockchain: "ethereum", currency: "ETH" } });
+    const other = await call(route.POST, "POST", "/api/payment-orders/", {
+      token: merchant.access,
+      body: { ...valid(), blockchain: "ethereum", currency: "ETH" },
+    });
     expect(other.status).toBe(201);
   });
 });

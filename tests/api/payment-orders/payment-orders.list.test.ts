@@ -68,7 +68,14 @@ describe("GET /api/payment-orders/", () => {
     expect(ids(res)).toEqual(idsOf([6, 5, 4, 3, 2, 1, 0]));
     for (const item of res.body.results) expect(Object.keys(item).sort()).toEqual(["amount", "created_at", "currency", "id", "order_id", "status"]);
     const first = orders[6];
-    expect(res.body.results[0]).toEqual({ id: first.id, order_id: first.order_id, amount: "5", currency: "USDC", status: "pending", created_at: first.created_at });
+    expect(res.body.results[0]).toEqual({
+      id: first.id,
+      order_id: first.order_id,
+      amount: "5",
+      currency: "USDC",
+      status: "pending",
+      created_at: first.created_at,
+    });
   });
 
   test("pages: count, next and previous paths, last page, and a page beyond the end", async () => {

@@ -55,7 +55,9 @@ describe("GET /pay/{order_id}/qr.svg", () => {
     const order = await createOrder(merchant, { currency: "USDC", amount: "20" });
     const db = await getDb();
     await db.update(paymentOrders).set({ amountReceived: "5000000" }).where(eq(paymentOrders.orderId, order.order_id));
-    expect((await getQr(order.order_id)).text).toBe(await qrSvg(`ethereum:${await tokenOf(order.order_id)}@31337/transfer?address=${order.receiving_address}&uint256=15000000`));
+    expect((await getQr(order.order_id)).text).toBe(
+      await qrSvg(`ethereum:${await tokenOf(order.order_id)}@31337/transfer?address=${order.receiving_address}&uint256=15000000`),
+    );
     for (const status of ["confirmed", "expired", "failed"] as const) {
       await db.update(paymentOrders).set({ status }).where(eq(paymentOrders.orderId, order.order_id));
       const res = await getQr(order.order_id);

@@ -43,10 +43,20 @@ async function counting<T>(run: () => Promise<T>): Promise<{ result: T; statemen
 }
 
 let nonce = 1;
-const orderBody = (overrides: Record<string, unknown> = {}) => ({ amount: "10.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: nonce++, ...overrides });
+const orderBody = (overrides: Record<string, unknown> = {}) => ({
+  amount: "10.5",
+  currency: "USDC",
+  blockchain: "base",
+  order_info: "{}",
+  nonce: nonce++,
+  ...overrides,
+});
 
 async function counter(merchant: TestMerchant): Promise<number> {
-  const rows = await testDb.db.select({ count: rateLimitCounters.count }).from(rateLimitCounters).where(eq(rateLimitCounters.key, `merchant:${merchant.id}`));
+  const rows = await testDb.db
+    .select({ count: rateLimitCounters.count })
+    .from(rateLimitCounters)
+    .where(eq(rateLimitCounters.key, `merchant:${merchant.id}`));
   return rows.reduce((sum, row) => sum + row.count, 0);
 }
 
@@ -153,7 +163,12 @@ describe("order creation: one statement after the count", () => {
     expect(row!.depositDestination).toBe(getAddress(replacement));
     expect(row!.confirmationThreshold).toBe(7);
     expect(row!.receivingAddress).toBe(
-      computeDepositAddress({ factory: chain.factory!, implementation: chain.implementation!, destination: getAddress(replacement), salt: row!.depositSalt as `0x${string}` }),
+      computeDepositAddress({
+        factory: chain.factory!,
+        implementation: chain.implementation!,
+        destination: getAddress(replacement),
+        salt: row!.depositSalt as `0x${string}`,
+      }),
     );
   });
 
@@ -176,7 +191,9 @@ describe("order creation: one statement after the count", () => {
     await testDb.db.update(merchantWallets).set({ isActive: true }).where(eq(merchantWallets.id, wallet.id));
 
     const raced = orderBody();
-    const answers = await Promise.all(Array.from({ length: 4 }, () => call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: raced })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: raced })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400]);
     expect(answers.filter((a) => a.status === 400).every((a) => a.body.error.code === "DUPLICATE_NONCE")).toBe(true);
   });
@@ -249,8 +266,12 @@ describe.skipIf(backend !== "postgres")("PostgreSQL: the count never waits for a
       for (const [query, params] of statements) {
         const name = `hot_${n++}`;
         await inspector.unsafe(`prepare ${name} as ${query}`);
-        const literals = params.map((value) => (value === null ? "null" : `'${String(value instanceof Date ? value.toISOString() : value).replaceAll("'", "''")}'`));
-        const plan = (await inspector.unsafe(`explain execute ${name}${literals.length ? `(${literals.join(", ")})` : ""}`)).map((row) => String(row["QUERY PLAN"])).join("\n");
+        const literals = params.map((value) =>
+          value === null ? "null" : `'${String(value instanceof Date ? value.toISOString() : value).replaceAll("'", "''")}'`,
+        );
+        const plan = (await inspector.unsafe(`explain execute ${name}${literals.length ? `(${literals.join(", ")})` : ""}`))
+          .map((row) => String(row["QUERY PLAN"]))
+          .join("\n");
         expect(plan, query).not.toMatch(/Seq Scan/);
         expect(plan, query).not.toMatch(/payment_orders_merchant_created_idx/);
       }
@@ -265,7 +286,9 @@ describe("reads: one statement after authentication", () => {
     const merchant = await createMerchant({ shop_name: "Round Trip Roasters" });
     await createWallet(merchant);
     const order = await createOrder(merchant);
-    const fresh = await counting(() => call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } }));
+    const fresh = await counting(() =>
+      call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } }),
+    );
     expect(fresh.result.status).toBe(200);
     expect(fresh.result.body.data.transaction).toBeNull();
     expect(fresh.statements).toBe(2);
@@ -297,7 +320,9 @@ describe("reads: one statement after authentication", () => {
       .values({ blockchainId: row!.blockchainId, genesisHash: "0x00", lastBlock: 104n, lastBlockHash: "0x00", updatedAt: now })
       .onConflictDoUpdate({ target: chainCursors.blockchainId, set: { lastBlock: 104n } });
 
-    const res = await counting(() => call(getOrder, "GET", `/api/payment-orders/${row!.id}/`, { token: merchant.access, params: { orderId: String(row!.id) } }));
+    const res = await counting(() =>
+      call(getOrder, "GET", `/api/payment-orders/${row!.id}/`, { token: merchant.access, params: { orderId: String(row!.id) } }),
+    );
     expect(res.statements).toBe(2);
     const expected = await findOrderTransactionSummary(testDb.db, row!);
     expect(expected).toMatchObject({ block_number: 101, confirmations: 4 }); // the counted transfer, never the dropped one

@@ -122,8 +122,16 @@ describe("429 RATE_LIMITED", () => {
 });
 
 describe("counted where the work is done (order creation) or beside it (reads)", () => {
-  const orderBody = (nonce: number, overrides: Record<string, unknown> = {}) => ({ amount: "1", currency: "USDC", blockchain: "base", order_info: "{}", nonce, ...overrides });
-  const ordersOf = async (merchant: TestMerchant) => (await testDb.db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.merchantId, merchant.id))).length;
+  const orderBody = (nonce: number, overrides: Record<string, unknown> = {}) => ({
+    amount: "1",
+    currency: "USDC",
+    blockchain: "base",
+    order_info: "{}",
+    nonce,
+    ...overrides,
+  });
+  const ordersOf = async (merchant: TestMerchant) =>
+    (await testDb.db.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.merchantId, merchant.id))).length;
 
   test("order creation at the limit: the last allowed one is created; past it 429 comes first and nothing is inserted", async () => {
     const merchant = await createMerchant();
@@ -132,7 +140,8 @@ describe("counted where the work is done (order creation) or beside it (reads)",
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(hourStart(Date.now()) + 3_600_000 + 60_000);
     const statuses = [];
-    for (let nonce = 1; nonce <= 3; nonce++) statuses.push((await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody(nonce) })).status);
+    for (let nonce = 1; nonce <= 3; nonce++)
+      statuses.push((await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody(nonce) })).status);
     expect(statuses).toEqual([201, 201, 201]);
     const over = await call(postOrder, "POST", "/api/payment-orders/", { token: merchant.access, body: orderBody(4) });
     expect(over.status).toBe(429);

@@ -43,29 +43,47 @@ describe("sandbox devnet budgets", () => {
     env.SANDBOX_MINE_BLOCKS_PER_HOUR = 5;
     env.SANDBOX_FAUCET_SENDS_PER_HOUR = 3;
     const m = await createMerchant();
-    const tally = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
+    const tally = (answers: { status: number }[]) =>
+      answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
     const mines = await Promise.all(Array.from({ length: 100 }, () => call(mine, "POST", "/api/sandbox/mine/", { token: m.access, body: { blocks: 1 } })));
     expect(tally(mines)).toEqual({ 200: 5, 429: 95 });
     const drips = await Promise.all(
-      Array.from({ length: 100 }, () => call(faucet, "POST", "/api/sandbox/faucet/", { token: m.access, body: { address: randomAddress(), currency: "USDC", amount: "1", blockchain: "base" } })),
+      Array.from({ length: 100 }, () =>
+        call(faucet, "POST", "/api/sandbox/faucet/", {
+          token: m.access,
+          body: { address: randomAddress(), currency: "USDC", amount: "1", blockchain: "base" },
+        }),
+      ),
     );
     expect(tally(drips)).toEqual({ 200: 3, 429: 97 });
   });
 
   test("faucet: at most 100,000 token units (10 of the native coin) per call, and a number of sends per hour", async () => {
-    const big = await call(faucet, "POST", "/api/sandbox/faucet/", { token: merchant.access, body: { address: randomAddress(), currency: "USDC", amount: "1000000", blockchain: "base" } });
+    const big = await call(faucet, "POST", "/api/sandbox/faucet/", {
+      token: merchant.access,
+      body: { address: randomAddress(), currency: "USDC", amount: "1000000", blockchain: "base" },
+    });
     expect(big.status).toBe(400);
     expect(big.body.error.details.amount[0]).toMatch(/At most 100000 USDC/);
-    const eth = await call(faucet, "POST", "/api/sandbox/faucet/", { token: merchant.access, body: { address: randomAddress(), currency: "ETH", amount: "11", blockchain: "base" } });
+    const eth = await call(faucet, "POST", "/api/sandbox/faucet/", {
+      token: merchant.access,
+      body: { address: randomAddress(), currency: "ETH", amount: "11", blockchain: "base" },
+    });
     expect(eth.status).toBe(400);
 
     env.SANDBOX_FAUCET_SENDS_PER_HOUR = 2;
     const m = await createMerchant();
     for (let i = 0; i < 2; i++) {
-      const res = await call(faucet, "POST", "/api/sandbox/faucet/", { token: m.access, body: { address: randomAddress(), currency: "USDC", amount: "5", blockchain: "base" } });
+      const res = await call(faucet, "POST", "/api/sandbox/faucet/", {
+        token: m.access,
+        body: { address: randomAddress(), currency: "USDC", amount: "5", blockchain: "base" },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    const over = await call(faucet, "POST", "/api/sandbox/faucet/", { token: m.access, body: { address: randomAddress(), currency: "USDC", amount: "5", blockchain: "base" } });
+    const over = await call(faucet, "POST", "/api/sandbox/faucet/", {
+      token: m.access,
+      body: { address: randomAddress(), currency: "USDC", amount: "5", blockchain: "base" },
+    });
     expect(over.status).toBe(429);
   });
 
@@ -76,7 +94,7 @@ describe("sandbox devnet budgets", () => {
     const paid = await simulatePayment(testDb.db, order.order_id, "full", 5);
     expect(paid.blocks_to_mine).toBe(maxSimulatedBlocks);
     // Until the background run has mined its blocks (a call while it runs starts nothing and spends nothing).
-    for (const deadline = Date.now() + 30_000; isMining(order.order_id); ) {
+    for (const deadline = Date.now() + 30_000; isMining(order.order_id);) {
       if (Date.now() > deadline) throw new Error("the simulated mining did not finish within 30 s");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

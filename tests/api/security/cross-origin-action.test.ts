@@ -4,14 +4,22 @@ import { describe, expect, test } from "vitest";
 import { config, proxy } from "@/proxy";
 
 const action = (headers: Record<string, string>) =>
-  new NextRequest("http://localhost:3000/dashboard/wallets", { method: "POST", headers: { "next-action": "7f00aa", host: "localhost:3000", ...headers }, body: "[]" });
+  new NextRequest("http://localhost:3000/dashboard/wallets", {
+    method: "POST",
+    headers: { "next-action": "7f00aa", host: "localhost:3000", ...headers },
+    body: "[]",
+  });
 
 describe("cross-origin server actions", () => {
   test("another site's Origin (or an opaque one) is 403 CROSS_ORIGIN_REQUEST in the envelope", async () => {
     for (const origin of ["https://evil.example", "http://localhost:3001", "null"]) {
       const res = proxy(action({ origin }));
       expect(res.status, origin).toBe(403);
-      expect(await res.json()).toMatchObject({ success: false, error: { code: "CROSS_ORIGIN_REQUEST", message: expect.any(String) }, timestamp: expect.any(String) });
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: { code: "CROSS_ORIGIN_REQUEST", message: expect.any(String) },
+        timestamp: expect.any(String),
+      });
     }
   });
 

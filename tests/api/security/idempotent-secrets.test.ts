@@ -47,14 +47,21 @@ describe("POST /api/api-keys/ with an Idempotency-Key", () => {
 describe("webhook secrets", () => {
   test("endpoint creation, endpoint rotation and account rotation store and replay no secret", async () => {
     const m = await createMerchant();
-    const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: m.access, body: { url: "http://127.0.0.1:9/hook" }, headers: { "Idempotency-Key": "ep-1" } });
+    const created = await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+      token: m.access,
+      body: { url: "http://127.0.0.1:9/hook" },
+      headers: { "Idempotency-Key": "ep-1" },
+    });
     expect(created.status).toBe(201);
     const endpointSecret: string = created.body.data.secret;
     expect(endpointSecret).toMatch(/^whsec_/);
     const id = String(created.body.data.id);
     const rotated = await call(rotateEndpointSecret, "POST", "/api/x/", { token: m.access, params: { id }, headers: { "Idempotency-Key": "ep-rot-1" } });
     expect(rotated.status).toBe(200);
-    const accountRotated = await call(rotateAccountSecret, "POST", "/api/account/rotate-webhook-secret/", { token: m.access, headers: { "Idempotency-Key": "acct-rot-1" } });
+    const accountRotated = await call(rotateAccountSecret, "POST", "/api/account/rotate-webhook-secret/", {
+      token: m.access,
+      headers: { "Idempotency-Key": "acct-rot-1" },
+    });
     expect(accountRotated.status).toBe(200);
 
     const secrets = [endpointSecret, ...JSON.stringify([rotated.body, accountRotated.body]).match(/whsec_[A-Za-z0-9+/]{43}=/g)!];
@@ -63,7 +70,11 @@ describe("webhook secrets", () => {
     for (const secret of secrets) expect(stored).not.toContain(secret);
 
     const replays = [
-      await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: m.access, body: { url: "http://127.0.0.1:9/hook" }, headers: { "Idempotency-Key": "ep-1" } }),
+      await call(createEndpoint, "POST", "/api/webhook-endpoints/", {
+        token: m.access,
+        body: { url: "http://127.0.0.1:9/hook" },
+        headers: { "Idempotency-Key": "ep-1" },
+      }),
       await call(rotateEndpointSecret, "POST", "/api/x/", { token: m.access, params: { id }, headers: { "Idempotency-Key": "ep-rot-1" } }),
       await call(rotateAccountSecret, "POST", "/api/account/rotate-webhook-secret/", { token: m.access, headers: { "Idempotency-Key": "acct-rot-1" } }),
     ];

@@ -22,14 +22,18 @@ async function shopWithLink(): Promise<{ m: TestMerchant; linkId: string; newLin
   const m = await createMerchant();
   await createWallet(m, { blockchain: 2 });
   const newLink = async () => {
-    const res = await call(postLink, "POST", "/api/payment-links/", { token: m.access, body: { title: "Beans", amount: "24", options: [{ blockchain: "base", currency: "USDC" }] } });
+    const res = await call(postLink, "POST", "/api/payment-links/", {
+      token: m.access,
+      body: { title: "Beans", amount: "24", options: [{ blockchain: "base", currency: "USDC" }] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data.id as string;
   };
   return { m, linkId: await newLink(), newLink };
 }
 
-const linkOrder = (linkId: string, ip: string) => call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, { params: { linkId }, body: { blockchain: "base", currency: "USDC" }, ip });
+const linkOrder = (linkId: string, ip: string) =>
+  call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, { params: { linkId }, body: { blockchain: "base", currency: "USDC" }, ip });
 
 describe("per-client limit on IPv6", () => {
   test("addresses of one /64 share one quota", () => {
@@ -74,7 +78,8 @@ describe("the caps hold when the orders come all at once (issue 49 item 5)", () 
     env.LINK_OPEN_ORDERS_PER_LINK = 3;
     env.LINK_OPEN_ORDERS_PER_MERCHANT = 5;
     const { m, linkId, newLink } = await shopWithLink();
-    const tally = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
+    const tally = (answers: { status: number }[]) =>
+      answers.reduce<Record<number, number>>((counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }), {});
     const first = await Promise.all(Array.from({ length: 100 }, (_, i) => linkOrder(linkId, `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`)));
     expect(tally(first)).toEqual({ 201: 3, 429: 97 });
     const links = [await newLink(), await newLink()];

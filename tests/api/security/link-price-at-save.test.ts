@@ -11,7 +11,8 @@ setupTestDatabase();
 setupTestDevnet();
 
 describe("(c) a payment link refuses at save a price every one of its orders would refuse", () => {
-  const save = (merchant: TestMerchant, body: Record<string, unknown>) => call(postLink, "POST", "/api/payment-links/", { token: merchant.access, body: { title: "Ticket", max_quantity: 1, ...body } });
+  const save = (merchant: TestMerchant, body: Record<string, unknown>) =>
+    call(postLink, "POST", "/api/payment-links/", { token: merchant.access, body: { title: "Ticket", max_quantity: 1, ...body } });
 
   test("a fiat currency the chain has no feed for, a fiat price order creation finds too large (at max_quantity too), a token amount past uint256 at max_quantity", async () => {
     const merchant = await createMerchant();
@@ -35,7 +36,11 @@ describe("(c) a payment link refuses at save a price every one of its orders wou
     res = await save(merchant, { price_amount: "333333333333333.33", price_currency: "USD", options: base, max_quantity: 3 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const linkId = res.body.data.id;
-    const ordered = await call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, { params: { linkId }, body: { blockchain: "base", currency: "USDC", quantity: 3 }, ip: "203.0.113.9" });
+    const ordered = await call(postLinkOrder, "POST", `/api/links/${linkId}/orders/`, {
+      params: { linkId },
+      body: { blockchain: "base", currency: "USDC", quantity: 3 },
+      ip: "203.0.113.9",
+    });
     expect(ordered.status, JSON.stringify(ordered.body)).toBe(201);
   });
 });

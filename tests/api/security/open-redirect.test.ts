@@ -154,7 +154,14 @@ describe("safeReturnPath", () => {
     expect(sameSiteRedirect({ url: "/dashboard/orders", baseUrl })).toBe("https://pay.example/dashboard/orders");
     expect(sameSiteRedirect({ url: "https://pay.example/dashboard/links?x=1", baseUrl })).toBe("https://pay.example/dashboard/links?x=1");
     expect(sameSiteRedirect({ url: "https://pay.example:443/sign-in", baseUrl })).toBe("https://pay.example/sign-in");
-    for (const url of [...BYPASSES, "https://pay.example.evil.example/", "https://pay.example@evil.example/", "http://pay.example/", "https://pay.example/%2f/evil.example", "https://pay.example//evil.example"]) {
+    for (const url of [
+      ...BYPASSES,
+      "https://pay.example.evil.example/",
+      "https://pay.example@evil.example/",
+      "http://pay.example/",
+      "https://pay.example/%2f/evil.example",
+      "https://pay.example//evil.example",
+    ]) {
       expect(sameSiteRedirect({ url, baseUrl }), JSON.stringify(url)).toBe("https://pay.example/dashboard");
     }
   });
@@ -173,7 +180,14 @@ describe("the language switcher (GET /language/{locale}?return=…)", () => {
   });
 
   test("the review's requests, as sent: an encoded tab is not followed off-site, an encoded newline is not a 500", async () => {
-    for (const query of ["return=/%09/evil.example/x", "return=/%0a/x", "return=/%0d%0aSet-Cookie:%20a=b", "return=%2F%2Fevil.example", "return=/%5C/evil.example", "return=/pay/ORD-1&return=//evil.example"]) {
+    for (const query of [
+      "return=/%09/evil.example/x",
+      "return=/%0a/x",
+      "return=/%0d%0aSet-Cookie:%20a=b",
+      "return=%2F%2Fevil.example",
+      "return=/%5C/evil.example",
+      "return=/pay/ORD-1&return=//evil.example",
+    ]) {
       const res = await switchLanguage(new Request(`http://localhost:3000/language/de?${query}`), { params: Promise.resolve({ locale: "de" }) });
       expect(res.status, query).toBe(303);
       expect(res.headers.get("location"), query).toMatch(/^\/(pay\/ORD-1)?$/);
@@ -215,7 +229,9 @@ describe("signing in (callbackUrl)", () => {
 
   test("the sign-in form carries only a safe callbackUrl", async () => {
     for (const value of BYPASSES) {
-      const page = (await SignInPage({ searchParams: Promise.resolve({ callbackUrl: value }) })) as { props: { children: Array<{ props?: { callbackUrl?: string } }> } };
+      const page = (await SignInPage({ searchParams: Promise.resolve({ callbackUrl: value }) })) as {
+        props: { children: Array<{ props?: { callbackUrl?: string } }> };
+      };
       const form = page.props.children.find((child) => child?.props?.callbackUrl !== undefined);
       expect(form?.props?.callbackUrl, JSON.stringify(value)).toBe("/dashboard");
     }

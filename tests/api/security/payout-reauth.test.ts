@@ -18,7 +18,8 @@ function form(fields: Record<string, string>): FormData {
   return data;
 }
 
-const put = (token: string, id: number, body: unknown, ip?: string) => call(PUT, "PUT", `/api/merchant-wallets/${id}/`, { token, params: { id: String(id) }, body, ip });
+const put = (token: string, id: number, body: unknown, ip?: string) =>
+  call(PUT, "PUT", `/api/merchant-wallets/${id}/`, { token, params: { id: String(id) }, body, ip });
 
 describe("PUT /api/merchant-wallets/{id}/ with an access token", () => {
   test("a new wallet_address without reauth, or with a wrong password, is 400 on reauth.password and changes nothing", async () => {
@@ -49,7 +50,8 @@ describe("PUT /api/merchant-wallets/{id}/ with an access token", () => {
     const m = await createMerchant();
     const wallet = await createWallet(m, { blockchain: 2 });
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await put(m.access, wallet.id, { wallet_address: randomAddress(), reauth: { password: `guess-${i}` } }, "198.51.100.77")).status);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await put(m.access, wallet.id, { wallet_address: randomAddress(), reauth: { password: `guess-${i}` } }, "198.51.100.77")).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses.slice(10)).toEqual([429, 429]);
     // Even the right password waits now, from that address.

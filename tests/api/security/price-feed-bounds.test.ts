@@ -27,7 +27,12 @@ async function merchantWithWallet() {
 
 async function setFeed(pair: DevnetFeedPair, answer: bigint, updatedAt = 0n) {
   const deployer = net.wallet(devnetAccounts[0].privateKey);
-  const hash = await deployer.writeContract({ address: devnetContracts.priceFeeds[pair], abi: mockAggregatorArtifact.abi, functionName: "setRoundData", args: [answer, updatedAt] });
+  const hash = await deployer.writeContract({
+    address: devnetContracts.priceFeeds[pair],
+    abi: mockAggregatorArtifact.abi,
+    functionName: "setRoundData",
+    args: [answer, updatedAt],
+  });
   const receipt = await chainClient(net.chain("base")).waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
 }
@@ -83,7 +88,13 @@ describe("feed answers outside sane bounds are refused with 503 PRICE_FEED_UNAVA
 
   test("an answer carried over from an older round (answeredInRound < roundId) is refused", () => {
     const round = (id: bigint, answer: bigint, answeredIn = id) => [id, answer, 1_000n, 1_000n, answeredIn] as const;
-    const sane = { blockTimestamp: 1_000n, decimals: 8, round: round(5n, 100_000_000n), previous: round(4n, 99_000_000n), bounds: { min: 1n, max: 10n ** 20n } };
+    const sane = {
+      blockTimestamp: 1_000n,
+      decimals: 8,
+      round: round(5n, 100_000_000n),
+      previous: round(4n, 99_000_000n),
+      bounds: { min: 1n, max: 10n ** 20n },
+    };
     expect(feedAnswerProblem(sane)).toBeNull();
     expect(feedAnswerProblem({ ...sane, round: round(5n, 100_000_000n, 4n) })).toBe("answered round 5 with the answer of round 4");
     expect(feedAnswerProblem({ ...sane, bounds: null, previous: null })).toBeNull();

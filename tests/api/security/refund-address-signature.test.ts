@@ -21,7 +21,6 @@ import { expectMatchesSchema } from "../../helpers/openapi";
 import { createMerchant, createOrder, createWallet, randomAddress, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
-
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
 
@@ -33,8 +32,10 @@ const payer = devnetAccounts[8];
 const secondPayer = devnetAccounts[9];
 const stranger = devnetAccounts[6];
 
-const sign = (key: Hex, orderId: string, address: string) => privateKeyToAccount(key).signMessage({ message: refundAddressMessage(orderId, getAddress(address)) });
-const leave = (orderId: string, body: Record<string, unknown>) => call(postRefundAddress, "POST", `/api/pay/${orderId}/refund-address/`, { params: { orderId }, body, ip: "203.0.113.24" });
+const sign = (key: Hex, orderId: string, address: string) =>
+  privateKeyToAccount(key).signMessage({ message: refundAddressMessage(orderId, getAddress(address)) });
+const leave = (orderId: string, body: Record<string, unknown>) =>
+  call(postRefundAddress, "POST", `/api/pay/${orderId}/refund-address/`, { params: { orderId }, body, ip: "203.0.113.24" });
 const fetchOrder = async (merchant: TestMerchant, orderId: string) => {
   const res = await call(getOrder, "GET", `/api/payment-orders/${orderId}/`, { token: merchant.access, params: { orderId } });
   expect(res.status).toBe(200);
@@ -65,8 +66,15 @@ describe("the payment page's refund address is signed by the payer", () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expectMatchesSchema("POST /api/pay/[orderId]/refund-address", 201, saved.body);
     expect(saved.body.data).toMatchObject({ order_id: order.order_id, refund_address: refundTo, refund_address_signed_by: payer.address });
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: refundTo, refund_address_payer_signed: true, refund_address_signed_by: payer.address });
-    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.order).toMatchObject({ refundAddress: refundTo, refundAddressSignedBy: payer.address });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      refund_address: refundTo,
+      refund_address_payer_signed: true,
+      refund_address_signed_by: payer.address,
+    });
+    expect((await loadOrderDetail(testDb.db, merchant.id, order.order_id))?.order).toMatchObject({
+      refundAddress: refundTo,
+      refundAddressSignedBy: payer.address,
+    });
   });
 
   test("no signature, a stranger's, one over another order or another address, or a malformed one: 400 on signature, nothing stored", async () => {
@@ -86,7 +94,11 @@ describe("the payment page's refund address is signed by the payer", () => {
       expect(res.status, what).toBe(400);
       expect(res.body.error, what).toMatchObject({ code: "VALIDATION_ERROR", details: { signature: [expect.any(String)] } });
     }
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: null, refund_address_payer_signed: false, refund_address_signed_by: null });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      refund_address: null,
+      refund_address_payer_signed: false,
+      refund_address_signed_by: null,
+    });
   });
 
   test("the first-come attacker is refused; an address left unsigned earlier is replaced by the payer's signed one, which only another payer signature changes", async () => {
@@ -96,12 +108,20 @@ describe("the payment page's refund address is signed by the payer", () => {
     expect(firstCome.status).toBe(400);
     // An address left without a signature before signatures were required (the old first-come rule).
     await testDb.db.update(paymentOrders).set({ refundAddress: attackers, refundAddressAt: new Date() }).where(eq(paymentOrders.orderId, order.order_id));
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: attackers, refund_address_payer_signed: false, refund_address_signed_by: null });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      refund_address: attackers,
+      refund_address_payer_signed: false,
+      refund_address_signed_by: null,
+    });
 
     const payers = randomAddress();
     const replaced = await leave(order.order_id, { refund_address: payers, signature: await sign(payer.privateKey, order.order_id, payers) });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(201);
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ refund_address: payers, refund_address_payer_signed: true, refund_address_signed_by: payer.address });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      refund_address: payers,
+      refund_address_payer_signed: true,
+      refund_address_signed_by: payer.address,
+    });
 
     const strangerAgain = await leave(order.order_id, { refund_address: attackers, signature: await sign(stranger.privateKey, order.order_id, attackers) });
     expect(strangerAgain.status).toBe(400);

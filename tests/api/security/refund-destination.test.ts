@@ -13,7 +13,8 @@ const { createRefundAction } = await import("@/app/(dashboard)/dashboard/orders/
 
 setupTestDatabase();
 
-const refund = (token: string, orderId: string, body: unknown) => call(postRefund, "POST", `/api/payment-orders/${orderId}/refunds/`, { token, params: { orderId }, body });
+const refund = (token: string, orderId: string, body: unknown) =>
+  call(postRefund, "POST", `/api/payment-orders/${orderId}/refunds/`, { token, params: { orderId }, body });
 // The destination is checked before the payer's signature (issue 24 item 6), so any well-formed one will do here.
 const anySignature = `0x${"ab".repeat(65)}`;
 const leaveAddress = (orderId: string, refund_address: string) =>
@@ -36,7 +37,14 @@ describe("refund destinations", () => {
     await createWallet(other, { blockchain: 3 });
     const foreign = await createOrder(other, { blockchain: "polygon", amount: "1", currency: "USDC" });
 
-    for (const to of [sibling.receiving_address, sibling.receiving_address.toLowerCase(), foreign.receiving_address, wallet.wallet_address, devnetContracts.factory, devnetContracts.USDC]) {
+    for (const to of [
+      sibling.receiving_address,
+      sibling.receiving_address.toLowerCase(),
+      foreign.receiving_address,
+      wallet.wallet_address,
+      devnetContracts.factory,
+      devnetContracts.USDC,
+    ]) {
       const res = await refund(m.access, order.order_id, { to_address: to });
       expect(res.status, to).toBe(400);
       expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { to_address: [expect.stringMatching(/customer's own address/)] } });

@@ -80,14 +80,19 @@ describe("item 1: mail addressed to a person is readable by that person only", (
       const html = await outboxPageAs(member, { accountId: owner.id, role });
       expect(html, role).not.toContain("/reset-password?token=");
       expect(html, role).not.toContain(owner.email);
-      expect((await listOutboxMessages(database.db, member.id, 50)).every((m) => m.toAddress === member.email), role).toBe(true);
+      expect(
+        (await listOutboxMessages(database.db, member.id, 50)).every((m) => m.toAddress === member.email),
+        role,
+      ).toBe(true);
     }
     const ownersOwn = await outboxPageAs(owner);
     const link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(ownersOwn);
     expect(link).not.toBeNull();
 
     // The link still works for its reader, the owner.
-    const confirmed = await call(confirmReset, "POST", "/api/auth/password-reset/confirm/", { body: { token: link![1], password: "owner's new horse battery" } });
+    const confirmed = await call(confirmReset, "POST", "/api/auth/password-reset/confirm/", {
+      body: { token: link![1], password: "owner's new horse battery" },
+    });
     expect(confirmed.status).toBe(200);
   });
 
@@ -128,12 +133,16 @@ describe("item 1: mail addressed to a person is readable by that person only", (
     const sent = await call(invite, "POST", "/api/account/invitations/", { token: owner.access, body: { email: invitee.email, role: "admin" } });
     const token = new URL(sent.body.data.invitation_url).searchParams.get("token")!;
 
-    const wrongLogin = await call(acceptInvitation, "POST", "/api/auth/invitations/accept/", { body: { token, username: other.username, password: other.password } });
+    const wrongLogin = await call(acceptInvitation, "POST", "/api/auth/invitations/accept/", {
+      body: { token, username: other.username, password: other.password },
+    });
     expect(wrongLogin.status).toBe(400);
     expect(wrongLogin.body.error.details.username[0]).toMatch(/another address/);
 
     const { secret } = await enrolTotp(invitee);
-    const noCode = await call(acceptInvitation, "POST", "/api/auth/invitations/accept/", { body: { token, username: invitee.username, password: invitee.password } });
+    const noCode = await call(acceptInvitation, "POST", "/api/auth/invitations/accept/", {
+      body: { token, username: invitee.username, password: invitee.password },
+    });
     expect(noCode.status).toBe(400);
     expect(noCode.body.error.details).toHaveProperty("code");
 
@@ -153,7 +162,10 @@ describe("item 2: every response carrying a secret answers it only to the roles 
   });
 
   /** Each role's access token and dashboard session in the team's store. */
-  const as = (role: Role) => (role === "owner" ? { token: team.owner.access, who: team.owner, session: undefined } : { token: team.members[role].access, who: team.members[role], session: { accountId: team.owner.id, role } });
+  const as = (role: Role) =>
+    role === "owner"
+      ? { token: team.owner.access, who: team.owner, session: undefined }
+      : { token: team.members[role].access, who: team.members[role], session: { accountId: team.owner.id, role } };
 
   const managesAccount: Record<Role, boolean> = { owner: true, admin: true, developer: false, viewer: false };
   const managesWebhooks: Record<Role, boolean> = { owner: true, admin: true, developer: true, viewer: false };
@@ -227,9 +239,15 @@ describe("item 3: an API key carries at most its maker's role, and follows the m
       expect(refused.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
     }
     signInAs(developer, { accountId: owner.id, role: "developer" });
-    expect(await createApiKeyAction(form({ name: "escalate", preset: "full_access" }))).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_PERMISSIONS" } });
+    expect(await createApiKeyAction(form({ name: "escalate", preset: "full_access" }))).toMatchObject({
+      ok: false,
+      error: { code: "INSUFFICIENT_PERMISSIONS" },
+    });
 
-    const allowed = await call(createKey, "POST", "/api/api-keys/", { token: developer.access, body: { name: "ci", permissions: ["read", "create_payments", "manage_webhooks"] } });
+    const allowed = await call(createKey, "POST", "/api/api-keys/", {
+      token: developer.access,
+      body: { name: "ci", permissions: ["read", "create_payments", "manage_webhooks"] },
+    });
     expect(allowed.status).toBe(201);
     expect(allowed.body.data).toMatchObject({ created_by: developer.id, permissions: ["read", "create_payments", "manage_webhooks"] });
   });
@@ -248,12 +266,19 @@ describe("item 3: an API key carries at most its maker's role, and follows the m
     const afterRemoval = await call(listOrders, "GET", "/api/payment-orders/", { token: devKey.body.data.key });
     expect(afterRemoval.status).toBe(401);
 
-    const demoted = await call(changeRole, "PUT", "/api/account/members/x/", { token: owner.access, params: { userId: String(admin.id) }, body: { role: "viewer" } });
+    const demoted = await call(changeRole, "PUT", "/api/account/members/x/", {
+      token: owner.access,
+      params: { userId: String(admin.id) },
+      body: { role: "viewer" },
+    });
     expect(demoted.status).toBe(200);
     const narrowed = await call(verify, "GET", "/api/auth/verify/", { token: adminKey.body.data.key });
     expect(narrowed.status).toBe(200);
     expect(narrowed.body.user.permissions).toEqual(["read"]);
-    const wallet = await call(createWalletRoute, "POST", "/api/merchant-wallets/", { token: adminKey.body.data.key, body: { blockchain: 2, wallet_address: randomAddress() } });
+    const wallet = await call(createWalletRoute, "POST", "/api/merchant-wallets/", {
+      token: adminKey.body.data.key,
+      body: { blockchain: 2, wallet_address: randomAddress() },
+    });
     expect(wallet.status).toBe(403);
 
     // The owner's own key is untouched.
@@ -287,9 +312,15 @@ describe("item 7: smaller ones", () => {
     const noProof = await call(createWalletRoute, "POST", "/api/merchant-wallets/", { token: admin.access, body: body(1) });
     expect(noProof.status).toBe(400);
     expect(noProof.body.error.details).toHaveProperty(["reauth.password"]);
-    const wrong = await call(createWalletRoute, "POST", "/api/merchant-wallets/", { token: admin.access, body: { ...body(1), reauth: { password: "not it" } } });
+    const wrong = await call(createWalletRoute, "POST", "/api/merchant-wallets/", {
+      token: admin.access,
+      body: { ...body(1), reauth: { password: "not it" } },
+    });
     expect(wrong.status).toBe(400);
-    const withProof = await call(createWalletRoute, "POST", "/api/merchant-wallets/", { token: admin.access, body: { ...body(1), reauth: { password: admin.password } } });
+    const withProof = await call(createWalletRoute, "POST", "/api/merchant-wallets/", {
+      token: admin.access,
+      body: { ...body(1), reauth: { password: admin.password } },
+    });
     expect(withProof.status).toBe(201);
 
     // The account's own login right after signing in: the sign-in is the proof (the spec's request).
@@ -313,12 +344,17 @@ describe("item 7: smaller ones", () => {
       ok: false,
       error: { code: "VALIDATION_ERROR", details: { password: expect.any(Array) } },
     });
-    expect(await addWalletAction(form({ blockchain: "4", wallet_address: randomAddress(), confirmation_threshold: "2", password: admin.password }))).toMatchObject({ ok: true });
+    expect(
+      await addWalletAction(form({ blockchain: "4", wallet_address: randomAddress(), confirmation_threshold: "2", password: admin.password })),
+    ).toMatchObject({ ok: true });
   });
 
   test("outbox rows name their reader", async () => {
     const merchant = await createMerchant();
-    const rows = await database.db.select().from(mailOutbox).where(and(eq(mailOutbox.merchantId, merchant.id), eq(mailOutbox.kind, "verify_email")));
+    const rows = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.merchantId, merchant.id), eq(mailOutbox.kind, "verify_email")));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.recipientUserId === merchant.id)).toBe(true);
   });

@@ -28,7 +28,10 @@ async function newPlan(merchant: TestMerchant, body: Record<string, unknown> = m
 }
 
 async function subscribe(merchant: TestMerchant, plan: string, customer = randomAddress()) {
-  const res = await call(postSubscription, "POST", "/api/subscriptions/", { token: merchant.access, body: { plan, customer_address: customer, customer_email: "ada@example.com" } });
+  const res = await call(postSubscription, "POST", "/api/subscriptions/", {
+    token: merchant.access,
+    body: { plan, customer_address: customer, customer_email: "ada@example.com" },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -58,7 +61,16 @@ describe("subscription plans", () => {
     expect((await call(listPlans, "GET", "/api/subscription-plans/", { token: alice.access })).body).toMatchObject({ count: 1, results: [plan] });
     expect((await call(listPlans, "GET", "/api/subscription-plans/", { token: bob.access })).body.count).toBe(0);
 
-    const fiat = await newPlan(alice, { name: "Club", blockchain: "base", currency: "USDC", price_amount: "10.00", price_currency: "eur", max_amount: "12", interval_days: 30, periods: 12 });
+    const fiat = await newPlan(alice, {
+      name: "Club",
+      blockchain: "base",
+      currency: "USDC",
+      price_amount: "10.00",
+      price_currency: "eur",
+      max_amount: "12",
+      interval_days: 30,
+      periods: 12,
+    });
     expect(fiat).toMatchObject({ amount: null, price_amount: "10.00", price_currency: "EUR", max_amount: "12", periods: 12 });
   });
 
@@ -87,7 +99,10 @@ describe("subscriptions", () => {
   test("POST fixes the terms: the merchant's wallet, the gateway key, the cap, the trial's end; pull_address is the CREATE2 address of exactly those terms", async () => {
     const alice = await createMerchant();
     const plan = await newPlan(alice);
-    const refused = await call(postSubscription, "POST", "/api/subscriptions/", { token: alice.access, body: { plan: plan.id, customer_address: randomAddress() } });
+    const refused = await call(postSubscription, "POST", "/api/subscriptions/", {
+      token: alice.access,
+      body: { plan: plan.id, customer_address: randomAddress() },
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain("WALLET_NOT_CONFIGURED");
 
@@ -158,7 +173,8 @@ describe("subscriptions", () => {
     const plan = await newPlan(alice, { ...monthly, trial_days: 0 });
     const sub = await subscribe(alice, plan.id);
     const params = { id: sub.id };
-    const act = (handler: typeof pauseSubscription, path: string, body?: Record<string, unknown>) => call(handler, "POST", `/api/subscriptions/${sub.id}/${path}/`, { token: alice.access, params, ...(body ? { body } : {}) });
+    const act = (handler: typeof pauseSubscription, path: string, body?: Record<string, unknown>) =>
+      call(handler, "POST", `/api/subscriptions/${sub.id}/${path}/`, { token: alice.access, params, ...(body ? { body } : {}) });
 
     expect((await act(resumeSubscription, "resume")).status).toBe(409);
     const paused = await act(pauseSubscription, "pause");
@@ -167,9 +183,18 @@ describe("subscriptions", () => {
     expect((await act(resumeSubscription, "resume")).body.data.status).toBe("active");
     const canceled = await act(cancelSubscription, "cancel", { reason: "customer asked by phone" });
     expect(canceled.body.data).toMatchObject({ status: "canceled", canceled_at: expect.any(String) });
-    expect(canceled.body.data.history.map((e: { kind: string; status: string }) => `${e.kind}:${e.status}`)).toEqual(["created:active", "paused:paused", "resumed:active", "canceled:canceled"]);
+    expect(canceled.body.data.history.map((e: { kind: string; status: string }) => `${e.kind}:${e.status}`)).toEqual([
+      "created:active",
+      "paused:paused",
+      "resumed:active",
+      "canceled:canceled",
+    ]);
     expect(canceled.body.data.history[3].detail).toEqual({ reason: "customer asked by phone" });
-    for (const [handler, path] of [[cancelSubscription, "cancel"], [pauseSubscription, "pause"], [resumeSubscription, "resume"]] as const) {
+    for (const [handler, path] of [
+      [cancelSubscription, "cancel"],
+      [pauseSubscription, "pause"],
+      [resumeSubscription, "resume"],
+    ] as const) {
       const again = await act(handler, path);
       expect(again.status).toBe(409);
     }
@@ -178,7 +203,9 @@ describe("subscriptions", () => {
       .select({ action: auditLog.action, target: auditLog.target })
       .from(auditLog)
       .where(and(eq(auditLog.merchantId, alice.id), like(auditLog.action, "subscription%")));
-    expect(audit.map((e) => e.action).sort()).toEqual(["subscription.canceled", "subscription.created", "subscription.paused", "subscription.resumed", "subscription_plan.created"].sort());
+    expect(audit.map((e) => e.action).sort()).toEqual(
+      ["subscription.canceled", "subscription.created", "subscription.paused", "subscription.resumed", "subscription_plan.created"].sort(),
+    );
     expect(audit.every((e) => e.target?.endsWith(sub.id) || e.target?.endsWith(plan.id))).toBe(true);
   });
 
@@ -190,7 +217,9 @@ describe("subscriptions", () => {
     const { key } = await createApiKeyFor(alice, { preset: "read_only" });
     expect((await call(listSubscriptions, "GET", "/api/subscriptions/", { token: key })).status).toBe(200);
     expect((await call(postPlan, "POST", "/api/subscription-plans/", { token: key, body: monthly })).status).toBe(403);
-    expect((await call(postSubscription, "POST", "/api/subscriptions/", { token: key, body: { plan: plan.id, customer_address: randomAddress() } })).status).toBe(403);
+    expect(
+      (await call(postSubscription, "POST", "/api/subscriptions/", { token: key, body: { plan: plan.id, customer_address: randomAddress() } })).status,
+    ).toBe(403);
     expect((await call(cancelSubscription, "POST", `/api/subscriptions/${sub.id}/cancel/`, { token: key, params: { id: sub.id }, body: {} })).status).toBe(403);
   });
 });

@@ -24,7 +24,11 @@ function expectValidation(res: { status: number; body: any }, field: string) {
   expect(res.status).toBe(400);
   expect(res.body).toEqual({
     success: false,
-    error: { code: "VALIDATION_ERROR", message: expect.any(String), details: expect.objectContaining({ [field]: expect.arrayContaining([expect.any(String)]) }) },
+    error: {
+      code: "VALIDATION_ERROR",
+      message: expect.any(String),
+      details: expect.objectContaining({ [field]: expect.arrayContaining([expect.any(String)]) }),
+    },
     timestamp: expect.any(String),
   });
 }
@@ -47,7 +51,10 @@ describe("POST /api/webhook-endpoints/ rejects bad input with 400 VALIDATION_ERR
   });
 
   test("payment.reorged is an event like the others: an endpoint subscribes to it", async () => {
-    const res = await call(create, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: "http://127.0.0.1:9/reorgs", events: ["payment.reorged"] } });
+    const res = await call(create, "POST", "/api/webhook-endpoints/", {
+      token: merchant.access,
+      body: { url: "http://127.0.0.1:9/reorgs", events: ["payment.reorged"] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.events).toEqual(["payment.reorged"]);
   });
@@ -61,7 +68,10 @@ describe("POST /api/webhook-endpoints/ rejects bad input with 400 VALIDATION_ERR
     for (let i = 0; i < maxEndpointsPerMerchant; i++) {
       expect((await call(create, "POST", "/api/webhook-endpoints/", { token: busy.access, body: { url: `http://127.0.0.1:9/${i}` } })).status).toBe(201);
     }
-    expectValidation(await call(create, "POST", "/api/webhook-endpoints/", { token: busy.access, body: { url: "http://127.0.0.1:9/one-more" } }), "non_field_errors");
+    expectValidation(
+      await call(create, "POST", "/api/webhook-endpoints/", { token: busy.access, body: { url: "http://127.0.0.1:9/one-more" } }),
+      "non_field_errors",
+    );
   });
 });
 
@@ -71,7 +81,10 @@ describe("PUT /api/webhook-endpoints/{id}/ rejects bad input", () => {
     ["a bad url", { url: "gopher://x" }, "url"],
     ["an unknown event", { events: ["nope"] }, "events.0"],
   ])("%s → 400", async (_label, body, field) => {
-    expectValidation(await call(update, "PUT", `/api/webhook-endpoints/${endpointId}/`, { token: merchant.access, params: { id: String(endpointId) }, body }), field);
+    expectValidation(
+      await call(update, "PUT", `/api/webhook-endpoints/${endpointId}/`, { token: merchant.access, params: { id: String(endpointId) }, body }),
+      field,
+    );
   });
 });
 
@@ -133,11 +146,19 @@ describe("tools reject bad input", () => {
     const order = await orderFor(owner);
     const { deliveries } = await recordEventFor(database.db, owner, order);
     const id = String(deliveries[0]!.id);
-    await call(update, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, { token: owner.access, params: { id: String(endpoint.id) }, body: { is_active: false } });
+    await call(update, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, {
+      token: owner.access,
+      params: { id: String(endpoint.id) },
+      body: { is_active: false },
+    });
     const refused = await call(redeliver, "POST", `/api/webhook-deliveries/${id}/redeliver/`, { token: owner.access, params: { id } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("CONFLICT");
-    await call(update, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, { token: owner.access, params: { id: String(endpoint.id) }, body: { is_active: true } });
+    await call(update, "PUT", `/api/webhook-endpoints/${endpoint.id}/`, {
+      token: owner.access,
+      params: { id: String(endpoint.id) },
+      body: { is_active: true },
+    });
     expect((await call(redeliver, "POST", `/api/webhook-deliveries/${id}/redeliver/`, { token: owner.access, params: { id } })).status).toBe(200);
   });
 });

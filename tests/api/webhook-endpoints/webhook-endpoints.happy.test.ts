@@ -121,7 +121,11 @@ describe("reading, changing and deleting endpoints", () => {
     expect(cleared.body.data).toMatchObject({ description: null, events: [], is_active: true });
 
     // Still signed with the secret shown at creation.
-    const sent = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, { token: merchant.access, ...params(endpoint.id), body: { event: "payment.confirmed" } });
+    const sent = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, {
+      token: merchant.access,
+      ...params(endpoint.id),
+      body: { event: "payment.confirmed" },
+    });
     expect(sent.body.data.succeeded).toBe(true);
     const request = receiver.requests.at(-1)!;
     expect(specSignatureOk(request.body, request.headers["x-webhook-signature"], endpoint.secret)).toBe(true);
@@ -143,13 +147,19 @@ describe("reading, changing and deleting endpoints", () => {
 
   test("DELETE /api/webhook-endpoints/{id}/ removes it and its delivery log", async () => {
     const endpoint = await createEndpoint(merchant);
-    await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, { token: merchant.access, ...params(endpoint.id), body: { event: "payment.pending" } });
+    await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, {
+      token: merchant.access,
+      ...params(endpoint.id),
+      body: { event: "payment.pending" },
+    });
     const res = await call(remove, "DELETE", `/api/webhook-endpoints/${endpoint.id}/`, { token: merchant.access, ...params(endpoint.id) });
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(endpoint.id);
     expect(res.body.data).not.toHaveProperty("secret");
     expect((await call(getOne, "GET", `/api/webhook-endpoints/${endpoint.id}/`, { token: merchant.access, ...params(endpoint.id) })).status).toBe(404);
-    expect((await call(listDeliveries, "GET", `/api/webhook-endpoints/${endpoint.id}/deliveries/`, { token: merchant.access, ...params(endpoint.id) })).status).toBe(404);
+    expect(
+      (await call(listDeliveries, "GET", `/api/webhook-endpoints/${endpoint.id}/deliveries/`, { token: merchant.access, ...params(endpoint.id) })).status,
+    ).toBe(404);
     const listed = await call(list, "GET", "/api/webhook-endpoints/", { token: merchant.access, query: { page_size: 100 } });
     expect(listed.body.results.map((e: any) => e.id)).not.toContain(endpoint.id);
   });
@@ -160,11 +170,16 @@ describe("tools", () => {
     const merchant = await createMerchant();
     const endpoint = await createEndpoint(merchant, { url: receiver.url("/test-send"), events: ["payment.pending"] });
     const order = await orderFor(merchant);
-    const real = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body.data;
+    const real = (await call(getOrder, "GET", `/api/payment-orders/${order.order_id}/`, { token: merchant.access, params: { orderId: order.order_id } })).body
+      .data;
 
     const before = receiver.requests.length;
     // Any event may be tested, subscribed or not.
-    const res = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, { token: merchant.access, ...params(endpoint.id), body: { event: "payment.confirmed" } });
+    const res = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, {
+      token: merchant.access,
+      ...params(endpoint.id),
+      body: { event: "payment.confirmed" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       status_code: 200,
@@ -186,10 +201,20 @@ describe("tools", () => {
     expect(body.event).toBe("payment.confirmed");
     // The sample has exactly the shape of a real order.
     expect(Object.keys(body.data).sort()).toEqual(Object.keys(real).sort());
-    expect(body.data).toMatchObject({ status: "confirmed", order_id: expect.stringMatching(/^ORD-TEST/), amount: "10.5", currency: "USDC", blockchain: "base" });
+    expect(body.data).toMatchObject({
+      status: "confirmed",
+      order_id: expect.stringMatching(/^ORD-TEST/),
+      amount: "10.5",
+      currency: "USDC",
+      blockchain: "base",
+    });
 
     receiver.reply(() => ({ status: 500, body: "down" }));
-    const failed = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, { token: merchant.access, ...params(endpoint.id), body: { event: "payment.failed" } });
+    const failed = await call(testSend, "POST", `/api/webhook-endpoints/${endpoint.id}/test/`, {
+      token: merchant.access,
+      ...params(endpoint.id),
+      body: { event: "payment.failed" },
+    });
     receiver.reply(() => ({ status: 200 }));
     expect(failed.status).toBe(200);
     expect(failed.body.data).toMatchObject({ succeeded: false, status_code: 500, response_body: null });
@@ -231,7 +256,11 @@ describe("tools", () => {
     expect(oldest).toMatchObject({ id: pending.deliveries[0]!.id, status: "succeeded", attempts: 1, last_status_code: 200, next_attempt_at: null });
     expect(oldest.completed_at).not.toBeNull();
 
-    const onlyPending = await call(listDeliveries, "GET", `/api/webhook-endpoints/${endpoint.id}/deliveries/`, { token: merchant.access, ...params(endpoint.id), query: { status: "succeeded" } });
+    const onlyPending = await call(listDeliveries, "GET", `/api/webhook-endpoints/${endpoint.id}/deliveries/`, {
+      token: merchant.access,
+      ...params(endpoint.id),
+      query: { status: "succeeded" },
+    });
     expect(onlyPending.body.results.map((d: any) => d.id)).toEqual([pending.deliveries[0]!.id]);
   });
 

@@ -23,7 +23,9 @@ let aliceDeliveryId: number;
 beforeAll(async () => {
   alice = await createMerchant();
   bob = await createMerchant();
-  aliceEndpoint = (await call(create, "POST", "/api/webhook-endpoints/", { token: alice.access, body: { url: "http://127.0.0.1:9/alice", description: "alice" } })).body.data;
+  aliceEndpoint = (
+    await call(create, "POST", "/api/webhook-endpoints/", { token: alice.access, body: { url: "http://127.0.0.1:9/alice", description: "alice" } })
+  ).body.data;
   const order = await orderFor(alice);
   aliceDeliveryId = (await recordEventFor(database.db, alice, order)).deliveries[0]!.id;
 });
@@ -45,7 +47,11 @@ const manageRoutes = () => {
 
 describe("credentials and permissions", () => {
   test("no credential or a bad one is 401 INVALID_TOKEN everywhere", async () => {
-    for (const route of [...manageRoutes(), { name: "events", handler: listEvents, method: "GET", params: {}, body: undefined }, { name: "inbox", handler: listInbox, method: "GET", params: {}, body: undefined }]) {
+    for (const route of [
+      ...manageRoutes(),
+      { name: "events", handler: listEvents, method: "GET", params: {}, body: undefined },
+      { name: "inbox", handler: listInbox, method: "GET", params: {}, body: undefined },
+    ]) {
       for (const token of [undefined, "garbage", "sk_test_" + "A".repeat(43)]) {
         const res = await call(route.handler, route.method, "/api/x/", { token, params: route.params, body: route.body });
         expect(res.status, route.name).toBe(401);
@@ -137,17 +143,25 @@ describe("live mode refuses unsafe webhook URLs when they are saved", () => {
   test("a DNS name that resolves to a private address is refused; a public one is accepted; PUT checks too", async () => {
     const lookup = vi.spyOn(resolver, "lookupAll");
     lookup.mockResolvedValueOnce([{ address: "10.20.30.40", family: 4 }]);
-    const refused = await inMode("live", async () => call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://intranet.example.com/hook" } }));
+    const refused = await inMode("live", async () =>
+      call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://intranet.example.com/hook" } }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.url[0]).toMatch(/resolves to 10\.20\.30\.40/);
 
     lookup.mockResolvedValueOnce([{ address: "2606:4700::6810:84e5", family: 6 }]);
-    const accepted = await inMode("live", async () => call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://hooks.example.com/hook" } }));
+    const accepted = await inMode("live", async () =>
+      call(create, "POST", "/api/webhook-endpoints/", { token: await liveAccess(bob), body: { url: "https://hooks.example.com/hook" } }),
+    );
     expect(accepted.status).toBe(201);
 
     lookup.mockResolvedValueOnce([{ address: "::ffff:127.0.0.1", family: 6 }]);
     const put = await inMode("live", async () =>
-      call(update, "PUT", "/api/x/", { token: await liveAccess(bob), params: { id: String(accepted.body.data.id) }, body: { url: "https://sneaky.example.com/hook" } }),
+      call(update, "PUT", "/api/x/", {
+        token: await liveAccess(bob),
+        params: { id: String(accepted.body.data.id) },
+        body: { url: "https://sneaky.example.com/hook" },
+      }),
     );
     expect(put.status).toBe(400);
     expect((await endpointRow(database.db, accepted.body.data.id)).url).toBe("https://hooks.example.com/hook");

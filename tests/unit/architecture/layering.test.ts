@@ -17,7 +17,8 @@ interface UpwardImports {
   pairs: Array<{ from: string; to: string; count: number; imports: Array<{ file: string; imports: string }> }>;
 }
 
-const layers = (...args: string[]): unknown => JSON.parse(execFileSync(process.execPath, ["scripts/layers.mjs", ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 }));
+const layers = (...args: string[]): unknown =>
+  JSON.parse(execFileSync(process.execPath, ["scripts/layers.mjs", ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 }));
 
 describe("layers point down (scripts/layers.mjs)", () => {
   test("the script reads the same imports as TypeScript's parser, in every file it reads", () => {

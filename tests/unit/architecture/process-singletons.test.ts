@@ -13,19 +13,24 @@ function sources(dir: string): string[] {
   });
 }
 
-const files = ["lib", "app", "components"].flatMap((dir) => sources(path.join(root, dir))).map((file) => ({ file: path.relative(root, file), text: readFileSync(file, "utf8") }));
+const files = ["lib", "app", "components"]
+  .flatMap((dir) => sources(path.join(root, dir)))
+  .map((file) => ({ file: path.relative(root, file), text: readFileSync(file, "utf8") }));
 const helper = "lib/process-singleton.ts";
 
 describe("process-wide values (lib/process-singleton.ts)", () => {
   test("only the helper keeps values on globalThis", () => {
-    expect(files.filter(({ file, text }) => file !== helper && /globalThis\s+as\b|globalThis\.__gateway|globalThis\[/.test(text)).map(({ file }) => file)).toEqual([]);
+    expect(
+      files.filter(({ file, text }) => file !== helper && /globalThis\s+as\b|globalThis\.__gateway|globalThis\[/.test(text)).map(({ file }) => file),
+    ).toEqual([]);
   });
 
   test("each key is used by one module, and every listed key is used", () => {
     const users = new Map<string, string[]>();
     for (const { file, text } of files) {
       if (file === helper) continue;
-      for (const [, key] of text.matchAll(/process(?:Singleton|Slot)(?:<.*?>)?\(\s*"([A-Za-z]+)"/g)) users.set(key!, [...new Set([...(users.get(key!) ?? []), file])]);
+      for (const [, key] of text.matchAll(/process(?:Singleton|Slot)(?:<.*?>)?\(\s*"([A-Za-z]+)"/g))
+        users.set(key!, [...new Set([...(users.get(key!) ?? []), file])]);
     }
     expect([...users.keys()].sort()).toEqual(Object.keys(processSingletonKeys).sort());
     expect([...users].filter(([, modules]) => modules.length > 1)).toEqual([]);

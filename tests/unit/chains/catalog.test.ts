@@ -82,7 +82,9 @@ describe("network catalog in live mode", () => {
   });
 
   test("a malformed provider list is refused at start, naming the variable", async () => {
-    await expect(catalogWith({ GATEWAY_MODE: "live", RPC_URLS_BASE: "https://a.example,ftp://b.example" })).rejects.toThrow(/RPC_URLS_BASE: must be comma-separated http\(s\):\/\/ or ws\(s\):\/\/ URLs/);
+    await expect(catalogWith({ GATEWAY_MODE: "live", RPC_URLS_BASE: "https://a.example,ftp://b.example" })).rejects.toThrow(
+      /RPC_URLS_BASE: must be comma-separated http\(s\):\/\/ or ws\(s\):\/\/ URLs/,
+    );
   });
 });
 
@@ -141,7 +143,10 @@ describe("devnet contract addresses", () => {
       USDT: deployed.tokens.USDT,
       factoryV2: deployed.factoryV2,
     });
-    const implementationV2 = await devnet.testClient().extend(publicActions).readContract({ address: deployed.factoryV2, abi: depositFactoryV2Artifact.abi, functionName: "implementation" });
+    const implementationV2 = await devnet
+      .testClient()
+      .extend(publicActions)
+      .readContract({ address: deployed.factoryV2, abi: depositFactoryV2Artifact.abi, functionName: "implementation" });
     expect(implementationV2).toBe(devnetContracts.implementationV2);
   });
 });

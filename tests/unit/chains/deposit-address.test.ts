@@ -13,25 +13,10 @@ import {
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import {
-  depositFactoryArtifact,
-  depositForwarderArtifact,
-  noBoolTokenArtifact,
-  testTokenArtifact,
-} from "@/lib/chains/contract-artifacts";
-import {
-  computeDepositAddress,
-  depositAddressViaViem,
-  depositSalt,
-  newOrderSalt,
-} from "@/lib/chains/deposit-address";
+import { depositFactoryArtifact, depositForwarderArtifact, noBoolTokenArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { computeDepositAddress, depositAddressViaViem, depositSalt, newOrderSalt } from "@/lib/chains/deposit-address";
 import { randomBytesPooled } from "@/lib/ids";
-import {
-  deployGatewayContracts,
-  devnetAccounts,
-  devnetChain,
-  type GatewayContracts,
-} from "@/lib/chains/devnet";
+import { deployGatewayContracts, devnetAccounts, devnetChain, type GatewayContracts } from "@/lib/chains/devnet";
 import { setupTestDevnet } from "../../helpers/devnet";
 
 const [deployerKeys, payerKeys, callerKeys] = devnetAccounts;
@@ -44,9 +29,7 @@ describe("deposit address helpers (pure)", () => {
   it("derive the salt as keccak256(abi.encode(destination, orderSalt))", () => {
     const destination = freshAddress();
     const orderSalt = newOrderSalt();
-    expect(depositSalt(destination, orderSalt)).toBe(
-      keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [destination, orderSalt])),
-    );
+    expect(depositSalt(destination, orderSalt)).toBe(keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [destination, orderSalt])));
     expect(depositSalt(destination.toLowerCase() as Address, orderSalt)).toBe(depositSalt(destination, orderSalt));
   });
 
@@ -62,10 +45,16 @@ describe("deposit address helpers (pure)", () => {
       const params = { factory: freshAddress(), implementation: freshAddress(), destination: freshAddress(), salt: newOrderSalt() };
       const expected = depositAddressViaViem(params);
       expect(computeDepositAddress(params)).toBe(expected);
-      expect(computeDepositAddress({ ...params, destination: params.destination.toLowerCase() as Address, factory: params.factory.toLowerCase() as Address })).toBe(expected);
+      expect(
+        computeDepositAddress({ ...params, destination: params.destination.toLowerCase() as Address, factory: params.factory.toLowerCase() as Address }),
+      ).toBe(expected);
     }
-    expect(() => computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: "0x1234" as Address, salt: newOrderSalt() })).toThrow(/invalid/);
-    expect(() => computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: freshAddress(), salt: "0x12" })).toThrow(/32 bytes/);
+    expect(() =>
+      computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: "0x1234" as Address, salt: newOrderSalt() }),
+    ).toThrow(/invalid/);
+    expect(() => computeDepositAddress({ factory: freshAddress(), implementation: freshAddress(), destination: freshAddress(), salt: "0x12" })).toThrow(
+      /32 bytes/,
+    );
   });
 
   it("draw order salts from a pooled CSPRNG that never hands out the same bytes twice", () => {
@@ -91,8 +80,7 @@ describe("deposit forwarders on a devnet", () => {
   let noBoolToken: Address;
   let publicClient: PublicClient;
 
-  const wallet = (privateKey: Hex) =>
-    createWalletClient({ account: privateKeyToAccount(privateKey), chain: devnetChain, transport: http(devnet.rpcUrl) });
+  const wallet = (privateKey: Hex) => createWalletClient({ account: privateKeyToAccount(privateKey), chain: devnetChain, transport: http(devnet.rpcUrl) });
 
   async function confirmed(hash: Hash) {
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
@@ -126,9 +114,7 @@ describe("deposit forwarders on a devnet", () => {
   }
 
   function deployedEvents(receipt: Awaited<ReturnType<typeof deployAndFlush>>) {
-    return receipt.logs.filter(
-      (log) => getAddress(log.address) === contracts.factory && log.topics.length === 3,
-    );
+    return receipt.logs.filter((log) => getAddress(log.address) === contracts.factory && log.topics.length === 3);
   }
 
   beforeAll(async () => {
@@ -156,8 +142,7 @@ describe("deposit forwarders on a devnet", () => {
       expect(address).toBe(getAddress(address));
       expect(await publicClient.getCode({ address })).toMatch(/^0x[0-9a-f]+$/);
     }
-    const read = (address: Address, functionName: "symbol" | "decimals") =>
-      publicClient.readContract({ address, abi: testTokenArtifact.abi, functionName });
+    const read = (address: Address, functionName: "symbol" | "decimals") => publicClient.readContract({ address, abi: testTokenArtifact.abi, functionName });
     expect(await read(contracts.tokens.USDC, "symbol")).toBe("USDC");
     expect(await read(contracts.tokens.USDT, "symbol")).toBe("USDT");
     expect(await read(contracts.tokens.USDC, "decimals")).toBe(6);
@@ -193,9 +178,7 @@ describe("deposit forwarders on a devnet", () => {
 
     // A plain 21000-gas transfer works while nothing is deployed at the deposit address.
     const firstEth = parseEther("1.5");
-    await confirmed(
-      await wallet(payerKeys.privateKey).sendTransaction({ to: depositAddress, value: firstEth, gas: 21_000n }),
-    );
+    await confirmed(await wallet(payerKeys.privateKey).sendTransaction({ to: depositAddress, value: firstEth, gas: 21_000n }));
     await mint(USDC, depositAddress, 125_000_000n);
     await mint(noBoolToken, depositAddress, 42_000_000n);
 
@@ -215,9 +198,7 @@ describe("deposit forwarders on a devnet", () => {
     expect(await tokenBalance(USDC, depositAddress)).toBe(0n);
     expect(await tokenBalance(noBoolToken, depositAddress)).toBe(0n);
     // The caller only paid gas and received nothing.
-    expect(await publicClient.getBalance({ address: caller })).toBe(
-      callerEthBefore - first.gasUsed * first.effectiveGasPrice,
-    );
+    expect(await publicClient.getBalance({ address: caller })).toBe(callerEthBefore - first.gasUsed * first.effectiveGasPrice);
     expect(await tokenBalance(USDC, caller)).toBe(0n);
     expect(await tokenBalance(noBoolToken, caller)).toBe(0n);
 
@@ -237,9 +218,7 @@ describe("deposit forwarders on a devnet", () => {
     expect(await publicClient.getBalance({ address: depositAddress })).toBe(0n);
     expect(await tokenBalance(USDC, depositAddress)).toBe(0n);
     expect(await tokenBalance(noBoolToken, depositAddress)).toBe(0n);
-    expect(await publicClient.getBalance({ address: caller })).toBe(
-      callerEthBeforeSecond - second.gasUsed * second.effectiveGasPrice,
-    );
+    expect(await publicClient.getBalance({ address: caller })).toBe(callerEthBeforeSecond - second.gasUsed * second.effectiveGasPrice);
 
     // With nothing to flush, the call still succeeds.
     await deployAndFlush(merchant, salt, [USDC, noBoolToken]);

@@ -29,7 +29,18 @@ describe("StageRetries", () => {
 
   test("a stage that runs again is forgotten; stages without their own retry are never held", () => {
     const retries = new StageRetries(policy);
-    retries.note({ failures: [{ stage: "scan", error: refused }, { stage: "attribute", error: refused }, { stage: "head", error: refused }], ran: [] }, 0, noJitter);
+    retries.note(
+      {
+        failures: [
+          { stage: "scan", error: refused },
+          { stage: "attribute", error: refused },
+          { stage: "head", error: refused },
+        ],
+        ran: [],
+      },
+      0,
+      noJitter,
+    );
     expect([...retries.waiting(0).keys()].sort()).toEqual(["attribute", "scan"]);
     retries.note({ failures: [], ran: ["scan"] }, 5_000, noJitter);
     expect([...retries.waiting(0).keys()]).toEqual(["attribute"]);

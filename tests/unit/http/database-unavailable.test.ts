@@ -34,7 +34,11 @@ describe("a lost database is told apart from a bug", () => {
 
   test("errorAnswer: 503 SERVICE_UNAVAILABLE with Retry-After and retry_after, logged as a warning with the cause (not 500, not 'unhandled error')", async () => {
     const { result: response, lines } = await captureOutput(async () =>
-      errorAnswer(drizzleWrapped(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED")), { requestId: "req-1", route: "GET /api/payment-orders", headers: { "x-request-id": "req-1" } }),
+      errorAnswer(drizzleWrapped(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED")), {
+        requestId: "req-1",
+        route: "GET /api/payment-orders",
+        headers: { "x-request-id": "req-1" },
+      }),
     );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");

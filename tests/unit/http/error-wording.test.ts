@@ -55,12 +55,18 @@ describe("walletErrorMessage", () => {
   test("no wallet, a chain the wallet cannot switch to, too little money", () => {
     expect(walletErrorMessage({ name: "ProviderNotFoundError" })).toBe(noBrowserWalletMessage);
     expect(walletErrorMessage({ name: "SwitchChainNotSupportedError" })).toMatch(/could not switch networks/);
-    expect(walletErrorMessage({ shortMessage: "The total cost (gas * gas fee + value) of executing this transaction exceeds the balance of the account." })).toMatch(/does not hold enough/);
+    expect(
+      walletErrorMessage({ shortMessage: "The total cost (gas * gas fee + value) of executing this transaction exceeds the balance of the account." }),
+    ).toMatch(/does not hold enough/);
     expect(walletErrorMessage({ shortMessage: "insufficient funds for gas * price + value" })).toMatch(/does not hold enough/);
   });
 
   test("anything else: no library message reaches the customer, and a way to pay anyway", () => {
-    const message = walletErrorMessage({ name: "HttpRequestError", shortMessage: "HTTP request failed.", message: "HTTP request failed. URL: http://127.0.0.1:8545" });
+    const message = walletErrorMessage({
+      name: "HttpRequestError",
+      shortMessage: "HTTP request failed.",
+      message: "HTTP request failed. URL: http://127.0.0.1:8545",
+    });
     expect(message).not.toMatch(/HTTP|127\.0\.0\.1/);
     expect(message).toMatch(/QR code/);
     expect(walletErrorMessage(null)).toBe("");
@@ -69,7 +75,10 @@ describe("walletErrorMessage", () => {
 
 describe("merchantErrorMessage: the same map, in the merchant's words with a link to the fix", () => {
   test("no wallet on the chosen network: says which, and links to the fix", () => {
-    const wording = merchantErrorMessage("WALLET_NOT_CONFIGURED", { apiMessage: "No active wallet is configured for base; add one with POST /api/merchant-wallets/.", chainName: "Base" });
+    const wording = merchantErrorMessage("WALLET_NOT_CONFIGURED", {
+      apiMessage: "No active wallet is configured for base; add one with POST /api/merchant-wallets/.",
+      chainName: "Base",
+    });
     expect(wording).toEqual({
       message: "You have no active wallet on Base, so an order there could not be paid to you. Add one, or choose a network where you have a wallet.",
       fix: { label: "Add a Base wallet", href: "/dashboard/wallets" },
@@ -79,7 +88,9 @@ describe("merchantErrorMessage: the same map, in the merchant's words with a lin
   });
 
   test("an API message that already says what to fix is kept, without its API paths", () => {
-    expect(merchantErrorMessage("INVALID_BLOCKCHAIN", { apiMessage: "Blockchain 'solana' is not supported; see GET /api/blockchains/." }).message).not.toMatch(developerWords);
+    expect(merchantErrorMessage("INVALID_BLOCKCHAIN", { apiMessage: "Blockchain 'solana' is not supported; see GET /api/blockchains/." }).message).not.toMatch(
+      developerWords,
+    );
     expect(merchantErrorMessage("DUPLICATE_NONCE", { apiMessage: "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N)." }).message).toBe(
       "Nonce 42 has already been used for another order (ORD-7Kq2xW9pLm3N).",
     );

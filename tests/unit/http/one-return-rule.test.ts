@@ -65,8 +65,14 @@ const fixedPath = /^["'`]\/(?![/\\])/;
 
 describe("one rule for redirect targets from a request", () => {
   test("no other file decides whether a return path is safe", () => {
-    const definitions = /\b(?:function|const|let|var)\s+(\w*(?:[Ss]afe|[Ss]ameSite|[Ll]ocal|[Tt]rusted|[Aa]llowed)\w*(?:Path|Url|URL|Redirect|Return|Callback|Target|Next)\w*)\b/g;
-    const found = sources.flatMap(({ file, code }) => [...code.matchAll(definitions)].map((m) => m[1]!).filter((name) => !(name in otherChecks)).map((name) => `${file}: ${name}`));
+    const definitions =
+      /\b(?:function|const|let|var)\s+(\w*(?:[Ss]afe|[Ss]ameSite|[Ll]ocal|[Tt]rusted|[Aa]llowed)\w*(?:Path|Url|URL|Redirect|Return|Callback|Target|Next)\w*)\b/g;
+    const found = sources.flatMap(({ file, code }) =>
+      [...code.matchAll(definitions)]
+        .map((m) => m[1]!)
+        .filter((name) => !(name in otherChecks))
+        .map((name) => `${file}: ${name}`),
+    );
     expect(found).toEqual([]);
     const handRolled = /startsWith\(\s*["'`](?:\/\/|\/\\\\|\\\\)/;
     expect(sources.filter(({ code }) => handRolled.test(code)).map(({ file }) => file)).toEqual([]);

@@ -11,9 +11,24 @@ import { page } from "@/lib/http/pagination";
 import { withApi } from "@/lib/http/with-api";
 
 const thing = z.object({ id: z.number().int(), name: z.string(), note: z.string().nullable() });
-const getThing = defineRoute({ method: "GET", path: "/api/things/[id]", access: "public", doc: { summary: "A thing", tags: ["Meta"], response: okAnswer(thing) } });
-const makeThing = defineRoute({ method: "POST", path: "/api/things", access: "public", doc: { summary: "Make a thing", tags: ["Meta"], response: createdAnswer(thing) } });
-const listThings = defineRoute({ method: "GET", path: "/api/things", access: "public", doc: { summary: "Things", tags: ["Meta"], response: pageAnswer(thing) } });
+const getThing = defineRoute({
+  method: "GET",
+  path: "/api/things/[id]",
+  access: "public",
+  doc: { summary: "A thing", tags: ["Meta"], response: okAnswer(thing) },
+});
+const makeThing = defineRoute({
+  method: "POST",
+  path: "/api/things",
+  access: "public",
+  doc: { summary: "Make a thing", tags: ["Meta"], response: createdAnswer(thing) },
+});
+const listThings = defineRoute({
+  method: "GET",
+  path: "/api/things",
+  access: "public",
+  doc: { summary: "Things", tags: ["Meta"], response: pageAnswer(thing) },
+});
 const query = { page: 1, page_size: 20 };
 
 describe("a handler's answer is checked against its route's response schema at compile time", () => {

@@ -30,7 +30,10 @@ describe("the customer pages' locale", () => {
   });
 
   test("every language has every message of the English file", () => {
-    const keys = (messages: Record<string, Record<string, string>>) => Object.entries(messages).flatMap(([ns, m]) => Object.keys(m).map((k) => `${ns}.${k}`)).sort();
+    const keys = (messages: Record<string, Record<string, string>>) =>
+      Object.entries(messages)
+        .flatMap(([ns, m]) => Object.keys(m).map((k) => `${ns}.${k}`))
+        .sort();
     for (const locale of customerLocales) expect(keys(allMessages[locale]), locale).toEqual(keys(allMessages.en));
   });
 });

@@ -50,7 +50,15 @@ describe("nextRun: what both drivers do after a run", () => {
   test("retryInMsOf reads a failed run's error: a finite number of milliseconds, else nothing", () => {
     expect(retryInMsOf(Object.assign(new Error("part failed"), { retryInMs: 2_000 }))).toBe(2_000);
     expect(retryInMsOf(Object.assign(new Error("x"), { retryInMs: 0 }))).toBe(0);
-    for (const error of [new Error("plain"), null, undefined, "text", Object.assign(new Error("x"), { retryInMs: -1 }), Object.assign(new Error("x"), { retryInMs: "5" }), Object.assign(new Error("x"), { retryInMs: Infinity })]) {
+    for (const error of [
+      new Error("plain"),
+      null,
+      undefined,
+      "text",
+      Object.assign(new Error("x"), { retryInMs: -1 }),
+      Object.assign(new Error("x"), { retryInMs: "5" }),
+      Object.assign(new Error("x"), { retryInMs: Infinity }),
+    ]) {
       expect(retryInMsOf(error)).toBeUndefined();
     }
   });

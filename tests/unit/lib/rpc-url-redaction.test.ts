@@ -6,7 +6,8 @@ import { captureOutput } from "../../helpers/capture-output";
 
 describe("RPC URLs with keys never reach logs or merchants", () => {
   test("paths, queries and credentials of URLs are cut to the origin; loopback devnet URLs stay", () => {
-    const text = "HTTP request failed. URL: https://base-mainnet.g.alchemy.com/v2/AbCdEfSeCrEt Details: 401 and wss://mainnet.infura.io/ws/v3/key123, https://user:pw@rpc.example/ and https://rpc.example/?apikey=zz";
+    const text =
+      "HTTP request failed. URL: https://base-mainnet.g.alchemy.com/v2/AbCdEfSeCrEt Details: 401 and wss://mainnet.infura.io/ws/v3/key123, https://user:pw@rpc.example/ and https://rpc.example/?apikey=zz";
     const out = redactUrls(text);
     for (const secret of ["AbCdEfSeCrEt", "key123", "user:pw", "apikey=zz"]) expect(out).not.toContain(secret);
     expect(out).toContain("https://base-mainnet.g.alchemy.com/…");

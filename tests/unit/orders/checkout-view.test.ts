@@ -16,7 +16,14 @@ const usdcOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => ({
   amount_missing: "20",
   currency: "USDC",
   token: { symbol: "USDC", address: usdc, decimals: 6 },
-  blockchain: { slug: "base", name: "Base", chain_id: 8453, native_currency: { symbol: "ETH", name: "Ether", decimals: 18 }, rpc_url: null, explorer_url: null },
+  blockchain: {
+    slug: "base",
+    name: "Base",
+    chain_id: 8453,
+    native_currency: { symbol: "ETH", name: "Ether", decimals: 18 },
+    rpc_url: null,
+    explorer_url: null,
+  },
   receiving_address: to,
   price_amount: null,
   price_currency: null,
@@ -69,9 +76,9 @@ describe("checkoutView: an open order asks for what is still due, everywhere", (
     expect(view.headline).toBe("Pay €10.00");
     expect(view.subline).toBe("0.00317708 ETH on Base");
     // Once part of it arrived, what is left is asked for in the token (the rate is the token's).
-    expect(checkoutView(ethOrder({ price_amount: "10.00", price_currency: "EUR", amount_received: "0.001", amount_missing: "0.002177077686318523" })).headline).toBe(
-      "Pay the remaining 0.00217708 ETH",
-    );
+    expect(
+      checkoutView(ethOrder({ price_amount: "10.00", price_currency: "EUR", amount_received: "0.001", amount_missing: "0.002177077686318523" })).headline,
+    ).toBe("Pay the remaining 0.00217708 ETH");
   });
 
   test("everything arrived but the order is not moved on yet: nothing is asked for", () => {
@@ -98,7 +105,9 @@ describe("checkoutView: a settled order shows a result, never a payable address"
   });
 
   test("confirmed: 'Paid', and the way back to the shop through redirect_url", () => {
-    const view = checkoutView(usdcOrder({ status: "confirmed", amount: "7.25", amount_received: "7.25", amount_missing: "0", redirect_url: "https://shop.example/thanks" }));
+    const view = checkoutView(
+      usdcOrder({ status: "confirmed", amount: "7.25", amount_received: "7.25", amount_missing: "0", redirect_url: "https://shop.example/thanks" }),
+    );
     expect(view.headline).toBe("Paid 7.25 USDC");
     expect(view.result!.returnTo).toEqual({ url: "https://shop.example/thanks", label: "Return to Lighthouse Books" });
     expect(checkoutView(usdcOrder({ status: "confirmed", amount_missing: "0" })).result!.returnTo).toBeNull();
@@ -115,7 +124,9 @@ describe("checkoutView: a settled order shows a result, never a payable address"
   test("late and underpaid payments: the merchant sees the money and can refund it", () => {
     const late = checkoutView(usdcOrder({ status: "failed", failure_reason: "late_payment", refund_address_allowed: true })).result!.lines.join(" ");
     expect(late).toContain("Lighthouse Books sees this payment on the order and can refund it: leave the address to refund to below.");
-    const underpaid = checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.lines.join(" ");
+    const underpaid = checkoutView(usdcOrder({ status: "failed", failure_reason: "underpaid", amount_received: "5", amount_missing: "15" })).result!.lines.join(
+      " ",
+    );
     expect(underpaid).toContain("Only 5 USDC of 20 USDC arrived before the deadline.");
     expect(underpaid).toContain("can refund it.");
   });
@@ -140,10 +151,18 @@ describe("checkoutView: what was bought, and the receipt", () => {
 
 describe("checkoutView: money that did not pay the order, and a reversed payment (issue 52)", () => {
   const hash = `0x${"ab".repeat(32)}`;
-  const uncounted = (reason: "after_expiry" | "wrong_asset" | "reorged", amount: string, currency = "USDC") => ({ transaction_hash: hash, transaction_url: `https://scan.example/tx/${hash}`, amount, currency, reason });
+  const uncounted = (reason: "after_expiry" | "wrong_asset" | "reorged", amount: string, currency = "USDC") => ({
+    transaction_hash: hash,
+    transaction_url: `https://scan.example/tx/${hash}`,
+    amount,
+    currency,
+    reason,
+  });
 
   test("a late payment says what arrived and what happens next, and links its transaction", () => {
-    const view = checkoutView(usdcOrder({ status: "failed", failure_reason: "late_payment", refund_address_allowed: true, not_counted: [uncounted("after_expiry", "20")] }));
+    const view = checkoutView(
+      usdcOrder({ status: "failed", failure_reason: "late_payment", refund_address_allowed: true, not_counted: [uncounted("after_expiry", "20")] }),
+    );
     expect(view.result!.title).toBe("Payment arrived too late");
     expect(view.result!.lines).toEqual([
       "20 USDC arrived after the payment window had closed, so it does not pay this order.",

@@ -90,7 +90,10 @@ describe("a pending order", () => {
   });
 
   test("at its deadline: a late payment of its own asset fails it in one step, not expired then failed", () => {
-    expect(decide(order(), [transfer({ counted: false })], 100n, after, after)).toEqual({ decision: { to: "failed", failureReason: "late_payment" }, received: 0n });
+    expect(decide(order(), [transfer({ counted: false })], 100n, after, after)).toEqual({
+      decision: { to: "failed", failureReason: "late_payment" },
+      received: 0n,
+    });
   });
 
   test("at its deadline: another asset arriving late is not a late payment; the order expires", () => {
@@ -105,9 +108,15 @@ describe("a pending order", () => {
   });
 
   test("token addresses compare without case; a native order matches a native transfer", () => {
-    expect(decide(order({ tokenAddress: USDC.toUpperCase().replace("0X", "0x") }), [transfer({ counted: false })], 100n, after, after).decision).toEqual({ to: "failed", failureReason: "late_payment" });
+    expect(decide(order({ tokenAddress: USDC.toUpperCase().replace("0X", "0x") }), [transfer({ counted: false })], 100n, after, after).decision).toEqual({
+      to: "failed",
+      failureReason: "late_payment",
+    });
     const native = order({ tokenAddress: null });
-    expect(decide(native, [transfer({ counted: false, tokenAddress: null })], 100n, after, after).decision).toEqual({ to: "failed", failureReason: "late_payment" });
+    expect(decide(native, [transfer({ counted: false, tokenAddress: null })], 100n, after, after).decision).toEqual({
+      to: "failed",
+      failureReason: "late_payment",
+    });
   });
 });
 

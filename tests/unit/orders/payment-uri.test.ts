@@ -6,7 +6,9 @@ const usdc = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 
 describe("paymentRequestUri (EIP-681)", () => {
   test("native coin: deposit address, chain id and the amount in wei as a plain integer", () => {
-    expect(paymentRequestUri({ to, chainId: 8453, tokenAddress: null, amount: 1_500_000_000_000_000_000n })).toBe(`ethereum:${to}@8453?value=1500000000000000000`);
+    expect(paymentRequestUri({ to, chainId: 8453, tokenAddress: null, amount: 1_500_000_000_000_000_000n })).toBe(
+      `ethereum:${to}@8453?value=1500000000000000000`,
+    );
   });
 
   test("ERC-20 token: the token contract's transfer, with the deposit address and the amount in base units", () => {

@@ -79,7 +79,9 @@ describe("serializeOrder", () => {
       at_risk_reason: null,
       at_risk_since: null,
       // An order created without accepted_methods accepts its one method; confirmed, so paid by it.
-      accepted_methods: [{ blockchain: "polygon", currency: "USDC", amount: "10.5", rate: null, receiving_address: "0x00000000000000000000000000000000000000aA" }],
+      accepted_methods: [
+        { blockchain: "polygon", currency: "USDC", amount: "10.5", rate: null, receiving_address: "0x00000000000000000000000000000000000000aA" },
+      ],
       payment_method: { blockchain: "polygon", currency: "USDC" },
       // Without its transfers an order's own columns speak: what counted is what arrived.
       amount_arrived: "11",

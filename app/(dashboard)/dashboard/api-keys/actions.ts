@@ -15,12 +15,18 @@ const fromForm = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/api-keys/: the secret is in this result only; `code` is the fresh second factor when 2FA is on. */
-export const createApiKeyAction = authedAction(z.preprocess(fromForm, createApiKeyBody), async (input, { db, merchantId, userId, role }) => {
-  const { key, record } = await createApiKey(db, { merchantId, userId, role }, input, new Date(), { codeField: "code" });
-  return { ...serializeApiKey(record), key };
-}, { permission: "manage_api_keys" });
+export const createApiKeyAction = authedAction(
+  z.preprocess(fromForm, createApiKeyBody),
+  async (input, { db, merchantId, userId, role }) => {
+    const { key, record } = await createApiKey(db, { merchantId, userId, role }, input, new Date(), { codeField: "code" });
+    return { ...serializeApiKey(record), key };
+  },
+  { permission: "manage_api_keys" },
+);
 
 /** Same use-case as DELETE /api/api-keys/{id}/. */
-export const revokeApiKeyAction = authedAction(z.object({ id: rowId }), async ({ id }, { db, merchantId }) =>
-  serializeApiKey(await revokeApiKey(db, merchantId, id)), { permission: "manage_api_keys" },
+export const revokeApiKeyAction = authedAction(
+  z.object({ id: rowId }),
+  async ({ id }, { db, merchantId }) => serializeApiKey(await revokeApiKey(db, merchantId, id)),
+  { permission: "manage_api_keys" },
 );

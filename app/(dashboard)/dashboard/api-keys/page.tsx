@@ -83,7 +83,14 @@ export default async function ApiKeysPage() {
         <CreateApiKeyForm action={createApiKeyAction} askCode={twoFactor} presets={presetsWithin(merchant.role)} />
       </Card>
       <h2>Your keys</h2>
-      <DataTable caption="API keys" columns={columns(requestTime().getTime(), makers)} rows={rows.map(serializeApiKey)} rowKey={(k) => k.id} rowData={(k) => ({ "data-key-prefix": k.prefix })} empty="No keys yet." />
+      <DataTable
+        caption="API keys"
+        columns={columns(requestTime().getTime(), makers)}
+        rows={rows.map(serializeApiKey)}
+        rowKey={(k) => k.id}
+        rowData={(k) => ({ "data-key-prefix": k.prefix })}
+        empty="No keys yet."
+      />
     </>
   );
 }

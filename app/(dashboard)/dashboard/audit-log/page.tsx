@@ -69,16 +69,23 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         <FilterInput label="From" name="from" type="date" value={raw.from} />
         <FilterInput label="To (inclusive)" name="to" type="date" value={raw.to} />
       </FilterForm>
-      {problems.length > 0 ? (
-        <p role="alert">
-          Filters not applied: {problems.join(" ")}
-        </p>
-      ) : null}
+      {problems.length > 0 ? <p role="alert">Filters not applied: {problems.join(" ")}</p> : null}
       <p aria-live="polite">
         {count} entr{count === 1 ? "y" : "ies"}
       </p>
-      <DataTable caption="Audit log" columns={columns} rows={rows.map(serializeAuditEntry)} rowKey={(e) => e.id} rowData={(e) => ({ "data-action": e.action })} empty="No entries." />
-      <Pager page={page} lastPage={Math.max(1, Math.ceil(count / pageSize))} href={(p) => `/dashboard/audit-log?${auditFilterSearch(raw, { page: String(p) })}`} />
+      <DataTable
+        caption="Audit log"
+        columns={columns}
+        rows={rows.map(serializeAuditEntry)}
+        rowKey={(e) => e.id}
+        rowData={(e) => ({ "data-action": e.action })}
+        empty="No entries."
+      />
+      <Pager
+        page={page}
+        lastPage={Math.max(1, Math.ceil(count / pageSize))}
+        href={(p) => `/dashboard/audit-log?${auditFilterSearch(raw, { page: String(p) })}`}
+      />
       <Card title="Export CSV">
         <p>
           <a href={`/dashboard/audit-log/export?${auditFilterSearch(raw)}`} download>

@@ -6,7 +6,9 @@ import { deleteLogo, saveBranding, saveLogo } from "@/lib/branding/branding";
 import { brandingBody, logoBody, maxLogoBytes } from "@/lib/branding/schemas";
 
 /** Same use-case as PUT /api/branding/. */
-export const saveBrandingAction = authedAction(brandingBody, async (input, { db, merchantId }) => saveBranding(db, merchantId, input), { permission: "manage_account" });
+export const saveBrandingAction = authedAction(brandingBody, async (input, { db, merchantId }) => saveBranding(db, merchantId, input), {
+  permission: "manage_account",
+});
 
 const uploadLogoBase64 = authedAction(logoBody, async ({ image }, { db, merchantId }) => saveLogo(db, merchantId, image), { permission: "manage_account" });
 
@@ -14,7 +16,15 @@ const uploadLogoBase64 = authedAction(logoBody, async ({ image }, { db, merchant
 export async function uploadLogoAction(form: FormData) {
   const file = form.get("logo");
   const image = file instanceof File && file.size > 0 && file.size <= maxLogoBytes ? Buffer.from(await file.arrayBuffer()).toString("base64") : "";
-  if (!image) return { ok: false as const, error: { code: "VALIDATION_ERROR" as const, message: "Please correct the highlighted fields.", details: { logo: [file instanceof File && file.size > maxLogoBytes ? "The image must be at most 1 MB." : "Choose an image file."] } } };
+  if (!image)
+    return {
+      ok: false as const,
+      error: {
+        code: "VALIDATION_ERROR" as const,
+        message: "Please correct the highlighted fields.",
+        details: { logo: [file instanceof File && file.size > maxLogoBytes ? "The image must be at most 1 MB." : "Choose an image file."] },
+      },
+    };
   return uploadLogoBase64({ image });
 }
 

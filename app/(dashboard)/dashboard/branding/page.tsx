@@ -19,8 +19,20 @@ export default async function BrandingPage() {
       <Card title="Name, colour and contact">
         <ActionForm action={saveBrandingAction} submitLabel="Save" successMessage="Branding saved." resetOnSuccess={false}>
           <Row>
-            <Field label="Name shown to customers" name="display_name" maxLength={100} defaultValue={branding.display_name ?? ""} hint="Empty: your shop name" />
-            <Field label="Accent colour" name="accent_color" type="color" defaultValue={branding.accent_color ?? "#1d4ed8"} hint="Buttons carry white text on it: it must be dark enough (4.5:1)" />
+            <Field
+              label="Name shown to customers"
+              name="display_name"
+              maxLength={100}
+              defaultValue={branding.display_name ?? ""}
+              hint="Empty: your shop name"
+            />
+            <Field
+              label="Accent colour"
+              name="accent_color"
+              type="color"
+              defaultValue={branding.accent_color ?? "#1d4ed8"}
+              hint="Buttons carry white text on it: it must be dark enough (4.5:1)"
+            />
           </Row>
           <Row>
             <Field label="Support e-mail" name="support_email" type="email" maxLength={254} defaultValue={branding.support_email ?? ""} />
@@ -36,9 +48,24 @@ export default async function BrandingPage() {
           <p className={uiStyles.hint}>No logo yet.</p>
         )}
         <ActionForm action={uploadLogoAction} submitLabel="Upload" successMessage="Logo saved.">
-          <Field label="Image (PNG, JPEG, WebP or GIF, at most 1 MB)" name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" required hint="Re-encoded as a PNG of at most 512 px a side. SVG is not accepted." />
+          <Field
+            label="Image (PNG, JPEG, WebP or GIF, at most 1 MB)"
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            required
+            hint="Re-encoded as a PNG of at most 512 px a side. SVG is not accepted."
+          />
         </ActionForm>
-        {branding.logo_url && <ActionForm action={deleteLogoAction} submitLabel="Remove the logo" variant="danger" small confirmText="Remove the logo from your customer pages and mail?" />}
+        {branding.logo_url && (
+          <ActionForm
+            action={deleteLogoAction}
+            submitLabel="Remove the logo"
+            variant="danger"
+            small
+            confirmText="Remove the logo from your customer pages and mail?"
+          />
+        )}
       </Card>
     </>
   );

@@ -42,11 +42,20 @@ export default async function CurrenciesPage() {
   return (
     <>
       <h1>Currencies</h1>
-      <p>The currencies your store takes on each chain. A currency switched off is refused when an order, an accepted method or a payment link asks for it (UNSUPPORTED_CURRENCY); orders already made are not changed.</p>
+      <p>
+        The currencies your store takes on each chain. A currency switched off is refused when an order, an accepted method or a payment link asks for it
+        (UNSUPPORTED_CURRENCY); orders already made are not changed.
+      </p>
       {chains.map((chain) => (
         <Card key={chain.blockchain}>
           <h2>{chain.name}</h2>
-          <DataTable caption={`Currencies on ${chain.name}`} columns={columns} rows={chain.tokens.map((t) => ({ ...t, blockchain: chain.blockchain }))} rowKey={(t) => t.symbol} empty="No currencies." />
+          <DataTable
+            caption={`Currencies on ${chain.name}`}
+            columns={columns}
+            rows={chain.tokens.map((t) => ({ ...t, blockchain: chain.blockchain }))}
+            rowKey={(t) => t.symbol}
+            empty="No currencies."
+          />
         </Card>
       ))}
     </>

@@ -43,28 +43,44 @@ const invoiceFromForm = (o: unknown) => {
 const idField = z.object({ id: z.string().min(1).max(64) });
 
 /** Same use-case as POST /api/invoices/. */
-export const createInvoiceAction = authedAction(z.preprocess(invoiceFromForm, invoiceBody), async (input, { db, merchantId }) => {
-  const invoice = serializeInvoice(await createInvoice(db, merchantId, input));
-  return { id: invoice.id, number: invoice.number };
-}, { permission: "create_payments" });
+export const createInvoiceAction = authedAction(
+  z.preprocess(invoiceFromForm, invoiceBody),
+  async (input, { db, merchantId }) => {
+    const invoice = serializeInvoice(await createInvoice(db, merchantId, input));
+    return { id: invoice.id, number: invoice.number };
+  },
+  { permission: "create_payments" },
+);
 
 /** Same use-case as POST /api/invoices/{id}/send/. */
-export const sendInvoiceAction = authedAction(idField, async ({ id }, { db, merchantId }) => {
-  const invoice = await sendInvoice(db, merchantId, id);
-  return { id: invoice.invoiceId, status: invoice.status };
-}, { permission: "create_payments" });
+export const sendInvoiceAction = authedAction(
+  idField,
+  async ({ id }, { db, merchantId }) => {
+    const invoice = await sendInvoice(db, merchantId, id);
+    return { id: invoice.invoiceId, status: invoice.status };
+  },
+  { permission: "create_payments" },
+);
 
 /** Same use-case as POST /api/invoices/{id}/void/. */
-export const voidInvoiceAction = authedAction(idField, async ({ id }, { db, merchantId }) => {
-  const invoice = await voidInvoice(db, merchantId, id);
-  return { id: invoice.invoiceId, status: invoice.status };
-}, { permission: "create_payments" });
+export const voidInvoiceAction = authedAction(
+  idField,
+  async ({ id }, { db, merchantId }) => {
+    const invoice = await voidInvoice(db, merchantId, id);
+    return { id: invoice.invoiceId, status: invoice.status };
+  },
+  { permission: "create_payments" },
+);
 
 /** Same use-case as POST /api/invoices/{id}/duplicate/. */
-export const duplicateInvoiceAction = authedAction(idField, async ({ id }, { db, merchantId }) => {
-  const invoice = await duplicateInvoice(db, merchantId, id);
-  return { id: invoice.invoiceId, number: invoice.number };
-}, { permission: "create_payments" });
+export const duplicateInvoiceAction = authedAction(
+  idField,
+  async ({ id }, { db, merchantId }) => {
+    const invoice = await duplicateInvoice(db, merchantId, id);
+    return { id: invoice.invoiceId, number: invoice.number };
+  },
+  { permission: "create_payments" },
+);
 
 const settingsFromForm = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
@@ -82,6 +98,10 @@ const settingsFromForm = (o: unknown) => {
 };
 
 /** Same use-case as PUT /api/invoice-settings/. */
-export const saveInvoiceSettingsAction = authedAction(z.preprocess(settingsFromForm, invoiceSettingsBody), async (input, { db, merchantId }) => saveInvoiceSettings(db, merchantId, input), {
-  permission: "create_payments",
-});
+export const saveInvoiceSettingsAction = authedAction(
+  z.preprocess(settingsFromForm, invoiceSettingsBody),
+  async (input, { db, merchantId }) => saveInvoiceSettings(db, merchantId, input),
+  {
+    permission: "create_payments",
+  },
+);

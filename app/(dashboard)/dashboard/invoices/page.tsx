@@ -37,11 +37,33 @@ const columns: Array<Column<InvoiceRow>> = [
           </a>
         )}
         {["draft", "sent", "partially_paid", "overdue"].includes(i.status) && (
-          <ActionForm action={sendInvoiceAction} hiddenFields={{ id: i.id }} submitLabel={i.status === "draft" ? "Send" : "Send again"} small successMessage="Mailed." label={`Send ${i.number}`} />
+          <ActionForm
+            action={sendInvoiceAction}
+            hiddenFields={{ id: i.id }}
+            submitLabel={i.status === "draft" ? "Send" : "Send again"}
+            small
+            successMessage="Mailed."
+            label={`Send ${i.number}`}
+          />
         )}
-        <ActionForm action={duplicateInvoiceAction} hiddenFields={{ id: i.id }} submitLabel="Duplicate" variant="secondary" small label={`Duplicate ${i.number}`} />
+        <ActionForm
+          action={duplicateInvoiceAction}
+          hiddenFields={{ id: i.id }}
+          submitLabel="Duplicate"
+          variant="secondary"
+          small
+          label={`Duplicate ${i.number}`}
+        />
         {i.status !== "paid" && i.status !== "void" && (
-          <ActionForm action={voidInvoiceAction} hiddenFields={{ id: i.id }} submitLabel="Void" variant="danger" small confirmText={`Void ${i.number}? Its page stops taking payments.`} label={`Void ${i.number}`} />
+          <ActionForm
+            action={voidInvoiceAction}
+            hiddenFields={{ id: i.id }}
+            submitLabel="Void"
+            variant="danger"
+            small
+            confirmText={`Void ${i.number}? Its page stops taking payments.`}
+            label={`Void ${i.number}`}
+          />
         )}
       </div>
     ),
@@ -95,12 +117,25 @@ export default async function InvoicesPage() {
         </ActionForm>
       </CreateDialog>
       <Card title="Your invoices">
-        <DataTable caption="Invoices" columns={columns} rows={invoices} rowKey={(i) => i.id} rowData={(i) => ({ "data-invoice-id": i.id })} empty="No invoices yet." />
+        <DataTable
+          caption="Invoices"
+          columns={columns}
+          rows={invoices}
+          rowKey={(i) => i.id}
+          rowData={(i) => ({ "data-invoice-id": i.id })}
+          empty="No invoices yet."
+        />
       </Card>
       <Card title="Invoice settings">
         <ActionForm action={saveInvoiceSettingsAction} submitLabel="Save settings" successMessage="Settings saved." resetOnSuccess={false}>
           <Row>
-            <Field label="Number format" name="number_format" defaultValue={settings.number_format} required hint="{seq} the running number ({seq:4} zero-padded), {yyyy} the year" />
+            <Field
+              label="Number format"
+              name="number_format"
+              defaultValue={settings.number_format}
+              required
+              hint="{seq} the running number ({seq:4} zero-padded), {yyyy} the year"
+            />
             <Field label="Reminders, days before the due date" name="reminder_days_before" defaultValue={settings.reminder_days_before.join(", ")} />
             <Field label="Reminders, days after" name="reminder_days_after" defaultValue={settings.reminder_days_after.join(", ")} />
           </Row>

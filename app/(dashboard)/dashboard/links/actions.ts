@@ -26,13 +26,21 @@ const linkFromForm = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/payment-links/. */
-export const createLinkAction = authedAction(z.preprocess(linkFromForm, createLinkBody), async (input, { db, merchantId }) => {
-  const link = serializeLink(await createLink(db, merchantId, input));
-  return { id: link.id, title: link.title, url: link.url, qr_svg: await qrSvg(link.url) };
-}, { permission: "create_payments" });
+export const createLinkAction = authedAction(
+  z.preprocess(linkFromForm, createLinkBody),
+  async (input, { db, merchantId }) => {
+    const link = serializeLink(await createLink(db, merchantId, input));
+    return { id: link.id, title: link.title, url: link.url, qr_svg: await qrSvg(link.url) };
+  },
+  { permission: "create_payments" },
+);
 
 /** Same use-case as DELETE /api/payment-links/{id}/. */
-export const deleteLinkAction = authedAction(z.object({ id: z.string().min(1).max(64) }), async ({ id }, { db, merchantId }) => {
-  await deleteLink(db, merchantId, id);
-  return { id };
-}, { permission: "create_payments" });
+export const deleteLinkAction = authedAction(
+  z.object({ id: z.string().min(1).max(64) }),
+  async ({ id }, { db, merchantId }) => {
+    await deleteLink(db, merchantId, id);
+    return { id };
+  },
+  { permission: "create_payments" },
+);

@@ -24,7 +24,15 @@ const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
     header: "Actions",
     hideHeader: true,
     cell: (l) => (
-      <ActionForm action={deleteLinkAction} hiddenFields={{ id: l.id }} submitLabel="Delete" variant="danger" small confirmText={`Delete the link “${l.title}”? Its page will answer 404.`} label={`Delete ${l.title}`} />
+      <ActionForm
+        action={deleteLinkAction}
+        hiddenFields={{ id: l.id }}
+        submitLabel="Delete"
+        variant="danger"
+        small
+        confirmText={`Delete the link “${l.title}”? Its page will answer 404.`}
+        label={`Delete ${l.title}`}
+      />
     ),
   },
 ];
@@ -34,7 +42,10 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   const merchant = await requirePageMerchant();
   const { created } = await searchParams;
   const db = await getDb();
-  const [{ rows }, { linkOptions }] = await Promise.all([listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }), paymentChoices(db, merchant.merchantId)]);
+  const [{ rows }, { linkOptions }] = await Promise.all([
+    listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }),
+    paymentChoices(db, merchant.merchantId),
+  ]);
   // Only tokens on chains with a wallet: a link offering any other could not take the payment.
   const links = rows.map(serializeLink);
   const defaultOption = linkOptions.find((o) => o.value === "base:USDC")?.value ?? linkOptions[0]?.value;

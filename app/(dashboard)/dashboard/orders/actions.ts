@@ -25,17 +25,21 @@ const orderFromForm = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/payment-orders/, in live and sandbox mode alike. */
-export const createOrderAction = authedAction(z.preprocess(orderFromForm, createOrderBody), async (input, { db, merchantId }) => {
-  const order = serializeOrder(await createOrder(db, merchantId, input));
-  return {
-    order_id: order.order_id,
-    amount: order.amount,
-    currency: order.currency,
-    blockchain: order.blockchain,
-    price_amount: order.price_amount,
-    price_currency: order.price_currency,
-    rate: order.rate,
-    payment_url: order.payment_url,
-    qr_svg: await qrSvg(order.payment_url),
-  };
-}, { permission: "create_payments" });
+export const createOrderAction = authedAction(
+  z.preprocess(orderFromForm, createOrderBody),
+  async (input, { db, merchantId }) => {
+    const order = serializeOrder(await createOrder(db, merchantId, input));
+    return {
+      order_id: order.order_id,
+      amount: order.amount,
+      currency: order.currency,
+      blockchain: order.blockchain,
+      price_amount: order.price_amount,
+      price_currency: order.price_currency,
+      rate: order.rate,
+      payment_url: order.payment_url,
+      qr_svg: await qrSvg(order.payment_url),
+    };
+  },
+  { permission: "create_payments" },
+);

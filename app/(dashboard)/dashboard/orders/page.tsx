@@ -33,7 +33,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   ]);
   const orders = await ordersWithMoney(db, merchant.merchantId, rows);
   const linkTo = (p: number) => {
-    const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(
+      Object.entries(filters)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     params.set("page", String(p));
     return `/dashboard/orders?${params.toString()}`;
   };
@@ -45,15 +49,18 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
     <>
       <h1>Orders</h1>
       <CreateDialog openLabel={isSandbox ? "Create a test order" : "Create an order"} title={isSandbox ? "Create an order (sandbox)" : "Create an order"}>
-        <p>
-          Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.
-        </p>
+        <p>Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.</p>
         <CreateOrderForm action={createOrderAction} chains={choices.chains} defaultChain={choices.defaultChain} fiatCurrencies={Object.keys(fiatCurrencies)} />
       </CreateDialog>
       <FilterForm label="Filter orders" clearHref="/dashboard/orders">
         <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address, nonce, SKU or item" />
         <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
-        <FilterSelect label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={filters.blockchain} />
+        <FilterSelect
+          label="Blockchain"
+          name="blockchain"
+          options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))}
+          value={filters.blockchain}
+        />
         <FilterInput label="Currency" name="currency" value={filters.currency} placeholder="USDC" />
         <FilterSelect label="Payment" name="money" options={moneyFilterOptions} value={filters.money} />
         <FilterInput label="From" name="from" type="date" value={filters.from} />

@@ -22,14 +22,19 @@ export default async function OutboxPage() {
     <>
       <h1>Outbox</h1>
       <Card title="Mail to you">
-        <p>Verification links, password resets and security notices this deployment wrote to you (to your login, whichever store you are acting in). In the sandbox, or without an SMTP server, this is where they go.</p>
+        <p>
+          Verification links, password resets and security notices this deployment wrote to you (to your login, whichever store you are acting in). In the
+          sandbox, or without an SMTP server, this is where they go.
+        </p>
         {messages.length === 0 ? (
           <p>No mail yet.</p>
         ) : (
           <ul style={{ listStyle: "none", padding: 0 }} aria-label="Outbox messages">
             {messages.map((m) => (
               <li key={m.id} data-outbox-id={m.id} style={{ borderBottom: "1px solid var(--border)", padding: "0.5rem 0" }}>
-                {m.smtpStatus ? <Badge status={m.smtpStatus === "sent" ? "ok" : "invalid"}>{m.smtpStatus === "sent" ? "also sent by SMTP" : "SMTP failed"}</Badge> : null}{" "}
+                {m.smtpStatus ? (
+                  <Badge status={m.smtpStatus === "sent" ? "ok" : "invalid"}>{m.smtpStatus === "sent" ? "also sent by SMTP" : "SMTP failed"}</Badge>
+                ) : null}{" "}
                 <strong>{m.subject}</strong> · to {m.toAddress} · {formatDate(m.createdAt)}
                 <details>
                   <summary>Message</summary>

@@ -26,7 +26,14 @@ export const createTestOrderAction = authedAction(
   z.preprocess(orderFromForm, createOrderBody),
   async (input, { db, merchantId }) => {
     const order = serializeOrder(await createOrder(db, merchantId, input));
-    return { order_id: order.order_id, amount: order.amount, currency: order.currency, blockchain: order.blockchain, receiving_address: order.receiving_address, payment_url: order.payment_url };
+    return {
+      order_id: order.order_id,
+      amount: order.amount,
+      currency: order.currency,
+      blockchain: order.blockchain,
+      receiving_address: order.receiving_address,
+      payment_url: order.payment_url,
+    };
   },
   { sandboxOnly: true, permission: "create_payments" },
 );
@@ -44,10 +51,19 @@ const numberFields = (o: unknown) => {
 };
 
 /** Same use-case as POST /api/sandbox/mine/. */
-export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input, { db, merchantId }) => mine(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });
+export const mineAction = authedAction(z.preprocess(numberFields, mineBody), async (input, { db, merchantId }) => mine(db, merchantId, input), {
+  sandboxOnly: true,
+  permission: "create_payments",
+});
 
 /** Same use-case as POST /api/sandbox/faucet/. */
-export const faucetAction = authedAction(faucetBody, async (input, { db, merchantId }) => dripFaucet(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });
+export const faucetAction = authedAction(faucetBody, async (input, { db, merchantId }) => dripFaucet(db, merchantId, input), {
+  sandboxOnly: true,
+  permission: "create_payments",
+});
 
 /** Same use-case as POST /api/sandbox/reorg/ (charged to the same mined-block budget). */
-export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), { sandboxOnly: true, permission: "create_payments" });
+export const reorgAction = authedAction(z.preprocess(numberFields, reorgBody), async (input, { db, merchantId }) => reorg(db, merchantId, input), {
+  sandboxOnly: true,
+  permission: "create_payments",
+});

@@ -25,7 +25,10 @@ const { order, status, amount, created } = orderColumns;
 const payColumn: Column<OrderJson> = {
   header: "Actions",
   hideHeader: true,
-  cell: (o) => (o.status === "pending" ? <ActionForm action={payOrderAction} hiddenFields={{ order_id: o.order_id }} submitLabel="Pay in full" small label={`Pay ${o.order_id}`} /> : null),
+  cell: (o) =>
+    o.status === "pending" ? (
+      <ActionForm action={payOrderAction} hiddenFields={{ order_id: o.order_id }} submitLabel="Pay in full" small label={`Pay ${o.order_id}`} />
+    ) : null,
 };
 
 export default async function SandboxPage() {
@@ -89,7 +92,11 @@ export default async function SandboxPage() {
       </div>
 
       <h2>Recent orders</h2>
-      <OrdersTable caption="Recent orders" orders={await ordersWithMoney(db, merchant.merchantId, orders)} columns={[order, status, amount, created, payColumn]} />
+      <OrdersTable
+        caption="Recent orders"
+        orders={await ordersWithMoney(db, merchant.merchantId, orders)}
+        columns={[order, status, amount, created, payColumn]}
+      />
     </>
   );
 }

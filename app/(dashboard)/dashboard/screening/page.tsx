@@ -35,7 +35,15 @@ export default async function ScreeningPage() {
       hideHeader: true,
       cell: (h) =>
         h.action === "hold" && mayManage ? (
-          <ActionForm action={releaseHeldPaymentAction} hiddenFields={{ order_id: h.orderId }} submitLabel="Release" small variant="danger" confirmText={`Release ${h.orderId}? It will be confirmed once it has its confirmations.`} label={`Release ${h.orderId}`} />
+          <ActionForm
+            action={releaseHeldPaymentAction}
+            hiddenFields={{ order_id: h.orderId }}
+            submitLabel="Release"
+            small
+            variant="danger"
+            confirmText={`Release ${h.orderId}? It will be confirmed once it has its confirmations.`}
+            label={`Release ${h.orderId}`}
+          />
         ) : h.action === "refund" ? (
           "Refund it"
         ) : null,

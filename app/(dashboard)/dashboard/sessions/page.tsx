@@ -15,7 +15,11 @@ type SessionJson = ReturnType<typeof serializeLoginSession>;
 const columns: Array<Column<SessionJson>> = [
   { header: "Device", cell: (s) => s.device ?? "Unknown device" },
   { header: "Kind", cell: (s) => (s.kind === "dashboard" ? "Dashboard" : "API login") },
-  { header: "Address", cell: (s) => (s.last_seen_ip && s.last_seen_ip !== s.client_ip ? `${s.last_seen_ip} (signed in from ${s.client_ip ?? "?"})` : (s.client_ip ?? "—")), mono: true },
+  {
+    header: "Address",
+    cell: (s) => (s.last_seen_ip && s.last_seen_ip !== s.client_ip ? `${s.last_seen_ip} (signed in from ${s.client_ip ?? "?"})` : (s.client_ip ?? "—")),
+    mono: true,
+  },
   { header: "Signed in", cell: (s) => formatDate(s.created_at) },
   { header: "Last seen", cell: (s) => formatDate(s.last_seen_at) },
   { header: "State", cell: (s) => (s.current ? <Badge status="active">This session</Badge> : null) },
@@ -42,7 +46,10 @@ export default async function SessionsPage() {
   return (
     <>
       <h1>Sessions</h1>
-      <p>Where this account is signed in: the dashboard, and API logins with their refresh tokens. Revoke anything you do not recognise; then change your password.</p>
+      <p>
+        Where this account is signed in: the dashboard, and API logins with their refresh tokens. Revoke anything you do not recognise; then change your
+        password.
+      </p>
       <DataTable
         caption="Active sessions"
         columns={columns}

@@ -11,39 +11,60 @@ import { qrSvg } from "@/lib/orders/qr-code";
 const anyId = z.object({ id: z.string().max(12) });
 
 /** The account webhook secret (signs deliveries to orders' webhook_url), fetched only on request. */
-export const revealAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId, role }) => ({
-  secret: await revealAccountWebhookSecret(db, { merchantId, role }),
-}), { permission: "manage_account" });
+export const revealAccountSecretAction = authedAction(
+  anyId,
+  async (_input, { db, merchantId, role }) => ({
+    secret: await revealAccountWebhookSecret(db, { merchantId, role }),
+  }),
+  { permission: "manage_account" },
+);
 
 /** Same use-case as POST /api/account/rotate-webhook-secret/. */
-export const rotateAccountSecretAction = authedAction(anyId, async (_input, { db, merchantId, role }) => ({
-  secret: (await rotateAccountWebhookSecret(db, { merchantId, role })).webhookSecret,
-}), { permission: "manage_account" });
+export const rotateAccountSecretAction = authedAction(
+  anyId,
+  async (_input, { db, merchantId, role }) => ({
+    secret: (await rotateAccountWebhookSecret(db, { merchantId, role })).webhookSecret,
+  }),
+  { permission: "manage_account" },
+);
 
 const toleranceFromForm = (o: unknown) => {
   const f = (o ?? {}) as Record<string, unknown>;
-  return { payment_tolerance_bps: typeof f.payment_tolerance_bps === "string" && f.payment_tolerance_bps.trim() !== "" ? Number(f.payment_tolerance_bps) : f.payment_tolerance_bps };
+  return {
+    payment_tolerance_bps:
+      typeof f.payment_tolerance_bps === "string" && f.payment_tolerance_bps.trim() !== "" ? Number(f.payment_tolerance_bps) : f.payment_tolerance_bps,
+  };
 };
 
 /** Same use-case as PUT /api/account/. */
-export const updateToleranceAction = authedAction(z.preprocess(toleranceFromForm, updateAccountBody), async (input, { db, merchantId }) => ({
-  payment_tolerance_bps: (await updateAccountSettings(db, merchantId, input)).paymentToleranceBps,
-}), { permission: "manage_account" });
+export const updateToleranceAction = authedAction(
+  z.preprocess(toleranceFromForm, updateAccountBody),
+  async (input, { db, merchantId }) => ({
+    payment_tolerance_bps: (await updateAccountSettings(db, merchantId, input)).paymentToleranceBps,
+  }),
+  { permission: "manage_account" },
+);
 
 // ─── two-factor authentication (issue 28): the same use-cases as /api/account/second-factor/… ───
 
 const formFields = { field: "password", codeField: "code" };
 
 /** Same use-case as POST /api/account/second-factor/totp/: the secret once, with its QR code. */
-export const startTotpAction = authedAction(z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }), async ({ password, code }, { db, userId }) => {
-  // `code`: asked when a passkey already guards the account (a recovery code does).
-  const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
-  const enrolment = await startTotpEnrolment(db, userId, proof, await actionClientIp().catch(() => null), formFields);
-  return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
-}, { permission: "login" });
+export const startTotpAction = authedAction(
+  z.object({ password: z.string().max(256).optional(), code: z.string().max(64).optional() }),
+  async ({ password, code }, { db, userId }) => {
+    // `code`: asked when a passkey already guards the account (a recovery code does).
+    const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
+    const enrolment = await startTotpEnrolment(db, userId, proof, await actionClientIp().catch(() => null), formFields);
+    return { ...enrolment, qr_svg: await qrSvg(enrolment.otpauth_uri) };
+  },
+  { permission: "login" },
+);
 
 /** Same use-case as POST /api/account/second-factor/totp/confirm/: the ten recovery codes, shown this once. */
-export const confirmTotpAction = authedAction(confirmTotpBody, async ({ code }, { db, userId }) => confirmTotpEnrolment(db, userId, code), { permission: "login" });
+export const confirmTotpAction = authedAction(confirmTotpBody, async ({ code }, { db, userId }) => confirmTotpEnrolment(db, userId, code), {
+  permission: "login",
+});
 
 /** Same use-case as POST /api/account/second-factor/totp/disable/: password and a fresh code. */
 export const disableTotpAction = authedAction(
@@ -51,7 +72,8 @@ export const disableTotpAction = authedAction(
   async ({ password, code }, { db, userId }) => {
     const proof = password ? { password, ...(code?.trim() ? { code: code.trim() } : {}) } : undefined;
     return disableTotp(db, userId, proof, await actionClientIp().catch(() => null), formFields);
-  }, { permission: "login" },
+  },
+  { permission: "login" },
 );
 
 // ─── passkeys (issue 28): the same use-cases as /api/account/second-factor/passkeys/… ───

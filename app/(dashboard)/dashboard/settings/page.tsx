@@ -89,10 +89,16 @@ export default async function SettingsPage() {
       </Card>
       <Card title="Payment tolerance">
         <p>
-          An order counts as paid when it received at least its amount minus this tolerance, in basis points (100 = 1 %). It absorbs rounding and
-          wallet fees on fiat-priced orders. Orders keep the tolerance they were created with.
+          An order counts as paid when it received at least its amount minus this tolerance, in basis points (100 = 1 %). It absorbs rounding and wallet fees on
+          fiat-priced orders. Orders keep the tolerance they were created with.
         </p>
-        <ActionForm action={updateToleranceAction} submitLabel="Save tolerance" successMessage="Tolerance saved." resetOnSuccess={false} label="Payment tolerance">
+        <ActionForm
+          action={updateToleranceAction}
+          submitLabel="Save tolerance"
+          successMessage="Tolerance saved."
+          resetOnSuccess={false}
+          label="Payment tolerance"
+        >
           <Field
             label="Tolerance (basis points)"
             name="payment_tolerance_bps"

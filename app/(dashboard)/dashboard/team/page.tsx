@@ -36,7 +36,13 @@ export default async function TeamPage() {
             hideHeader: true,
             cell: (m: MemberJson) => (
               <>
-                <ActionForm action={changeRoleAction} hiddenFields={{ userId: m.user_id }} submitLabel="Change role" small label={`Change the role of ${m.username}`}>
+                <ActionForm
+                  action={changeRoleAction}
+                  hiddenFields={{ userId: m.user_id }}
+                  submitLabel="Change role"
+                  small
+                  label={`Change the role of ${m.username}`}
+                >
                   <SelectField label="Role" name="role" options={roleOptions} defaultValue={m.role} />
                 </ActionForm>
                 <ActionForm
@@ -62,7 +68,16 @@ export default async function TeamPage() {
     {
       header: "Actions",
       hideHeader: true,
-      cell: (i) => <ActionForm action={revokeInvitationAction} hiddenFields={{ id: i.id }} submitLabel="Revoke" variant="danger" small label={`Revoke the invitation of ${i.email}`} />,
+      cell: (i) => (
+        <ActionForm
+          action={revokeInvitationAction}
+          hiddenFields={{ id: i.id }}
+          submitLabel="Revoke"
+          variant="danger"
+          small
+          label={`Revoke the invitation of ${i.email}`}
+        />
+      ),
     },
   ];
 
@@ -79,7 +94,12 @@ export default async function TeamPage() {
           <Card title="Invite a member">
             <InviteMemberForm action={inviteMemberAction}>
               <Field label="Email" name="email" type="email" required />
-              <SelectField label="Role" name="role" options={roleOptions.filter((o) => o.value !== "owner" || merchant.role === "owner")} defaultValue="developer" />
+              <SelectField
+                label="Role"
+                name="role"
+                options={roleOptions.filter((o) => o.value !== "owner" || merchant.role === "owner")}
+                defaultValue="developer"
+              />
             </InviteMemberForm>
           </Card>
           <h2>Open invitations</h2>

@@ -19,7 +19,14 @@ export const metadata: Metadata = { title: "Transactions · Dashboard" };
 const pageSize = 25;
 
 const columns: Array<Column<ReturnType<typeof serializeTransactionListItem>>> = [
-  { header: "Hash", cell: (t) => <Link className="mono" href={`/dashboard/transactions/${t.transaction_hash}`}>{t.transaction_hash}</Link> },
+  {
+    header: "Hash",
+    cell: (t) => (
+      <Link className="mono" href={`/dashboard/transactions/${t.transaction_hash}`}>
+        {t.transaction_hash}
+      </Link>
+    ),
+  },
   { header: "Status", cell: (t) => <Badge status={t.status} /> },
   { header: "Amount", cell: (t) => `${t.amount} ${t.currency}` },
   { header: "Blockchain", cell: "blockchain" },
@@ -38,7 +45,8 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   const now = requestTime().getTime();
   const today = new Date(now).toISOString().slice(0, 10);
   const monthAgo = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-  const linkTo = (p: number) => `/dashboard/transactions?${new URLSearchParams({ ...(status && { status }), ...(blockchain && { blockchain }), page: String(p) }).toString()}`;
+  const linkTo = (p: number) =>
+    `/dashboard/transactions?${new URLSearchParams({ ...(status && { status }), ...(blockchain && { blockchain }), page: String(p) }).toString()}`;
 
   return (
     <>
@@ -73,11 +81,10 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
             </Button>
           </Row>
           <p className={uiStyles.hint}>
-            Every payment received, refund sent and deposit swept to your wallet, each with its fiat value: at the order&apos;s locked rate where
-            it had one, else at the price recorded when the payment was detected (the rate&apos;s feed and time in their own columns); sweeps and
-            gasless relays with their gas in coin and in US dollars. The bank statement layout imports into accounting software as a bank
-            account in the statement&apos;s currency: money in positive, refunds and network fees negative. Dates are UTC days; at most 366 days
-            per export.
+            Every payment received, refund sent and deposit swept to your wallet, each with its fiat value: at the order&apos;s locked rate where it had one,
+            else at the price recorded when the payment was detected (the rate&apos;s feed and time in their own columns); sweeps and gasless relays with their
+            gas in coin and in US dollars. The bank statement layout imports into accounting software as a bank account in the statement&apos;s currency: money
+            in positive, refunds and network fees negative. Dates are UTC days; at most 366 days per export.
           </p>
         </form>
       </Card>

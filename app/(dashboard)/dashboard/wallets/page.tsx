@@ -21,10 +21,25 @@ import { redactUrls } from "@/lib/redact";
 export const metadata: Metadata = { title: "Wallets · Dashboard" };
 
 const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>> = [
-  { header: "Order", cell: ({ order }) => <Link className="mono" href={`/dashboard/orders/${order.orderId}`}>{order.orderId}</Link> },
+  {
+    header: "Order",
+    cell: ({ order }) => (
+      <Link className="mono" href={`/dashboard/orders/${order.orderId}`}>
+        {order.orderId}
+      </Link>
+    ),
+  },
   { header: "Order state", cell: ({ order }) => <Badge status={order.status} /> },
   { header: "Counted toward it", cell: ({ order }) => `${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency}` },
-  { header: "State", cell: ({ sweep }) => <><Badge status={sweep.status} />{sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}</> },
+  {
+    header: "State",
+    cell: ({ sweep }) => (
+      <>
+        <Badge status={sweep.status} />
+        {sweep.lastError ? <div>{redactUrls(sweep.lastError)}</div> : null}
+      </>
+    ),
+  },
   { header: "Attempts", cell: ({ sweep }) => sweep.attempts },
   {
     header: "Flush",
@@ -65,13 +80,25 @@ export default async function WalletsPage() {
               items={[
                 ["Address", <code key="a">{w.walletAddress}</code>],
                 ["Confirmations", w.confirmationThreshold],
-                ["State", <Badge key="s" status={w.isActive ? "active" : "other"}>{w.isActive ? "active" : "inactive"}</Badge>],
+                [
+                  "State",
+                  <Badge key="s" status={w.isActive ? "active" : "other"}>
+                    {w.isActive ? "active" : "inactive"}
+                  </Badge>,
+                ],
                 ["Updated", formatDate(w.updatedAt)],
               ]}
             />
             <details style={{ marginTop: "0.75rem" }}>
               <summary>Edit</summary>
-              <ActionForm action={updateWalletAction} submitLabel="Save wallet" successMessage="Wallet saved." resetOnSuccess={false} hiddenFields={{ id: w.id }} label={`Edit ${chain?.slug} wallet`}>
+              <ActionForm
+                action={updateWalletAction}
+                submitLabel="Save wallet"
+                successMessage="Wallet saved."
+                resetOnSuccess={false}
+                hiddenFields={{ id: w.id }}
+                label={`Edit ${chain?.slug} wallet`}
+              >
                 <Field label="Wallet address" name="wallet_address" defaultValue={w.walletAddress} required spellCheck={false} />
                 <Field
                   label="Confirmation threshold"
@@ -84,7 +111,9 @@ export default async function WalletsPage() {
                 />
                 <Checkbox name="is_active" defaultChecked={w.isActive} label="Active (accepts new orders)" />
                 <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
-                {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" maxLength={64} hint="Needed only when the address changes." /> : null}
+                {twoFactor ? (
+                  <Field label="Authentication code" name="code" autoComplete="one-time-code" maxLength={64} hint="Needed only when the address changes." />
+                ) : null}
               </ActionForm>
             </details>
           </Card>
@@ -95,7 +124,14 @@ export default async function WalletsPage() {
         <Card title="Add a wallet">
           <ActionForm action={addWalletAction} submitLabel="Add wallet" successMessage="Wallet added." label="Add a wallet">
             <SelectField label="Blockchain" name="blockchain" options={free.map((c) => ({ value: String(c.id), label: c.name }))} />
-            <Field label="Wallet address" name="wallet_address" placeholder="0x…" required spellCheck={false} hint="An EVM address you control; mixed case must carry a valid checksum." />
+            <Field
+              label="Wallet address"
+              name="wallet_address"
+              placeholder="0x…"
+              required
+              spellCheck={false}
+              hint="An EVM address you control; mixed case must carry a valid checksum."
+            />
             <Field
               label="Confirmation threshold"
               name="confirmation_threshold"
@@ -105,16 +141,32 @@ export default async function WalletsPage() {
               hint="Leave empty for the blockchain's default."
             />
             <Checkbox name="is_active" defaultChecked label="Active (accepts new orders)" />
-            <Field label="Current password" name="password" type="password" autoComplete="current-password" required hint="A payout address decides where payments go, so your password is asked again." />
-            {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" required maxLength={64} hint="From your authenticator app, or a recovery code." /> : null}
+            <Field
+              label="Current password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              hint="A payout address decides where payments go, so your password is asked again."
+            />
+            {twoFactor ? (
+              <Field
+                label="Authentication code"
+                name="code"
+                autoComplete="one-time-code"
+                required
+                maxLength={64}
+                hint="From your authenticator app, or a recovery code."
+              />
+            ) : null}
           </ActionForm>
         </Card>
       ) : null}
 
       <Card title="Pending sweeps">
         <p>
-          Deposits waiting to be forwarded to your wallet: confirmed orders, and failed or expired ones that received money (underpaid, paid late, or
-          paid in another asset). The gateway retries on its own; you can also flush one yourself with a browser wallet.
+          Deposits waiting to be forwarded to your wallet: confirmed orders, and failed or expired ones that received money (underpaid, paid late, or paid in
+          another asset). The gateway retries on its own; you can also flush one yourself with a browser wallet.
         </p>
         <DataTable caption="Pending sweeps" columns={sweepColumns} rows={sweeps} rowKey={(s) => s.sweep.id} empty="Nothing waiting." />
       </Card>

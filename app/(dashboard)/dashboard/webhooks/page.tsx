@@ -18,14 +18,7 @@ import { headers } from "next/headers";
 import { accountSecretsByIds } from "@/lib/auth/queries";
 import { listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
 import { orderEventTypes, webhookEventTypes } from "@/lib/webhooks/schemas";
-import {
-  createEndpointAction,
-  deleteEndpointAction,
-  revealSecretAction,
-  rotateSecretAction,
-  sendTestAction,
-  updateEndpointAction,
-} from "./actions";
+import { createEndpointAction, deleteEndpointAction, revealSecretAction, rotateSecretAction, sendTestAction, updateEndpointAction } from "./actions";
 
 export const metadata: Metadata = { title: "Webhooks · Dashboard" };
 
@@ -62,7 +55,12 @@ export default async function WebhooksPage() {
             <DescriptionList
               items={[
                 ["Events", e.events.length === 0 ? "all" : e.events.join(", ")],
-                ["State", <Badge key="s" status={e.isActive ? "active" : "failed"}>{e.isActive ? "active" : "disabled"}</Badge>],
+                [
+                  "State",
+                  <Badge key="s" status={e.isActive ? "active" : "failed"}>
+                    {e.isActive ? "active" : "disabled"}
+                  </Badge>,
+                ],
                 ["Disabled because", e.disabledReason],
                 ["Description", e.description],
                 ["Created", formatDate(e.createdAt)],
@@ -79,7 +77,14 @@ export default async function WebhooksPage() {
             </details>
             <details>
               <summary>Edit</summary>
-              <ActionForm action={updateEndpointAction} hiddenFields={{ id: e.id }} submitLabel="Save endpoint" successMessage="Endpoint saved." resetOnSuccess={false} label={`Edit ${e.url}`}>
+              <ActionForm
+                action={updateEndpointAction}
+                hiddenFields={{ id: e.id }}
+                submitLabel="Save endpoint"
+                successMessage="Endpoint saved."
+                resetOnSuccess={false}
+                label={`Edit ${e.url}`}
+              >
                 <Field label="URL" name="url" type="url" defaultValue={e.url} required />
                 <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} defaultChecked={e.events} />
                 <Field label="Description" name="description" defaultValue={e.description ?? ""} />
@@ -87,7 +92,15 @@ export default async function WebhooksPage() {
               </ActionForm>
             </details>
             <div style={{ marginTop: "0.5rem" }}>
-              <ActionForm action={deleteEndpointAction} hiddenFields={{ id: e.id }} submitLabel="Delete endpoint" variant="danger" small confirmText={`Delete ${e.url} and its delivery log?`} label={`Delete ${e.url}`} />
+              <ActionForm
+                action={deleteEndpointAction}
+                hiddenFields={{ id: e.id }}
+                submitLabel="Delete endpoint"
+                variant="danger"
+                small
+                confirmText={`Delete ${e.url} and its delivery log?`}
+                label={`Delete ${e.url}`}
+              />
             </div>
           </div>
         </Card>
@@ -95,16 +108,34 @@ export default async function WebhooksPage() {
 
       <Card title="Add an endpoint">
         <ActionForm action={createEndpointAction} submitLabel="Add endpoint" successMessage="Endpoint added." label="Add an endpoint">
-          <Field label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" hint={isSandbox ? "In the sandbox you can use your inbox URL below." : "https only; must resolve to a public address."} />
+          <Field
+            label="URL"
+            name="url"
+            type="url"
+            required
+            placeholder="https://example.com/webhooks"
+            hint={isSandbox ? "In the sandbox you can use your inbox URL below." : "https only; must resolve to a public address."}
+          />
           <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} />
           <Field label="Description" name="description" />
-          {twoFactor ? <Field label="Authentication code" name="code" autoComplete="one-time-code" required maxLength={64} hint="From your authenticator app, or a recovery code." /> : null}
+          {twoFactor ? (
+            <Field
+              label="Authentication code"
+              name="code"
+              autoComplete="one-time-code"
+              required
+              maxLength={64}
+              hint="From your authenticator app, or a recovery code."
+            />
+          ) : null}
         </ActionForm>
       </Card>
 
       {isSandbox && capture ? (
         <Card title="Sandbox inbox">
-          <p>Point an endpoint (or an order&apos;s webhook_url) here to see deliveries without a server of your own. Signatures are checked against your secrets.</p>
+          <p>
+            Point an endpoint (or an order&apos;s webhook_url) here to see deliveries without a server of your own. Signatures are checked against your secrets.
+          </p>
           <p>
             <code data-testid="inbox-url">{capture}</code> <CopyButton text={capture} label="Copy inbox URL" />
           </p>
@@ -122,8 +153,8 @@ export default async function WebhooksPage() {
                 })();
                 return (
                   <li key={m.id} data-inbox-id={m.id} style={{ borderBottom: "1px solid var(--border)", padding: "0.5rem 0" }}>
-                    <Badge status={m.signatureValid ? "ok" : "invalid"}>{m.signatureValid ? "signature valid" : "signature invalid"}</Badge> <strong>{body.type ?? m.method}</strong> ·{" "}
-                    {formatDate(m.receivedAt)}
+                    <Badge status={m.signatureValid ? "ok" : "invalid"}>{m.signatureValid ? "signature valid" : "signature invalid"}</Badge>{" "}
+                    <strong>{body.type ?? m.method}</strong> · {formatDate(m.receivedAt)}
                     <details>
                       <summary>Headers, body and signature check</summary>
                       <pre>{JSON.stringify(m.headers, null, 2)}</pre>

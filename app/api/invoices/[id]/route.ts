@@ -6,7 +6,9 @@ import { invoiceRoutes } from "@/lib/invoices/routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/invoices/{id}/ – one invoice
-  GET: withApi(invoiceRoutes.getInvoice, async ({ db, params, principal }) => ok(serializeInvoice(await getInvoiceOrThrow(db, principal.merchantId, params.id)))),
+  GET: withApi(invoiceRoutes.getInvoice, async ({ db, params, principal }) =>
+    ok(serializeInvoice(await getInvoiceOrThrow(db, principal.merchantId, params.id))),
+  ),
 
   // PUT /api/invoices/{id}/ – change a draft
   PUT: withApi(invoiceRoutes.updateInvoice, async ({ db, params, body, principal }) =>

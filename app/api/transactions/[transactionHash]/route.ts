@@ -6,5 +6,7 @@ import { getTransactionOrThrow } from "@/lib/transactions/transactions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/transactions/{transaction_hash}/ – one transfer with its order
-  GET: withApi(transactionRoutes.getTransaction, async ({ db, principal, params }) => ok(await getTransactionOrThrow(db, principal.merchantId, params.transactionHash))),
+  GET: withApi(transactionRoutes.getTransaction, async ({ db, principal, params }) =>
+    ok(await getTransactionOrThrow(db, principal.merchantId, params.transactionHash)),
+  ),
 });

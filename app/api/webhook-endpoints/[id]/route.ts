@@ -9,7 +9,9 @@ import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // GET /api/webhook-endpoints/{id}/ – one endpoint (without its secret)
-  GET: withApi(webhookRoutes.getEndpoint, async ({ db, params, principal }) => ok(serializeEndpoint(await getEndpointOrThrow(db, principal.merchantId, params.id)))),
+  GET: withApi(webhookRoutes.getEndpoint, async ({ db, params, principal }) =>
+    ok(serializeEndpoint(await getEndpointOrThrow(db, principal.merchantId, params.id))),
+  ),
 
   // PUT /api/webhook-endpoints/{id}/ – change any of url, events, description, is_active
   PUT: withApi(webhookRoutes.updateEndpoint, async ({ db, params, body, principal }) =>

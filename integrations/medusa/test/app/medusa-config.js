@@ -2,10 +2,10 @@
 // server on PostgreSQL, with Redis for the event bus, the workflow engine and locking, as Medusa
 // recommends for production, and the plugin installed from its packed tarball. The test sets every
 // variable; MEDUSA_RUN names this run's Redis queues so runs side by side never take each other's jobs.
-const { defineConfig } = require("@medusajs/framework/utils")
+const { defineConfig } = require("@medusajs/framework/utils");
 
-const redisUrl = process.env.REDIS_URL
-const run = process.env.MEDUSA_RUN
+const redisUrl = process.env.REDIS_URL;
+const run = process.env.MEDUSA_RUN;
 
 module.exports = defineConfig({
   projectConfig: {
@@ -63,4 +63,4 @@ module.exports = defineConfig({
       },
     },
   ],
-})
+});

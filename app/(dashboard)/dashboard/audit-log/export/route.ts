@@ -11,7 +11,8 @@ import { routeMethods } from "@/lib/http/route-methods";
 const exportAuditLog = plainRoute({ route: "/dashboard/audit-log/export" }, async (request) => {
   const merchant = await getSessionMerchant();
   if (!merchant) throw new ApiError("INVALID_TOKEN", "Sign in to export the audit log.");
-  if (!roleAllows(merchant.role, "manage_account")) throw new ApiError("INSUFFICIENT_PERMISSIONS", "Only the account's owners and admins can read its audit log.");
+  if (!roleAllows(merchant.role, "manage_account"))
+    throw new ApiError("INSUFFICIENT_PERMISSIONS", "Only the account's owners and admins can read its audit log.");
   const { filter, problems } = parseAuditPageFilters(Object.fromEntries(new URL(request.url).searchParams));
   if (problems.length > 0) throw validationError({ non_field_errors: problems });
   return new Response(auditCsvStream(await getDb(), merchant.merchantId, filter), {

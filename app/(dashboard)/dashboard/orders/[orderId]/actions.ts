@@ -11,14 +11,22 @@ import { createRefundBody } from "@/lib/refunds/schemas";
 const createRefundInput = z.intersection(z.object({ orderId: z.string().max(80) }), createRefundBody);
 
 /** Same use-case as POST /api/webhook-deliveries/{id}/redeliver/. */
-export const redeliverAction = authedAction(z.object({ id: rowId }), async ({ id }, { db, merchantId }) => {
-  const delivery = await redeliverWebhook(db, merchantId, id);
-  await notifyDeliveriesDue();
-  return { id: delivery.id, status: delivery.status };
-}, { permission: "manage_webhooks" });
+export const redeliverAction = authedAction(
+  z.object({ id: rowId }),
+  async ({ id }, { db, merchantId }) => {
+    const delivery = await redeliverWebhook(db, merchantId, id);
+    await notifyDeliveriesDue();
+    return { id: delivery.id, status: delivery.status };
+  },
+  { permission: "manage_webhooks" },
+);
 
 /** Same use-case as POST /api/payment-orders/{order_id}/refunds/. */
-export const createRefundAction = authedAction(createRefundInput, async ({ orderId, ...body }, { db, merchantId }) => {
-  const refund = await createRefund(db, merchantId, orderId, body);
-  return { id: refund.id, amount: refund.amount, transaction: refund.transaction };
-}, { permission: "create_payments" });
+export const createRefundAction = authedAction(
+  createRefundInput,
+  async ({ orderId, ...body }, { db, merchantId }) => {
+    const refund = await createRefund(db, merchantId, orderId, body);
+    return { id: refund.id, amount: refund.amount, transaction: refund.transaction };
+  },
+  { permission: "create_payments" },
+);

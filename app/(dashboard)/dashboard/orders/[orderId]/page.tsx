@@ -25,7 +25,12 @@ import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-pane
 
 export const metadata: Metadata = { title: "Order · Dashboard" };
 
-const countsLabels = { wrong_asset: "no: another asset", after_expiry: "no: arrived after expiry", reverted: "no: reverted", reorged: "no: reorged out" } as const;
+const countsLabels = {
+  wrong_asset: "no: another asset",
+  after_expiry: "no: arrived after expiry",
+  reverted: "no: reverted",
+  reorged: "no: reorged out",
+} as const;
 
 /** Orders with several (chain, token) methods: which one the customer paid by, and what was offered (issue 27). */
 function methodRows(order: PaymentOrder): [string, ReactNode][] {
@@ -33,7 +38,12 @@ function methodRows(order: PaymentOrder): [string, ReactNode][] {
   if (methods.length < 2) return [];
   const paid = serializePaymentMethod(order);
   return [
-    ["Paid by", <span key="p" data-testid="payment-method">{paid ? `${paid.currency} on ${paid.blockchain}` : "no payment yet (the customer can still choose)"}</span>],
+    [
+      "Paid by",
+      <span key="p" data-testid="payment-method">
+        {paid ? `${paid.currency} on ${paid.blockchain}` : "no payment yet (the customer can still choose)"}
+      </span>,
+    ],
     ["Accepted methods", methods.map((m) => `${m.amount} ${m.currency} on ${m.blockchain}`).join(", ")],
   ];
 }
@@ -58,7 +68,16 @@ const transferColumns: Array<Column<ReturnType<typeof transferRow>>> = [
         <Link href={`/dashboard/transactions/${t.transaction_hash}`} className="mono">
           {t.transaction_hash}
         </Link>
-        {t.explorer ? <> (<a href={t.explorer} target="_blank" rel="noopener noreferrer">explorer</a>)</> : null}
+        {t.explorer ? (
+          <>
+            {" "}
+            (
+            <a href={t.explorer} target="_blank" rel="noopener noreferrer">
+              explorer
+            </a>
+            )
+          </>
+        ) : null}
       </>
     ),
   },
@@ -136,16 +155,15 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
       </h1>
       {order.atRiskReason ? (
         <Alert kind="warn">
-          At risk since {formatDate(order.atRiskAt)}: a chain reorganisation took away this order&apos;s payment after it was confirmed (its
-          transfer below reads reorged). The order stays confirmed, as announced; check that the money reached you before shipping more. A
-          payment.reorged webhook was sent.
+          At risk since {formatDate(order.atRiskAt)}: a chain reorganisation took away this order&apos;s payment after it was confirmed (its transfer below
+          reads reorged). The order stays confirmed, as announced; check that the money reached you before shipping more. A payment.reorged webhook was sent.
         </Alert>
       ) : null}
       {money.reversed && !order.atRiskReason ? (
         <Alert kind="warn">
           <span data-testid="reversed-pending">
-            A chain reorganisation took this order&apos;s payment back (its transfer below reads reorged): the order is pending again and waits
-            for the payment to return. A payment.reorged webhook was sent.
+            A chain reorganisation took this order&apos;s payment back (its transfer below reads reorged): the order is pending again and waits for the payment
+            to return. A payment.reorged webhook was sent.
           </span>
         </Alert>
       ) : null}
@@ -153,7 +171,12 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
         <DescriptionList
           items={[
             ["Amount", amount(order.amount)],
-            ["Counted", <span key="c" data-testid="amount-counted">{amount(money.counted.toString())}</span>],
+            [
+              "Counted",
+              <span key="c" data-testid="amount-counted">
+                {amount(money.counted.toString())}
+              </span>,
+            ],
             [
               "Arrived",
               <span key="ar" data-testid="amount-arrived">
@@ -207,7 +230,13 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
       </Card>
 
       <Card title="Transactions">
-        <DataTable caption="Transactions of this order" columns={transferColumns} rows={transfers.map((t) => transferRow(t, order))} rowKey={(t) => t.id} empty="No transfer to the deposit address seen yet." />
+        <DataTable
+          caption="Transactions of this order"
+          columns={transferColumns}
+          rows={transfers.map((t) => transferRow(t, order))}
+          rowKey={(t) => t.id}
+          empty="No transfer to the deposit address seen yet."
+        />
       </Card>
 
       <Card title="Where the money went">
@@ -225,26 +254,44 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
               <>
                 <br />
                 <span data-sweep-gas>
-                  Sweep cost: {sweep.gasUsed.toLocaleString("en-US")} gas, {formatAmount(BigInt(sweep.gasCostWei), 18)} {findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "ETH"} (this
-                  order&apos;s share of its batch transaction, paid by the gateway).
+                  Sweep cost: {sweep.gasUsed.toLocaleString("en-US")} gas, {formatAmount(BigInt(sweep.gasCostWei), 18)}{" "}
+                  {findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "ETH"} (this order&apos;s share of its batch transaction, paid by the
+                  gateway).
                 </span>
               </>
             ) : null}
           </p>
         ) : (
-          <p>Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another asset).</p>
+          <p>
+            Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another
+            asset).
+          </p>
         )}
       </Card>
 
       {relays.length > 0 ? (
         <Card title="Paid without gas">
           <p>The customer signed the transfer and the gateway sent it, paying its gas: what that cost is below.</p>
-          <DataTable caption="Gasless relays of this order" columns={relayColumns} rows={relays.map((r) => relayRow(r, nativeSymbol))} rowKey={(r) => r.id} rowData={(r) => ({ "data-relay": r.id })} empty="No relays." />
+          <DataTable
+            caption="Gasless relays of this order"
+            columns={relayColumns}
+            rows={relays.map((r) => relayRow(r, nativeSymbol))}
+            rowKey={(r) => r.id}
+            rowData={(r) => ({ "data-relay": r.id })}
+            empty="No relays."
+          />
         </Card>
       ) : null}
 
       <Card title="Refunds">
-        <DataTable caption="Refunds of this order" columns={refundColumns} rows={refunds} rowKey={(r) => r.id} rowData={(r) => ({ "data-refund": r.id })} empty="No refunds." />
+        <DataTable
+          caption="Refunds of this order"
+          columns={refundColumns}
+          rows={refunds}
+          rowKey={(r) => r.id}
+          rowData={(r) => ({ "data-refund": r.id })}
+          empty="No refunds."
+        />
         {isRefundable(order) ? (
           <RefundForm
             orderId={order.orderId}
@@ -254,7 +301,10 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             action={createRefundAction}
           />
         ) : (
-          <p>Confirmed orders, and failed ones that were underpaid or paid late, can be refunded. The refund is a transfer you sign with the wallet the payment was swept to.</p>
+          <p>
+            Confirmed orders, and failed ones that were underpaid or paid late, can be refunded. The refund is a transfer you sign with the wallet the payment
+            was swept to.
+          </p>
         )}
       </Card>
 

@@ -39,7 +39,16 @@ export default async function TransactionPage({ params }: { params: Promise<{ ha
         <DescriptionList
           items={[
             ["Hash", <code key="h">{tx.transaction_hash}</code>],
-            ["Explorer", link ? <a href={link} target="_blank" rel="noopener noreferrer">View on explorer</a> : "No public explorer for this network"],
+            [
+              "Explorer",
+              link ? (
+                <a href={link} target="_blank" rel="noopener noreferrer">
+                  View on explorer
+                </a>
+              ) : (
+                "No public explorer for this network"
+              ),
+            ],
             [
               "Order",
               tx.payment_order ? (

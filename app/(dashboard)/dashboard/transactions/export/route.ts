@@ -25,7 +25,9 @@ const exportMovements = plainRoute({ route: "/dashboard/transactions/export" }, 
   if (!statement.success) throw validationError(fieldErrors(statement.error));
   const db = await getDb();
   const bank = layout === "bank_statement";
-  const body = bank ? bankStatementCsvStream(db, merchant.merchantId, parsed.data, statement.data.currency) : movementsCsvStream(db, merchant.merchantId, parsed.data);
+  const body = bank
+    ? bankStatementCsvStream(db, merchant.merchantId, parsed.data, statement.data.currency)
+    : movementsCsvStream(db, merchant.merchantId, parsed.data);
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -19,7 +19,10 @@ export default async function EndpointDeliveriesPage({ params }: { params: Promi
   const endpoint = endpointId === null ? null : await findEndpoint(db, merchant.merchantId, endpointId);
   if (!endpoint) notFound();
   const { rows, count } = await listEndpointDeliveries(db, endpoint, undefined, { limit: 50, offset: 0, after: null });
-  const attempts = await attemptsOf(db, rows.map((r) => r.id));
+  const attempts = await attemptsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return (
     <>
       <p>

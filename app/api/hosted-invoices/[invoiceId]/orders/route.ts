@@ -6,5 +6,7 @@ import { invoiceRoutes } from "@/lib/invoices/routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/hosted-invoices/{invoice_id}/orders/ – public: an order paying all or part of the invoice
-  POST: withApi(invoiceRoutes.createInvoiceOrder, async ({ db, params, body }) => created(await createInvoiceOrder(db, params.invoiceId, body), "Order created.")),
+  POST: withApi(invoiceRoutes.createInvoiceOrder, async ({ db, params, body }) =>
+    created(await createInvoiceOrder(db, params.invoiceId, body), "Order created."),
+  ),
 });

@@ -7,5 +7,7 @@ import { sendInvoice } from "@/lib/invoices/send-invoice";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/invoices/{id}/send/ – mail the invoice to its client (a draft becomes sent)
-  POST: withApi(invoiceRoutes.sendInvoice, async ({ db, params, principal }) => ok(serializeInvoice(await sendInvoice(db, principal.merchantId, params.id)), "Invoice sent.")),
+  POST: withApi(invoiceRoutes.sendInvoice, async ({ db, params, principal }) =>
+    ok(serializeInvoice(await sendInvoice(db, principal.merchantId, params.id)), "Invoice sent."),
+  ),
 });

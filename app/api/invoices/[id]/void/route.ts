@@ -7,5 +7,7 @@ import { voidInvoice } from "@/lib/invoices/send-invoice";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/invoices/{id}/void/ – an unpaid invoice takes no more payments
-  POST: withApi(invoiceRoutes.voidInvoice, async ({ db, params, principal }) => ok(serializeInvoice(await voidInvoice(db, principal.merchantId, params.id)), "Invoice voided.")),
+  POST: withApi(invoiceRoutes.voidInvoice, async ({ db, params, principal }) =>
+    ok(serializeInvoice(await voidInvoice(db, principal.merchantId, params.id)), "Invoice voided."),
+  ),
 });

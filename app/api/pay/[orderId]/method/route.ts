@@ -6,5 +6,8 @@ import { orderRoutes } from "@/lib/orders/routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/pay/{order_id}/method/ – the customer chooses one of the order's (chain, token) methods (issue 27)
-  POST: withApi(orderRoutes.chooseMethod, async ({ db, params, body }) => ({ ...ok(await chooseOrderMethod(db, params.orderId, body)), headers: { "cache-control": "no-store" } })),
+  POST: withApi(orderRoutes.chooseMethod, async ({ db, params, body }) => ({
+    ...ok(await chooseOrderMethod(db, params.orderId, body)),
+    headers: { "cache-control": "no-store" },
+  })),
 });

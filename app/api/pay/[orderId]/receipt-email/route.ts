@@ -6,5 +6,7 @@ import { receiptRoutes } from "@/lib/receipts/routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // PUT /api/pay/{order_id}/receipt-email/ – public: where the receipt and refund notices go
-  PUT: withApi(receiptRoutes.setReceiptEmail, async ({ db, params, body }) => ok(await setReceiptEmail(db, params.orderId, body.email), "Receipt address saved.")),
+  PUT: withApi(receiptRoutes.setReceiptEmail, async ({ db, params, body }) =>
+    ok(await setReceiptEmail(db, params.orderId, body.email), "Receipt address saved."),
+  ),
 });

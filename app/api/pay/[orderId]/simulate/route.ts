@@ -6,5 +6,7 @@ import { simulatePayment } from "@/lib/sandbox/simulate-payment";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/pay/{order_id}/simulate/ – sandbox only: the payment page's "Simulate payment" (full, partial) and "mine" controls
-  POST: withApi(sandboxRoutes.simulate, async ({ db, params, body }) => created(await simulatePayment(db, params.orderId, body.kind), "Simulated on the devnet.")),
+  POST: withApi(sandboxRoutes.simulate, async ({ db, params, body }) =>
+    created(await simulatePayment(db, params.orderId, body.kind), "Simulated on the devnet."),
+  ),
 });

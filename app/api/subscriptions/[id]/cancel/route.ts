@@ -6,5 +6,7 @@ import { changeSubscription } from "@/lib/subscriptions/subscriptions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/subscriptions/{id}/cancel/
-  POST: withApi(subscriptionRoutes.cancelSubscription, async ({ db, params, body, principal }) => ok(await changeSubscription(db, principal.merchantId, params.id, "cancel", body?.reason ?? null), "Subscription canceled.")),
+  POST: withApi(subscriptionRoutes.cancelSubscription, async ({ db, params, body, principal }) =>
+    ok(await changeSubscription(db, principal.merchantId, params.id, "cancel", body?.reason ?? null), "Subscription canceled."),
+  ),
 });

@@ -6,5 +6,7 @@ import { changeSubscription } from "@/lib/subscriptions/subscriptions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/subscriptions/{id}/pause/
-  POST: withApi(subscriptionRoutes.pauseSubscription, async ({ db, params, principal }) => ok(await changeSubscription(db, principal.merchantId, params.id, "pause", null), "Subscription paused.")),
+  POST: withApi(subscriptionRoutes.pauseSubscription, async ({ db, params, principal }) =>
+    ok(await changeSubscription(db, principal.merchantId, params.id, "pause", null), "Subscription paused."),
+  ),
 });

@@ -6,5 +6,7 @@ import { changeSubscription } from "@/lib/subscriptions/subscriptions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   // POST /api/subscriptions/{id}/resume/
-  POST: withApi(subscriptionRoutes.resumeSubscription, async ({ db, params, principal }) => ok(await changeSubscription(db, principal.merchantId, params.id, "resume", null), "Subscription resumed.")),
+  POST: withApi(subscriptionRoutes.resumeSubscription, async ({ db, params, principal }) =>
+    ok(await changeSubscription(db, principal.merchantId, params.id, "resume", null), "Subscription resumed."),
+  ),
 });

@@ -13,8 +13,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
     const endpoint = await getEndpointOrThrow(db, principal.merchantId, params.id);
     const window = keysetWindow(query, "-created_at", deliverySortKey.length);
     const { rows, count, nextKey } = await listEndpointDeliveries(db, endpoint, query.status, window);
-    const attempts = await attemptsOf(db, rows.map((row) => row.id));
+    const attempts = await attemptsOf(
+      db,
+      rows.map((row) => row.id),
+    );
     const nextCursor = nextKey ? encodeCursor({ ordering: "-created_at", key: nextKey }) : null;
-    return keysetPage(url, query, count, rows.map((row) => serializeDelivery(row, attempts)), nextCursor);
+    return keysetPage(
+      url,
+      query,
+      count,
+      rows.map((row) => serializeDelivery(row, attempts)),
+      nextCursor,
+    );
   }),
 });

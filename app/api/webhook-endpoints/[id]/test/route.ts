@@ -10,7 +10,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: withApi(webhookRoutes.testEndpoint, async ({ db, params, body, principal }) => {
     const { delivery, attempt } = await sendTestWebhook(db, principal.merchantId, params.id, body.event);
     return ok(
-      { ...serializeAttempt(attempt), webhook_id: delivery.messageId, event: delivery.eventType, url: delivery.url, succeeded: delivery.status === "succeeded" },
+      {
+        ...serializeAttempt(attempt),
+        webhook_id: delivery.messageId,
+        event: delivery.eventType,
+        url: delivery.url,
+        succeeded: delivery.status === "succeeded",
+      },
       delivery.status === "succeeded" ? "Test event delivered." : "Test event was not acknowledged.",
     );
   }),

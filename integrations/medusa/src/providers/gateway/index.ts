@@ -1,6 +1,6 @@
-import { ModuleProvider, Modules } from "@medusajs/framework/utils"
-import GatewayPaymentProviderService from "./service"
+import { ModuleProvider, Modules } from "@medusajs/framework/utils";
+import GatewayPaymentProviderService from "./service";
 
 export default ModuleProvider(Modules.PAYMENT, {
   services: [GatewayPaymentProviderService],
-})
+});

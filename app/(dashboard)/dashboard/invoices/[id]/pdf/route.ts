@@ -16,7 +16,13 @@ const previewInvoice = plainRoute({ route: "/dashboard/invoices/[id]/pdf" }, asy
   const invoice = await getInvoiceOrThrow(db, merchant.merchantId, id);
   const store = await findMerchantById(db, merchant.merchantId);
   const pdf = await renderInvoicePdf(invoice, store?.shopName ?? "", invoice.status === "paid" ? "receipt" : "invoice");
-  return new Response(new Uint8Array(pdf), { headers: { "content-type": "application/pdf", "content-disposition": `inline; filename="invoice-${invoice.number.replace(/[^0-9A-Za-z._-]+/g, "-")}.pdf"`, "cache-control": "private, no-store" } });
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      "content-type": "application/pdf",
+      "content-disposition": `inline; filename="invoice-${invoice.number.replace(/[^0-9A-Za-z._-]+/g, "-")}.pdf"`,
+      "cache-control": "private, no-store",
+    },
+  });
 });
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: previewInvoice });
