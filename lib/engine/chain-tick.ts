@@ -91,6 +91,11 @@ export class StageRetries {
     return new Map([...this.failing].filter(([, state]) => state.retryAt > now).map(([stage, { error, retryAt }]) => [stage, { error, retryAt }]));
   }
 
+  /** A tick that failed as a whole (the chain did not answer its head): its task backs off, and every stage is tried again after it. */
+  forget(): void {
+    this.failing.clear();
+  }
+
   /** After a tick: stages that failed (not merely waited) start or extend their backoff; stages that ran are forgotten. */
   note(outcome: { failures: Array<{ stage: ChainTickStage; error: unknown }>; ran: ChainTickStage[] }, now: number, random = Math.random): void {
     for (const stage of outcome.ran) if (isStageWithOwnRetry(stage)) this.failing.delete(stage);

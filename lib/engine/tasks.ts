@@ -105,7 +105,10 @@ export function chainTasks(): AnyTask[] {
             });
           } catch (error) {
             if (error instanceof ChainTickFailed) {
-              stageRetries.note({ failures: error.failures, ran: error.done.stagesRan }, Date.now());
+              // Only while the chain answers (the confirmation stages ran) does a failed stage wait on its own;
+              // a chain that does not answer backs the whole task off, and the next tick tries every stage.
+              if (error.retryInMs !== undefined) stageRetries.note({ failures: error.failures, ran: error.done.stagesRan }, Date.now());
+              else stageRetries.forget();
               // The stages that ran may have settled orders all the same: the sweeper need not wait for the retry.
               if (mayLeaveMoneyToSweep(error.done)) await kick(taskNames.sweepDeposits);
             }

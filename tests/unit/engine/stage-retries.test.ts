@@ -45,4 +45,11 @@ describe("StageRetries", () => {
     retries.note({ failures: [], ran: ["scan"] }, 5_000, noJitter);
     expect([...retries.waiting(0).keys()]).toEqual(["attribute"]);
   });
+
+  test("forget: after a tick the chain did not answer, every stage is tried again", () => {
+    const retries = new StageRetries(policy);
+    retries.note({ failures: [{ stage: "scan", error: refused }], ran: ["head", "orders"] }, 0, noJitter);
+    retries.forget();
+    expect(retries.waiting(0).size).toBe(0);
+  });
 });
