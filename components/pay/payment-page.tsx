@@ -157,10 +157,13 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Prop
           )}
           <PaymentDetails order={order} due={view.due} />
           <WalletPay order={order} due={view.due} walletConnectProjectId={walletConnectProjectId} />
+          {/* Asked while the payment is due, and leaves with the parts above once paid: nothing stays below them to jump. */}
+          <Suspense fallback={null}>
+            <ReceiptEmailForm orderId={order.order_id} />
+          </Suspense>
         </>
       )}
 
-      <Suspense fallback={null}>{order.status !== "expired" && order.status !== "failed" && <ReceiptEmailForm orderId={order.order_id} />}</Suspense>
       <footer className={styles.footer}>
         {t("order")} <span className={styles.mono}>{order.order_id}</span>
       </footer>
