@@ -5,6 +5,7 @@ import { useState } from "react";
 import { customerErrorMessage } from "@/lib/http/error-wording";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";
+import { MethodTiles } from "./method-tiles";
 import invoiceStyles from "./invoice-checkout.module.css";
 import type { LinkMethod } from "./link-checkout";
 
@@ -61,30 +62,7 @@ export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView;
   }
   return (
     <form onSubmit={submit} aria-label={t("payTitle")} className={styles.card}>
-      <fieldset className={linkStyles.fieldset}>
-        <legend className={styles.sectionTitle}>{t("payWith")}</legend>
-        <div className={linkStyles.methods}>
-          {methods.map((m, i) => (
-            <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
-              <input
-                className={linkStyles.methodInput}
-                type="radio"
-                name="method"
-                value={`${m.blockchain}:${m.currency}`}
-                checked={choice === i}
-                onChange={() => setChoice(i)}
-              />
-              <span className={linkStyles.badge} aria-hidden="true">
-                {m.currency.slice(0, 4)}
-              </span>
-              <span className={linkStyles.methodText}>
-                <strong>{m.currency}</strong>
-                <span className={linkStyles.network}>{t("onNetwork", { network: m.network })}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <MethodTiles methods={methods} choice={choice} onChoose={setChoice} legend={t("payWith")} onNetwork={(m) => t("onNetwork", { network: m.network })} />
       {invoice.allow_partial_payments && (
         <div className={invoiceStyles.amount}>
           <label htmlFor="invoice-amount" className={styles.sectionTitle}>

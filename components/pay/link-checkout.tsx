@@ -7,6 +7,7 @@ import { adoptServerTexts } from "@/lib/money/display-amount";
 import { linkPrice } from "@/lib/payment-links/link-price";
 import styles from "./pay.module.css";
 import linkStyles from "./link-checkout.module.css";
+import { MethodTiles } from "./method-tiles";
 
 export interface PublicLinkView {
   id: string;
@@ -82,30 +83,7 @@ export function LinkCheckout({ link, methods, texts }: { link: PublicLinkView; m
         </p>
       ) : (
         <form onSubmit={submit} aria-label={t("formLabel")} className={styles.card}>
-          <fieldset className={linkStyles.fieldset}>
-            <legend className={styles.sectionTitle}>{t("payWith")}</legend>
-            <div className={linkStyles.methods}>
-              {methods.map((m, i) => (
-                <label key={`${m.blockchain}:${m.currency}`} className={linkStyles.method} data-testid="method">
-                  <input
-                    className={linkStyles.methodInput}
-                    type="radio"
-                    name="method"
-                    value={`${m.blockchain}:${m.currency}`}
-                    checked={choice === i}
-                    onChange={() => setChoice(i)}
-                  />
-                  <span className={linkStyles.badge} aria-hidden="true">
-                    {m.currency.slice(0, 4)}
-                  </span>
-                  <span className={linkStyles.methodText}>
-                    <strong>{m.currency}</strong>
-                    <span className={linkStyles.network}>{t("onNetwork", { network: m.network })}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <MethodTiles methods={methods} choice={choice} onChoose={setChoice} legend={t("payWith")} onNetwork={(m) => t("onNetwork", { network: m.network })} />
 
           {max > 1 && (
             <div className={linkStyles.quantity}>
