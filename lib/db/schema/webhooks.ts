@@ -16,7 +16,7 @@ export const orderEvents = pgTable(
     paymentOrderId: integer("payment_order_id")
       .notNull()
       .references(() => paymentOrders.id, { onDelete: "cascade" }),
-    /** payment.pending | payment.confirmed | payment.failed | payment.expired | payment.reorged | refund.created | refund.confirmed */
+    /** One of lib/webhooks/schemas.ts orderEventTypes (payment.*, refund.*). */
     type: text("type").notNull(),
     /** 1, 2, 3… per order, in the order the transitions happened: receivers order events by it. */
     sequence: integer("sequence").notNull(),
