@@ -26,6 +26,7 @@ export const processSingletonKeys = {
   taskClock: "tests: the clock task staleness is read against",
   taskGraceMs: "tests: the grace past a task's announced sleep before it counts as overdue",
   announcedHeads: "the newest head each chain's watcher announced",
+  newHeadsSockets: "one newHeads WebSocket per provider URL, with the chains subscribed over it",
   lastBalanceCheck: "when each chain's tick last checked deposit balances",
   chainClients: "viem clients by chain and RPC URL",
   providerBudgets: "the request budgets shared by every client of one RPC provider",

@@ -189,7 +189,15 @@ export function kickOnNewHeads(): () => void {
           if (head > (announcedHeads.get(chain.id) ?? -1n)) announcedHeads.set(chain.id, head);
           void kick(taskNames.watchChain(chain.slug));
         },
-        { emitOnBegin: true },
+        {
+          emitOnBegin: true,
+          // A watcher sleeping quietly on the subscription would sleep through blocks nobody
+          // announces: it looks now, and polls at the chain's interval until a head is announced again.
+          onDown: () => {
+            announcedHeads.delete(chain.id);
+            void kick(taskNames.watchChain(chain.slug));
+          },
+        },
       ),
     );
   return () => {
