@@ -14,7 +14,9 @@ import { getAddress } from "viem";
 import { lockFiatPrice } from "@/lib/pricing/lock-price";
 import { maxBaseUnits, parseAmount } from "@/lib/money/amounts";
 import { prepareExtraMethods, type AcceptedMethod } from "./payment-methods";
-import { findOrderIdByNonce, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
+import { findOrderIdByNonce, findSanctionsListDate, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
+import { orderScreeningOf } from "./screening-status";
+import { serializeOrder } from "./serialize";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
 
 /**
@@ -240,4 +242,9 @@ export async function createOrder(
     expectedWallet = outcome.wallet.walletAddress;
   }
   throw new Error(`The ${chain.slug} wallet of merchant ${merchantId} kept changing while an order was created.`);
+}
+
+/** A new order as POST /api/payment-orders/ answers it: no payer yet, so screening is clear, against the list loaded now. */
+export async function serializeNewOrder(db: DbOrTx, order: PaymentOrder) {
+  return serializeOrder(order, null, null, [], undefined, orderScreeningOf([], await findSanctionsListDate(db)));
 }

@@ -39,7 +39,7 @@ const circleEurc = "https://developers.circle.com/stablecoins/eurc-contract-addr
 /** Circle's EURC quickstart, where the token's decimals are printed. */
 const circleEurcDecimals = 'https://developers.circle.com/stablecoins/quickstarts/transfer-eurc-evm: "const EURC_DECIMALS = 6;"';
 const eurcBehaviour =
-  "Circle's FiatTokenV2_2 (upgradeable proxy), as USDC: transfer and approve return true; no transfer fee; EIP-3009 and EIP-2612 in the domain (name(), \"2\"); Circle keeps a blocklist (a blocklisted sender or recipient cannot transfer) and can pause. A euro token: priced in fiat only with a EURC/USD feed configured (PRICE_FEEDS); none is built in.";
+  'Circle\'s FiatTokenV2_2 (upgradeable proxy), as USDC: transfer and approve return true; no transfer fee; EIP-3009 and EIP-2612 in the domain (name(), "2"); Circle keeps a blocklist (a blocklisted sender or recipient cannot transfer) and can pause. A euro token: priced in fiat only with a EURC/USD feed configured (PRICE_FEEDS); none is built in.';
 const usdcBehaviour =
   "FiatTokenV2 (upgradeable proxy): transfer and approve return true; no transfer fee; Circle keeps a blocklist (a blocklisted sender or recipient cannot transfer) and can pause.";
 
@@ -152,7 +152,8 @@ export const candidates: Array<{ symbol: string; blockchains: string; found: str
     blockchains: "polygon, arbitrum, optimism",
     found:
       "Circle's EURC Contract Addresses page lists Arc, Avalanche C-Chain, Base, Cronos, Ethereum, Plasma, Solana, Stellar and World Chain: EURC is live here on Ethereum and Base.",
-    missing: "Circle does not issue EURC on Polygon PoS, Arbitrum One or OP Mainnet. No EURC/USD feed is built in on Ethereum or Base (fiat pricing of EURC orders needs one configured with PRICE_FEEDS).",
+    missing:
+      "Circle does not issue EURC on Polygon PoS, Arbitrum One or OP Mainnet. No EURC/USD feed is built in on Ethereum or Base (fiat pricing of EURC orders needs one configured with PRICE_FEEDS).",
   },
   {
     symbol: "DAI / USDS",
