@@ -10,7 +10,7 @@ const domainSeparatorAbi = parseAbi(["function DOMAIN_SEPARATOR() view returns (
 /** A mismatch is read again after this long (a token upgrade may change its name); a match holds for the process. */
 const mismatchRecheckMs = 10 * 60_000;
 
-const checks = processSingleton("eip3009Domains", () => new Map<string, { matches: boolean; at: number }>());
+const checks = processSingleton("gaslessDomains", () => new Map<string, { matches: boolean; at: number }>());
 
 /**
  * Whether the token's own DOMAIN_SEPARATOR() is the EIP-712 domain the catalog signs with (its

@@ -130,6 +130,8 @@ describe("payers", () => {
     await loadSanctionsList(testDb.db, sample);
     const merchant = await merchantWithWallet();
     const order = await paidBy(merchant, listedPayer);
+    // The creation response: no payer yet, against the list loaded (read by the insert statement itself).
+    expect(order.screening).toEqual({ status: "clear", list_date: "2026-11-20" });
     await tick();
     // Flagged as the transfer is recorded, before the lifecycle judges the order.
     expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
