@@ -40,6 +40,7 @@ export const processSingletonKeys = {
   devnetSnapshots: "the sandbox devnet's snapshots to revert to",
   simulatedMining: "orders whose simulated payment is still mining",
   relayConditions: "the gasless relayer's balance and gas price as last read, per chain",
+  gaslessDomains: "whether each gasless token's DOMAIN_SEPARATOR() matched the catalog's EIP-712 domain",
 } as const;
 
 export type ProcessSingletonKey = keyof typeof processSingletonKeys;

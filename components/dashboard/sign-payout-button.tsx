@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { createPublicClient, createWalletClient, custom, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, custom, erc20Abi, type Address, type Hex } from "viem";
 import { Alert, Button } from "@/components/ui";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import { findBrowserWallet } from "./browser-wallet";
@@ -19,15 +19,19 @@ type ReportTransaction = (input: { id: string; tx_hash: string }) => Promise<Act
 /**
  * Pays a batch with the merchant's browser wallet (EIP-1193, as the refund button does): for a
  * token, the allowance first (waiting for its receipt), then the one batch transaction, whose hash
- * is reported to the gateway (the same use-case as POST /api/payouts/{id}/transaction/).
+ * is reported to the gateway (the same use-case as POST /api/payouts/{id}/transaction/). For USDT,
+ * whose approve reverts from one non-zero allowance to another, an allowance left standing is first
+ * set to 0 (`allowanceReset`).
  */
 export function SignPayoutButton({
   batchId,
+  allowanceReset = null,
   allowance,
   transaction,
   report,
 }: {
   batchId: number;
+  allowanceReset?: UnsignedTransaction | null;
   allowance: UnsignedTransaction | null;
   transaction: UnsignedTransaction;
   report: ReportTransaction;
@@ -47,10 +51,25 @@ export function SignPayoutButton({
       const [account] = await wallet.requestAddresses();
       if (!account) throw new Error("The wallet gave no account.");
       if ((await wallet.getChainId()) !== transaction.chainId) await wallet.switchChain({ id: transaction.chainId });
+      const chainReader = createPublicClient({ transport: custom(ethereum) });
+      if (allowance && allowanceReset) {
+        const standing = await chainReader.readContract({
+          address: allowance.to as Address,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [account, transaction.to as Address],
+        });
+        if (standing > 0n) {
+          setState({ kind: "busy", text: "Clearing the earlier allowance…" });
+          const reset = await wallet.sendTransaction({ account, chain: null, to: allowanceReset.to as Address, data: allowanceReset.data as Hex, value: 0n });
+          const resetReceipt = await chainReader.waitForTransactionReceipt({ hash: reset, pollingInterval: 1_000 });
+          if (resetReceipt.status !== "success") throw new Error("Clearing the token allowance was refused.");
+        }
+      }
       if (allowance) {
         setState({ kind: "busy", text: "Approving the token…" });
         const approval = await wallet.sendTransaction({ account, chain: null, to: allowance.to as Address, data: allowance.data as Hex, value: 0n });
-        const receipt = await createPublicClient({ transport: custom(ethereum) }).waitForTransactionReceipt({ hash: approval, pollingInterval: 1_000 });
+        const receipt = await chainReader.waitForTransactionReceipt({ hash: approval, pollingInterval: 1_000 });
         if (receipt.status !== "success") throw new Error("The token allowance was refused.");
       }
       setState({ kind: "busy", text: "Sending the batch…" });

@@ -13,6 +13,11 @@ export interface TokenInfo {
    * Circle's USDC): the payment page then offers "Pay without gas" (lib/gasless). null: it has not.
    */
   eip3009: { name: string; version: string } | null;
+  /**
+   * USDT's approve refuses to change an allowance from one non-zero value to another (it reverts):
+   * whoever raises an allowance to a contract first sets it to 0 (lib/payouts' reset transaction).
+   */
+  approveFromZero?: true;
 }
 
 export interface Blockchain {
@@ -76,6 +81,11 @@ interface NetworkDef {
   liveChainId: number;
   liveNative: Blockchain["nativeCurrency"];
   liveUsdc: Address;
+  /**
+   * The network's other live tokens, each in lib/tokens/live-token-sources.ts with the issuer's page
+   * its address and decimals were read from (tests/tokens/live-token-sources.test.ts holds them to it).
+   */
+  liveTokens: TokenInfo[];
   liveExplorer: string;
   liveConfirmations: number;
   testnetName: string;
@@ -103,6 +113,13 @@ const polygonTags: FinalityTags = { safe: "finalized", finalized: "finalized" };
 const liveUsdcEip3009 = { name: "USD Coin", version: "2" };
 const testnetUsdcEip3009 = { name: "USDC", version: "2" };
 
+/**
+ * Circle's EURC is the same FiatTokenV2_2 contract as USDC: EIP-3009 in the domain (its `name()`,
+ * "2"). The relay and the payment page offer it only after the token's own DOMAIN_SEPARATOR()
+ * matches this domain (lib/gasless/domain-check.ts), so a wrong name costs the offer, not a payment.
+ */
+const liveEurcEip3009 = { name: "EURC", version: "2" };
+
 /** Circle's native USDC on each network (6 decimals), and its testnet counterpart. */
 const networks: NetworkDef[] = [
   {
@@ -112,6 +129,7 @@ const networks: NetworkDef[] = [
     liveChainId: 1,
     liveNative: ether,
     liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+    liveTokens: [{ symbol: "EURC", address: getAddress("0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c"), decimals: 6, eip3009: liveEurcEip3009 }],
     liveExplorer: "https://etherscan.io",
     liveConfirmations: 12,
     testnetName: "Ethereum Sepolia",
@@ -128,6 +146,7 @@ const networks: NetworkDef[] = [
     liveChainId: 8453,
     liveNative: ether,
     liveUsdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    liveTokens: [{ symbol: "EURC", address: getAddress("0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42"), decimals: 6, eip3009: liveEurcEip3009 }],
     liveExplorer: "https://basescan.org",
     liveConfirmations: 10,
     testnetName: "Base Sepolia",
@@ -144,6 +163,7 @@ const networks: NetworkDef[] = [
     liveChainId: 137,
     liveNative: { symbol: "POL", name: "POL", decimals: 18 },
     liveUsdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
+    liveTokens: [],
     liveExplorer: "https://polygonscan.com",
     liveConfirmations: 64,
     testnetName: "Polygon Amoy",
@@ -160,6 +180,7 @@ const networks: NetworkDef[] = [
     liveChainId: 42161,
     liveNative: ether,
     liveUsdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+    liveTokens: [],
     liveExplorer: "https://arbiscan.io",
     liveConfirmations: 20,
     testnetName: "Arbitrum Sepolia",
@@ -176,6 +197,7 @@ const networks: NetworkDef[] = [
     liveChainId: 10,
     liveNative: ether,
     liveUsdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85",
+    liveTokens: [],
     liveExplorer: "https://optimistic.etherscan.io",
     liveConfirmations: 20,
     testnetName: "OP Sepolia",
@@ -325,6 +347,7 @@ function build(def: NetworkDef): Blockchain {
       tokens: [
         { symbol: def.liveNative.symbol, address: null, decimals: 18, eip3009: null },
         { symbol: "USDC", address: getAddress(def.liveUsdc), decimals: 6, eip3009: liveUsdcEip3009 },
+        ...def.liveTokens,
       ],
       factory: deployed?.factory ?? null,
       implementation: deployed?.implementation ?? null,
@@ -384,7 +407,7 @@ function build(def: NetworkDef): Blockchain {
       // contracts/TestToken.sol: the deployed name (lib/chains/devnet.ts) with FiatTokenV2's version.
       { symbol: "USDC", address: devnetContracts.USDC, decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
       // contracts/TetherTokenDevnet.sol: mainnet USDT's behaviour, which has no EIP-3009 (no gasless payments).
-      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: null },
+      { symbol: "USDT", address: devnetContracts.USDT, decimals: 6, eip3009: null, approveFromZero: true },
     ],
     factory: devnetContracts.factoryV2,
     implementation: devnetContracts.implementationV2,

@@ -3263,6 +3263,16 @@ export interface components {
             }[];
             /** @description A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so) */
             payment_reversed: boolean;
+            /** @description Sanctions screening of the order's payers (docs: /docs/screening) */
+            screening: {
+                /**
+                 * @description clear: no payer of this order matched the sanctions list (or the screening provider) so far; flagged: a payer matched and your policy is `record`, so the payment goes on; held: a match holds the payment (policy `hold`: no payment.confirmed until a member releases it; `refund`: never confirmed, refund it); released: a held payment a member released. A match also sends payment.flagged
+                 * @enum {string}
+                 */
+                status: "clear" | "flagged" | "held" | "released";
+                /** @description The publish date (YYYY-MM-DD) of the sanctions list the operator loaded, which payers are screened against; null: no list loaded, so nothing is screened against one */
+                list_date: string | null;
+            };
         };
         PublicOrder: {
             order_id: string;
@@ -3481,6 +3491,15 @@ export interface components {
             updated_at: string;
             /** @description The PayoutDisperser the batch is paid through */
             contract_address: string | null;
+            /** @description Tokens whose approve refuses to change one non-zero allowance into another (USDT reverts): approve(contract_address, 0), to sign before `allowance_transaction` when an allowance from an earlier batch is still there; null for every other token */
+            allowance_reset_transaction: {
+                /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+                to: string;
+                data: string;
+                /** @description Native coin in wei, as an integer string */
+                value: string;
+                chainId: number;
+            } | null;
             /** @description A token batch: approve(contract_address, total), to sign before `transaction` (skip it if the allowance is already there) */
             allowance_transaction: {
                 /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */

@@ -68,7 +68,11 @@ export interface RelayConditions {
   relayerBalance: bigint;
 }
 
-/** Every EIP-3009 token in the catalog is a US-dollar stablecoin: without a feed, one token is one dollar. */
+/**
+ * A gasless token without its own `<TOKEN>/USD` feed counts at one dollar: right for USDC; for
+ * EURC (a euro is worth more than a dollar) it undervalues the payment, so the rule refuses a
+ * marginal relay sooner, never one it should refuse.
+ */
 const dollarPeg: FeedAnswer = { answer: 1n, decimals: 0 };
 
 /**

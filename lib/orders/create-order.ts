@@ -14,8 +14,16 @@ import { getAddress } from "viem";
 import { lockFiatPrice } from "@/lib/pricing/lock-price";
 import { maxBaseUnits, parseAmount } from "@/lib/money/amounts";
 import { prepareExtraMethods, type AcceptedMethod } from "./payment-methods";
-import { findOrderIdByNonce, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
+import { findOrderIdByNonce, findSanctionsListDate, insertOrderIfWalletMatches, insertOrderMethodAddresses, setAcceptedMethods } from "./queries";
+import { orderScreeningOf } from "./screening-status";
+import { serializeOrder } from "./serialize";
 import { defaultOrderLifetimeMs, type CreateOrderBody } from "./schemas";
+
+/**
+ * The sanctions list's date as the statement that inserted each new order read it (no statement
+ * more for the creation response); keyed by the order object createOrder returns.
+ */
+const listDateAtInsert = new WeakMap<PaymentOrder, string | null>();
 
 /**
  * The wallet address last seen per merchant and chain: only a guess for computing the deposit
@@ -229,6 +237,7 @@ export async function createOrder(
     }
     rememberWallet(hintKey, outcome.wallet.walletAddress);
     if (outcome.order) {
+      listDateAtInsert.set(outcome.order, outcome.listDate);
       // A quiet chain's watcher sleeps until the first deadline it knew of: a shorter window wakes it.
       if (expiresAt.getTime() - now.getTime() < quietChainBackstopMs) await kick(taskNames.watchChain(chain.slug));
       return outcome.order;
@@ -240,4 +249,13 @@ export async function createOrder(
     expectedWallet = outcome.wallet.walletAddress;
   }
   throw new Error(`The ${chain.slug} wallet of merchant ${merchantId} kept changing while an order was created.`);
+}
+
+/**
+ * A new order as POST /api/payment-orders/ answers it: no payer yet, so screening is clear, against
+ * the list loaded when it was inserted (read again only for an order createOrder did not return).
+ */
+export async function serializeNewOrder(db: DbOrTx, order: PaymentOrder) {
+  const listDate = listDateAtInsert.has(order) ? listDateAtInsert.get(order)! : await findSanctionsListDate(db);
+  return serializeOrder(order, null, null, [], undefined, orderScreeningOf([], listDate));
 }

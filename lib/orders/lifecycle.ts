@@ -11,7 +11,7 @@ import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordOrderEvent } from "@/lib/webhooks/outbox";
 import { paidWithinTolerance } from "@/lib/pricing/convert";
 import { findHeldOrderIds } from "@/lib/screening/queries";
-import { findOrdersToEvaluate, transitionOrder } from "./queries";
+import { findOrderScreening, findOrdersToEvaluate, transitionOrder } from "./queries";
 import { serializeOrder } from "./serialize";
 import { summarizeTransfer } from "./order-transaction";
 import { orderMoney } from "./order-money";
@@ -123,10 +123,14 @@ async function applyDecision(
     const latest = transfers.filter((t) => t.counted && isLive(t)).sort((a, b) => Number(b.blockNumber - a.blockNumber) || b.logIndex - a.logIndex)[0];
     // `transfers` leaves out dropped ones: processing → pending is the reorg that took the payment back.
     const money = orderMoney(updated, transfers);
-    const data = serializeOrder(updated, latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null, sweep, [], {
-      ...money,
-      reversed: money.reversed || decision.to === "pending",
-    });
+    const data = serializeOrder(
+      updated,
+      latest ? summarizeTransfer(latest, head, decision.to === "confirmed" ? "confirmed" : undefined) : null,
+      sweep,
+      [],
+      { ...money, reversed: money.reversed || decision.to === "pending" },
+      await findOrderScreening(tx, order.id),
+    );
     await recordOrderEvent(
       tx,
       { merchantId: order.merchantId, paymentOrderId: order.id, type: eventFor[decision.to], data, webhookUrl: order.webhookUrl },

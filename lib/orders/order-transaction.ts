@@ -27,7 +27,7 @@ export async function findOrderTransactionSummary(db: DbOrTx, order: PaymentOrde
 
 /** An order view as GET /api/payment-orders/{order_id}/ answers it (and as refund webhooks carry it). */
 export function serializeOrderView(view: OrderView) {
-  const { order, transfer, head, sweep, refunds, transfers } = view;
+  const { order, transfer, head, sweep, refunds, transfers, screening } = view;
   const sweepSummary = sweep ? { status: sweep.status as OrderSweepSummary["status"], transaction_hash: sweep.txHash } : null;
-  return serializeOrder(order, transfer ? summarizeTransfer(transfer, head) : null, sweepSummary, refunds, orderMoney(order, transfers));
+  return serializeOrder(order, transfer ? summarizeTransfer(transfer, head) : null, sweepSummary, refunds, orderMoney(order, transfers), screening);
 }

@@ -267,6 +267,21 @@ export const orderJson = z.object({
     .describe(
       "A chain reorganisation took back a payment that had counted and nothing replaced it: the order is at risk (confirmed) or pending again, waiting for the payment (a payment.reorged webhook said so)",
     ),
+  screening: z
+    .object({
+      status: z
+        .enum(["clear", "flagged", "held", "released"])
+        .describe(
+          "clear: no payer of this order matched the sanctions list (or the screening provider) so far; flagged: a payer matched and your policy is `record`, so the payment goes on; held: a match holds the payment (policy `hold`: no payment.confirmed until a member releases it; `refund`: never confirmed, refund it); released: a held payment a member released. A match also sends payment.flagged",
+        ),
+      list_date: z
+        .string()
+        .nullable()
+        .describe(
+          "The publish date (YYYY-MM-DD) of the sanctions list the operator loaded, which payers are screened against; null: no list loaded, so nothing is screened against one",
+        ),
+    })
+    .describe("Sanctions screening of the order's payers (docs: /docs/screening)"),
 });
 export type OrderJsonShape = z.infer<typeof orderJson>;
 

@@ -6,6 +6,7 @@ import type { RateSource } from "@/lib/pricing/lock-price";
 import { formatAmount } from "@/lib/money/amounts";
 import { serializeAcceptedMethods, serializePaymentMethod } from "./payment-methods";
 import { serializeOrderMoney, type OrderMoney } from "./order-money";
+import type { OrderScreening } from "./screening-status";
 
 /** What an order's own columns say of its money, for an order serialized without its transfers (one just created: none yet). */
 export function moneyFromColumns(order: PaymentOrder): OrderMoney {
@@ -41,14 +42,16 @@ export interface OrderSweepSummary {
 
 /**
  * An order as POST and GET /api/payment-orders/ return it, and as webhooks carry it in `data`.
- * `transaction` is null until a transfer that counts toward the order is detected.
+ * `transaction` is null until a transfer that counts toward the order is detected. `screening` is
+ * read with the order (its view, lib/orders/queries `findOrderScreening`): every response shows it.
  */
 export function serializeOrder(
   order: PaymentOrder,
-  transaction: OrderTransactionSummary | null = null,
-  sweep: OrderSweepSummary | null = null,
-  refunds: Refund[] = [],
+  transaction: OrderTransactionSummary | null,
+  sweep: OrderSweepSummary | null,
+  refunds: Refund[],
   money: OrderMoney = moneyFromColumns(order),
+  screening: OrderScreening,
 ) {
   return {
     id: order.id,
@@ -92,6 +95,7 @@ export function serializeOrder(
     accepted_methods: serializeAcceptedMethods(order),
     payment_method: serializePaymentMethod(order),
     ...serializeOrderMoney(order, money),
+    screening: { status: screening.status, list_date: screening.list_date },
   };
 }
 export type OrderJson = ReturnType<typeof serializeOrder>;

@@ -113,6 +113,11 @@ export const payoutJson = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   contract_address: evmAddress.nullable().describe("The PayoutDisperser the batch is paid through"),
+  allowance_reset_transaction: unsignedTransaction
+    .nullable()
+    .describe(
+      "Tokens whose approve refuses to change one non-zero allowance into another (USDT reverts): approve(contract_address, 0), to sign before `allowance_transaction` when an allowance from an earlier batch is still there; null for every other token",
+    ),
   allowance_transaction: unsignedTransaction
     .nullable()
     .describe("A token batch: approve(contract_address, total), to sign before `transaction` (skip it if the allowance is already there)"),

@@ -9,11 +9,17 @@ export function isSignable(batch: Pick<PayoutBatch, "status" | "approvalRequired
   return batch.status === "approved" || (batch.status === "draft" && !batch.approvalRequired);
 }
 
-/** The transactions that pay a batch, for the merchant's wallet: the token allowance (token batches) and the batch call. */
+/**
+ * The transactions that pay a batch, for the merchant's wallet: the token allowance (token batches)
+ * and the batch call; for a token whose approve refuses to go from one non-zero allowance to another
+ * (USDT: `approveFromZero` in the catalog), also approve(contract, 0) to sign first when an allowance
+ * left from an earlier batch stands.
+ */
 export function payoutTransactions(batch: PayoutBatch, legs: PayoutLeg[]) {
   const chain = findBlockchainById(batch.blockchainId);
   const contract = chain ? disperserAddress(chain) : null;
-  if (!chain || !contract || !isSignable(batch)) return { contract, allowance: null, transaction: null };
+  if (!chain || !contract || !isSignable(batch)) return { contract, allowanceReset: null, allowance: null, transaction: null };
+  const token = batch.tokenAddress ? chain.tokens.find((t) => t.address?.toLowerCase() === batch.tokenAddress!.toLowerCase()) : undefined;
   const call = batchCallData({
     id: batch.id,
     tokenAddress: batch.tokenAddress,
@@ -21,6 +27,10 @@ export function payoutTransactions(batch: PayoutBatch, legs: PayoutLeg[]) {
   });
   return {
     contract,
+    allowanceReset:
+      batch.tokenAddress && token?.approveFromZero
+        ? { to: batch.tokenAddress, data: allowanceCallData(contract, 0n), value: "0", chainId: chain.chainId }
+        : null,
     allowance: batch.tokenAddress
       ? { to: batch.tokenAddress, data: allowanceCallData(contract, BigInt(batch.totalAmount)), value: "0", chainId: chain.chainId }
       : null,
@@ -44,7 +54,7 @@ export function serializePayoutLeg(leg: PayoutLeg, decimals: number) {
 /** A batch as every payouts endpoint, the webhooks and the dashboard show it. */
 export function serializePayout(batch: PayoutBatch, legs: PayoutLeg[]) {
   const chain = findBlockchainById(batch.blockchainId);
-  const { contract, allowance, transaction } = payoutTransactions(batch, legs);
+  const { contract, allowanceReset, allowance, transaction } = payoutTransactions(batch, legs);
   return {
     id: batch.id,
     blockchain: chain?.slug ?? String(batch.blockchainId),
@@ -71,6 +81,7 @@ export function serializePayout(batch: PayoutBatch, legs: PayoutLeg[]) {
     created_at: batch.createdAt.toISOString(),
     updated_at: batch.updatedAt.toISOString(),
     contract_address: contract,
+    allowance_reset_transaction: allowanceReset,
     allowance_transaction: allowance,
     transaction,
     legs: legs.map((leg) => serializePayoutLeg(leg, batch.decimals)),

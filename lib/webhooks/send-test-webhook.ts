@@ -106,7 +106,9 @@ export function sampleOrderData(type: OrderEventType, now: Date) {
         },
       ]
     : [];
-  return serializeOrder(order, transaction, null, refunds);
+  // A sample's screening: a flagged sample is held (the default policy), against a list published today.
+  const screening = { status: type === "payment.flagged" ? ("held" as const) : ("clear" as const), list_date: now.toISOString().slice(0, 10) };
+  return serializeOrder(order, transaction, null, refunds, undefined, screening);
 }
 
 /** A made-up invoice in the state the event reports, shaped like GET /api/invoices/{id}/ (lib/invoices/invoices.ts serializeInvoice). */

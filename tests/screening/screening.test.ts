@@ -52,6 +52,14 @@ const eventsOf = async (merchant: TestMerchant, orderId: string) => {
   return (res.body.results as { event: string; sequence: number }[]).sort((a, b) => a.sequence - b.sequence).map((e) => e.event);
 };
 
+/** What each event of the order carried of its screening (`data.screening.status`), in order. */
+const screeningInEvents = async (merchant: TestMerchant, orderId: string) => {
+  const res = await call(listEvents, "GET", "/api/events/", { token: merchant.access, query: { order_id: orderId } });
+  return (res.body.results as { event: string; sequence: number; data: { screening: { status: string; list_date: string | null } } }[])
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => `${e.event}:${e.data.screening.status}:${e.data.screening.list_date}`);
+};
+
 /** A USDC order on base paid in full by `payer` (minted to it first), seen and one block deep. */
 async function paidBy(merchant: TestMerchant, payer: { address: Address; privateKey: Hex }) {
   const order = await createOrder(merchant, { blockchain: "base", amount: "10", currency: "USDC" });
@@ -122,9 +130,15 @@ describe("payers", () => {
     await loadSanctionsList(testDb.db, sample);
     const merchant = await merchantWithWallet();
     const order = await paidBy(merchant, listedPayer);
+    // The creation response: no payer yet, against the list loaded (read by the insert statement itself).
+    expect(order.screening).toEqual({ status: "clear", list_date: "2026-11-20" });
     await tick();
     // Flagged as the transfer is recorded, before the lifecycle judges the order.
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "processing", amount_received: "10" });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({
+      status: "processing",
+      amount_received: "10",
+      screening: { status: "held", list_date: "2026-11-20" },
+    });
     expect(await eventsOf(merchant, order.order_id)).toEqual(["payment.flagged", "payment.pending"]);
 
     const overview = await loadScreeningOverview(testDb.db, merchant.id);
@@ -145,8 +159,14 @@ describe("payers", () => {
     expect(await releaseHeldPaymentAction({ order_id: order.order_id })).toMatchObject({ ok: false, error: { code: "CONFLICT" } });
     await tick();
     await tick();
-    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed" });
+    expect(await fetchOrder(merchant, order.order_id)).toMatchObject({ status: "confirmed", screening: { status: "released", list_date: "2026-11-20" } });
     expect(await eventsOf(merchant, order.order_id)).toEqual(["payment.flagged", "payment.pending", "payment.confirmed"]);
+    // The webhooks carry it too: held while held, released in the one payment.confirmed.
+    expect(await screeningInEvents(merchant, order.order_id)).toEqual([
+      "payment.flagged:held:2026-11-20",
+      "payment.pending:held:2026-11-20",
+      "payment.confirmed:released:2026-11-20",
+    ]);
     expect((await loadScreeningOverview(testDb.db, merchant.id)).held).toEqual([]);
     const audit = await listAuditEntries(testDb.db, merchant.id, {}, { limit: 10, offset: 0 });
     expect(audit.rows.find((e) => e.action === "screening.payment_released")).toMatchObject({
@@ -166,6 +186,8 @@ describe("payers", () => {
     expect((await fetchOrder(merchant, flagged.order_id)).status).toBe("confirmed");
     expect(await eventsOf(merchant, flagged.order_id)).toEqual(["payment.flagged", "payment.pending", "payment.confirmed"]);
     expect(await eventsOf(merchant, clean.order_id)).toEqual(["payment.pending", "payment.confirmed"]);
+    expect((await fetchOrder(merchant, flagged.order_id)).screening).toEqual({ status: "flagged", list_date: "2026-11-20" });
+    expect((await fetchOrder(merchant, clean.order_id)).screening).toEqual({ status: "clear", list_date: "2026-11-20" });
     expect((await loadScreeningOverview(testDb.db, merchant.id)).held).toEqual([]);
   });
 

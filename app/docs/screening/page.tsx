@@ -33,6 +33,14 @@ export default function ScreeningGuidePage() {
         does not hold.
       </p>
 
+      <h2>What your orders show</h2>
+      <p>
+        Every payment order (<code>GET /api/payment-orders/{"{order_id}"}/</code>, the creation response and every order webhook) carries <code>screening</code>
+        : its <code>status</code> is <code>clear</code> (no payer matched so far), <code>flagged</code> (a payer matched and your policy is <code>record</code>
+        ), <code>held</code> (a match holds the payment) or <code>released</code> (a held payment a member released), and <code>list_date</code> is the publish
+        date of the list loaded now (<code>null</code> while no list is loaded: nothing is then screened against one).
+      </p>
+
       <h2>What happens to a payment from a listed address</h2>
       <p>
         You get a <code>payment.flagged</code> webhook, and your store&apos;s policy (dashboard › Screening, owners and admins) decides the rest:
@@ -66,13 +74,17 @@ export default function ScreeningGuidePage() {
       <h2>Currencies you take</h2>
       <p>
         The Currencies page of the dashboard lists each chain&apos;s currencies with their contract address, decimals and whether the payment page offers
-        gasless payment for them (only tokens with EIP-3009, such as USDC). Owners and admins switch a currency off on one chain: new orders, accepted methods
-        and payment links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made keep their currency.
+        gasless payment for them (only tokens with EIP-3009: Circle&apos;s USDC and EURC). On live networks each chain offers its native coin and USDC, and
+        Ethereum and Base also EURC (Circle&apos;s euro token), each address taken from Circle&apos;s own list. USDT and DAI are not offered on live networks
+        yet: a token goes live only once its address and decimals are read in its issuer&apos;s own documentation. EURC orders are priced in EURC, or in fiat
+        where the operator configured a EURC/USD price feed. Owners and admins switch a currency off on one chain: new orders, accepted methods and payment
+        links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made keep their currency.
       </p>
       <p>
         USDT&apos;s contract differs from other tokens: its <code>transfer</code> and <code>approve</code> return nothing, <code>approve</code> only works from
         a zero allowance, and Tether can blocklist addresses and switch on a transfer fee (a fee would make the amount that arrives smaller than the amount
-        sent). The sandbox&apos;s USDT behaves the same way, so you can try it there.
+        sent). The sandbox&apos;s USDT behaves the same way, so you can try it there. For a USDT payout, a batch also carries{" "}
+        <code>allowance_reset_transaction</code> (an approve of 0), which the dashboard sends first when an earlier allowance still stands.
       </p>
     </main>
   );

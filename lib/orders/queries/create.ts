@@ -5,6 +5,7 @@ import {
   merchantWallets,
   orderMethodAddresses,
   paymentOrders,
+  sanctionsListLoads,
   type NewPaymentOrder,
   type PaymentOrder,
 } from "@/lib/db/schema";
@@ -24,6 +25,8 @@ export interface OrderInsertOutcome {
   order: PaymentOrder | null;
   /** The store switched the order's currency off on its chain (lib/tokens): nothing was inserted. */
   tokenDisabled: boolean;
+  /** The publish date of the sanctions list loaded now (the new order's `screening.list_date`); null: none loaded. */
+  listDate: string | null;
 }
 
 const p = sql.placeholder;
@@ -67,7 +70,8 @@ const insertOrder = preparedStatement(
       on conflict (merchant_id, nonce) do nothing
       returning *
     )
-    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, off.token_off as w_token_off, ins.*
+    select w.wallet_address as w_wallet_address, w.is_active as w_is_active, off.token_off as w_token_off,
+      (select l.published_on from ${sanctionsListLoads} l order by l.id desc limit 1) as w_list_date, ins.*
     from (select 1) as one left join w on true left join off on true left join ins on true`,
 );
 
@@ -109,6 +113,7 @@ export async function insertOrderIfWalletMatches(db: DbOrTx, draft: OrderDraft, 
     wallet: row?.w_wallet_address != null ? { walletAddress: String(row.w_wallet_address), isActive: row.w_is_active === true } : null,
     order: row?.id != null ? tableRowOf(paymentOrders, row) : null,
     tokenDisabled: row?.w_token_off === true,
+    listDate: row?.w_list_date != null ? String(row.w_list_date) : null,
   };
 }
 

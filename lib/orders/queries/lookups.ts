@@ -1,8 +1,21 @@
 import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
-import { chainCursors, merchants, paymentOrders, refunds, sweeps, transactions, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import {
+  chainCursors,
+  merchants,
+  paymentOrders,
+  refunds,
+  sanctionsListLoads,
+  screeningFlags,
+  sweeps,
+  transactions,
+  type PaymentOrder,
+  type Refund,
+  type Transaction,
+} from "@/lib/db/schema";
 import { withCachedPlans } from "@/lib/db/client";
 import type { DbOrTx } from "@/lib/db/types";
 import type { MoneyTransfer } from "../order-money";
+import { orderScreeningOf, type OrderScreening } from "../screening-status";
 
 /** One of the merchant's orders by public order id or by numeric id. */
 export async function findMerchantOrder(db: DbOrTx, merchantId: number, key: { orderId: string } | { id: number }): Promise<PaymentOrder | null> {
@@ -50,6 +63,46 @@ export interface OrderView {
   refunds: Refund[];
   /** Every transfer to the order, dropped ones included, in block order: what arrived and what counted (./order-money.ts). */
   transfers: MoneyTransfer[];
+  /** Whether a payer matched the sanctions list and what became of it, and the list's date. */
+  screening: OrderScreening;
+}
+
+/** The statuses of the order's screening flags (held, recorded, released) as one JSON array, in the same statement. */
+const screeningOfOrder = sql<unknown>`(select coalesce(json_agg(distinct f.status), '[]'::json)
+  from ${screeningFlags} f where f.payment_order_id = ${paymentOrders.id})`;
+
+/** The publish date of the sanctions list loaded last (deployment-wide), in the same statement. */
+const latestListDate = sql<string | null>`(select l.published_on from ${sanctionsListLoads} l order by l.id desc limit 1)`;
+
+function jsonStrings(value: unknown): string[] {
+  return (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as string[];
+}
+
+/** The publish date of the sanctions list loaded last; null: none loaded. */
+export async function findSanctionsListDate(db: DbOrTx): Promise<string | null> {
+  const [load] = await db.select({ publishedOn: sanctionsListLoads.publishedOn }).from(sanctionsListLoads).orderBy(desc(sanctionsListLoads.id)).limit(1);
+  return load?.publishedOn ?? null;
+}
+
+/** Each order's screening (./screening-status.ts), for orders serialized outside an order view: two statements for any number. */
+export async function findOrdersScreening(db: DbOrTx, orderIds: number[]): Promise<Map<number, OrderScreening>> {
+  const [flags, listDate] = await Promise.all([
+    orderIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectDistinct({ orderId: screeningFlags.paymentOrderId, status: screeningFlags.status })
+          .from(screeningFlags)
+          .where(inArray(screeningFlags.paymentOrderId, orderIds)),
+    findSanctionsListDate(db),
+  ]);
+  const statuses = new Map<number, string[]>();
+  for (const f of flags) statuses.set(f.orderId, [...(statuses.get(f.orderId) ?? []), f.status]);
+  return new Map(orderIds.map((id) => [id, orderScreeningOf(statuses.get(id) ?? [], listDate)]));
+}
+
+/** One order's screening (the lifecycle's webhooks, a new order's response). */
+export async function findOrderScreening(db: DbOrTx, orderId: number): Promise<OrderScreening> {
+  return (await findOrdersScreening(db, [orderId])).get(orderId)!;
 }
 
 /** Every transfer to the order as one JSON array in the same statement; amounts as text. */
@@ -108,6 +161,8 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
       sweepTxHash: sweeps.txHash,
       refunds: refundsOfOrder,
       transfers: transfersOfOrder,
+      screening: screeningOfOrder,
+      listDate: latestListDate,
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
@@ -155,6 +210,7 @@ function toOrderView(row: OrderViewRow | undefined): OrderView | null {
     sweep: row.sweepStatus != null ? { status: row.sweepStatus, txHash: row.sweepTxHash ?? null } : null,
     refunds: refundsFromJson(row.refunds),
     transfers: transfersFromJson(row.transfers),
+    screening: orderScreeningOf(jsonStrings(row.screening), row.listDate ?? null),
   };
 }
 

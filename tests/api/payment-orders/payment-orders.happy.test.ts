@@ -70,6 +70,8 @@ describe("POST /api/payment-orders/", () => {
       at_risk: false,
       at_risk_reason: null,
       at_risk_since: null,
+      // No payer yet (the list's date is whatever list this database holds).
+      screening: expect.objectContaining({ status: "clear" }),
       // One method, as created (issue 27); null until money counts.
       accepted_methods: [{ blockchain: "base", currency: "USDC", amount: "10.5", rate: null, receiving_address: order.receiving_address }],
       payment_method: null,

@@ -40,7 +40,10 @@ describe("network catalog in live mode", () => {
     });
     for (const chain of chains) {
       expect(chain.tokens[0]).toEqual({ symbol: chain.nativeCurrency.symbol, address: null, decimals: 18, eip3009: null });
-      expect(chain.tokens).toHaveLength(2);
+      // The native coin and USDC; Circle's EURC too where Circle issues it (tests/tokens/live-token-sources.test.ts holds each to its source).
+      expect(chain.tokens.map((t) => t.symbol)).toEqual(
+        ["ethereum", "base"].includes(chain.slug) ? [chain.nativeCurrency.symbol, "USDC", "EURC"] : [chain.nativeCurrency.symbol, "USDC"],
+      );
       expect(chain.isDevnet).toBe(false);
       expect(chain.defaultConfirmations).toBeGreaterThanOrEqual(10);
       // Live networks have no factory until one is deployed and configured.
@@ -104,7 +107,7 @@ describe("network catalog in sandbox mode", () => {
       expect(chain.tokens).toEqual([
         { symbol: chain.nativeCurrency.symbol, address: null, decimals: 18, eip3009: null },
         { symbol: "USDC", address: catalog.devnetContracts.USDC, decimals: 6, eip3009: { name: "USD Coin", version: "2" } },
-        { symbol: "USDT", address: catalog.devnetContracts.USDT, decimals: 6, eip3009: null },
+        { symbol: "USDT", address: catalog.devnetContracts.USDT, decimals: 6, eip3009: null, approveFromZero: true },
       ]);
     }
     expect(catalog.findBlockchainById(2)?.slug).toBe("base");

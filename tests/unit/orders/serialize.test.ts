@@ -45,7 +45,14 @@ const row: PaymentOrder = {
 
 describe("serializeOrder", () => {
   test("turns a row into the spec's order, with an optional transaction summary", () => {
-    const json = serializeOrder(row, { transaction_hash: `0x${"ab".repeat(32)}`, block_number: 1234, confirmations: 5, status: "confirmed" });
+    const json = serializeOrder(
+      row,
+      { transaction_hash: `0x${"ab".repeat(32)}`, block_number: 1234, confirmations: 5, status: "confirmed" },
+      null,
+      [],
+      undefined,
+      { status: "clear", list_date: "2030-01-01" },
+    );
     expect(json).toEqual({
       id: 12,
       order_id: "ORD-abcdefghijklmnop",
@@ -88,13 +95,17 @@ describe("serializeOrder", () => {
       amount_counted: "11",
       not_counted: [],
       payment_reversed: false,
+      screening: { status: "clear", list_date: "2030-01-01" },
     });
     // Never leaks internal deposit details.
     expect(JSON.stringify(json)).not.toContain(row.depositSalt);
   });
 
   test("confirmed_at and transaction are null unless confirmed / detected; failure_reason shows", () => {
-    const json = serializeOrder({ ...row, status: "failed", failureReason: "underpaid", amountReceived: "1" });
+    const json = serializeOrder({ ...row, status: "failed", failureReason: "underpaid", amountReceived: "1" }, null, null, [], undefined, {
+      status: "clear",
+      list_date: null,
+    });
     expect(json.confirmed_at).toBeNull();
     expect(json.transaction).toBeNull();
     expect(json.failure_reason).toBe("underpaid");

@@ -3,10 +3,9 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { createOrder } from "@/lib/orders/create-order";
+import { createOrder, serializeNewOrder } from "@/lib/orders/create-order";
 import { qrSvg } from "@/lib/orders/qr-code";
 import { createOrderBody } from "@/lib/orders/schemas";
-import { serializeOrder } from "@/lib/orders/serialize";
 
 /**
  * An order from the dashboard form: empty fields are left out, the price goes to `amount` or, with
@@ -28,7 +27,7 @@ const orderFromForm = (o: unknown) => {
 export const createOrderAction = authedAction(
   z.preprocess(orderFromForm, createOrderBody),
   async (input, { db, merchantId }) => {
-    const order = serializeOrder(await createOrder(db, merchantId, input));
+    const order = await serializeNewOrder(db, await createOrder(db, merchantId, input));
     return {
       order_id: order.order_id,
       amount: order.amount,

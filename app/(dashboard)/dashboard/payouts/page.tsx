@@ -68,7 +68,13 @@ export default async function PayoutsPage() {
             <ActionForm action={approvePayoutAction} hiddenFields={{ id: b.id }} submitLabel="Approve" small label={`Approve batch ${b.id}`} />
           ) : null}
           {canCreate && b.transaction && (b.status === "draft" || b.status === "approved") ? (
-            <SignPayoutButton batchId={b.id} allowance={b.allowance_transaction} transaction={b.transaction} report={reportPayoutTransactionAction} />
+            <SignPayoutButton
+              batchId={b.id}
+              allowanceReset={b.allowance_reset_transaction}
+              allowance={b.allowance_transaction}
+              transaction={b.transaction}
+              report={reportPayoutTransactionAction}
+            />
           ) : null}
           {canCreate && (b.status === "draft" || b.status === "approved") ? (
             <ActionForm

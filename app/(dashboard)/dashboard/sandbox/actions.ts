@@ -3,9 +3,8 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { createOrder } from "@/lib/orders/create-order";
+import { createOrder, serializeNewOrder } from "@/lib/orders/create-order";
 import { createOrderBody } from "@/lib/orders/schemas";
-import { serializeOrder } from "@/lib/orders/serialize";
 import { dripFaucet, mine, payOrder, reorg } from "@/lib/sandbox/sandbox-tools";
 import { faucetBody, mineBody, payOrderBody, reorgBody } from "@/lib/sandbox/schemas";
 
@@ -25,7 +24,7 @@ const orderFromForm = (o: unknown) => {
 export const createTestOrderAction = authedAction(
   z.preprocess(orderFromForm, createOrderBody),
   async (input, { db, merchantId }) => {
-    const order = serializeOrder(await createOrder(db, merchantId, input));
+    const order = await serializeNewOrder(db, await createOrder(db, merchantId, input));
     return {
       order_id: order.order_id,
       amount: order.amount,
