@@ -56,7 +56,7 @@ export async function listCharges(db: DbOrTx, merchantId: number, subscriptionRo
 }
 
 /** Mined charges on a chain still under watch: every pending one, and confirmed ones mined at or above `since`. */
-export async function findChargesToTrack(db: DbOrTx, blockchainId: number, since: bigint): Promise<SubscriptionCharge[]> {
+export async function findChargesToTrack(db: DbOrTx, blockchainId: number, since: bigint, limit = 500): Promise<SubscriptionCharge[]> {
   return db
     .select()
     .from(subscriptionCharges)
@@ -66,5 +66,6 @@ export async function findChargesToTrack(db: DbOrTx, blockchainId: number, since
         or(eq(subscriptionCharges.status, "pending"), and(eq(subscriptionCharges.status, "confirmed"), gte(subscriptionCharges.blockNumber, since))),
       ),
     )
-    .orderBy(asc(subscriptionCharges.id));
+    .orderBy(asc(subscriptionCharges.id))
+    .limit(limit);
 }

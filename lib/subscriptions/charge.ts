@@ -83,7 +83,7 @@ export async function chargeDueSubscriptions(db: DbOrTx, chain: Blockchain): Pro
   if (
     (await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 &&
     (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0 &&
-    (await findChargesToTrack(db, chain.id, 0n)).length === 0
+    (await findChargesToTrack(db, chain.id, 0n, 1)).length === 0
   )
     return result;
   const client = chainClient(chain);

@@ -52,7 +52,7 @@ afterAll(async () => {
 
 test(
   "kill -9 between a subscription charge's broadcast and its receipt: after the restart one charge is recorded, with the transaction mined, and the chain holds one",
-  { timeout: 300_000 },
+  { timeout: 480_000 },
   async () => {
     const chain = createPublicClient({ chain: devnetChain, transport: viemHttp(devnet.rpcUrl), pollingInterval: 50 });
     const miner = createTestClient({ mode: "hardhat", chain: devnetChain, transport: viemHttp(devnet.rpcUrl) });
@@ -117,7 +117,7 @@ test(
       await waitFor(
         "the charge broadcast",
         async () => (await chain.getTransactionCount({ address: devnetSweeper.address, blockTag: "pending" })) > deployed,
-        90_000,
+        150_000,
         100,
       );
       const victim = server!;
@@ -142,7 +142,7 @@ test(
         const seen = (await api("GET", `/api/subscriptions/${sub.id}/`)).body.data;
         return seen?.charges?.some((c: { status: string }) => c.status === "pending" || c.status === "confirmed") ? seen : null;
       },
-      120_000,
+      150_000,
       250,
     );
     // Another run after the restart neither sends nor records it again.
@@ -153,7 +153,7 @@ test(
         const seen = (await api("GET", `/api/subscriptions/${sub.id}/`)).body.data;
         return seen?.charges?.[0]?.status === "confirmed" ? seen : null;
       },
-      120_000,
+      150_000,
       250,
     );
 
