@@ -2597,6 +2597,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.charge_reorged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.charge_reorged
+         * @description A chain reorganisation took away a charge's transaction: its charge reads `reorged` in `charges`, `data.periods_charged` no longer counts it, and the gateway charges the period again while it runs (a `subscription.charged` follows). Do not count that period as paid until then.
+         *
+         *     POSTed to every active endpoint subscribed to `subscription.charge_reorged` (signed with the endpoint's secret) and to the order's `webhook_url` if it has one (signed with the account's webhook secret). Answer any 2xx to acknowledge; anything else is retried with exponential backoff for about three days. Delivery is at least once: de-duplicate on `id` (or `webhook-id`).
+         */
+        post: operations["webhookSubscriptionCharge_reorged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.sent": {
         parameters: {
             query?: never;
@@ -3710,7 +3732,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "subscription.charge_reorged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3730,7 +3752,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "subscription.charge_reorged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -3752,7 +3774,7 @@ export interface components {
             id: number;
             url: string;
             /** @description Subscribed event types; empty = all */
-            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
+            events: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "subscription.charge_reorged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
             description: string | null;
             is_active: boolean;
             /** @description Why delivery stopped on its own (e.g. the receiver answered 410 Gone); null otherwise */
@@ -4098,13 +4120,54 @@ export interface components {
             updated_at: string;
             /** @description One subscription's GET only: oldest first */
             history?: {
-                /** @description created, charged, payment_failed, past_due, paused, resumed, canceled, ended */
+                /** @description created, charged, charge_reorged, payment_failed, past_due, paused, resumed, canceled, ended */
                 kind: string;
                 /** @enum {string} */
                 status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "ended";
                 detail: {
                     [key: string]: unknown;
                 } | null;
+                /**
+                 * Format: date-time
+                 * @example 2030-01-01T12:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /** @description One subscription's GET only: each period's charge and its transfer, oldest first */
+            charges?: {
+                /** @description The contract's period index, from 0 */
+                period: number;
+                /**
+                 * @description sending: its transaction is on its way; pending: mined, counting confirmations; confirmed: at the merchant wallet's threshold; failed: the transaction reverted; reorged: a chain reorganisation took it away (the period is charged again while it runs)
+                 * @enum {string}
+                 */
+                status: "sending" | "pending" | "confirmed" | "failed" | "reorged";
+                /**
+                 * @description Token units moved from the customer's wallet to the merchant's
+                 * @example 10.5
+                 */
+                amount: string;
+                currency: string;
+                /** @description Fiat plans: the price converted for this period */
+                price_amount: string | null;
+                price_currency: string | null;
+                /** @description Fiat plans: price-currency units per token, locked for this charge */
+                rate: string | null;
+                /** @description Fiat plans: the price feed answers the rate came from */
+                rate_source: {
+                    [key: string]: unknown;
+                }[] | null;
+                /** @description Fiat plans: when the rate was read (chain time) */
+                rated_at: string | null;
+                transaction_hash: string | null;
+                block_number: number | null;
+                /** @description As last counted by the engine */
+                confirmations: number;
+                /** @description The merchant wallet's threshold when the period was charged */
+                confirmation_threshold: number;
+                gas_used: string | null;
+                confirmed_at: string | null;
+                reorged_at: string | null;
                 /**
                  * Format: date-time
                  * @example 2030-01-01T12:00:00.000Z
@@ -19933,7 +19996,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "subscription.charge_reorged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -20259,7 +20322,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to receive; an empty list (the default) subscribes to all of them */
-                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
+                    events?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.confirmed" | "payment.reorged" | "payment.flagged" | "payout.created" | "payout.approved" | "payout.sent" | "payout.confirmed" | "payout.failed" | "subscription.created" | "subscription.charged" | "subscription.payment_failed" | "subscription.past_due" | "subscription.canceled" | "subscription.charge_reorged" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.voided")[];
                     /** @description A note for yourself, e.g. 'order fulfilment service' */
                     description?: string | null;
                     /** @description Inactive endpoints receive nothing; defaults to true */
@@ -21780,6 +21843,55 @@ export interface operations {
                     id: string;
                     /** @constant */
                     event: "subscription.canceled";
+                    /** Format: date-time */
+                    created_at: string;
+                    /** @description The entry's place in the subscription's history: apply a subscription's events by it */
+                    sequence: number;
+                    /** @description The subscription as GET /api/subscriptions/{id}/ returns it after the change (without history) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within the timeout) is retried; 410 Gone disables the endpoint. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionCharge_reorged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the exact body bytes, keyed with the whole secret string (`whsec_…`) */
+                "x-webhook-signature": string;
+                /** @description Standard Webhooks message id (msg_…): the same on every retry of one delivery */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; reject if more than 5 minutes off */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part after `whsec_`; two signatures during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (evt_…): the same on every delivery and retry of this event */
+                    id: string;
+                    /** @constant */
+                    event: "subscription.charge_reorged";
                     /** Format: date-time */
                     created_at: string;
                     /** @description The entry's place in the subscription's history: apply a subscription's events by it */

@@ -368,6 +368,8 @@ const webhookDescriptions: Record<(typeof webhookEventTypes)[number], string> = 
   "subscription.past_due":
     "The grace days passed without a successful charge: the subscription is `past_due`, still retried until the plan's past-due days pass.",
   "subscription.canceled": "The subscription is `canceled` (by you, or after its past-due days); nothing more is charged.",
+  "subscription.charge_reorged":
+    "A chain reorganisation took away a charge's transaction: its charge reads `reorged` in `charges`, `data.periods_charged` no longer counts it, and the gateway charges the period again while it runs (a `subscription.charged` follows). Do not count that period as paid until then.",
   "invoice.sent":
     "An invoice was mailed to its client for the first time: `data` is the invoice (GET /api/invoices/{id}/), status `sent`. Carries no `sequence` (an invoice is no order).",
   "invoice.paid": "Payments confirmed on chain add up to the invoice's total: status `paid`, `paid_at` set.",

@@ -1,20 +1,47 @@
 import "server-only";
-import { BaseError, ContractFunctionRevertedError, createWalletClient, erc20Abi, http, parseSignature, type Address, type Hex } from "viem";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  parseSignature,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { chainClient, viemChain } from "@/lib/chains/clients";
 import { subscriptionFactoryArtifact, subscriptionPullArtifact } from "@/lib/chains/contract-artifacts";
 import { termsArgument } from "@/lib/chains/subscription-pull";
 import { sweeperKey } from "@/lib/chains/sweeper";
-import type { Subscription, SubscriptionStatus } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/types";
+import { canonicalHashes, isReorgedOut } from "@/lib/chains/block-check";
+import { findSentFor } from "@/lib/chains/sent-transaction-queries";
+import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError } from "@/lib/chains/tx-sender";
+import type { Subscription, SubscriptionCharge, SubscriptionStatus } from "@/lib/db/schema";
+import { subscriptionStatuses } from "@/lib/db/schema";
+import type { Db, DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { lockFiatPrice, type LockedPrice } from "@/lib/pricing/lock-price";
+import { findWalletForChain } from "@/lib/wallets/queries";
+import { findChargesToTrack, findLiveCharge, insertCharge, markChargeStatus, updateCharge } from "./charge-queries";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
-import { claimSubscription, findChainCancelsDue, findDueSubscriptions, markChainCanceled, transitionSubscription } from "./queries";
+import {
+  claimSubscription,
+  findChainCancelsDue,
+  findDueSubscriptions,
+  findMerchantSubscriptionById,
+  markChainCanceled,
+  transitionSubscription,
+} from "./queries";
 import { liveStatuses, subscriptionTerms } from "./subscriptions";
 
 const dayMs = 86_400_000;
@@ -27,9 +54,19 @@ const batchSize = 50;
 export interface ChargeRunResult {
   charged: string[];
   failed: string[];
+  /** Charges that reached their confirmation threshold in this run, and charges reorged away ("SUB-…#period"). */
+  confirmed: string[];
+  reorged: string[];
 }
 
-type Due = { subscription: Subscription; planId: string; graceDays: number; pastDueDays: number };
+type Due = {
+  subscription: Subscription;
+  planId: string;
+  graceDays: number;
+  pastDueDays: number;
+  priceAmount: string | null;
+  priceCurrency: string | null;
+};
 
 /**
  * Charges every subscription on `chain` whose next attempt is due by the chain's clock (the
@@ -38,15 +75,24 @@ type Due = { subscription: Subscription; planId: string; graceDays: number; past
  * mined before a crash is recorded rather than sent again.
  */
 export async function chargeDueSubscriptions(db: DbOrTx, chain: Blockchain): Promise<ChargeRunResult> {
-  const result: ChargeRunResult = { charged: [], failed: [] };
+  const result: ChargeRunResult = { charged: [], failed: [], confirmed: [], reorged: [] };
   const key = sweeperKey(chain);
   if (!key) return result;
-  // Most chains have no subscription waiting at all: skip reading their clock.
+  // Most chains have no subscription waiting and no charge under watch: skip reading their clock.
   const farFuture = new Date("9999-12-31T00:00:00Z");
-  if ((await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 && (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0)
+  if (
+    (await findDueSubscriptions(db, chain.id, farFuture, 1)).length === 0 &&
+    (await findChainCancelsDue(db, chain.id, farFuture, 1)).length === 0 &&
+    (await findChargesToTrack(db, chain.id, 0n, 1)).length === 0
+  )
     return result;
   const client = chainClient(chain);
-  const chainNow = new Date(Number((await client.getBlock({ blockTag: "latest" })).timestamp) * 1000);
+  const block = await client.getBlock({ blockTag: "latest" });
+  const chainNow = new Date(Number(block.timestamp) * 1000);
+  // Charges mined earlier first: confirmations counted, a reorged one taken back so this run charges its period again.
+  const tracked = await trackCharges(db, chain, client, block.number!, chainNow);
+  result.confirmed.push(...tracked.confirmed);
+  result.reorged.push(...tracked.reorged);
   await cancelContracts(db, chain, key, chainNow);
   for (const due of await findDueSubscriptions(db, chain.id, chainNow, batchSize)) {
     const seen = due.subscription.nextAttemptAt!;
@@ -99,35 +145,175 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
     await client.waitForTransactionReceipt({ hash });
   }
   const onChainNext = Number(await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "nextPeriod" }));
+  const existing = await findLiveCharge(db, subscription.id, index);
+  if (existing && existing.status !== "sending") {
+    // Recorded with the subscription in one transaction: only the next attempt's time is left to set.
+    await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, {
+      status: subscription.status,
+      nextAttemptAt: nextPeriodStart(subscription, index),
+      updatedAt: chainNow,
+    });
+    return "waiting";
+  }
   if (onChainNext > index) {
     // Mined before a crash (or by the merchant): record it, never send it again.
-    await recordCharged(db, due, index, terms.maxAmountPerPeriod, null, chainNow);
+    const mined = await findChargeReceipt(db, client, pull, index, existing);
+    const charge = existing ?? (await newCharge(db, chain, due, index, terms.maxAmountPerPeriod, null, chainNow));
+    if (!charge) return "waiting";
+    await recordCharged(db, chain, due, charge, mined, chainNow);
     return "charged";
   }
+  let charge = existing;
+  if (!charge) {
+    let price: LockedPrice | null = null;
+    let amount = terms.maxAmountPerPeriod;
+    if (due.priceAmount && due.priceCurrency) {
+      // A fiat plan: this period's amount at the rate read now (by the chain's clock), never above the cap.
+      const token = chain.tokens.find((t) => t.address?.toLowerCase() === subscription.tokenAddress.toLowerCase());
+      if (!token) throw new Error(`Token ${subscription.tokenAddress} of ${subscription.subscriptionId} is not in the catalog`);
+      price = await lockFiatPrice(chain, token, due.priceAmount, due.priceCurrency, chainNow);
+      amount = price.amount;
+      if (amount > terms.maxAmountPerPeriod) {
+        await recordFailure(db, due, chainNow, "price_above_cap", { amount: amount.toString(), rate: price.rate });
+        return "failed";
+      }
+    }
+    const refused = await chargeRefused(client, wallet.account.address, pull, amount);
+    if (refused) {
+      await recordFailure(db, due, chainNow, refused);
+      return "failed";
+    }
+    charge = await newCharge(db, chain, due, index, amount, price, chainNow);
+    if (!charge) return "waiting";
+  }
+  const amount = BigInt(charge.amount);
   try {
-    const { request } = await client.simulateContract({
-      account: wallet.account,
-      address: pull,
-      abi: subscriptionPullArtifact.abi,
-      functionName: "charge",
-      args: [terms.maxAmountPerPeriod],
-    });
-    const hash = await wallet.writeContract({ ...request, chain: viemChain(chain) });
-    const receipt = await client.waitForTransactionReceipt({ hash });
+    // Recorded (sent_transactions) before it is broadcast: a restart resumes this very transaction, never a second one.
+    const { hash, receipt } = await sendManaged(
+      db as Db,
+      chain,
+      client,
+      key,
+      { purpose: chargePurpose, purposeId: charge.id },
+      async () => {
+        const refused = await chargeRefused(client, wallet.account.address, pull, amount);
+        if (refused) throw new ChargeRefused(refused);
+        const data = encodeFunctionData({ abi: subscriptionPullArtifact.abi, functionName: "charge", args: [amount] });
+        const gas = await client.estimateGas({ account: wallet.account.address, to: pull, data });
+        return { to: pull, data, gas: (gas * 12n) / 10n };
+      },
+      { replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000, waitMs: 60_000 },
+    );
     if (receipt.status === "success") {
-      await recordCharged(db, due, index, terms.maxAmountPerPeriod, hash, chainNow);
+      await recordCharged(db, chain, due, charge, { hash, receipt }, chainNow);
       return "charged";
     }
+    await updateCharge(db, charge.id, { status: "failed", txHash: hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, updatedAt: chainNow });
     await recordFailure(db, due, chainNow, "reverted");
     return "failed";
+  } catch (error) {
+    if (error instanceof TransactionStillPendingError || error instanceof FeeAboveCeilingError) {
+      // In flight (or waiting for fees): the next run resumes it.
+      await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, {
+        status: subscription.status,
+        nextAttemptAt: chainNow,
+        updatedAt: chainNow,
+      });
+      return "waiting";
+    }
+    if (error instanceof ChargeRefused) {
+      await updateCharge(db, charge.id, { status: "failed", updatedAt: chainNow });
+      await recordFailure(db, due, chainNow, error.reason);
+      return "failed";
+    }
+    throw error;
+  }
+}
+
+const chargePurpose = "subscription_charge";
+
+class ChargeRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`charge refused: ${reason}`);
+  }
+}
+
+/** Why the contract would refuse `charge(amount)` now (its error's name), or null when it would pass: a refused charge costs no gas. */
+async function chargeRefused(client: PublicClient, operator: Address, pull: Address, amount: bigint): Promise<string | null> {
+  try {
+    await client.simulateContract({ account: operator, address: pull, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [amount] });
+    return null;
   } catch (error) {
     const reverted =
       error instanceof BaseError ? (error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null) : null;
     if (!reverted) throw error;
-    await recordFailure(db, due, chainNow, reverted.data?.errorName ?? "reverted");
-    return "failed";
+    return reverted.data?.errorName ?? "reverted";
   }
 }
+
+/** The start of the period after `index`. */
+function nextPeriodStart(subscription: Subscription, index: number): Date {
+  return new Date(subscription.startsAt.getTime() + (index + 1) * subscription.periodSeconds * 1000);
+}
+
+/** Writes the period's charge (status sending) with its amount and, for a fiat plan, the rate it was converted at. */
+async function newCharge(db: DbOrTx, chain: Blockchain, due: Due, index: number, amount: bigint, price: LockedPrice | null, now: Date) {
+  const { subscription } = due;
+  const wallet = await findWalletForChain(db, subscription.merchantId, chain.id);
+  return insertCharge(db, {
+    subscriptionId: subscription.id,
+    merchantId: subscription.merchantId,
+    blockchainId: chain.id,
+    period: index,
+    status: "sending",
+    amount: amount.toString(),
+    priceAmount: price?.priceAmount ?? null,
+    priceCurrency: price?.priceCurrency ?? null,
+    rate: price?.rate ?? null,
+    rateSource: price?.rateSource ?? null,
+    ratedAt: price ? now : null,
+    confirmationThreshold: wallet?.confirmationThreshold ?? chain.defaultConfirmations,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+type Mined = { hash: Hex; receipt: TransactionReceipt } | null;
+
+/**
+ * The transaction that charged `index` on the contract: one this gateway sent for the charge
+ * (sent_transactions), else the contract's `Charged` event for the period (a charge sent by the
+ * merchant, or before charges were recorded). Null when neither is found (the charge is still
+ * recorded, without a transaction).
+ */
+async function findChargeReceipt(db: DbOrTx, client: PublicClient, pull: Address, index: number, charge: SubscriptionCharge | null): Promise<Mined> {
+  if (charge) {
+    for (const sent of await findSentFor(db, chargePurpose, charge.id)) {
+      const receipt = await client.getTransactionReceipt({ hash: sent.hash as Hex }).catch(() => null);
+      if (receipt?.status === "success") return { hash: sent.hash as Hex, receipt };
+    }
+  }
+  try {
+    const head = await client.getBlockNumber();
+    const logs = await client.getContractEvents({
+      address: pull,
+      abi: subscriptionPullArtifact.abi,
+      eventName: "Charged",
+      args: { periodIndex: BigInt(index) },
+      fromBlock: head > chargeLogLookback ? head - chargeLogLookback : 0n,
+      toBlock: head,
+    });
+    const log = logs.at(-1);
+    if (!log?.transactionHash) return null;
+    return { hash: log.transactionHash, receipt: await client.getTransactionReceipt({ hash: log.transactionHash }) };
+  } catch (error) {
+    log.warn("looking up a subscription charge's transaction failed", { pull, period: index, error: String(error) });
+    return null;
+  }
+}
+
+/** How far back the Charged event of a charge mined without this gateway's record is looked for. */
+const chargeLogLookback = 9_000n;
 
 function deployFactoryAddress(subscription: Subscription, chain: Blockchain): Address {
   const factory = subscriptionFactoryFor(chain);
@@ -143,27 +329,62 @@ async function moveTo(
   detail: Record<string, unknown> | null,
   now: Date,
   values: Partial<Subscription> = {},
+  alongside?: (tx: DbOrTx) => Promise<unknown>,
 ) {
   const { subscription } = due;
   let queued = false;
   const updated = await db.transaction(async (tx) => {
     const row = await transitionSubscription(tx, subscription.merchantId, subscription.id, liveStatuses, { status, updatedAt: now, ...values });
     if (row) queued = await recordSubscriptionHistory(tx, row, due.planId, kind, detail, now);
+    // The charge is a fact of the chain: recorded even when the subscription changed meanwhile.
+    if (alongside) await alongside(tx);
     return row;
   });
   if (queued) await notifyDeliveriesDue();
   return updated;
 }
 
-async function recordCharged(db: DbOrTx, due: Due, index: number, amount: bigint, txHash: Hex | null, now: Date) {
+/**
+ * A mined charge: its transfer (hash, block, confirmations against the merchant wallet's
+ * threshold) on the charge, `charged` in the history and the webhook, the subscription active with
+ * its next attempt at the next period's start, all in one transaction.
+ */
+async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: SubscriptionCharge, mined: Mined, now: Date) {
   const { subscription } = due;
-  const next = new Date(subscription.startsAt.getTime() + (index + 1) * subscription.periodSeconds * 1000);
-  await moveTo(db, due, "active", "charged", { period: index, amount: amount.toString(), tx_hash: txHash }, now, {
-    nextPeriod: index + 1,
-    periodsCharged: subscription.periodsCharged + 1,
-    failingSince: null,
-    nextAttemptAt: next,
-  });
+  const index = charge.period;
+  const head = mined ? await chainClient(chain).getBlockNumber() : 0n;
+  const confirmations = mined ? Number(head - mined.receipt.blockNumber + 1n) : 0;
+  const confirmed = mined ? confirmations >= charge.confirmationThreshold : true;
+  await moveTo(
+    db,
+    due,
+    "active",
+    "charged",
+    {
+      period: index,
+      amount: charge.amount,
+      tx_hash: mined?.hash ?? null,
+      ...(charge.rate ? { price_amount: charge.priceAmount, price_currency: charge.priceCurrency, rate: charge.rate } : {}),
+    },
+    now,
+    {
+      nextPeriod: index + 1,
+      periodsCharged: subscription.periodsCharged + 1,
+      failingSince: null,
+      nextAttemptAt: nextPeriodStart(subscription, index),
+    },
+    (tx) =>
+      updateCharge(tx, charge.id, {
+        status: confirmed ? "confirmed" : "pending",
+        txHash: mined?.hash ?? null,
+        blockNumber: mined?.receipt.blockNumber ?? null,
+        blockHash: mined?.receipt.blockHash ?? null,
+        gasUsed: mined?.receipt.gasUsed ?? null,
+        confirmations,
+        confirmedAt: confirmed ? now : null,
+        updatedAt: now,
+      }),
+  );
 }
 
 /**
@@ -171,14 +392,14 @@ async function recordCharged(db: DbOrTx, due: Due, index: number, amount: bigint
  * every `chargeRetryMs`; past due once the plan's grace days have passed since then; canceled once
  * its past-due days have passed too.
  */
-async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
+async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string, extra: Record<string, unknown> = {}) {
   const { subscription } = due;
   const since = subscription.failingSince ?? now;
   const pastDueAt = since.getTime() + due.graceDays * dayMs;
   const cancelAt = pastDueAt + due.pastDueDays * dayMs;
   const retry = new Date(now.getTime() + chargeRetryMs);
   if (!subscription.failingSince) {
-    await moveTo(db, due, subscription.status, "payment_failed", { reason }, now, { failingSince: since, nextAttemptAt: retry });
+    await moveTo(db, due, subscription.status, "payment_failed", { reason, ...extra }, now, { failingSince: since, nextAttemptAt: retry });
   } else if (now.getTime() >= cancelAt) {
     await moveTo(db, due, "canceled", "canceled", { reason: "past_due", last_failure: reason }, now, {
       canceledAt: now,
@@ -186,7 +407,7 @@ async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string) {
       nextAttemptAt: now,
     });
   } else if (now.getTime() >= pastDueAt && subscription.status !== "past_due") {
-    await moveTo(db, due, "past_due", "past_due", { reason }, now, { nextAttemptAt: retry });
+    await moveTo(db, due, "past_due", "past_due", { reason, ...extra }, now, { nextAttemptAt: retry });
   } else {
     await transitionSubscription(db, subscription.merchantId, subscription.id, liveStatuses, {
       status: subscription.status,
@@ -287,4 +508,94 @@ export async function submitPermit(subscription: Subscription, chain: Blockchain
     }
     throw error;
   }
+}
+
+/**
+ * How long a mined charge stays under watch, like a payment (lib/engine/reorg-recheck.ts): while it
+ * is pending, then 2 × its confirmation threshold blocks, at least 64.
+ */
+const chargeRecheckBlocks = (charge: SubscriptionCharge) => BigInt(Math.max(2 * charge.confirmationThreshold, 64));
+
+/**
+ * Counts the confirmations of mined charges against the merchant wallet's threshold (pending →
+ * confirmed) and compares their blocks with the chain's: a charge whose block was replaced is found
+ * again by its transaction's receipt (re-included elsewhere: its new block, counted again), or
+ * else marked `reorged`, the subscription's count and next period taken back (the contract's were,
+ * with the block), `charge_reorged` in the history and the `subscription.charge_reorged` webhook,
+ * and its next attempt set to now so the period is charged again while it runs. A block lookup
+ * that fails throws (never a reorg on a guess).
+ */
+export async function trackCharges(db: DbOrTx, chain: Blockchain, client: PublicClient, head: bigint, chainNow: Date) {
+  const done = { confirmed: [] as string[], reorged: [] as string[] };
+  const charges = (await findChargesToTrack(db, chain.id, head > 512n ? head - 512n : 0n)).filter(
+    (c) => c.blockNumber !== null && c.blockHash !== null && (c.status === "pending" || head - c.blockNumber < chargeRecheckBlocks(c)),
+  );
+  if (charges.length === 0) return done;
+  const hashes = await canonicalHashes(
+    client,
+    charges.map((c) => c.blockNumber!),
+    head,
+  );
+  for (const charge of charges) {
+    let { blockNumber, blockHash } = charge as { blockNumber: bigint; blockHash: string };
+    if (isReorgedOut(hashes, blockNumber, blockHash)) {
+      const receipt = charge.txHash ? await client.getTransactionReceipt({ hash: charge.txHash as Hex }).catch(() => null) : null;
+      if (!receipt || receipt.status !== "success" || receipt.blockNumber > head) {
+        const id = await markChargeReorged(db, charge, chainNow);
+        if (id) done.reorged.push(`${id}#${charge.period}`);
+        continue;
+      }
+      ({ blockNumber, blockHash } = receipt);
+    }
+    const confirmations = Number(head - blockNumber + 1n);
+    const confirmed = charge.status === "confirmed" || confirmations >= charge.confirmationThreshold;
+    await updateCharge(db, charge.id, {
+      blockNumber,
+      blockHash,
+      confirmations,
+      status: confirmed ? "confirmed" : "pending",
+      confirmedAt: confirmed ? (charge.confirmedAt ?? chainNow) : null,
+      updatedAt: chainNow,
+    });
+    if (confirmed && charge.status === "pending") {
+      const found = await findMerchantSubscriptionById(db, charge.merchantId, charge.subscriptionId);
+      if (found) done.confirmed.push(`${found.subscription.subscriptionId}#${charge.period}`);
+    }
+  }
+  return done;
+}
+
+/** A charge whose transaction is gone from the chain: see trackCharges. The subscription's public id, or null when another run got there first. */
+async function markChargeReorged(db: DbOrTx, charge: SubscriptionCharge, now: Date): Promise<string | null> {
+  let queued = false;
+  const id = await db.transaction(async (tx) => {
+    if (!(await markChargeStatus(tx, charge.id, ["pending", "confirmed"], { status: "reorged", reorgedAt: now, confirmations: 0, updatedAt: now })))
+      return null;
+    const found = await findMerchantSubscriptionById(tx, charge.merchantId, charge.subscriptionId);
+    if (!found) return null;
+    const { subscription, planId } = found;
+    const latest = subscription.nextPeriod === charge.period + 1;
+    const live = (liveStatuses as readonly string[]).includes(subscription.status);
+    const updated = await transitionSubscription(tx, subscription.merchantId, subscription.id, subscriptionStatuses, {
+      status: subscription.status,
+      periodsCharged: Math.max(0, subscription.periodsCharged - 1),
+      ...(latest ? { nextPeriod: charge.period } : {}),
+      // Charged again while its period runs (the contract forfeits a period once it has passed).
+      ...(latest && live ? { nextAttemptAt: now } : {}),
+      updatedAt: now,
+    });
+    if (!updated) return null;
+    queued = await recordSubscriptionHistory(
+      tx,
+      updated,
+      planId,
+      "charge_reorged",
+      { period: charge.period, amount: charge.amount, tx_hash: charge.txHash, block_number: charge.blockNumber?.toString() ?? null },
+      now,
+    );
+    return subscription.subscriptionId;
+  });
+  if (queued) await notifyDeliveriesDue();
+  log.warn("subscription charge reorged out", { subscription_id: id, period: charge.period, tx_hash: charge.txHash });
+  return id;
 }

@@ -12,6 +12,7 @@ const webhookTypes: Record<string, string> = {
   payment_failed: "subscription.payment_failed",
   past_due: "subscription.past_due",
   canceled: "subscription.canceled",
+  charge_reorged: "subscription.charge_reorged",
 };
 
 /**

@@ -63,6 +63,16 @@ export async function findMerchantSubscription(db: DbOrTx, merchantId: number, s
   return row ?? null;
 }
 
+export async function findMerchantSubscriptionById(db: DbOrTx, merchantId: number, id: number) {
+  const [row] = await db
+    .select({ subscription: subscriptions, planId: subscriptionPlans.planId })
+    .from(subscriptions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.merchantId, merchantId), eq(subscriptions.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function listSubscriptionEvents(db: DbOrTx, merchantId: number, subscriptionRowId: number): Promise<SubscriptionEvent[]> {
   return db
     .select()
@@ -124,6 +134,8 @@ export async function findDueSubscriptions(db: DbOrTx, blockchainId: number, now
       planId: subscriptionPlans.planId,
       graceDays: subscriptionPlans.graceDays,
       pastDueDays: subscriptionPlans.pastDueDays,
+      priceAmount: subscriptionPlans.priceAmount,
+      priceCurrency: subscriptionPlans.priceCurrency,
     })
     .from(subscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))

@@ -69,9 +69,33 @@ export const cancelSubscriptionBody = z.object({
 });
 
 export const subscriptionEventJson = z.object({
-  kind: z.string().describe("created, charged, payment_failed, past_due, paused, resumed, canceled, ended"),
+  kind: z.string().describe("created, charged, charge_reorged, payment_failed, past_due, paused, resumed, canceled, ended"),
   status: z.enum(subscriptionStatuses),
   detail: z.record(z.string(), z.unknown()).nullable(),
+  created_at: timestamp,
+});
+
+export const subscriptionChargeJson = z.object({
+  period: z.number().int().describe("The contract's period index, from 0"),
+  status: z
+    .enum(["sending", "pending", "confirmed", "failed", "reorged"])
+    .describe(
+      "sending: its transaction is on its way; pending: mined, counting confirmations; confirmed: at the merchant wallet's threshold; failed: the transaction reverted; reorged: a chain reorganisation took it away (the period is charged again while it runs)",
+    ),
+  amount: decimalString.describe("Token units moved from the customer's wallet to the merchant's"),
+  currency: z.string(),
+  price_amount: z.string().nullable().describe("Fiat plans: the price converted for this period"),
+  price_currency: z.string().nullable(),
+  rate: z.string().nullable().describe("Fiat plans: price-currency units per token, locked for this charge"),
+  rate_source: z.array(z.record(z.string(), z.unknown())).nullable().describe("Fiat plans: the price feed answers the rate came from"),
+  rated_at: timestamp.nullable().describe("Fiat plans: when the rate was read (chain time)"),
+  transaction_hash: z.string().nullable(),
+  block_number: z.number().int().nullable(),
+  confirmations: z.number().int().describe("As last counted by the engine"),
+  confirmation_threshold: z.number().int().describe("The merchant wallet's threshold when the period was charged"),
+  gas_used: z.string().nullable(),
+  confirmed_at: timestamp.nullable(),
+  reorged_at: timestamp.nullable(),
   created_at: timestamp,
 });
 
@@ -102,6 +126,7 @@ export const subscriptionJson = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   history: z.array(subscriptionEventJson).optional().describe("One subscription's GET only: oldest first"),
+  charges: z.array(subscriptionChargeJson).optional().describe("One subscription's GET only: each period's charge and its transfer, oldest first"),
 });
 
 export const authorizeSubscriptionBody = z.object({

@@ -1,12 +1,12 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
-import type { Subscription, SubscriptionEvent } from "@/lib/db/schema";
+import type { Subscription, SubscriptionCharge, SubscriptionEvent } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money/amounts";
 
 const daySeconds = 86_400;
 /** An open-ended plan's allowance covers this many periods; the contract still takes one per period at most. */
 const openEndedAllowancePeriods = 120n;
 
-export function serializeSubscription(subscription: Subscription, planId: string, history?: SubscriptionEvent[]) {
+export function serializeSubscription(subscription: Subscription, planId: string, history?: SubscriptionEvent[], charges?: SubscriptionCharge[]) {
   const chain = findBlockchainById(subscription.blockchainId);
   const token = chain?.tokens.find((t) => t.address?.toLowerCase() === subscription.tokenAddress.toLowerCase());
   const cap = BigInt(subscription.maxAmountPerPeriod);
@@ -48,5 +48,29 @@ export function serializeSubscription(subscription: Subscription, planId: string
           })),
         }
       : {}),
+    ...(charges ? { charges: charges.map((charge) => serializeCharge(charge, token?.decimals ?? 0, token?.symbol ?? subscription.tokenAddress)) } : {}),
+  };
+}
+
+/** One charge as a subscription's GET lists it: the transfer like any payment's, and for a fiat plan the rate it was converted at. */
+export function serializeCharge(charge: SubscriptionCharge, decimals: number, currency: string) {
+  return {
+    period: charge.period,
+    status: charge.status,
+    amount: formatAmount(BigInt(charge.amount), decimals),
+    currency,
+    price_amount: charge.priceAmount,
+    price_currency: charge.priceCurrency,
+    rate: charge.rate,
+    rate_source: (charge.rateSource as Record<string, unknown>[] | null) ?? null,
+    rated_at: charge.ratedAt?.toISOString() ?? null,
+    transaction_hash: charge.txHash,
+    block_number: charge.blockNumber === null ? null : Number(charge.blockNumber),
+    confirmations: charge.confirmations,
+    confirmation_threshold: charge.confirmationThreshold,
+    gas_used: charge.gasUsed === null ? null : charge.gasUsed.toString(),
+    confirmed_at: charge.confirmedAt?.toISOString() ?? null,
+    reorged_at: charge.reorgedAt?.toISOString() ?? null,
+    created_at: charge.createdAt.toISOString(),
   };
 }

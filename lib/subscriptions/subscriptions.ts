@@ -14,6 +14,7 @@ import { findWalletForChain } from "@/lib/wallets/queries";
 import { recordSubscriptionHistory } from "./history";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
+import { listCharges } from "./charge-queries";
 import { getPlanOrThrow } from "./plans";
 import { findMerchantSubscription, insertSubscription, listMerchantSubscriptions, listSubscriptionEvents, transitionSubscription } from "./queries";
 import type { CreateSubscriptionBody } from "./schemas";
@@ -122,7 +123,8 @@ export async function getSubscriptionOrThrow(db: DbOrTx, merchantId: number, sub
 
 export async function getSubscriptionView(db: DbOrTx, merchantId: number, subscriptionId: string) {
   const { subscription, planId } = await getSubscriptionOrThrow(db, merchantId, subscriptionId);
-  return serializeSubscription(subscription, planId, await listSubscriptionEvents(db, merchantId, subscription.id));
+  const [history, charges] = await Promise.all([listSubscriptionEvents(db, merchantId, subscription.id), listCharges(db, merchantId, subscription.id)]);
+  return serializeSubscription(subscription, planId, history, charges);
 }
 
 export async function listSubscriptions(

@@ -26,6 +26,7 @@ export const subscriptionEventTypes = [
   "subscription.payment_failed",
   "subscription.past_due",
   "subscription.canceled",
+  "subscription.charge_reorged",
 ] as const;
 /** Events of an invoice (lib/invoices): each carries the invoice, and no sequence. */
 export const invoiceEventTypes = ["invoice.sent", "invoice.paid", "invoice.overdue", "invoice.voided"] as const;

@@ -10,9 +10,11 @@ import { GET as getSubscription } from "@/app/api/subscriptions/[id]/route";
 import { POST as cancelSubscription } from "@/app/api/subscriptions/[id]/cancel/route";
 import { POST as authorizeSubscription } from "@/app/api/subscriptions/[id]/authorize/route";
 import { permitTypedData } from "@/lib/chains/subscription-pull";
-import { devnetContracts } from "@/lib/chains/catalog";
-import { subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
-import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { devnetContracts, devnetFeeds } from "@/lib/chains/catalog";
+import { mockAggregatorArtifact, subscriptionPullArtifact, testTokenArtifact } from "@/lib/chains/contract-artifacts";
+import { DEVNET_DEPLOYER_PRIVATE_KEY, devnetAccounts, devnetChain } from "@/lib/chains/devnet";
+import { devnetSweeper } from "@/lib/chains/sandbox-devnet";
+import { fiatToTokenUnits } from "@/lib/pricing/convert";
 import { chargeDueSubscriptions } from "@/lib/subscriptions/charge";
 import { setupTestDatabase } from "../helpers/db";
 import { setupTestDevnet } from "../helpers/devnet";
@@ -53,13 +55,37 @@ async function queuedWebhooks(merchant: TestMerchant) {
 
 const run = () => chargeDueSubscriptions(testDb.db, net.chain("base"));
 
+type Charge = {
+  period: number;
+  status: string;
+  amount: string;
+  transaction_hash: `0x${string}` | null;
+  block_number: number | null;
+  confirmations: number;
+  confirmation_threshold: number;
+  rate: string | null;
+  price_amount: string | null;
+  price_currency: string | null;
+  rate_source: { pair: string; answer: string }[] | null;
+};
+
+/** Sets a devnet price feed's answer (a new round at the chain's clock, so a feed read after time travel is fresh). */
+async function setFeed(pair: (typeof devnetFeeds)[number]["pair"], answer: bigint) {
+  const owner = net.wallet(DEVNET_DEPLOYER_PRIVATE_KEY);
+  const address = net.chain("base").priceFeeds[pair]!.address;
+  await client().waitForTransactionReceipt({
+    hash: await owner.writeContract({ address, abi: mockAggregatorArtifact.abi, functionName: "setAnswer", args: [answer] }),
+  });
+}
+const feedAnswer = (pair: string) => devnetFeeds.find((f) => f.pair === pair)!.answer;
+
 /** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
-async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean } = {}) {
+async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean; threshold?: number } = {}) {
   const merchant: TestMerchant = await createMerchant();
   const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/subscriptions") } });
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   const merchantWallet = randomAddress();
-  await createWallet(merchant, { wallet_address: merchantWallet });
+  await createWallet(merchant, { wallet_address: merchantWallet, ...(options.threshold ? { confirmation_threshold: options.threshold } : {}) });
   const planRes = await call(postPlan, "POST", "/api/subscription-plans/", {
     token: merchant.access,
     body: { name: "Pro", blockchain: "base", currency: "USDC", amount: "9.99", interval_days: 30, grace_days: 3, past_due_days: 7, ...options.plan },
@@ -143,10 +169,26 @@ describe("charging subscriptions on the devnet", () => {
     }
     await advance(10 * DAY);
     expect((await run()).charged).not.toContain(s.sub.id);
+    // Blocks pile up: the last charge reaches the merchant wallet's threshold too.
+    await net.testClient().mine({ blocks: 5 });
+    expect((await run()).confirmed).toContain(`${s.sub.id}#2`);
     expect(await usdcBalance(s.merchantWallet)).toBe(3n * cap);
     const view = await s.view();
     expect(view).toMatchObject({ status: "active", periods_charged: 3 });
     expect(view.history.filter((e: { kind: string }) => e.kind === "charged").map((e: { detail: { period: number } }) => e.detail.period)).toEqual([0, 1, 2]);
+    // Each charge is recorded like a payment: its transfer on chain, counted to the merchant wallet's threshold.
+    expect(view.charges.map((c: Charge) => [c.period, c.amount, c.status])).toEqual([
+      [0, "9.99", "confirmed"],
+      [1, "9.99", "confirmed"],
+      [2, "9.99", "confirmed"],
+    ]);
+    expect(new Set(view.charges.map((c: Charge) => c.transaction_hash)).size).toBe(3);
+    for (const charge of view.charges as Charge[]) {
+      const receipt = await client().getTransactionReceipt({ hash: charge.transaction_hash! });
+      expect(receipt).toMatchObject({ status: "success", blockNumber: BigInt(charge.block_number!) });
+      expect(receipt.to?.toLowerCase()).toBe(s.sub.pull_address.toLowerCase());
+      expect(charge.confirmations).toBeGreaterThanOrEqual(charge.confirmation_threshold);
+    }
     expect(await queuedWebhooks(s.merchant)).toEqual([
       "subscription.created#1:active",
       "subscription.charged#2:active",
@@ -167,9 +209,17 @@ describe("charging subscriptions on the devnet", () => {
     await client().waitForTransactionReceipt({
       hash: await operator.writeContract({ address: s.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "charge", args: [cap] }),
     });
+    const operatorCharge = (await client().getBlock({ blockTag: "latest", includeTransactions: true })).transactions[0]!.hash;
     expect((await run()).charged).toContain(s.sub.id);
     expect(await usdcBalance(s.merchantWallet)).toBe(2n * cap);
-    expect((await s.view()).periods_charged).toBe(2);
+    const view = await s.view();
+    expect(view.periods_charged).toBe(2);
+    // Found by the contract's Charged event: the transaction that charged it, recorded once.
+    const first = view.charges[0].period;
+    expect(view.charges.map((c: Charge) => [c.period, c.transaction_hash])).toEqual([
+      [first, view.charges[0].transaction_hash],
+      [first + 1, operatorCharge],
+    ]);
   });
 
   test("an empty wallet: payment_failed, then past due after the grace days, then canceled after the past-due days", async () => {
@@ -234,5 +284,90 @@ describe("charging subscriptions on the devnet", () => {
     expect((await empty.view()).status).toBe("canceled");
     await run();
     expect(await client().readContract({ address: empty.sub.pull_address, abi: subscriptionPullArtifact.abi, functionName: "canceled" })).toBe(true);
+  });
+
+  test("a fiat plan charges each period its price at that period's rate, records the rate, and fails a period whose price passes the cap", async () => {
+    const s = await subscribed({
+      funds: 100_000_000n,
+      plan: { amount: undefined, price_amount: "10.00", price_currency: "EUR", max_amount: "12" },
+    });
+    try {
+      await setFeed("USDC/USD", feedAnswer("USDC/USD"));
+      await setFeed("EUR/USD", feedAnswer("EUR/USD"));
+      expect((await run()).charged).toContain(s.sub.id);
+      await advance(30 * DAY);
+      // A month later the euro is dearer: the same price is more USDC.
+      await setFeed("USDC/USD", feedAnswer("USDC/USD"));
+      await setFeed("EUR/USD", 110_000_000n);
+      expect((await run()).charged).toContain(s.sub.id);
+      await advance(30 * DAY);
+      // Dearer still: 10 EUR would be more than the 12 USDC the customer agreed to; nothing is taken.
+      await setFeed("USDC/USD", feedAnswer("USDC/USD"));
+      await setFeed("EUR/USD", 125_000_000n);
+      expect((await run()).failed).toContain(s.sub.id);
+    } finally {
+      await setFeed("EUR/USD", feedAnswer("EUR/USD"));
+    }
+    const units = (eurUsd: bigint) => fiatToTokenUnits(1000n, 2, { answer: feedAnswer("USDC/USD"), decimals: 8 }, { answer: eurUsd, decimals: 8 }, 6);
+    const first = units(feedAnswer("EUR/USD"));
+    const second = units(110_000_000n);
+    expect(first).not.toBe(second);
+    expect(await usdcBalance(s.merchantWallet)).toBe(first + second);
+    const view = await s.view();
+    expect(view.periods_charged).toBe(2);
+    const p = view.charges[0].period;
+    expect(view.charges.map((c: Charge) => [c.period, c.amount, c.price_amount, c.price_currency, c.rate_source?.map((r) => r.pair)])).toEqual([
+      [p, (Number(first) / 1e6).toString(), "10.00", "EUR", ["USDC/USD", "EUR/USD"]],
+      [p + 1, (Number(second) / 1e6).toString(), "10.00", "EUR", ["USDC/USD", "EUR/USD"]],
+    ]);
+    expect(view.charges[1].rate_source.find((r: { pair: string }) => r.pair === "EUR/USD").answer).toBe("110000000");
+    expect(Number(view.charges[0].rate)).toBeCloseTo(0.9998 / 1.0842, 6);
+    expect(view.history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "price_above_cap" } });
+  });
+
+  test("a charge reorged away is marked reorged, the history and webhook say so, and the period is charged again once", async () => {
+    const s = await subscribed({ funds: 100_000_000n, threshold: 3 });
+    const snapshot = await net.testClient().snapshot();
+    expect((await run()).charged).toContain(s.sub.id);
+    let view = await s.view();
+    const p = view.charges[0]?.period;
+    expect(view.charges).toMatchObject([{ period: p, status: "pending", confirmations: 1, confirmation_threshold: 3 }]);
+    const reorgedHash = view.charges[0].transaction_hash;
+    // The block holding the charge leaves the chain; a longer chain without it replaces it (where
+    // another transaction of the gateway's key took its nonce).
+    await net.testClient().revert({ id: snapshot });
+    const sweeper = net.wallet(devnetSweeper.privateKey);
+    await client().waitForTransactionReceipt({ hash: await sweeper.sendTransaction({ to: sweeper.account.address, value: 0n }) });
+    await net.testClient().mine({ blocks: 2 });
+    expect(
+      await client()
+        .getTransactionReceipt({ hash: reorgedHash })
+        .catch(() => null),
+    ).toBeNull();
+    expect(await usdcBalance(s.merchantWallet)).toBe(0n);
+
+    const result = await run();
+    expect(result.reorged).toContain(`${s.sub.id}#${p}`);
+    expect(result.charged).toContain(s.sub.id);
+    expect((await run()).charged).not.toContain(s.sub.id);
+    await net.testClient().mine({ blocks: 3 });
+    expect((await run()).confirmed).toContain(`${s.sub.id}#${p}`);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
+    view = await s.view();
+    expect(view.periods_charged).toBe(1);
+    expect(view.charges.map((c: Charge) => [c.period, c.status])).toEqual([
+      [p, "reorged"],
+      [p, "confirmed"],
+    ]);
+    expect(view.charges[0].transaction_hash).toBe(reorgedHash);
+    expect(view.charges[1].transaction_hash).not.toBe(reorgedHash);
+    expect(view.history.map((e: { kind: string }) => e.kind)).toEqual(["created", "charged", "charge_reorged", "charged"]);
+    expect(view.history[2].detail).toMatchObject({ period: p, tx_hash: reorgedHash });
+    expect(await queuedWebhooks(s.merchant)).toEqual([
+      "subscription.created#1:active",
+      "subscription.charged#2:active",
+      "subscription.charge_reorged#3:active",
+      "subscription.charged#4:active",
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 /** Subscription plans, subscriptions and their history (lib/subscriptions). */
+import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { baseUnits, timestamps, ts } from "./columns";
 import { merchants } from "./accounts";
@@ -111,3 +112,57 @@ export const subscriptionEvents = pgTable(
   (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId, t.id)],
 );
 export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
+
+export const subscriptionChargeStatuses = ["sending", "pending", "confirmed", "failed", "reorged"] as const;
+export type SubscriptionChargeStatus = (typeof subscriptionChargeStatuses)[number];
+
+/**
+ * One charge of one period: written before its transaction is sent (status `sending`), then the
+ * mined transfer (`pending` until the merchant wallet's confirmation threshold, then `confirmed`),
+ * `failed` when the mined transaction reverted, `reorged` when its block left the chain and the
+ * transaction is nowhere on the new one (the period is charged again while it runs).
+ */
+export const subscriptionCharges = pgTable(
+  "subscription_charges",
+  {
+    id: serial("id").primaryKey(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    merchantId: integer("merchant_id").notNull(),
+    blockchainId: integer("blockchain_id").notNull(),
+    /** The contract's period index. */
+    period: integer("period").notNull(),
+    status: text("status").$type<SubscriptionChargeStatus>().notNull(),
+    /** Token base units moved (or to be moved). */
+    amount: baseUnits("amount").notNull(),
+    /** Fiat plans: the price converted, the rate locked for it, the feeds read and when. */
+    priceAmount: text("price_amount"),
+    priceCurrency: text("price_currency"),
+    rate: text("rate"),
+    rateSource: jsonb("rate_source"),
+    ratedAt: ts("rated_at"),
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    blockHash: text("block_hash"),
+    gasUsed: bigint("gas_used", { mode: "bigint" }),
+    /** Confirmations as last counted, and the merchant wallet's threshold when it was charged. */
+    confirmations: integer("confirmations").notNull().default(0),
+    confirmationThreshold: integer("confirmation_threshold").notNull(),
+    confirmedAt: ts("confirmed_at"),
+    reorgedAt: ts("reorged_at"),
+    ...timestamps,
+  },
+  (t) => [
+    // One live charge per period; failed and reorged ones stay beside the charge that replaced them.
+    uniqueIndex("subscription_charges_period_key")
+      .on(t.subscriptionId, t.period)
+      .where(sql`status in ('sending', 'pending', 'confirmed')`),
+    index("subscription_charges_subscription_idx").on(t.subscriptionId, t.id),
+    index("subscription_charges_open_idx")
+      .on(t.blockchainId, t.blockNumber)
+      .where(sql`status in ('pending', 'confirmed')`),
+  ],
+);
+export type SubscriptionCharge = typeof subscriptionCharges.$inferSelect;
+export type NewSubscriptionCharge = typeof subscriptionCharges.$inferInsert;
