@@ -316,3 +316,40 @@ describe("a member enters the customer's refund address after contact", () => {
     signInAs(null);
   });
 });
+
+describe("malformed requests to the new routes", () => {
+  test("bad JSON, bad shapes, bad values and unknown or numeric order ids are 4xx in the error envelope, never 5xx", async () => {
+    const { merchant, order } = await underpaidOrderWithContact();
+    const badBodies = [
+      "{",
+      "[]",
+      "null",
+      '"x"',
+      "{}",
+      JSON.stringify({ token: 5, refund_address: "0x12" }),
+      JSON.stringify({ refund_address: randomAddress(), reauth: "pw" }),
+    ];
+    const ids = [order.order_id, "ORD-nosuchorder", "1", "%00", "x".repeat(300)];
+    for (const orderId of ids) {
+      const answers = [
+        // The order's own id with no body is a valid request (tested above); an unknown one is 404.
+        ...(orderId === order.order_id ? [] : [await call(postRefundLink, "POST", `/api/pay/${orderId}/refund-link/`, { params: { orderId }, ip: ip() })]),
+        ...(await Promise.all(
+          badBodies.map((rawBody) =>
+            call(postRefundLinkAddress, "POST", `/api/pay/${orderId}/refund-link/address/`, { params: { orderId }, rawBody, ip: ip() }),
+          ),
+        )),
+        ...(await Promise.all(
+          badBodies.map((rawBody) =>
+            call(putRefundAddress, "PUT", `/api/payment-orders/${orderId}/refund-address/`, { token: merchant.access, params: { orderId }, rawBody, ip: ip() }),
+          ),
+        )),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
+        expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
+        expect(answer.body).toMatchObject({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
+      }
+    }
+  });
+});
