@@ -150,3 +150,79 @@ export function RefundForm({
     </form>
   );
 }
+
+type EnterRefundAddress = (input: {
+  orderId: string;
+  refund_address: string;
+  password?: string;
+  code?: string;
+}) => Promise<ActionResult<{ refund_address: string }>>;
+
+/**
+ * For a customer who cannot sign with the paying wallet nor use the mailed link: after contact with
+ * them, an owner or admin enters their address, with the password (and second-factor code) again.
+ * Recorded in the audit log and on the order; refunds already prepared keep their address.
+ */
+export function EnterRefundAddressForm({ orderId, action }: { orderId: string; action: EnterRefundAddress }) {
+  const router = useRouter();
+  const [result, setResult] = useState<Awaited<ReturnType<EnterRefundAddress>> | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const text = (name: string) => {
+      const value = String(form.get(name) ?? "").trim();
+      return value === "" ? undefined : value;
+    };
+    setBusy(true);
+    const outcome = await action({
+      orderId,
+      refund_address: text("refund_address") ?? "",
+      password: String(form.get("password") ?? "") || undefined,
+      code: text("code"),
+    });
+    setBusy(false);
+    setResult(outcome);
+    if (outcome.ok) {
+      formElement.reset();
+      router.refresh();
+    }
+  }
+
+  const fieldError = (name: string) => (result && !result.ok ? result.error.details?.[name]?.join(" ") : undefined);
+  return (
+    <details>
+      <summary>The customer cannot sign or use the e-mailed link: enter their refund address</summary>
+      <form onSubmit={submit} aria-label="Enter the customer's refund address">
+        <p>
+          Only after you have spoken with the customer through a channel you trust. Your password is asked again, and the change is recorded in the audit log.
+        </p>
+        <p>
+          <label>
+            Customer&apos;s refund address <input name="refund_address" required size={44} className="mono" autoComplete="off" />
+          </label>
+          {fieldError("refund_address") ? <span role="alert"> {fieldError("refund_address")}</span> : null}
+        </p>
+        <p>
+          <label>
+            Current password <input name="password" type="password" autoComplete="current-password" required />
+          </label>
+          {fieldError("password") ? <span role="alert"> {fieldError("password")}</span> : null}
+        </p>
+        <p>
+          <label>
+            Two-factor code (if enabled) <input name="code" inputMode="numeric" autoComplete="one-time-code" size={10} />
+          </label>
+          {fieldError("code") ? <span role="alert"> {fieldError("code")}</span> : null}
+        </p>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving…" : "Save refund address"}
+        </Button>
+        {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
+        {result?.ok ? <Alert kind="ok">Refund address saved: {result.data.refund_address}. It is in the audit log.</Alert> : null}
+      </form>
+    </details>
+  );
+}

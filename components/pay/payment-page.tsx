@@ -9,6 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeUp } from "./countdown";
 import { SandboxControls } from "./sandbox-controls";
 import { StatusPanel } from "./status-panel";
+import { StoreSupport, type StoreSupportContact } from "./store-support";
 import { usePublicOrder } from "./use-public-order";
 import { WalletPay } from "./wallet-pay";
 import styles from "./pay.module.css";
@@ -28,6 +29,8 @@ interface Props {
   item?: ReactNode;
   /** The amounts and times of the first render, formatted on the server (payPageFirstTexts). */
   texts: Record<string, string>;
+  /** The store's support contact (its branding), shown at the page's foot and in the refund part. */
+  support?: StoreSupportContact | null;
 }
 
 /** QR code, amount still due, address and countdown: shown only while a payment is expected. */
@@ -110,7 +113,7 @@ function PaymentDetails({ order, due }: { order: PublicOrder; due: AmountDue }) 
   );
 }
 
-function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Props, "texts">) {
+function PaymentView({ order: initial, walletConnectProjectId, item, support = null }: Omit<Props, "texts">) {
   const t = useTranslations("pay");
   const checkoutWords = useTranslations("checkout");
   const locale = useLocale();
@@ -142,7 +145,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Prop
       <StatusPanel order={order} view={view} timeUp={timeUp} stale={query.isError} />
       {(order.refund_address_allowed || order.refund_address) && (
         <Suspense fallback={null}>
-          <RefundAddressForm order={order} onSaved={query.refresh} />
+          <RefundAddressForm order={order} onSaved={query.refresh} support={support} />
         </Suspense>
       )}
       {/* Test mode's tools sit above the parts that leave once paid, so the page does not jump under them. */}
@@ -166,6 +169,7 @@ function PaymentView({ order: initial, walletConnectProjectId, item }: Omit<Prop
 
       <footer className={styles.footer}>
         {t("order")} <span className={styles.mono}>{order.order_id}</span>
+        <StoreSupport shop={order.shop_name} support={support} className={styles.footerSupport} />
       </footer>
     </main>
   );

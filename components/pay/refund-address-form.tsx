@@ -6,6 +6,7 @@ import type { PublicOrder } from "@/lib/orders/schemas";
 import { customerErrorMessage, type Translate } from "@/lib/http/error-wording";
 import { refundAddressMessage } from "@/lib/refunds/refund-address-message";
 import { browserWallet, browserWalletStore } from "./browser-wallet";
+import { StoreSupport, type StoreSupportContact } from "./store-support";
 import styles from "./pay.module.css";
 
 const noWallet =
@@ -46,12 +47,63 @@ async function saveRefundAddress(orderId: string, shopName: string, address: str
 }
 
 /**
+ * No wallet to sign with (paid from an exchange): POST /api/pay/{id}/refund-link/ mails a one-time
+ * link to the address the customer gave while paying (issue 52); the page says where (masked), or
+ * that none can be sent and whom to contact.
+ */
+function RefundLinkRequest({ order }: { order: PublicOrder }) {
+  const t = useTranslations("refund");
+  const errorWords = useTranslations("errors");
+  const [state, setState] = useState<{ kind: "idle" | "busy" | "sent" | "unavailable" | "error"; text?: string }>({ kind: "idle" });
+  const shop = order.shop_name || t("theShop");
+  async function ask() {
+    setState({ kind: "busy" });
+    try {
+      const response = await fetch(`/api/pay/${encodeURIComponent(order.order_id)}/refund-link/`, { method: "POST" });
+      const body = (await response.json().catch(() => null)) as { data?: { sent_to: string }; error?: { code?: string } } | null;
+      if (response.ok && body?.data) setState({ kind: "sent", text: t("linkSent", { email: body.data.sent_to }) });
+      else if (body?.error?.code === "CONFLICT") setState({ kind: "unavailable", text: t("linkUnavailable", { shop }) });
+      else setState({ kind: "error", text: customerErrorMessage(body?.error?.code, { shopName: order.shop_name }, errorWords) });
+    } catch {
+      setState({ kind: "error", text: errorWords("somethingWrong") });
+    }
+  }
+  return (
+    <div data-testid="refund-link">
+      <p className={styles.hint}>{t("linkIntro")}</p>
+      {state.kind === "sent" || state.kind === "unavailable" ? (
+        <p className={styles.notice} role="status">
+          {state.text}
+        </p>
+      ) : (
+        <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={() => void ask()} disabled={state.kind === "busy"}>
+          {state.kind === "busy" ? t("linkSending") : t("linkButton")}
+        </button>
+      )}
+      {state.kind === "error" && (
+        <p role="alert" className={styles.error}>
+          {state.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
  * Over-, under- or late payments: the customer leaves the address the merchant should refund to
  * (POST /api/pay/{id}/refund-address/), signed by the wallet that paid, since the page's URL is
  * no secret (issue 24). The merchant sees it on the order and refunds from their own wallet; the
  * gateway never holds the money.
  */
-export function RefundAddressForm({ order, onSaved }: { order: PublicOrder; onSaved: () => Promise<void> }) {
+export function RefundAddressForm({
+  order,
+  onSaved,
+  support = null,
+}: {
+  order: PublicOrder;
+  onSaved: () => Promise<void>;
+  support?: StoreSupportContact | null;
+}) {
   const errorWords = useTranslations("errors");
   const [address, setAddress] = useState("");
   const [pending, setPending] = useState(false);
@@ -114,6 +166,8 @@ export function RefundAddressForm({ order, onSaved }: { order: PublicOrder; onSa
           {error && <p className={styles.error}>{error}</p>}
         </form>
       )}
+      {order.refund_address_allowed && <RefundLinkRequest order={order} />}
+      <StoreSupport shop={order.shop_name} support={support} />
     </section>
   );
 }

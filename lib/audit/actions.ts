@@ -44,6 +44,7 @@ export const auditActions = {
   "screening.policy_changed": "Screening policy changed",
   "screening.payment_released": "Payment held by screening released",
   "currency.switched": "Currency switched on or off",
+  "refund.address_entered": "Customer's refund address entered by a member",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as [AuditAction, ...AuditAction[]];

@@ -1309,6 +1309,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/{orderId}/refund-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a one-time link to leave a refund address (payment page)
+         * @description For an overpaid, underpaid or late payment (`refund_address_allowed`) whose customer cannot sign with the paying wallet (paid from an exchange): the store mails a link to the receipt address the customer gave while the payment was still due, and only to that one (an address given after money arrived is for receipts only, so holding the page's URL is not enough to redirect a refund). The link works once, for 24 hours; a new one spends the earlier ones; at most 3 an hour per order and 10 per client address. No such address: 409 CONFLICT (contact the store). Answers the address, masked.
+         *
+         *     No credential needed.
+         */
+        post: operations["postPayByOrderIdRefundLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pay/{orderId}/refund-link/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a refund address with a mailed link
+         * @description Spends the link's `token` (this order's, unused, not expired; else 400 VALIDATION_ERROR on `token`) and sets the order's `refund_address` (`refund_address_source`: email_link). The address is checked as every refund destination (400 on `refund_address`; 400 SANCTIONED_ADDRESS when screening refuses it), which leaves the link unspent. It replaces an earlier refund address; refunds already built keep theirs.
+         *
+         *     No credential needed.
+         */
+        post: operations["postPayByOrderIdRefundLinkAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/{orderId}/simulate": {
         parameters: {
             query?: never;
@@ -1438,6 +1482,28 @@ export interface paths {
          */
         get: operations["getPaymentOrdersByOrderId"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-orders/{orderId}/refund-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enter the customer's refund address (after contact)
+         * @description For a customer who cannot sign with the paying wallet or use the mailed link: a member who spoke with them enters the address. It decides where money goes, so, as for a payout address: a login (access token; an API key is 403) whose role manages wallets (owner or admin), and a fresh proof of that login in `reauth` ({ password }, plus `code` or `passkey` with two-factor authentication; missing or wrong: 400 VALIDATION_ERROR on reauth.password / reauth.code, counted toward the login throttle). The address is checked as every refund destination (400 on `refund_address`, 400 SANCTIONED_ADDRESS). Recorded in the audit log (`refund.address_entered`) and on the order (`refund_address_source`: merchant, `refund_address_given_by`). Refunds already built keep their own `to_address`.
+         *
+         *     Needs the `manage_wallets` permission (an API key carrying it, or a login whose role carries it: owner, admin).
+         */
+        put: operations["putPaymentOrdersByOrderIdRefundAddress"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3226,6 +3292,10 @@ export interface components {
             refund_address_payer_signed: boolean;
             /** @description The paying address whose signature set refund_address; null when unsigned or none */
             refund_address_signed_by: string | null;
+            /** @description How refund_address was given: payer_signature (signed by a paying wallet), email_link (through a one-time link mailed to the address the customer gave while the payment was due), merchant (entered by a member after contact with the customer, with fresh proof; in the audit log); null when none or left before this was recorded */
+            refund_address_source: ("payer_signature" | "email_link" | "merchant") | null;
+            /** @description Who gave it: the paying address that signed, the e-mail address the link went to, or the member who entered it */
+            refund_address_given_by: string | null;
             /** @description Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/) */
             refunds: components["schemas"]["Refund"][];
             /** @description A chain reorganisation took away the payment of this order after it was confirmed: it stays confirmed (you were told), but the money may not have arrived; check before shipping more. A payment.reorged webhook said so */
@@ -3473,6 +3543,20 @@ export interface components {
              * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
              */
             refund_address_signed_by: string;
+        };
+        PutPaymentOrdersByOrderIdRefundAddressResult: {
+            order_id: string;
+            /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+            refund_address: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            refund_address_at: string;
+            /** @constant */
+            refund_address_source: "merchant";
+            /** @description The member who entered it */
+            refund_address_given_by: string;
         };
         PayoutBatch: {
             id: number;
@@ -4316,6 +4400,28 @@ export interface components {
         };
         PutPayByOrderIdReceiptEmailResult: {
             email: string;
+        };
+        PostPayByOrderIdRefundLinkResult: {
+            /** @description The address the link went to, masked (j•••@example.com): the one given while the payment was due */
+            sent_to: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (24 hours)
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            expires_at: string;
+        };
+        PostPayByOrderIdRefundLinkAddressResult: {
+            order_id: string;
+            /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+            refund_address: string;
+            /**
+             * Format: date-time
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            refund_address_at: string;
+            /** @constant */
+            refund_address_source: "email_link";
         };
         GetBrandingResult: {
             display_name: string | null;
@@ -7993,7 +8099,7 @@ export interface operations {
                 /** @description Items per page (default 20; values above 100 are capped at 100) */
                 page_size?: string;
                 /** @description Only entries of this action, e.g. api_key.created */
-                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "payout.created" | "payout.updated" | "payout.cancelled" | "payout.approved" | "payout.sent" | "payout.settings_updated" | "payout.claim_link_created" | "subscription_plan.created" | "subscription_plan.archived" | "subscription.created" | "subscription.paused" | "subscription.resumed" | "subscription.canceled" | "screening.policy_changed" | "screening.payment_released" | "currency.switched";
+                action?: "auth.login_succeeded" | "auth.login_failed" | "auth.second_factor_failed" | "auth.session_revoked" | "auth.password_reset" | "second_factor.enabled" | "second_factor.disabled" | "second_factor.recovery_code_used" | "second_factor.passkey_added" | "second_factor.passkey_removed" | "second_factor.passkey_used" | "api_key.created" | "api_key.revoked" | "api_key.narrowed" | "wallet.created" | "wallet.updated" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "account.webhook_secret_rotated" | "account.settings_updated" | "account.plan_changed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "payout.created" | "payout.updated" | "payout.cancelled" | "payout.approved" | "payout.sent" | "payout.settings_updated" | "payout.claim_link_created" | "subscription_plan.created" | "subscription_plan.archived" | "subscription.created" | "subscription.paused" | "subscription.resumed" | "subscription.canceled" | "screening.policy_changed" | "screening.payment_released" | "currency.switched" | "refund.address_entered";
                 /** @description Entries at or after this moment (a YYYY-MM-DD date means its start, UTC) */
                 from?: string;
                 /** @description Entries before this moment (a YYYY-MM-DD date means its start, UTC: give the day after to include a whole day) */
@@ -13057,6 +13163,223 @@ export interface operations {
             };
         };
     };
+    postPayByOrderIdRefundLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostPayByOrderIdRefundLinkResult"];
+                        /** @example Link sent. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `ORDER_NOT_REFUNDABLE`: The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "ORDER_NOT_REFUNDABLE";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the resource's state (e.g. redelivering to a disabled endpoint, paying an order that has nothing left to pay). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPayByOrderIdRefundLinkAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the mailed link's URL */
+                    token: string;
+                    /** @description Your address on the order's blockchain, for the merchant to send the money back to */
+                    refund_address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PostPayByOrderIdRefundLinkAddressResult"];
+                        /** @example Refund address saved; the merchant will see it. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `ORDER_NOT_REFUNDABLE`: The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.
+             *
+             *     `SANCTIONED_ADDRESS`: The destination failed sanctions screening: it is on the sanctions list the operator loaded (the US Treasury's SDN list) or the screening provider flagged it. No refund or payout is built to it; `details` names the field.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "ORDER_NOT_REFUNDABLE" | "SANCTIONED_ADDRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postPayByOrderIdSimulate: {
         parameters: {
             query?: never;
@@ -14347,6 +14670,187 @@ export interface operations {
                         message: string;
                         /** Format: date-time */
                         timestamp: string;
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: The credential is missing, malformed, expired or revoked (or a refresh token was already used). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INVALID_TOKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_PERMISSIONS`: The credential lacks the operation's permission, or an API key called a login-only operation. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INSUFFICIENT_PERMISSIONS";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: No such resource for your account (another merchant's resource is not found either), or no endpoint at this path. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Something failed on our side. The body never carries details (no stack, no SQL); quote the x-request-id header. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putPaymentOrdersByOrderIdRefundAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's public order_id (ORD-…) or its numeric id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object of at most 64 KiB (65536 bytes): a larger body, malformed JSON or anything but an object is 400 VALIDATION_ERROR. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer's address on the order's blockchain, as they told you */
+                    refund_address: string;
+                    /** @description Fresh proof of the member entering it: { password }, plus { code } or { passkey } when two-factor authentication is on */
+                    reauth: {
+                        /** @description The account's current password */
+                        password: string;
+                        /** @description Required when the account has two-factor authentication: a fresh TOTP code or a recovery code (or give `passkey` instead) */
+                        code?: string;
+                        /** @description Instead of `code`: an assertion of one of the account's passkeys over a challenge from POST /api/account/second-factor/passkeys/proof-options/ */
+                        passkey?: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The result in the success envelope. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PutPaymentOrdersByOrderIdRefundAddressResult"];
+                        /** @example Refund address saved. */
+                        message: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: The request data is invalid: malformed JSON, a missing or malformed field, a body over 64 KiB. `details` maps each field to its messages.
+             *
+             *     `ORDER_NOT_REFUNDABLE`: The order cannot be refunded (or take a refund address): only confirmed orders and failed ones that were underpaid or paid late, holding some of the order's currency; overpaid_only needs an overpaid order.
+             *
+             *     `SANCTIONED_ADDRESS`: The destination failed sanctions screening: it is on the sanctions list the operator loaded (the US Treasury's SDN list) or the screening provider flagged it. No refund or payout is built to it; `details` names the field.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "VALIDATION_ERROR" | "ORDER_NOT_REFUNDABLE" | "SANCTIONED_ADDRESS";
+                        };
                     };
                 };
             };

@@ -19,6 +19,11 @@ export interface CustomerMail {
   kind: MailKind;
   to: string;
   content: MailContent;
+  /**
+   * A mail that is the customer's own credential (a refund-address link, issue 52): its outbox copy
+   * shows to nobody, not even the store's owner (the issue 49 rule for mail addressed to a person).
+   */
+  private?: boolean;
   /** The store's support contact (its branding), added to the mail's end. */
   support?: { email: string | null; url: string | null };
 }
@@ -87,12 +92,12 @@ export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new
       `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`,
     ),
   };
-  // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential).
+  // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential), unless private.
   const outcome = await sendMail(
     db,
     {
       merchantId: mail.merchantId,
-      recipientUserId: mail.merchantId,
+      recipientUserId: mail.private ? null : mail.merchantId,
       kind: mail.kind,
       to: mail.to,
       content,

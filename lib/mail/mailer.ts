@@ -18,7 +18,8 @@ export type MailKind =
   | "invoice_reminder"
   | "invoice_paid"
   | "order_receipt"
-  | "refund_sent";
+  | "refund_sent"
+  | "refund_address_link";
 
 export interface OutgoingMail {
   /** The store the mail concerns; null for none. */

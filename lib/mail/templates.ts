@@ -142,3 +142,14 @@ export function refundSentMail(
     ...(refund.txHash ? [`Transaction: ${refund.txHash}`] : []),
   ]);
 }
+
+export function refundAddressLinkMail(
+  shopName: string,
+  link: { orderId: string; network: string; currency: string; url: string; expiresHours: number },
+): MailContent {
+  return compose(`${shopName}: where should your refund go?`, [
+    `You asked for a way to tell ${shopName} where to send your refund for order ${link.orderId}. Open this link and enter your own address on ${link.network} that can receive ${link.currency}:`,
+    link.url,
+    `The link works once and expires in ${link.expiresHours} hours. Anyone who has it can name the refund address: do not forward it. If you did not ask for it, ignore this message.`,
+  ]);
+}

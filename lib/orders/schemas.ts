@@ -5,6 +5,9 @@ import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { refundJson } from "@/lib/refunds/schemas";
 import { notCountedReasons } from "@/lib/transactions/schemas";
 
+/** How a refund address was given (issue 52). */
+export const refundAddressSources = ["payer_signature", "email_link", "merchant"] as const;
+
 /** Order statuses (spec › States). */
 export const orderStatuses = ["pending", "processing", "confirmed", "expired", "failed"] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -217,6 +220,16 @@ export const orderJson = z.object({
       "Whether refund_address was signed by a wallet that paid this order (always, since issue 24; false only for an address left unsigned before that, or none)",
     ),
   refund_address_signed_by: evmAddress.nullable().describe("The paying address whose signature set refund_address; null when unsigned or none"),
+  refund_address_source: z
+    .enum(refundAddressSources)
+    .nullable()
+    .describe(
+      "How refund_address was given: payer_signature (signed by a paying wallet), email_link (through a one-time link mailed to the address the customer gave while the payment was due), merchant (entered by a member after contact with the customer, with fresh proof; in the audit log); null when none or left before this was recorded",
+    ),
+  refund_address_given_by: z
+    .string()
+    .nullable()
+    .describe("Who gave it: the paying address that signed, the e-mail address the link went to, or the member who entered it"),
   refunds: z.array(refundJson).describe("Refunds of this order, oldest first (POST /api/payment-orders/{order_id}/refunds/)"),
   at_risk: z
     .boolean()

@@ -7,6 +7,7 @@ import { formatAmount } from "@/lib/money/amounts";
 import { serializeAcceptedMethods, serializePaymentMethod } from "./payment-methods";
 import { serializeOrderMoney, type OrderMoney } from "./order-money";
 import type { OrderScreening } from "./screening-status";
+import type { RefundAddressSource } from "./queries";
 
 /** What an order's own columns say of its money, for an order serialized without its transfers (one just created: none yet). */
 export function moneyFromColumns(order: PaymentOrder): OrderMoney {
@@ -88,6 +89,8 @@ export function serializeOrder(
     refund_address: order.refundAddress,
     refund_address_payer_signed: order.refundAddressSignedBy !== null,
     refund_address_signed_by: order.refundAddressSignedBy,
+    refund_address_source: (order.refundAddressSource ?? (order.refundAddressSignedBy ? "payer_signature" : null)) as RefundAddressSource | null,
+    refund_address_given_by: order.refundAddressGivenBy ?? order.refundAddressSignedBy,
     refunds: refunds.map((refund) => serializeRefund(refund, order)),
     at_risk: order.atRiskReason !== null,
     at_risk_reason: order.atRiskReason as "payment_reorged" | null,

@@ -1,12 +1,69 @@
-import { and, eq, isNull, notExists, sql } from "drizzle-orm";
-import { paymentOrders, receiptContacts, refundNotices, refunds } from "@/lib/db/schema";
+import { and, eq, gt, isNull, notExists, sql } from "drizzle-orm";
+import { paymentOrders, receiptContacts, refundAddressLinks, refundNotices, refunds } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
+/** The receipt address; `refundContactEmail` given (the payment still due) sets the refund contact too, else it stays as it was. */
 export async function upsertReceiptContact(db: DbOrTx, values: typeof receiptContacts.$inferInsert) {
   await db
     .insert(receiptContacts)
     .values(values)
-    .onConflictDoUpdate({ target: receiptContacts.paymentOrderId, set: { email: values.email } });
+    .onConflictDoUpdate({
+      target: receiptContacts.paymentOrderId,
+      set: values.refundContactEmail ? { email: values.email, refundContactEmail: values.refundContactEmail } : { email: values.email },
+    });
+}
+
+export async function findReceiptContact(db: DbOrTx, paymentOrderId: number) {
+  const [row] = await db.select().from(receiptContacts).where(eq(receiptContacts.paymentOrderId, paymentOrderId)).limit(1);
+  return row ?? null;
+}
+
+// ─── refund-address links ───
+
+export async function insertRefundAddressLink(db: DbOrTx, values: typeof refundAddressLinks.$inferInsert) {
+  await db.insert(refundAddressLinks).values(values);
+}
+
+/** Every still-usable link of the order stops working (a new one was mailed). */
+export async function spendOrderRefundAddressLinks(db: DbOrTx, paymentOrderId: number, now: Date) {
+  await db
+    .update(refundAddressLinks)
+    .set({ usedAt: now })
+    .where(and(eq(refundAddressLinks.paymentOrderId, paymentOrderId), isNull(refundAddressLinks.usedAt)));
+}
+
+/** The order's unused, unexpired link with this token hash, or null (read only). */
+export async function findUsableRefundAddressLink(db: DbOrTx, paymentOrderId: number, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select()
+    .from(refundAddressLinks)
+    .where(
+      and(
+        eq(refundAddressLinks.paymentOrderId, paymentOrderId),
+        eq(refundAddressLinks.tokenHash, tokenHash),
+        isNull(refundAddressLinks.usedAt),
+        gt(refundAddressLinks.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Spends the order's link atomically; null when it is not usable (or someone spent it first). */
+export async function spendRefundAddressLink(db: DbOrTx, paymentOrderId: number, tokenHash: string, now: Date) {
+  const [row] = await db
+    .update(refundAddressLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(refundAddressLinks.paymentOrderId, paymentOrderId),
+        eq(refundAddressLinks.tokenHash, tokenHash),
+        isNull(refundAddressLinks.usedAt),
+        gt(refundAddressLinks.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
 }
 
 /** Confirmed orders whose customer left an address and has no receipt yet, with their store's name. */

@@ -16,13 +16,23 @@ const batch = 200;
 /**
  * The customer leaves (or changes) the address their receipt goes to, from the payment page. Any
  * order, in any state: the receipt goes once the order is confirmed, and a refund notice for each
- * refund confirmed later.
+ * refund confirmed later. Given while the payment is due, it is also the order's refund contact
+ * (lib/receipts/refund-address-link.ts).
  */
 export async function setReceiptEmail(db: DbOrTx, orderId: string, email: string, now = new Date()): Promise<{ email: string }> {
   const order = await findOrderByPublicId(db, orderId);
   if (!order) throw notFound("Payment order");
   const address = email.trim().toLowerCase();
-  await upsertReceiptContact(db, { paymentOrderId: order.id, merchantId: order.merchantId, email: address, createdAt: now });
+  // While the payment is still due, the address is also the refund contact (a refund-address link
+  // goes only there); once money arrived, a new address is for receipts only (issue 52).
+  const paymentDue = order.status === "pending" && BigInt(order.amountReceived) === 0n;
+  await upsertReceiptContact(db, {
+    paymentOrderId: order.id,
+    merchantId: order.merchantId,
+    email: address,
+    refundContactEmail: paymentDue ? address : null,
+    createdAt: now,
+  });
   return { email: address };
 }
 

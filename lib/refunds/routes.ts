@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
 import { orderParams } from "@/lib/orders/schemas";
-import { createRefundBody, publicRefundAddressJson, refundAddressBody, refundJson } from "./schemas";
+import { createRefundBody, enteredRefundAddressJson, enterRefundAddressBody, publicRefundAddressJson, refundAddressBody, refundJson } from "./schemas";
 
 /** Refunds of an order, and the customer's refund address. */
 export const refundRoutes = {
@@ -48,6 +48,21 @@ export const refundRoutes = {
       tags: ["Payment page"],
       response: createdAnswer(publicRefundAddressJson, "Refund address saved; the merchant will see it."),
       errors: ["ORDER_NOT_REFUNDABLE", "RATE_LIMITED"],
+    },
+  }),
+  enterRefundAddress: defineRoute({
+    method: "PUT",
+    path: "/api/payment-orders/[orderId]/refund-address",
+    access: "manage_wallets",
+    params: orderParams,
+    body: enterRefundAddressBody,
+    doc: {
+      summary: "Enter the customer's refund address (after contact)",
+      description:
+        "For a customer who cannot sign with the paying wallet or use the mailed link: a member who spoke with them enters the address. It decides where money goes, so, as for a payout address: a login (access token; an API key is 403) whose role manages wallets (owner or admin), and a fresh proof of that login in `reauth` ({ password }, plus `code` or `passkey` with two-factor authentication; missing or wrong: 400 VALIDATION_ERROR on reauth.password / reauth.code, counted toward the login throttle). The address is checked as every refund destination (400 on `refund_address`, 400 SANCTIONED_ADDRESS). Recorded in the audit log (`refund.address_entered`) and on the order (`refund_address_source`: merchant, `refund_address_given_by`). Refunds already built keep their own `to_address`.",
+      tags: ["Payment orders"],
+      response: okAnswer(enteredRefundAddressJson, "Refund address saved."),
+      errors: ["ORDER_NOT_REFUNDABLE", "SANCTIONED_ADDRESS", "RATE_LIMITED"],
     },
   }),
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthProof } from "@/lib/auth/schemas";
 import { decimalString, evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
 
 /** Refund statuses: requested (built, not seen on chain) → pending (seen) → confirmed; failed: the transfer reverted. */
@@ -73,4 +74,19 @@ export const publicRefundAddressJson = z.object({
   refund_address: evmAddress,
   refund_address_at: timestamp,
   refund_address_signed_by: evmAddress.describe("The paying address that signed it"),
+});
+
+/** A member enters the customer's refund address after contact (issue 52): the address and a fresh proof. */
+export const enterRefundAddressBody = z.object({
+  refund_address: address.describe("The customer's address on the order's blockchain, as they told you"),
+  reauth: reauthProof.describe("Fresh proof of the member entering it: { password }, plus { code } or { passkey } when two-factor authentication is on"),
+});
+export type EnterRefundAddressBody = z.infer<typeof enterRefundAddressBody>;
+
+export const enteredRefundAddressJson = z.object({
+  order_id: z.string(),
+  refund_address: evmAddress,
+  refund_address_at: timestamp,
+  refund_address_source: z.literal("merchant"),
+  refund_address_given_by: z.string().describe("The member who entered it"),
 });

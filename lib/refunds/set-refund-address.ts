@@ -40,7 +40,7 @@ export async function setRefundAddress(db: DbOrTx, orderId: string, address: str
       "The refund address must be signed by the wallet that paid this order.",
     );
   }
-  const updated = await setOrderRefundAddress(db, order.id, refundAddress, signer, now);
+  const updated = await setOrderRefundAddress(db, order.id, refundAddress, { source: "payer_signature", givenBy: signer, signedBy: signer }, now);
   if (!updated) throw notFound("Payment order");
   return {
     order_id: updated.orderId,

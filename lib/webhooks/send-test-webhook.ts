@@ -69,6 +69,8 @@ export function sampleOrderData(type: OrderEventType, now: Date) {
     atRiskReason: type === "payment.reorged" ? "payment_reorged" : null,
     atRiskAt: type === "payment.reorged" ? now : null,
     refundAddressSignedBy: null,
+    refundAddressSource: null,
+    refundAddressGivenBy: null,
     acceptedMethods: null,
     createdAt,
     updatedAt: now,

@@ -168,6 +168,13 @@ curl -s http://localhost:3000/api/payment-orders/ \\
         <code>refund_address</code> the customer left on the payment page, else the wallet that paid (<code>from_address</code> of{" "}
         <code>GET /api/transactions/{"{transaction_hash}"}/</code>).
       </p>
+      <Note>
+        A customer who paid from an exchange account cannot sign with the paying wallet, and the paying address is the exchange&apos;s, not theirs: do not
+        refund to it. The payment page offers them a one-time link, e-mailed to the address they gave while the payment was due, to leave their own address (
+        <code>refund_address_source</code>: <code>email_link</code>). Without one, an owner or admin who spoke with them enters it on the order page, or with{" "}
+        <code>PUT /api/payment-orders/{"{order_id}"}/refund-address/</code> and a fresh <code>reauth</code> (a login, not an API key); it is in the audit log.
+        The payment page shows your support contact (Settings › Branding) so the customer can reach you.
+      </Note>
       <Code>{`
 curl -s http://localhost:3000/api/payment-orders/ORD-…/refunds/ \\
   -H "Authorization: Bearer $API_KEY" -H 'Content-Type: application/json' \\

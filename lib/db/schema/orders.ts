@@ -63,6 +63,14 @@ export const paymentOrders = pgTable(
     /** The paying address whose signature set refund_address (issue 24); null: left unsigned, before signatures were required. */
     refundAddressSignedBy: text("refund_address_signed_by"),
     /**
+     * How refund_address was given (issue 52): payer_signature (the paying wallet signed it),
+     * email_link (a one-time link mailed to the customer's address given before paying), merchant
+     * (a member entered it after contact, with fresh proof; audited); null: left before it was recorded.
+     */
+    refundAddressSource: text("refund_address_source"),
+    /** Who gave it: the signing payer's address, the e-mail address the link went to, or the member's name. */
+    refundAddressGivenBy: text("refund_address_given_by"),
+    /**
      * Orders that accept several (chain, token) methods (issue 27): each method with its amount, rate
      * and deposit address (lib/orders/payment-methods.ts AcceptedMethod[]); the order's own chain,
      * token, amount and address columns hold the method chosen now. null: the one method of the columns.

@@ -13,6 +13,7 @@ export {
   lockOrder,
   setOrderRefundAddress,
   type OrderView,
+  type RefundAddressSource,
 } from "./lookups";
 export { listOrders, orderSortKeyWidth, recentOrders, type OrderFilters } from "./list";
 export { likePattern, searchOrders, textSearchExactCountBound, textSearchProbeRows, type OrderSearch } from "./search";

@@ -248,14 +248,32 @@ export async function lockMerchantOrder(db: DbOrTx, merchantId: number, id: numb
   return row ?? null;
 }
 
+/** How a refund address was given (payment_orders.refund_address_source). */
+export type RefundAddressSource = "payer_signature" | "email_link" | "merchant";
+
 /**
- * The customer's refund address, signed by `signedBy`, a sender of one of the order's counted
- * transfers (lib/refunds/set-refund-address.ts). A payer's signature replaces any earlier one.
+ * Sets the customer's refund address with how it was given and by whom
+ * (lib/refunds/set-refund-address.ts, lib/receipts/refund-address-link.ts,
+ * lib/refunds/enter-refund-address.ts): a payer's signature, a one-time mailed link, or a member
+ * after contact. The latest proven one replaces any earlier one; refunds already built keep their
+ * own `to_address`. `signedBy` only for a payer's signature.
  */
-export async function setOrderRefundAddress(db: DbOrTx, id: number, address: string, signedBy: string, now: Date): Promise<PaymentOrder | null> {
+export async function setOrderRefundAddress(
+  db: DbOrTx,
+  id: number,
+  address: string,
+  given: { source: RefundAddressSource; givenBy: string; signedBy?: string | null },
+  now: Date,
+): Promise<PaymentOrder | null> {
   const [row] = await db
     .update(paymentOrders)
-    .set({ refundAddress: address, refundAddressAt: now, refundAddressSignedBy: signedBy })
+    .set({
+      refundAddress: address,
+      refundAddressAt: now,
+      refundAddressSignedBy: given.signedBy ?? null,
+      refundAddressSource: given.source,
+      refundAddressGivenBy: given.givenBy,
+    })
     .where(eq(paymentOrders.id, id))
     .returning();
   return row ?? null;

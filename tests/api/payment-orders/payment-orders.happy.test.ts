@@ -66,6 +66,8 @@ describe("POST /api/payment-orders/", () => {
       refund_address: null,
       refund_address_payer_signed: false,
       refund_address_signed_by: null,
+      refund_address_source: null,
+      refund_address_given_by: null,
       refunds: [],
       at_risk: false,
       at_risk_reason: null,

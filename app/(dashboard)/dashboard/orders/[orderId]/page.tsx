@@ -20,8 +20,8 @@ import { notCountedLabels, orderMoney } from "@/lib/orders/order-money";
 import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { GaslessRelay, PaymentOrder, Transaction } from "@/lib/db/schema";
 import { formatEther, formatGwei } from "viem";
-import { createRefundAction, redeliverAction } from "./actions";
-import { RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
+import { createRefundAction, enterRefundAddressAction, redeliverAction } from "./actions";
+import { EnterRefundAddressForm, RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
 
 export const metadata: Metadata = { title: "Order · Dashboard" };
 
@@ -110,6 +110,21 @@ const relayColumns: Array<Column<ReturnType<typeof relayRow>>> = [
   { header: "Cost", cell: "cost" },
   { header: "Relayed", cell: (r) => formatDate(r.at) },
 ];
+
+/** How the customer's refund address was given, for the merchant to judge it (issue 52). */
+function refundAddressProvenance(order: { refundAddressSource: string | null; refundAddressSignedBy: string | null; refundAddressGivenBy: string | null }) {
+  const source = order.refundAddressSource ?? (order.refundAddressSignedBy ? "payer_signature" : null);
+  if (source === "payer_signature")
+    return (
+      <>
+        (signed by payer <code>{order.refundAddressSignedBy}</code>)
+      </>
+    );
+  if (source === "email_link")
+    return `(given through the one-time link e-mailed to ${order.refundAddressGivenBy ?? "the customer"}, the address given while paying)`;
+  if (source === "merchant") return `(entered by ${order.refundAddressGivenBy ?? "a member"} after contact with the customer; see the audit log)`;
+  return "(not signed by the payer: left before signatures were required; confirm it with the customer)";
+}
 
 const refundColumns: Array<Column<ReturnType<typeof serializeRefund>>> = [
   { header: "Amount", cell: (r) => `${r.amount} ${r.currency}` },
@@ -205,14 +220,7 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
               "Customer's refund address",
               order.refundAddress ? (
                 <span key="r" data-testid="refund-address-provenance">
-                  <code>{order.refundAddress}</code>{" "}
-                  {order.refundAddressSignedBy ? (
-                    <>
-                      (signed by payer <code>{order.refundAddressSignedBy}</code>)
-                    </>
-                  ) : (
-                    "(not signed by the payer: left before signatures were required; confirm it with the customer)"
-                  )}
+                  <code>{order.refundAddress}</code> {refundAddressProvenance(order)}
                 </span>
               ) : null,
             ],
@@ -293,13 +301,16 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
           empty="No refunds."
         />
         {isRefundable(order) ? (
-          <RefundForm
-            orderId={order.orderId}
-            currency={order.currency}
-            refundAddress={order.refundAddress}
-            overpaid={order.status === "confirmed" && overpaid > 0n ? formatAmount(overpaid, order.decimals) : null}
-            action={createRefundAction}
-          />
+          <>
+            <RefundForm
+              orderId={order.orderId}
+              currency={order.currency}
+              refundAddress={order.refundAddress}
+              overpaid={order.status === "confirmed" && overpaid > 0n ? formatAmount(overpaid, order.decimals) : null}
+              action={createRefundAction}
+            />
+            <EnterRefundAddressForm orderId={order.orderId} action={enterRefundAddressAction} />
+          </>
         ) : (
           <p>
             Confirmed orders, and failed ones that were underpaid or paid late, can be refunded. The refund is a transfer you sign with the wallet the payment
