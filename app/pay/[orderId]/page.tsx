@@ -41,16 +41,17 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
     <>
       {/* Above the page: the parts that leave once paid must not move it (no layout shift). */}
       <LocaleSwitcher returnTo={`/pay/${order.order_id}`} />
-      <StoreBrand look={await storeLookForOrder(await getDb(), order.order_id)} />
-      {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
-      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods"])}>
-        <PaymentPage
-          order={order}
-          item={item}
-          walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null}
-          texts={payPageFirstTexts(order, await getLocale())}
-        />
-      </NextIntlClientProvider>
+      <StoreBrand look={await storeLookForOrder(await getDb(), order.order_id)}>
+        {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
+        <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods"])}>
+          <PaymentPage
+            order={order}
+            item={item}
+            walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null}
+            texts={payPageFirstTexts(order, await getLocale())}
+          />
+        </NextIntlClientProvider>
+      </StoreBrand>
     </>
   );
 }

@@ -1,5 +1,16 @@
 import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
-import { chainCursors, merchants, paymentOrders, refunds, sweeps, transactions, type PaymentOrder, type Refund, type Transaction } from "@/lib/db/schema";
+import {
+  chainCursors,
+  merchants,
+  paymentOrders,
+  refunds,
+  storeBranding,
+  sweeps,
+  transactions,
+  type PaymentOrder,
+  type Refund,
+  type Transaction,
+} from "@/lib/db/schema";
 import { withCachedPlans } from "@/lib/db/client";
 import type { DbOrTx } from "@/lib/db/types";
 import type { MoneyTransfer } from "../order-money";
@@ -92,7 +103,10 @@ function refundsFromJson(value: unknown): Refund[] {
   }));
 }
 
-/** The statement behind an order's responses: the order, its transfer, head, shop name, sweep and refunds. */
+/**
+ * The statement behind an order's responses: the order, its transfer, head, shop name (the store's
+ * display name when its branding sets one: what its customers see), sweep and refunds.
+ */
 function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
   const transfer = latestTransfer(db);
   const transferFields = Object.fromEntries(Object.keys(getTableColumns(transactions)).map((name) => [name, transfer[name as keyof Transaction]])) as {
@@ -103,7 +117,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
       order: getTableColumns(paymentOrders),
       transfer: transferFields,
       head: chainCursors.lastBlock,
-      shopName: merchants.shopName,
+      shopName: sql<string>`coalesce(${storeBranding.displayName}, ${merchants.shopName})`,
       sweepStatus: sweeps.status,
       sweepTxHash: sweeps.txHash,
       refunds: refundsOfOrder,
@@ -111,6 +125,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
+    .leftJoin(storeBranding, eq(storeBranding.merchantId, paymentOrders.merchantId))
     .leftJoinLateral(transfer, sql`true`)
     .leftJoin(chainCursors, eq(chainCursors.blockchainId, paymentOrders.blockchainId))
     .leftJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))
