@@ -20,16 +20,17 @@ export async function StoreBrand({ look, children }: { look: StoreLook | null; c
       data-testid="brand-scope"
     >
       {look && (look.logoUrl || accent) && (
-        <div className={styles.brand} data-testid="store-brand">
+        // Landmarks (banner, contentinfo) around the page's main: axe wants all content in one.
+        <header className={styles.brand} data-testid="store-brand">
           {look.logoUrl && (
             // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
             <img className={styles.logo} src={look.logoUrl} alt={look.name} />
           )}
-        </div>
+        </header>
       )}
       {children}
       {support && t && (
-        <p className={styles.support} data-testid="store-support">
+        <footer className={styles.support} data-testid="store-support">
           {t("support", { shop: support.name })}{" "}
           {support.supportEmail && (
             <a className={styles.contact} href={`mailto:${support.supportEmail}`}>
@@ -42,7 +43,7 @@ export async function StoreBrand({ look, children }: { look: StoreLook | null; c
               {support.supportUrl.replace(/^https?:\/\//, "")}
             </a>
           )}
-        </p>
+        </footer>
       )}
     </div>
   );
