@@ -9,7 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown, useTimeUp } from "./countdown";
 import { SandboxControls } from "./sandbox-controls";
 import { StatusPanel } from "./status-panel";
-import { StoreSupport, type StoreSupportContact } from "./store-support";
+import type { StoreSupportContact } from "./store-support";
 import { usePublicOrder } from "./use-public-order";
 import { WalletPay } from "./wallet-pay";
 import styles from "./pay.module.css";
@@ -169,7 +169,6 @@ function PaymentView({ order: initial, walletConnectProjectId, item, support = n
 
       <footer className={styles.footer}>
         {t("order")} <span className={styles.mono}>{order.order_id}</span>
-        <StoreSupport shop={order.shop_name} support={support} className={styles.footerSupport} />
       </footer>
     </main>
   );

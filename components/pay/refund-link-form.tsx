@@ -3,7 +3,6 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/http/error-wording";
-import { StoreSupport, type StoreSupportContact } from "./store-support";
 import styles from "./pay.module.css";
 
 interface LinkOrder {
@@ -16,9 +15,9 @@ interface LinkOrder {
 /**
  * The mailed refund-address link's page (issue 52): the customer types their own address and
  * POST /api/pay/{id}/refund-link/address/ spends the link. An invalid, used or expired link says so
- * and where to ask for a new one; the store's support contact is always there.
+ * and where to ask for a new one; the store's support contact is at the page's foot (StoreBrand).
  */
-export function RefundLinkForm({ order, token, valid, support }: { order: LinkOrder; token: string; valid: boolean; support: StoreSupportContact | null }) {
+export function RefundLinkForm({ order, token, valid }: { order: LinkOrder; token: string; valid: boolean }) {
   const t = useTranslations("refund");
   const errorWords = useTranslations("errors");
   const shop = order.shopName || t("theShop");
@@ -95,7 +94,6 @@ export function RefundLinkForm({ order, token, valid, support }: { order: LinkOr
             )}
           </form>
         )}
-        <StoreSupport shop={order.shopName} support={support} />
       </section>
       <footer className={styles.footer}>
         <a className={styles.supportLink} href={`/pay/${encodeURIComponent(order.orderId)}`}>

@@ -1,22 +1,49 @@
+import { getTranslations } from "next-intl/server";
 import type { StoreLook } from "@/lib/branding/branding";
 import styles from "./store-brand.module.css";
 
 /**
- * The store's own look above a customer page (payment, receipt, link): its logo and a bar in its
- * accent colour, and the colour as `--brand-accent` for the page's primary buttons. Nothing when the
- * store set neither.
+ * A customer page (payment, receipt, link) in the store's own look: its logo on a bar in its accent
+ * colour above the page, the colour as `--brand-accent` for the page's primary buttons (white text
+ * on it was contrast-checked when it was saved: the same in light and dark mode), and its support
+ * contact below. The store's display name is the page's shop name (the order and link views read it).
+ * Without a look the page is as it was.
  */
-export function StoreBrand({ look }: { look: StoreLook | null }) {
-  if (!look || (!look.logoUrl && !look.accentColor)) return null;
+export async function StoreBrand({ look, children }: { look: StoreLook | null; children: React.ReactNode }) {
+  const accent = look?.accentColor ?? null;
+  const support = look && (look.supportEmail || look.supportUrl) ? look : null;
+  const t = support ? await getTranslations("brand") : null;
   return (
     <div
-      className={styles.brand}
-      style={look.accentColor ? ({ "--brand-accent": look.accentColor } as React.CSSProperties) : undefined}
-      data-testid="store-brand"
+      className={styles.scope}
+      style={accent ? ({ "--brand-accent": accent, "--brand-accent-hover": `color-mix(in srgb, ${accent} 82%, #000)` } as React.CSSProperties) : undefined}
+      data-testid="brand-scope"
     >
-      {look.logoUrl && (
-        // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
-        <img className={styles.logo} src={look.logoUrl} alt={look.name} />
+      {look && (look.logoUrl || accent) && (
+        // Landmarks (banner, contentinfo) around the page's main: axe wants all content in one.
+        <header className={styles.brand} data-testid="store-brand">
+          {look.logoUrl && (
+            // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
+            <img className={styles.logo} src={look.logoUrl} alt={look.name} />
+          )}
+        </header>
+      )}
+      {children}
+      {support && t && (
+        <footer className={styles.support} data-testid="store-support">
+          {t("support", { shop: support.name })}{" "}
+          {support.supportEmail && (
+            <a className={styles.contact} href={`mailto:${support.supportEmail}`}>
+              {support.supportEmail}
+            </a>
+          )}
+          {support.supportEmail && support.supportUrl && " · "}
+          {support.supportUrl && (
+            <a className={styles.contact} href={support.supportUrl} rel="noopener noreferrer">
+              {support.supportUrl.replace(/^https?:\/\//, "")}
+            </a>
+          )}
+        </footer>
       )}
     </div>
   );

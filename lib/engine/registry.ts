@@ -13,6 +13,5 @@ import { sendReceiptsTask, settleInvoicesTask } from "./invoice-tasks";
  * only once it is up.
  */
 export function registeredTasks(): AnyTask[] {
-  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), chargeSubscriptionsTask];
-  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), settleInvoicesTask, sendReceiptsTask];
+  return [deliverWebhooksTask, retentionTask, foldTotalsTask, ...chainTasks(), chargeSubscriptionsTask, settleInvoicesTask, sendReceiptsTask];
 }

@@ -1,5 +1,5 @@
-import { and, count, desc, eq } from "drizzle-orm";
-import { merchants, paymentLinks, type NewPaymentLink, type PaymentLink } from "@/lib/db/schema";
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { merchants, paymentLinks, storeBranding, type NewPaymentLink, type PaymentLink } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
 export async function insertLink(db: DbOrTx, link: NewPaymentLink): Promise<PaymentLink> {
@@ -16,12 +16,13 @@ export async function findMerchantLink(db: DbOrTx, merchantId: number, linkId: s
   return row ?? null;
 }
 
-/** An active link by public id, with its shop's name (the public page). */
+/** An active link by public id, with its shop's name (the public page: the store's display name when its branding sets one). */
 export async function findActiveLink(db: DbOrTx, linkId: string): Promise<{ link: PaymentLink; shopName: string } | null> {
   const [row] = await db
-    .select({ link: paymentLinks, shopName: merchants.shopName })
+    .select({ link: paymentLinks, shopName: sql<string>`coalesce(${storeBranding.displayName}, ${merchants.shopName})` })
     .from(paymentLinks)
     .innerJoin(merchants, eq(merchants.id, paymentLinks.merchantId))
+    .leftJoin(storeBranding, eq(storeBranding.merchantId, paymentLinks.merchantId))
     .where(and(eq(paymentLinks.linkId, linkId), eq(paymentLinks.isActive, true)))
     .limit(1);
   return row ?? null;

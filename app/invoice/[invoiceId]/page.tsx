@@ -45,7 +45,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ invoic
       <main
         className={`${styles.page} ${invoiceStyles.branded}`}
         data-color-scheme="auto"
-        style={invoice.brand.accent_color ? ({ "--brand-accent": invoice.brand.accent_color } as React.CSSProperties) : undefined}
+        style={
+          invoice.brand.accent_color
+            ? ({
+                "--brand-accent": invoice.brand.accent_color,
+                "--brand-accent-hover": `color-mix(in srgb, ${invoice.brand.accent_color} 82%, #000)`,
+              } as React.CSSProperties)
+            : undefined
+        }
       >
         <header className={styles.header}>
           {invoice.brand.logo_url && (

@@ -39,10 +39,11 @@ export default async function LinkPage({ params }: { params: Promise<{ linkId: s
   return (
     <>
       <LocaleSwitcher returnTo={`/link/${link.id}`} />
-      <StoreBrand look={await storeLookForLink(await getDb(), link.id)} />
-      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
-        <LinkCheckout link={link} methods={methods} texts={linkPageFirstTexts(link, methods[0]?.currency ?? "", await getLocale())} />
-      </NextIntlClientProvider>
+      <StoreBrand look={await storeLookForLink(await getDb(), link.id)}>
+        <NextIntlClientProvider messages={pickMessages(await getMessages(), ["link", "errors"])}>
+          <LinkCheckout link={link} methods={methods} texts={linkPageFirstTexts(link, methods[0]?.currency ?? "", await getLocale())} />
+        </NextIntlClientProvider>
+      </StoreBrand>
     </>
   );
 }

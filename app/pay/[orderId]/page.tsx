@@ -42,17 +42,18 @@ export default async function PayPage({ params }: { params: Promise<{ orderId: s
     <>
       {/* Above the page: the parts that leave once paid must not move it (no layout shift). */}
       <LocaleSwitcher returnTo={`/pay/${order.order_id}`} />
-      <StoreBrand look={look} />
-      {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
-      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods", "refund"])}>
-        <PaymentPage
-          order={order}
-          item={item}
-          walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null}
-          texts={payPageFirstTexts(order, await getLocale())}
-          support={look && { email: look.supportEmail, url: look.supportUrl }}
-        />
-      </NextIntlClientProvider>
+      <StoreBrand look={look}>
+        {/* Only the active locale's messages, and only the namespaces the page's client part uses. */}
+        <NextIntlClientProvider messages={pickMessages(await getMessages(), ["pay", "status", "checkout", "wallet", "errors", "methods", "refund"])}>
+          <PaymentPage
+            order={order}
+            item={item}
+            walletConnectProjectId={env.WALLETCONNECT_PROJECT_ID ?? null}
+            texts={payPageFirstTexts(order, await getLocale())}
+            support={look && { email: look.supportEmail, url: look.supportUrl }}
+          />
+        </NextIntlClientProvider>
+      </StoreBrand>
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   refunds,
   sanctionsListLoads,
   screeningFlags,
+  storeBranding,
   sweeps,
   transactions,
   type PaymentOrder,
@@ -145,7 +146,10 @@ function refundsFromJson(value: unknown): Refund[] {
   }));
 }
 
-/** The statement behind an order's responses: the order, its transfer, head, shop name, sweep and refunds. */
+/**
+ * The statement behind an order's responses: the order, its transfer, head, shop name (the store's
+ * display name when its branding sets one: what its customers see), sweep and refunds.
+ */
 function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
   const transfer = latestTransfer(db);
   const transferFields = Object.fromEntries(Object.keys(getTableColumns(transactions)).map((name) => [name, transfer[name as keyof Transaction]])) as {
@@ -156,7 +160,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
       order: getTableColumns(paymentOrders),
       transfer: transferFields,
       head: chainCursors.lastBlock,
-      shopName: merchants.shopName,
+      shopName: sql<string>`coalesce(${storeBranding.displayName}, ${merchants.shopName})`,
       sweepStatus: sweeps.status,
       sweepTxHash: sweeps.txHash,
       refunds: refundsOfOrder,
@@ -166,6 +170,7 @@ function orderViewQuery(db: DbOrTx, where: SQL | undefined) {
     })
     .from(paymentOrders)
     .innerJoin(merchants, eq(merchants.id, paymentOrders.merchantId))
+    .leftJoin(storeBranding, eq(storeBranding.merchantId, paymentOrders.merchantId))
     .leftJoinLateral(transfer, sql`true`)
     .leftJoin(chainCursors, eq(chainCursors.blockchainId, paymentOrders.blockchainId))
     .leftJoin(sweeps, eq(sweeps.paymentOrderId, paymentOrders.id))

@@ -157,4 +157,28 @@ describe("store branding", () => {
     const plainOrder = await createOrder(plain, { blockchain: "base", amount: "5", currency: "USDC" });
     expect(await storeLookForOrder(testDb.db, plainOrder.order_id)).toMatchObject({ accentColor: null, logoUrl: null, supportEmail: null });
   });
+
+  test("the payment page's and link page's shop name is the store's display name when it set one, else its shop name", async () => {
+    const { POST: postLink } = await import("@/app/api/payment-links/route");
+    const { GET: getPublicLink } = await import("@/app/api/links/[linkId]/route");
+    const { GET: getPublicOrder } = await import("@/app/api/pay/[orderId]/route");
+    const m = await createMerchant();
+    await createWallet(m, { blockchain: 2 });
+    const order = await createOrder(m, { blockchain: "base", amount: "5", currency: "USDC" });
+    const link = (
+      await call(postLink, "POST", "/", { token: m.access, body: { title: "T", amount: "1", options: [{ blockchain: "base", currency: "USDC" }] } })
+    ).body.data;
+    const names = async () => {
+      const pay = await call(getPublicOrder, "GET", `/api/pay/${order.order_id}/`, { params: { orderId: order.order_id } });
+      const open = await call(getPublicLink, "GET", `/api/links/${link.id}/`, { params: { linkId: link.id } });
+      expect(pay.status, JSON.stringify(pay.body)).toBe(200);
+      expect(open.status, JSON.stringify(open.body)).toBe(200);
+      return [pay.body.data.shop_name, open.body.data.shop_name];
+    };
+    expect(await names()).toEqual([`Shop of ${m.username}`, `Shop of ${m.username}`]);
+    await call(putBranding, "PUT", "/", { token: m.access, body: brand });
+    expect(await names()).toEqual(["Acme Studio", "Acme Studio"]);
+    await call(putBranding, "PUT", "/", { token: m.access, body: { ...brand, display_name: "" } });
+    expect(await names()).toEqual([`Shop of ${m.username}`, `Shop of ${m.username}`]);
+  });
 });

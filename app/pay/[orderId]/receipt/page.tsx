@@ -23,8 +23,9 @@ export default async function ReceiptPage({ params }: { params: Promise<{ orderI
   return (
     <>
       <LocaleSwitcher returnTo={`/pay/${receipt.order_id}/receipt`} />
-      <StoreBrand look={await storeLookForOrder(await getDb(), receipt.order_id)} />
-      <ReceiptView receipt={receipt} />
+      <StoreBrand look={await storeLookForOrder(await getDb(), receipt.order_id)}>
+        <ReceiptView receipt={receipt} />
+      </StoreBrand>
     </>
   );
 }

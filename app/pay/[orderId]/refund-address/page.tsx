@@ -39,15 +39,15 @@ export default async function RefundAddressLinkPage({
   return (
     <>
       <LocaleSwitcher returnTo={`/pay/${order.order_id}/refund-address?token=${encodeURIComponent(token)}`} />
-      <StoreBrand look={look} />
-      <NextIntlClientProvider messages={pickMessages(await getMessages(), ["refund", "errors"])}>
-        <RefundLinkForm
-          order={{ orderId: order.order_id, shopName: order.shop_name, network: order.blockchain.name, currency: order.currency }}
-          token={token}
-          valid={link.valid}
-          support={look && { email: look.supportEmail, url: look.supportUrl }}
-        />
-      </NextIntlClientProvider>
+      <StoreBrand look={look}>
+        <NextIntlClientProvider messages={pickMessages(await getMessages(), ["refund", "errors"])}>
+          <RefundLinkForm
+            order={{ orderId: order.order_id, shopName: order.shop_name, network: order.blockchain.name, currency: order.currency }}
+            token={token}
+            valid={link.valid}
+          />
+        </NextIntlClientProvider>
+      </StoreBrand>
     </>
   );
 }
