@@ -2,40 +2,44 @@
 
 import { usePathname } from "next/navigation";
 
-const links = [
-  { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/orders", label: "Orders" },
-  { href: "/dashboard/links", label: "Payment links" },
-  { href: "/dashboard/payouts", label: "Payouts" },
-  { href: "/dashboard/transactions", label: "Transactions" },
-  { href: "/dashboard/wallets", label: "Wallets" },
-  { href: "/dashboard/api-keys", label: "API keys" },
-  { href: "/dashboard/webhooks", label: "Webhooks" },
-  { href: "/dashboard/sandbox", label: "Sandbox", sandboxOnly: true },
-  { href: "/dashboard/outbox", label: "Outbox", sandboxOnly: true },
-  { href: "/dashboard/team", label: "Team" },
-  { href: "/dashboard/settings", label: "Settings" },
-  { href: "/dashboard/sessions", label: "Sessions" },
-  { href: "/dashboard/audit-log", label: "Audit log" },
-  { href: "/dashboard/screening", label: "Screening" },
-  { href: "/dashboard/currencies", label: "Currencies" },
-  { href: "/docs", label: "Docs" },
-  { href: "/dashboard/invoices", label: "Invoices" },
-  { href: "/dashboard/branding", label: "Branding" },
-];
+/** The dashboard's sections; `label` names the key of its text in messages/*.json › dashboard.nav. */
+export const navLinks = [
+  { href: "/dashboard", label: "overview" },
+  { href: "/dashboard/orders", label: "orders" },
+  { href: "/dashboard/links", label: "links" },
+  { href: "/dashboard/payouts", label: "payouts" },
+  { href: "/dashboard/transactions", label: "transactions" },
+  { href: "/dashboard/wallets", label: "wallets" },
+  { href: "/dashboard/api-keys", label: "apiKeys" },
+  { href: "/dashboard/webhooks", label: "webhooks" },
+  { href: "/dashboard/sandbox", label: "sandbox", sandboxOnly: true },
+  { href: "/dashboard/outbox", label: "outbox", sandboxOnly: true },
+  { href: "/dashboard/team", label: "team" },
+  { href: "/dashboard/settings", label: "settings" },
+  { href: "/dashboard/sessions", label: "sessions" },
+  { href: "/dashboard/audit-log", label: "auditLog" },
+  { href: "/dashboard/screening", label: "screening" },
+  { href: "/dashboard/currencies", label: "currencies" },
+  { href: "/docs", label: "docs" },
+  { href: "/dashboard/invoices", label: "invoices" },
+  { href: "/dashboard/branding", label: "branding" },
+] as const;
 
-export function NavLinks({ sandbox }: { sandbox: boolean }) {
+export type NavLabel = (typeof navLinks)[number]["label"];
+
+/** `labels`: each section's name in the dashboard's language (the layout translates them on the server). */
+export function NavLinks({ sandbox, labels }: { sandbox: boolean; labels: Record<NavLabel, string> }) {
   const path = usePathname();
   return (
     <ul>
-      {links
-        .filter((l) => sandbox || !l.sandboxOnly)
+      {navLinks
+        .filter((l) => sandbox || !("sandboxOnly" in l && l.sandboxOnly))
         .map((l) => {
           const current = l.href === "/dashboard" ? path === "/dashboard" : path.startsWith(l.href);
           return (
             <li key={l.href}>
               <a href={l.href} aria-current={current ? "page" : undefined}>
-                {l.label}
+                {labels[l.label]}
               </a>
             </li>
           );
