@@ -8,8 +8,8 @@ import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboar
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
  * The customer pages (/pay/…, /link/…, /invoice/…) get their language here (the switcher's cookie, then
- * Accept-Language) in a request header that i18n/request.ts reads; the dashboard and its sign-in
- * pages get the same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
+ * Accept-Language) in a request header that i18n/request.ts reads; the dashboard's pages get the
+ * same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
  * Every other request passes straight through (authorisation stays in withApi and the pages).
@@ -67,19 +67,13 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  // The customer pages and the dashboard (with its sign-in pages) run it for their language.
+  // The customer pages and the dashboard run it for their language.
   matcher: [
     "/(.*%.*)",
     "/pay/:path*",
     "/link/:path*",
     "/invoice/:path*",
     "/dashboard/:path*",
-    "/sign-in",
-    "/sign-up",
-    "/forgot-password",
-    "/reset-password",
-    "/invite",
-    "/verify-email",
     { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
   ],
 };

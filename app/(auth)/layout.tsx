@@ -6,6 +6,7 @@ import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 
 export default async function AuthLayout({ children }: { children: ReactNode }) {
+  // English for now (proxy.ts negotiates no language here); the form primitives' words come from messages/en.json › dashboard.ui.
   const dashboard = (await getMessages()).dashboard as Record<string, unknown>;
   // data-color-scheme="auto": dark when the system asks for it, like the dashboard and the customer pages.
   return (

@@ -14,8 +14,8 @@ export const localeCookieMaxAge = 365 * 24 * 3600;
 export const customerLocaleHeader = "x-customer-locale";
 
 /**
- * Set by proxy.ts on the dashboard and its sign-in pages: the negotiated locale (cookie, then
- * Accept-Language). i18n/request.ts prefers the signed-in login's own choice over it. Docs and the
+ * Set by proxy.ts on the dashboard's pages: the negotiated locale (cookie, then Accept-Language).
+ * i18n/request.ts prefers the signed-in login's own choice over it. Docs, the sign-in pages and the
  * landing page render in English.
  */
 export const dashboardLocaleHeader = "x-dashboard-locale";
@@ -40,10 +40,12 @@ export function isCustomerPage(pathname: string): boolean {
   return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/");
 }
 
-/** The dashboard and the pages before it (sign in, register, password reset, invitation, e-mail verification). */
-const dashboardPrefixes = ["/dashboard", "/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/invite", "/verify-email"];
+/**
+ * The dashboard's pages. The pages before it (sign in, register, password reset, invitation, e-mail
+ * verification) are not translated yet and stay English.
+ */
 export function isDashboardPage(pathname: string): boolean {
-  return dashboardPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  return pathname === "/dashboard" || pathname.startsWith("/dashboard/");
 }
 
 /**
