@@ -96,7 +96,8 @@ for (const device of [
     await expect(page.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
     await page.reload();
     await expect(page.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
-    await expect(page.getByLabel("言語", { exact: true })).toHaveValue("ja");
+    const languageForm = page.getByRole("form", { name: "ダッシュボードの言語" });
+    await expect(languageForm.getByLabel("言語", { exact: true })).toHaveValue("ja");
 
     // Dark mode (the system's preference, as on the customer pages): dark surfaces, axe 0 serious, in Japanese and in English.
     await page.emulateMedia({ colorScheme: "dark" });
@@ -109,8 +110,8 @@ for (const device of [
     }
     // Back to English through Settings' own form; light and dark both clean on the orders list.
     await page.goto(`${baseUrl()}/dashboard/settings`);
-    await page.getByLabel("言語", { exact: true }).selectOption("en");
-    await page.getByRole("button", { name: "言語を保存" }).click();
+    await languageForm.getByLabel("言語", { exact: true }).selectOption("en");
+    await languageForm.getByRole("button", { name: "言語を保存" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     await page.goto(`${baseUrl()}/dashboard/orders`);
     await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
