@@ -1,14 +1,15 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import { errorResponse } from "@/lib/http/envelope";
-import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
+import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboardPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
 
 /**
  * Paths Next.js cannot percent-decode (e.g. `/api/payment-orders/%ff/`) make its router throw
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
  * The customer pages (/pay/…, /link/…, /invoice/…) get their language here (the switcher's cookie, then
- * Accept-Language) in a request header that i18n/request.ts reads. The payment pages (/pay/…) get
+ * Accept-Language) in a request header that i18n/request.ts reads; the dashboard's pages get the
+ * same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
  * Every other request passes straight through (authorisation stays in withApi and the pages).
@@ -27,6 +28,11 @@ export function proxy(request: NextRequest): Response {
     const response = NextResponse.next({ request: { headers } });
     if (request.nextUrl.pathname.startsWith("/pay/")) response.headers.set("Content-Security-Policy", payPagePolicy());
     return response;
+  }
+  if (isDashboardPage(request.nextUrl.pathname)) {
+    const headers = new Headers(request.headers);
+    headers.set(dashboardLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
+    return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
 }
@@ -61,6 +67,13 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  // The customer pages run it for their language.
-  matcher: ["/(.*%.*)", "/pay/:path*", "/link/:path*", "/invoice/:path*", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
+  // The customer pages and the dashboard run it for their language.
+  matcher: [
+    "/(.*%.*)",
+    "/pay/:path*",
+    "/link/:path*",
+    "/invoice/:path*",
+    "/dashboard/:path*",
+    { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
+  ],
 };

@@ -1,16 +1,21 @@
 import { headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
-import { customerLocaleHeader, defaultCustomerLocale, isCustomerLocale } from "@/lib/i18n/locales";
+import { sessionDashboardLocale } from "@/lib/auth/session-locale";
+import { customerLocaleHeader, dashboardLocaleHeader, defaultCustomerLocale, isCustomerLocale, type CustomerLocale } from "@/lib/i18n/locales";
 
 /**
  * next-intl without i18n routing: the URL carries no locale (/pay/{id} stays as the API returns it).
- * proxy.ts negotiates it for the customer pages (cookie, then Accept-Language) and passes it in a
- * request header; every other page (dashboard, docs, landing) is English. Only the active
- * locale's messages are loaded.
+ * proxy.ts negotiates it (cookie, then Accept-Language) for the customer pages and for the dashboard,
+ * and passes it in a request header; on the dashboard the signed-in login's own choice (Settings, the
+ * sidebar's switcher) wins over it. Every other page (sign-in pages, docs, landing) is English. Only the active locale's messages are loaded.
  */
 export default getRequestConfig(async () => {
-  const requested = (await headers()).get(customerLocaleHeader);
-  const locale = isCustomerLocale(requested) ? requested : defaultCustomerLocale;
+  const requestHeaders = await headers();
+  const customer = requestHeaders.get(customerLocaleHeader);
+  const dashboard = requestHeaders.get(dashboardLocaleHeader);
+  let locale: CustomerLocale = defaultCustomerLocale;
+  if (isCustomerLocale(customer)) locale = customer;
+  else if (isCustomerLocale(dashboard)) locale = await sessionDashboardLocale(dashboard);
   return {
     locale,
     messages: (await import(`../messages/${locale}.json`)).default,

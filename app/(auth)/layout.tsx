@@ -1,15 +1,20 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages } from "next-intl/server";
 import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 
-export default function AuthLayout({ children }: { children: ReactNode }) {
+export default async function AuthLayout({ children }: { children: ReactNode }) {
+  // English for now (proxy.ts negotiates no language here); the form primitives' words come from messages/en.json › dashboard.ui.
+  const dashboard = (await getMessages()).dashboard as Record<string, unknown>;
+  // data-color-scheme="auto": dark when the system asks for it, like the dashboard and the customer pages.
   return (
-    <main className={styles.authMain}>
+    <main className={styles.authMain} data-color-scheme="auto">
       <p className={styles.brand}>
         <Link href="/">Payment Gateway</Link>
       </p>
-      {children}
+      <NextIntlClientProvider messages={{ dashboard: { ui: dashboard.ui } } as never}>{children}</NextIntlClientProvider>
     </main>
   );
 }

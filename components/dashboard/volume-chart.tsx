@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { TokenSeries } from "@/lib/dashboard/overview";
 import styles from "./dashboard.module.css";
 
@@ -13,13 +14,20 @@ export function VolumeChart({ series }: { series: TokenSeries }) {
   // Heights only: scaling to 1000 steps keeps bigint arithmetic exact enough for pixels.
   const barHeight = (units: bigint) => (maxUnits === 0n ? 0 : (Number((units * 1000n) / maxUnits) / 1000) * (height - pad * 2));
   const titleId = `chart-${series.key.replace(/[^a-z0-9]/gi, "-")}`;
+  const t = useTranslations("dashboard.overview.chart");
   return (
     <figure style={{ margin: 0 }}>
       <svg className={styles.chart} viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId}>
         <title id={titleId}>
-          {`${series.currency} on ${series.blockchain}: ${series.confirmedVolume} ${series.currency} confirmed and ${series.totalOrders} orders in the last ${n} days`}
+          {t("title", {
+            currency: series.currency,
+            blockchain: series.blockchain,
+            volume: series.confirmedVolume,
+            orders: series.totalOrders,
+            days: n,
+          })}
         </title>
-        <line x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} stroke="#6b7280" />
+        <line x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} style={{ stroke: "var(--chart-axis)" }} />
         {series.days.map((d, i) => {
           const h = barHeight(d.confirmedUnits);
           const x = pad + i * barWidth;
@@ -27,10 +35,10 @@ export function VolumeChart({ series }: { series: TokenSeries }) {
           const cy = height - pad - (d.orders / maxOrders) * (height - pad * 2);
           return (
             <g key={d.day}>
-              <rect x={x + 1} y={y} width={Math.max(1, barWidth - 2)} height={h} fill="#1d4ed8">
-                <title>{`${d.day}: ${d.confirmedVolume} ${series.currency} confirmed, ${d.orders} orders`}</title>
+              <rect x={x + 1} y={y} width={Math.max(1, barWidth - 2)} height={h} style={{ fill: "var(--chart-bar)" }}>
+                <title>{t("bar", { day: d.day, volume: d.confirmedVolume, currency: series.currency, orders: d.orders })}</title>
               </rect>
-              {d.orders > 0 ? <circle cx={x + barWidth / 2} cy={cy} r={3} fill="#b45309" /> : null}
+              {d.orders > 0 ? <circle cx={x + barWidth / 2} cy={cy} r={3} style={{ fill: "var(--chart-dot)" }} /> : null}
             </g>
           );
         })}
@@ -40,7 +48,7 @@ export function VolumeChart({ series }: { series: TokenSeries }) {
         <span>{series.days[0]?.day}</span>
         <span>{series.days[n - 1]?.day}</span>
       </div>
-      <figcaption style={{ fontSize: "0.85rem", color: "#4b5563" }}>Bars: confirmed volume per day. Dots: orders created per day.</figcaption>
+      <figcaption style={{ fontSize: "0.85rem", color: "var(--muted)" }}>{t("caption")}</figcaption>
     </figure>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import {
   createContext,
@@ -64,6 +65,7 @@ export function ActionForm({
   onSuccess?: (data: unknown) => void;
 }) {
   const router = useRouter();
+  const t = useTranslations("dashboard.ui");
   const formRef = useRef<HTMLFormElement>(null);
   const [result, run, pending] = useActionState<AnyResult, FormData>((_previous, form) => action(form), null);
 
@@ -108,7 +110,7 @@ export function ActionForm({
         {result?.ok && renderResult ? renderResult(result.data) : null}
         {result?.ok && showResult ? <pre data-testid="action-result">{JSON.stringify(result.data, null, 2)}</pre> : null}
         <Button type="submit" disabled={pending} variant={variant} small={small}>
-          {pending ? "Working…" : submitLabel}
+          {pending ? t("working") : submitLabel}
         </Button>
       </form>
     </ResultContext.Provider>

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { Button, Card, LinkButton, PlainField, Row } from "./index";
 
@@ -6,7 +7,8 @@ import { Button, Card, LinkButton, PlainField, Row } from "./index";
  * list can be linked and reloaded) with "Apply filters", and "Clear" when `clearHref` is given.
  */
 export function FilterForm({ label, clearHref, children }: { label: string; clearHref?: string; children: ReactNode }) {
-  const apply = <Button type="submit">Apply filters</Button>;
+  const t = useTranslations("dashboard.ui");
+  const apply = <Button type="submit">{t("applyFilters")}</Button>;
   return (
     <Card>
       <form method="get" role="search" aria-label={label}>
@@ -17,7 +19,7 @@ export function FilterForm({ label, clearHref, children }: { label: string; clea
         {clearHref ? (
           <Row>
             {apply}
-            <LinkButton href={clearHref}>Clear</LinkButton>
+            <LinkButton href={clearHref}>{t("clear")}</LinkButton>
           </Row>
         ) : null}
       </form>
@@ -37,10 +39,11 @@ export function FilterSelect({
   options: ReadonlyArray<string | { value: string; label: string }>;
   value?: string;
 }) {
+  const t = useTranslations("dashboard.ui");
   return (
     <PlainField label={label} name={name}>
       <select id={`f-${name}`} name={name} defaultValue={value ?? ""}>
-        <option value="">Any</option>
+        <option value="">{t("any")}</option>
         {options.map((option) => {
           const { value: v, label: text } = typeof option === "string" ? { value: option, label: option } : option;
           return (

@@ -1,6 +1,6 @@
 /**
- * The customer pages' languages (pay, link and receipt pages); the dashboard stays English.
- * Pure, for the proxy (edge), the server and the tests.
+ * The languages of the customer pages (pay, link and receipt pages) and of the dashboard (issue 52
+ * item 5: the same seven). Pure, for the proxy (edge), the server and the tests.
  */
 export const customerLocales = ["en", "de", "fr", "es", "pt", "ja", "zh"] as const;
 export type CustomerLocale = (typeof customerLocales)[number];
@@ -10,8 +10,15 @@ export const defaultCustomerLocale: CustomerLocale = "en";
 export const localeCookieName = "NEXT_LOCALE";
 export const localeCookieMaxAge = 365 * 24 * 3600;
 
-/** Set by proxy.ts on customer pages only: the locale that request renders in. Every other page renders in English. */
+/** Set by proxy.ts on customer pages only: the locale that request renders in. */
 export const customerLocaleHeader = "x-customer-locale";
+
+/**
+ * Set by proxy.ts on the dashboard's pages: the negotiated locale (cookie, then Accept-Language).
+ * i18n/request.ts prefers the signed-in login's own choice over it. Docs, the sign-in pages and the
+ * landing page render in English.
+ */
+export const dashboardLocaleHeader = "x-dashboard-locale";
 
 /** Each language in its own words, for the switcher. */
 export const localeNames: Record<CustomerLocale, string> = {
@@ -31,6 +38,14 @@ export function isCustomerLocale(value: unknown): value is CustomerLocale {
 /** The pages that are shown in the customer's language: /pay/{id}, its receipt, /link/{id}. */
 export function isCustomerPage(pathname: string): boolean {
   return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/");
+}
+
+/**
+ * The dashboard's pages. The pages before it (sign in, register, password reset, invitation, e-mail
+ * verification) are not translated yet and stay English.
+ */
+export function isDashboardPage(pathname: string): boolean {
+  return pathname === "/dashboard" || pathname.startsWith("/dashboard/");
 }
 
 /**

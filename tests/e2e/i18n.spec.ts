@@ -3,7 +3,8 @@
  * Accept-Language (Playwright's `locale` sends it), the switcher's cookie overrides it, <html lang>
  * follows, and the pay page in its states (pending, partial, confirmed, expired), the receipt and
  * the link page read in German and in English on a desktop and on a phone, each with axe at 0
- * violations. The dashboard stays English whatever the browser asks for.
+ * violations. The sign-in pages stay English whatever the browser asks for (the dashboard itself follows
+ * the login's own choice: dashboard-i18n.spec.ts).
  */
 import { expect, test, type Page } from "@playwright/test";
 import { clockText } from "@/lib/money/display-amount";
@@ -186,7 +187,7 @@ test.describe("choosing the language", () => {
     expect(unknown.headers()["set-cookie"]).toBeUndefined();
   });
 
-  test("the dashboard stays English under a German Accept-Language", async ({ page }) => {
+  test("the sign-in page stays English under a German Accept-Language", async ({ page }) => {
     await page.goto(`${baseUrl()}/sign-in`);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
   });

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { Badge, Card } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
@@ -16,35 +17,46 @@ import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { relayGasTotals } from "@/lib/gasless/queries";
 import { formatAmount } from "@/lib/money/amounts";
 
-export const metadata: Metadata = { title: "Overview · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("dashboard.overview");
+  return { title: t("metaTitle") };
+}
 
-const statusColumns: Array<Column<TokenSeries>> = [
-  ...orderStatuses.map((s): Column<TokenSeries> => ({ header: s, cell: (t) => t.countsByStatus[s] })),
-  { header: "confirmed volume", cell: (t) => `${t.confirmedVolume} ${t.currency}` },
-];
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.overview">>>;
 
-const fiatColumns: Array<Column<FiatTotal>> = [
-  { header: "currency", cell: "currency" },
-  { header: `last ${overviewDays} days`, cell: (f) => `${f.total} ${f.currency}`, align: "end" },
-  { header: "orders", cell: "orders", align: "end" },
-  { header: `${overviewDays} days before`, cell: (f) => `${f.previousTotal} ${f.currency}`, align: "end" },
-  { header: "trend", cell: (f) => trendText(f.changePercent), align: "end" },
-];
+function statusColumns(t: T, s: Awaited<ReturnType<typeof getTranslations<"dashboard.orderTable.statuses">>>): Array<Column<TokenSeries>> {
+  return [
+    ...orderStatuses.map((status): Column<TokenSeries> => ({ header: s(status), cell: (row) => row.countsByStatus[status] })),
+    { header: t("confirmedVolume"), cell: (row) => `${row.confirmedVolume} ${row.currency}` },
+  ];
+}
 
-function trendText(changePercent: number | null): string {
-  if (changePercent === null) return "new";
-  if (changePercent === 0) return "no change";
+function fiatColumns(t: T): Array<Column<FiatTotal>> {
+  return [
+    { header: t("fiat.currency"), cell: "currency" },
+    { header: t("fiat.lastDays", { days: overviewDays }), cell: (f) => `${f.total} ${f.currency}`, align: "end" },
+    { header: t("fiat.orders"), cell: "orders", align: "end" },
+    { header: t("fiat.daysBefore", { days: overviewDays }), cell: (f) => `${f.previousTotal} ${f.currency}`, align: "end" },
+    { header: t("fiat.trend"), cell: (f) => trendText(t, f.changePercent), align: "end" },
+  ];
+}
+
+function trendText(t: T, changePercent: number | null): string {
+  if (changePercent === null) return t("fiat.new");
+  if (changePercent === 0) return t("fiat.noChange");
   return `${changePercent > 0 ? "▲ +" : "▼ "}${changePercent}%`;
 }
 
-const providerColumns: Array<Column<ProviderStatusRow>> = [
-  { header: "network", cell: "chain" },
-  { header: "provider", cell: "provider", mono: true },
-  { header: "state", cell: (p) => <Badge status={p.aside ? "failed" : "ok"}>{p.state}</Badge> },
-  { header: "errors (last 100 calls)", cell: "errorRate", align: "end" },
-  { header: "latency", cell: "latency", align: "end" },
-  { header: "head lag", cell: "headLag", align: "end" },
-];
+function providerColumns(t: T): Array<Column<ProviderStatusRow>> {
+  return [
+    { header: t("network.network"), cell: "chain" },
+    { header: t("network.provider"), cell: "provider", mono: true },
+    { header: t("network.state"), cell: (p) => <Badge status={p.aside ? "failed" : "ok"}>{p.state}</Badge> },
+    { header: t("network.errors"), cell: "errorRate", align: "end" },
+    { header: t("network.latency"), cell: "latency", align: "end" },
+    { header: t("network.headLag"), cell: "headLag", align: "end" },
+  ];
+}
 
 export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
@@ -56,84 +68,90 @@ export default async function OverviewPage() {
     relayGasTotals(db, merchant.merchantId, month.from, month.to),
   ]);
   const recentOrders = await ordersWithMoney(db, merchant.merchantId, recent);
+  const [t, s, format] = await Promise.all([getTranslations("dashboard.overview"), getTranslations("dashboard.orderTable.statuses"), getFormatter()]);
   const steps: Array<[boolean, string, string]> = [
-    [setup.walletConfigured, "Add a receiving wallet", "/dashboard/wallets"],
-    [setup.apiKeyCreated, "Create an API key", "/dashboard/api-keys"],
-    [
-      setup.webhookEndpointDelivered,
-      setup.webhookEndpointAdded
-        ? "Get a successful (2xx) answer from a webhook endpoint: send it a test event"
-        : "Add a webhook endpoint and send it a test event",
-      "/dashboard/webhooks",
-    ],
-    [setup.firstTestPayment, "Receive a first test payment", "/dashboard/sandbox"],
+    [setup.walletConfigured, t("setup.wallet"), "/dashboard/wallets"],
+    [setup.apiKeyCreated, t("setup.apiKey"), "/dashboard/api-keys"],
+    [setup.webhookEndpointDelivered, setup.webhookEndpointAdded ? t("setup.webhookAnswer") : t("setup.webhookAdd"), "/dashboard/webhooks"],
+    [setup.firstTestPayment, t("setup.testPayment"), "/dashboard/sandbox"],
   ];
   const done = steps.filter(([ok]) => ok).length;
   const orderCount = tokens.reduce((n, t) => n + t.totalOrders, 0);
 
   return (
     <>
-      <h1>Overview</h1>
+      <h1>{t("heading")}</h1>
       <div className={styles.grid}>
-        <Card title="Setup checklist">
-          <p>
-            {done} of {steps.length} done
-          </p>
+        <Card title={t("setup.title")}>
+          <p>{t("setup.progress", { done, total: steps.length })}</p>
           <ul className={styles.checklist}>
             {steps.map(([ok, label, href]) => (
               <li key={label} data-done={ok}>
-                <Badge status={ok ? "ok" : "other"}>{ok ? "done" : "to do"}</Badge> {ok ? <span>{label}</span> : <a href={href}>{label}</a>}
+                <Badge status={ok ? "ok" : "other"}>{ok ? t("setup.done") : t("setup.toDo")}</Badge> {ok ? <span>{label}</span> : <a href={href}>{label}</a>}
               </li>
             ))}
           </ul>
         </Card>
-        <Card title={`Last ${overviewDays} days`}>
-          <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
-          <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
+        <Card title={t("lastDays", { days: overviewDays })}>
+          <p className={styles.stat}>{t("orderCount", { count: orderCount })}</p>
+          <p>
+            {tokens.length === 0
+              ? t("noOrders")
+              : t("confirmedList", { list: tokens.map((row) => `${row.confirmedVolume} ${row.currency} (${row.blockchain})`).join(" · ") })}
+          </p>
         </Card>
-        <Card title="Reversed by a reorg">
+        <Card title={t("reversed.title")}>
           <div data-reversed-payments>
             {reversed.length === 0 ? (
-              <p>No payment is reversed.</p>
+              <p>{t("reversed.none")}</p>
             ) : (
               <>
                 {reversed.map((r) => (
                   <p key={`${r.blockchain}:${r.currency}`} className={styles.stat}>
-                    {r.orders === 1 ? "1 order" : `${r.orders} orders`}: {r.amount} {r.currency} ({r.blockchain})
+                    {t("orderCount", { count: r.orders })}: {r.amount} {r.currency} ({r.blockchain})
                   </p>
                 ))}
                 <p>
-                  The network took these payments back after they counted; they are not in your wallet until they return.{" "}
-                  <Link href="/dashboard/orders?money=reversed">See the orders</Link>
+                  {t("reversed.explain")} <Link href="/dashboard/orders?money=reversed">{t("reversed.seeOrders")}</Link>
                 </p>
               </>
             )}
           </div>
         </Card>
-        <Card title={`Gas in ${month.label}`}>
+        <Card title={t("gas.title", { month: month.label })}>
           <div data-sweep-gas-month>
             {sweepGas.length === 0 ? (
-              <p>No sweeps this month.</p>
+              <p>{t("gas.noSweeps")}</p>
             ) : (
               sweepGas.map((row) => {
                 const chain = findBlockchainById(row.blockchainId);
                 return (
                   <p key={row.blockchainId}>
-                    {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.gasCostWei, 18)}{" "}
-                    {chain?.nativeCurrency.symbol ?? "ETH"} for {row.orders === 1 ? "1 order" : `${row.orders} orders`}
+                    {t("gas.sweepRow", {
+                      chain: chain?.name ?? String(row.blockchainId),
+                      gas: format.number(row.gasUsed),
+                      cost: formatAmount(row.gasCostWei, 18),
+                      symbol: chain?.nativeCurrency.symbol ?? "ETH",
+                      count: row.orders,
+                    })}
                   </p>
                 );
               })
             )}
-            <p>What the gateway spent moving your payments from their deposit addresses to your wallet (each order&apos;s share of its batch).</p>
+            <p>{t("gas.sweepExplain")}</p>
           </div>
           <div data-relay-gas-month>
             {relayGas.map((row) => {
               const chain = findBlockchainById(row.blockchainId);
               return (
                 <p key={row.blockchainId}>
-                  Paid without gas on {chain?.name ?? row.blockchainId}: {row.gasUsed.toLocaleString("en-US")} gas, {formatAmount(row.costWei, 18)}{" "}
-                  {chain?.nativeCurrency.symbol ?? "ETH"} for {row.relays === 1 ? "1 payment" : `${row.relays} payments`} the gateway relayed
+                  {t("gas.relayRow", {
+                    chain: chain?.name ?? String(row.blockchainId),
+                    gas: format.number(row.gasUsed),
+                    cost: formatAmount(row.costWei, 18),
+                    symbol: chain?.nativeCurrency.symbol ?? "ETH",
+                    count: row.relays,
+                  })}
                 </p>
               );
             })}
@@ -141,45 +159,46 @@ export default async function OverviewPage() {
         </Card>
       </div>
 
-      <h2>Fiat totals</h2>
+      <h2>{t("fiat.title")}</h2>
       <DataTable
-        caption={`Confirmed orders priced in fiat, by price currency: the last ${overviewDays} days against the ${overviewDays} days before`}
-        columns={fiatColumns}
+        caption={t("fiat.caption", { days: overviewDays })}
+        columns={fiatColumns(t)}
         rows={fiat.totals}
         rowKey={(row) => row.currency}
         rowData={(row) => ({ "data-fiat": row.currency })}
-        empty="No confirmed order priced in fiat yet."
+        empty={t("fiat.empty")}
       />
-      {fiat.tokenPricedOrders > 0 ? (
-        <p>
-          Not included: {fiat.tokenPricedOrders} confirmed order{fiat.tokenPricedOrders === 1 ? "" : "s"} priced in tokens (no fiat price was locked for{" "}
-          {fiat.tokenPricedOrders === 1 ? "it" : "them"}).
-        </p>
-      ) : null}
+      {fiat.tokenPricedOrders > 0 ? <p>{t("fiat.notIncluded", { count: fiat.tokenPricedOrders })}</p> : null}
 
-      <h2>Volume and orders by token</h2>
-      {tokens.length === 0 ? <p>Charts appear once you have orders.</p> : null}
-      {tokens.map((t) => (
-        <Card key={t.key} title={`${t.currency} on ${t.blockchain}`} headingLevel={3}>
-          <VolumeChart series={t} />
-          <DataTable caption={`Orders by status, ${t.currency} on ${t.blockchain}`} columns={statusColumns} rows={[t]} rowKey={(row) => row.key} empty={null} />
+      <h2>{t("byToken.title")}</h2>
+      {tokens.length === 0 ? <p>{t("byToken.empty")}</p> : null}
+      {tokens.map((row) => (
+        <Card key={row.key} title={t("byToken.series", { currency: row.currency, blockchain: row.blockchain })} headingLevel={3}>
+          <VolumeChart series={row} />
+          <DataTable
+            caption={t("byToken.caption", { currency: row.currency, blockchain: row.blockchain })}
+            columns={statusColumns(t, s)}
+            rows={[row]}
+            rowKey={(r) => r.key}
+            empty={null}
+          />
         </Card>
       ))}
 
-      <h2>Network status</h2>
+      <h2>{t("network.title")}</h2>
       <DataTable
-        caption="RPC providers of each network, as this server sees them"
-        columns={providerColumns}
+        caption={t("network.caption")}
+        columns={providerColumns(t)}
         rows={providerStatus()}
         rowKey={(row) => row.key}
         rowData={(row) => ({ "data-provider": row.key })}
-        empty="No network is configured."
+        empty={t("network.empty")}
       />
 
-      <h2>Recent orders</h2>
-      <OrdersTable orders={recentOrders} caption="Recent orders" />
+      <h2>{t("recent")}</h2>
+      <OrdersTable orders={recentOrders} caption={t("recent")} />
       <p>
-        <Link href="/dashboard/orders">All orders</Link>
+        <Link href="/dashboard/orders">{t("allOrders")}</Link>
       </p>
     </>
   );

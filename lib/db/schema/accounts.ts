@@ -25,6 +25,8 @@ export const merchants = pgTable(
     paymentToleranceBps: integer("payment_tolerance_bps").notNull().default(0),
     /** When the merchant proved they read mail at `email` (a verification link); null: not yet. */
     emailVerifiedAt: ts("email_verified_at"),
+    /** The dashboard's language this login chose (lib/i18n/locales.ts); null: negotiated per request (cookie, Accept-Language). */
+    dashboardLocale: text("dashboard_locale"),
     ...timestamps,
   },
   (t) => [

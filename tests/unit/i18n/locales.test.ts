@@ -29,11 +29,23 @@ describe("the customer pages' locale", () => {
     expect(safeReturnPath(null)).toBe("/");
   });
 
-  test("every language has every message of the English file", () => {
-    const keys = (messages: Record<string, Record<string, string>>) =>
-      Object.entries(messages)
-        .flatMap(([ns, m]) => Object.keys(m).map((k) => `${ns}.${k}`))
+  test("every language has every message of the English file, at every depth (the dashboard's are nested), with the same placeholders", () => {
+    type Tree = { [key: string]: string | Tree };
+    const entries = (messages: Tree, prefix = ""): Array<[string, string]> =>
+      Object.entries(messages).flatMap(([key, value]) =>
+        typeof value === "string" ? [[`${prefix}${key}`, value] as [string, string]] : entries(value, `${prefix}${key}.`),
+      );
+    const keys = (messages: Tree) =>
+      entries(messages)
+        .map(([key]) => key)
         .sort();
-    for (const locale of customerLocales) expect(keys(allMessages[locale]), locale).toEqual(keys(allMessages.en));
+    // The names a message fills in ({shop}, {count, plural, …}) and the tags it wraps (<strong>…</strong>).
+    const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) => m[1] ?? m[2]))].sort();
+    const english = new Map(entries(allMessages.en as Tree));
+    expect(english.has("dashboard.nav.overview")).toBe(true);
+    for (const locale of customerLocales) {
+      expect(keys(allMessages[locale] as Tree), locale).toEqual(keys(allMessages.en as Tree));
+      for (const [key, text] of entries(allMessages[locale] as Tree)) expect(placeholders(text), `${locale} ${key}`).toEqual(placeholders(english.get(key)!));
+    }
   });
 });

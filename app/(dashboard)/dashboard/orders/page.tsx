@@ -1,5 +1,6 @@
 import { requestTime } from "@/lib/dashboard/clock";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Button, Card, Row, uiStyles } from "@/components/ui";
 import { FilterForm, FilterInput, FilterSelect } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
@@ -18,7 +19,9 @@ import { fiatCurrencies } from "@/lib/pricing/convert";
 import { isSandbox } from "@/lib/env";
 import { createOrderAction } from "./actions";
 
-export const metadata: Metadata = { title: "Orders · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.orders"))("metaTitle") };
+}
 
 export default async function OrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
@@ -32,6 +35,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
     paymentChoices(db, merchant.merchantId),
   ]);
   const orders = await ordersWithMoney(db, merchant.merchantId, rows);
+  const [t, statusName] = await Promise.all([getTranslations("dashboard.orders"), getTranslations("dashboard.orderTable.statuses")]);
   const linkTo = (p: number) => {
     const params = new URLSearchParams(
       Object.entries(filters)
@@ -47,43 +51,50 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
 
   return (
     <>
-      <h1>Orders</h1>
-      <CreateDialog openLabel={isSandbox ? "Create a test order" : "Create an order"} title={isSandbox ? "Create an order (sandbox)" : "Create an order"}>
-        <p>Creates a {isSandbox ? "test" : "live"} order and its payment page. Price it in the token, or in a fiat currency converted at the on-chain rate.</p>
+      <h1>{t("heading")}</h1>
+      <CreateDialog openLabel={isSandbox ? t("create.openTest") : t("create.open")} title={isSandbox ? t("create.titleTest") : t("create.title")}>
+        <p>{isSandbox ? t("create.explainTest") : t("create.explain")}</p>
         <CreateOrderForm action={createOrderAction} chains={choices.chains} defaultChain={choices.defaultChain} fiatCurrencies={Object.keys(fiatCurrencies)} />
       </CreateDialog>
-      <FilterForm label="Filter orders" clearHref="/dashboard/orders">
-        <FilterInput label="Search" name="q" type="search" value={filters.q} placeholder="Order id, address, nonce, SKU or item" />
-        <FilterSelect label="Status" name="status" options={orderStatuses} value={filters.status} />
+      <FilterForm label={t("filter.label")} clearHref="/dashboard/orders">
+        <FilterInput label={t("filter.search")} name="q" type="search" value={filters.q} placeholder={t("filter.searchPlaceholder")} />
         <FilterSelect
-          label="Blockchain"
+          label={t("filter.status")}
+          name="status"
+          options={orderStatuses.map((s) => ({ value: s, label: statusName(s) }))}
+          value={filters.status}
+        />
+        <FilterSelect
+          label={t("filter.blockchain")}
           name="blockchain"
           options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))}
           value={filters.blockchain}
         />
-        <FilterInput label="Currency" name="currency" value={filters.currency} placeholder="USDC" />
-        <FilterSelect label="Payment" name="money" options={moneyFilterOptions} value={filters.money} />
-        <FilterInput label="From" name="from" type="date" value={filters.from} />
-        <FilterInput label="To" name="to" type="date" value={filters.to} />
+        <FilterInput label={t("filter.currency")} name="currency" value={filters.currency} placeholder="USDC" />
+        <FilterSelect
+          label={t("filter.payment")}
+          name="money"
+          options={moneyFilterOptions.map((o) => ({ value: o.value, label: t(`filter.money.${o.value as "reversed" | "not_counted"}`) }))}
+          value={filters.money}
+        />
+        <FilterInput label={t("filter.from")} name="from" type="date" value={filters.from} />
+        <FilterInput label={t("filter.to")} name="to" type="date" value={filters.to} />
       </FilterForm>
 
-      <p aria-live="polite">
-        {exact ? "" : "About "}
-        {count} order{count === 1 ? "" : "s"}
-      </p>
-      <OrdersTable orders={orders} caption="Orders" highlight={created} />
+      <p aria-live="polite">{exact ? t("count", { count }) : t("countAbout", { count })}</p>
+      <OrdersTable orders={orders} caption={t("heading")} highlight={created} />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / ordersPageSize))} href={linkTo} />
 
-      <Card title="Export CSV">
-        <form method="get" action="/dashboard/orders/export" aria-label="Export orders as CSV">
+      <Card title={t("export.title")}>
+        <form method="get" action="/dashboard/orders/export" aria-label={t("export.label")}>
           <Row>
-            <FilterInput label="Created from" id="export-from" name="from" type="date" required value={filters.from ?? monthAgo} />
-            <FilterInput label="Created to (inclusive)" id="export-to" name="to" type="date" required value={filters.to ?? today} />
+            <FilterInput label={t("export.from")} id="export-from" name="from" type="date" required value={filters.from ?? monthAgo} />
+            <FilterInput label={t("export.to")} id="export-to" name="to" type="date" required value={filters.to ?? today} />
             <Button type="submit" variant="secondary">
-              Download CSV
+              {t("export.download")}
             </Button>
           </Row>
-          <p className={uiStyles.hint}>Dates are UTC days; at most 366 days per export.</p>
+          <p className={uiStyles.hint}>{t("export.hint")}</p>
         </form>
       </Card>
     </>

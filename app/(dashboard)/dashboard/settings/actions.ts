@@ -7,6 +7,7 @@ import { finishPasskeyRegistration, passkeyProofOptions, removePasskey, startPas
 import { actionClientIp, authedAction } from "@/lib/auth/authed-action";
 import { confirmTotpEnrolment, disableTotp, startTotpEnrolment } from "@/lib/auth/manage-totp";
 import { qrSvg } from "@/lib/orders/qr-code";
+import { setDashboardLocale } from "@/lib/auth/dashboard-locale";
 
 const anyId = z.object({ id: z.string().max(12) });
 
@@ -26,6 +27,13 @@ export const rotateAccountSecretAction = authedAction(
     secret: (await rotateAccountWebhookSecret(db, { merchantId, role })).webhookSecret,
   }),
   { permission: "manage_account" },
+);
+
+/** The login's own dashboard language (issue 52 item 5): kept on the person, used on every next page. */
+export const setDashboardLocaleAction = authedAction(
+  z.object({ locale: z.string().max(16) }),
+  async ({ locale }, { db, userId }) => ({ locale: await setDashboardLocale(db, userId, locale) }),
+  { permission: "login" },
 );
 
 const toleranceFromForm = (o: unknown) => {

@@ -1,5 +1,6 @@
 import { requestTime } from "@/lib/dashboard/clock";
 import type { Metadata } from "next";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Card, DescriptionList } from "@/components/ui";
 import { formatDate } from "@/components/dashboard/format";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
@@ -8,7 +9,9 @@ import { hourlyLimit } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { rateLimitUsage } from "@/lib/auth/queries";
-import { ActionForm, Field } from "@/components/ui/action-form";
+import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { dashboardLocaleOf } from "@/lib/auth/dashboard-locale";
+import { customerLocales, localeNames } from "@/lib/i18n/locales";
 import { PasskeySettings } from "@/components/dashboard/passkey-settings";
 import { TotpSettings } from "@/components/dashboard/totp-settings";
 import { listMerchantPasskeys } from "@/lib/auth/manage-passkeys";
@@ -22,11 +25,14 @@ import {
   removePasskeyAction,
   rotateAccountSecretAction,
   revealAccountSecretAction,
+  setDashboardLocaleAction,
   startTotpAction,
   updateToleranceAction,
 } from "./actions";
 
-export const metadata: Metadata = { title: "Settings · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.settings"))("metaTitle") };
+}
 
 /** The rate limit's fixed window (lib/rate-limit/fixed-window.ts): one hour. */
 const windowMs = 60 * 60 * 1000;
@@ -41,21 +47,45 @@ export default async function SettingsPage() {
   const limit = hourlyLimit(account.plan, account.rateLimitPerHour);
   const twoFactor = await secondFactorStatus(db, merchant.userId);
   const passkeys = await listMerchantPasskeys(db, merchant.userId);
+  const [t, format, locale, chosen] = await Promise.all([
+    getTranslations("dashboard.settings"),
+    getFormatter(),
+    getLocale(),
+    dashboardLocaleOf(db, merchant.userId),
+  ]);
 
   return (
     <>
-      <h1>Settings</h1>
-      <Card title="Account">
+      <h1>{t("heading")}</h1>
+      <Card title={t("account.title")}>
         <DescriptionList
           items={[
-            ["Username", account.username],
-            ["Email", account.email],
-            ["Shop name", account.shopName],
-            ["Member since", formatDate(account.createdAt)],
+            [t("account.username"), account.username],
+            [t("account.email"), account.email],
+            [t("account.shopName"), account.shopName],
+            [t("account.memberSince"), formatDate(account.createdAt)],
           ]}
         />
       </Card>
-      <Card title="Two-factor authentication">
+      <Card title={t("language.title")}>
+        <p>{t("language.explain")}</p>
+        <ActionForm
+          action={setDashboardLocaleAction}
+          submitLabel={t("language.save")}
+          successMessage={t("language.saved")}
+          resetOnSuccess={false}
+          label={t("language.title")}
+        >
+          <SelectField
+            label={t("language.field")}
+            name="locale"
+            options={customerLocales.map((code) => ({ value: code, label: localeNames[code] }))}
+            defaultValue={chosen ?? locale}
+            hint={chosen ? undefined : t("language.negotiated")}
+          />
+        </ActionForm>
+      </Card>
+      <Card title={t("twoFactor")}>
         <TotpSettings
           enabled={twoFactor.totp.enabled}
           enabledAt={twoFactor.totp.enabled_at}
@@ -66,7 +96,7 @@ export default async function SettingsPage() {
           disable={disableTotpAction}
         />
       </Card>
-      <Card title="Passkeys">
+      <Card title={t("passkeys")}>
         <PasskeySettings
           passkeys={passkeys}
           twoFactorOn={twoFactor.totp.enabled || passkeys.length > 0}
@@ -76,43 +106,40 @@ export default async function SettingsPage() {
           remove={removePasskeyAction}
         />
       </Card>
-      <Card title="Plan and rate limit">
+      <Card title={t("plan.title")}>
         <DescriptionList
           items={[
-            ["Plan", account.plan],
-            ["Limit", `${limit} API requests per hour`],
-            ["Used this hour", `${used} (${Math.max(0, limit - used)} left)`],
-            ["Window resets", formatDate(new Date(windowStart + windowMs))],
+            [t("plan.plan"), account.plan],
+            [t("plan.limit"), t("plan.limitValue", { limit: format.number(limit) })],
+            [t("plan.used"), t("plan.usedValue", { used: format.number(used), left: format.number(Math.max(0, limit - used)) })],
+            [t("plan.resets"), formatDate(new Date(windowStart + windowMs))],
           ]}
         />
-        <meter min={0} max={limit} value={Math.min(used, limit)} aria-label="Rate limit used this hour" style={{ width: "100%", marginTop: "0.75rem" }} />
+        <meter min={0} max={limit} value={Math.min(used, limit)} aria-label={t("plan.meter")} style={{ width: "100%", marginTop: "0.75rem" }} />
       </Card>
-      <Card title="Payment tolerance">
-        <p>
-          An order counts as paid when it received at least its amount minus this tolerance, in basis points (100 = 1 %). It absorbs rounding and wallet fees on
-          fiat-priced orders. Orders keep the tolerance they were created with.
-        </p>
+      <Card title={t("tolerance.title")}>
+        <p>{t("tolerance.explain")}</p>
         <ActionForm
           action={updateToleranceAction}
-          submitLabel="Save tolerance"
-          successMessage="Tolerance saved."
+          submitLabel={t("tolerance.save")}
+          successMessage={t("tolerance.saved")}
           resetOnSuccess={false}
-          label="Payment tolerance"
+          label={t("tolerance.title")}
         >
           <Field
-            label="Tolerance (basis points)"
+            label={t("tolerance.field")}
             name="payment_tolerance_bps"
             type="number"
             min={0}
             max={1000}
             defaultValue={account.paymentToleranceBps}
             required
-            hint={`Now ${account.paymentToleranceBps} bps (${(account.paymentToleranceBps / 100).toFixed(2)} %); 0: the exact amount.`}
+            hint={t("tolerance.hint", { bps: account.paymentToleranceBps, percent: (account.paymentToleranceBps / 100).toFixed(2) })}
           />
         </ActionForm>
       </Card>
-      <Card title="Account webhook secret">
-        <p>Signs deliveries to each order&apos;s own webhook_url. After a rotation the old secret keeps signing for 24 hours.</p>
+      <Card title={t("secret.title")}>
+        <p>{t("secret.explain")}</p>
         <SecretReveal id="account" reveal={revealAccountSecretAction} rotate={rotateAccountSecretAction} />
       </Card>
     </>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import type { Address, Hex } from "viem";
 import { Badge, Card, DescriptionList } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
@@ -18,21 +19,25 @@ import { maxConfirmationThreshold, minConfirmationThreshold } from "@/lib/chains
 import { addWalletAction, updateWalletAction } from "./actions";
 import { redactUrls } from "@/lib/redact";
 
-export const metadata: Metadata = { title: "Wallets · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.wallets"))("metaTitle") };
+}
 
-const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>> = [
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.wallets">>>;
+
+const sweepColumns = (t: T): Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>> => [
   {
-    header: "Order",
+    header: t("sweeps.order"),
     cell: ({ order }) => (
       <Link className="mono" href={`/dashboard/orders/${order.orderId}`}>
         {order.orderId}
       </Link>
     ),
   },
-  { header: "Order state", cell: ({ order }) => <Badge status={order.status} /> },
-  { header: "Counted toward it", cell: ({ order }) => `${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency}` },
+  { header: t("sweeps.orderState"), cell: ({ order }) => <Badge status={order.status} /> },
+  { header: t("sweeps.counted"), cell: ({ order }) => `${formatAmount(BigInt(order.amountReceived), order.decimals)} ${order.currency}` },
   {
-    header: "State",
+    header: t("sweeps.state"),
     cell: ({ sweep }) => (
       <>
         <Badge status={sweep.status} />
@@ -40,9 +45,9 @@ const sweepColumns: Array<Column<Awaited<ReturnType<typeof openSweeps>>[number]>
       </>
     ),
   },
-  { header: "Attempts", cell: ({ sweep }) => sweep.attempts },
+  { header: t("sweeps.attempts"), cell: ({ sweep }) => sweep.attempts },
   {
-    header: "Flush",
+    header: t("sweeps.flush"),
     cell: ({ order }) => {
       const chain = findBlockchainById(order.blockchainId);
       return chain ? (
@@ -66,11 +71,12 @@ export default async function WalletsPage() {
   const [{ rows: wallets }, sweeps] = await Promise.all([listWallets(db, merchant.merchantId, { limit: 100, offset: 0 }), openSweeps(db, merchant.merchantId)]);
   const chains = listBlockchains();
   const free = chains.filter((c) => !wallets.some((w) => w.blockchainId === c.id));
+  const t = await getTranslations("dashboard.wallets");
 
   return (
     <>
-      <h1>Wallets</h1>
-      <p>One receiving wallet per blockchain. Each order&apos;s deposit address forwards only to the wallet configured when the order was created.</p>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
 
       {wallets.map((w) => {
         const chain = findBlockchainById(w.blockchainId);
@@ -78,30 +84,30 @@ export default async function WalletsPage() {
           <Card key={w.id} title={chain?.name ?? chainSlug(w.blockchainId)} headingLevel={3}>
             <DescriptionList
               items={[
-                ["Address", <code key="a">{w.walletAddress}</code>],
-                ["Confirmations", w.confirmationThreshold],
+                [t("address"), <code key="a">{w.walletAddress}</code>],
+                [t("confirmations"), w.confirmationThreshold],
                 [
-                  "State",
+                  t("state"),
                   <Badge key="s" status={w.isActive ? "active" : "other"}>
-                    {w.isActive ? "active" : "inactive"}
+                    {w.isActive ? t("active") : t("inactive")}
                   </Badge>,
                 ],
-                ["Updated", formatDate(w.updatedAt)],
+                [t("updated"), formatDate(w.updatedAt)],
               ]}
             />
             <details style={{ marginTop: "0.75rem" }}>
-              <summary>Edit</summary>
+              <summary>{t("edit")}</summary>
               <ActionForm
                 action={updateWalletAction}
-                submitLabel="Save wallet"
-                successMessage="Wallet saved."
+                submitLabel={t("save")}
+                successMessage={t("saved")}
                 resetOnSuccess={false}
                 hiddenFields={{ id: w.id }}
-                label={`Edit ${chain?.slug} wallet`}
+                label={t("editLabel", { chain: String(chain?.slug) })}
               >
-                <Field label="Wallet address" name="wallet_address" defaultValue={w.walletAddress} required spellCheck={false} />
+                <Field label={t("walletAddress")} name="wallet_address" defaultValue={w.walletAddress} required spellCheck={false} />
                 <Field
-                  label="Confirmation threshold"
+                  label={t("threshold")}
                   name="confirmation_threshold"
                   type="number"
                   min={minConfirmationThreshold}
@@ -109,11 +115,9 @@ export default async function WalletsPage() {
                   defaultValue={w.confirmationThreshold}
                   required
                 />
-                <Checkbox name="is_active" defaultChecked={w.isActive} label="Active (accepts new orders)" />
-                <Field label="Current password" name="password" type="password" autoComplete="current-password" hint="Needed only when the address changes." />
-                {twoFactor ? (
-                  <Field label="Authentication code" name="code" autoComplete="one-time-code" maxLength={64} hint="Needed only when the address changes." />
-                ) : null}
+                <Checkbox name="is_active" defaultChecked={w.isActive} label={t("activeField")} />
+                <Field label={t("password")} name="password" type="password" autoComplete="current-password" hint={t("onlyWhenAddressChanges")} />
+                {twoFactor ? <Field label={t("code")} name="code" autoComplete="one-time-code" maxLength={64} hint={t("onlyWhenAddressChanges")} /> : null}
               </ActionForm>
             </details>
           </Card>
@@ -121,54 +125,28 @@ export default async function WalletsPage() {
       })}
 
       {free.length > 0 ? (
-        <Card title="Add a wallet">
-          <ActionForm action={addWalletAction} submitLabel="Add wallet" successMessage="Wallet added." label="Add a wallet">
-            <SelectField label="Blockchain" name="blockchain" options={free.map((c) => ({ value: String(c.id), label: c.name }))} />
+        <Card title={t("add.title")}>
+          <ActionForm action={addWalletAction} submitLabel={t("add.submit")} successMessage={t("add.done")} label={t("add.title")}>
+            <SelectField label={t("add.blockchain")} name="blockchain" options={free.map((c) => ({ value: String(c.id), label: c.name }))} />
+            <Field label={t("walletAddress")} name="wallet_address" placeholder="0x…" required spellCheck={false} hint={t("add.addressHint")} />
             <Field
-              label="Wallet address"
-              name="wallet_address"
-              placeholder="0x…"
-              required
-              spellCheck={false}
-              hint="An EVM address you control; mixed case must carry a valid checksum."
-            />
-            <Field
-              label="Confirmation threshold"
+              label={t("threshold")}
               name="confirmation_threshold"
               type="number"
               min={minConfirmationThreshold}
               max={maxConfirmationThreshold}
-              hint="Leave empty for the blockchain's default."
+              hint={t("add.thresholdHint")}
             />
-            <Checkbox name="is_active" defaultChecked label="Active (accepts new orders)" />
-            <Field
-              label="Current password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              hint="A payout address decides where payments go, so your password is asked again."
-            />
-            {twoFactor ? (
-              <Field
-                label="Authentication code"
-                name="code"
-                autoComplete="one-time-code"
-                required
-                maxLength={64}
-                hint="From your authenticator app, or a recovery code."
-              />
-            ) : null}
+            <Checkbox name="is_active" defaultChecked label={t("activeField")} />
+            <Field label={t("password")} name="password" type="password" autoComplete="current-password" required hint={t("add.passwordHint")} />
+            {twoFactor ? <Field label={t("code")} name="code" autoComplete="one-time-code" required maxLength={64} hint={t("add.codeHint")} /> : null}
           </ActionForm>
         </Card>
       ) : null}
 
-      <Card title="Pending sweeps">
-        <p>
-          Deposits waiting to be forwarded to your wallet: confirmed orders, and failed or expired ones that received money (underpaid, paid late, or paid in
-          another asset). The gateway retries on its own; you can also flush one yourself with a browser wallet.
-        </p>
-        <DataTable caption="Pending sweeps" columns={sweepColumns} rows={sweeps} rowKey={(s) => s.sweep.id} empty="Nothing waiting." />
+      <Card title={t("sweeps.title")}>
+        <p>{t("sweeps.explain")}</p>
+        <DataTable caption={t("sweeps.title")} columns={sweepColumns(t)} rows={sweeps} rowKey={(s) => s.sweep.id} empty={t("sweeps.empty")} />
       </Card>
     </>
   );

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Metadata } from "next";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { Alert, Badge, Card, DescriptionList, LinkButton } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -16,64 +17,61 @@ import { paymentUrl } from "@/lib/orders/serialize";
 import { serializeAcceptedMethods, serializePaymentMethod } from "@/lib/orders/payment-methods";
 import { notCountedReason, serializeTransactionListItem } from "@/lib/transactions/serialize";
 import { isRefundable } from "@/lib/refunds/create-refund";
-import { notCountedLabels, orderMoney } from "@/lib/orders/order-money";
+import { orderMoney } from "@/lib/orders/order-money";
 import type { serializeRefund } from "@/lib/refunds/serialize";
 import type { GaslessRelay, PaymentOrder, Transaction } from "@/lib/db/schema";
 import { formatEther, formatGwei } from "viem";
 import { createRefundAction, enterRefundAddressAction, redeliverAction } from "./actions";
 import { EnterRefundAddressForm, RefundForm, SignRefundButton } from "@/components/dashboard/refund-panel";
 
-export const metadata: Metadata = { title: "Order · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.orderDetail"))("metaTitle") };
+}
 
-const countsLabels = {
-  wrong_asset: "no: another asset",
-  after_expiry: "no: arrived after expiry",
-  reverted: "no: reverted",
-  reorged: "no: reorged out",
-} as const;
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.orderDetail">>>;
 
 /** Orders with several (chain, token) methods: which one the customer paid by, and what was offered (issue 27). */
-function methodRows(order: PaymentOrder): [string, ReactNode][] {
+function methodRows(t: T, order: PaymentOrder): [string, ReactNode][] {
   const methods = serializeAcceptedMethods(order);
   if (methods.length < 2) return [];
   const paid = serializePaymentMethod(order);
   return [
     [
-      "Paid by",
+      t("paidBy"),
       <span key="p" data-testid="payment-method">
-        {paid ? `${paid.currency} on ${paid.blockchain}` : "no payment yet (the customer can still choose)"}
+        {paid ? t("methodOn", { currency: paid.currency, blockchain: String(paid.blockchain) }) : t("noPaymentYet")}
       </span>,
     ],
-    ["Accepted methods", methods.map((m) => `${m.amount} ${m.currency} on ${m.blockchain}`).join(", ")],
+    [t("acceptedMethods"), methods.map((m) => t("amountOn", { amount: m.amount, currency: m.currency, blockchain: String(m.blockchain) })).join(", ")],
   ];
 }
 
 /** A transfer to the deposit address as the table shows it: the API's list item, its block, whether it counts, its explorer link. */
-function transferRow(transfer: Transaction, order: PaymentOrder) {
+function transferRow(t: T, transfer: Transaction, order: PaymentOrder) {
   const reason = notCountedReason(transfer, order);
   return {
     ...serializeTransactionListItem(transfer),
     id: transfer.id,
     block: transfer.blockNumber.toString(),
-    counts: reason ? countsLabels[reason] : "yes",
+    counts: reason ? t(`counts.${reason}`) : t("counts.yes"),
     explorer: explorerUrl(transfer.blockchainId, "tx", transfer.txHash),
   };
 }
 
-const transferColumns: Array<Column<ReturnType<typeof transferRow>>> = [
+const transferColumns = (t: T): Array<Column<ReturnType<typeof transferRow>>> => [
   {
-    header: "Hash",
-    cell: (t) => (
+    header: t("transfers.hash"),
+    cell: (row) => (
       <>
-        <Link href={`/dashboard/transactions/${t.transaction_hash}`} className="mono">
-          {t.transaction_hash}
+        <Link href={`/dashboard/transactions/${row.transaction_hash}`} className="mono">
+          {row.transaction_hash}
         </Link>
-        {t.explorer ? (
+        {row.explorer ? (
           <>
             {" "}
             (
-            <a href={t.explorer} target="_blank" rel="noopener noreferrer">
-              explorer
+            <a href={row.explorer} target="_blank" rel="noopener noreferrer">
+              {t("transfers.explorer")}
             </a>
             )
           </>
@@ -81,19 +79,19 @@ const transferColumns: Array<Column<ReturnType<typeof transferRow>>> = [
       </>
     ),
   },
-  { header: "Status", cell: (t) => <Badge status={t.status} /> },
-  { header: "Amount", cell: (t) => `${t.amount} ${t.currency}` },
-  { header: "Block", cell: "block" },
-  { header: "Counts toward the order", cell: "counts" },
+  { header: t("transfers.status"), cell: (row) => <Badge status={row.status} /> },
+  { header: t("transfers.amount"), cell: (row) => `${row.amount} ${row.currency}` },
+  { header: t("transfers.block"), cell: "block" },
+  { header: t("transfers.counts"), cell: "counts" },
 ];
 
 /** A gasless payment the gateway relayed (paid the gas of) for this order: lib/gasless. */
-function relayRow(relay: GaslessRelay, nativeSymbol: string) {
+function relayRow(t: T, relay: GaslessRelay, nativeSymbol: string) {
   return {
     id: relay.id,
     hash: relay.txHash,
     status: relay.status,
-    gasUsed: relay.gasUsed?.toString() ?? `up to ${relay.gasLimit}`,
+    gasUsed: relay.gasUsed?.toString() ?? t("relays.upTo", { limit: String(relay.gasLimit) }),
     gasPrice: relay.effectiveGasPrice ? `${formatGwei(BigInt(relay.effectiveGasPrice))} gwei` : "",
     cost: relay.costWei ? `${formatEther(BigInt(relay.costWei))} ${nativeSymbol}` : "",
     from: relay.fromAddress,
@@ -101,37 +99,34 @@ function relayRow(relay: GaslessRelay, nativeSymbol: string) {
   };
 }
 
-const relayColumns: Array<Column<ReturnType<typeof relayRow>>> = [
-  { header: "Relayed transaction", cell: (r) => (r.hash ? <span className="mono">{r.hash}</span> : "not sent yet") },
-  { header: "Status", cell: (r) => <Badge status={r.status} /> },
-  { header: "Signed by", cell: "from", mono: true },
-  { header: "Gas used", cell: "gasUsed" },
-  { header: "Gas price", cell: "gasPrice" },
-  { header: "Cost", cell: "cost" },
-  { header: "Relayed", cell: (r) => formatDate(r.at) },
+const relayColumns = (t: T): Array<Column<ReturnType<typeof relayRow>>> => [
+  { header: t("relays.transaction"), cell: (r) => (r.hash ? <span className="mono">{r.hash}</span> : t("relays.notSent")) },
+  { header: t("relays.status"), cell: (r) => <Badge status={r.status} /> },
+  { header: t("relays.signedBy"), cell: "from", mono: true },
+  { header: t("relays.gasUsed"), cell: "gasUsed" },
+  { header: t("relays.gasPrice"), cell: "gasPrice" },
+  { header: t("relays.cost"), cell: "cost" },
+  { header: t("relays.relayed"), cell: (r) => formatDate(r.at) },
 ];
 
 /** How the customer's refund address was given, for the merchant to judge it (issue 52). */
-function refundAddressProvenance(order: { refundAddressSource: string | null; refundAddressSignedBy: string | null; refundAddressGivenBy: string | null }) {
+function refundAddressProvenance(
+  t: T,
+  order: { refundAddressSource: string | null; refundAddressSignedBy: string | null; refundAddressGivenBy: string | null },
+) {
   const source = order.refundAddressSource ?? (order.refundAddressSignedBy ? "payer_signature" : null);
-  if (source === "payer_signature")
-    return (
-      <>
-        (signed by payer <code>{order.refundAddressSignedBy}</code>)
-      </>
-    );
-  if (source === "email_link")
-    return `(given through the one-time link e-mailed to ${order.refundAddressGivenBy ?? "the customer"}, the address given while paying)`;
-  if (source === "merchant") return `(entered by ${order.refundAddressGivenBy ?? "a member"} after contact with the customer; see the audit log)`;
-  return "(not signed by the payer: left before signatures were required; confirm it with the customer)";
+  if (source === "payer_signature") return t.rich("signedByPayer", { payer: order.refundAddressSignedBy ?? "", code: (chunks) => <code>{chunks}</code> });
+  if (source === "email_link") return t("refundAddressByEmailLink", { email: order.refundAddressGivenBy ?? "—" });
+  if (source === "merchant") return t("refundAddressByMember", { member: order.refundAddressGivenBy ?? "—" });
+  return t("notSignedByPayer");
 }
 
-const refundColumns: Array<Column<ReturnType<typeof serializeRefund>>> = [
-  { header: "Amount", cell: (r) => `${r.amount} ${r.currency}` },
-  { header: "To", cell: "to_address", mono: true },
-  { header: "Status", cell: (r) => <Badge status={r.status} /> },
+const refundColumns = (t: T): Array<Column<ReturnType<typeof serializeRefund>>> => [
+  { header: t("refunds.amount"), cell: (r) => `${r.amount} ${r.currency}` },
+  { header: t("refunds.to"), cell: "to_address", mono: true },
+  { header: t("refunds.status"), cell: (r) => <Badge status={r.status} /> },
   {
-    header: "Transaction",
+    header: t("refunds.transaction"),
     cell: (r) =>
       r.transaction_hash ? (
         <span className="mono">{r.transaction_hash}</span>
@@ -139,13 +134,13 @@ const refundColumns: Array<Column<ReturnType<typeof serializeRefund>>> = [
         <>
           <SignRefundButton transaction={r.transaction} />
           <details>
-            <summary>Transaction to send from {r.from_address}</summary>
+            <summary>{t("refunds.toSend", { from: r.from_address })}</summary>
             <code>{JSON.stringify(r.transaction)}</code>
           </details>
         </>
       ) : null,
   },
-  { header: "Requested", cell: (r) => formatDate(r.created_at) },
+  { header: t("refunds.requested"), cell: (r) => formatDate(r.created_at) },
 ];
 
 export default async function OrderDetailPage({ params }: { params: Promise<{ orderId: string }> }) {
@@ -158,69 +153,72 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
   const overpaid = BigInt(order.amountReceived) - BigInt(order.amount);
   const amount = (units: string) => `${formatAmount(BigInt(units), order.decimals)} ${order.currency}`;
   const money = orderMoney(order, transfers);
+  const [t, format, notCounted] = await Promise.all([
+    getTranslations("dashboard.orderDetail"),
+    getFormatter(),
+    getTranslations("dashboard.orderTable.notCounted"),
+  ]);
 
   return (
     <>
       <p>
-        <Link href="/dashboard/orders">← Orders</Link>
+        <Link href="/dashboard/orders">← {t("back")}</Link>
       </p>
       <h1>
-        Order <span className="mono">{order.orderId}</span> <Badge status={order.status} />
-        {order.atRiskReason ? <Badge status="at_risk">at risk</Badge> : null}
+        {t.rich("heading", { id: order.orderId, mono: (chunks) => <span className="mono">{chunks}</span> })} <Badge status={order.status} />
+        {order.atRiskReason ? <Badge status="at_risk">{t("atRiskBadge")}</Badge> : null}
       </h1>
-      {order.atRiskReason ? (
-        <Alert kind="warn">
-          At risk since {formatDate(order.atRiskAt)}: a chain reorganisation took away this order&apos;s payment after it was confirmed (its transfer below
-          reads reorged). The order stays confirmed, as announced; check that the money reached you before shipping more. A payment.reorged webhook was sent.
-        </Alert>
-      ) : null}
+      {order.atRiskReason ? <Alert kind="warn">{t("atRiskAlert", { since: formatDate(order.atRiskAt) })}</Alert> : null}
       {money.reversed && !order.atRiskReason ? (
         <Alert kind="warn">
-          <span data-testid="reversed-pending">
-            A chain reorganisation took this order&apos;s payment back (its transfer below reads reorged): the order is pending again and waits for the payment
-            to return. A payment.reorged webhook was sent.
-          </span>
+          <span data-testid="reversed-pending">{t("reversedPending")}</span>
         </Alert>
       ) : null}
-      <Card title="Details">
+      <Card title={t("details")}>
         <DescriptionList
           items={[
-            ["Amount", amount(order.amount)],
+            [t("amount"), amount(order.amount)],
             [
-              "Counted",
+              t("counted"),
               <span key="c" data-testid="amount-counted">
                 {amount(money.counted.toString())}
               </span>,
             ],
             [
-              "Arrived",
+              t("arrived"),
               <span key="ar" data-testid="amount-arrived">
                 {amount(money.arrived.toString())}
                 {money.uncounted.map((u) => (
                   <span key={`${u.txHash}-${u.reason}-${u.amount}`}>
                     <br />
-                    {formatAmount(u.amount, u.decimals)} {u.currency} did not count: {notCountedLabels[u.reason]} (<span className="mono">{u.txHash}</span>)
+                    {t.rich("didNotCount", {
+                      amount: formatAmount(u.amount, u.decimals),
+                      currency: u.currency,
+                      reason: notCounted(u.reason),
+                      hash: u.txHash,
+                      mono: (chunks) => <span className="mono">{chunks}</span>,
+                    })}
                   </span>
                 ))}
               </span>,
             ],
-            ["Blockchain", chainSlug(order.blockchainId)],
-            ["Receiving address", <code key="a">{order.receivingAddress}</code>],
-            ...methodRows(order),
-            ["Nonce", order.nonce],
-            ["Created", formatDate(order.createdAt)],
-            ["Expires", formatDate(order.expiresAt)],
-            ["Confirmed", formatDate(order.confirmedAt)],
-            ["Failure reason", order.failureReason],
-            ["At risk", order.atRiskReason ? `yes: ${order.atRiskReason}, since ${formatDate(order.atRiskAt)}` : "no"],
-            ["Confirmations required", order.confirmationThreshold],
-            ["Order info", <code key="i">{order.orderInfo}</code>],
-            ["Webhook URL", order.webhookUrl],
+            [t("blockchain"), chainSlug(order.blockchainId)],
+            [t("receivingAddress"), <code key="a">{order.receivingAddress}</code>],
+            ...methodRows(t, order),
+            [t("nonce"), order.nonce],
+            [t("created"), formatDate(order.createdAt)],
+            [t("expires"), formatDate(order.expiresAt)],
+            [t("confirmed"), formatDate(order.confirmedAt)],
+            [t("failureReason"), order.failureReason],
+            [t("atRisk"), order.atRiskReason ? t("atRiskYes", { reason: order.atRiskReason, since: formatDate(order.atRiskAt) }) : t("no")],
+            [t("confirmationsRequired"), order.confirmationThreshold],
+            [t("orderInfo"), <code key="i">{order.orderInfo}</code>],
+            [t("webhookUrl"), order.webhookUrl],
             [
-              "Customer's refund address",
+              t("refundAddress"),
               order.refundAddress ? (
                 <span key="r" data-testid="refund-address-provenance">
-                  <code>{order.refundAddress}</code> {refundAddressProvenance(order)}
+                  <code>{order.refundAddress}</code> {refundAddressProvenance(t, order)}
                 </span>
               ) : null,
             ],
@@ -228,77 +226,72 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
         />
         <p style={{ marginTop: "1rem" }}>
           <LinkButton href={paymentUrl(order.orderId)} target="_blank" rel="noopener">
-            Open payment page
+            {t("openPaymentPage")}
           </LinkButton>
         </p>
       </Card>
 
-      <Card title="Timeline">
+      <Card title={t("timeline")}>
         <OrderTimeline order={order} entries={timeline} confirmations={summary ? summary.confirmations : null} />
       </Card>
 
-      <Card title="Transactions">
+      <Card title={t("transfers.title")}>
         <DataTable
-          caption="Transactions of this order"
-          columns={transferColumns}
-          rows={transfers.map((t) => transferRow(t, order))}
-          rowKey={(t) => t.id}
-          empty="No transfer to the deposit address seen yet."
+          caption={t("transfers.caption")}
+          columns={transferColumns(t)}
+          rows={transfers.map((transfer) => transferRow(t, transfer, order))}
+          rowKey={(row) => row.id}
+          empty={t("transfers.empty")}
         />
       </Card>
 
-      <Card title="Where the money went">
+      <Card title={t("sweep.title")}>
         {sweep ? (
           <p>
-            Flush of the deposit address to your wallet <span className="mono">{order.depositDestination}</span>: <Badge status={sweep.status} />
-            {sweep.txHash ? (
-              <>
-                {" "}
-                in <span className="mono">{sweep.txHash}</span>
-              </>
-            ) : null}
+            {t.rich("sweep.flush", { wallet: order.depositDestination, mono: (chunks) => <span className="mono">{chunks}</span> })}{" "}
+            <Badge status={sweep.status} />
+            {sweep.txHash ? <> {t.rich("sweep.inTransaction", { hash: sweep.txHash, mono: (chunks) => <span className="mono">{chunks}</span> })}</> : null}
             {sweep.lastError ? <> ({sweep.lastError})</> : null}
             {sweep.gasUsed > 0n ? (
               <>
                 <br />
                 <span data-sweep-gas>
-                  Sweep cost: {sweep.gasUsed.toLocaleString("en-US")} gas, {formatAmount(BigInt(sweep.gasCostWei), 18)}{" "}
-                  {findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "ETH"} (this order&apos;s share of its batch transaction, paid by the
-                  gateway).
+                  {t("sweep.cost", {
+                    gas: format.number(sweep.gasUsed),
+                    cost: formatAmount(BigInt(sweep.gasCostWei), 18),
+                    symbol: findBlockchainById(order.blockchainId)?.nativeCurrency.symbol ?? "ETH",
+                  })}
                 </span>
               </>
             ) : null}
           </p>
         ) : (
-          <p>
-            Nothing to forward yet: a flush is queued once the order settles with money in its deposit address (confirmed, underpaid, paid late or in another
-            asset).
-          </p>
+          <p>{t("sweep.nothing")}</p>
         )}
       </Card>
 
       {relays.length > 0 ? (
-        <Card title="Paid without gas">
-          <p>The customer signed the transfer and the gateway sent it, paying its gas: what that cost is below.</p>
+        <Card title={t("relays.title")}>
+          <p>{t("relays.explain")}</p>
           <DataTable
-            caption="Gasless relays of this order"
-            columns={relayColumns}
-            rows={relays.map((r) => relayRow(r, nativeSymbol))}
+            caption={t("relays.caption")}
+            columns={relayColumns(t)}
+            rows={relays.map((r) => relayRow(t, r, nativeSymbol))}
             rowKey={(r) => r.id}
             rowData={(r) => ({ "data-relay": r.id })}
-            empty="No relays."
+            empty={t("relays.empty")}
           />
         </Card>
       ) : null}
 
-      <Card title="Refunds">
+      <Card title={t("refunds.title")}>
         <DataTable
-          caption="Refunds of this order"
-          columns={refundColumns}
+          caption={t("refunds.caption")}
+          columns={refundColumns(t)}
           rows={refunds}
           rowKey={(r) => r.id}
           rowData={(r) => ({ "data-refund": r.id })}
-          empty="No refunds."
+          empty={t("refunds.empty")}
         />
         {isRefundable(order) ? (
           <>
@@ -312,14 +305,11 @@ export default async function OrderDetailPage({ params }: { params: Promise<{ or
             <EnterRefundAddressForm orderId={order.orderId} action={enterRefundAddressAction} />
           </>
         ) : (
-          <p>
-            Confirmed orders, and failed ones that were underpaid or paid late, can be refunded. The refund is a transfer you sign with the wallet the payment
-            was swept to.
-          </p>
+          <p>{t("refunds.notRefundable")}</p>
         )}
       </Card>
 
-      <Card title="Webhook deliveries">
+      <Card title={t("deliveries")}>
         <DeliveriesList deliveries={deliveries.rows} attempts={deliveries.attempts} redeliver={redeliverAction} />
       </Card>
     </>
