@@ -7,7 +7,7 @@ import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustom
  * Paths Next.js cannot percent-decode (e.g. `/api/payment-orders/%ff/`) make its router throw
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
- * The customer pages (/pay/…, /link/…, /invoice/…) get their language here (the switcher's cookie, then
+ * The customer pages (/pay/…, /link/…, /invoice/…, /subscribe/…) get their language here (the switcher's cookie, then
  * Accept-Language) in a request header that i18n/request.ts reads. The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
@@ -62,5 +62,12 @@ export const config = {
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
   // The customer pages run it for their language.
-  matcher: ["/(.*%.*)", "/pay/:path*", "/link/:path*", "/invoice/:path*", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
+  matcher: [
+    "/(.*%.*)",
+    "/pay/:path*",
+    "/link/:path*",
+    "/invoice/:path*",
+    "/subscribe/:path*",
+    { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
+  ],
 };

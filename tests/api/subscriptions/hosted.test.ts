@@ -47,7 +47,10 @@ async function subscription(currency = "USDC") {
   return { merchant, customer, id, sub: sub.body.data, hosted, merchantView };
 }
 
-type Permit = { domain: { name: string; version: string; chainId: number; verifyingContract: Address }; message: Record<string, string> };
+type Permit = {
+  domain: { name: string; version: string; chainId: number; verifyingContract: Address };
+  message: { owner: string; spender: string; value: string; nonce: string; deadline: string };
+};
 
 function signPermit(wallet: ReturnType<typeof net.wallet>, permit: Permit) {
   const m = permit.message;
