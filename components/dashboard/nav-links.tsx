@@ -6,6 +6,7 @@ const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/links", label: "Payment links" },
+  { href: "/dashboard/subscriptions", label: "Subscriptions" },
   { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/transactions", label: "Transactions" },
   { href: "/dashboard/wallets", label: "Wallets" },
