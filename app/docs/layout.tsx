@@ -14,6 +14,7 @@ const links = [
   { href: "/docs/webhooks", label: "Webhooks" },
   { href: "/docs/pricing", label: "Fiat pricing and links" },
   { href: "/docs/pay-button", label: "Pay button" },
+  { href: "/docs/subscriptions", label: "Subscriptions" },
   { href: "/docs/connect-your-shop", label: "Connect your shop" },
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },
