@@ -23,8 +23,9 @@ test.beforeAll(async () => {
   );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   plan = created.body.data.id;
-  const chains = await api("GET", "/api/blockchains/");
-  const base = (chains.body.data as { slug: string; chain_id: number; rpc_url: string }[]).find((c) => c.slug === "base")!;
+  const chains = await api("GET", "/api/blockchains/", undefined, merchant.token);
+  const list = (chains.body.results ?? chains.body.data?.results ?? chains.body.data) as { slug: string; chain_id: number; rpc_url: string }[];
+  const base = list.find((c) => c.slug === "base")!;
   devnet = { rpcUrl: base.rpc_url, chainId: base.chain_id };
 });
 
