@@ -7,7 +7,7 @@ import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboar
  * Paths Next.js cannot percent-decode (e.g. `/api/payment-orders/%ff/`) make its router throw
  * before any route runs, and `next start` then answers a bare 500 "Internal Server Error". Such a
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
- * The customer pages (/pay/…, /link/…, /invoice/…) get their language here (the switcher's cookie, then
+ * The customer pages (/pay/…, /link/…, /invoice/…, /subscribe/…) get their language here (the switcher's cookie, then
  * Accept-Language) in a request header that i18n/request.ts reads; the dashboard's pages get the
  * same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
@@ -74,6 +74,7 @@ export const config = {
     "/link/:path*",
     "/invoice/:path*",
     "/dashboard/:path*",
+    "/subscribe/:path*",
     { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
   ],
 };

@@ -13,6 +13,7 @@ import { openApiRoutes } from "@/lib/openapi/routes";
 import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
 import { payoutRoutes } from "@/lib/payouts/routes";
+import { subscriptionHostedRoutes } from "@/lib/subscriptions/hosted-routes";
 import { subscriptionAuthorizeRoutes, subscriptionRoutes } from "@/lib/subscriptions/routes";
 import { refundRoutes } from "@/lib/refunds/routes";
 import { sandboxRoutes } from "@/lib/sandbox/routes";
@@ -44,6 +45,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(healthRoutes),
   ...Object.values(subscriptionRoutes),
   ...Object.values(subscriptionAuthorizeRoutes),
+  ...Object.values(subscriptionHostedRoutes),
   ...Object.values(invoiceRoutes),
   ...Object.values(receiptRoutes),
   ...Object.values(brandingRoutes),

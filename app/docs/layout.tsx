@@ -15,6 +15,7 @@ const links = [
   { href: "/docs/pricing", label: "Fiat pricing and links" },
   { href: "/docs/pay-button", label: "Pay button" },
   { href: "/docs/invoices", label: "Invoices" },
+  { href: "/docs/subscriptions", label: "Subscriptions" },
   { href: "/docs/connect-your-shop", label: "Connect your shop" },
   { href: "/docs/sandbox", label: "Sandbox" },
   { href: "/docs/errors", label: "Errors and rate limits" },

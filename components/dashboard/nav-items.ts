@@ -7,6 +7,7 @@ export const navLinks = [
   { href: "/dashboard", label: "overview" },
   { href: "/dashboard/orders", label: "orders" },
   { href: "/dashboard/links", label: "links" },
+  { href: "/dashboard/subscriptions", label: "subscriptions" },
   { href: "/dashboard/payouts", label: "payouts" },
   { href: "/dashboard/transactions", label: "transactions" },
   { href: "/dashboard/wallets", label: "wallets" },

@@ -35,9 +35,9 @@ export function isCustomerLocale(value: unknown): value is CustomerLocale {
   return typeof value === "string" && (customerLocales as readonly string[]).includes(value);
 }
 
-/** The pages that are shown in the customer's language: /pay/{id}, its receipt, /link/{id}. */
+/** The pages that are shown in the customer's language: /pay/{id}, its receipt, /link/{id}, /invoice/{id}, /subscribe/… */
 export function isCustomerPage(pathname: string): boolean {
-  return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/");
+  return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/") || pathname.startsWith("/subscribe/");
 }
 
 /**

@@ -152,7 +152,8 @@ const merchantChanges: Record<"cancel" | "pause" | "resume", MerchantChange> = {
 };
 
 /**
- * The merchant cancels, pauses or resumes a subscription (API and dashboard): a conditional update
+ * The merchant cancels, pauses or resumes a subscription (API and dashboard), or the customer
+ * cancels it (the manage page, `by` "customer"): a conditional update
  * from the states that allow it, a history entry and an audit entry in one transaction. 409
  * CONFLICT from any other state. A cancel is final; the engine also cancels the
  * pull contract on chain, so a stolen gateway key cannot charge it later.
@@ -164,6 +165,8 @@ export async function changeSubscription(
   change: keyof typeof merchantChanges,
   reason: string | null = null,
   now = new Date(),
+  /** Who asks: the merchant (API, dashboard) or the customer (the manage page, cancel only). */
+  by: "merchant" | "customer" = "merchant",
 ) {
   const { subscription, planId } = await getSubscriptionOrThrow(db, merchantId, subscriptionId);
   const rule = merchantChanges[change];
@@ -174,17 +177,17 @@ export async function changeSubscription(
       status,
       updatedAt: now,
       // A cancel also has the engine cancel the contract on chain (its next attempt, now).
-      ...(change === "cancel" ? { canceledAt: now, cancelReason: reason ?? "merchant", nextAttemptAt: now } : {}),
+      ...(change === "cancel" ? { canceledAt: now, cancelReason: reason ?? by, nextAttemptAt: now } : {}),
       ...(change === "resume" ? { failingSince: null, nextAttemptAt: now } : {}),
     });
     if (!updated) throw new ApiError("CONFLICT", `A ${subscription.status} subscription cannot be ${rule.kind === "canceled" ? "canceled" : rule.kind}.`);
-    if (await recordSubscriptionHistory(tx, updated, planId, rule.kind, reason ? { reason } : { by: "merchant" }, now)) queued = true;
+    if (await recordSubscriptionHistory(tx, updated, planId, rule.kind, reason ? { reason } : { by }, now)) queued = true;
     await recordAudit(tx, {
       merchantId,
       action: `subscription.${rule.kind}`,
       target: `subscription:${subscriptionId}`,
       before: { status: subscription.status },
-      after: { status },
+      after: by === "customer" ? { status, by } : { status },
       now,
     });
     return serializeSubscription(updated, planId, await listSubscriptionEvents(tx, merchantId, updated.id));
