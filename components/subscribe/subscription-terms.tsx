@@ -85,16 +85,3 @@ export async function SubscriptionTerms({ view, allowance, children }: { view: T
     </section>
   );
 }
-
-export async function SupportLine({ view }: { view: TermsView }) {
-  const t = await getTranslations("subscribe");
-  const { support_email: email, support_url: url } = view.brand;
-  if (!email && !url) return null;
-  return (
-    <p className={styles.footer}>
-      {t("support")} {email && <a href={`mailto:${email}`}>{email}</a>}
-      {email && url && " · "}
-      {url && <a href={url}>{url.replace(/^https:\/\//, "")}</a>}
-    </p>
-  );
-}

@@ -6,7 +6,7 @@ import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import styles from "@/components/pay/pay.module.css";
 import { StoreBrand } from "@/components/pay/store-brand";
 import { SubscribeCheckout } from "@/components/subscribe/subscribe-checkout";
-import { SubscriptionHeader, SubscriptionTerms, SupportLine } from "@/components/subscribe/subscription-terms";
+import { SubscriptionHeader, SubscriptionTerms } from "@/components/subscribe/subscription-terms";
 import { getDb } from "@/lib/db/client";
 import { pickMessages } from "@/lib/i18n/pick-messages";
 import { allowanceAmount, findHostedSubscriptionView, lookOf } from "@/lib/subscriptions/page-views";
@@ -31,45 +31,45 @@ export default async function SubscribePage({ params }: { params: Promise<{ id: 
   return (
     <>
       <LocaleSwitcher returnTo={`/subscribe/${view.id}`} />
-      <StoreBrand look={lookOf(view)} />
-      <main className={styles.page} data-color-scheme="auto">
-        <SubscriptionHeader view={view} heading={view.plan_name} />
-        <SubscriptionTerms view={view} allowance={allowance} />
-        <section className={styles.card} aria-labelledby="how-to-cancel">
-          <h2 id="how-to-cancel" className={styles.sectionTitle}>
-            {t("cancelTitle")}
-          </h2>
-          <p>{t("cancelText")}</p>
-        </section>
-        {!live.has(view.status) ? (
-          <p className={`${styles.card} ${styles.notice}`} role="status" data-testid="closed">
-            {t("closed", { status: t(`status_${view.status}`) })}
-          </p>
-        ) : view.authorized ? (
-          <p className={`${styles.card} ${styles.notice}`} role="status" data-testid="authorized">
-            {t("alreadyAuthorized")}
-          </p>
-        ) : (
-          <NextIntlClientProvider messages={pickMessages(await getMessages(), ["subscribe"])}>
-            <SubscribeCheckout
-              subscription={{
-                id: view.id,
-                chainId: view.blockchain.chain_id ?? 0,
-                network: view.blockchain.name,
-                customerAddress: view.customer_address,
-                pullAddress: view.pull_address,
-                token: view.authorization.token,
-                value: view.authorization.value,
-                method: view.permit ? "permit" : "approve",
-                allowance,
-                currency: view.currency,
-                permit: view.permit,
-              }}
-            />
-          </NextIntlClientProvider>
-        )}
-        <SupportLine view={view} />
-      </main>
+      <StoreBrand look={lookOf(view)}>
+        <main className={styles.page} data-color-scheme="auto">
+          <SubscriptionHeader view={view} heading={view.plan_name} />
+          <SubscriptionTerms view={view} allowance={allowance} />
+          <section className={styles.card} aria-labelledby="how-to-cancel">
+            <h2 id="how-to-cancel" className={styles.sectionTitle}>
+              {t("cancelTitle")}
+            </h2>
+            <p>{t("cancelText")}</p>
+          </section>
+          {!live.has(view.status) ? (
+            <p className={`${styles.card} ${styles.notice}`} role="status" data-testid="closed">
+              {t("closed", { status: t(`status_${view.status}`) })}
+            </p>
+          ) : view.authorized ? (
+            <p className={`${styles.card} ${styles.notice}`} role="status" data-testid="authorized">
+              {t("alreadyAuthorized")}
+            </p>
+          ) : (
+            <NextIntlClientProvider messages={pickMessages(await getMessages(), ["subscribe"])}>
+              <SubscribeCheckout
+                subscription={{
+                  id: view.id,
+                  chainId: view.blockchain.chain_id ?? 0,
+                  network: view.blockchain.name,
+                  customerAddress: view.customer_address,
+                  pullAddress: view.pull_address,
+                  token: view.authorization.token,
+                  value: view.authorization.value,
+                  method: view.permit ? "permit" : "approve",
+                  allowance,
+                  currency: view.currency,
+                  permit: view.permit,
+                }}
+              />
+            </NextIntlClientProvider>
+          )}
+        </main>
+      </StoreBrand>
     </>
   );
 }

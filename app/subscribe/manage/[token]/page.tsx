@@ -6,7 +6,7 @@ import { LocaleSwitcher } from "@/components/pay/locale-switcher";
 import styles from "@/components/pay/pay.module.css";
 import { StoreBrand } from "@/components/pay/store-brand";
 import { ManageActions } from "@/components/subscribe/manage-actions";
-import { SubscriptionHeader, SubscriptionTerms, SupportLine } from "@/components/subscribe/subscription-terms";
+import { SubscriptionHeader, SubscriptionTerms } from "@/components/subscribe/subscription-terms";
 import { getDb } from "@/lib/db/client";
 import { pickMessages } from "@/lib/i18n/pick-messages";
 import { findManagedSubscriptionView, lookOf } from "@/lib/subscriptions/page-views";
@@ -31,51 +31,51 @@ export default async function ManageSubscriptionPage({ params }: { params: Promi
   return (
     <>
       <LocaleSwitcher returnTo={`/subscribe/manage/${token}`} />
-      <StoreBrand look={lookOf(view)} />
-      <main className={styles.page} data-color-scheme="auto">
-        <SubscriptionHeader view={view} heading={t("manageTitle")} />
-        <p className={`${styles.card} ${styles.notice}`} role="status">
-          <strong>{view.plan_name}</strong> · {t("statusLabel")}: <span data-testid="subscription-status">{t(`status_${view.status}`)}</span>
-          {view.status === "canceled" && (
-            <>
-              <br />
-              {t("canceledNotice")}
-            </>
-          )}
-        </p>
-        <SubscriptionTerms view={view}>
-          <div>
-            <dt>{t("periodsCharged")}</dt>
-            <dd data-testid="periods-charged">{view.periods_charged}</dd>
-          </div>
-        </SubscriptionTerms>
-        <section className={styles.card} aria-labelledby="history-title">
-          <h2 id="history-title" className={styles.sectionTitle}>
-            {t("historyTitle")}
-          </h2>
-          <ul data-testid="history">
-            {view.history
-              .filter((event) => eventKinds.has(event.kind))
-              .map((event, i) => (
-                <li key={i}>
-                  {format.dateTime(new Date(event.created_at), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC —{" "}
-                  {t(`event_${event.kind as "created"}`)}
-                </li>
-              ))}
-          </ul>
-        </section>
-        <NextIntlClientProvider messages={pickMessages(await getMessages(), ["subscribe"])}>
-          <ManageActions
-            token={decodeURIComponent(token)}
-            live={live.has(view.status)}
-            chainId={view.blockchain.chain_id ?? 0}
-            tokenAddress={view.authorization.token}
-            pullAddress={view.pull_address}
-            customerAddress={view.customer_address}
-          />
-        </NextIntlClientProvider>
-        <SupportLine view={view} />
-      </main>
+      <StoreBrand look={lookOf(view)}>
+        <main className={styles.page} data-color-scheme="auto">
+          <SubscriptionHeader view={view} heading={t("manageTitle")} />
+          <p className={`${styles.card} ${styles.notice}`} role="status">
+            <strong>{view.plan_name}</strong> · {t("statusLabel")}: <span data-testid="subscription-status">{t(`status_${view.status}`)}</span>
+            {view.status === "canceled" && (
+              <>
+                <br />
+                {t("canceledNotice")}
+              </>
+            )}
+          </p>
+          <SubscriptionTerms view={view}>
+            <div>
+              <dt>{t("periodsCharged")}</dt>
+              <dd data-testid="periods-charged">{view.periods_charged}</dd>
+            </div>
+          </SubscriptionTerms>
+          <section className={styles.card} aria-labelledby="history-title">
+            <h2 id="history-title" className={styles.sectionTitle}>
+              {t("historyTitle")}
+            </h2>
+            <ul data-testid="history">
+              {view.history
+                .filter((event) => eventKinds.has(event.kind))
+                .map((event, i) => (
+                  <li key={i}>
+                    {format.dateTime(new Date(event.created_at), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC —{" "}
+                    {t(`event_${event.kind as "created"}`)}
+                  </li>
+                ))}
+            </ul>
+          </section>
+          <NextIntlClientProvider messages={pickMessages(await getMessages(), ["subscribe"])}>
+            <ManageActions
+              token={decodeURIComponent(token)}
+              live={live.has(view.status)}
+              chainId={view.blockchain.chain_id ?? 0}
+              tokenAddress={view.authorization.token}
+              pullAddress={view.pull_address}
+              customerAddress={view.customer_address}
+            />
+          </NextIntlClientProvider>
+        </main>
+      </StoreBrand>
     </>
   );
 }
