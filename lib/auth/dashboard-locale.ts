@@ -1,5 +1,4 @@
-import { eq } from "drizzle-orm";
-import { merchants } from "@/lib/db/schema";
+import { findDashboardLocale, updateDashboardLocale } from "./queries";
 import type { DbOrTx } from "@/lib/db/types";
 import { validationError } from "@/lib/http/errors";
 import { customerLocales, isCustomerLocale, type CustomerLocale } from "@/lib/i18n/locales";
@@ -10,8 +9,8 @@ import { customerLocales, isCustomerLocale, type CustomerLocale } from "@/lib/i1
  * cookie, then Accept-Language) applies.
  */
 export async function dashboardLocaleOf(db: DbOrTx, userId: number): Promise<CustomerLocale | null> {
-  const [row] = await db.select({ locale: merchants.dashboardLocale }).from(merchants).where(eq(merchants.id, userId)).limit(1);
-  return isCustomerLocale(row?.locale) ? row.locale : null;
+  const locale = await findDashboardLocale(db, userId);
+  return isCustomerLocale(locale) ? locale : null;
 }
 
 /** Keeps `locale` as the login's dashboard language; anything but one of the seven languages is 400 VALIDATION_ERROR. */
@@ -19,7 +18,7 @@ export async function setDashboardLocale(db: DbOrTx, userId: number, locale: unk
   if (!isCustomerLocale(locale)) {
     throw validationError({ locale: [`Must be one of ${customerLocales.join(", ")}.`] }, "Unknown language.");
   }
-  await db.update(merchants).set({ dashboardLocale: locale, updatedAt: new Date() }).where(eq(merchants.id, userId));
+  await updateDashboardLocale(db, userId, locale, new Date());
   return locale;
 }
 

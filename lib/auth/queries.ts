@@ -447,3 +447,13 @@ export async function accountByInboxToken(db: DbOrTx, token: string): Promise<Ac
   const [row] = await db.select(accountSecretColumns).from(merchants).where(eq(merchants.inboxToken, token)).limit(1);
   return row ?? null;
 }
+
+/** The login's chosen dashboard language, as stored (validated by lib/auth/dashboard-locale.ts). */
+export async function findDashboardLocale(db: DbOrTx, merchantId: number): Promise<string | null> {
+  const [row] = await db.select({ locale: merchants.dashboardLocale }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
+  return row?.locale ?? null;
+}
+
+export async function updateDashboardLocale(db: DbOrTx, merchantId: number, locale: string, now: Date) {
+  await db.update(merchants).set({ dashboardLocale: locale, updatedAt: now }).where(eq(merchants.id, merchantId));
+}
