@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import { errorResponse } from "@/lib/http/envelope";
+import { requestPathHeader } from "@/lib/http/safe-redirect";
 import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
 
 /**
@@ -11,6 +12,7 @@ import { customerLocaleHeader, isCustomerPage, localeCookieName, negotiateCustom
  * Accept-Language) in a request header that i18n/request.ts reads. The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
+ * The dashboard pages get their own path in a request header (a signed-out visit signs in and comes back).
  * Every other request passes straight through (authorisation stays in withApi and the pages).
  */
 export function proxy(request: NextRequest): Response {
@@ -27,6 +29,12 @@ export function proxy(request: NextRequest): Response {
     const response = NextResponse.next({ request: { headers } });
     if (request.nextUrl.pathname.startsWith("/pay/")) response.headers.set("Content-Security-Policy", payPagePolicy());
     return response;
+  }
+  if (request.nextUrl.pathname === "/dashboard" || request.nextUrl.pathname.startsWith("/dashboard/")) {
+    // The dashboard's layout sends a signed-out visit to the sign-in page with this path, to come back to it.
+    const headers = new Headers(request.headers);
+    headers.set(requestPathHeader, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
 }
@@ -61,6 +69,14 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  // The customer pages run it for their language.
-  matcher: ["/(.*%.*)", "/pay/:path*", "/link/:path*", "/invoice/:path*", { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] }],
+  // The customer pages run it for their language; the dashboard pages for their own path.
+  matcher: [
+    "/(.*%.*)",
+    "/pay/:path*",
+    "/link/:path*",
+    "/invoice/:path*",
+    "/dashboard",
+    "/dashboard/:path*",
+    { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
+  ],
 };
