@@ -15,6 +15,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { relayGasTotals } from "@/lib/gasless/queries";
 import { formatAmount } from "@/lib/money/amounts";
+import { displayFiat } from "@/lib/money/display-amount";
 
 export const metadata: Metadata = { title: "Overview · Dashboard" };
 
@@ -50,7 +51,7 @@ export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const month = monthOf(new Date());
-  const [{ tokens, recent, setup, fiat, reversed }, sweepGas, relayGas] = await Promise.all([
+  const [{ tokens, recent, setup, fiat, reversed, acrossTokens }, sweepGas, relayGas] = await Promise.all([
     loadOverview(db, merchant.merchantId),
     sweepGasTotals(db, merchant.merchantId, month.from, month.to),
     relayGasTotals(db, merchant.merchantId, month.from, month.to),
@@ -90,6 +91,21 @@ export default async function OverviewPage() {
         <Card title={`Last ${overviewDays} days`}>
           <p className={styles.stat}>{orderCount === 1 ? "1 order" : `${orderCount} orders`}</p>
           <p>{tokens.length === 0 ? "No orders yet." : tokens.map((t) => `${t.confirmedVolume} ${t.currency} (${t.blockchain})`).join(" · ") + " confirmed"}</p>
+          <div data-fiat-across-tokens={acrossTokens.currency}>
+            <p className={styles.stat}>
+              {displayFiat(acrossTokens.total, acrossTokens.currency, "en")} <span className={styles.statNote}>received, all tokens</span>
+            </p>
+            <p>
+              {acrossTokens.changePercent === null
+                ? `Nothing in the ${overviewDays} days before.`
+                : `${trendText(acrossTokens.changePercent)} against the ${overviewDays} days before (${displayFiat(acrossTokens.previousTotal, acrossTokens.currency, "en")}).`}{" "}
+              Confirmed payments valued as in the exports: at the rate locked when the order was priced in US dollars, else at the price recorded when the
+              payment was detected.
+              {acrossTokens.unvaluedOrders > 0
+                ? ` Not included: ${acrossTokens.unvaluedOrders === 1 ? "1 order" : `${acrossTokens.unvaluedOrders} orders`} paid in a token with no recorded price.`
+                : ""}
+            </p>
+          </div>
         </Card>
         <Card title="Reversed by a reorg">
           <div data-reversed-payments>

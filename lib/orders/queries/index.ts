@@ -36,6 +36,7 @@ export {
 } from "./lifecycle";
 export {
   confirmedFiatTotals,
+  confirmedUsdValue,
   foldAllOrderDayTotals,
   foldOrderDayTotals,
   hasPaidOrders,
