@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import { errorResponse } from "@/lib/http/envelope";
+import { requestPathHeader } from "@/lib/http/safe-redirect";
 import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboardPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
 
 /**
@@ -12,6 +13,7 @@ import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboar
  * same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
+ * The dashboard pages get their own path in a request header (a signed-out visit signs in and comes back).
  * Every other request passes straight through (authorisation stays in withApi and the pages).
  */
 export function proxy(request: NextRequest): Response {
@@ -32,6 +34,8 @@ export function proxy(request: NextRequest): Response {
   if (isDashboardPage(request.nextUrl.pathname)) {
     const headers = new Headers(request.headers);
     headers.set(dashboardLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
+    // The dashboard's layout sends a signed-out visit to the sign-in page with this path, to come back to it.
+    headers.set(requestPathHeader, `${request.nextUrl.pathname}${request.nextUrl.search}`);
     return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
@@ -67,12 +71,13 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  // The customer pages and the dashboard run it for their language.
+  // The customer pages and the dashboard run it for their language; the dashboard pages also for their own path.
   matcher: [
     "/(.*%.*)",
     "/pay/:path*",
     "/link/:path*",
     "/invoice/:path*",
+    "/dashboard",
     "/dashboard/:path*",
     "/subscribe/:path*",
     { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },

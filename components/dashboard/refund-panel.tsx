@@ -3,8 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createWalletClient, custom, type Address, type Hex } from "viem";
-import { Alert, Button } from "@/components/ui";
+import { Alert, Button, Row } from "@/components/ui";
 import { Checkbox } from "@/components/ui/checkbox";
+import styles from "@/components/ui/ui.module.css";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import { findBrowserWallet } from "./browser-wallet";
 
@@ -109,44 +110,74 @@ export function RefundForm({
   }
 
   const fieldError = (name: string) => (result && !result.ok ? result.error.details?.[name]?.join(" ") : undefined);
+  const amountError = fieldError("amount");
+  const addressError = fieldError("to_address");
+  const reasonError = fieldError("reason");
   return (
     <form onSubmit={submit} aria-label="Refund this order">
-      <p>
-        <label>
-          Amount ({currency}) <input name="amount" inputMode="decimal" placeholder="everything refundable" aria-describedby="refund-amount-error" />
-        </label>
-        {fieldError("amount") ? (
-          <span id="refund-amount-error" role="alert">
-            {" "}
-            {fieldError("amount")}
+      <Row>
+        <div className={styles.field}>
+          <label htmlFor="refund-amount">Amount ({currency})</label>
+          <input
+            id="refund-amount"
+            name="amount"
+            inputMode="decimal"
+            placeholder="everything refundable"
+            aria-invalid={amountError ? true : undefined}
+            aria-describedby={amountError ? "refund-amount-hint refund-amount-error" : "refund-amount-hint"}
+          />
+          <span id="refund-amount-hint" className={styles.hint}>
+            Empty: everything still refundable.
+          </span>
+          {amountError ? (
+            <span id="refund-amount-error" className={styles.fieldError}>
+              {amountError}
+            </span>
+          ) : null}
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="refund-reason">Reason (optional)</label>
+          <input id="refund-reason" name="reason" maxLength={500} aria-describedby={reasonError ? "refund-reason-error" : undefined} />
+          {reasonError ? (
+            <span id="refund-reason-error" className={styles.fieldError}>
+              {reasonError}
+            </span>
+          ) : null}
+        </div>
+      </Row>
+      {overpaid ? <Checkbox name="overpaid_only" label={`Only the overpaid part (${overpaid} ${currency})`} /> : null}
+      <div className={styles.field}>
+        <label htmlFor="refund-address">Refund address</label>
+        <input
+          id="refund-address"
+          name="to_address"
+          required
+          defaultValue={refundAddress ?? ""}
+          className="mono"
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="0x…"
+          aria-invalid={addressError ? true : undefined}
+          aria-describedby={addressError ? "refund-address-hint refund-address-error" : "refund-address-hint"}
+        />
+        <span id="refund-address-hint" className={styles.hint}>
+          {refundAddress ? "The address the customer left on the payment page." : "The customer's address on this network, where the refund is sent."}
+        </span>
+        {addressError ? (
+          <span id="refund-address-error" className={styles.fieldError}>
+            {addressError}
           </span>
         ) : null}
-      </p>
-      {overpaid ? (
-        <p>
-          <Checkbox inline name="overpaid_only" label={`Only the overpaid part (${overpaid} ${currency})`} />
-        </p>
-      ) : null}
-      <p>
-        <label>
-          Refund address <input name="to_address" required defaultValue={refundAddress ?? ""} size={44} className="mono" />
-        </label>
-        {fieldError("to_address") ? <span role="alert"> {fieldError("to_address")}</span> : null}
-      </p>
-      <p>
-        <label>
-          Reason <input name="reason" maxLength={500} />
-        </label>
-      </p>
-      <Button type="submit" disabled={busy}>
-        {busy ? "Preparing…" : "Prepare refund"}
-      </Button>
+      </div>
       {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
       {result?.ok ? (
         <Alert kind="ok">
           Refund of {result.data.amount} {currency} prepared. Sign it with your wallet in the list below.
         </Alert>
       ) : null}
+      <Button type="submit" disabled={busy}>
+        {busy ? "Preparing…" : "Prepare refund"}
+      </Button>
     </form>
   );
 }

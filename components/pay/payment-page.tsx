@@ -142,6 +142,12 @@ function PaymentView({ order: initial, walletConnectProjectId, item, support = n
         </p>
       </header>
 
+      {/* The choice of chain and token comes before the instruction that names the token and the amount. */}
+      {view.due && order.methods.length > 1 && !order.method_fixed && (
+        <Suspense fallback={null}>
+          <MethodChoice order={order} onChanged={query.refresh} />
+        </Suspense>
+      )}
       <StatusPanel order={order} view={view} timeUp={timeUp} stale={query.isError} />
       {(order.refund_address_allowed || order.refund_address) && (
         <Suspense fallback={null}>
@@ -153,13 +159,8 @@ function PaymentView({ order: initial, walletConnectProjectId, item, support = n
 
       {view.due && (
         <>
-          {order.methods.length > 1 && !order.method_fixed && (
-            <Suspense fallback={null}>
-              <MethodChoice order={order} onChanged={query.refresh} />
-            </Suspense>
-          )}
           <PaymentDetails order={order} due={view.due} />
-          <WalletPay order={order} due={view.due} walletConnectProjectId={walletConnectProjectId} />
+          <WalletPay order={order} walletConnectProjectId={walletConnectProjectId} />
           {/* Asked while the payment is due, and leaves with the parts above once paid: nothing stays below them to jump. */}
           <Suspense fallback={null}>
             <ReceiptEmailForm orderId={order.order_id} />

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { lazy, Suspense } from "react";
 import type { CheckoutView } from "@/lib/orders/checkout-view";
 import type { PublicOrder } from "@/lib/orders/schemas";
+import { OpenInWalletApp } from "./wallet-pay";
 import styles from "./pay.module.css";
 
 // The receipt link and the way back to the shop exist only once the order is settled: a separate chunk, out of an open order's first load.
@@ -162,6 +163,7 @@ export function StatusPanel({ order, view, timeUp, stale }: { order: PublicOrder
       <>
         {view.notice && <Notice notice={view.notice} />}
         {main}
+        {view.due && !timeUp && <OpenInWalletApp due={view.due} currency={order.currency} />}
       </>
     );
   }

@@ -11,13 +11,31 @@ import styles from "./pay.module.css";
 const WalletPanel = lazy(() => import("./wallet-panel"));
 
 /**
- * The wallet ways to pay what is due: on touch screens an "Open in wallet app" link (the EIP-681
- * URI, amount included); "Connect wallet" (a plain button until clicked, then the wagmi part), which
+ * On touch screens, "Open in wallet app": the EIP-681 URI (amount included) as a link. It sits in the
+ * status panel under the instruction, near the top of the page, where a phone shows it at once.
+ */
+export function OpenInWalletApp({ due, currency }: { due: AmountDue; currency: string }) {
+  const t = useTranslations("wallet");
+  const touch = useSyncExternalStore(...touchDeviceStore);
+  if (!touch) return null;
+  return (
+    <p className={styles.row}>
+      <a className={styles.button} href={due.paymentUri} data-testid="open-in-wallet">
+        {t("openInWallet")}
+      </a>
+      <span className={styles.hint}>{t("fillsIn", { amount: due.exact, currency })}</span>
+    </p>
+  );
+}
+
+/**
+ * The wallet ways to pay what is due (on touch screens "Open in wallet app" is above, in the status
+ * panel): "Connect wallet" (a plain button until clicked, then the wagmi part), which
  * says so plainly when there is no browser wallet; and, when WALLETCONNECT_PROJECT_ID is set, a
  * "WalletConnect" button beside it, which loads the wagmi part with WalletConnect's connector and
  * opens its QR modal. Both are plain buttons here: none of that code is in the page's first load.
  */
-export function WalletPay({ order, due, walletConnectProjectId }: { order: PublicOrder; due: AmountDue; walletConnectProjectId: string | null }) {
+export function WalletPay({ order, walletConnectProjectId }: { order: PublicOrder; walletConnectProjectId: string | null }) {
   const t = useTranslations("wallet");
   /** Which wallet the customer chose: the wagmi part loads only then. */
   const [open, setOpen] = useState<"browser" | "walletConnect" | null>(null);
@@ -36,14 +54,6 @@ export function WalletPay({ order, due, walletConnectProjectId }: { order: Publi
       <h2 id="wallet-title" className={styles.sectionTitle}>
         {t("title")}
       </h2>
-      {touch && (
-        <p className={styles.row}>
-          <a className={styles.button} href={due.paymentUri} data-testid="open-in-wallet">
-            {t("openInWallet")}
-          </a>
-          <span className={styles.hint}>{t("fillsIn", { amount: due.exact, currency: order.currency })}</span>
-        </p>
-      )}
       {open ? (
         <Suspense fallback={<p className={styles.hint}>{t("loading")}</p>}>
           <WalletPanel order={order} walletConnectProjectId={open === "walletConnect" ? walletConnectProjectId : null} />

@@ -51,7 +51,8 @@ export function DataTable<T>({
   if (rows.length === 0) return <p>{empty}</p>;
   const cellClass = (column: Column<T>) => [column.align === "end" && styles.end, column.mono && "mono"].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={styles.tableWrap}>
+    // Focusable, so a keyboard can scroll a table wider than the screen (axe: scrollable-region-focusable).
+    <div className={styles.tableWrap} tabIndex={0} role="region" aria-label={caption}>
       <table className={styles.cardTable}>
         <caption className={styles.visuallyHidden}>{caption}</caption>
         <thead>

@@ -3504,7 +3504,7 @@ export interface components {
              * @example 2030-01-01T12:00:00.000Z
              */
             expires_at: string;
-            /** @description Only once the order is confirmed */
+            /** @description Only once the order is settled (confirmed, expired or failed): the way back to the shop */
             redirect_url: string | null;
             /** @description Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late */
             refund_address_allowed: boolean;

@@ -3,7 +3,15 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import type { DbOrTx } from "@/lib/db/types";
 import { formatAmount } from "@/lib/money/amounts";
 import { countApiKeys } from "@/lib/auth/queries";
-import { confirmedFiatTotals, foldOrderDayTotals, hasPaidOrders, overviewSeries, recentOrders, reversedOrderTotals } from "@/lib/orders/queries";
+import {
+  confirmedFiatTotals,
+  confirmedUsdValue,
+  foldOrderDayTotals,
+  hasPaidOrders,
+  overviewSeries,
+  recentOrders,
+  reversedOrderTotals,
+} from "@/lib/orders/queries";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schemas";
 import { countWallets } from "@/lib/wallets/queries";
@@ -96,18 +104,49 @@ export async function fiatOverview(db: DbOrTx, merchantId: number, now: Date, da
   return { totals, tokenPricedOrders };
 }
 
+/** The currency the overview totals every token in: the one the gateway records transfer prices in. */
+export const overviewDisplayCurrency = "USD";
+
+/**
+ * One fiat total across tokens for the last 30 days (issue 52 item 5): what confirmed orders
+ * received, in US dollars, valued as the exports value it (`confirmedUsdValue`), with its trend
+ * against the 30 days before. No price is made up: orders whose payments have no recorded price
+ * are counted apart (`unvaluedOrders`).
+ */
+export async function fiatAcrossTokens(db: DbOrTx, merchantId: number, now: Date, days = overviewDays) {
+  const day = lastDays(now, days);
+  const from = new Date(`${day[0]}T00:00:00Z`);
+  const to = new Date(Date.parse(`${day[day.length - 1]}T00:00:00Z`) + dayMs);
+  const previousFrom = new Date(from.getTime() - days * dayMs);
+  const [current, previous] = await Promise.all([
+    confirmedUsdValue(db, merchantId, { from, to }),
+    confirmedUsdValue(db, merchantId, { from: previousFrom, to: from }),
+  ]);
+  const total = Number(current.total);
+  const before = Number(previous.total);
+  return {
+    currency: overviewDisplayCurrency,
+    total: fiatText(current.total, overviewDisplayCurrency),
+    previousTotal: fiatText(previous.total, overviewDisplayCurrency),
+    orders: current.valuedOrders,
+    unvaluedOrders: current.unvaluedOrders,
+    changePercent: before > 0 ? Math.round(((total - before) / before) * 1000) / 10 : null,
+  };
+}
+
 /** Everything the overview page shows, for one merchant. */
 export async function loadOverview(db: DbOrTx, merchantId: number, now = new Date()) {
   const days = lastDays(now);
   const since = new Date(`${days[0]}T00:00:00Z`);
   // The changes since the last load into the per-day totals first (bounded), so the reads below sum few rows.
   await foldOrderDayTotals(db, merchantId);
-  const [{ days: tokenDays, statuses }, recent, setup, fiat, reversedRows] = await Promise.all([
+  const [{ days: tokenDays, statuses }, recent, setup, fiat, reversedRows, acrossTokens] = await Promise.all([
     overviewSeries(db, merchantId, since),
     recentOrders(db, merchantId, 8),
     setupFacts(db, merchantId),
     fiatOverview(db, merchantId, now),
     reversedOrderTotals(db, merchantId),
+    fiatAcrossTokens(db, merchantId, now),
   ]);
   // Payments a reorg took back (at risk, or pending again): whenever they were made, until they return or the order settles.
   const reversed = reversedRows.map((r) => ({
@@ -163,5 +202,5 @@ export async function loadOverview(db: DbOrTx, merchantId: number, now = new Dat
     })
     .sort((a, b) => b.totalOrders - a.totalOrders || a.key.localeCompare(b.key));
 
-  return { days, tokens, recent, setup, fiat, reversed };
+  return { days, tokens, recent, setup, fiat, reversed, acrossTokens };
 }

@@ -73,3 +73,15 @@ export function safeReturnPath(value: unknown, { fallback = "/", origin }: { fal
 export function sameSiteRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
   return `${baseUrl}${safeReturnPath(url, { fallback: "/dashboard", origin: baseUrl })}`;
 }
+
+/** The request header the proxy fills with a dashboard page's own path and query (proxy.ts). */
+export const requestPathHeader = "x-request-path";
+
+/**
+ * Where a signed-out visit to a dashboard page is sent: the sign-in page with the page it asked
+ * for as its `callbackUrl` (the same rule; anything else is the overview), so signing in returns there.
+ */
+export function signInPathFor(requested: unknown): string {
+  const back = safeReturnPath(requested, { fallback: "/dashboard" });
+  return back === "/dashboard" ? "/sign-in" : `/sign-in?callbackUrl=${encodeURIComponent(back)}`;
+}

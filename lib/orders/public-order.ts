@@ -65,7 +65,8 @@ export function serializePublicOrder(
     transaction_url: hash && explorer ? `${explorer}/tx/${hash}` : null,
     qr_code_url: qrCodePath(order.orderId),
     expires_at: order.expiresAt.toISOString(),
-    redirect_url: order.status === "confirmed" ? order.redirectUrl : null,
+    // Once settled (paid, expired or failed): the page's way back to the shop. Never while payment is asked for.
+    redirect_url: order.status === "confirmed" || order.status === "expired" || order.status === "failed" ? order.redirectUrl : null,
     refund_address_allowed: refundAddressAllowed(order),
     refund_address: order.refundAddress,
     sandbox: env.GATEWAY_MODE === "sandbox",

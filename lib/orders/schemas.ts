@@ -334,7 +334,7 @@ export const publicOrderJson = z.object({
   transaction_url: z.string().nullable().describe("Block-explorer link (live chains and public testnets only)"),
   qr_code_url: z.string(),
   expires_at: timestamp,
-  redirect_url: z.string().nullable().describe("Only once the order is confirmed"),
+  redirect_url: z.string().nullable().describe("Only once the order is settled (confirmed, expired or failed): the way back to the shop"),
   refund_address_allowed: z.boolean().describe("Whether the customer may leave a refund address: the order was overpaid, underpaid or paid late"),
   refund_address: z.string().nullable().describe("The refund address the customer left (set once)"),
   sandbox: z.boolean(),

@@ -18,6 +18,7 @@ import { getSessionMerchant, signOut } from "@/lib/auth/next-auth";
 import { isSandbox } from "@/lib/env";
 import { checkOrigin } from "@/lib/dashboard/request-origin";
 import { defaultCustomerLocale, isCustomerLocale } from "@/lib/i18n/locales";
+import { requestPathHeader, signInPathFor } from "@/lib/http/safe-redirect";
 import { resendVerificationAction } from "./outbox/actions";
 import { switchAccountAction } from "./team/actions";
 
@@ -26,7 +27,7 @@ export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const merchant = await getSessionMerchant();
-  if (!merchant) redirect("/sign-in");
+  if (!merchant) redirect(signInPathFor((await headers()).get(requestPathHeader)));
 
   const accounts = await accountsOfUser(await getDb(), merchant.userId);
   const { origin, appOrigin, mismatch } = checkOrigin(await headers());

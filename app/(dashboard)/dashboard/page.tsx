@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Badge, Card } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
@@ -16,6 +16,7 @@ import { findBlockchainById } from "@/lib/chains/catalog";
 import { monthOf, sweepGasTotals } from "@/lib/chains/sweep-cost-queries";
 import { relayGasTotals } from "@/lib/gasless/queries";
 import { formatAmount } from "@/lib/money/amounts";
+import { displayFiat } from "@/lib/money/display-amount";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("dashboard.overview");
@@ -62,13 +63,18 @@ export default async function OverviewPage() {
   const merchant = await requirePageMerchant();
   const db = await getDb();
   const month = monthOf(new Date());
-  const [{ tokens, recent, setup, fiat, reversed }, sweepGas, relayGas] = await Promise.all([
+  const [{ tokens, recent, setup, fiat, reversed, acrossTokens }, sweepGas, relayGas] = await Promise.all([
     loadOverview(db, merchant.merchantId),
     sweepGasTotals(db, merchant.merchantId, month.from, month.to),
     relayGasTotals(db, merchant.merchantId, month.from, month.to),
   ]);
   const recentOrders = await ordersWithMoney(db, merchant.merchantId, recent);
-  const [t, s, format] = await Promise.all([getTranslations("dashboard.overview"), getTranslations("dashboard.orderTable.statuses"), getFormatter()]);
+  const [t, s, format, locale] = await Promise.all([
+    getTranslations("dashboard.overview"),
+    getTranslations("dashboard.orderTable.statuses"),
+    getFormatter(),
+    getLocale(),
+  ]);
   const steps: Array<[boolean, string, string]> = [
     [setup.walletConfigured, t("setup.wallet"), "/dashboard/wallets"],
     [setup.apiKeyCreated, t("setup.apiKey"), "/dashboard/api-keys"],
@@ -99,6 +105,22 @@ export default async function OverviewPage() {
               ? t("noOrders")
               : t("confirmedList", { list: tokens.map((row) => `${row.confirmedVolume} ${row.currency} (${row.blockchain})`).join(" · ") })}
           </p>
+          <div data-fiat-across-tokens={acrossTokens.currency}>
+            <p className={styles.stat}>
+              {displayFiat(acrossTokens.total, acrossTokens.currency, locale)} <span className={styles.statNote}>{t("acrossTokens.received")}</span>
+            </p>
+            <p>
+              {acrossTokens.changePercent === null
+                ? t("acrossTokens.nothingBefore", { days: overviewDays })
+                : t("acrossTokens.against", {
+                    trend: trendText(t, acrossTokens.changePercent),
+                    days: overviewDays,
+                    previous: displayFiat(acrossTokens.previousTotal, acrossTokens.currency, locale),
+                  })}{" "}
+              {t("acrossTokens.valuedAs")}
+              {acrossTokens.unvaluedOrders > 0 ? ` ${t("acrossTokens.notIncluded", { count: acrossTokens.unvaluedOrders })}` : ""}
+            </p>
+          </div>
         </Card>
         <Card title={t("reversed.title")}>
           <div data-reversed-payments>

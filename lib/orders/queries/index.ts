@@ -40,6 +40,7 @@ export {
 } from "./lifecycle";
 export {
   confirmedFiatTotals,
+  confirmedUsdValue,
   foldAllOrderDayTotals,
   foldOrderDayTotals,
   hasPaidOrders,

@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import { orderDayTotalChanges, orderDayTotals, paymentOrders } from "@/lib/db/schema";
+import { orderDayTotalChanges, orderDayTotals, paymentOrders, transactions } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/map-row";
 import { foldEveryMerchant, foldMerchantChanges, type FoldedTotals } from "@/lib/db/folded-changes";
 import { maintainedCount } from "@/lib/db/list-counts";
@@ -142,4 +142,28 @@ export async function confirmedFiatTotals(db: DbOrTx, merchantId: number, period
     previous: r.previous === null ? null : String(r.previous),
     currentOrders: Number(r.current_orders),
   }));
+}
+
+/**
+ * What the merchant's confirmed orders created in [from, to) received, in US dollars across every
+ * token, valued as the exports value it (lib/transactions/valuation.ts): each counted live transfer
+ * at the order's locked rate when the order was priced in USD, else at the USD price recorded when
+ * the transfer was detected, rounded half up to the cent per transfer. Transfers with neither (a
+ * chain without a feed) are left out of the total, and their orders counted apart.
+ */
+export async function confirmedUsdValue(db: DbOrTx, merchantId: number, period: { from: Date; to: Date }) {
+  const o = paymentOrders;
+  const t = transactions;
+  const rate = sql`case when ${o.priceCurrency} = 'USD' and ${o.rate} is not null then ${o.rate}::numeric else ${t.usdRate}::numeric end`;
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select coalesce(sum(round(${t.amount} / power(10::numeric, ${o.decimals}) * ${rate}, 2)), 0)::text as total,
+        count(distinct ${o.id}) filter (where ${rate} is not null)::int as valued_orders,
+        count(distinct ${o.id}) filter (where ${rate} is null)::int as unvalued_orders
+      from ${o} join ${t} on ${t.paymentOrderId} = ${o.id} and ${t.merchantId} = ${o.merchantId}
+      where ${o.merchantId} = ${merchantId} and ${o.status} = 'confirmed'
+        and ${o.createdAt} >= ${period.from.toISOString()} and ${o.createdAt} < ${period.to.toISOString()}
+        and ${t.counted} and ${t.status} in ('pending', 'confirmed')`),
+  );
+  return { total: String(row?.total ?? "0"), valuedOrders: Number(row?.valued_orders ?? 0), unvaluedOrders: Number(row?.unvalued_orders ?? 0) };
 }

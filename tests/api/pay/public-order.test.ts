@@ -1,11 +1,13 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { GET as getPublicOrder } from "@/app/api/pay/[orderId]/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
+import { paymentOrders } from "@/lib/db/schema";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createOrder, createWallet, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
-setupTestDatabase();
+const testDb = setupTestDatabase();
 
 let merchant: TestMerchant;
 let wallet: { wallet_address: string };
@@ -141,6 +143,18 @@ describe("GET /api/pay/{order_id}/", () => {
       expect(pub[key], key).toEqual(own[key]);
     }
     expect(pub.blockchain.slug).toBe(own.blockchain);
+  });
+
+  test("redirect_url: none while payment is asked for; once expired or failed, the way back to the shop (issue 52)", async () => {
+    const order = await createOrder(merchant, { amount: "3", redirect_url: "https://shop.example.com/cart?id=7" });
+    expect((await fetchPublic(order.order_id)).body.data.redirect_url).toBeNull();
+    for (const status of ["expired", "failed"] as const) {
+      await testDb.db.update(paymentOrders).set({ status }).where(eq(paymentOrders.orderId, order.order_id));
+      expect((await fetchPublic(order.order_id)).body.data.redirect_url, status).toBe("https://shop.example.com/cart?id=7");
+    }
+    const without = await createOrder(merchant, { amount: "3" });
+    await testDb.db.update(paymentOrders).set({ status: "expired" }).where(eq(paymentOrders.orderId, without.order_id));
+    expect((await fetchPublic(without.order_id)).body.data.redirect_url).toBeNull();
   });
 
   test("numeric ids, unknown ids and junk are 404 NOT_FOUND", async () => {

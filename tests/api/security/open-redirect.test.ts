@@ -6,7 +6,7 @@
  */
 import { redirect } from "next/navigation";
 import { describe, expect, test, vi } from "vitest";
-import { sameSiteRedirect, safeReturnPath } from "@/lib/http/safe-redirect";
+import { sameSiteRedirect, safeReturnPath, signInPathFor } from "@/lib/http/safe-redirect";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
@@ -203,6 +203,20 @@ describe("the language switcher (GET /language/{locale}?return=…)", () => {
     const unknownLocale = await call(switchLanguage as never, "GET", "/language/xx", { params: { locale: "xx" }, query: { return: "/pay/ORD-abc" } });
     expect(unknownLocale.status).toBe(303);
     expect(unknownLocale.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("a signed-out dashboard visit (signInPathFor)", () => {
+  test("the sign-in page with the page asked for, so signing in returns there", () => {
+    expect(signInPathFor("/dashboard/orders?status=pending&q=a b")).toBe("/sign-in");
+    expect(signInPathFor("/dashboard/orders?status=pending")).toBe(`/sign-in?callbackUrl=${encodeURIComponent("/dashboard/orders?status=pending")}`);
+    expect(signInPathFor("/dashboard/orders/ORD-abc")).toBe("/sign-in?callbackUrl=%2Fdashboard%2Forders%2FORD-abc");
+    expect(signInPathFor("/dashboard")).toBe("/sign-in");
+    expect(signInPathFor(null)).toBe("/sign-in");
+  });
+
+  test("every bypass variant is the plain sign-in page (the overview after)", () => {
+    for (const value of BYPASSES) expect(signInPathFor(value), JSON.stringify(value)).toBe("/sign-in");
   });
 });
 

@@ -95,6 +95,13 @@ describe("one rule for redirect targets from a request", () => {
 
   test("the callers of the rule are the ones the design notes name", () => {
     const callers = sources.filter(({ code }) => code.includes('from "@/lib/http/safe-redirect"')).map(({ file }) => file);
-    expect(callers.sort()).toEqual(["app/(auth)/sign-in/actions.ts", "app/(auth)/sign-in/page.tsx", "app/language/[locale]/route.ts", "lib/auth/next-auth.ts"]);
+    expect(callers.sort()).toEqual([
+      "app/(auth)/sign-in/actions.ts",
+      "app/(auth)/sign-in/page.tsx",
+      "app/(dashboard)/dashboard/layout.tsx",
+      "app/language/[locale]/route.ts",
+      "lib/auth/next-auth.ts",
+      "proxy.ts",
+    ]);
   });
 });

@@ -113,6 +113,12 @@ describe("checkoutView: a settled order shows a result, never a payable address"
     expect(checkoutView(usdcOrder({ status: "confirmed", amount_missing: "0" })).result!.returnTo).toBeNull();
   });
 
+  test("expired with a redirect_url: the way back to the shop is a link (issue 52)", () => {
+    const view = checkoutView(usdcOrder({ status: "expired", redirect_url: "https://shop.example/cart" }));
+    expect(view.result!.returnTo).toEqual({ url: "https://shop.example/cart", label: "Return to Lighthouse Books" });
+    expect(checkoutView(usdcOrder({ status: "expired" })).result!.returnTo).toBeNull();
+  });
+
   test("expired, failed: do not send funds now, and what to do next", () => {
     for (const overrides of [{ status: "expired" }, { status: "failed", failure_reason: "reverted" }] as const) {
       const lines = checkoutView(usdcOrder(overrides)).result!.lines.join(" ");

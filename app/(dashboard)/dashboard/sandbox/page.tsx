@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { Card } from "@/components/ui";
+import Link from "next/link";
+import { Alert, Card } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import type { Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
+import { ChainTokenFields } from "@/components/dashboard/chain-token-fields";
 import { OrdersTable, orderColumns } from "@/components/dashboard/orders-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
+import { paymentChoices } from "@/lib/dashboard/payment-choices";
 import { recentOrders } from "@/lib/orders/queries";
 import { isSandbox } from "@/lib/env";
 import type { OrderJson } from "@/lib/orders/serialize";
@@ -37,8 +40,13 @@ export default async function SandboxPage() {
   const db = await getDb();
   // Sandbox URLs this server calls itself point where it is reached now, whatever APP_URL says.
   const { origin } = checkOrigin(await headers());
-  const [orders, [account]] = await Promise.all([recentOrders(db, merchant.merchantId, 10), accountSecretsByIds(db, [merchant.merchantId])]);
-  const chains = listBlockchains().map((c) => ({ value: c.slug, label: c.name }));
+  const [orders, [account], choices] = await Promise.all([
+    recentOrders(db, merchant.merchantId, 10),
+    accountSecretsByIds(db, [merchant.merchantId]),
+    paymentChoices(db, merchant.merchantId),
+  ]);
+  // Chains with a wallet first: the tools below start where the merchant's orders are.
+  const chains = choices.chains.map((c) => ({ value: c.slug, label: c.name }));
   const currencies = [...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }));
 
   return (
@@ -47,9 +55,14 @@ export default async function SandboxPage() {
       <p>Everything here runs on the local devnet with test tokens: no real money moves.</p>
       <div className={styles.grid}>
         <Card title="Create a test order">
+          {choices.defaultChain === null ? (
+            <Alert kind="warn">
+              You have no wallet yet, so a test order cannot be created. <Link href="/dashboard/wallets">Add a wallet</Link> first (any address of yours on the
+              network: the sandbox pays it from its faucet).
+            </Alert>
+          ) : null}
           <ActionForm action={createTestOrderAction} submitLabel="Create test order" showResult label="Create a test order">
-            <SelectField label="Blockchain" name="blockchain" options={chains} />
-            <SelectField label="Currency" name="currency" options={currencies} defaultValue="USDC" />
+            <ChainTokenFields chains={choices.chains} defaultChain={choices.defaultChain} />
             <Field label="Amount" name="amount" defaultValue="10.50" required inputMode="decimal" />
             <Field label="Webhook URL (optional)" name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken, origin) : ""} />
           </ActionForm>
