@@ -8,12 +8,13 @@ import styles from "./pay.module.css";
 export function ReceiptEmailForm({ orderId }: { orderId: string }) {
   const t = useTranslations("pay");
   const errorWords = useTranslations("errors");
-  const [email, setEmail] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Read from the field, not from state: an address typed before the page hydrated is in the field only.
+    const email = String(new FormData(event.currentTarget).get("email") ?? "");
     setError(null);
     try {
       const res = await fetch(`/api/pay/${orderId}/receipt-email/`, {
@@ -41,16 +42,7 @@ export function ReceiptEmailForm({ orderId }: { orderId: string }) {
         {t("receiptEmailLabel")}
       </label>
       <div className={styles.row}>
-        <input
-          id="receipt-email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          aria-describedby="receipt-email-hint"
-        />
+        <input id="receipt-email" type="email" autoComplete="email" required maxLength={254} name="email" aria-describedby="receipt-email-hint" />
         <button type="submit" className={`${styles.button} ${styles.secondary} ${styles.small}`}>
           {t("receiptEmailSave")}
         </button>

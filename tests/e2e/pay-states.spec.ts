@@ -173,6 +173,8 @@ test("without a browser wallet, Connect wallet says so and points to the QR code
   });
   await page.goto(`${baseUrl()}/pay/${order.order_id}`);
   await expect(page.getByTestId("status")).toContainText("Waiting for payment");
+  // Every script the page loads by itself first (on a busy machine a chunk can still be on its way here).
+  await page.waitForLoadState("networkidle");
   const before = scripts.length;
   await page.getByRole("button", { name: "Connect wallet" }).click();
   await expect(page.locator("main").getByRole("alert")).toHaveText(/No browser wallet was found on this device\. Scan the QR code/);

@@ -186,8 +186,11 @@ for (const device of devices) {
       await expect(page.getByTestId("amount")).toHaveCount(1);
       for (const tile of await page.getByTestId("pay-method").all()) expect((await tile.boundingBox())!.y).toBeLessThan(statusBox.y);
       // Choosing ETH: the instruction names ETH.
-      await choice.getByTestId("pay-method").filter({ hasText: "ETH" }).click();
-      await expect(status).toContainText("Send exactly the amount below in ETH");
+      // Clicked again until the page has hydrated (a click before that is the browser's alone).
+      await expect(async () => {
+        await choice.getByTestId("pay-method").filter({ hasText: "ETH" }).click();
+        await expect(status).toContainText("Send exactly the amount below in ETH", { timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
       await expect(page.getByTestId("amount")).toContainText("ETH");
       await expectNoAxeViolations(page);
       await shot(page, testInfo, `${device.name}-methods`);
