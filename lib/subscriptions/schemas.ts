@@ -45,7 +45,6 @@ export const planJson = z.object({
   past_due_days: z.number().int(),
   periods: z.number().int().nullable(),
   status: z.enum(["active", "archived"]),
-  subscribe_url: z.string().describe("The hosted subscribe page: /subscribe/{id}"),
   created_at: timestamp,
   updated_at: timestamp,
 });
