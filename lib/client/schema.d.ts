@@ -19468,7 +19468,7 @@ export interface operations {
                      * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
                      */
                     customer_address: string;
-                    /** @description Where the customer hears of charges and finds the manage page */
+                    /** @description Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled */
                     customer_email?: string | null;
                 };
             };

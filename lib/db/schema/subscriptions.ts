@@ -8,7 +8,7 @@ export const subscriptionPlans = pgTable(
   "subscription_plans",
   {
     id: serial("id").primaryKey(),
-    /** Public id, PLN-…: the path of /subscribe/{id}. */
+    /** Public id, PLN-…. */
     planId: text("plan_id").notNull(),
     merchantId: integer("merchant_id")
       .notNull()
