@@ -12,4 +12,5 @@ ALTER TABLE "subscription_mails" ADD CONSTRAINT "subscription_mails_subscription
 CREATE UNIQUE INDEX "subscription_mails_kind_source_key" ON "subscription_mails" USING btree ("kind","source_id");--> statement-breakpoint
 CREATE INDEX "subscription_mails_subscription_idx" ON "subscription_mails" USING btree ("subscription_id");--> statement-breakpoint
 CREATE INDEX "subscription_charges_confirmed_idx" ON "subscription_charges" USING btree ("confirmed_at") WHERE status = 'confirmed';--> statement-breakpoint
-CREATE INDEX "subscription_events_notice_idx" ON "subscription_events" USING btree ("created_at") WHERE kind in ('past_due', 'canceled');
+CREATE INDEX "subscription_events_notice_idx" ON "subscription_events" USING btree ("created_at") WHERE kind in ('past_due', 'canceled');--> statement-breakpoint
+CREATE INDEX "subscriptions_authorized_idx" ON "subscriptions" USING btree ("authorized_at") WHERE customer_email is not null;

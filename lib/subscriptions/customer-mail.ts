@@ -33,7 +33,7 @@ import { serializeSubscription } from "./serialize";
 
 /** Rows one pass handles of each kind; the next pass takes the rest. */
 const batch = 200;
-/** Charges and history entries older than this are not mailed (no flood of old news when mail starts). */
+/** Authorizations, charges and history entries older than this are not mailed (no flood of old news when mail starts). */
 const freshnessMs = 7 * 86_400_000;
 
 /** The customer's allowance is in place (a permit accepted, an approve checked, a first charge mined): their mail may start. */
@@ -103,7 +103,7 @@ function canceledBy(detail: unknown): "you" | "store" | "unpaid" {
 export async function sendDueSubscriptionMails(db: Db, now = new Date()): Promise<string[]> {
   const sent: string[] = [];
   const since = new Date(now.getTime() - freshnessMs);
-  for (const { subscription, planName } of await findAuthorizedMailsDue(db, batch)) {
+  for (const { subscription, planName } of await findAuthorizedMailsDue(db, since, batch)) {
     const f = facts(subscription, planName);
     const firstChargeAt = subscription.startsAt.getTime() > subscription.authorizedAt!.getTime() ? subscription.startsAt : subscription.authorizedAt!;
     if (

@@ -24,13 +24,13 @@ export async function markSubscriptionAuthorized(db: DbOrTx, subscriptionRowId: 
   return rows.length > 0;
 }
 
-/** Authorized subscriptions with an address whose customer has not had the welcome mail. */
-export async function findAuthorizedMailsDue(db: DbOrTx, limit: number) {
+/** Subscriptions authorized since `since`, with an address, whose customer has not had the welcome mail. */
+export async function findAuthorizedMailsDue(db: DbOrTx, since: Date, limit: number) {
   return db
     .select({ subscription: subscriptions, planName: subscriptionPlans.name })
     .from(subscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
-    .where(and(mailable, notMailed(db, "authorized", subscriptions.id)))
+    .where(and(mailable, gte(subscriptions.authorizedAt, since), notMailed(db, "authorized", subscriptions.id)))
     .limit(limit);
 }
 

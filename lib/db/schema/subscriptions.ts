@@ -94,6 +94,10 @@ export const subscriptions = pgTable(
     uniqueIndex("subscriptions_pull_address_key").on(t.blockchainId, t.pullAddress),
     index("subscriptions_merchant_idx").on(t.merchantId, t.createdAt),
     index("subscriptions_due_idx").on(t.nextAttemptAt),
+    // The customers to welcome by mail (lib/subscriptions/customer-mail.ts) are found by this.
+    index("subscriptions_authorized_idx")
+      .on(t.authorizedAt)
+      .where(sql`customer_email is not null`),
   ],
 );
 export type Subscription = typeof subscriptions.$inferSelect;
