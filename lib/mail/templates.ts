@@ -182,10 +182,19 @@ export function subscriptionAuthorizedMail(shopName: string, s: SubscriptionMail
 
 export function subscriptionReceiptMail(
   shopName: string,
-  s: SubscriptionMailFacts & { amount: string; period: number; periodStart: Date; periodEnd: Date; txHash: string | null; chargedAt: Date },
+  s: SubscriptionMailFacts & {
+    amount: string;
+    /** A fiat plan's price the amount was converted from ("10.00 EUR"). */
+    price: string | null;
+    period: number;
+    periodStart: Date;
+    periodEnd: Date;
+    txHash: string | null;
+    chargedAt: Date;
+  },
 ): MailContent {
   return compose(`Receipt from ${shopName}: ${s.amount} ${s.currency} for ${s.planName}`, [
-    `Thank you: ${shopName} charged ${s.amount} ${s.currency} on ${s.network} for ${s.planName}, period ${s.period + 1} (${day(s.periodStart)} to ${day(s.periodEnd)}); the transfer is confirmed on chain (${day(s.chargedAt)}, subscription ${s.subscriptionId}).`,
+    `Thank you: ${shopName} charged ${s.amount} ${s.currency}${s.price ? ` (${s.price})` : ""} on ${s.network} for ${s.planName}, period ${s.period + 1} (${day(s.periodStart)} to ${day(s.periodEnd)}); the transfer is confirmed on chain (${day(s.chargedAt)}, subscription ${s.subscriptionId}).`,
     ...(s.txHash ? [`Transaction: ${s.txHash}`] : []),
     ...manageLines(s),
   ]);

@@ -125,6 +125,7 @@ export async function sendDueSubscriptionMails(db: Db, now = new Date()): Promis
       subscriptionReceiptMail(shop, {
         ...f,
         amount: formatAmount(BigInt(charge.amount), f.decimals),
+        price: charge.priceAmount && charge.priceCurrency ? `${charge.priceAmount} ${charge.priceCurrency}` : null,
         period: charge.period,
         periodStart,
         periodEnd: new Date(periodStart.getTime() + periodMs),
