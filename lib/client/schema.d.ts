@@ -1994,7 +1994,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription plan
-         * @description What a subscriber agrees to: an ERC-20 on one chain, an amount per period in token units (or a fiat `price_amount` converted at each period's rate, capped by `max_amount` in token units), the period in days, an optional trial, the grace period over which a failed charge is retried (less than the period), the days past due before cancelling, and optionally a number of periods. Share `subscribe_url`.
+         * @description What a subscriber agrees to: an ERC-20 on one chain, an amount per period in token units (or a fiat `price_amount` converted at each period's rate, capped by `max_amount` in token units), the period in days, an optional trial, the grace period over which a failed charge is retried (less than the period), the days past due before cancelling, and optionally a number of periods. Each customer subscribes through a subscription made for their wallet (`POST /api/subscriptions`), whose hosted page is `/subscribe/{SUB-id}`.
          *
          *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
@@ -4229,8 +4229,6 @@ export interface components {
             periods: number | null;
             /** @enum {string} */
             status: "active" | "archived";
-            /** @description The hosted subscribe page: /subscribe/{id} */
-            subscribe_url: string;
             /**
              * Format: date-time
              * @example 2030-01-01T12:00:00.000Z
@@ -19470,7 +19468,7 @@ export interface operations {
                      * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
                      */
                     customer_address: string;
-                    /** @description Where the customer hears of charges and finds the manage page */
+                    /** @description Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled */
                     customer_email?: string | null;
                 };
             };

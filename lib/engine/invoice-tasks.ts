@@ -2,6 +2,7 @@ import "server-only";
 import { settleInvoices } from "@/lib/invoices/settle-invoices";
 import { sendDueReceipts } from "@/lib/receipts/receipt-mail";
 import { defineTask } from "@/lib/jobs/tasks";
+import { sendDueSubscriptionMails } from "@/lib/subscriptions/customer-mail";
 
 /**
  * Invoices (lib/invoices/settle-invoices.ts): confirmed invoice orders count toward their
@@ -19,7 +20,9 @@ export const settleInvoicesTask = defineTask({
 
 /**
  * Receipts by e-mail (lib/receipts): a receipt to the customer of each confirmed order who left an
- * address on the payment page, and a notice for each refund confirmed since. Exclusive.
+ * address on the payment page, and a notice for each refund confirmed since; and a subscription's
+ * customer mail (lib/subscriptions/customer-mail.ts: the manage link once authorized, a receipt per
+ * confirmed charge, past-due and cancel notices). Exclusive (each mail is also claimed before it goes).
  */
 export const sendReceiptsTask = defineTask({
   name: "send-receipts",
@@ -27,5 +30,6 @@ export const sendReceiptsTask = defineTask({
   concurrency: "exclusive",
   async run(db) {
     await sendDueReceipts(db);
+    await sendDueSubscriptionMails(db);
   },
 });

@@ -19,7 +19,10 @@ export type MailKind =
   | "invoice_paid"
   | "order_receipt"
   | "refund_sent"
-  | "refund_address_link";
+  | "refund_address_link"
+  | "subscription_authorized"
+  | "subscription_receipt"
+  | "subscription_notice";
 
 export interface OutgoingMail {
   /** The store the mail concerns; null for none. */

@@ -153,3 +153,65 @@ export function refundAddressLinkMail(
     `The link works once and expires in ${link.expiresHours} hours. Anyone who has it can name the refund address: do not forward it. If you did not ask for it, ignore this message.`,
   ]);
 }
+
+// ─── mail to a subscription's customer (each carries the manage link: its reader's credential) ───
+
+export interface SubscriptionMailFacts {
+  subscriptionId: string;
+  planName: string;
+  /** The most one period may take, in token units, and the token. */
+  maxAmount: string;
+  currency: string;
+  network: string;
+  intervalDays: number;
+  manageUrl: string;
+}
+
+const manageLines = (s: SubscriptionMailFacts) => [
+  "See the subscription, its charges and cancel it at any time here (this link is yours: do not forward it):",
+  s.manageUrl,
+];
+
+export function subscriptionAuthorizedMail(shopName: string, s: SubscriptionMailFacts & { firstChargeAt: Date }): MailContent {
+  return compose(`You subscribed to ${s.planName} from ${shopName}`, [
+    `Your wallet authorized ${shopName} to charge at most ${s.maxAmount} ${s.currency} on ${s.network} every ${s.intervalDays} days for ${s.planName} (subscription ${s.subscriptionId}). The first charge is due from ${day(s.firstChargeAt)}.`,
+    "Each charge goes straight from your wallet to the store's; nobody can take more than one period's amount per period.",
+    ...manageLines(s),
+  ]);
+}
+
+export function subscriptionReceiptMail(
+  shopName: string,
+  s: SubscriptionMailFacts & {
+    amount: string;
+    /** A fiat plan's price the amount was converted from ("10.00 EUR"). */
+    price: string | null;
+    period: number;
+    periodStart: Date;
+    periodEnd: Date;
+    txHash: string | null;
+    chargedAt: Date;
+  },
+): MailContent {
+  return compose(`Receipt from ${shopName}: ${s.amount} ${s.currency} for ${s.planName}`, [
+    `Thank you: ${shopName} charged ${s.amount} ${s.currency}${s.price ? ` (${s.price})` : ""} on ${s.network} for ${s.planName}, period ${s.period + 1} (${day(s.periodStart)} to ${day(s.periodEnd)}); the transfer is confirmed on chain (${day(s.chargedAt)}, subscription ${s.subscriptionId}).`,
+    ...(s.txHash ? [`Transaction: ${s.txHash}`] : []),
+    ...manageLines(s),
+  ]);
+}
+
+export function subscriptionPastDueMail(shopName: string, s: SubscriptionMailFacts): MailContent {
+  return compose(`${shopName}: your subscription to ${s.planName} is past due`, [
+    `${shopName} could not charge ${s.planName} (subscription ${s.subscriptionId}) from your wallet on ${s.network}: the wallet holds too little ${s.currency}, or the allowance was revoked. The charge is retried for a while; without it the subscription will be canceled.`,
+    ...manageLines(s),
+  ]);
+}
+
+export function subscriptionCanceledMail(shopName: string, s: SubscriptionMailFacts & { by: "you" | "store" | "unpaid" }): MailContent {
+  const why = { you: "as you asked", store: `by ${shopName}`, unpaid: "because its charges could not be collected" }[s.by];
+  return compose(`${shopName}: your subscription to ${s.planName} is canceled`, [
+    `Your subscription to ${s.planName} from ${shopName} (subscription ${s.subscriptionId}) was canceled ${why}. Nothing more will be charged: its contract refuses every charge after a cancel.`,
+    "To take back the allowance your wallet granted, revoke it from the manage page (one transaction from your wallet):",
+    s.manageUrl,
+  ]);
+}

@@ -370,6 +370,8 @@ async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: Su
     {
       nextPeriod: index + 1,
       periodsCharged: subscription.periodsCharged + 1,
+      // A mined charge proves the allowance (an approve the customer sent without the page's check): their mail may start.
+      authorizedAt: subscription.authorizedAt ?? now,
       failingSince: null,
       nextAttemptAt: nextPeriodStart(subscription, index),
     },

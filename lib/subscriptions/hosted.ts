@@ -1,19 +1,20 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { decodeEventLog, erc20Abi, getAddress, parseAbi, type Address, type Hex } from "viem";
-import { getAuthSecret } from "@/lib/auth/secret";
 import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import type { DbOrTx } from "@/lib/db/types";
-import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { submitPermit } from "./charge";
+import { recordSubscriptionAuthorized } from "./customer-mail";
 import { findSubscriptionForCustomer } from "./hosted-queries";
+import { manageUrl, subscriptionIdOfManageToken, subscriptionIdPattern } from "./manage-link";
 import { listSubscriptionEvents } from "./queries";
 import { serializeSubscription } from "./serialize";
 import { changeSubscription } from "./subscriptions";
+
+export { manageToken, manageUrl, subscriptionIdOfManageToken } from "./manage-link";
 
 /**
  * The customer's side of a subscription (docs/design/subscriptions.md › The customer's pages): the
@@ -22,7 +23,6 @@ import { changeSubscription } from "./subscriptions";
  * customer's wallet has granted it, where they see the subscription and cancel it.
  */
 
-const subscriptionIdPattern = /^SUB-[0-9A-Za-z]{16}$/;
 /** How long a permit the page asks for stays valid. */
 const permitLifetimeSeconds = 24 * 3600;
 
@@ -30,28 +30,6 @@ const tokenAbi = parseAbi([
   "function nonces(address owner) view returns (uint256)",
   "function allowance(address owner, address spender) view returns (uint256)",
 ]);
-
-function manageSignature(subscriptionId: string): string {
-  return createHmac("sha256", getAuthSecret()).update(`subscription-manage:${subscriptionId}`).digest("base64url");
-}
-
-/** The manage link's token: the subscription's id and an HMAC of it under the server's secret (no row to look up). */
-export function manageToken(subscriptionId: string): string {
-  return `${subscriptionId}.${manageSignature(subscriptionId)}`;
-}
-
-export function manageUrl(subscriptionId: string): string {
-  return new URL(`/subscribe/manage/${manageToken(subscriptionId)}`, env.APP_URL).toString();
-}
-
-/** The subscription a manage token names, or null for anything this server did not sign. */
-export function subscriptionIdOfManageToken(token: string): string | null {
-  const [subscriptionId = "", signed = ""] = token.split(".");
-  if (!subscriptionIdPattern.test(subscriptionId)) return null;
-  const expected = manageSignature(subscriptionId);
-  if (signed.length !== expected.length || !timingSafeEqual(Buffer.from(signed), Buffer.from(expected))) return null;
-  return subscriptionId;
-}
 
 async function findOrThrow(db: DbOrTx, subscriptionId: string) {
   const found = subscriptionIdPattern.test(subscriptionId) ? await findSubscriptionForCustomer(db, subscriptionId) : null;
@@ -152,6 +130,7 @@ export async function authorizeHostedSubscription(db: DbOrTx, subscriptionId: st
   const chain = findBlockchainById(subscription.blockchainId);
   if (!chain) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
   await submitPermit(subscription, chain, { signature: permit.signature as Hex, deadline: permit.deadline });
+  await recordSubscriptionAuthorized(db, subscription);
   return { id: subscriptionId, manage_url: manageUrl(subscriptionId) };
 }
 
@@ -186,6 +165,7 @@ export async function confirmHostedApproval(db: DbOrTx, subscriptionId: string, 
     }
   });
   if (!approves) throw refused();
+  await recordSubscriptionAuthorized(db, subscription);
   return { id: subscriptionId, manage_url: manageUrl(subscriptionId) };
 }
 

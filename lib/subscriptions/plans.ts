@@ -3,7 +3,6 @@ import { recordAudit } from "@/lib/audit/record";
 import { findBlockchainById, findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
 import type { SubscriptionPlan } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
-import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { formatAmount, parseAmount } from "@/lib/money/amounts";
@@ -11,11 +10,6 @@ import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { subscriptionFactoryFor } from "./factory";
 import { findMerchantPlan, insertPlan } from "./queries";
 import type { CreatePlanBody } from "./schemas";
-
-/** The hosted subscribe page of a plan. */
-export function subscribeUrl(planId: string): string {
-  return `${env.APP_URL.replace(/\/+$/, "")}/subscribe/${planId}`;
-}
 
 export function serializePlan(plan: SubscriptionPlan) {
   const chain = findBlockchainById(plan.blockchainId);
@@ -35,7 +29,6 @@ export function serializePlan(plan: SubscriptionPlan) {
     past_due_days: plan.pastDueDays,
     periods: plan.periods,
     status: plan.status as "active" | "archived",
-    subscribe_url: subscribeUrl(plan.planId),
     created_at: plan.createdAt.toISOString(),
     updated_at: plan.updatedAt.toISOString(),
   };

@@ -31,7 +31,7 @@ export const subscriptionRoutes = {
     doc: {
       summary: "Create a subscription plan",
       description:
-        "What a subscriber agrees to: an ERC-20 on one chain, an amount per period in token units (or a fiat `price_amount` converted at each period's rate, capped by `max_amount` in token units), the period in days, an optional trial, the grace period over which a failed charge is retried (less than the period), the days past due before cancelling, and optionally a number of periods. Share `subscribe_url`.",
+        "What a subscriber agrees to: an ERC-20 on one chain, an amount per period in token units (or a fiat `price_amount` converted at each period's rate, capped by `max_amount` in token units), the period in days, an optional trial, the grace period over which a failed charge is retried (less than the period), the days past due before cancelling, and optionally a number of periods. Each customer subscribes through a subscription made for their wallet (`POST /api/subscriptions`), whose hosted page is `/subscribe/{SUB-id}`.",
       tags: ["Subscriptions"],
       bodyExamples: {
         token: { summary: "9.99 USDC every 30 days after a 7-day trial", value: monthlyPlan },

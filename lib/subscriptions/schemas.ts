@@ -45,7 +45,6 @@ export const planJson = z.object({
   past_due_days: z.number().int(),
   periods: z.number().int().nullable(),
   status: z.enum(["active", "archived"]),
-  subscribe_url: z.string().describe("The hosted subscribe page: /subscribe/{id}"),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -53,7 +52,15 @@ export const planJson = z.object({
 export const createSubscriptionBody = z.object({
   plan: z.string().trim().min(1).max(64).describe("The plan's id, PLN-…"),
   customer_address: evmAddress.describe("The customer's wallet: the only one ever debited"),
-  customer_email: z.string().trim().email().max(254).nullish().describe("Where the customer hears of charges and finds the manage page"),
+  customer_email: z
+    .string()
+    .trim()
+    .email()
+    .max(254)
+    .nullish()
+    .describe(
+      "Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled",
+    ),
 });
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
 

@@ -34,7 +34,14 @@ SUB=$(curl -s http://localhost:3000/api/subscriptions/ -H "authorization: Bearer
 echo http://localhost:3000/subscribe/$SUB
 `}</Code>
       <p>
-        The answer&apos;s <code>id</code> (<code>SUB-…</code>) names the hosted subscribe page: send the customer to <code>/subscribe/SUB-…</code>.
+        The answer&apos;s <code>id</code> (<code>SUB-…</code>) names the hosted subscribe page: send the customer to <code>/subscribe/SUB-…</code>. A plan has
+        no subscribe page of its own: each customer subscribes through the subscription you make for their wallet.
+      </p>
+      <p>
+        <code>customer_email</code> is optional. Where you give it, the customer is mailed in your store&apos;s name (with your support contact and a one-click
+        unsubscribe): their manage link once they authorized, a receipt for each confirmed charge (amount, token, period, transaction), and a notice if the
+        subscription becomes past due or is canceled. Nothing is mailed before they authorize. Sandbox mail goes to no one&apos;s outbox: it carries the
+        customer&apos;s manage link.
       </p>
 
       <h2>3. The customer subscribes</h2>

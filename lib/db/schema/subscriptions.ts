@@ -8,7 +8,7 @@ export const subscriptionPlans = pgTable(
   "subscription_plans",
   {
     id: serial("id").primaryKey(),
-    /** Public id, PLN-…: the path of /subscribe/{id}. */
+    /** Public id, PLN-…. */
     planId: text("plan_id").notNull(),
     merchantId: integer("merchant_id")
       .notNull()
@@ -72,6 +72,11 @@ export const subscriptions = pgTable(
     termsId: text("terms_id").notNull(),
     pullAddress: text("pull_address").notNull(),
     customerEmail: text("customer_email"),
+    /**
+     * When the customer's allowance was first seen in place (a permit accepted, an approve checked, or
+     * the first charge mined): mail to `customer_email` starts from here (lib/subscriptions/customer-mail.ts).
+     */
+    authorizedAt: ts("authorized_at"),
     /** The first period index not yet charged (mirrors the contract's nextPeriod). */
     nextPeriod: integer("next_period").notNull().default(0),
     /** Periods charged so far (periods missed while past due or paused are not). */
@@ -89,6 +94,10 @@ export const subscriptions = pgTable(
     uniqueIndex("subscriptions_pull_address_key").on(t.blockchainId, t.pullAddress),
     index("subscriptions_merchant_idx").on(t.merchantId, t.createdAt),
     index("subscriptions_due_idx").on(t.nextAttemptAt),
+    // The customers to welcome by mail (lib/subscriptions/customer-mail.ts) are found by this.
+    index("subscriptions_authorized_idx")
+      .on(t.authorizedAt)
+      .where(sql`customer_email is not null`),
   ],
 );
 export type Subscription = typeof subscriptions.$inferSelect;
@@ -109,7 +118,13 @@ export const subscriptionEvents = pgTable(
     detail: jsonb("detail"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId, t.id)],
+  (t) => [
+    index("subscription_events_subscription_idx").on(t.subscriptionId, t.id),
+    // The notices the customer is mailed (lib/subscriptions/customer-mail.ts) are found by these.
+    index("subscription_events_notice_idx")
+      .on(t.createdAt)
+      .where(sql`kind in ('past_due', 'canceled')`),
+  ],
 );
 export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
 
@@ -159,6 +174,9 @@ export const subscriptionCharges = pgTable(
       .on(t.subscriptionId, t.period)
       .where(sql`status in ('sending', 'pending', 'confirmed')`),
     index("subscription_charges_subscription_idx").on(t.subscriptionId, t.id),
+    index("subscription_charges_confirmed_idx")
+      .on(t.confirmedAt)
+      .where(sql`status = 'confirmed'`),
     index("subscription_charges_open_idx")
       .on(t.blockchainId, t.blockNumber)
       .where(sql`status in ('pending', 'confirmed')`),
@@ -166,3 +184,27 @@ export const subscriptionCharges = pgTable(
 );
 export type SubscriptionCharge = typeof subscriptionCharges.$inferSelect;
 export type NewSubscriptionCharge = typeof subscriptionCharges.$inferInsert;
+
+export const subscriptionMailKinds = ["authorized", "charge_receipt", "past_due", "canceled"] as const;
+export type SubscriptionMailKind = (typeof subscriptionMailKinds)[number];
+
+/**
+ * The mail a subscription's customer was sent (lib/subscriptions/customer-mail.ts), one row per
+ * thing told: the row is the claim, inserted before the mail goes, so two instances or a run after
+ * a restart never send one twice. `sourceId` is what the mail is about: the subscription's row for
+ * `authorized`, the charge for `charge_receipt`, the history entry for `past_due` and `canceled`.
+ */
+export const subscriptionMails = pgTable(
+  "subscription_mails",
+  {
+    id: serial("id").primaryKey(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    merchantId: integer("merchant_id").notNull(),
+    kind: text("kind").$type<SubscriptionMailKind>().notNull(),
+    sourceId: integer("source_id").notNull(),
+    sentAt: ts("sent_at").notNull(),
+  },
+  (t) => [uniqueIndex("subscription_mails_kind_source_key").on(t.kind, t.sourceId), index("subscription_mails_subscription_idx").on(t.subscriptionId)],
+);
