@@ -5,7 +5,7 @@
  * what counted, why the rest did not count, and the reversal wherever the payment shows.
  */
 import { NextIntlClientProvider } from "next-intl";
-import { createElement, type ReactNode } from "react";
+import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup as renderBare } from "react-dom/server";
 import { describe, expect, test, vi } from "vitest";
 import { GET as listEvents } from "@/app/api/events/route";
@@ -25,7 +25,13 @@ import englishMessages from "@/messages/en.json";
 
 /** A page rendered as the dashboard renders it: its client parts under the English messages. */
 const renderToStaticMarkup = (page: ReactNode) =>
-  renderBare(createElement(NextIntlClientProvider, { locale: "en", messages: englishMessages, timeZone: "UTC", children: page }));
+  renderBare(
+    createElement(
+      NextIntlClientProvider,
+      { locale: "en", messages: englishMessages, timeZone: "UTC" } as unknown as ComponentProps<typeof NextIntlClientProvider>,
+      page,
+    ),
+  );
 
 // The pages' client components (the create-order form) ask for the app router, which a static render has not mounted.
 vi.mock("next/navigation", async (importOriginal) => ({
