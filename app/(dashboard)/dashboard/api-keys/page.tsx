@@ -37,7 +37,7 @@ const columns = (t: T, now: number, makers: Map<number, string>): Array<Column<A
   { header: t("name"), cell: "name" },
   { header: t("prefix"), cell: (k) => <code>{k.prefix}…</code> },
   { header: t("permissions"), cell: (k) => k.permissions.join(", ") },
-  { header: t("madeBy"), cell: (k) => (k.created_by === null ? t("removedLogin") : (makers.get(k.created_by) ?? t("user", { id: k.created_by }))) },
+  { header: t("madeBy"), cell: (k) => (k.created_by === null ? t("removedLogin") : (makers.get(k.created_by) ?? t("user", { id: String(k.created_by) }))) },
   { header: t("lastUsed"), cell: (k) => (k.last_used_at ? formatDate(k.last_used_at) : t("never")) },
   { header: t("expires"), cell: (k) => (k.expires_at ? formatDate(k.expires_at) : t("never")) },
   {

@@ -79,7 +79,13 @@ export default async function PayoutsPage() {
       cell: (b) => (
         <>
           {canApprove && b.status === "draft" && b.approval_required ? (
-            <ActionForm action={approvePayoutAction} hiddenFields={{ id: b.id }} submitLabel={t("approve")} small label={t("approveLabel", { id: b.id })} />
+            <ActionForm
+              action={approvePayoutAction}
+              hiddenFields={{ id: String(b.id) }}
+              submitLabel={t("approve")}
+              small
+              label={t("approveLabel", { id: String(b.id) })}
+            />
           ) : null}
           {canCreate && b.transaction && (b.status === "draft" || b.status === "approved") ? (
             <SignPayoutButton
@@ -93,12 +99,12 @@ export default async function PayoutsPage() {
           {canCreate && (b.status === "draft" || b.status === "approved") ? (
             <ActionForm
               action={cancelPayoutAction}
-              hiddenFields={{ id: b.id }}
+              hiddenFields={{ id: String(b.id) }}
               submitLabel={t("cancel")}
               variant="danger"
               small
-              confirmText={t("cancelConfirm", { id: b.id })}
-              label={t("cancelLabel", { id: b.id })}
+              confirmText={t("cancelConfirm", { id: String(b.id) })}
+              label={t("cancelLabel", { id: String(b.id) })}
             />
           ) : null}
         </>
@@ -150,8 +156,14 @@ export default async function PayoutsPage() {
         />
       </Card>
       {batches.map((b) => (
-        <Card key={b.id} title={t("legsTitle", { id: b.id })} headingLevel={3}>
-          <DataTable caption={t("legsCaption", { id: b.id })} columns={legColumns(t)} rows={b.legs} rowKey={(l) => String(l.position)} empty={t("noLegs")} />
+        <Card key={b.id} title={t("legsTitle", { id: String(b.id) })} headingLevel={3}>
+          <DataTable
+            caption={t("legsCaption", { id: String(b.id) })}
+            columns={legColumns(t)}
+            rows={b.legs}
+            rowKey={(l) => String(l.position)}
+            empty={t("noLegs")}
+          />
         </Card>
       ))}
     </>
