@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { SelectField } from "@/components/ui/action-form";
 import type { ChainChoice } from "@/lib/dashboard/payment-choices";
 
@@ -11,15 +12,8 @@ const preferredToken = (tokens: string[]) => (tokens.includes("USDC") ? "USDC" :
  * merchant has a wallet) and offering only the chosen chain's tokens; a chain without a wallet says
  * so, since an order there cannot be created.
  */
-export function ChainTokenFields({
-  chains,
-  defaultChain,
-  tokenLabel = "Currency",
-}: {
-  chains: ChainChoice[];
-  defaultChain: string | null;
-  tokenLabel?: string;
-}) {
+export function ChainTokenFields({ chains, defaultChain, tokenLabel }: { chains: ChainChoice[]; defaultChain: string | null; tokenLabel?: string }) {
+  const t = useTranslations("dashboard.shared.chainFields");
   const [chain, setChain] = useState(defaultChain ?? chains[0]?.slug ?? "");
   const tokens = chains.find((c) => c.slug === chain)?.tokens ?? [];
   const [currency, setCurrency] = useState(preferredToken(tokens));
@@ -27,7 +21,7 @@ export function ChainTokenFields({
   return (
     <>
       <SelectField
-        label="Blockchain"
+        label={t("blockchain")}
         name="blockchain"
         value={chain}
         onChange={(event) => {
@@ -36,11 +30,11 @@ export function ChainTokenFields({
           const nextTokens = chains.find((c) => c.slug === next)?.tokens ?? [];
           if (!nextTokens.includes(currency)) setCurrency(preferredToken(nextTokens));
         }}
-        options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : `${c.name} (no wallet)` }))}
-        hint={selected && !selected.hasWallet ? "You have no wallet on this network: add one on the Wallets page first." : undefined}
+        options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : t("noWallet", { chain: c.name }) }))}
+        hint={selected && !selected.hasWallet ? t("noWalletHint") : undefined}
       />
       <SelectField
-        label={tokenLabel}
+        label={tokenLabel ?? t("currency")}
         name="currency"
         value={currency}
         onChange={(event) => setCurrency(event.currentTarget.value)}

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useEffect } from "react";
+import { useTranslations } from "next-intl";
 import { Alert, Button } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -20,6 +21,7 @@ export function CreateApiKeyForm({
   /** Two-factor authentication is on: a fresh code is asked for. */
   askCode?: boolean;
 }) {
+  const t = useTranslations("dashboard.shared");
   const router = useRouter();
   const [result, run, pending] = useActionState<ActionResult<Created> | null, FormData>((_p, form) => action(form), null);
   useEffect(() => {
@@ -31,18 +33,19 @@ export function CreateApiKeyForm({
     <>
       {result?.ok ? (
         <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="new-api-key">
-          <p style={{ marginTop: 0 }}>
-            <strong>Copy your new key “{result.data.name}” now.</strong> It is shown only this once: we store only a hash and cannot show it again. If you lose
-            it, revoke it and create another.
-          </p>
+          <p style={{ marginTop: 0 }}>{t.rich("apiKey.copyNow", { name: result.data.name, strong: (chunks) => <strong>{chunks}</strong> })}</p>
           <p>
             <code data-testid="api-key-secret">{result.data.key}</code>
           </p>
-          <CopyButton text={result.data.key} label="Copy key" />
+          <CopyButton
+            text={result.data.key}
+            label={t("apiKey.copy")}
+            words={{ copied: t("copy.copied"), copiedStatus: t("copy.copiedStatus"), failed: t("copy.failed") }}
+          />
         </div>
       ) : null}
       <form
-        aria-label="Create an API key"
+        aria-label={t("apiKey.form")}
         onSubmit={(event) => {
           // By hand: React's form action would reset the fields even when creation fails.
           event.preventDefault();
@@ -52,13 +55,13 @@ export function CreateApiKeyForm({
       >
         <div className={styles.row}>
           <div className={styles.field}>
-            <label htmlFor="key-name">Name</label>
+            <label htmlFor="key-name">{t("apiKey.name")}</label>
             <input
               id="key-name"
               name="name"
               required
               maxLength={100}
-              placeholder="checkout backend"
+              placeholder={t("apiKey.namePlaceholder")}
               aria-describedby={errors("name").length ? "key-name-err" : undefined}
             />
             {errors("name").length ? (
@@ -68,7 +71,7 @@ export function CreateApiKeyForm({
             ) : null}
           </div>
           <div className={styles.field}>
-            <label htmlFor="key-preset">Permissions</label>
+            <label htmlFor="key-preset">{t("apiKey.permissions")}</label>
             <select id="key-preset" name="preset" defaultValue="create_payments">
               {presets.map((p) => (
                 <option key={p.value} value={p.value}>
@@ -78,19 +81,19 @@ export function CreateApiKeyForm({
             </select>
           </div>
           <div className={styles.field}>
-            <label htmlFor="key-expiry">Expires on (optional)</label>
+            <label htmlFor="key-expiry">{t("apiKey.expires")}</label>
             <input id="key-expiry" name="expires_at" type="date" aria-describedby="key-expiry-hint" />
             <span id="key-expiry-hint" className={styles.hint}>
-              Works through the end of that day (UTC). Empty: never expires.
+              {t("apiKey.expiresHint")}
             </span>
             {errors("expires_at").length ? <span className={styles.fieldError}>{errors("expires_at").join(" ")}</span> : null}
           </div>
           {askCode ? (
             <div className={styles.field}>
-              <label htmlFor="key-code">Authentication code</label>
+              <label htmlFor="key-code">{t("apiKey.code")}</label>
               <input id="key-code" name="code" required maxLength={64} autoComplete="one-time-code" aria-describedby="key-code-hint" />
               <span id="key-code-hint" className={styles.hint}>
-                From your authenticator app, or a recovery code.
+                {t("apiKey.codeHint")}
               </span>
               {errors("code").length ? <span className={styles.fieldError}>{errors("code").join(" ")}</span> : null}
             </div>
@@ -98,7 +101,7 @@ export function CreateApiKeyForm({
         </div>
         {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
         <Button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create key"}
+          {pending ? t("apiKey.creating") : t("apiKey.create")}
         </Button>
       </form>
     </>

@@ -2,6 +2,7 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { Alert, Row } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -35,6 +36,7 @@ export function CreateOrderForm({
   defaultChain: string | null;
   fiatCurrencies: string[];
 }) {
+  const t = useTranslations("dashboard.shared");
   const [chain, setChain] = useState(defaultChain ?? chains[0]?.slug ?? "");
   const tokens = chains.find((c) => c.slug === chain)?.tokens ?? [];
   const [currency, setCurrency] = useState(preferredToken(tokens));
@@ -45,14 +47,12 @@ export function CreateOrderForm({
   return (
     <>
       {defaultChain === null ? (
-        <Alert kind="warn">
-          You have no wallet yet, so orders cannot be paid to you. <a href="/dashboard/wallets">Add a wallet</a> first.
-        </Alert>
+        <Alert kind="warn">{t.rich("createOrder.noWallet", { link: (chunks) => <a href="/dashboard/wallets">{chunks}</a> })}</Alert>
       ) : null}
       <ActionForm
         action={action}
-        submitLabel="Create order"
-        label="Create an order"
+        submitLabel={t("createOrder.submit")}
+        label={t("createOrder.label")}
         resetOnSuccess={false}
         onSuccess={(data) => router.replace(`${pathname}?created=${encodeURIComponent((data as CreatedOrder).order_id)}`, { scroll: false })}
         renderResult={(data) => {
@@ -60,13 +60,13 @@ export function CreateOrderForm({
           return (
             <CreatedCard
               testId="created-order"
-              heading={
-                <>
-                  Order <span className="mono">{order.order_id}</span> for {order.amount} {order.currency} created.
-                </>
-              }
+              heading={t.rich("createOrder.created", {
+                id: order.order_id,
+                amount: `${order.amount} ${order.currency}`,
+                mono: (chunks) => <span className="mono">{chunks}</span>,
+              })}
               url={order.payment_url}
-              openLabel="Open its payment page"
+              openLabel={t("createOrder.open")}
               qrSvg={order.qr_svg}
             />
           );
@@ -74,7 +74,7 @@ export function CreateOrderForm({
       >
         <Row>
           <SelectField
-            label="Blockchain"
+            label={t("chainFields.blockchain")}
             name="blockchain"
             value={chain}
             onChange={(event) => {
@@ -83,24 +83,24 @@ export function CreateOrderForm({
               const nextTokens = chains.find((c) => c.slug === next)?.tokens ?? [];
               if (!nextTokens.includes(currency)) setCurrency(preferredToken(nextTokens));
             }}
-            options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : `${c.name} (no wallet)` }))}
-            hint={selected && !selected.hasWallet ? "You have no wallet on this network: add one on the Wallets page first." : undefined}
+            options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : t("chainFields.noWallet", { chain: c.name }) }))}
+            hint={selected && !selected.hasWallet ? t("chainFields.noWalletHint") : undefined}
           />
           <SelectField
-            label="Paid in"
+            label={t("createOrder.paidIn")}
             name="currency"
             value={currency}
             onChange={(event) => setCurrency(event.currentTarget.value)}
             options={tokens.map((s) => ({ value: s, label: s }))}
           />
-          <Field label="Price" name="price" required inputMode="decimal" placeholder="10.50" />
+          <Field label={t("createOrder.price")} name="price" required inputMode="decimal" placeholder="10.50" />
           <SelectField
-            label="Priced in"
+            label={t("createOrder.pricedIn")}
             name="price_currency"
-            options={[{ value: "token", label: "the token" }, ...fiatCurrencies.map((c) => ({ value: c, label: c }))]}
+            options={[{ value: "token", label: t("createOrder.token") }, ...fiatCurrencies.map((c) => ({ value: c, label: c }))]}
           />
         </Row>
-        <Field label="Order info (JSON, optional)" name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
+        <Field label={t("createOrder.orderInfo")} name="order_info" placeholder='{"sku":"A1"}' spellCheck={false} />
       </ActionForm>
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import { LinkButton } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import styles from "./dashboard.module.css";
@@ -24,6 +25,7 @@ export function CreatedCard({
   qrSvg: string;
   children?: ReactNode;
 }) {
+  const t = useTranslations("dashboard.shared");
   return (
     <section className={styles.createdCard} data-testid={testId} aria-live="polite">
       <div>
@@ -34,14 +36,18 @@ export function CreatedCard({
           <LinkButton href={url} target="_blank" rel="noreferrer" variant="primary">
             {openLabel}
           </LinkButton>
-          <CopyButton text={url} label="Copy link" />
+          <CopyButton
+            text={url}
+            label={t("created.copy")}
+            words={{ copied: t("copy.copied"), copiedStatus: t("copy.copiedStatus"), failed: t("copy.failed") }}
+          />
         </p>
       </div>
       {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URL: nothing for next/image to optimise */}
       <img
         className={styles.createdQr}
         src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(qrSvg)}`}
-        alt={`QR code of ${url}`}
+        alt={t("created.qr", { url })}
         width={160}
         height={160}
       />

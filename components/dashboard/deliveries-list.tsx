@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -22,7 +23,8 @@ export function DeliveriesList({
   attempts: WebhookAttempt[];
   redeliver: (form: FormData) => Promise<ActionResult<unknown>>;
 }) {
-  if (deliveries.length === 0) return <p>No deliveries yet.</p>;
+  const t = useTranslations("dashboard.shared.deliveries");
+  if (deliveries.length === 0) return <p>{t("empty")}</p>;
   return (
     <ul style={{ listStyle: "none", padding: 0, margin: 0 }}>
       {deliveries.map((d) => {
@@ -33,31 +35,28 @@ export function DeliveriesList({
               <Badge status={d.status} />
               <strong>{d.eventType}</strong>
               <span className="mono">{d.url}</span>
-              <span>
-                {d.attempts} attempt{d.attempts === 1 ? "" : "s"} this cycle
-              </span>
-              {d.lastStatusCode !== null ? <span>last HTTP {d.lastStatusCode}</span> : null}
+              <span>{t("attemptsThisCycle", { count: d.attempts })}</span>
+              {d.lastStatusCode !== null ? <span>{t("lastHttp", { code: String(d.lastStatusCode) })}</span> : null}
               <span>{formatDate(d.createdAt)}</span>
             </div>
             {d.lastError ? <p style={{ margin: "0.3rem 0", color: "var(--danger)" }}>{d.lastError}</p> : null}
             <details>
-              <summary>
-                Request and response ({mine.length} attempt{mine.length === 1 ? "" : "s"})
-              </summary>
+              <summary>{t("requestAndResponse", { count: mine.length })}</summary>
               <p>
                 webhook-id <code>{d.messageId}</code>
               </p>
-              <h4>Payload</h4>
+              <h4>{t("payload")}</h4>
               <pre>{prettyJson(d.body)}</pre>
               {mine.map((a, i) => (
                 <div key={a.id}>
                   <h4>
-                    Attempt {i + 1} · {formatDate(a.attemptedAt)} · {a.statusCode !== null ? `HTTP ${a.statusCode}` : "no response"} · {a.durationMs} ms
+                    {t("attempt", { number: String(i + 1) })} · {formatDate(a.attemptedAt)} · {a.statusCode !== null ? `HTTP ${a.statusCode}` : t("noResponse")}{" "}
+                    · {a.durationMs} ms
                   </h4>
-                  <p>Request headers</p>
+                  <p>{t("requestHeaders")}</p>
                   <pre>{JSON.stringify(a.requestHeaders, null, 2)}</pre>
-                  <p>Response body</p>
-                  <pre>{a.error ? `Error: ${a.error}` : (a.responseBody ?? "(empty)")}</pre>
+                  <p>{t("responseBody")}</p>
+                  <pre>{a.error ? t("error", { error: a.error }) : (a.responseBody ?? t("empty_body"))}</pre>
                 </div>
               ))}
             </details>
@@ -66,9 +65,9 @@ export function DeliveriesList({
                 action={redeliver}
                 hiddenFields={{ id: d.id }}
                 small
-                submitLabel="Redeliver"
-                label={`Redeliver delivery ${d.id}`}
-                successMessage="Redelivery scheduled."
+                submitLabel={t("redeliver")}
+                label={t("redeliverLabel", { id: String(d.id) })}
+                successMessage={t("redelivered")}
               />
             ) : null}
           </li>

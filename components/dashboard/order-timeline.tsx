@@ -1,17 +1,21 @@
+import { useTranslations } from "next-intl";
 import type { PaymentOrder } from "@/lib/db/schema";
 import type { TimelineEntry } from "@/lib/dashboard/order-timeline";
 import styles from "./dashboard.module.css";
 import { formatDate } from "./format";
 
-const eventLabels: Record<string, string> = {
-  "payment.pending": "Payment seen",
-  "payment.confirmed": "Confirmed",
-  "payment.failed": "Failed",
-  "payment.expired": "Expired",
-  "payment.reorged": "Payment removed by a chain reorganisation",
-  "refund.created": "Refund requested",
-  "refund.confirmed": "Refund confirmed",
-};
+/** The events' names (messages › dashboard.shared.timeline.events). */
+const eventKeys = {
+  "payment.pending": "pending",
+  "payment.confirmed": "confirmed",
+  "payment.failed": "failed",
+  "payment.expired": "expired",
+  "payment.reorged": "reorged",
+  "refund.created": "refundCreated",
+  "refund.confirmed": "refundConfirmed",
+} as const;
+
+type T = ReturnType<typeof useTranslations<"dashboard.shared.timeline">>;
 
 interface EventData {
   status?: string;
@@ -26,38 +30,37 @@ interface EventData {
  * (`confirmations` null: none yet).
  */
 export function OrderTimeline({ order, entries, confirmations }: { order: PaymentOrder; entries: TimelineEntry[]; confirmations: number | null }) {
+  const t = useTranslations("dashboard.shared.timeline");
   const milestones =
     confirmations !== null && (order.status === "processing" || order.status === "confirmed")
       ? Array.from({ length: order.confirmationThreshold }, (_, i) => i + 1)
       : [];
   return (
-    <ol className={styles.timeline} aria-label="Order timeline">
+    <ol className={styles.timeline} aria-label={t("label")}>
       {entries.map((entry) => {
         switch (entry.kind) {
           case "created":
             return (
               <li key={entry.key} data-entry="created">
-                <strong>Created</strong> · {formatDate(entry.at)}
+                <strong>{t("created")}</strong> · {formatDate(entry.at)}
               </li>
             );
           case "transfer":
             return (
               <li key={entry.key} data-entry="transfer">
-                <strong>
-                  Transfer of {entry.amount} {entry.currency} {transferNote(entry.status, entry.counted)}
-                </strong>{" "}
-                · {formatDate(entry.at)}
+                <strong>{t("transfer", { amount: `${entry.amount} ${entry.currency}`, note: transferNote(t, entry.status, entry.counted) })}</strong> ·{" "}
+                {formatDate(entry.at)}
                 <div className={styles.wrapAnywhere}>
-                  from <code>{entry.from}</code> · tx <code>{entry.txHash}</code>
+                  {t("from")} <code>{entry.from}</code> · tx <code>{entry.txHash}</code>
                 </div>
               </li>
             );
           case "sweep":
             return (
               <li key={entry.key} data-entry="sweep">
-                <strong>Swept to your wallet</strong> · {formatDate(entry.at)}
+                <strong>{t("swept")}</strong> · {formatDate(entry.at)}
                 <div className={styles.wrapAnywhere}>
-                  to <code>{entry.to}</code>
+                  {t("to")} <code>{entry.to}</code>
                   {entry.txHash ? (
                     <>
                       {" "}
@@ -72,10 +75,10 @@ export function OrderTimeline({ order, entries, confirmations }: { order: Paymen
             const data = e.data as EventData;
             return (
               <li key={entry.key} data-entry="event" data-event={e.type}>
-                <strong>{eventLabels[e.type] ?? e.type}</strong> · {formatDate(e.createdAt)}
+                <strong>{e.type in eventKeys ? t(`events.${eventKeys[e.type as keyof typeof eventKeys]}`) : e.type}</strong> · {formatDate(e.createdAt)}
                 {entry.refund ? (
                   <div className={styles.wrapAnywhere}>
-                    {entry.refund.amount} {entry.refund.currency} to <code>{entry.refund.to_address}</code>
+                    {t("refundTo", { amount: `${entry.refund.amount} ${entry.refund.currency}` })} <code>{entry.refund.to_address}</code>
                     {entry.refund.transaction_hash ? (
                       <>
                         {" "}
@@ -85,11 +88,10 @@ export function OrderTimeline({ order, entries, confirmations }: { order: Paymen
                   </div>
                 ) : data.transaction ? (
                   <div className={styles.wrapAnywhere}>
-                    {data.transaction.confirmations} confirmation{data.transaction.confirmations === 1 ? "" : "s"} at that moment · tx{" "}
-                    <code>{data.transaction.transaction_hash}</code>
+                    {t("confirmationsThen", { count: data.transaction.confirmations })} · tx <code>{data.transaction.transaction_hash}</code>
                   </div>
                 ) : null}
-                {data.failure_reason ? <div>Reason: {data.failure_reason}</div> : null}
+                {data.failure_reason ? <div>{t("reason", { reason: data.failure_reason })}</div> : null}
               </li>
             );
           }
@@ -97,15 +99,19 @@ export function OrderTimeline({ order, entries, confirmations }: { order: Paymen
       })}
       {milestones.map((m) => (
         <li key={`m${m}`} data-milestone={m}>
-          Confirmation {m} of {order.confirmationThreshold}: {(confirmations ?? 0) >= m ? "reached" : "waiting"}
+          {t("milestone", {
+            number: String(m),
+            threshold: String(order.confirmationThreshold),
+            state: (confirmations ?? 0) >= m ? t("reached") : t("waiting"),
+          })}
         </li>
       ))}
     </ol>
   );
 }
 
-function transferNote(status: string, counted: boolean): string {
-  if (status === "failed") return "(reverted)";
-  if (status === "dropped") return "(removed by a reorganisation)";
-  return counted ? "received" : "received, not counted (another asset or after expiry)";
+function transferNote(t: T, status: string, counted: boolean): string {
+  if (status === "failed") return t("reverted");
+  if (status === "dropped") return t("removedByReorg");
+  return counted ? t("received") : t("receivedNotCounted");
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { Alert, Button } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -9,6 +10,7 @@ type SecretAction = (input: { id: string }) => Promise<ActionResult<{ secret: st
 
 /** Shows a signing secret only on request (reveal), and rotates it after a confirmation. */
 export function SecretReveal({ id, reveal, rotate }: { id: string; reveal: SecretAction; rotate: SecretAction }) {
+  const t = useTranslations("dashboard.shared");
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,17 +28,22 @@ export function SecretReveal({ id, reveal, rotate }: { id: string; reveal: Secre
     <div>
       {secret ? (
         <p>
-          <code data-testid="endpoint-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
+          <code data-testid="endpoint-secret">{secret}</code>{" "}
+          <CopyButton
+            text={secret}
+            label={t("secret.copy")}
+            words={{ copied: t("copy.copied"), copiedStatus: t("copy.copiedStatus"), failed: t("copy.failed") }}
+          />
         </p>
       ) : null}
       <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
         {secret ? (
           <Button type="button" variant="secondary" small onClick={() => setSecret(null)}>
-            Hide secret
+            {t("secret.hide")}
           </Button>
         ) : (
           <Button type="button" variant="secondary" small disabled={busy} onClick={() => run(reveal)}>
-            Reveal secret
+            {t("secret.reveal")}
           </Button>
         )}
         <Button
@@ -45,10 +52,10 @@ export function SecretReveal({ id, reveal, rotate }: { id: string; reveal: Secre
           small
           disabled={busy}
           onClick={() => {
-            if (window.confirm("Rotate this endpoint's secret? The old secret keeps signing for 24 hours so your receiver can switch.")) void run(rotate);
+            if (window.confirm(t("secret.rotateConfirm"))) void run(rotate);
           }}
         >
-          Rotate secret
+          {t("secret.rotate")}
         </Button>
       </div>
       {error ? <Alert kind="error">{error}</Alert> : null}

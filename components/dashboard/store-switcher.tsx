@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { ActionForm, SelectField } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
 
@@ -11,11 +12,12 @@ export function StoreSwitcher({
   current: number;
   switchAccount: (form: FormData) => Promise<ActionResult<unknown>>;
 }) {
+  const t = useTranslations("dashboard.shared.store");
   if (accounts.length < 2) return null;
   return (
-    <ActionForm action={switchAccount} submitLabel="Switch" small label="Switch store" variant="secondary">
+    <ActionForm action={switchAccount} submitLabel={t("switch")} small label={t("label")} variant="secondary">
       <SelectField
-        label="Store"
+        label={t("store")}
         name="account"
         options={accounts.map((a) => ({ value: String(a.id), label: `${a.shop_name} (${a.role})` }))}
         defaultValue={String(current)}

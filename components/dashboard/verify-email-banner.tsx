@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { ActionForm } from "@/components/ui/action-form";
 import { getDb } from "@/lib/db/client";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -8,28 +9,18 @@ import { outboxShown } from "@/lib/mail/mailer";
 export async function VerifyEmailBanner({ merchantId, resend }: { merchantId: number; resend: (form: FormData) => Promise<ActionResult<unknown>> }) {
   const merchant = await findMerchantById(await getDb(), merchantId);
   if (!merchant || merchant.emailVerifiedAt) return null;
+  const t = await getTranslations("dashboard.shared.verifyEmail");
   return (
     <section
       role="status"
-      aria-label="Email verification"
+      aria-label={t("region")}
       style={{ border: "1px solid var(--border)", borderRadius: 6, padding: "0.5rem 1rem", marginBottom: "1rem" }}
     >
       <p>
-        Confirm your email address: we sent a link to <strong>{merchant.email}</strong>.{" "}
-        {outboxShown() ? (
-          <>
-            Mail from this deployment is in the <a href="/dashboard/outbox">outbox</a>.
-          </>
-        ) : null}
+        {t.rich("confirm", { email: merchant.email, strong: (chunks) => <strong>{chunks}</strong> })}{" "}
+        {outboxShown() ? t.rich("outbox", { link: (chunks) => <a href="/dashboard/outbox">{chunks}</a> }) : null}
       </p>
-      <ActionForm
-        action={resend}
-        submitLabel="Send the link again"
-        label="Send the verification link again"
-        variant="secondary"
-        small
-        successMessage="A new link is on its way."
-      />
+      <ActionForm action={resend} submitLabel={t("resend")} label={t("resendLabel")} variant="secondary" small successMessage={t("sent")} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui";
 import { ActionForm, SelectField } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -17,13 +18,14 @@ export function WebhookTestForm({
   url: string;
   events: readonly string[];
 }) {
+  const t = useTranslations("dashboard.shared.webhookTest");
   return (
     <ActionForm
       action={action}
       hiddenFields={{ id: endpointId }}
-      submitLabel="Send test event"
+      submitLabel={t("submit")}
       resetOnSuccess={false}
-      label={`Send a test event to ${url}`}
+      label={t("label", { url })}
       renderResult={(data) => {
         const outcome = describeWebhookTest(data as WebhookTestResult);
         return (
@@ -33,7 +35,7 @@ export function WebhookTestForm({
         );
       }}
     >
-      <SelectField label="Event" name="event" options={events.map((t) => ({ value: t, label: t }))} />
+      <SelectField label={t("event")} name="event" options={events.map((e) => ({ value: e, label: e }))} />
     </ActionForm>
   );
 }

@@ -33,7 +33,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const { origin, appOrigin, mismatch } = checkOrigin(await headers());
   const [t, locale, messages] = await Promise.all([getTranslations("dashboard.nav"), getLocale(), getMessages()]);
   const labels = Object.fromEntries(navLinks.map((l) => [l.label, t(l.label)])) as Record<NavLabel, string>;
-  // The client components' share of the dashboard's texts (the form primitives' own words).
+  // The client components' share of the dashboard's texts (the form primitives' own words, and the shared components').
   const dashboardMessages = messages.dashboard as Record<string, unknown>;
 
   async function signOutAction() {
@@ -44,7 +44,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     // data-color-scheme="auto": dark when the system asks for it, like the customer pages (components/ui/theme.css).
     <div className={styles.shell} data-color-scheme="auto">
-      <NextIntlClientProvider messages={{ dashboard: { ui: dashboardMessages.ui } } as never}>
+      <NextIntlClientProvider messages={{ dashboard: { ui: dashboardMessages.ui, shared: dashboardMessages.shared } } as never}>
         <nav className={styles.sidebar} aria-label={t("label")}>
           <p className={styles.brand}>
             <Link href="/dashboard">Payment Gateway</Link>

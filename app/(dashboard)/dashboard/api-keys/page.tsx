@@ -1,5 +1,6 @@
 import { requestTime } from "@/lib/dashboard/clock";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Badge, Card } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -15,45 +16,47 @@ import { listMembers } from "@/lib/members/members";
 import { hasEnabledSecondFactor } from "@/lib/auth/second-factor";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
-export const metadata: Metadata = { title: "API keys · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.apiKeys"))("metaTitle") };
+}
 
-const presetLabels: Record<keyof typeof permissionPresets, string> = {
-  read_only: "Read only",
-  create_payments: "Create payments (read + create_payments)",
-  manage_webhooks: "Manage webhooks (read + manage_webhooks)",
-  full_access: "Full access",
-};
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.apiKeys">>>;
+
+const presetNames = ["read_only", "create_payments", "manage_webhooks", "full_access"] as const satisfies ReadonlyArray<keyof typeof permissionPresets>;
 
 /** The presets a key made by this role may have: a key carries at most its maker's permissions (issue 49). */
-function presetsWithin(role: Role): Array<{ value: string; label: string }> {
-  return (Object.keys(presetLabels) as Array<keyof typeof permissionPresets>)
+function presetsWithin(t: T, role: Role): Array<{ value: string; label: string }> {
+  return presetNames
     .filter((preset) => permissionPresets[preset].every((p) => roleAllows(role, p)))
-    .map((preset) => ({ value: preset, label: presetLabels[preset] }));
+    .map((preset) => ({ value: preset, label: t(`presets.${preset}`) }));
 }
 
 type ApiKeyJson = ReturnType<typeof serializeApiKey>;
 
-const columns = (now: number, makers: Map<number, string>): Array<Column<ApiKeyJson>> => [
-  { header: "Name", cell: "name" },
-  { header: "Prefix", cell: (k) => <code>{k.prefix}…</code> },
-  { header: "Permissions", cell: (k) => k.permissions.join(", ") },
-  { header: "Made by", cell: (k) => (k.created_by === null ? "a removed login" : (makers.get(k.created_by) ?? `user ${k.created_by}`)) },
-  { header: "Last used", cell: (k) => (k.last_used_at ? formatDate(k.last_used_at) : "never") },
-  { header: "Expires", cell: (k) => (k.expires_at ? formatDate(k.expires_at) : "never") },
-  { header: "State", cell: (k) => <Badge status={k.revoked ? "revoked" : k.expires_at !== null && Date.parse(k.expires_at) <= now ? "expired" : "active"} /> },
+const columns = (t: T, now: number, makers: Map<number, string>): Array<Column<ApiKeyJson>> => [
+  { header: t("name"), cell: "name" },
+  { header: t("prefix"), cell: (k) => <code>{k.prefix}…</code> },
+  { header: t("permissions"), cell: (k) => k.permissions.join(", ") },
+  { header: t("madeBy"), cell: (k) => (k.created_by === null ? t("removedLogin") : (makers.get(k.created_by) ?? t("user", { id: String(k.created_by) }))) },
+  { header: t("lastUsed"), cell: (k) => (k.last_used_at ? formatDate(k.last_used_at) : t("never")) },
+  { header: t("expires"), cell: (k) => (k.expires_at ? formatDate(k.expires_at) : t("never")) },
   {
-    header: "Actions",
+    header: t("state"),
+    cell: (k) => <Badge status={k.revoked ? "revoked" : k.expires_at !== null && Date.parse(k.expires_at) <= now ? "expired" : "active"} />,
+  },
+  {
+    header: t("actions"),
     hideHeader: true,
     cell: (k) =>
       k.revoked ? null : (
         <ActionForm
           action={revokeApiKeyAction}
           hiddenFields={{ id: k.id }}
-          submitLabel="Revoke"
+          submitLabel={t("revoke")}
           variant="danger"
           small
-          confirmText={`Revoke the key “${k.name}” (${k.prefix}…)? Requests using it will be refused at once. This cannot be undone.`}
-          label={`Revoke ${k.name}`}
+          confirmText={t("revokeConfirm", { name: k.name, prefix: k.prefix })}
+          label={t("revokeLabel", { name: k.name })}
         />
       ),
   },
@@ -61,11 +64,12 @@ const columns = (now: number, makers: Map<number, string>): Array<Column<ApiKeyJ
 
 export default async function ApiKeysPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.apiKeys");
   if (!roleAllows(merchant.role, "manage_api_keys")) {
     return (
       <>
-        <h1>API keys</h1>
-        <p>Your role in this account ({merchant.role}) does not include API keys. Ask an owner or admin.</p>
+        <h1>{t("heading")}</h1>
+        <p>{t("noRole", { role: merchant.role })}</p>
       </>
     );
   }
@@ -75,21 +79,19 @@ export default async function ApiKeysPage() {
   const makers = new Map((await listMembers(db, merchant.merchantId)).map((m) => [m.user_id, m.username]));
   return (
     <>
-      <h1>API keys</h1>
-      <p>
-        Your server sends a key as <code>Authorization: Bearer sk_…</code>. Keys cannot manage other keys or your account.
-      </p>
-      <Card title="Create a key">
-        <CreateApiKeyForm action={createApiKeyAction} askCode={twoFactor} presets={presetsWithin(merchant.role)} />
+      <h1>{t("heading")}</h1>
+      <p>{t.rich("intro", { code: (chunks) => <code>{chunks}</code> })}</p>
+      <Card title={t("create")}>
+        <CreateApiKeyForm action={createApiKeyAction} askCode={twoFactor} presets={presetsWithin(t, merchant.role)} />
       </Card>
-      <h2>Your keys</h2>
+      <h2>{t("yours")}</h2>
       <DataTable
-        caption="API keys"
-        columns={columns(requestTime().getTime(), makers)}
+        caption={t("heading")}
+        columns={columns(t, requestTime().getTime(), makers)}
         rows={rows.map(serializeApiKey)}
         rowKey={(k) => k.id}
         rowData={(k) => ({ "data-key-prefix": k.prefix })}
-        empty="No keys yet."
+        empty={t("empty")}
       />
     </>
   );

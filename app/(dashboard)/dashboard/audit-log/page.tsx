@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { FilterForm, FilterInput, FilterSelect } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
 import { formatDate } from "@/components/dashboard/format";
-import { auditActions } from "@/lib/audit/actions";
+import { auditActionNames, type AuditAction } from "@/lib/audit/actions";
 import { auditFilterSearch, parseAuditPageFilters } from "@/lib/audit/page-filters";
 import { listAuditEntries } from "@/lib/audit/queries";
 import { serializeAuditEntry } from "@/lib/audit/record";
@@ -12,18 +13,18 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 
-export const metadata: Metadata = { title: "Audit log · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.auditLog"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.auditLog">>>;
 
 const pageSize = 50;
 type Entry = ReturnType<typeof serializeAuditEntry>;
 
-const actorKinds: Record<Entry["actor"]["kind"], string> = {
-  session: "dashboard",
-  access_token: "API login",
-  api_key: "API key",
-  public: "signed out",
-  system: "system",
-};
+const actorKinds: ReadonlyArray<Entry["actor"]["kind"]> = ["session", "access_token", "api_key", "public", "system"];
+const actorKind = (t: T, kind: string) => (actorKinds.includes(kind as Entry["actor"]["kind"]) ? t(`actors.${kind as Entry["actor"]["kind"]}`) : kind);
+const actionName = (t: T, action: string) => ((auditActionNames as string[]).includes(action) ? t(`actions.${action as AuditAction}`) : action);
 
 function changes(entry: Entry): string {
   const keys = new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})]);
@@ -39,22 +40,23 @@ function changes(entry: Entry): string {
     .join("; ");
 }
 
-const columns: Array<Column<Entry>> = [
-  { header: "When", cell: (e) => formatDate(e.created_at) },
-  { header: "What", cell: (e) => <span title={e.action}>{auditActions[e.action as keyof typeof auditActions] ?? e.action}</span> },
-  { header: "Who", cell: (e) => `${e.actor.name ?? "—"} (${actorKinds[e.actor.kind] ?? e.actor.kind})` },
-  { header: "Address", cell: (e) => e.client_ip ?? "—", mono: true },
-  { header: "Target", cell: (e) => e.target ?? "—", mono: true },
-  { header: "Change", cell: (e) => changes(e) || "—" },
+const columns = (t: T): Array<Column<Entry>> => [
+  { header: t("when"), cell: (e) => formatDate(e.created_at) },
+  { header: t("what"), cell: (e) => <span title={e.action}>{actionName(t, e.action)}</span> },
+  { header: t("who"), cell: (e) => `${e.actor.name ?? "—"} (${actorKind(t, e.actor.kind)})` },
+  { header: t("address"), cell: (e) => e.client_ip ?? "—", mono: true },
+  { header: t("target"), cell: (e) => e.target ?? "—", mono: true },
+  { header: t("change"), cell: (e) => changes(e) || "—" },
 ];
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.auditLog");
   if (!roleAllows(merchant.role, "manage_account")) {
     return (
       <>
-        <h1>Audit log</h1>
-        <p role="alert">Only the account&apos;s owners and admins can read its audit log. Ask one of them if you need an entry.</p>
+        <h1>{t("heading")}</h1>
+        <p role="alert">{t("noRole")}</p>
       </>
     );
   }
@@ -62,34 +64,37 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const { rows, count } = await listAuditEntries(await getDb(), merchant.merchantId, filter, { limit: pageSize, offset: (page - 1) * pageSize });
   return (
     <>
-      <h1>Audit log</h1>
-      <p>Every security-relevant change of this account: who made it, from which address, and what changed. Entries cannot be edited or deleted.</p>
-      <FilterForm label="Filter the audit log" clearHref="/dashboard/audit-log">
-        <FilterSelect label="Action" name="action" options={Object.entries(auditActions).map(([value, label]) => ({ value, label }))} value={raw.action} />
-        <FilterInput label="From" name="from" type="date" value={raw.from} />
-        <FilterInput label="To (inclusive)" name="to" type="date" value={raw.to} />
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
+      <FilterForm label={t("filter")} clearHref="/dashboard/audit-log">
+        <FilterSelect
+          label={t("action")}
+          name="action"
+          options={auditActionNames.map((value) => ({ value, label: actionName(t, value) }))}
+          value={raw.action}
+        />
+        <FilterInput label={t("from")} name="from" type="date" value={raw.from} />
+        <FilterInput label={t("to")} name="to" type="date" value={raw.to} />
       </FilterForm>
-      {problems.length > 0 ? <p role="alert">Filters not applied: {problems.join(" ")}</p> : null}
-      <p aria-live="polite">
-        {count} entr{count === 1 ? "y" : "ies"}
-      </p>
+      {problems.length > 0 ? <p role="alert">{t("notApplied", { problems: problems.join(" ") })}</p> : null}
+      <p aria-live="polite">{t("count", { count })}</p>
       <DataTable
-        caption="Audit log"
-        columns={columns}
+        caption={t("heading")}
+        columns={columns(t)}
         rows={rows.map(serializeAuditEntry)}
         rowKey={(e) => e.id}
         rowData={(e) => ({ "data-action": e.action })}
-        empty="No entries."
+        empty={t("empty")}
       />
       <Pager
         page={page}
         lastPage={Math.max(1, Math.ceil(count / pageSize))}
         href={(p) => `/dashboard/audit-log?${auditFilterSearch(raw, { page: String(p) })}`}
       />
-      <Card title="Export CSV">
+      <Card title={t("export")}>
         <p>
           <a href={`/dashboard/audit-log/export?${auditFilterSearch(raw)}`} download>
-            Download these entries as CSV
+            {t("download")}
           </a>
         </p>
       </Card>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, Field } from "@/components/ui/action-form";
 import { getBranding } from "@/lib/branding/branding";
@@ -6,65 +7,50 @@ import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { deleteLogoAction, saveBrandingAction, uploadLogoAction } from "./actions";
 
-export const metadata: Metadata = { title: "Branding · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.branding"))("metaTitle") };
+}
 
 // /dashboard/branding – the store's name, colour, support contact and logo on its customer pages and mail
 export default async function BrandingPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.branding");
   const branding = await getBranding(await getDb(), merchant.merchantId);
   return (
     <>
-      <h1>Branding</h1>
-      <p>What your customers see on the payment, link, invoice and receipt pages and in the e-mails your store sends them.</p>
-      <Card title="Name, colour and contact">
-        <ActionForm action={saveBrandingAction} submitLabel="Save" successMessage="Branding saved." resetOnSuccess={false}>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
+      <Card title={t("look.title")}>
+        <ActionForm action={saveBrandingAction} submitLabel={t("look.submit")} successMessage={t("look.done")} resetOnSuccess={false}>
           <Row>
-            <Field
-              label="Name shown to customers"
-              name="display_name"
-              maxLength={100}
-              defaultValue={branding.display_name ?? ""}
-              hint="Empty: your shop name"
-            />
-            <Field
-              label="Accent colour"
-              name="accent_color"
-              type="color"
-              defaultValue={branding.accent_color ?? "#1d4ed8"}
-              hint="Buttons carry white text on it: it must be dark enough (4.5:1)"
-            />
+            <Field label={t("look.name")} name="display_name" maxLength={100} defaultValue={branding.display_name ?? ""} hint={t("look.nameHint")} />
+            <Field label={t("look.accent")} name="accent_color" type="color" defaultValue={branding.accent_color ?? "#1d4ed8"} hint={t("look.accentHint")} />
           </Row>
           <Row>
-            <Field label="Support e-mail" name="support_email" type="email" maxLength={254} defaultValue={branding.support_email ?? ""} />
-            <Field label="Support page" name="support_url" type="url" maxLength={500} placeholder="https://" defaultValue={branding.support_url ?? ""} />
+            <Field label={t("look.supportEmail")} name="support_email" type="email" maxLength={254} defaultValue={branding.support_email ?? ""} />
+            <Field
+              label={t("look.supportUrl")}
+              name="support_url"
+              type="url"
+              maxLength={500}
+              placeholder="https://"
+              defaultValue={branding.support_url ?? ""}
+            />
           </Row>
         </ActionForm>
       </Card>
-      <Card title="Logo">
+      <Card title={t("logo.title")}>
         {branding.logo_url ? (
           // eslint-disable-next-line @next/next/no-img-element -- the store's PNG, re-encoded on upload, served by this app
-          <img src={branding.logo_url} alt="Your logo as customers see it" style={{ maxHeight: 56, maxWidth: 200 }} />
+          <img src={branding.logo_url} alt={t("logo.alt")} style={{ maxHeight: 56, maxWidth: 200 }} />
         ) : (
-          <p className={uiStyles.hint}>No logo yet.</p>
+          <p className={uiStyles.hint}>{t("logo.none")}</p>
         )}
-        <ActionForm action={uploadLogoAction} submitLabel="Upload" successMessage="Logo saved.">
-          <Field
-            label="Image (PNG, JPEG, WebP or GIF, at most 1 MB)"
-            name="logo"
-            type="file"
-            accept="image/png,image/jpeg,image/webp,image/gif"
-            required
-            hint="Re-encoded as a PNG of at most 512 px a side. SVG is not accepted."
-          />
+        <ActionForm action={uploadLogoAction} submitLabel={t("logo.upload")} successMessage={t("logo.done")}>
+          <Field label={t("logo.image")} name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" required hint={t("logo.imageHint")} />
         </ActionForm>
         {branding.logo_url && (
-          <ActionForm
-            action={deleteLogoAction}
-            submitLabel="Remove the logo"
-            variant="danger"
-            small
-            confirmText="Remove the logo from your customer pages and mail?"
-          />
+          <ActionForm action={deleteLogoAction} submitLabel={t("logo.remove")} variant="danger" small confirmText={t("logo.removeConfirm")} />
         )}
       </Card>
     </>

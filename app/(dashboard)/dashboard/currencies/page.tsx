@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -8,7 +9,9 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { listMerchantTokens } from "@/lib/tokens/merchant-tokens";
 import { setCurrencyAction } from "./actions";
 
-export const metadata: Metadata = { title: "Currencies · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.currencies"))("metaTitle") };
+}
 
 type Chain = Awaited<ReturnType<typeof listMerchantTokens>>[number];
 type Row = Chain["tokens"][number] & { blockchain: string };
@@ -17,44 +20,42 @@ export default async function CurrenciesPage() {
   const merchant = await requirePageMerchant();
   const chains = await listMerchantTokens(await getDb(), merchant.merchantId);
   const mayManage = roleAllows(merchant.role, "manage_account");
+  const t = await getTranslations("dashboard.currencies");
   const columns: Array<Column<Row>> = [
-    { header: "Currency", cell: (t) => t.symbol },
-    { header: "Contract", cell: (t) => t.address ?? "native coin", mono: true },
-    { header: "Decimals", cell: (t) => String(t.decimals) },
-    { header: "Gasless", cell: (t) => (t.gasless ? "yes (EIP-3009)" : "no") },
-    { header: "Taken", cell: (t) => (t.enabled ? "on" : "off") },
+    { header: t("currency"), cell: (token) => token.symbol },
+    { header: t("contract"), cell: (token) => token.address ?? t("nativeCoin"), mono: true },
+    { header: t("decimals"), cell: (token) => String(token.decimals) },
+    { header: t("gasless"), cell: (token) => (token.gasless ? t("gaslessYes") : t("no")) },
+    { header: t("taken"), cell: (token) => (token.enabled ? t("on") : t("off")) },
     {
-      header: "Actions",
+      header: t("actions"),
       hideHeader: true,
-      cell: (t) =>
+      cell: (token) =>
         mayManage ? (
           <ActionForm
             action={setCurrencyAction}
-            hiddenFields={{ blockchain: t.blockchain, currency: t.symbol, enabled: t.enabled ? "false" : "true" }}
-            submitLabel={t.enabled ? "Switch off" : "Switch on"}
+            hiddenFields={{ blockchain: token.blockchain, currency: token.symbol, enabled: token.enabled ? "false" : "true" }}
+            submitLabel={token.enabled ? t("switchOff") : t("switchOn")}
             small
-            variant={t.enabled ? "secondary" : "primary"}
-            label={`${t.enabled ? "Switch off" : "Switch on"} ${t.symbol} on ${t.blockchain}`}
+            variant={token.enabled ? "secondary" : "primary"}
+            label={t(token.enabled ? "switchOffLabel" : "switchOnLabel", { currency: token.symbol, chain: token.blockchain })}
           />
         ) : null,
     },
   ];
   return (
     <>
-      <h1>Currencies</h1>
-      <p>
-        The currencies your store takes on each chain. A currency switched off is refused when an order, an accepted method or a payment link asks for it
-        (UNSUPPORTED_CURRENCY); orders already made are not changed.
-      </p>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
       {chains.map((chain) => (
         <Card key={chain.blockchain}>
           <h2>{chain.name}</h2>
           <DataTable
-            caption={`Currencies on ${chain.name}`}
+            caption={t("caption", { chain: chain.name })}
             columns={columns}
-            rows={chain.tokens.map((t) => ({ ...t, blockchain: chain.blockchain }))}
-            rowKey={(t) => t.symbol}
-            empty="No currencies."
+            rows={chain.tokens.map((token) => ({ ...token, blockchain: chain.blockchain }))}
+            rowKey={(token) => token.symbol}
+            empty={t("empty")}
           />
         </Card>
       ))}

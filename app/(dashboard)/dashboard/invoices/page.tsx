@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Alert, Card, PlainField, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -12,57 +13,63 @@ import { listMerchantInvoices } from "@/lib/invoices/queries";
 import { fiatCurrencies } from "@/lib/pricing/convert";
 import { createInvoiceAction, duplicateInvoiceAction, saveInvoiceSettingsAction, sendInvoiceAction, voidInvoiceAction } from "./actions";
 
-export const metadata: Metadata = { title: "Invoices · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.invoices"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.invoices">>>;
 
 type InvoiceRow = ReturnType<typeof serializeInvoice>;
-const statusLabels: Record<string, string> = { draft: "Draft", sent: "Sent", partially_paid: "Partially paid", paid: "Paid", overdue: "Overdue", void: "Void" };
+const invoiceStatuses = ["draft", "sent", "partially_paid", "paid", "overdue", "void"] as const;
+const statusLabel = (t: T, status: string) =>
+  (invoiceStatuses as readonly string[]).includes(status) ? t(`statuses.${status as (typeof invoiceStatuses)[number]}`) : status;
 
-const columns: Array<Column<InvoiceRow>> = [
-  { header: "Number", cell: (i) => i.number },
-  { header: "Client", cell: (i) => `${i.client.name} <${i.client.email}>` },
-  { header: "Total", cell: (i) => `${i.total} ${i.currency}` },
-  { header: "Due", cell: (i) => `${i.amount_due} ${i.currency} by ${i.due_at.slice(0, 10)}` },
-  { header: "Status", cell: (i) => statusLabels[i.status] ?? i.status },
+const columns = (t: T): Array<Column<InvoiceRow>> => [
+  { header: t("number"), cell: (i) => i.number },
+  { header: t("client"), cell: (i) => `${i.client.name} <${i.client.email}>` },
+  { header: t("total"), cell: (i) => `${i.total} ${i.currency}` },
+  { header: t("due"), cell: (i) => t("dueBy", { amount: `${i.amount_due} ${i.currency}`, date: i.due_at.slice(0, 10) }) },
+  { header: t("status"), cell: (i) => statusLabel(t, i.status) },
   {
-    header: "Actions",
+    header: t("actions"),
     hideHeader: true,
     cell: (i) => (
       <div className={uiStyles.row}>
-        <a href={`/dashboard/invoices/${i.id}/pdf`} aria-label={`Preview ${i.number} as PDF`}>
-          Preview
+        <a href={`/dashboard/invoices/${i.id}/pdf`} aria-label={t("previewLabel", { number: i.number })}>
+          {t("preview")}
         </a>
         {i.status !== "draft" && (
-          <a href={i.url} aria-label={`Open the client's page of ${i.number}`}>
-            Client page
+          <a href={i.url} aria-label={t("clientPageLabel", { number: i.number })}>
+            {t("clientPage")}
           </a>
         )}
         {["draft", "sent", "partially_paid", "overdue"].includes(i.status) && (
           <ActionForm
             action={sendInvoiceAction}
             hiddenFields={{ id: i.id }}
-            submitLabel={i.status === "draft" ? "Send" : "Send again"}
+            submitLabel={i.status === "draft" ? t("send") : t("sendAgain")}
             small
-            successMessage="Mailed."
-            label={`Send ${i.number}`}
+            successMessage={t("mailed")}
+            label={t("sendLabel", { number: i.number })}
           />
         )}
         <ActionForm
           action={duplicateInvoiceAction}
           hiddenFields={{ id: i.id }}
-          submitLabel="Duplicate"
+          submitLabel={t("duplicate")}
           variant="secondary"
           small
-          label={`Duplicate ${i.number}`}
+          label={t("duplicateLabel", { number: i.number })}
         />
         {i.status !== "paid" && i.status !== "void" && (
           <ActionForm
             action={voidInvoiceAction}
             hiddenFields={{ id: i.id }}
-            submitLabel="Void"
+            submitLabel={t("void")}
             variant="danger"
             small
-            confirmText={`Void ${i.number}? Its page stops taking payments.`}
-            label={`Void ${i.number}`}
+            confirmText={t("voidConfirm", { number: i.number })}
+            label={t("voidLabel", { number: i.number })}
           />
         )}
       </div>
@@ -73,6 +80,7 @@ const columns: Array<Column<InvoiceRow>> = [
 // /dashboard/invoices – create, preview, send, void and duplicate invoices; numbering, partial payments and reminders
 export default async function InvoicesPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.invoices");
   const db = await getDb();
   const [{ rows }, { linkOptions }, settings] = await Promise.all([
     listMerchantInvoices(db, merchant.merchantId, undefined, { limit: 100, offset: 0 }),
@@ -85,61 +93,63 @@ export default async function InvoicesPage() {
 
   return (
     <>
-      <h1>Invoices</h1>
-      <CreateDialog openLabel="Create an invoice" title="Create an invoice">
-        <p>A draft with your next number. Preview it, then send it: the client gets an e-mail with a link to pay it online.</p>
-        <ActionForm action={createInvoiceAction} submitLabel="Create the draft" successMessage="Draft created.">
+      <h1>{t("heading")}</h1>
+      <CreateDialog openLabel={t("create.open")} title={t("create.open")}>
+        <p>{t("create.intro")}</p>
+        <ActionForm action={createInvoiceAction} submitLabel={t("create.submit")} successMessage={t("create.done")}>
           <Row>
-            <Field label="Client name" name="client_name" required maxLength={200} />
-            <Field label="Client e-mail" name="client_email" type="email" required maxLength={254} />
+            <Field label={t("create.clientName")} name="client_name" required maxLength={200} />
+            <Field label={t("create.clientEmail")} name="client_email" type="email" required maxLength={254} />
           </Row>
           <Row>
-            <Field label="Client address" name="client_address" maxLength={1000} />
-            <Field label="Client tax ID" name="client_tax_id" maxLength={64} />
+            <Field label={t("create.clientAddress")} name="client_address" maxLength={1000} />
+            <Field label={t("create.clientTaxId")} name="client_tax_id" maxLength={64} />
           </Row>
-          <PlainField label="Items, one per line: description; quantity; unit price" name="items">
-            <textarea id="f-items" name="items" rows={4} required placeholder={"Logo design; 1; 800.00\nRevisions (hours); 2.5; 60.00"} />
+          <PlainField label={t("create.items")} name="items">
+            <textarea id="f-items" name="items" rows={4} required placeholder={t("create.itemsPlaceholder")} />
           </PlainField>
           <Row>
-            <SelectField label="Currency" name="currency" options={[...Object.keys(fiatCurrencies), ...tokens].map((c) => ({ value: c, label: c }))} />
-            <Field label="Due on" name="due_date" type="date" required />
-            <Field label="Tax name" name="tax_name" placeholder="VAT" maxLength={100} />
-            <Field label="Tax rate (%)" name="tax_rate" inputMode="decimal" placeholder="19" />
+            <SelectField
+              label={t("create.currency")}
+              name="currency"
+              options={[...Object.keys(fiatCurrencies), ...tokens].map((c) => ({ value: c, label: c }))}
+            />
+            <Field label={t("create.dueOn")} name="due_date" type="date" required />
+            <Field label={t("create.taxName")} name="tax_name" placeholder={t("create.taxNamePlaceholder")} maxLength={100} />
+            <Field label={t("create.taxRate")} name="tax_rate" inputMode="decimal" placeholder="19" />
           </Row>
-          <Field label="Notes" name="notes" maxLength={2000} placeholder="Payment terms, thanks…" />
+          <Field label={t("create.notes")} name="notes" maxLength={2000} placeholder={t("create.notesPlaceholder")} />
           {linkOptions.length > 0 ? (
-            <CheckboxGroup legend="The client may pay with" name="methods" options={linkOptions} defaultChecked={defaultMethod ? [defaultMethod] : []} />
+            <CheckboxGroup legend={t("create.payWith")} name="methods" options={linkOptions} defaultChecked={defaultMethod ? [defaultMethod] : []} />
           ) : (
-            <Alert kind="warn">
-              Invoices can be paid only on networks where you have a wallet, and you have none yet. <a href="/dashboard/wallets">Add a wallet</a> first.
-            </Alert>
+            <Alert kind="warn">{t.rich("create.noWallet", { link: (chunks) => <a href="/dashboard/wallets">{chunks}</a> })}</Alert>
           )}
         </ActionForm>
       </CreateDialog>
-      <Card title="Your invoices">
+      <Card title={t("yours")}>
         <DataTable
-          caption="Invoices"
-          columns={columns}
+          caption={t("heading")}
+          columns={columns(t)}
           rows={invoices}
           rowKey={(i) => i.id}
           rowData={(i) => ({ "data-invoice-id": i.id })}
-          empty="No invoices yet."
+          empty={t("empty")}
         />
       </Card>
-      <Card title="Invoice settings">
-        <ActionForm action={saveInvoiceSettingsAction} submitLabel="Save settings" successMessage="Settings saved." resetOnSuccess={false}>
+      <Card title={t("settings.title")}>
+        <ActionForm action={saveInvoiceSettingsAction} submitLabel={t("settings.submit")} successMessage={t("settings.done")} resetOnSuccess={false}>
           <Row>
             <Field
-              label="Number format"
+              label={t("settings.numberFormat")}
               name="number_format"
               defaultValue={settings.number_format}
               required
-              hint="{seq} the running number ({seq:4} zero-padded), {yyyy} the year"
+              hint={t("settings.numberFormatHint", { seq: "{seq}", seq4: "{seq:4}", yyyy: "{yyyy}" })}
             />
-            <Field label="Reminders, days before the due date" name="reminder_days_before" defaultValue={settings.reminder_days_before.join(", ")} />
-            <Field label="Reminders, days after" name="reminder_days_after" defaultValue={settings.reminder_days_after.join(", ")} />
+            <Field label={t("settings.remindersBefore")} name="reminder_days_before" defaultValue={settings.reminder_days_before.join(", ")} />
+            <Field label={t("settings.remindersAfter")} name="reminder_days_after" defaultValue={settings.reminder_days_after.join(", ")} />
           </Row>
-          <Checkbox label="Clients may pay part of an invoice at a time" name="allow_partial_payments" defaultChecked={settings.allow_partial_payments} />
+          <Checkbox label={t("settings.partial")} name="allow_partial_payments" defaultChecked={settings.allow_partial_payments} />
         </ActionForm>
       </Card>
     </>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Alert, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -13,25 +14,29 @@ import { listMerchantLinks } from "@/lib/payment-links/queries";
 import { fiatCurrencies } from "@/lib/pricing/convert";
 import { createLinkAction, deleteLinkAction } from "./actions";
 
-export const metadata: Metadata = { title: "Payment links · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.links"))("metaTitle") };
+}
 
-const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
-  { header: "Title", cell: (l) => `${l.title}${l.is_active ? "" : " (inactive)"}` },
-  { header: "Price", cell: (l) => (l.price_amount ? `${l.price_amount} ${l.price_currency}` : `${l.amount} ${l.options[0]?.currency ?? ""}`) },
-  { header: "Options", cell: (l) => l.options.map((o) => `${o.currency}/${o.blockchain}`).join(", ") },
-  { header: "Link", cell: (l) => <a href={l.url}>{l.id}</a> },
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.links">>>;
+
+const columns = (t: T): Array<Column<ReturnType<typeof serializeLink>>> => [
+  { header: t("title"), cell: (l) => `${l.title}${l.is_active ? "" : t("inactive")}` },
+  { header: t("price"), cell: (l) => (l.price_amount ? `${l.price_amount} ${l.price_currency}` : `${l.amount} ${l.options[0]?.currency ?? ""}`) },
+  { header: t("options"), cell: (l) => l.options.map((o) => `${o.currency}/${o.blockchain}`).join(", ") },
+  { header: t("link"), cell: (l) => <a href={l.url}>{l.id}</a> },
   {
-    header: "Actions",
+    header: t("actions"),
     hideHeader: true,
     cell: (l) => (
       <ActionForm
         action={deleteLinkAction}
         hiddenFields={{ id: l.id }}
-        submitLabel="Delete"
+        submitLabel={t("delete")}
         variant="danger"
         small
-        confirmText={`Delete the link “${l.title}”? Its page will answer 404.`}
-        label={`Delete ${l.title}`}
+        confirmText={t("deleteConfirm", { title: l.title })}
+        label={t("deleteLabel", { title: l.title })}
       />
     ),
   },
@@ -41,6 +46,7 @@ const columns: Array<Column<ReturnType<typeof serializeLink>>> = [
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
   const { created } = await searchParams;
+  const t = await getTranslations("dashboard.links");
   const db = await getDb();
   const [{ rows }, { linkOptions }] = await Promise.all([
     listMerchantLinks(db, merchant.merchantId, { limit: 100, offset: 0 }),
@@ -52,44 +58,40 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
 
   return (
     <>
-      <h1>Payment links</h1>
-      <CreateDialog openLabel="Create a payment link" title="Create a payment link">
-        <p>A reusable link for a product or a donation: each customer who opens it picks how to pay and gets a fresh order.</p>
+      <h1>{t("heading")}</h1>
+      <CreateDialog openLabel={t("create.open")} title={t("create.open")}>
+        <p>{t("create.intro")}</p>
         <CreateLinkForm action={createLinkAction}>
-          <Field label="Title" name="title" required maxLength={200} placeholder="Espresso beans 1 kg" />
+          <Field label={t("create.title")} name="title" required maxLength={200} placeholder={t("create.titlePlaceholder")} />
           <Row>
-            <Field label="Price per item" name="price" required inputMode="decimal" placeholder="24.00" />
+            <Field label={t("create.price")} name="price" required inputMode="decimal" placeholder="24.00" />
             <SelectField
-              label="Priced in"
+              label={t("create.pricedIn")}
               name="price_currency"
-              options={[...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c })), { value: "token", label: "the token (one token only)" }]}
+              options={[...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c })), { value: "token", label: t("create.token") }]}
             />
-            <Field label="Most items per order" name="max_quantity" type="number" min={1} max={1000} defaultValue={1} />
+            <Field label={t("create.maxQuantity")} name="max_quantity" type="number" min={1} max={1000} defaultValue={1} />
           </Row>
           {linkOptions.length > 0 ? (
-            <CheckboxGroup legend="The customer may pay with" name="options" options={linkOptions} defaultChecked={defaultOption ? [defaultOption] : []} />
+            <CheckboxGroup legend={t("create.payWith")} name="options" options={linkOptions} defaultChecked={defaultOption ? [defaultOption] : []} />
           ) : (
-            <Alert kind="warn">
-              Links can offer only networks where you have a wallet, and you have none yet. <a href="/dashboard/wallets">Add a wallet</a> first.
-            </Alert>
+            <Alert kind="warn">{t.rich("create.noWallet", { link: (chunks) => <a href="/dashboard/wallets">{chunks}</a> })}</Alert>
           )}
-          <p className={uiStyles.hint}>
-            Only networks where you have a wallet are listed; <a href="/dashboard/wallets">add a wallet</a> to offer another.
-          </p>
+          <p className={uiStyles.hint}>{t.rich("create.onlyWalletNetworks", { link: (chunks) => <a href="/dashboard/wallets">{chunks}</a> })}</p>
         </CreateLinkForm>
       </CreateDialog>
-      <Card title="Your links">
+      <Card title={t("yours")}>
         <DataTable
-          caption="Payment links"
-          columns={columns}
+          caption={t("heading")}
+          columns={columns(t)}
           rows={links}
           rowKey={(l) => l.id}
           rowData={(l) => ({ "data-link-id": l.id, "data-highlight": l.id === created ? "true" : undefined })}
-          empty="No payment links yet."
+          empty={t("empty")}
         />
       </Card>
-      <Card title="Pay button for your website">
-        <p>A button for any web page, no backend needed: it opens the link&apos;s checkout, in your colours. Paste the HTML where the button should be.</p>
+      <Card title={t("button.title")}>
+        <p>{t("button.intro")}</p>
         <PayButtonBuilder links={links.filter((l) => l.is_active).map((l) => ({ id: l.id, title: l.title, url: l.url }))} />
       </Card>
     </>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { Badge, Card, uiStyles } from "@/components/ui";
 import { formatDate } from "@/components/dashboard/format";
@@ -7,7 +8,9 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { outboxShown } from "@/lib/mail/mailer";
 import { listOutboxMessages } from "@/lib/mail/queries";
 
-export const metadata: Metadata = { title: "Outbox · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.outbox"))("metaTitle") };
+}
 
 /**
  * The mail the gateway wrote to the signed-in person (sandbox, or no SMTP_URL): like the webhook
@@ -17,34 +20,32 @@ export const metadata: Metadata = { title: "Outbox · Dashboard" };
 export default async function OutboxPage() {
   const merchant = await requirePageMerchant();
   if (!outboxShown()) notFound();
+  const t = await getTranslations("dashboard.outbox");
   const messages = await listOutboxMessages(await getDb(), merchant.userId, 20);
   return (
     <>
-      <h1>Outbox</h1>
-      <Card title="Mail to you">
-        <p>
-          Verification links, password resets and security notices this deployment wrote to you (to your login, whichever store you are acting in). In the
-          sandbox, or without an SMTP server, this is where they go.
-        </p>
+      <h1>{t("heading")}</h1>
+      <Card title={t("title")}>
+        <p>{t("intro")}</p>
         {messages.length === 0 ? (
-          <p>No mail yet.</p>
+          <p>{t("empty")}</p>
         ) : (
-          <ul style={{ listStyle: "none", padding: 0 }} aria-label="Outbox messages">
+          <ul style={{ listStyle: "none", padding: 0 }} aria-label={t("messages")}>
             {messages.map((m) => (
               <li key={m.id} data-outbox-id={m.id} style={{ borderBottom: "1px solid var(--border)", padding: "0.5rem 0" }}>
                 {m.smtpStatus ? (
-                  <Badge status={m.smtpStatus === "sent" ? "ok" : "invalid"}>{m.smtpStatus === "sent" ? "also sent by SMTP" : "SMTP failed"}</Badge>
+                  <Badge status={m.smtpStatus === "sent" ? "ok" : "invalid"}>{m.smtpStatus === "sent" ? t("smtpSent") : t("smtpFailed")}</Badge>
                 ) : null}{" "}
-                <strong>{m.subject}</strong> · to {m.toAddress} · {formatDate(m.createdAt)}
+                <strong>{m.subject}</strong> · {t("to", { address: m.toAddress })} · {formatDate(m.createdAt)}
                 <details>
-                  <summary>Message</summary>
+                  <summary>{t("message")}</summary>
                   <pre style={{ whiteSpace: "pre-wrap" }}>{m.text}</pre>
                 </details>
               </li>
             ))}
           </ul>
         )}
-        <p className={uiStyles.hint}>Newest 20 shown.</p>
+        <p className={uiStyles.hint}>{t("newest")}</p>
       </Card>
     </>
   );

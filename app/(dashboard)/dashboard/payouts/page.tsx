@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Alert, Badge, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -16,21 +17,26 @@ import { fiatCurrencies } from "@/lib/pricing/convert";
 import { SignPayoutButton } from "@/components/dashboard/sign-payout-button";
 import { approvePayoutAction, cancelPayoutAction, createPayoutAction, reportPayoutTransactionAction } from "./actions";
 
-export const metadata: Metadata = { title: "Payouts · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.payouts"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.payouts">>>;
 
 type Batch = ReturnType<typeof serializePayout>;
 
-const legColumns: Array<Column<Batch["legs"][number]>> = [
+const legColumns = (t: T): Array<Column<Batch["legs"][number]>> => [
   { header: "#", cell: (l) => l.position },
-  { header: "Address", cell: (l) => <code>{l.address}</code> },
-  { header: "Amount", cell: (l) => `${l.amount}${l.fiat_amount ? ` (${l.fiat_amount})` : ""}` },
-  { header: "Reference", cell: (l) => l.reference ?? "" },
-  { header: "Status", cell: (l) => <Badge status={l.status}>{l.failure_reason ? `${l.status}: ${l.failure_reason}` : l.status}</Badge> },
+  { header: t("leg.address"), cell: (l) => <code>{l.address}</code> },
+  { header: t("leg.amount"), cell: (l) => `${l.amount}${l.fiat_amount ? ` (${l.fiat_amount})` : ""}` },
+  { header: t("leg.reference"), cell: (l) => l.reference ?? "" },
+  { header: t("leg.status"), cell: (l) => <Badge status={l.status}>{l.failure_reason ? `${l.status}: ${l.failure_reason}` : l.status}</Badge> },
 ];
 
 // /dashboard/payouts – payout batches: upload a CSV, approve, see each leg with its transaction
 export default async function PayoutsPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.payouts");
   const db = await getDb();
   const [{ results: batches }, settings] = await Promise.all([
     listPayouts(db, merchant.merchantId, { limit: 50, offset: 0 }),
@@ -38,21 +44,29 @@ export default async function PayoutsPage() {
   ]);
   const assets = listBlockchains()
     .filter((chain) => disperserAddress(chain))
-    .flatMap((chain) => chain.tokens.map((token) => ({ value: `${chain.slug}:${token.symbol}`, label: `${token.symbol} on ${chain.name}` })));
+    .flatMap((chain) =>
+      chain.tokens.map((token) => ({ value: `${chain.slug}:${token.symbol}`, label: t("tokenOn", { token: token.symbol, chain: chain.name }) })),
+    );
   const canCreate = roleAllows(merchant.role, "create_payments");
   const canApprove = roleAllows(merchant.role, "manage_account");
 
   const columns: Array<Column<Batch>> = [
-    { header: "Batch", cell: (b) => `#${b.id}${b.note ? ` · ${b.note}` : ""}` },
-    { header: "Created", cell: (b) => formatDate(b.created_at) },
-    { header: "Total", cell: (b) => `${b.total} ${b.currency} on ${b.blockchain}${b.usd_value ? ` (≈ ${b.usd_value} USD)` : ""}` },
-    { header: "Legs", cell: (b) => b.leg_count },
+    { header: t("batch"), cell: (b) => `#${b.id}${b.note ? ` · ${b.note}` : ""}` },
+    { header: t("created"), cell: (b) => formatDate(b.created_at) },
     {
-      header: "Status",
-      cell: (b) => <Badge status={b.status}>{b.status === "draft" && b.approval_required ? "draft · needs approval" : b.status}</Badge>,
+      header: t("total"),
+      cell: (b) =>
+        b.usd_value
+          ? t("totalUsd", { amount: `${b.total} ${b.currency}`, chain: b.blockchain, usd: b.usd_value })
+          : t("totalValue", { amount: `${b.total} ${b.currency}`, chain: b.blockchain }),
+    },
+    { header: t("legs"), cell: (b) => b.leg_count },
+    {
+      header: t("status"),
+      cell: (b) => <Badge status={b.status}>{b.status === "draft" && b.approval_required ? t("draftNeedsApproval") : b.status}</Badge>,
     },
     {
-      header: "Transaction",
+      header: t("transaction"),
       cell: (b) => {
         if (!b.transaction_hash) return "";
         const url = explorerUrl(listBlockchains().find((c) => c.slug === b.blockchain)?.id ?? 0, "tx", b.transaction_hash);
@@ -60,12 +74,18 @@ export default async function PayoutsPage() {
       },
     },
     {
-      header: "Actions",
+      header: t("actions"),
       hideHeader: true,
       cell: (b) => (
         <>
           {canApprove && b.status === "draft" && b.approval_required ? (
-            <ActionForm action={approvePayoutAction} hiddenFields={{ id: b.id }} submitLabel="Approve" small label={`Approve batch ${b.id}`} />
+            <ActionForm
+              action={approvePayoutAction}
+              hiddenFields={{ id: String(b.id) }}
+              submitLabel={t("approve")}
+              small
+              label={t("approveLabel", { id: String(b.id) })}
+            />
           ) : null}
           {canCreate && b.transaction && (b.status === "draft" || b.status === "approved") ? (
             <SignPayoutButton
@@ -79,12 +99,12 @@ export default async function PayoutsPage() {
           {canCreate && (b.status === "draft" || b.status === "approved") ? (
             <ActionForm
               action={cancelPayoutAction}
-              hiddenFields={{ id: b.id }}
-              submitLabel="Cancel"
+              hiddenFields={{ id: String(b.id) }}
+              submitLabel={t("cancel")}
               variant="danger"
               small
-              confirmText={`Cancel batch #${b.id}?`}
-              label={`Cancel batch ${b.id}`}
+              confirmText={t("cancelConfirm", { id: String(b.id) })}
+              label={t("cancelLabel", { id: String(b.id) })}
             />
           ) : null}
         </>
@@ -94,25 +114,25 @@ export default async function PayoutsPage() {
 
   return (
     <>
-      <h1>Payouts</h1>
+      <h1>{t("heading")}</h1>
       <p>
-        Pay many addresses in one transaction signed by your own wallet. Batches worth more than{" "}
-        {settings.approval_threshold_usd ? `${settings.approval_threshold_usd} USD` : "your approval threshold (none set)"} need a second member&apos;s approval
-        first. Sign the batch&apos;s <code>transaction</code> from <code>GET /api/payouts/{"{id}"}/</code> and report its hash with{" "}
-        <code>POST /api/payouts/{"{id}"}/transaction/</code>.
+        {t.rich("intro", {
+          threshold: settings.approval_threshold_usd ? t("thresholdUsd", { amount: settings.approval_threshold_usd }) : t("noThreshold"),
+          code: (chunks) => <code>{chunks}</code>,
+        })}
       </p>
       {canCreate && assets.length > 0 ? (
-        <CreateDialog openLabel="New payout batch" title="New payout batch">
-          <ActionForm action={createPayoutAction} submitLabel="Save as draft" successMessage="Batch saved as a draft.">
+        <CreateDialog openLabel={t("create.title")} title={t("create.title")}>
+          <ActionForm action={createPayoutAction} submitLabel={t("create.submit")} successMessage={t("create.done")}>
             <Row>
-              <SelectField label="Pay in" name="asset" options={assets} />
+              <SelectField label={t("create.payIn")} name="asset" options={assets} />
               <SelectField
-                label="Amounts in"
+                label={t("create.amountsIn")}
                 name="amount_currency"
-                options={[{ value: "token", label: "the token" }, ...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c }))]}
+                options={[{ value: "token", label: t("create.token") }, ...Object.keys(fiatCurrencies).map((c) => ({ value: c, label: c }))]}
               />
             </Row>
-            <label htmlFor="payout-csv">Recipients (CSV with a header row: address, amount, and optionally reference)</label>
+            <label htmlFor="payout-csv">{t("create.recipients")}</label>
             <textarea
               id="payout-csv"
               name="csv"
@@ -120,24 +140,30 @@ export default async function PayoutsPage() {
               required
               placeholder={"address,amount,reference\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,25.50,INV-1001"}
             />
-            <p className={uiStyles.hint}>Every row is checked; a refused row is named with its line, and nothing is saved until all pass.</p>
+            <p className={uiStyles.hint}>{t("create.hint")}</p>
           </ActionForm>
         </CreateDialog>
       ) : null}
-      {assets.length === 0 ? <Alert kind="warn">Payouts are not available on this deployment&apos;s networks yet.</Alert> : null}
-      <Card title="Batches">
+      {assets.length === 0 ? <Alert kind="warn">{t("unavailable")}</Alert> : null}
+      <Card title={t("batches")}>
         <DataTable
-          caption="Payout batches"
+          caption={t("batchesCaption")}
           columns={columns}
           rows={batches}
           rowKey={(b) => String(b.id)}
           rowData={(b) => ({ "data-payout-id": String(b.id) })}
-          empty="No payout batches yet."
+          empty={t("empty")}
         />
       </Card>
       {batches.map((b) => (
-        <Card key={b.id} title={`Batch #${b.id}: legs`} headingLevel={3}>
-          <DataTable caption={`Legs of batch ${b.id}`} columns={legColumns} rows={b.legs} rowKey={(l) => String(l.position)} empty="No legs." />
+        <Card key={b.id} title={t("legsTitle", { id: String(b.id) })} headingLevel={3}>
+          <DataTable
+            caption={t("legsCaption", { id: String(b.id) })}
+            columns={legColumns(t)}
+            rows={b.legs}
+            rowKey={(l) => String(l.position)}
+            empty={t("noLegs")}
+          />
         </Card>
       ))}
     </>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import Link from "next/link";
 import { Alert, Card } from "@/components/ui";
@@ -6,7 +7,7 @@ import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import type { Column } from "@/components/ui/data-table";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { ChainTokenFields } from "@/components/dashboard/chain-token-fields";
-import { OrdersTable, orderColumns } from "@/components/dashboard/orders-table";
+import { OrdersTable, orderColumnWords, orderColumnsIn } from "@/components/dashboard/orders-table";
 import { listBlockchains } from "@/lib/chains/catalog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
@@ -22,17 +23,26 @@ import { accountSecretsByIds } from "@/lib/auth/queries";
 import { maxReorgDepth } from "@/lib/sandbox/schemas";
 import { createTestOrderAction, faucetAction, mineAction, payOrderAction, reorgAction } from "./actions";
 
-export const metadata: Metadata = { title: "Sandbox tools · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.sandbox"))("metaTitle") };
+}
 
-const { order, status, amount, created } = orderColumns;
-const payColumn: Column<OrderJson> = {
-  header: "Actions",
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.sandbox">>>;
+
+const payColumn = (t: T): Column<OrderJson> => ({
+  header: t("actions"),
   hideHeader: true,
   cell: (o) =>
     o.status === "pending" ? (
-      <ActionForm action={payOrderAction} hiddenFields={{ order_id: o.order_id }} submitLabel="Pay in full" small label={`Pay ${o.order_id}`} />
+      <ActionForm
+        action={payOrderAction}
+        hiddenFields={{ order_id: o.order_id }}
+        submitLabel={t("payInFull")}
+        small
+        label={t("payLabel", { order: o.order_id })}
+      />
     ) : null,
-};
+});
 
 export default async function SandboxPage() {
   if (!isSandbox) notFound();
@@ -47,68 +57,66 @@ export default async function SandboxPage() {
   ]);
   // Chains with a wallet first: the tools below start where the merchant's orders are.
   const chains = choices.chains.map((c) => ({ value: c.slug, label: c.name }));
+  const t = await getTranslations("dashboard.sandbox");
+  const { order, status, amount, created } = orderColumnsIn(
+    orderColumnWords((await getTranslations("dashboard.orderTable")) as unknown as (key: string) => string),
+  );
   const currencies = [...new Set(listBlockchains().flatMap((c) => c.tokens.map((t) => t.symbol)))].map((s) => ({ value: s, label: s }));
 
   return (
     <>
-      <h1>Sandbox tools</h1>
-      <p>Everything here runs on the local devnet with test tokens: no real money moves.</p>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
       <div className={styles.grid}>
-        <Card title="Create a test order">
+        <Card title={t("create.title")}>
           {choices.defaultChain === null ? (
-            <Alert kind="warn">
-              You have no wallet yet, so a test order cannot be created. <Link href="/dashboard/wallets">Add a wallet</Link> first (any address of yours on the
-              network: the sandbox pays it from its faucet).
-            </Alert>
+            <Alert kind="warn">{t.rich("create.noWallet", { link: (chunks) => <Link href="/dashboard/wallets">{chunks}</Link> })}</Alert>
           ) : null}
-          <ActionForm action={createTestOrderAction} submitLabel="Create test order" showResult label="Create a test order">
+          <ActionForm action={createTestOrderAction} submitLabel={t("create.submit")} showResult label={t("create.title")}>
             <ChainTokenFields chains={choices.chains} defaultChain={choices.defaultChain} />
-            <Field label="Amount" name="amount" defaultValue="10.50" required inputMode="decimal" />
-            <Field label="Webhook URL (optional)" name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken, origin) : ""} />
+            <Field label={t("create.amount")} name="amount" defaultValue="10.50" required inputMode="decimal" />
+            <Field label={t("create.webhookUrl")} name="webhook_url" type="url" placeholder={account ? inboxUrl(account.inboxToken, origin) : ""} />
           </ActionForm>
         </Card>
-        <Card title="Simulate a payment">
-          <ActionForm action={payOrderAction} submitLabel="Send payment" showResult label="Simulate a payment">
-            <Field label="Order id" name="order_id" required placeholder="ORD-…" defaultValue={orders.find((o) => o.status === "pending")?.orderId ?? ""} />
-            <Field label="Amount (optional)" name="amount" inputMode="decimal" hint="Empty: the order's full amount. Less tests underpayment." />
-          </ActionForm>
-        </Card>
-        <Card title="Mine blocks">
-          <ActionForm action={mineAction} submitLabel="Mine" showResult resetOnSuccess={false} label="Mine blocks">
-            <Field label="Blocks" name="blocks" type="number" min={1} max={1000} defaultValue={3} required />
-            <SelectField label="Blockchain" name="blockchain" options={chains} />
-          </ActionForm>
-        </Card>
-        <Card title="Reorganise the chain">
-          <ActionForm action={reorgAction} submitLabel="Reorg" showResult resetOnSuccess={false} label="Reorganise the chain">
+        <Card title={t("pay.title")}>
+          <ActionForm action={payOrderAction} submitLabel={t("pay.submit")} showResult label={t("pay.title")}>
             <Field
-              label="Depth (blocks)"
-              name="depth"
-              type="number"
-              min={1}
-              max={maxReorgDepth}
-              defaultValue={3}
+              label={t("pay.orderId")}
+              name="order_id"
               required
-              hint="The newest blocks are replaced by a longer branch without your transactions: your payment in them vanishes and a payment.reorged webhook follows. Other merchants' transactions on the shared devnet are mined again."
+              placeholder="ORD-…"
+              defaultValue={orders.find((o) => o.status === "pending")?.orderId ?? ""}
             />
-            <SelectField label="Blockchain" name="blockchain" options={chains} />
+            <Field label={t("pay.amount")} name="amount" inputMode="decimal" hint={t("pay.amountHint")} />
           </ActionForm>
         </Card>
-        <Card title="Faucet">
-          <ActionForm action={faucetAction} submitLabel="Send test funds" showResult label="Faucet">
-            <Field label="Address" name="address" required placeholder="0x…" spellCheck={false} />
-            <SelectField label="Currency" name="currency" options={currencies} />
-            <Field label="Amount" name="amount" defaultValue="100" required inputMode="decimal" />
-            <SelectField label="Blockchain" name="blockchain" options={chains} />
+        <Card title={t("mine.title")}>
+          <ActionForm action={mineAction} submitLabel={t("mine.submit")} showResult resetOnSuccess={false} label={t("mine.title")}>
+            <Field label={t("mine.blocks")} name="blocks" type="number" min={1} max={1000} defaultValue={3} required />
+            <SelectField label={t("mine.blockchain")} name="blockchain" options={chains} />
+          </ActionForm>
+        </Card>
+        <Card title={t("reorg.title")}>
+          <ActionForm action={reorgAction} submitLabel={t("reorg.submit")} showResult resetOnSuccess={false} label={t("reorg.title")}>
+            <Field label={t("reorg.depth")} name="depth" type="number" min={1} max={maxReorgDepth} defaultValue={3} required hint={t("reorg.depthHint")} />
+            <SelectField label={t("reorg.blockchain")} name="blockchain" options={chains} />
+          </ActionForm>
+        </Card>
+        <Card title={t("faucet.title")}>
+          <ActionForm action={faucetAction} submitLabel={t("faucet.submit")} showResult label={t("faucet.title")}>
+            <Field label={t("faucet.address")} name="address" required placeholder="0x…" spellCheck={false} />
+            <SelectField label={t("faucet.currency")} name="currency" options={currencies} />
+            <Field label={t("faucet.amount")} name="amount" defaultValue="100" required inputMode="decimal" />
+            <SelectField label={t("faucet.blockchain")} name="blockchain" options={chains} />
           </ActionForm>
         </Card>
       </div>
 
-      <h2>Recent orders</h2>
+      <h2>{t("recent")}</h2>
       <OrdersTable
-        caption="Recent orders"
+        caption={t("recent")}
         orders={await ordersWithMoney(db, merchant.merchantId, orders)}
-        columns={[order, status, amount, created, payColumn]}
+        columns={[order, status, amount, created, payColumn(t)]}
       />
     </>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { Card } from "@/components/ui";
 import { ActionForm, SelectField } from "@/components/ui/action-form";
@@ -10,62 +11,61 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { loadScreeningOverview } from "@/lib/dashboard/screening";
 import { releaseHeldPaymentAction, setScreeningPolicyAction } from "./actions";
 
-export const metadata: Metadata = { title: "Screening · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.screening"))("metaTitle") };
+}
 
 type Held = Awaited<ReturnType<typeof loadScreeningOverview>>["held"][number];
-
-const policyOptions = [
-  { value: "hold", label: "Hold: no payment.confirmed until an owner or admin releases it" },
-  { value: "record", label: "Record: flag it, the payment goes on" },
-  { value: "refund", label: "Refund: never confirmed; refund it" },
-];
 
 export default async function ScreeningPage() {
   const merchant = await requirePageMerchant();
   const overview = await loadScreeningOverview(await getDb(), merchant.merchantId);
   const mayManage = roleAllows(merchant.role, "manage_account");
+  const t = await getTranslations("dashboard.screening");
+  const policyOptions = (["hold", "record", "refund"] as const).map((value) => ({ value, label: t(`policies.${value}`) }));
   const columns: Array<Column<Held>> = [
-    { header: "Order", cell: (h) => <Link href={`/dashboard/orders/${h.orderId}`}>{h.orderId}</Link>, mono: true },
-    { header: "Amount", cell: (h) => h.amount },
-    { header: "Payer", cell: (h) => h.payer, mono: true },
-    { header: "Why", cell: (h) => `${h.matchedBy === "sanctions_list" ? "Sanctions list" : "Screening provider"}: ${h.reason}` },
-    { header: "Flagged", cell: (h) => formatDate(h.flaggedAt) },
+    { header: t("order"), cell: (h) => <Link href={`/dashboard/orders/${h.orderId}`}>{h.orderId}</Link>, mono: true },
+    { header: t("amount"), cell: (h) => h.amount },
+    { header: t("payer"), cell: (h) => h.payer, mono: true },
+    { header: t("why"), cell: (h) => t(h.matchedBy === "sanctions_list" ? "sanctionsList" : "provider", { reason: h.reason }) },
+    { header: t("flagged"), cell: (h) => formatDate(h.flaggedAt) },
     {
-      header: "Actions",
+      header: t("actions"),
       hideHeader: true,
       cell: (h) =>
         h.action === "hold" && mayManage ? (
           <ActionForm
             action={releaseHeldPaymentAction}
             hiddenFields={{ order_id: h.orderId }}
-            submitLabel="Release"
+            submitLabel={t("release")}
             small
             variant="danger"
-            confirmText={`Release ${h.orderId}? It will be confirmed once it has its confirmations.`}
-            label={`Release ${h.orderId}`}
+            confirmText={t("releaseConfirm", { order: h.orderId })}
+            label={t("releaseLabel", { order: h.orderId })}
           />
         ) : h.action === "refund" ? (
-          "Refund it"
+          t("refundIt")
         ) : null,
     },
   ];
   return (
     <>
-      <h1>Screening</h1>
+      <h1>{t("heading")}</h1>
       <p>
-        Every payer and every refund destination is checked against the sanctions list the operator loaded
-        {overview.list ? ` (${overview.list.source}, published ${overview.list.publishedOn}, ${overview.list.addresses} addresses)` : ""}.{" "}
-        {overview.list ? null : <strong>No list is loaded on this server: nothing is screened against one.</strong>}
+        {overview.list
+          ? t("introList", { source: overview.list.source, published: overview.list.publishedOn, addresses: String(overview.list.addresses) })
+          : t("intro")}{" "}
+        {overview.list ? null : <strong>{t("noList")}</strong>}
       </p>
       <Card>
-        <h2>Held payments</h2>
-        <DataTable caption="Held payments" columns={columns} rows={overview.held} rowKey={(h) => h.id} empty="No payment is held." />
+        <h2>{t("held")}</h2>
+        <DataTable caption={t("held")} columns={columns} rows={overview.held} rowKey={(h) => h.id} empty={t("noneHeld")} />
       </Card>
       <Card>
-        <h2>When a payer fails screening</h2>
+        <h2>{t("whenFails")}</h2>
         {mayManage ? (
-          <ActionForm action={setScreeningPolicyAction} submitLabel="Save" successMessage="Saved." resetOnSuccess={false} label="Screening policy">
-            <SelectField label="Policy" name="on_match" options={policyOptions} defaultValue={overview.policy} />
+          <ActionForm action={setScreeningPolicyAction} submitLabel={t("save")} successMessage={t("saved")} resetOnSuccess={false} label={t("policyLabel")}>
+            <SelectField label={t("policy")} name="on_match" options={policyOptions} defaultValue={overview.policy} />
           </ActionForm>
         ) : (
           <p>{policyOptions.find((o) => o.value === overview.policy)?.label}</p>

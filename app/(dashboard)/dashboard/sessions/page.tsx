@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Badge } from "@/components/ui";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -8,33 +9,38 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { getDb } from "@/lib/db/client";
 import { revokeSessionAction } from "./actions";
 
-export const metadata: Metadata = { title: "Sessions · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.sessions"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.sessions">>>;
 
 type SessionJson = ReturnType<typeof serializeLoginSession>;
 
-const columns: Array<Column<SessionJson>> = [
-  { header: "Device", cell: (s) => s.device ?? "Unknown device" },
-  { header: "Kind", cell: (s) => (s.kind === "dashboard" ? "Dashboard" : "API login") },
+const columns = (t: T): Array<Column<SessionJson>> => [
+  { header: t("device"), cell: (s) => s.device ?? t("unknownDevice") },
+  { header: t("kind"), cell: (s) => (s.kind === "dashboard" ? t("dashboard") : t("apiLogin")) },
   {
-    header: "Address",
-    cell: (s) => (s.last_seen_ip && s.last_seen_ip !== s.client_ip ? `${s.last_seen_ip} (signed in from ${s.client_ip ?? "?"})` : (s.client_ip ?? "—")),
+    header: t("address"),
+    cell: (s) =>
+      s.last_seen_ip && s.last_seen_ip !== s.client_ip ? t("signedInFrom", { ip: s.last_seen_ip, from: s.client_ip ?? "?" }) : (s.client_ip ?? "—"),
     mono: true,
   },
-  { header: "Signed in", cell: (s) => formatDate(s.created_at) },
-  { header: "Last seen", cell: (s) => formatDate(s.last_seen_at) },
-  { header: "State", cell: (s) => (s.current ? <Badge status="active">This session</Badge> : null) },
+  { header: t("signedIn"), cell: (s) => formatDate(s.created_at) },
+  { header: t("lastSeen"), cell: (s) => formatDate(s.last_seen_at) },
+  { header: t("state"), cell: (s) => (s.current ? <Badge status="active">{t("thisSession")}</Badge> : null) },
   {
-    header: "Actions",
+    header: t("actions"),
     hideHeader: true,
     cell: (s) => (
       <ActionForm
         action={revokeSessionAction}
         hiddenFields={{ id: s.id }}
-        submitLabel={s.current ? "Sign out" : "Revoke"}
+        submitLabel={s.current ? t("signOut") : t("revoke")}
         variant="danger"
         small
-        confirmText={s.current ? "Sign out of this session?" : `Revoke the session on ${s.device ?? "an unknown device"}? It is signed out at once.`}
-        label={`Revoke the session on ${s.device ?? "an unknown device"}`}
+        confirmText={s.current ? t("signOutConfirm") : t("revokeConfirm", { device: s.device ?? t("anUnknownDevice") })}
+        label={t("revokeLabel", { device: s.device ?? t("anUnknownDevice") })}
       />
     ),
   },
@@ -42,21 +48,19 @@ const columns: Array<Column<SessionJson>> = [
 
 export default async function SessionsPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.sessions");
   const sessions = await listSessions(await getDb(), merchant.userId);
   return (
     <>
-      <h1>Sessions</h1>
-      <p>
-        Where this account is signed in: the dashboard, and API logins with their refresh tokens. Revoke anything you do not recognise; then change your
-        password.
-      </p>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
       <DataTable
-        caption="Active sessions"
-        columns={columns}
+        caption={t("caption")}
+        columns={columns(t)}
         rows={sessions.map((s) => serializeLoginSession(s, merchant.familyId ?? null))}
         rowKey={(s) => s.id}
         rowData={(s) => ({ "data-session-kind": s.kind, "data-current": String(s.current) })}
-        empty="No active sessions."
+        empty={t("empty")}
       />
     </>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Badge, Button, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -15,30 +16,40 @@ import { listMerchantPlans } from "@/lib/subscriptions/queries";
 import { listSubscriptions } from "@/lib/subscriptions/subscriptions";
 import { createPlanAction, createSubscriptionAction } from "./actions";
 
-export const metadata: Metadata = { title: "Subscriptions · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.subscriptions"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.subscriptions">>>;
+const statusName = (t: T, status: string) =>
+  (subscriptionStatuses as readonly string[]).includes(status) ? t(`statuses.${status as SubscriptionStatus}`) : status.replace("_", " ");
 
 const pageSize = 50;
 
 type Row = Awaited<ReturnType<typeof listSubscriptions>>["rows"][number];
 type Plan = ReturnType<typeof serializePlan>;
 
-const columns: Array<Column<Row>> = [
-  { header: "Subscription", cell: (s) => <a href={`/dashboard/subscriptions/${s.id}`}>{s.id}</a>, mono: true },
-  { header: "Plan", cell: (s) => s.plan, mono: true },
-  { header: "Status", cell: (s) => <Badge status={s.status}>{s.status.replace("_", " ")}</Badge> },
-  { header: "Per period", cell: (s) => `${s.max_amount} ${s.currency} / ${s.interval_days} d`, align: "end" },
-  { header: "Charged", cell: (s) => String(s.periods_charged), align: "end" },
-  { header: "Customer", cell: (s) => s.customer_address, mono: true },
-  { header: "Created", cell: (s) => s.created_at.slice(0, 16).replace("T", " ") },
+const columns = (t: T): Array<Column<Row>> => [
+  { header: t("subscription"), cell: (s) => <a href={`/dashboard/subscriptions/${s.id}`}>{s.id}</a>, mono: true },
+  { header: t("plan"), cell: (s) => s.plan, mono: true },
+  { header: t("status"), cell: (s) => <Badge status={s.status}>{statusName(t, s.status)}</Badge> },
+  { header: t("perPeriod"), cell: (s) => t("perPeriodValue", { amount: `${s.max_amount} ${s.currency}`, days: s.interval_days }), align: "end" },
+  { header: t("charged"), cell: (s) => String(s.periods_charged), align: "end" },
+  { header: t("customer"), cell: (s) => s.customer_address, mono: true },
+  { header: t("created"), cell: (s) => s.created_at.slice(0, 16).replace("T", " ") },
 ];
 
-const planColumns: Array<Column<Plan>> = [
-  { header: "Plan", cell: (p) => `${p.name} (${p.id})` },
-  { header: "Price", cell: (p) => (p.amount ? `${p.amount} ${p.currency}` : `${p.price_amount} ${p.price_currency} (≤ ${p.max_amount} ${p.currency})`) },
-  { header: "Every", cell: (p) => `${p.interval_days} days`, align: "end" },
-  { header: "Trial", cell: (p) => (p.trial_days ? `${p.trial_days} days` : "none"), align: "end" },
-  { header: "Periods", cell: (p) => (p.periods === null ? "until canceled" : String(p.periods)), align: "end" },
-  { header: "Chain", cell: (p) => p.blockchain },
+const planColumns = (t: T): Array<Column<Plan>> => [
+  { header: t("plan"), cell: (p) => `${p.name} (${p.id})` },
+  {
+    header: t("price"),
+    cell: (p) =>
+      p.amount ? `${p.amount} ${p.currency}` : t("priceCapped", { price: `${p.price_amount} ${p.price_currency}`, max: `${p.max_amount} ${p.currency}` }),
+  },
+  { header: t("every"), cell: (p) => t("days", { days: p.interval_days }), align: "end" },
+  { header: t("trial"), cell: (p) => (p.trial_days ? t("days", { days: p.trial_days }) : t("none")), align: "end" },
+  { header: t("periods"), cell: (p) => (p.periods === null ? t("untilCanceled") : String(p.periods)), align: "end" },
+  { header: t("chain"), cell: (p) => p.blockchain },
 ];
 
 function one(value: string | string[] | undefined): string | undefined {
@@ -48,6 +59,7 @@ function one(value: string | string[] | undefined): string | undefined {
 // /dashboard/subscriptions – subscriptions (filtered by status), plans, and the forms that create them
 export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.subscriptions");
   const params = await searchParams;
   const status = (subscriptionStatuses as readonly string[]).includes(one(params.status) ?? "") ? (one(params.status) as SubscriptionStatus) : undefined;
   const plan = one(params.plan);
@@ -60,7 +72,11 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const planViews = plans.rows.map(serializePlan);
   const tokens = listBlockchains()
     .filter((c) => subscriptionFactoryFor(c))
-    .flatMap((c) => c.tokens.filter((t) => t.address).map((t) => ({ value: `${c.slug}:${t.symbol}`, label: `${t.symbol} on ${c.name}` })));
+    .flatMap((c) =>
+      c.tokens
+        .filter((token) => token.address)
+        .map((token) => ({ value: `${c.slug}:${token.symbol}`, label: t("tokenOn", { token: token.symbol, chain: c.name }) })),
+    );
   const linkTo = (p: number) => {
     const q = new URLSearchParams();
     if (status) q.set("status", status);
@@ -72,83 +88,85 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
 
   return (
     <>
-      <h1>Subscriptions</h1>
-      <p>
-        The customer approves once from the hosted subscribe page; each period the gateway charges at most the plan&apos;s amount from their wallet straight to
-        yours. <a href="/docs/subscriptions">How subscriptions work</a>.
-      </p>
+      <h1>{t("heading")}</h1>
+      <p>{t.rich("intro", { link: (chunks) => <a href="/docs/subscriptions">{chunks}</a> })}</p>
       <Row>
-        <CreateDialog openLabel="Create a plan" title="Create a subscription plan">
+        <CreateDialog openLabel={t("createPlan.open")} title={t("createPlan.title")}>
           {tokens.length === 0 ? (
-            <p>No blockchain has a subscription contract yet.</p>
+            <p>{t("createPlan.noContract")}</p>
           ) : (
-            <ActionForm action={createPlanAction} submitLabel="Create plan" successMessage="Plan created." label="Create a subscription plan">
-              <Field label="Name" name="name" required maxLength={200} placeholder="Pro, monthly" hint="Shown to the customer" />
+            <ActionForm action={createPlanAction} submitLabel={t("createPlan.submit")} successMessage={t("createPlan.done")} label={t("createPlan.title")}>
+              <Field
+                label={t("createPlan.name")}
+                name="name"
+                required
+                maxLength={200}
+                placeholder={t("createPlan.namePlaceholder")}
+                hint={t("createPlan.nameHint")}
+              />
               <Row>
-                <SelectField label="Token" name="token" options={tokens} defaultValue={tokens.find((t) => t.value.endsWith(":USDC"))?.value} />
-                <Field label="Amount per period" name="amount" required inputMode="decimal" placeholder="9.99" />
+                <SelectField label={t("createPlan.token")} name="token" options={tokens} defaultValue={tokens.find((o) => o.value.endsWith(":USDC"))?.value} />
+                <Field label={t("createPlan.amount")} name="amount" required inputMode="decimal" placeholder="9.99" />
               </Row>
               <Row>
-                <Field label="Period (days)" name="interval_days" type="number" min={1} max={366} required defaultValue={30} />
-                <Field label="Free trial (days)" name="trial_days" type="number" min={0} max={366} defaultValue={0} />
-                <Field label="Periods" name="periods" type="number" min={1} max={10000} hint="Empty: until canceled" />
+                <Field label={t("createPlan.interval")} name="interval_days" type="number" min={1} max={366} required defaultValue={30} />
+                <Field label={t("createPlan.trial")} name="trial_days" type="number" min={0} max={366} defaultValue={0} />
+                <Field label={t("createPlan.periods")} name="periods" type="number" min={1} max={10000} hint={t("createPlan.periodsHint")} />
               </Row>
               <Row>
-                <Field label="Retry a failed charge for (days)" name="grace_days" type="number" min={0} max={365} defaultValue={3} />
-                <Field label="Cancel after past due for (days)" name="past_due_days" type="number" min={0} max={365} defaultValue={7} />
+                <Field label={t("createPlan.grace")} name="grace_days" type="number" min={0} max={365} defaultValue={3} />
+                <Field label={t("createPlan.pastDue")} name="past_due_days" type="number" min={0} max={365} defaultValue={7} />
               </Row>
             </ActionForm>
           )}
         </CreateDialog>
         {planViews.some((p) => p.status === "active") && (
-          <CreateDialog openLabel="Create a subscription" title="Create a subscription">
-            <p>Fixes the terms for one customer&apos;s wallet; send them the subscribe page it gives, where they approve once.</p>
+          <CreateDialog openLabel={t("createSubscription.title")} title={t("createSubscription.title")}>
+            <p>{t("createSubscription.intro")}</p>
             <ActionForm
               action={createSubscriptionAction}
-              submitLabel="Create subscription"
-              label="Create a subscription"
+              submitLabel={t("createSubscription.submit")}
+              label={t("createSubscription.title")}
               renderResult={(data) => {
                 const d = data as { id: string; subscribe_path: string };
                 return (
                   <p role="status">
-                    Created {d.id}: send the customer <a href={d.subscribe_path}>{d.subscribe_path}</a>
+                    {t.rich("createSubscription.created", { id: d.id, path: d.subscribe_path, link: (chunks) => <a href={d.subscribe_path}>{chunks}</a> })}
                   </p>
                 );
               }}
             >
               <SelectField
-                label="Plan"
+                label={t("createSubscription.plan")}
                 name="plan"
                 options={planViews.filter((p) => p.status === "active").map((p) => ({ value: p.id, label: `${p.name} (${p.id})` }))}
               />
-              <Field label="Customer wallet" name="customer_address" required placeholder="0x…" hint="The only wallet ever charged" />
-              <Field label="Customer e-mail (optional)" name="customer_email" type="email" />
+              <Field label={t("createSubscription.wallet")} name="customer_address" required placeholder="0x…" hint={t("createSubscription.walletHint")} />
+              <Field label={t("createSubscription.email")} name="customer_email" type="email" />
             </ActionForm>
           </CreateDialog>
         )}
       </Row>
 
-      <FilterForm label="Filter subscriptions" clearHref="/dashboard/subscriptions">
-        <FilterSelect label="Status" name="status" options={subscriptionStatuses} value={status} />
-        <FilterSelect label="Plan" name="plan" options={planViews.map((p) => ({ value: p.id, label: p.name }))} value={plan} />
+      <FilterForm label={t("filter")} clearHref="/dashboard/subscriptions">
+        <FilterSelect label={t("status")} name="status" options={subscriptionStatuses.map((s) => ({ value: s, label: statusName(t, s) }))} value={status} />
+        <FilterSelect label={t("plan")} name="plan" options={planViews.map((p) => ({ value: p.id, label: p.name }))} value={plan} />
       </FilterForm>
-      <p aria-live="polite">
-        {count} subscription{count === 1 ? "" : "s"}
-      </p>
-      <DataTable caption="Subscriptions" columns={columns} rows={rows} rowKey={(s) => s.id} empty="No subscriptions yet." />
+      <p aria-live="polite">{t("count", { count })}</p>
+      <DataTable caption={t("heading")} columns={columns(t)} rows={rows} rowKey={(s) => s.id} empty={t("empty")} />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / pageSize))} href={linkTo} />
 
-      <Card title="Plans">
-        <DataTable caption="Subscription plans" columns={planColumns} rows={planViews} rowKey={(p) => p.id} empty="No plans yet." />
+      <Card title={t("plans")}>
+        <DataTable caption={t("plansCaption")} columns={planColumns(t)} rows={planViews} rowKey={(p) => p.id} empty={t("noPlans")} />
       </Card>
 
-      <Card title="Export CSV">
-        <form method="get" action="/dashboard/subscriptions/export" aria-label="Export subscriptions as CSV">
+      <Card title={t("export.title")}>
+        <form method="get" action="/dashboard/subscriptions/export" aria-label={t("export.label")}>
           {status && <input type="hidden" name="status" value={status} />}
           <Button type="submit" variant="secondary">
-            Download CSV{status ? ` (${status.replace("_", " ")})` : ""}
+            {status ? t("export.downloadStatus", { status: statusName(t, status) }) : t("export.download")}
           </Button>
-          <p className={uiStyles.hint}>Every subscription{exportQuery ? " in this status" : ""}, newest first.</p>
+          <p className={uiStyles.hint}>{exportQuery ? t("export.inStatus") : t("export.all")}</p>
         </form>
       </Card>
     </>

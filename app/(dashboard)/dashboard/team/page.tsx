@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -10,7 +11,9 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { listInvitations, listMembers, serializeInvitation } from "@/lib/members/members";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "./actions";
 
-export const metadata: Metadata = { title: "Team · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.team"))("metaTitle") };
+}
 
 const roleOptions = allRoles.map((role) => ({ value: role, label: role }));
 
@@ -19,40 +22,41 @@ type InvitationJson = ReturnType<typeof serializeInvitation>;
 
 export default async function TeamPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.team");
   const db = await getDb();
   const manages = roleAllows(merchant.role, "manage_members");
   const members = await listMembers(db, merchant.merchantId);
   const invitations = manages ? await listInvitations(db, merchant) : [];
 
   const memberColumns: Array<Column<MemberJson>> = [
-    { header: "Username", cell: (m) => (m.user_id === merchant.userId ? `${m.username} (you)` : m.username) },
-    { header: "Email", cell: "email" },
-    { header: "Role", cell: "role" },
-    { header: "Joined", cell: (m) => formatDate(m.created_at) },
+    { header: t("username"), cell: (m) => (m.user_id === merchant.userId ? t("you", { name: m.username }) : m.username) },
+    { header: t("email"), cell: "email" },
+    { header: t("role"), cell: "role" },
+    { header: t("joined"), cell: (m) => formatDate(m.created_at) },
     ...(manages
       ? [
           {
-            header: "Actions",
+            header: t("actions"),
             hideHeader: true,
             cell: (m: MemberJson) => (
               <>
                 <ActionForm
                   action={changeRoleAction}
                   hiddenFields={{ userId: m.user_id }}
-                  submitLabel="Change role"
+                  submitLabel={t("changeRole")}
                   small
-                  label={`Change the role of ${m.username}`}
+                  label={t("changeRoleLabel", { name: m.username })}
                 >
-                  <SelectField label="Role" name="role" options={roleOptions} defaultValue={m.role} />
+                  <SelectField label={t("role")} name="role" options={roleOptions} defaultValue={m.role} />
                 </ActionForm>
                 <ActionForm
                   action={removeMemberAction}
                   hiddenFields={{ userId: m.user_id }}
-                  submitLabel="Remove"
+                  submitLabel={t("remove")}
                   variant="danger"
                   small
-                  label={`Remove ${m.username}`}
-                  confirmText={`Remove ${m.username} from this account? Their sessions and tokens for it stop working.`}
+                  label={t("removeLabel", { name: m.username })}
+                  confirmText={t("removeConfirm", { name: m.username })}
                 />
               </>
             ),
@@ -62,20 +66,20 @@ export default async function TeamPage() {
   ];
 
   const invitationColumns: Array<Column<InvitationJson>> = [
-    { header: "Email", cell: "email" },
-    { header: "Role", cell: "role" },
-    { header: "Expires", cell: (i) => formatDate(i.expires_at) },
+    { header: t("email"), cell: "email" },
+    { header: t("role"), cell: "role" },
+    { header: t("expires"), cell: (i) => formatDate(i.expires_at) },
     {
-      header: "Actions",
+      header: t("actions"),
       hideHeader: true,
       cell: (i) => (
         <ActionForm
           action={revokeInvitationAction}
           hiddenFields={{ id: i.id }}
-          submitLabel="Revoke"
+          submitLabel={t("revoke")}
           variant="danger"
           small
-          label={`Revoke the invitation of ${i.email}`}
+          label={t("revokeLabel", { email: i.email })}
         />
       ),
     },
@@ -83,27 +87,24 @@ export default async function TeamPage() {
 
   return (
     <>
-      <h1>Team</h1>
-      <p>
-        Your role here: <strong data-testid="my-role">{merchant.role}</strong>. Owners and admins manage members and payout wallets; developers manage API keys,
-        webhooks and the sandbox; viewers only read.
-      </p>
-      <DataTable caption="Members" columns={memberColumns} rows={members} rowKey={(m) => m.user_id} empty="No members." />
+      <h1>{t("heading")}</h1>
+      <p>{t.rich("intro", { role: merchant.role, strong: (chunks) => <strong data-testid="my-role">{chunks}</strong> })}</p>
+      <DataTable caption={t("members")} columns={memberColumns} rows={members} rowKey={(m) => m.user_id} empty={t("noMembers")} />
       {manages ? (
         <>
-          <Card title="Invite a member">
+          <Card title={t("invite")}>
             <InviteMemberForm action={inviteMemberAction}>
-              <Field label="Email" name="email" type="email" required />
+              <Field label={t("email")} name="email" type="email" required />
               <SelectField
-                label="Role"
+                label={t("role")}
                 name="role"
                 options={roleOptions.filter((o) => o.value !== "owner" || merchant.role === "owner")}
                 defaultValue="developer"
               />
             </InviteMemberForm>
           </Card>
-          <h2>Open invitations</h2>
-          <DataTable caption="Open invitations" columns={invitationColumns} rows={invitations} rowKey={(i) => i.id} empty="No open invitations." />
+          <h2>{t("openInvitations")}</h2>
+          <DataTable caption={t("openInvitations")} columns={invitationColumns} rows={invitations} rowKey={(i) => i.id} empty={t("noInvitations")} />
         </>
       ) : null}
     </>

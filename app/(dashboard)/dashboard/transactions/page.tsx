@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Badge, Button, Card, Row, uiStyles } from "@/components/ui";
 import { fiatCurrencies } from "@/lib/pricing/convert";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -14,27 +15,32 @@ import { listTransactions } from "@/lib/transactions/transactions";
 import type { serializeTransactionListItem } from "@/lib/transactions/serialize";
 import { transactionStatuses, type ListTransactionsQuery } from "@/lib/transactions/schemas";
 
-export const metadata: Metadata = { title: "Transactions · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.transactions"))("metaTitle") };
+}
+
+type T = Awaited<ReturnType<typeof getTranslations<"dashboard.transactions">>>;
 
 const pageSize = 25;
 
-const columns: Array<Column<ReturnType<typeof serializeTransactionListItem>>> = [
+const columns = (t: T): Array<Column<ReturnType<typeof serializeTransactionListItem>>> => [
   {
-    header: "Hash",
-    cell: (t) => (
-      <Link className="mono" href={`/dashboard/transactions/${t.transaction_hash}`}>
-        {t.transaction_hash}
+    header: t("hash"),
+    cell: (tx) => (
+      <Link className="mono" href={`/dashboard/transactions/${tx.transaction_hash}`}>
+        {tx.transaction_hash}
       </Link>
     ),
   },
-  { header: "Status", cell: (t) => <Badge status={t.status} /> },
-  { header: "Amount", cell: (t) => `${t.amount} ${t.currency}` },
-  { header: "Blockchain", cell: "blockchain" },
-  { header: "Seen", cell: (t) => formatDate(t.created_at) },
+  { header: t("status"), cell: (tx) => <Badge status={tx.status} /> },
+  { header: t("amount"), cell: (tx) => `${tx.amount} ${tx.currency}` },
+  { header: t("blockchain"), cell: "blockchain" },
+  { header: t("seen"), cell: (tx) => formatDate(tx.created_at) },
 ];
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.transactions");
   const params = await searchParams;
   const one = (k: string) => (Array.isArray(params[k]) ? params[k][0] : params[k]) || undefined;
   const status = transactionStatuses.find((s) => s === one("status"));
@@ -50,42 +56,35 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
 
   return (
     <>
-      <h1>Transactions</h1>
-      <FilterForm label="Filter transactions">
-        <FilterSelect label="Status" name="status" options={transactionStatuses} value={status} />
-        <FilterSelect label="Blockchain" name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={blockchain} />
+      <h1>{t("heading")}</h1>
+      <FilterForm label={t("filter")}>
+        <FilterSelect label={t("status")} name="status" options={transactionStatuses} value={status} />
+        <FilterSelect label={t("blockchain")} name="blockchain" options={listBlockchains().map((c) => ({ value: c.slug, label: c.name }))} value={blockchain} />
       </FilterForm>
-      <p>
-        {count} transaction{count === 1 ? "" : "s"}
-      </p>
-      <DataTable caption="Transactions" columns={columns} rows={results} rowKey={(t, i) => `${t.transaction_hash}-${i}`} empty="No transactions yet." />
+      <p>{t("count", { count })}</p>
+      <DataTable caption={t("heading")} columns={columns(t)} rows={results} rowKey={(tx, i) => `${tx.transaction_hash}-${i}`} empty={t("empty")} />
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / pageSize))} href={linkTo} />
 
-      <Card title="Accounting export">
-        <form method="get" action="/dashboard/transactions/export" aria-label="Export every on-chain movement as CSV">
+      <Card title={t("export.title")}>
+        <form method="get" action="/dashboard/transactions/export" aria-label={t("export.label")}>
           <Row>
-            <FilterInput label="From" id="movements-from" name="from" type="date" required value={monthAgo} />
-            <FilterInput label="To (inclusive)" id="movements-to" name="to" type="date" required value={today} />
+            <FilterInput label={t("export.from")} id="movements-from" name="from" type="date" required value={monthAgo} />
+            <FilterInput label={t("export.to")} id="movements-to" name="to" type="date" required value={today} />
             <FilterSelect
-              label="Layout"
+              label={t("export.layout")}
               name="layout"
               options={[
-                { value: "movements", label: "Every movement (all columns)" },
-                { value: "bank_statement", label: "Bank statement (date, description, amount, reference)" },
+                { value: "movements", label: t("export.movements") },
+                { value: "bank_statement", label: t("export.bankStatement") },
               ]}
               value="movements"
             />
-            <FilterSelect label="Statement currency" name="currency" options={Object.keys(fiatCurrencies)} value="USD" />
+            <FilterSelect label={t("export.currency")} name="currency" options={Object.keys(fiatCurrencies)} value="USD" />
             <Button type="submit" variant="secondary">
-              Download CSV
+              {t("export.download")}
             </Button>
           </Row>
-          <p className={uiStyles.hint}>
-            Every payment received, refund sent and deposit swept to your wallet, each with its fiat value: at the order&apos;s locked rate where it had one,
-            else at the price recorded when the payment was detected (the rate&apos;s feed and time in their own columns); sweeps and gasless relays with their
-            gas in coin and in US dollars. The bank statement layout imports into accounting software as a bank account in the statement&apos;s currency: money
-            in positive, refunds and network fees negative. Dates are UTC days; at most 366 days per export.
-          </p>
+          <p className={uiStyles.hint}>{t("export.hint")}</p>
         </form>
       </Card>
     </>

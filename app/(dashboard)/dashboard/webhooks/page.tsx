@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Badge, Card, DescriptionList, uiStyles } from "@/components/ui";
 import { ActionForm, CheckboxGroup, Field } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -20,15 +21,18 @@ import { listEndpoints, listInboxMessages } from "@/lib/webhooks/queries";
 import { orderEventTypes, webhookEventTypes } from "@/lib/webhooks/schemas";
 import { createEndpointAction, deleteEndpointAction, revealSecretAction, rotateSecretAction, sendTestAction, updateEndpointAction } from "./actions";
 
-export const metadata: Metadata = { title: "Webhooks · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.webhooks"))("metaTitle") };
+}
 
 export default async function WebhooksPage() {
   const merchant = await requirePageMerchant();
+  const t = await getTranslations("dashboard.webhooks");
   if (!roleAllows(merchant.role, "manage_webhooks")) {
     return (
       <>
-        <h1>Webhooks</h1>
-        <p>Your role in this account ({merchant.role}) does not include webhook endpoints. Ask an owner or admin.</p>
+        <h1>{t("heading")}</h1>
+        <p>{t("noRole", { role: merchant.role })}</p>
       </>
     );
   }
@@ -46,103 +50,92 @@ export default async function WebhooksPage() {
 
   return (
     <>
-      <h1>Webhooks</h1>
-      <p>Each endpoint receives signed POSTs (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) for the events it subscribes to.</p>
+      <h1>{t("heading")}</h1>
+      <p>{t("intro")}</p>
 
       {endpoints.map((e) => (
         <Card key={e.id} title={e.url} headingLevel={3}>
           <div data-endpoint-id={e.id}>
             <DescriptionList
               items={[
-                ["Events", e.events.length === 0 ? "all" : e.events.join(", ")],
+                [t("events"), e.events.length === 0 ? t("allEvents") : e.events.join(", ")],
                 [
-                  "State",
+                  t("state"),
                   <Badge key="s" status={e.isActive ? "active" : "failed"}>
-                    {e.isActive ? "active" : "disabled"}
+                    {e.isActive ? t("active") : t("disabled")}
                   </Badge>,
                 ],
-                ["Disabled because", e.disabledReason],
-                ["Description", e.description],
-                ["Created", formatDate(e.createdAt)],
+                [t("disabledBecause"), e.disabledReason],
+                [t("description"), e.description],
+                [t("created"), formatDate(e.createdAt)],
               ]}
             />
-            <h4>Signing secret</h4>
+            <h4>{t("signingSecret")}</h4>
             <SecretReveal id={String(e.id)} reveal={revealSecretAction} rotate={rotateSecretAction} />
             <p>
-              <Link href={`/dashboard/webhooks/${e.id}`}>Delivery log</Link>
+              <Link href={`/dashboard/webhooks/${e.id}`}>{t("deliveryLog")}</Link>
             </p>
             <details>
-              <summary>Send a test event</summary>
+              <summary>{t("sendTest")}</summary>
               <WebhookTestForm action={sendTestAction} endpointId={e.id} url={e.url} events={orderEventTypes} />
             </details>
             <details>
-              <summary>Edit</summary>
+              <summary>{t("edit")}</summary>
               <ActionForm
                 action={updateEndpointAction}
                 hiddenFields={{ id: e.id }}
-                submitLabel="Save endpoint"
-                successMessage="Endpoint saved."
+                submitLabel={t("save")}
+                successMessage={t("saved")}
                 resetOnSuccess={false}
-                label={`Edit ${e.url}`}
+                label={t("editLabel", { url: e.url })}
               >
-                <Field label="URL" name="url" type="url" defaultValue={e.url} required />
-                <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} defaultChecked={e.events} />
-                <Field label="Description" name="description" defaultValue={e.description ?? ""} />
-                <Checkbox name="is_active" defaultChecked={e.isActive} label="Active" />
+                <Field label={t("url")} name="url" type="url" defaultValue={e.url} required />
+                <CheckboxGroup legend={t("eventsLegend")} name="events" options={webhookEventTypes} defaultChecked={e.events} />
+                <Field label={t("description")} name="description" defaultValue={e.description ?? ""} />
+                <Checkbox name="is_active" defaultChecked={e.isActive} label={t("activeField")} />
               </ActionForm>
             </details>
             <div style={{ marginTop: "0.5rem" }}>
               <ActionForm
                 action={deleteEndpointAction}
                 hiddenFields={{ id: e.id }}
-                submitLabel="Delete endpoint"
+                submitLabel={t("delete")}
                 variant="danger"
                 small
-                confirmText={`Delete ${e.url} and its delivery log?`}
-                label={`Delete ${e.url}`}
+                confirmText={t("deleteConfirm", { url: e.url })}
+                label={t("deleteLabel", { url: e.url })}
               />
             </div>
           </div>
         </Card>
       ))}
 
-      <Card title="Add an endpoint">
-        <ActionForm action={createEndpointAction} submitLabel="Add endpoint" successMessage="Endpoint added." label="Add an endpoint">
+      <Card title={t("add.title")}>
+        <ActionForm action={createEndpointAction} submitLabel={t("add.submit")} successMessage={t("add.done")} label={t("add.title")}>
           <Field
-            label="URL"
+            label={t("url")}
             name="url"
             type="url"
             required
             placeholder="https://example.com/webhooks"
-            hint={isSandbox ? "In the sandbox you can use your inbox URL below." : "https only; must resolve to a public address."}
+            hint={isSandbox ? t("add.urlHintSandbox") : t("add.urlHintLive")}
           />
-          <CheckboxGroup legend="Events (none checked: all)" name="events" options={webhookEventTypes} />
-          <Field label="Description" name="description" />
-          {twoFactor ? (
-            <Field
-              label="Authentication code"
-              name="code"
-              autoComplete="one-time-code"
-              required
-              maxLength={64}
-              hint="From your authenticator app, or a recovery code."
-            />
-          ) : null}
+          <CheckboxGroup legend={t("eventsLegend")} name="events" options={webhookEventTypes} />
+          <Field label={t("description")} name="description" />
+          {twoFactor ? <Field label={t("add.code")} name="code" autoComplete="one-time-code" required maxLength={64} hint={t("add.codeHint")} /> : null}
         </ActionForm>
       </Card>
 
       {isSandbox && capture ? (
-        <Card title="Sandbox inbox">
+        <Card title={t("inbox.title")}>
+          <p>{t("inbox.explain")}</p>
           <p>
-            Point an endpoint (or an order&apos;s webhook_url) here to see deliveries without a server of your own. Signatures are checked against your secrets.
-          </p>
-          <p>
-            <code data-testid="inbox-url">{capture}</code> <CopyButton text={capture} label="Copy inbox URL" />
+            <code data-testid="inbox-url">{capture}</code> <CopyButton text={capture} label={t("inbox.copy")} />
           </p>
           {inbox.rows.length === 0 ? (
-            <p>Nothing received yet.</p>
+            <p>{t("inbox.empty")}</p>
           ) : (
-            <ul style={{ listStyle: "none", padding: 0 }} aria-label="Inbox messages">
+            <ul style={{ listStyle: "none", padding: 0 }} aria-label={t("inbox.messages")}>
               {inbox.rows.map((m) => {
                 const body = (() => {
                   try {
@@ -153,10 +146,10 @@ export default async function WebhooksPage() {
                 })();
                 return (
                   <li key={m.id} data-inbox-id={m.id} style={{ borderBottom: "1px solid var(--border)", padding: "0.5rem 0" }}>
-                    <Badge status={m.signatureValid ? "ok" : "invalid"}>{m.signatureValid ? "signature valid" : "signature invalid"}</Badge>{" "}
+                    <Badge status={m.signatureValid ? "ok" : "invalid"}>{m.signatureValid ? t("inbox.signatureValid") : t("inbox.signatureInvalid")}</Badge>{" "}
                     <strong>{body.type ?? m.method}</strong> · {formatDate(m.receivedAt)}
                     <details>
-                      <summary>Headers, body and signature check</summary>
+                      <summary>{t("inbox.details")}</summary>
                       <pre>{JSON.stringify(m.headers, null, 2)}</pre>
                       <pre>{m.body}</pre>
                       <pre>{JSON.stringify(m.signatureDetails, null, 2)}</pre>
@@ -166,7 +159,7 @@ export default async function WebhooksPage() {
               })}
             </ul>
           )}
-          <p className={uiStyles.hint}>Newest 20 shown.</p>
+          <p className={uiStyles.hint}>{t("inbox.newest")}</p>
         </Card>
       ) : null}
     </>

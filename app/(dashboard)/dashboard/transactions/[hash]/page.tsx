@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { Badge, Card, DescriptionList } from "@/components/ui";
 import { explorerUrl, formatDate } from "@/components/dashboard/format";
@@ -9,7 +10,9 @@ import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { ApiError } from "@/lib/http/errors";
 import { getTransactionOrThrow } from "@/lib/transactions/transactions";
 
-export const metadata: Metadata = { title: "Transaction · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.transactions"))("detail.metaTitle") };
+}
 
 async function load(merchantId: number, hash: string) {
   try {
@@ -26,48 +29,49 @@ export default async function TransactionPage({ params }: { params: Promise<{ ha
   const tx = await load(merchant.merchantId, hash);
   if (!tx) notFound();
   const chainId = tx.blockchain ? findBlockchainBySlug(tx.blockchain)?.id : undefined;
+  const t = await getTranslations("dashboard.transactions.detail");
   const link = chainId ? explorerUrl(chainId, "tx", tx.transaction_hash) : null;
   return (
     <>
       <p>
-        <Link href="/dashboard/transactions">← Transactions</Link>
+        <Link href="/dashboard/transactions">{t("back")}</Link>
       </p>
       <h1>
-        Transaction <Badge status={tx.status} />
+        {t("heading")} <Badge status={tx.status} />
       </h1>
       <Card>
         <DescriptionList
           items={[
-            ["Hash", <code key="h">{tx.transaction_hash}</code>],
+            [t("hash"), <code key="h">{tx.transaction_hash}</code>],
             [
-              "Explorer",
+              t("explorer"),
               link ? (
                 <a href={link} target="_blank" rel="noopener noreferrer">
-                  View on explorer
+                  {t("viewOnExplorer")}
                 </a>
               ) : (
-                "No public explorer for this network"
+                t("noExplorer")
               ),
             ],
             [
-              "Order",
+              t("order"),
               tx.payment_order ? (
                 <Link key="o" href={`/dashboard/orders/${tx.payment_order.order_id}`} className="mono">
                   {tx.payment_order.order_id}
                 </Link>
               ) : null,
             ],
-            ["Blockchain", tx.blockchain],
-            ["Amount", `${tx.amount} ${tx.currency}`],
-            ["Counts toward order", tx.counted ? "yes" : "no"],
-            ["Block", tx.block_number],
-            ["Block time", formatDate(tx.block_timestamp)],
-            ["Confirmations", tx.confirmations],
-            ["From", <code key="f">{tx.from_address}</code>],
-            ["To", <code key="t">{tx.to_address}</code>],
-            ["Gas used", tx.gas_used],
-            ["Fee", tx.transaction_fee],
-            ["Seen", formatDate(tx.created_at)],
+            [t("blockchain"), tx.blockchain],
+            [t("amount"), `${tx.amount} ${tx.currency}`],
+            [t("counts"), tx.counted ? t("yes") : t("no")],
+            [t("block"), tx.block_number],
+            [t("blockTime"), formatDate(tx.block_timestamp)],
+            [t("confirmations"), tx.confirmations],
+            [t("from"), <code key="f">{tx.from_address}</code>],
+            [t("to"), <code key="t">{tx.to_address}</code>],
+            [t("gasUsed"), tx.gas_used],
+            [t("fee"), tx.transaction_fee],
+            [t("seen"), formatDate(tx.created_at)],
           ]}
         />
       </Card>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { Card } from "@/components/ui";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
@@ -9,7 +10,9 @@ import { parseRowId } from "@/lib/http/schemas";
 import { attemptsOf, findEndpoint, listEndpointDeliveries } from "@/lib/webhooks/queries";
 import { redeliverAction } from "../actions";
 
-export const metadata: Metadata = { title: "Delivery log · Dashboard" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.webhooks"))("log.metaTitle") };
+}
 
 export default async function EndpointDeliveriesPage({ params }: { params: Promise<{ id: string }> }) {
   const merchant = await requirePageMerchant();
@@ -23,14 +26,15 @@ export default async function EndpointDeliveriesPage({ params }: { params: Promi
     db,
     rows.map((r) => r.id),
   );
+  const t = await getTranslations("dashboard.webhooks");
   return (
     <>
       <p>
-        <Link href="/dashboard/webhooks">← Webhooks</Link>
+        <Link href="/dashboard/webhooks">{t("log.back")}</Link>
       </p>
-      <h1>Delivery log</h1>
+      <h1>{t("log.heading")}</h1>
       <p>
-        <code>{endpoint.url}</code> · {count} deliver{count === 1 ? "y" : "ies"} (newest 50 shown)
+        <code>{endpoint.url}</code> · {t("log.count", { count })}
       </p>
       <Card>
         <DeliveriesList deliveries={rows} attempts={attempts} redeliver={redeliverAction} />
