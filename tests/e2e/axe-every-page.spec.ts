@@ -46,6 +46,7 @@ interface Fixture {
   endpointId: string;
   linkId: string;
   invoiceId: string;
+  subscriptionId: string;
 }
 
 let fixture: Fixture;
@@ -98,7 +99,23 @@ test.beforeAll(async () => {
   expect(invoice.status, JSON.stringify(invoice.body)).toBe(201);
   const invoiceId = invoice.body.data.id as string;
   expect((await api("POST", `/api/invoices/${invoiceId}/send/`, {}, token)).status).toBe(200);
+  // An active plan shows the dashboard's "Create a subscription" form; its subscription, the subscribe page.
+  const plan = await api(
+    "POST",
+    "/api/subscription-plans/",
+    { name: "Axe beans", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30 },
+    token,
+  );
+  expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+  const subscription = await api(
+    "POST",
+    "/api/subscriptions/",
+    { plan: plan.body.data.id, customer_address: "0x000000000000000000000000000000000000dEaD" },
+    token,
+  );
+  expect(subscription.status, JSON.stringify(subscription.body)).toBe(201);
   fixture = {
+    subscriptionId: subscription.body.data.id,
     username,
     password,
     orderId: open.body.data.order_id,
@@ -132,6 +149,9 @@ const publicPages = () => [
   `/pay/${fixture.paidOrderId}/receipt`,
   `/link/${fixture.linkId}`,
   `/invoice/${fixture.invoiceId}`,
+  `/subscribe/${fixture.subscriptionId}`,
+  "/docs/invoices",
+  "/docs/subscriptions",
   "/unsubscribe",
 ];
 
@@ -143,6 +163,8 @@ const dashboardPages = () => [
   `/dashboard/transactions/${fixture.txHash}`,
   "/dashboard/links",
   "/dashboard/invoices",
+  "/dashboard/subscriptions",
+  `/dashboard/subscriptions/${fixture.subscriptionId}`,
   "/dashboard/payouts",
   "/dashboard/wallets",
   "/dashboard/currencies",

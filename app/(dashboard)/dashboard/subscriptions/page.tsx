@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { Badge, Button, Card, Row, uiStyles } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
+import { CreateSubscriptionForm } from "@/components/dashboard/create-subscription-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { FilterForm, FilterSelect } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
@@ -123,19 +124,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
         {planViews.some((p) => p.status === "active") && (
           <CreateDialog openLabel={t("createSubscription.title")} title={t("createSubscription.title")}>
             <p>{t("createSubscription.intro")}</p>
-            <ActionForm
-              action={createSubscriptionAction}
-              submitLabel={t("createSubscription.submit")}
-              label={t("createSubscription.title")}
-              renderResult={(data) => {
-                const d = data as { id: string; subscribe_path: string };
-                return (
-                  <p role="status">
-                    {t.rich("createSubscription.created", { id: d.id, path: d.subscribe_path, link: (chunks) => <a href={d.subscribe_path}>{chunks}</a> })}
-                  </p>
-                );
-              }}
-            >
+            <CreateSubscriptionForm action={createSubscriptionAction} submitLabel={t("createSubscription.submit")} label={t("createSubscription.title")}>
               <SelectField
                 label={t("createSubscription.plan")}
                 name="plan"
@@ -143,7 +132,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
               />
               <Field label={t("createSubscription.wallet")} name="customer_address" required placeholder="0x…" hint={t("createSubscription.walletHint")} />
               <Field label={t("createSubscription.email")} name="customer_email" type="email" />
-            </ActionForm>
+            </CreateSubscriptionForm>
           </CreateDialog>
         )}
       </Row>
