@@ -4,9 +4,6 @@
  * payloads, the customer's view and the dashboard's pages (rendered to HTML): what arrived beside
  * what counted, why the rest did not count, and the reversal wherever the payment shows.
  */
-import { NextIntlClientProvider } from "next-intl";
-import { createElement, type ComponentProps, type ReactNode } from "react";
-import { renderToStaticMarkup as renderBare } from "react-dom/server";
 import { describe, expect, test, vi } from "vitest";
 import { GET as listEvents } from "@/app/api/events/route";
 import { GET as getOrder } from "@/app/api/payment-orders/[orderId]/route";
@@ -21,17 +18,9 @@ import { createMerchant, createOrder, createWallet, type TestMerchant } from "..
 import { call } from "../helpers/request";
 import { wordsFor } from "../helpers/translate";
 import { signInAs } from "./session";
-import englishMessages from "@/messages/en.json";
+import { renderPage } from "../helpers/next-intl-server-en";
 
-/** A page rendered as the dashboard renders it: its client parts under the English messages. */
-const renderToStaticMarkup = (page: ReactNode) =>
-  renderBare(
-    createElement(
-      NextIntlClientProvider,
-      { locale: "en", messages: englishMessages, timeZone: "UTC" } as unknown as ComponentProps<typeof NextIntlClientProvider>,
-      page,
-    ),
-  );
+const renderToStaticMarkup = renderPage;
 
 // The pages' client components (the create-order form) ask for the app router, which a static render has not mounted.
 vi.mock("next/navigation", async (importOriginal) => ({
@@ -49,19 +38,7 @@ vi.mock("next/navigation", async (importOriginal) => ({
 }));
 
 // The pages read their words with next-intl's server functions, which need a Next request: here, the English messages.
-vi.mock("next-intl/server", async () => {
-  const { createFormatter, createTranslator } = await import("next-intl");
-  const { default: messages } = await import("@/messages/en.json");
-  return {
-    getTranslations: async (namespace?: string | { namespace?: string }) =>
-      createTranslator({ locale: "en", messages, namespace: (typeof namespace === "string" ? namespace : namespace?.namespace) as never }),
-    getLocale: async () => "en",
-    getMessages: async () => messages,
-    getTimeZone: async () => "UTC",
-    getNow: async () => new Date(),
-    getFormatter: async () => createFormatter({ locale: "en", timeZone: "UTC" }),
-  };
-});
+vi.mock("next-intl/server", () => import("../helpers/next-intl-server-en"));
 
 const { default: OrdersPage } = await import("@/app/(dashboard)/dashboard/orders/page");
 const { default: OrderDetailPage } = await import("@/app/(dashboard)/dashboard/orders/[orderId]/page");

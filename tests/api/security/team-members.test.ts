@@ -4,7 +4,6 @@
  * outbox page), for every role.
  */
 import { and, eq } from "drizzle-orm";
-import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as getAccount } from "@/app/api/account/route";
 import { POST as rotateAccountSecret } from "@/app/api/account/rotate-webhook-secret/route";
@@ -31,6 +30,10 @@ import { addMember, invitationTokenFromOutbox, type TestMember } from "../../hel
 import { call } from "../../helpers/request";
 import { signInAs } from "../../dashboard/session";
 import { codeFor, enrolTotp } from "../auth/totp-support";
+import { renderPage } from "../../helpers/next-intl-server-en";
+
+// The outbox page reads its words with next-intl's server functions: outside Next, the English messages.
+vi.mock("next-intl/server", () => import("../../helpers/next-intl-server-en"));
 
 const { default: OutboxPage } = await import("@/app/(dashboard)/dashboard/outbox/page");
 const { revealAccountSecretAction, rotateAccountSecretAction } = await import("@/app/(dashboard)/dashboard/settings/actions");
@@ -60,7 +63,7 @@ async function teamOfEveryRole(): Promise<{ owner: TestMerchant; members: Record
 /** The outbox page as `who` sees it, rendered to HTML. */
 async function outboxPageAs(who: { id: number; username: string }, as?: { accountId: number; role: Role }): Promise<string> {
   signInAs(who, as);
-  return renderToStaticMarkup(await OutboxPage());
+  return renderPage(await OutboxPage());
 }
 
 afterEach(() => {
