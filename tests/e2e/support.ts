@@ -21,7 +21,10 @@ export function baseUrl(): string {
  * page itself ("legacy mode"), without the extra page: 0.5–0.8 s against 0.9–1.7 s per scan here. A page that has
  * an iframe keeps the default.
  */
-export function axeScan(page: Page, tags: string[]) {
+export async function axeScan(page: Page, tags: string[]) {
+  // Next streams a page's generateMetadata title; right after a server action re-renders the page, React can hold the
+  // document without a <title> for a moment while it swaps the old one for the new. Scan the page once it has one.
+  await expect.poll(() => page.title(), { message: "the page has a title before axe scans it" }).not.toBe("");
   return new AxeBuilder({ page })
     .withTags(tags)
     .setLegacyMode(page.frames().length === 1)
