@@ -1,12 +1,12 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Alert, Row } from "@/components/ui";
 import { ActionForm, Field, SelectField } from "@/components/ui/action-form";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import type { ChainChoice } from "@/lib/dashboard/payment-choices";
+import { ChainTokenFields } from "./chain-token-fields";
 import { CreatedCard } from "./created-card";
 
 interface CreatedOrder {
@@ -17,8 +17,6 @@ interface CreatedOrder {
   payment_url: string;
   qr_svg: string;
 }
-
-const preferredToken = (tokens: string[]) => (tokens.includes("USDC") ? "USDC" : (tokens[0] ?? ""));
 
 /**
  * The dashboard's "Create order" form: it starts on a chain where the merchant has a wallet, offers
@@ -37,10 +35,6 @@ export function CreateOrderForm({
   fiatCurrencies: string[];
 }) {
   const t = useTranslations("dashboard.shared");
-  const [chain, setChain] = useState(defaultChain ?? chains[0]?.slug ?? "");
-  const tokens = chains.find((c) => c.slug === chain)?.tokens ?? [];
-  const [currency, setCurrency] = useState(preferredToken(tokens));
-  const selected = chains.find((c) => c.slug === chain);
   const router = useRouter();
   const pathname = usePathname();
 
@@ -73,26 +67,7 @@ export function CreateOrderForm({
         }}
       >
         <Row>
-          <SelectField
-            label={t("chainFields.blockchain")}
-            name="blockchain"
-            value={chain}
-            onChange={(event) => {
-              const next = event.currentTarget.value;
-              setChain(next);
-              const nextTokens = chains.find((c) => c.slug === next)?.tokens ?? [];
-              if (!nextTokens.includes(currency)) setCurrency(preferredToken(nextTokens));
-            }}
-            options={chains.map((c) => ({ value: c.slug, label: c.hasWallet ? c.name : t("chainFields.noWallet", { chain: c.name }) }))}
-            hint={selected && !selected.hasWallet ? t("chainFields.noWalletHint") : undefined}
-          />
-          <SelectField
-            label={t("createOrder.paidIn")}
-            name="currency"
-            value={currency}
-            onChange={(event) => setCurrency(event.currentTarget.value)}
-            options={tokens.map((s) => ({ value: s, label: s }))}
-          />
+          <ChainTokenFields chains={chains} defaultChain={defaultChain} tokenLabel={t("createOrder.paidIn")} />
           <Field label={t("createOrder.price")} name="price" required inputMode="decimal" placeholder="10.50" />
           <SelectField
             label={t("createOrder.pricedIn")}

@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import type { StoreLook } from "@/lib/branding/branding";
 import styles from "./store-brand.module.css";
+import { SupportContactLinks } from "./support-contact-links";
 
 /**
  * A customer page (payment, receipt, link) in the store's own look: its logo on a bar in its accent
@@ -31,18 +32,7 @@ export async function StoreBrand({ look, children }: { look: StoreLook | null; c
       {children}
       {support && t && (
         <footer className={styles.support} data-testid="store-support">
-          {t("support", { shop: support.name })}{" "}
-          {support.supportEmail && (
-            <a className={styles.contact} href={`mailto:${support.supportEmail}`}>
-              {support.supportEmail}
-            </a>
-          )}
-          {support.supportEmail && support.supportUrl && " · "}
-          {support.supportUrl && (
-            <a className={styles.contact} href={support.supportUrl} rel="noopener noreferrer">
-              {support.supportUrl.replace(/^https?:\/\//, "")}
-            </a>
-          )}
+          {t("support", { shop: support.name })} <SupportContactLinks email={support.supportEmail} url={support.supportUrl} linkClassName={styles.contact} />
         </footer>
       )}
     </div>

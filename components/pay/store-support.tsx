@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import styles from "./pay.module.css";
+import { SupportContactLinks } from "./support-contact-links";
 
 /** The store's support contact (its branding), or nothing when it set none. */
 export interface StoreSupportContact {
@@ -16,18 +17,7 @@ export function StoreSupport({ shop, support, className }: { shop: string; suppo
   const name = shop || t("theShop");
   return (
     <p className={className ?? styles.hint} data-testid="store-support">
-      {t("support", { shop: name })}{" "}
-      {support.email && (
-        <a href={`mailto:${support.email}`} aria-label={t("supportEmailLabel", { shop: name })} className={styles.supportLink}>
-          {support.email}
-        </a>
-      )}
-      {support.email && support.url && " · "}
-      {support.url && (
-        <a href={support.url} target="_blank" rel="noopener noreferrer" aria-label={t("supportUrlLabel", { shop: name })} className={styles.supportLink}>
-          {support.url.replace(/^https?:\/\//, "")}
-        </a>
-      )}
+      {t("support", { shop: name })} <SupportContactLinks email={support.email} url={support.url} linkClassName={styles.supportLink} />
     </p>
   );
 }
