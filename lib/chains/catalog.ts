@@ -129,7 +129,13 @@ const networks: NetworkDef[] = [
     liveChainId: 1,
     liveNative: ether,
     liveUsdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-    liveTokens: [{ symbol: "EURC", address: getAddress("0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c"), decimals: 6, eip3009: liveEurcEip3009 }],
+    liveTokens: [
+      { symbol: "EURC", address: getAddress("0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c"), decimals: 6, eip3009: liveEurcEip3009 },
+      // Tether's TetherToken: no return values, approve from zero (docs/design/tokens.md); no EIP-3009.
+      { symbol: "USDT", address: getAddress("0xdAC17F958D2ee523a2206206994597C13D831ec7"), decimals: 6, eip3009: null, approveFromZero: true },
+      // Maker's (Sky's) Dai: a plain ERC-20 with its own permit, no EIP-3009.
+      { symbol: "DAI", address: getAddress("0x6B175474E89094C44Da98b954EedeAC495271d0F"), decimals: 18, eip3009: null },
+    ],
     liveExplorer: "https://etherscan.io",
     liveConfirmations: 12,
     testnetName: "Ethereum Sepolia",

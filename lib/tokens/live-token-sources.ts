@@ -40,6 +40,10 @@ const circleEurc = "https://developers.circle.com/stablecoins/eurc-contract-addr
 const circleEurcDecimals = 'https://developers.circle.com/stablecoins/quickstarts/transfer-eurc-evm: "const EURC_DECIMALS = 6;"';
 const eurcBehaviour =
   'Circle\'s FiatTokenV2_2 (upgradeable proxy), as USDC: transfer and approve return true; no transfer fee; EIP-3009 and EIP-2612 in the domain (name(), "2"); Circle keeps a blocklist (a blocklisted sender or recipient cannot transfer) and can pause. A euro token: priced in fiat only with a EURC/USD feed configured (PRICE_FEEDS); none is built in.';
+/** Tether's own documentation (its Wallet Development Kit), published from github.com/tetherto/wdk-docs. */
+const tetherWdkAssets = "https://docs.wallet.tether.io/tools/react-native-core/api-reference";
+/** Maker's (now Sky's) own developer guide to the Dai token, from github.com/makerdao/developerguides. */
+const makerDaiGuide = "https://github.com/makerdao/developerguides/blob/master/dai/dai-token/dai-token.md";
 const usdcBehaviour =
   "FiatTokenV2 (upgradeable proxy): transfer and approve return true; no transfer fee; Circle keeps a blocklist (a blocklisted sender or recipient cannot transfer) and can pause.";
 
@@ -135,17 +139,47 @@ export const liveTokenSources: LiveTokenSource[] = [
     quote: `EURC Mainnet Address table: "| Base | [\`0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42\`](https://basescan.org/token/0x60a3e35cc302bfa44cb288bc5a4f316fdb1adb42) |"; decimals, ${circleEurcDecimals}`,
     behaviour: eurcBehaviour,
   },
+  {
+    blockchain: "ethereum",
+    symbol: "USDT",
+    address: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+    decimals: 6,
+    eip3009: false,
+    feed: "USDT/USD",
+    feedAddress: "0x3E7d1eAB13ad0104d2750B8863b489D65364e32D",
+    feedSource: catalogFeeds,
+    source: tetherWdkAssets,
+    quote:
+      "new BaseAsset({ id: 'usdt-eth', network: 'ethereum', symbol: 'USDT', name: 'Tether USD', decimals: 6, isNative: false, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' }) (tetherto/wdk-docs e2f6b3b, content/docs/tools/react-native-core/api-reference.mdx); the same repository's deployments reference lists \"USD₮ (USDT) — Native Deployments … All USDT are 6 decimals. | Ethereum | 0xdAC17F958D2ee523a2206206994597C13D831ec7 | Non-standard ERC20: no bool return on transfer() … Does NOT support EIP-3009.\"",
+    behaviour:
+      "Tether's TetherToken: transfer and transferFrom return nothing; approve reverts when changing one non-zero allowance to another (approve 0 first); the owner may set a transfer fee (0 today); Tether keeps a blacklist (a blacklisted sender cannot move tokens and its funds can be destroyed) and can pause; the contract can be deprecated to a successor it forwards to. No EIP-3009 or EIP-2612.",
+  },
+  {
+    blockchain: "ethereum",
+    symbol: "DAI",
+    address: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+    decimals: 18,
+    eip3009: false,
+    feed: null,
+    feedAddress: null,
+    feedSource: null,
+    source: makerDaiGuide,
+    quote:
+      'Token Info › Addresses: "Dai is available on the: - Ethereum mainnet at [0x6B175474E89094C44Da98b954EedeAC495271d0F]"; Details: "Token precision field decimals is set to 18 like most other ERC20 tokens." (makerdao/developerguides 9ded1b6)',
+    behaviour:
+      "Maker's Dai (dss dai.sol, not upgradeable): transfer and transferFrom return true; no transfer fee; no blocklist and no pause; its own permit (allowance by signature, not EIP-2612's and no EIP-3009). Priced in fiat only with a DAI/USD feed configured (PRICE_FEEDS); none is built in.",
+  },
 ];
 
 /** Tokens looked for and not live yet (or not on every chain), with what is missing. */
 export const candidates: Array<{ symbol: string; blockchains: string; found: string; missing: string }> = [
   {
     symbol: "USDT",
-    blockchains: "ethereum",
+    blockchains: "base, polygon, arbitrum, optimism",
     found:
-      "Tether's Supported Protocols page (https://tether.to/en/supported-protocols) lists its native ERC-20 issuance: \"ERC20 Token via Ethereum Blockchain, Avalanche Blockchain and Cosmos Blockchain (via Kava), Celo Blockchain\" (an older copy of the page also named Polygon). Of this gateway's chains: Ethereum only; USDT elsewhere (Arbitrum, Optimism, Base, Polygon today) is bridged or USDT0, not Tether's own issuance.",
+      "Tether's own deployments reference (tetherto/wdk-docs, skills/wdk/references/deployments.md) lists USD₮'s native deployments (of this gateway's chains: Ethereum only, live) apart from USD₮0, the LayerZero omnichain token on Arbitrum One (0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9), OP Mainnet (0x01bFF41798a0BcF287b996046Ca68b395DbC1071) and Polygon PoS (0xc2132D05D31c914a87C6611C10748AEb04B58e8F); nothing on Base.",
     missing:
-      "The contract address and decimals in Tether's own words: the page's ERC-20 section could not be read here, and explorers, token lists and wallets are not the issuer. Until it is, the sandbox's USDT (contracts/TetherTokenDevnet.sol) carries its behaviour, and an operator may not add it by configuration either.",
+      "USD₮0 is not Tether's native issuance (the issue asks for USDT where Tether issues it natively), and its transfer behaviour (an OFT, not TetherToken) is not the sandbox copy's: it is left out until it is asked for and tested as its own token.",
   },
   {
     symbol: "EURC",
@@ -157,10 +191,10 @@ export const candidates: Array<{ symbol: string; blockchains: string; found: str
   },
   {
     symbol: "DAI / USDS",
-    blockchains: "all",
+    blockchains: "DAI: base, polygon, arbitrum, optimism; USDS: all",
     found:
-      "Addresses for DAI and USDS (Ethereum, and USDS on Base and Arbitrum) appear in token lists, explorers and third-party integrations; none of these is Sky's own documentation.",
+      "Maker's developer guide gives Dai's Ethereum address and decimals (live) and points elsewhere for other deployments (changelog.makerdao.com); Dai on the other chains is bridged. Addresses for USDS appear in token lists, explorers and third-party integrations.",
     missing:
-      "An excerpt of Sky's own documentation (developers.sky.money, the chainlog) with the address and decimals on each chain could not be read here, nor Chainlink's DAI/USD and USDS/USD feed pages. Neither goes live until both are. Neither has EIP-3009 (DAI's permit is its own, not EIP-2612's; USDS has a permit): no gasless payments either way.",
+      "Sky's own text (developers.sky.money, the chainlog) with USDS's address and decimals on each chain could not be read here, nor Chainlink's DAI/USD and USDS/USD feed pages: DAI is live on Ethereum without a built-in feed (fiat pricing needs one configured with PRICE_FEEDS), USDS not at all.",
   },
 ];

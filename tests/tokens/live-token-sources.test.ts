@@ -64,7 +64,9 @@ describe("live tokens", () => {
       if (entry.feedAddress !== null) expect(entry.feedAddress).toBe(getAddress(entry.feedAddress));
       expect(entry.feed === null).toBe(entry.feedAddress === null);
       expect(entry.feed === null).toBe(entry.feedSource === null);
-      expect(entry.source).toMatch(/^https:\/\/(developers\.circle\.com|tether\.to|docs\.sky\.money|developers\.sky\.money)\//);
+      expect(entry.source).toMatch(
+        /^https:\/\/(developers\.circle\.com|tether\.to|docs\.wallet\.tether\.io|docs\.sky\.money|developers\.sky\.money|github\.com\/makerdao)\//,
+      );
       expect(entry.behaviour.length).toBeGreaterThan(20);
       if (entry.symbol !== "USDC") {
         expect(entry.quote, `${entry.blockchain} ${entry.symbol}`).not.toBeNull();
@@ -81,6 +83,10 @@ describe("live tokens", () => {
     const gasless = new Set(listBlockchains().flatMap((chain) => chain.tokens.filter((t) => t.eip3009).map((t) => t.symbol)));
     expect([...gasless].sort()).toEqual(["EURC", "USDC"]);
     for (const entry of liveTokenSources) expect(entry.eip3009).toBe(entry.symbol === "USDC" || entry.symbol === "EURC");
+    // Tether's approve quirk goes live with the token: payouts reset an allowance to 0 first.
+    const liveUsdt = listBlockchains().flatMap((chain) => chain.tokens.filter((t) => t.symbol === "USDT"));
+    expect(liveUsdt.length).toBeGreaterThan(0);
+    for (const token of liveUsdt) expect(token.approveFromZero).toBe(true);
     const { listBlockchains: sandbox } = await catalog("sandbox");
     for (const chain of sandbox()) {
       const usdt = chain.tokens.find((t) => t.symbol === "USDT");

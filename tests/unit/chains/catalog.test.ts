@@ -40,10 +40,10 @@ describe("network catalog in live mode", () => {
     });
     for (const chain of chains) {
       expect(chain.tokens[0]).toEqual({ symbol: chain.nativeCurrency.symbol, address: null, decimals: 18, eip3009: null });
-      // The native coin and USDC; Circle's EURC too where Circle issues it (tests/tokens/live-token-sources.test.ts holds each to its source).
-      expect(chain.tokens.map((t) => t.symbol)).toEqual(
-        ["ethereum", "base"].includes(chain.slug) ? [chain.nativeCurrency.symbol, "USDC", "EURC"] : [chain.nativeCurrency.symbol, "USDC"],
-      );
+      // The native coin and USDC; Circle's EURC where Circle issues it, Tether's USDT and Maker's DAI where they are issued
+      // natively (tests/tokens/live-token-sources.test.ts holds each to its source).
+      const issuedThere: Record<string, string[]> = { ethereum: ["EURC", "USDT", "DAI"], base: ["EURC"] };
+      expect(chain.tokens.map((t) => t.symbol)).toEqual([chain.nativeCurrency.symbol, "USDC", ...(issuedThere[chain.slug] ?? [])]);
       expect(chain.isDevnet).toBe(false);
       expect(chain.defaultConfirmations).toBeGreaterThanOrEqual(10);
       // Live networks have no factory until one is deployed and configured.
