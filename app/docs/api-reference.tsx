@@ -2,6 +2,8 @@
 
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
+import { useEffect, useRef } from "react";
+import { repairScalarMarkup } from "./scalar-markup";
 
 /**
  * Scalar's default theme with its text colours darkened (light) or lightened (dark) to at least
@@ -36,24 +38,51 @@ body.dark-mode, body.dark-mode .scalar-app {
   --scalar-sidebar-color-2: #c2c2c2;
   --scalar-sidebar-search-color: #ababab;
 }
+/*
+ * button-name (axe, on a phone): where the client libraries' row is under 380px wide, Scalar hides every label in
+ * it with display: none (Shell, Node.js, "More" and the "Select from all clients" screen-reader text), which leaves
+ * the tabs and the "More" button without a name. Out of sight there still, but read: visually hidden, as .sr-only.
+ */
+@container client-libraries-content (width < 380px) {
+  .scalar-app .client-libraries span.client-libraries-text,
+  .scalar-app .client-libraries span.sr-only {
+    display: block;
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border-width: 0;
+  }
+}
 `;
 
-/** Scalar's renderer, bundled with the app (no CDN, no web fonts, no telemetry), reading the live document. */
+/**
+ * Scalar's renderer, bundled with the app (no CDN, no web fonts, no telemetry), reading the live document; its
+ * markup repaired where axe finds it serious and its configuration cannot help (./scalar-markup.ts).
+ */
 export function ApiReference() {
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => (root.current ? repairScalarMarkup(root.current) : undefined), []);
   return (
-    <ApiReferenceReact
-      configuration={{
-        url: "/api/openapi.json",
-        telemetry: false,
-        withDefaultFonts: false,
-        showDeveloperTools: "never",
-        // Scalar's "Ask AI" (on by default on a local address) would send the document to Scalar's service.
-        agent: { disabled: true },
-        hideClientButton: false,
-        documentDownloadType: "json",
-        defaultHttpClient: { targetKey: "node", clientKey: "fetch" },
-        customCss: contrastCss,
-      }}
-    />
+    <div ref={root} style={{ display: "contents" }}>
+      <ApiReferenceReact
+        configuration={{
+          url: "/api/openapi.json",
+          telemetry: false,
+          withDefaultFonts: false,
+          showDeveloperTools: "never",
+          // Scalar's "Ask AI" (on by default on a local address) would send the document to Scalar's service.
+          agent: { disabled: true },
+          hideClientButton: false,
+          documentDownloadType: "json",
+          defaultHttpClient: { targetKey: "node", clientKey: "fetch" },
+          customCss: contrastCss,
+        }}
+      />
+    </div>
   );
 }

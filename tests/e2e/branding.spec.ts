@@ -1,5 +1,6 @@
 /**
- * Issue 55 item 4 in the browser: a store's own look on its payment page, in light and in dark mode,
+ * Issue 55 item 4 in the browser: a store's own look on its payment page and on the receipt of an order
+ * paid on the devnet, in light and in dark mode,
  * on a desktop and on a phone. Stable assertions (computed colours, the logo decoded, the name and
  * support line, white text on the accent at 4.5:1 or more, axe at 0 violations); the screenshots are
  * kept as the test's attachments (artifacts), not compared pixel by pixel: fonts and anti-aliasing
@@ -7,7 +8,7 @@
  */
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
-import { api, baseUrl, createMerchant, createOrder, expectNoAxeViolations, type Merchant } from "./support";
+import { api, baseUrl, createMerchant, createOrder, expectNoAxeViolations, getPublicOrder, type Merchant } from "./support";
 
 const accent = "#0f766e";
 const accentRgb = "rgb(15, 118, 110)";
@@ -46,6 +47,24 @@ function contrast(a: string, b: string): number {
 }
 
 const css = (locator: Locator, property: string) => locator.evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+
+/**
+ * An order of the store paid on the sandbox devnet (a real transfer to its address) and confirmed (3 blocks
+ * mined for its threshold): the receipt page's. Paid once per worker, by the first receipt test it runs.
+ */
+let confirmedOrder: Promise<{ orderId: string; amount: string }> | undefined;
+function confirmedOrderOfTheStore() {
+  confirmedOrder ??= (async () => {
+    const order = await createOrder(merchant, { amount: "4.2" });
+    const paid = await api("POST", `/api/sandbox/payment-orders/${order.order_id}/pay/`, { amount: order.amount }, merchant.token);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    await expect.poll(async () => (await getPublicOrder(order.order_id)).amount_received, { timeout: 30_000 }).toBe(order.amount);
+    expect((await api("POST", "/api/sandbox/mine/", { blocks: 3, blockchain: "base" }, merchant.token)).status).toBe(200);
+    await expect.poll(async () => (await getPublicOrder(order.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
+    return { orderId: order.order_id, amount: order.amount };
+  })();
+  return confirmedOrder;
+}
 
 async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`);
@@ -97,6 +116,49 @@ for (const device of [
         await expectNoAxeViolations(page);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(device.use.viewport.width);
         await keepScreenshot(page, testInfo, `branded-pay-${device.name}-${scheme}`);
+      });
+
+      test("the receipt of a confirmed order shows the store's logo, name, accent colour and support contact, readable and axe-clean", async ({
+        page,
+      }, testInfo) => {
+        test.setTimeout(150_000);
+        const { orderId: paidOrderId, amount } = await confirmedOrderOfTheStore();
+        const response = await page.goto(`${baseUrl()}/pay/${paidOrderId}/receipt`);
+        expect(response?.status()).toBe(200);
+        await expect(page.getByRole("heading", { level: 1 })).toContainText("Receipt");
+        await expect(page.getByTestId("receipt-amount")).toHaveText(`${amount} USDC`);
+        expect(await css(page.locator("body"), "background-color")).toBe(scheme === "dark" ? "rgb(11, 17, 32)" : "rgb(249, 250, 251)");
+
+        const bar = page.getByTestId("store-brand");
+        await expect(bar).toBeVisible();
+        expect(await css(bar, "border-top-color")).toBe(accentRgb);
+        const logo = bar.getByRole("img", { name: "Aurora Tea" });
+        await expect(logo).toBeVisible();
+        await expect.poll(() => logo.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(360);
+
+        // Paid to the display name, not the name the account registered with.
+        await expect(page.getByText("Paid to Aurora Tea")).toBeVisible();
+        await expect(page.getByText("Plain Registered Name Ltd")).toHaveCount(0);
+
+        // Its primary button in the accent colour with white text (AA); "Back to the payment page" keeps the page's colours.
+        const print = page.getByRole("button", { name: "Print or save as PDF" });
+        await expect(print).toBeVisible();
+        expect(await css(print, "background-color")).toBe(accentRgb);
+        expect(await css(print, "color")).toBe("rgb(255, 255, 255)");
+        expect(contrast(await css(print, "background-color"), await css(print, "color"))).toBeGreaterThanOrEqual(4.5);
+        const back = page.getByRole("link", { name: "Back to the payment page" });
+        await expect(back).toBeVisible();
+        expect(await css(back, "background-color")).not.toBe(accentRgb);
+
+        const support = page.getByTestId("store-support");
+        await expect(support).toHaveText("Questions? Contact Aurora Tea: help@aurora.example · aurora.example/help");
+        await expect(support.getByRole("link", { name: "help@aurora.example" })).toHaveAttribute("href", "mailto:help@aurora.example");
+        await expect(support.getByRole("link", { name: "aurora.example/help" })).toHaveAttribute("href", "https://aurora.example/help");
+        expect(contrast(await css(support, "color"), await css(page.locator("body"), "background-color"))).toBeGreaterThanOrEqual(4.5);
+
+        await expectNoAxeViolations(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(device.use.viewport.width);
+        await keepScreenshot(page, testInfo, `branded-receipt-${device.name}-${scheme}`);
       });
     });
   }
