@@ -2,7 +2,15 @@ import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, walletConnectConfigured } from "@/lib/http/content-security-policy";
 import { errorResponse } from "@/lib/http/envelope";
 import { requestPathHeader } from "@/lib/http/safe-redirect";
-import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboardPage, localeCookieName, negotiateCustomerLocale } from "@/lib/i18n/locales";
+import {
+  customerLocaleHeader,
+  dashboardLocaleHeader,
+  isAuthPage,
+  isCustomerPage,
+  isDashboardPage,
+  localeCookieName,
+  negotiateCustomerLocale,
+} from "@/lib/i18n/locales";
 
 /**
  * Paths Next.js cannot percent-decode (e.g. `/api/payment-orders/%ff/`) make its router throw
@@ -10,7 +18,8 @@ import { customerLocaleHeader, dashboardLocaleHeader, isCustomerPage, isDashboar
  * path names no resource: the API answers 404 NOT_FOUND in its error envelope, pages a plain 400.
  * The customer pages (/pay/…, /link/…, /invoice/…, /subscribe/…) get their language here (the switcher's cookie, then
  * Accept-Language) in a request header that i18n/request.ts reads; the dashboard's pages get the
- * same negotiated language in their own header (a signed-in login's choice wins there). The payment pages (/pay/…) get
+ * same negotiated language in their own header (a signed-in login's choice wins there), and so do the sign-in, sign-up,
+ * password, verification and invitation pages (no login is known there: the browser's language). The payment pages (/pay/…) get
  * their Content-Security-Policy here, at run time: WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
  * The dashboard pages get their own path in a request header (a signed-out visit signs in and comes back).
@@ -36,6 +45,11 @@ export function proxy(request: NextRequest): Response {
     headers.set(dashboardLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
     // The dashboard's layout sends a signed-out visit to the sign-in page with this path, to come back to it.
     headers.set(requestPathHeader, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    return NextResponse.next({ request: { headers } });
+  }
+  if (isAuthPage(request.nextUrl.pathname)) {
+    const headers = new Headers(request.headers);
+    headers.set(dashboardLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
     return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
@@ -71,7 +85,7 @@ export const config = {
   // (still encoded) path, so every other request skips the proxy, and with it Next's copy of the
   // request body for the proxy: a measurable share of each API request (bench/orders.ts).
   // Server actions carry a `next-action` header; only those POSTs go through the origin check.
-  // The customer pages and the dashboard run it for their language; the dashboard pages also for their own path.
+  // The customer pages, the dashboard and the sign-in pages run it for their language; the dashboard pages also for their own path.
   matcher: [
     "/(.*%.*)",
     "/pay/:path*",
@@ -80,6 +94,12 @@ export const config = {
     "/dashboard",
     "/dashboard/:path*",
     "/subscribe/:path*",
+    "/sign-in",
+    "/sign-up",
+    "/forgot-password",
+    "/reset-password",
+    "/verify-email",
+    "/invite",
     { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
   ],
 };

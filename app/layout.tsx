@@ -9,7 +9,7 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // The customer pages' language (i18n/request.ts); English everywhere else.
+  // The customer pages', the dashboard's and the sign-in pages' language (i18n/request.ts); English everywhere else.
   const locale = await getLocale();
   return (
     <html lang={locale}>

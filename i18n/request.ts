@@ -7,7 +7,8 @@ import { customerLocaleHeader, dashboardLocaleHeader, defaultCustomerLocale, isC
  * next-intl without i18n routing: the URL carries no locale (/pay/{id} stays as the API returns it).
  * proxy.ts negotiates it (cookie, then Accept-Language) for the customer pages and for the dashboard,
  * and passes it in a request header; on the dashboard the signed-in login's own choice (Settings, the
- * sidebar's switcher) wins over it. Every other page (sign-in pages, docs, landing) is English. Only the active locale's messages are loaded.
+ * sidebar's switcher) wins over it; the sign-in pages get the dashboard's header too (no login yet: the browser's language).
+ * Every other page (docs, landing) is English. Only the active locale's messages are loaded.
  */
 export default getRequestConfig(async () => {
   const requestHeaders = await headers();

@@ -6,7 +6,8 @@ import "@/components/ui/theme.css";
 import styles from "@/components/dashboard/dashboard.module.css";
 
 export default async function AuthLayout({ children }: { children: ReactNode }) {
-  // English for now (proxy.ts negotiates no language here); the form primitives' words come from messages/en.json › dashboard.ui.
+  // In the browser's language (proxy.ts negotiates it: no login is known here); the client parts get the form
+  // primitives' words (dashboard.ui) and the sign-in form's (dashboard.auth.form).
   const dashboard = (await getMessages()).dashboard as Record<string, unknown>;
   // data-color-scheme="auto": dark when the system asks for it, like the dashboard and the customer pages.
   return (
@@ -14,7 +15,9 @@ export default async function AuthLayout({ children }: { children: ReactNode }) 
       <p className={styles.brand}>
         <Link href="/">Payment Gateway</Link>
       </p>
-      <NextIntlClientProvider messages={{ dashboard: { ui: dashboard.ui } } as never}>{children}</NextIntlClientProvider>
+      <NextIntlClientProvider messages={{ dashboard: { ui: dashboard.ui, auth: { form: (dashboard.auth as Record<string, unknown>).form } } } as never}>
+        {children}
+      </NextIntlClientProvider>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { createWalletClient, custom, parseAbi, type Address, type EIP1193Provider, type Hex } from "viem";
 import { Alert, Button } from "@/components/ui";
@@ -15,19 +16,20 @@ const factoryAbi = parseAbi([
  * on a version 2 factory) may be called by anyone and can only pay the destination bound at order creation, so no trust is needed.
  */
 export function FlushButton(props: { chainId: number; factory: Address; factoryVersion: number; destination: Address; salt: Hex; tokens: Address[] }) {
+  const t = useTranslations("dashboard.shared.flush");
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
   const ethereum = typeof window !== "undefined" ? (window as unknown as { ethereum?: EIP1193Provider }).ethereum : undefined;
 
   async function flush() {
     if (!ethereum) {
-      setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask) to flush this deposit yourself." });
+      setState({ kind: "error", text: t("noWallet") });
       return;
     }
     setState({ kind: "busy" });
     try {
       const wallet = createWalletClient({ transport: custom(ethereum) });
       const [account] = await wallet.requestAddresses();
-      if (!account) throw new Error("The wallet shared no account.");
+      if (!account) throw new Error(t("noAccount"));
       if ((await wallet.getChainId()) !== props.chainId) await wallet.switchChain({ id: props.chainId });
       const hash = await wallet.writeContract({
         account,
@@ -37,16 +39,16 @@ export function FlushButton(props: { chainId: number; factory: Address; factoryV
         functionName: props.factoryVersion >= 2 ? "flush" : "deployAndFlush",
         args: [props.destination, props.salt, props.tokens],
       });
-      setState({ kind: "ok", text: `Flush sent: ${hash}` });
+      setState({ kind: "ok", text: t("sent", { hash }) });
     } catch (error) {
-      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : "The wallet refused the transaction." });
+      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : t("refused") });
     }
   }
 
   return (
     <div>
       <Button type="button" variant="secondary" small onClick={flush} disabled={state.kind === "busy"}>
-        {state.kind === "busy" ? "Waiting for wallet…" : "Flush with my wallet"}
+        {state.kind === "busy" ? t("waiting") : t("flush")}
       </Button>
       {state.kind === "ok" ? <Alert kind="ok">{state.text}</Alert> : null}
       {state.kind === "error" ? <Alert kind="error">{state.text}</Alert> : null}

@@ -6,6 +6,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { z } from "zod";
@@ -15,6 +16,7 @@ import type { ActionResult } from "@/lib/auth/authed-action";
 import type { finishPasskeyRegistration, removePasskey } from "@/lib/auth/manage-passkeys";
 import type { passkeyAssertion, registerPasskeyBody } from "@/lib/auth/schemas";
 import styles from "@/components/ui/ui.module.css";
+import { formatDate } from "./format";
 
 type Passkey = { id: number; name: string; created_at: string; last_used_at: string | null };
 /** A server action the settings page passes in (app/(dashboard)/dashboard/settings/actions.ts). */
@@ -38,12 +40,8 @@ async function unwrap<T>(result: ActionResult<T>): Promise<T> {
   throw Object.assign(new Refused(result.error.details ?? {}), { message: result.error.message });
 }
 
-const browserRefusal = (error: unknown) =>
-  error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError")
-    ? "The passkey prompt was closed or timed out."
-    : error instanceof Error
-      ? error.message
-      : String(error);
+const browserRefusal = (error: unknown, closed: string) =>
+  error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError") ? closed : error instanceof Error ? error.message : String(error);
 
 /**
  * Passkeys as a second factor: add one (password, plus the current second factor when one is on:
@@ -64,6 +62,8 @@ export function PasskeySettings({
   proofOptions: Action<Record<string, never>, unknown>;
   remove: Action<Proof & { id: number }, Awaited<ReturnType<typeof removePasskey>>>;
 }) {
+  const t = useTranslations("dashboard.shared.passkeys");
+  const ui = useTranslations("dashboard.ui");
   const router = useRouter();
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<{ form: string; message: string; details: Record<string, string[]> } | null>(null);
@@ -91,7 +91,7 @@ export function PasskeySettings({
     } catch (failure) {
       setError({
         form: formName,
-        message: failure instanceof Refused ? failure.message : browserRefusal(failure),
+        message: failure instanceof Refused ? failure.message : browserRefusal(failure, t("promptClosed")),
         details: failure instanceof Refused ? failure.details : {},
       });
     } finally {
@@ -106,7 +106,7 @@ export function PasskeySettings({
     <div className={styles.row}>
       <Field
         id={`${prefix}-password`}
-        label="Current password"
+        label={t("password")}
         name="password"
         type="password"
         autoComplete="current-password"
@@ -116,12 +116,12 @@ export function PasskeySettings({
       {twoFactorOn ? (
         <Field
           id={`${prefix}-code`}
-          label="Authentication code"
+          label={t("code")}
           name="code"
           autoComplete="one-time-code"
           maxLength={64}
           errors={errorsOf(formName, "code")}
-          hint={passkeys.length ? "Or leave it empty to confirm with one of your passkeys." : undefined}
+          hint={passkeys.length ? t("codeHint") : undefined}
         />
       ) : null}
     </div>
@@ -130,63 +130,61 @@ export function PasskeySettings({
   return (
     <>
       {passkeys.length ? (
-        <ul aria-label="Passkeys">
+        <ul aria-label={t("list")}>
           {passkeys.map((p) => (
             <li key={p.id}>
-              <strong>{p.name}</strong> — added {new Date(p.created_at).toLocaleString()},{" "}
-              {p.last_used_at ? `last used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
+              <strong>{p.name}</strong> —{" "}
+              {p.last_used_at
+                ? t("addedUsed", { added: formatDate(p.created_at), used: formatDate(p.last_used_at) })
+                : t("addedUnused", { added: formatDate(p.created_at) })}
               <form
-                aria-label={`Remove passkey ${p.name}`}
+                aria-label={t("removeLabel", { name: p.name })}
                 onSubmit={(event) =>
                   run(`remove-${p.id}`, event, async (form) => {
                     const outcome = await unwrap(await remove({ id: p.id, ...(await proofFrom(form)) }));
-                    return outcome.two_factor_off ? "Passkey removed. Two-factor authentication is off." : "Passkey removed.";
+                    return outcome.two_factor_off ? t("removedOff") : t("removed");
                   })
                 }
               >
                 {proofFields(`remove-${p.id}`, `remove-${p.id}`)}
                 {failureOf(`remove-${p.id}`)}
                 <Button type="submit" variant="danger" small disabled={pending !== null}>
-                  {pending === `remove-${p.id}` ? "Working…" : "Remove"}
+                  {pending === `remove-${p.id}` ? ui("working") : t("remove")}
                 </Button>
               </form>
             </li>
           ))}
         </ul>
       ) : (
-        <p>
-          No passkeys. A passkey (this device&apos;s screen lock, a phone or a security key) can be your second factor instead of, or as well as, an
-          authenticator app.
-        </p>
+        <p>{t("none")}</p>
       )}
       {done ? <Alert kind="ok">{done}</Alert> : null}
       {recoveryCodes?.length ? (
         <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="passkey-recovery-codes">
           <p style={{ marginTop: 0 }}>
-            <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once if you lose your passkey. They are shown only this
-            once.
+            <strong>{t("codesTitle")}</strong> {t("codesExplain")}
           </p>
           <pre>{recoveryCodes.join("\n")}</pre>
-          <CopyButton text={recoveryCodes.join("\n")} label="Copy recovery codes" />
+          <CopyButton text={recoveryCodes.join("\n")} label={t("copyCodes")} />
         </div>
       ) : null}
       <form
-        aria-label="Add a passkey"
+        aria-label={t("add")}
         onSubmit={(event) =>
           run("add", event, async (form) => {
             const options = (await unwrap(await registrationOptions(await proofFrom(form)))) as PublicKeyCredentialCreationOptionsJSON;
             const response = (await startRegistration({ optionsJSON: options })) as unknown as AttestationInput;
-            const added = await unwrap(await register({ name: String(form.get("name") ?? "").trim() || "Passkey", response }));
+            const added = await unwrap(await register({ name: String(form.get("name") ?? "").trim() || t("defaultName"), response }));
             setRecoveryCodes(added.recovery_codes);
-            return `Passkey “${added.passkey.name}” added.`;
+            return t("added", { name: added.passkey.name });
           })
         }
       >
-        <Field id="passkey-name" label="Passkey name" name="name" defaultValue="Passkey" maxLength={64} errors={errorsOf("add", "name")} />
+        <Field id="passkey-name" label={t("name")} name="name" defaultValue={t("defaultName")} maxLength={64} errors={errorsOf("add", "name")} />
         {proofFields("passkey-add", "add")}
         {failureOf("add")}
         <Button type="submit" disabled={pending !== null}>
-          {pending === "add" ? "Waiting for the passkey…" : "Add a passkey"}
+          {pending === "add" ? t("waiting") : t("add")}
         </Button>
       </form>
     </>

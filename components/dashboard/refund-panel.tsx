@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createWalletClient, custom, type Address, type Hex } from "viem";
@@ -22,13 +23,14 @@ export interface UnsignedRefundTransaction {
  * button does). The gateway only built it; the wallet that received the swept deposit signs it.
  */
 export function SignRefundButton({ transaction }: { transaction: UnsignedRefundTransaction }) {
+  const t = useTranslations("dashboard.shared.refund");
   const router = useRouter();
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
 
   async function sign() {
     const ethereum = findBrowserWallet();
     if (!ethereum) {
-      setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask), or send the transaction below from your wallet yourself." });
+      setState({ kind: "error", text: t("noWallet") });
       return;
     }
     setState({ kind: "busy" });
@@ -36,7 +38,7 @@ export function SignRefundButton({ transaction }: { transaction: UnsignedRefundT
       const wallet = createWalletClient({ transport: custom(ethereum) });
       const accounts = await wallet.requestAddresses();
       const account = accounts.find((a) => a.toLowerCase() === transaction.from.toLowerCase());
-      if (!account) throw new Error(`Select the account ${transaction.from} in your wallet: the refund must come from the wallet the payment was swept to.`);
+      if (!account) throw new Error(t("wrongAccount", { account: transaction.from }));
       if ((await wallet.getChainId()) !== transaction.chainId) await wallet.switchChain({ id: transaction.chainId });
       const hash = await wallet.sendTransaction({
         account,
@@ -45,17 +47,17 @@ export function SignRefundButton({ transaction }: { transaction: UnsignedRefundT
         data: transaction.data as Hex,
         value: BigInt(transaction.value),
       });
-      setState({ kind: "ok", text: `Refund sent: ${hash}. It shows as pending once the gateway sees it on chain.` });
+      setState({ kind: "ok", text: t("sent", { hash }) });
       router.refresh();
     } catch (error) {
-      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : "The wallet refused the transaction." });
+      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : t("refused") });
     }
   }
 
   return (
     <div>
       <Button type="button" small onClick={sign} disabled={state.kind === "busy"}>
-        {state.kind === "busy" ? "Waiting for wallet…" : "Sign with my wallet"}
+        {state.kind === "busy" ? t("waiting") : t("sign")}
       </Button>
       {state.kind === "ok" ? <Alert kind="ok">{state.text}</Alert> : null}
       {state.kind === "error" ? <Alert kind="error">{state.text}</Alert> : null}
@@ -85,6 +87,7 @@ export function RefundForm({
   overpaid: string | null;
   action: CreateRefund;
 }) {
+  const t = useTranslations("dashboard.shared.refund");
   const router = useRouter();
   const [result, setResult] = useState<Awaited<ReturnType<CreateRefund>> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -114,20 +117,20 @@ export function RefundForm({
   const addressError = fieldError("to_address");
   const reasonError = fieldError("reason");
   return (
-    <form onSubmit={submit} aria-label="Refund this order">
+    <form onSubmit={submit} aria-label={t("formLabel")}>
       <Row>
         <div className={styles.field}>
-          <label htmlFor="refund-amount">Amount ({currency})</label>
+          <label htmlFor="refund-amount">{t("amount", { currency })}</label>
           <input
             id="refund-amount"
             name="amount"
             inputMode="decimal"
-            placeholder="everything refundable"
+            placeholder={t("amountPlaceholder")}
             aria-invalid={amountError ? true : undefined}
             aria-describedby={amountError ? "refund-amount-hint refund-amount-error" : "refund-amount-hint"}
           />
           <span id="refund-amount-hint" className={styles.hint}>
-            Empty: everything still refundable.
+            {t("amountHint")}
           </span>
           {amountError ? (
             <span id="refund-amount-error" className={styles.fieldError}>
@@ -136,7 +139,7 @@ export function RefundForm({
           ) : null}
         </div>
         <div className={styles.field}>
-          <label htmlFor="refund-reason">Reason (optional)</label>
+          <label htmlFor="refund-reason">{t("reason")}</label>
           <input id="refund-reason" name="reason" maxLength={500} aria-describedby={reasonError ? "refund-reason-error" : undefined} />
           {reasonError ? (
             <span id="refund-reason-error" className={styles.fieldError}>
@@ -145,9 +148,9 @@ export function RefundForm({
           ) : null}
         </div>
       </Row>
-      {overpaid ? <Checkbox name="overpaid_only" label={`Only the overpaid part (${overpaid} ${currency})`} /> : null}
+      {overpaid ? <Checkbox name="overpaid_only" label={t("overpaidOnly", { amount: overpaid, currency })} /> : null}
       <div className={styles.field}>
-        <label htmlFor="refund-address">Refund address</label>
+        <label htmlFor="refund-address">{t("address")}</label>
         <input
           id="refund-address"
           name="to_address"
@@ -161,7 +164,7 @@ export function RefundForm({
           aria-describedby={addressError ? "refund-address-hint refund-address-error" : "refund-address-hint"}
         />
         <span id="refund-address-hint" className={styles.hint}>
-          {refundAddress ? "The address the customer left on the payment page." : "The customer's address on this network, where the refund is sent."}
+          {refundAddress ? t("addressFromPage") : t("addressHint")}
         </span>
         {addressError ? (
           <span id="refund-address-error" className={styles.fieldError}>
@@ -170,13 +173,9 @@ export function RefundForm({
         ) : null}
       </div>
       {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
-      {result?.ok ? (
-        <Alert kind="ok">
-          Refund of {result.data.amount} {currency} prepared. Sign it with your wallet in the list below.
-        </Alert>
-      ) : null}
+      {result?.ok ? <Alert kind="ok">{t("prepared", { amount: result.data.amount, currency })}</Alert> : null}
       <Button type="submit" disabled={busy}>
-        {busy ? "Preparing…" : "Prepare refund"}
+        {busy ? t("preparing") : t("prepare")}
       </Button>
     </form>
   );
@@ -195,6 +194,7 @@ type EnterRefundAddress = (input: {
  * Recorded in the audit log and on the order; refunds already prepared keep their address.
  */
 export function EnterRefundAddressForm({ orderId, action }: { orderId: string; action: EnterRefundAddress }) {
+  const t = useTranslations("dashboard.shared.refund.enter");
   const router = useRouter();
   const [result, setResult] = useState<Awaited<ReturnType<EnterRefundAddress>> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -225,34 +225,32 @@ export function EnterRefundAddressForm({ orderId, action }: { orderId: string; a
   const fieldError = (name: string) => (result && !result.ok ? result.error.details?.[name]?.join(" ") : undefined);
   return (
     <details>
-      <summary>The customer cannot sign or use the e-mailed link: enter their refund address</summary>
-      <form onSubmit={submit} aria-label="Enter the customer's refund address">
-        <p>
-          Only after you have spoken with the customer through a channel you trust. Your password is asked again, and the change is recorded in the audit log.
-        </p>
+      <summary>{t("summary")}</summary>
+      <form onSubmit={submit} aria-label={t("label")}>
+        <p>{t("explain")}</p>
         <p>
           <label>
-            Customer&apos;s refund address <input name="refund_address" required size={44} className="mono" autoComplete="off" />
+            {t("address")} <input name="refund_address" required size={44} className="mono" autoComplete="off" />
           </label>
           {fieldError("refund_address") ? <span role="alert"> {fieldError("refund_address")}</span> : null}
         </p>
         <p>
           <label>
-            Current password <input name="password" type="password" autoComplete="current-password" required />
+            {t("password")} <input name="password" type="password" autoComplete="current-password" required />
           </label>
           {fieldError("password") ? <span role="alert"> {fieldError("password")}</span> : null}
         </p>
         <p>
           <label>
-            Two-factor code (if enabled) <input name="code" inputMode="numeric" autoComplete="one-time-code" size={10} />
+            {t("code")} <input name="code" inputMode="numeric" autoComplete="one-time-code" size={10} />
           </label>
           {fieldError("code") ? <span role="alert"> {fieldError("code")}</span> : null}
         </p>
         <Button type="submit" disabled={busy}>
-          {busy ? "Saving…" : "Save refund address"}
+          {busy ? t("saving") : t("save")}
         </Button>
         {result && !result.ok ? <Alert kind="error">{result.error.message}</Alert> : null}
-        {result?.ok ? <Alert kind="ok">Refund address saved: {result.data.refund_address}. It is in the audit log.</Alert> : null}
+        {result?.ok ? <Alert kind="ok">{t("saved", { address: result.data.refund_address })}</Alert> : null}
       </form>
     </details>
   );

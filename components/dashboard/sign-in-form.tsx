@@ -1,6 +1,7 @@
 "use client";
 
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { useTranslations } from "next-intl";
 import { startTransition, useActionState, useRef, useState } from "react";
 import { Alert, Button } from "@/components/ui";
 import type { ActionResult } from "@/lib/auth/authed-action";
@@ -21,11 +22,13 @@ export function SignInForm({
   passkeyOptions?: (input: { username: string; password: string }) => Promise<ActionResult<unknown>>;
   callbackUrl: string;
 }) {
+  const t = useTranslations("dashboard.auth.form");
   const [result, run, pending] = useActionState<ActionResult<unknown> | null, FormData>((_p, form) => action(form), null);
   const [askCode, setAskCode] = useState(false);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [passkeyPending, setPasskeyPending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const [byPasskey, setByPasskey] = useState(false);
   const error = passkeyError ? null : result && !result.ok ? result.error : null;
 
   async function signInWithPasskey() {
@@ -37,20 +40,25 @@ export function SignInForm({
     try {
       const options = await passkeyOptions({ username: String(fields.get("username") ?? ""), password: String(fields.get("password") ?? "") });
       if (!options.ok) {
-        setPasskeyError(options.error.message);
+        setPasskeyError(errorText(options.error));
         return;
       }
       const assertion = await startAuthentication({ optionsJSON: options.data as PublicKeyCredentialRequestOptionsJSON });
       fields.delete("code");
       fields.set("passkey", JSON.stringify(assertion));
+      setByPasskey(true);
       startTransition(() => run(fields));
     } catch (failure) {
-      setPasskeyError(
-        failure instanceof Error && failure.name === "NotAllowedError" ? "The passkey prompt was closed or timed out." : "The passkey could not be used.",
-      );
+      setPasskeyError(failure instanceof Error && failure.name === "NotAllowedError" ? t("passkeyClosed") : t("passkeyFailed"));
     } finally {
       setPasskeyPending(false);
     }
+  }
+  /** The sign-in action's refusals in the reader's language (the action's own message, English like the API's, otherwise). */
+  function errorText(failure: { code: string; message: string }): string {
+    if (failure.code === "RATE_LIMITED") return t("rateLimited");
+    if (failure.code === "INVALID_CREDENTIALS") return byPasskey ? t("passkeyInvalid") : needsCode ? t("invalidWithCode") : t("invalid");
+    return failure.message;
   }
   const needsCode = askCode || error?.code === "SECOND_FACTOR_REQUIRED";
   if (needsCode && !askCode) setAskCode(true);
@@ -58,26 +66,27 @@ export function SignInForm({
   return (
     <form
       ref={formRef}
-      aria-label="Sign in"
+      aria-label={t("label")}
       onSubmit={(event) => {
         event.preventDefault();
         setPasskeyError(null);
+        setByPasskey(false);
         const form = new FormData(event.currentTarget);
         startTransition(() => run(form));
       }}
     >
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <div className={styles.field} hidden={needsCode}>
-        <label htmlFor="sign-in-username">Username</label>
+        <label htmlFor="sign-in-username">{t("username")}</label>
         <input id="sign-in-username" name="username" autoComplete="username" required />
       </div>
       <div className={styles.field} hidden={needsCode}>
-        <label htmlFor="sign-in-password">Password</label>
+        <label htmlFor="sign-in-password">{t("password")}</label>
         <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
       </div>
       {needsCode ? (
         <div className={styles.field}>
-          <label htmlFor="sign-in-code">Authentication code</label>
+          <label htmlFor="sign-in-code">{t("code")}</label>
           <input
             id="sign-in-code"
             name="code"
@@ -89,18 +98,18 @@ export function SignInForm({
             aria-describedby="sign-in-code-hint"
           />
           <span id="sign-in-code-hint" className={styles.hint}>
-            The 6-digit code from your authenticator app, or one of your recovery codes.
+            {t("codeHint")}
           </span>
         </div>
       ) : null}
-      {error && error.code !== "SECOND_FACTOR_REQUIRED" ? <Alert kind="error">{error.message}</Alert> : null}
+      {error && error.code !== "SECOND_FACTOR_REQUIRED" ? <Alert kind="error">{errorText(error)}</Alert> : null}
       {passkeyError ? <Alert kind="error">{passkeyError}</Alert> : null}
       <Button type="submit" disabled={pending || passkeyPending}>
-        {pending ? "Working…" : needsCode ? "Verify" : "Sign in"}
+        {pending ? t("working") : needsCode ? t("verify") : t("submit")}
       </Button>
       {needsCode && passkeyOptions ? (
         <Button type="button" variant="secondary" disabled={pending || passkeyPending} onClick={() => void signInWithPasskey()}>
-          {passkeyPending ? "Waiting for the passkey…" : "Use a passkey"}
+          {passkeyPending ? t("passkeyWaiting") : t("passkey")}
         </Button>
       ) : null}
     </form>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createPublicClient, createWalletClient, custom, erc20Abi, type Address, type Hex } from "viem";
@@ -36,20 +37,21 @@ export function SignPayoutButton({
   transaction: UnsignedTransaction;
   report: ReportTransaction;
 }) {
+  const t = useTranslations("dashboard.shared.payoutSign");
   const router = useRouter();
   const [state, setState] = useState<{ kind: "idle" | "busy" | "ok" | "error"; text?: string }>({ kind: "idle" });
 
   async function sign() {
     const ethereum = findBrowserWallet();
     if (!ethereum) {
-      setState({ kind: "error", text: "No browser wallet found. Install one (e.g. MetaMask), or send the batch's transaction from your own tooling." });
+      setState({ kind: "error", text: t("noWallet") });
       return;
     }
-    setState({ kind: "busy", text: "Waiting for wallet…" });
+    setState({ kind: "busy", text: t("waiting") });
     try {
       const wallet = createWalletClient({ transport: custom(ethereum) });
       const [account] = await wallet.requestAddresses();
-      if (!account) throw new Error("The wallet gave no account.");
+      if (!account) throw new Error(t("noAccount"));
       if ((await wallet.getChainId()) !== transaction.chainId) await wallet.switchChain({ id: transaction.chainId });
       const chainReader = createPublicClient({ transport: custom(ethereum) });
       if (allowance && allowanceReset) {
@@ -60,19 +62,19 @@ export function SignPayoutButton({
           args: [account, transaction.to as Address],
         });
         if (standing > 0n) {
-          setState({ kind: "busy", text: "Clearing the earlier allowance…" });
+          setState({ kind: "busy", text: t("clearing") });
           const reset = await wallet.sendTransaction({ account, chain: null, to: allowanceReset.to as Address, data: allowanceReset.data as Hex, value: 0n });
           const resetReceipt = await chainReader.waitForTransactionReceipt({ hash: reset, pollingInterval: 1_000 });
-          if (resetReceipt.status !== "success") throw new Error("Clearing the token allowance was refused.");
+          if (resetReceipt.status !== "success") throw new Error(t("clearRefused"));
         }
       }
       if (allowance) {
-        setState({ kind: "busy", text: "Approving the token…" });
+        setState({ kind: "busy", text: t("approving") });
         const approval = await wallet.sendTransaction({ account, chain: null, to: allowance.to as Address, data: allowance.data as Hex, value: 0n });
         const receipt = await chainReader.waitForTransactionReceipt({ hash: approval, pollingInterval: 1_000 });
-        if (receipt.status !== "success") throw new Error("The token allowance was refused.");
+        if (receipt.status !== "success") throw new Error(t("approveRefused"));
       }
-      setState({ kind: "busy", text: "Sending the batch…" });
+      setState({ kind: "busy", text: t("sending") });
       const hash = await wallet.sendTransaction({
         account,
         chain: null,
@@ -82,17 +84,17 @@ export function SignPayoutButton({
       });
       const reported = await report({ id: String(batchId), tx_hash: hash });
       if (!reported.ok) throw new Error(reported.error.message);
-      setState({ kind: "ok", text: `Batch sent: ${hash}. Each leg settles from its receipt.` });
+      setState({ kind: "ok", text: t("sent", { hash }) });
       router.refresh();
     } catch (error) {
-      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : "The wallet refused the transaction." });
+      setState({ kind: "error", text: error instanceof Error ? error.message.split("\n")[0] : t("refused") });
     }
   }
 
   return (
     <div>
-      <Button type="button" small onClick={sign} disabled={state.kind === "busy"} aria-label={`Sign batch ${batchId} with my wallet`}>
-        {state.kind === "busy" ? state.text : "Sign with my wallet"}
+      <Button type="button" small onClick={sign} disabled={state.kind === "busy"} aria-label={t("signLabel", { id: String(batchId) })}>
+        {state.kind === "busy" ? state.text : t("sign")}
       </Button>
       {state.kind === "ok" ? <Alert kind="ok">{state.text}</Alert> : null}
       {state.kind === "error" ? <Alert kind="error">{state.text}</Alert> : null}

@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useEffect, type ReactNode } from "react";
 import { Alert, Button } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionResult } from "@/lib/auth/authed-action";
 import styles from "@/components/ui/ui.module.css";
+import { formatDate } from "./format";
 
 type Enrolment = { secret: string; otpauth_uri: string; qr_svg: string };
 type Codes = { recovery_codes: string[] };
@@ -68,6 +70,8 @@ export function TotpSettings({
   confirm: Action<Codes>;
   disable: Action<unknown>;
 }) {
+  const t = useTranslations("dashboard.shared.totp");
+  const ui = useTranslations("dashboard.ui");
   const router = useRouter();
   const started = useFormAction(start);
   const confirmed = useFormAction(confirm);
@@ -81,11 +85,10 @@ export function TotpSettings({
     return (
       <div role="status" className={`${styles.alert} ${styles.alertWarn}`} data-testid="recovery-codes">
         <p style={{ marginTop: 0 }}>
-          <strong>Two-factor authentication is on. Save these recovery codes now.</strong> Each works once in place of a code if you lose your phone. They are
-          shown only this once.
+          <strong>{t("codesTitle")}</strong> {t("codesExplain")}
         </p>
         <pre>{codes.join("\n")}</pre>
-        <CopyButton text={codes.join("\n")} label="Copy recovery codes" />
+        <CopyButton text={codes.join("\n")} label={t("copyCodes")} />
       </div>
     );
   }
@@ -93,34 +96,23 @@ export function TotpSettings({
   if (enabled && !disabled.result?.ok) {
     return (
       <>
-        <p>
-          On since {enabledAt ? new Date(enabledAt).toLocaleString() : "—"}. {recoveryCodesRemaining} of 10 recovery codes left. Sign-in, new API keys, new
-          webhook endpoints and payout address changes ask for a code.
-        </p>
-        <form aria-label="Disable two-factor authentication" onSubmit={disabled.submit}>
+        <p>{t("onSince", { date: formatDate(enabledAt), left: recoveryCodesRemaining })}</p>
+        <form aria-label={t("disable")} onSubmit={disabled.submit}>
           <div className={styles.row}>
             <Input
               id="totp-off-password"
-              label="Current password"
+              label={t("password")}
               name="password"
               type="password"
               autoComplete="current-password"
               required
               errors={disabled.errors("password")}
             />
-            <Input
-              id="totp-off-code"
-              label="Authentication code"
-              name="code"
-              autoComplete="one-time-code"
-              required
-              maxLength={64}
-              errors={disabled.errors("code")}
-            />
+            <Input id="totp-off-code" label={t("code")} name="code" autoComplete="one-time-code" required maxLength={64} errors={disabled.errors("code")} />
           </div>
           <Failure result={disabled.result} />
           <Button type="submit" variant="danger" disabled={disabled.pending}>
-            {disabled.pending ? "Working…" : "Disable two-factor authentication"}
+            {disabled.pending ? ui("working") : t("disable")}
           </Button>
         </form>
       </>
@@ -131,16 +123,16 @@ export function TotpSettings({
     const { secret, qr_svg } = started.result.data;
     return (
       <>
-        <p>Scan this QR code with your authenticator app (or type the secret), then enter the code it shows.</p>
+        <p>{t("scan")}</p>
         {/* The SVG is made on the server by the qrcode package from our own otpauth:// URI. */}
         <div data-testid="totp-qr" style={{ width: 200 }} dangerouslySetInnerHTML={{ __html: qr_svg }} />
         <p>
-          Secret: <code data-testid="totp-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
+          {t("secret")} <code data-testid="totp-secret">{secret}</code> <CopyButton text={secret} label={t("copySecret")} />
         </p>
-        <form aria-label="Confirm two-factor authentication" onSubmit={confirmed.submit}>
+        <form aria-label={t("confirmLabel")} onSubmit={confirmed.submit}>
           <Input
             id="totp-confirm-code"
-            label="Code from the app"
+            label={t("appCode")}
             name="code"
             autoComplete="one-time-code"
             inputMode="numeric"
@@ -150,7 +142,7 @@ export function TotpSettings({
           />
           <Failure result={confirmed.result} />
           <Button type="submit" disabled={confirmed.pending}>
-            {confirmed.pending ? "Checking…" : "Turn on"}
+            {confirmed.pending ? t("checking") : t("turnOn")}
           </Button>
         </form>
       </>
@@ -159,11 +151,11 @@ export function TotpSettings({
 
   return (
     <>
-      <p>Off. With it on, signing in and sensitive changes ask for a code from an authenticator app as well as your password.</p>
-      <form aria-label="Set up two-factor authentication" onSubmit={started.submit}>
+      <p>{t("off")}</p>
+      <form aria-label={t("setUpLabel")} onSubmit={started.submit}>
         <Input
           id="totp-on-password"
-          label="Current password"
+          label={t("password")}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -171,11 +163,11 @@ export function TotpSettings({
           errors={started.errors("password")}
         />
         {otherFactorOn ? (
-          <Input id="totp-on-code" label="Recovery code" name="code" autoComplete="one-time-code" required maxLength={64} errors={started.errors("code")} />
+          <Input id="totp-on-code" label={t("recoveryCode")} name="code" autoComplete="one-time-code" required maxLength={64} errors={started.errors("code")} />
         ) : null}
         <Failure result={started.result} />
         <Button type="submit" disabled={started.pending}>
-          {started.pending ? "Working…" : "Set up an authenticator app"}
+          {started.pending ? ui("working") : t("setUp")}
         </Button>
       </form>
     </>

@@ -28,9 +28,17 @@ export function WebhookTestForm({
       label={t("label", { url })}
       renderResult={(data) => {
         const outcome = describeWebhookTest(data as WebhookTestResult);
+        const text =
+          outcome.outcome === "delivered"
+            ? t("delivered", { status: String(outcome.status), ms: String(outcome.durationMs) })
+            : outcome.outcome === "rejected"
+              ? t("rejected", { status: String(outcome.status), ms: String(outcome.durationMs) })
+              : outcome.error
+                ? t("unreachable", { ms: String(outcome.durationMs), error: outcome.error })
+                : t("unreachableUnknown", { ms: String(outcome.durationMs) });
         return (
           <Alert kind={outcome.kind}>
-            <span data-testid="webhook-test-result">{outcome.text}</span>
+            <span data-testid="webhook-test-result">{text}</span>
           </Alert>
         );
       }}

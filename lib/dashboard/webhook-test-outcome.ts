@@ -8,16 +8,18 @@ export interface WebhookTestResult {
 }
 
 /**
- * The merchant's words for one test delivery, shown under the form: delivered only on a 2xx, and
- * otherwise what the receiver answered (or why it could not be reached) and how long it took.
+ * One test delivery's outcome, for the form to put in the merchant's words (messages ›
+ * dashboard.shared.webhookTest): delivered only on a 2xx; otherwise what the receiver answered,
+ * or why it could not be reached (the transport's own error text, or null), and how long it took.
  */
-export function describeWebhookTest(result: WebhookTestResult): { kind: "ok" | "error"; text: string } {
-  const took = `${result.duration_ms} ms`;
-  if (result.succeeded) return { kind: "ok", text: `Delivered: your endpoint answered HTTP ${result.status_code} in ${took}.` };
-  if (result.status_code !== null)
-    return { kind: "error", text: `Not delivered: your endpoint answered HTTP ${result.status_code} after ${took}. It must answer with a 2xx status.` };
-  return {
-    kind: "error",
-    text: `Not delivered after ${took}: ${result.error ?? "the endpoint could not be reached"}. Check the URL and that your server is running.`,
-  };
+export type WebhookTestOutcome =
+  | { kind: "ok"; outcome: "delivered"; status: number; durationMs: number }
+  | { kind: "error"; outcome: "rejected"; status: number; durationMs: number }
+  | { kind: "error"; outcome: "unreachable"; error: string | null; durationMs: number };
+
+export function describeWebhookTest(result: WebhookTestResult): WebhookTestOutcome {
+  const durationMs = result.duration_ms;
+  if (result.succeeded) return { kind: "ok", outcome: "delivered", status: result.status_code ?? 200, durationMs };
+  if (result.status_code !== null) return { kind: "error", outcome: "rejected", status: result.status_code, durationMs };
+  return { kind: "error", outcome: "unreachable", error: result.error, durationMs };
 }

@@ -14,9 +14,9 @@ export const localeCookieMaxAge = 365 * 24 * 3600;
 export const customerLocaleHeader = "x-customer-locale";
 
 /**
- * Set by proxy.ts on the dashboard's pages: the negotiated locale (cookie, then Accept-Language).
- * i18n/request.ts prefers the signed-in login's own choice over it. Docs, the sign-in pages and the
- * landing page render in English.
+ * Set by proxy.ts on the dashboard's pages and the pages before it (sign in, register, password
+ * reset, invitation, e-mail verification): the negotiated locale (cookie, then Accept-Language).
+ * i18n/request.ts prefers the signed-in login's own choice over it. Docs and the landing page render in English.
  */
 export const dashboardLocaleHeader = "x-dashboard-locale";
 
@@ -40,12 +40,17 @@ export function isCustomerPage(pathname: string): boolean {
   return pathname.startsWith("/pay/") || pathname.startsWith("/link/") || pathname.startsWith("/invoice/") || pathname.startsWith("/subscribe/");
 }
 
-/**
- * The dashboard's pages. The pages before it (sign in, register, password reset, invitation, e-mail
- * verification) are not translated yet and stay English.
- */
+/** The dashboard's pages. */
 export function isDashboardPage(pathname: string): boolean {
   return pathname === "/dashboard" || pathname.startsWith("/dashboard/");
+}
+
+/** The pages before the dashboard (app/(auth)): no login is known yet, so the browser's language (cookie, then Accept-Language). */
+export const authPagePaths = ["/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/verify-email", "/invite"] as const;
+
+export function isAuthPage(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return (authPagePaths as readonly string[]).includes(path);
 }
 
 /**

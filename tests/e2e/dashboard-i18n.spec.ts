@@ -8,7 +8,7 @@
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { api, axeScan, baseUrl, createOrder } from "./support";
+import { api, axeScan, baseUrl, createOrder, getPublicOrder } from "./support";
 
 const password = "correct horse battery staple";
 
@@ -122,6 +122,149 @@ for (const device of [
     await first.context.close();
   });
 }
+
+/**
+ * The pages before the dashboard know no login yet: they speak the browser's language (Accept-Language,
+ * as the customer pages do), light and dark, axe-clean; signing in from them in German lands on the
+ * dashboard in German (the merchant has chosen nothing, so the browser's language applies there too).
+ */
+for (const device of [
+  { name: "desktop", viewport: { width: 1280, height: 800 }, phone: false },
+  { name: "phone", viewport: { width: 390, height: 844 }, phone: true },
+]) {
+  test(`${device.name}: sign-in, sign-up, password, verification and invitation pages in German, light and dark, axe-clean`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const username = await newMerchant();
+    const context = await browser.newContext({ viewport: device.viewport, isMobile: device.phone, hasTouch: device.phone, locale: "de-DE" });
+    const page = await context.newPage();
+    const pages: Array<[string, string, string]> = [
+      ["/sign-in", "Anmelden", "Passwort vergessen?"],
+      ["/sign-up", "Konto erstellen", "Mindestens 8 Zeichen."],
+      ["/forgot-password", "Passwort vergessen?", "Link zum Zurücksetzen senden"],
+      ["/reset-password", "Neues Passwort wählen", "Diese Seite braucht den Link aus der E-Mail zum Zurücksetzen."],
+      ["/verify-email", "E-Mail-Adresse bestätigen", "Diese Seite braucht den Link aus der Bestätigungs-E-Mail."],
+      ["/invite?token=nicht-gueltig", "Einladung", "Diese Einladung ist ungültig, wurde schon verwendet oder ist abgelaufen. Bitten Sie um eine neue."],
+    ];
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [path, heading, text] of pages) {
+        await page.goto(`${baseUrl()}${path}`);
+        await expect(page.locator("html")).toHaveAttribute("lang", "de");
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        await expect(page.getByText(text, { exact: true }).first()).toBeVisible();
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(background, `${path} background, ${scheme}`).toBe(scheme === "dark" ? "rgb(11, 17, 32)" : "rgb(249, 250, 251)");
+        expect(await seriousFindings(page), `${path} ${scheme}`).toEqual([]);
+      }
+    }
+    await expect(page).toHaveTitle("Einladung annehmen · Payment Gateway");
+
+    // A wrong password in German (the form words the action's refusal from its code), then signing in.
+    await page.goto(`${baseUrl()}/sign-in`);
+    await expect(page).toHaveTitle("Anmelden · Payment Gateway");
+    const form = page.getByRole("form", { name: "Anmelden" });
+    await form.getByLabel("Benutzername").fill(username);
+    await form.getByLabel("Passwort").fill("wrong password, surely");
+    await form.getByRole("button", { name: "Anmelden" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Benutzername oder Passwort ungültig.");
+    await form.getByLabel("Passwort").fill(password);
+    await form.getByRole("button", { name: "Anmelden" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Übersicht" })).toBeVisible();
+    await context.close();
+  });
+}
+
+/**
+ * The rest of the dashboard in German: the refund panel (prepare, sign without a wallet, the enter-an-
+ * address form), payout signing, the pay-button builder, two-factor and passkey settings, a webhook
+ * test's outcome and the audit log's filter problems, each axe-clean.
+ */
+test("desktop: refund panel, payout signing, pay button, two-factor and passkeys, webhook test and audit filters in German", async ({ browser }) => {
+  test.setTimeout(150_000);
+  const username = `i18n_${randomBytes(5).toString("hex")}`;
+  expect((await api("POST", "/api/auth/register/", { username, email: `${username}@example.com`, password, shop_name: "Kiosk Süd" })).status).toBe(201);
+  const token = (await api("POST", "/api/auth/login/", { username, password })).body.access as string;
+  const post = async (path: string, body: unknown) => {
+    const res = await api("POST", path, body, token);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body.data;
+  };
+  await post("/api/merchant-wallets/", { blockchain: 2, wallet_address: `0x${randomBytes(20).toString("hex")}`, confirmation_threshold: 1, is_active: true });
+  const order = await post("/api/payment-orders/", { amount: "3", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 });
+  await post(`/api/sandbox/payment-orders/${order.order_id}/pay/`, {});
+  await post("/api/payment-links/", { title: "Seekarten", price_amount: "24.00", price_currency: "EUR", options: [{ blockchain: "base", currency: "USDC" }] });
+  const batch = await post("/api/payouts/", {
+    blockchain: "base",
+    currency: "ETH",
+    legs: [{ address: `0x${randomBytes(20).toString("hex")}`, amount: "0.001" }],
+  });
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "de-DE" });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl()}/sign-in`);
+  await page.getByLabel("Benutzername").fill(username);
+  await page.getByLabel("Passwort").fill(password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The refund panel: prepared in German; signing without a browser wallet says so in German.
+  await expect.poll(async () => (await getPublicOrder(order.order_id)).status, { timeout: 60_000 }).toBe("confirmed");
+  await page.goto(`${baseUrl()}/dashboard/orders/${order.order_id}`);
+  const refund = page.getByRole("form", { name: "Diese Bestellung erstatten" });
+  await refund.getByLabel("Betrag (USDC)").fill("1.25");
+  await refund.getByLabel("Erstattungsadresse").fill(`0x${randomBytes(20).toString("hex")}`);
+  await refund.getByRole("button", { name: "Erstattung vorbereiten" }).click();
+  await expect(refund).toContainText("Erstattung über 1.25 USDC vorbereitet. Signieren Sie sie in der Liste unten mit Ihrer Wallet.");
+  await page.getByRole("button", { name: "Mit meiner Wallet signieren" }).click();
+  await expect(page.getByText(/^Keine Browser-Wallet gefunden\. .*senden Sie die Transaktion unten selbst aus Ihrer Wallet\.$/)).toBeVisible();
+  await page.getByText("Der Kunde kann weder signieren noch den per E-Mail gesendeten Link nutzen").click();
+  await expect(page.getByRole("form", { name: "Erstattungsadresse des Kunden eingeben" }).getByLabel("Erstattungsadresse des Kunden")).toBeVisible();
+  expect(await seriousFindings(page), "order page").toEqual([]);
+
+  // Payout signing without a wallet.
+  await page.goto(`${baseUrl()}/dashboard/payouts`);
+  await page.getByRole("button", { name: `Stapel ${batch.id} mit meiner Wallet signieren` }).click();
+  await expect(page.getByText(/^Keine Browser-Wallet gefunden\. .*Transaktion des Stapels/)).toBeVisible();
+  expect(await seriousFindings(page), "payouts page").toEqual([]);
+
+  // The pay-button builder, its default text in the merchant's language.
+  await page.goto(`${baseUrl()}/dashboard/links`);
+  await expect(page.getByLabel("Button-Text")).toHaveValue("Mit Krypto bezahlen");
+  await expect(page.getByTestId("pay-button-preview").getByRole("link", { name: "Mit Krypto bezahlen" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Button-HTML kopieren" })).toBeVisible();
+  expect(await seriousFindings(page), "links page").toEqual([]);
+
+  // Two-factor set-up up to the QR code; the passkey form.
+  await page.goto(`${baseUrl()}/dashboard/settings`);
+  const totp = page.getByRole("form", { name: "Zwei-Faktor-Authentifizierung einrichten" });
+  await totp.getByLabel("Aktuelles Passwort").fill(password);
+  await totp.getByRole("button", { name: "Authenticator-App einrichten" }).click();
+  await expect(page.getByText("Scannen Sie diesen QR-Code mit Ihrer Authenticator-App", { exact: false })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Zwei-Faktor-Authentifizierung bestätigen" }).getByRole("button", { name: "Aktivieren" })).toBeVisible();
+  const passkey = page.getByRole("form", { name: "Passkey hinzufügen" });
+  await expect(passkey.getByLabel("Name des Passkeys")).toHaveValue("Passkey");
+  await expect(page.getByText(/^Keine Passkeys\./)).toBeVisible();
+  expect(await seriousFindings(page), "settings page").toEqual([]);
+
+  // A webhook test to the sandbox inbox: delivered, in German.
+  await page.goto(`${baseUrl()}/dashboard/webhooks`);
+  const inboxUrl = (await page.getByTestId("inbox-url").textContent())!.trim();
+  const created = await post("/api/webhook-endpoints/", { url: inboxUrl });
+  await page.reload();
+  const endpoint = page.locator(`[data-endpoint-id="${created.id}"]`);
+  await endpoint.getByText("Testereignis senden").first().click();
+  await endpoint.getByRole("button", { name: "Testereignis senden" }).click();
+  await expect(endpoint.getByTestId("webhook-test-result")).toHaveText(/^Zugestellt: Ihr Endpunkt antwortete mit HTTP 2\d\d in \d+ ms\.$/);
+
+  // The audit log's filters that do not parse, in German.
+  await page.goto(`${baseUrl()}/dashboard/audit-log?from=gestern`);
+  await expect(page.getByText("Filter nicht angewendet: „Von“ ist kein Datum.", { exact: true })).toBeVisible();
+  await page.goto(`${baseUrl()}/dashboard/audit-log?from=2026-02-01&to=2026-01-01`);
+  await expect(page.getByText("Filter nicht angewendet: „Bis“ darf nicht vor „Von“ liegen.", { exact: true })).toBeVisible();
+  expect(await seriousFindings(page), "audit log").toEqual([]);
+  await context.close();
+});
 
 test("an unknown dashboard language is 400 in the error envelope", async ({ request }) => {
   const res = await request.post(`${baseUrl()}/language/xx?return=/dashboard`, { maxRedirects: 0 });

@@ -187,9 +187,10 @@ test.describe("choosing the language", () => {
     expect(unknown.headers()["set-cookie"]).toBeUndefined();
   });
 
-  test("the sign-in page stays English under a German Accept-Language", async ({ page }) => {
+  test("the sign-in page speaks German under a German Accept-Language (no login is known there)", async ({ page }) => {
     await page.goto(`${baseUrl()}/sign-in`);
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
   });
 });
 

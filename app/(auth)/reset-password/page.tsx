@@ -1,31 +1,29 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { ActionForm, Field } from "@/components/ui/action-form";
 import { Card } from "@/components/ui";
 import { confirmPasswordResetAction } from "./actions";
 
-export const metadata: Metadata = { title: "Choose a new password · Payment Gateway" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.auth.reset"))("metaTitle") };
+}
 
 export default async function ResetPasswordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await searchParams;
+  const t = await getTranslations("dashboard.auth.reset");
   return (
     <Card>
-      <h1>Choose a new password</h1>
+      <h1>{t("heading")}</h1>
       {typeof token === "string" && token !== "" ? (
-        <ActionForm
-          action={confirmPasswordResetAction}
-          submitLabel="Set new password"
-          label="Set a new password"
-          hiddenFields={{ token }}
-          successMessage="Password changed. Every session was signed out: sign in with the new password."
-        >
-          <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." />
+        <ActionForm action={confirmPasswordResetAction} submitLabel={t("submit")} label={t("label")} hiddenFields={{ token }} successMessage={t("changed")}>
+          <Field label={t("password")} name="password" type="password" autoComplete="new-password" required minLength={8} hint={t("passwordHint")} />
         </ActionForm>
       ) : (
-        <p>This page needs the link from the reset email.</p>
+        <p>{t("needLink")}</p>
       )}
       <p>
-        <Link href="/sign-in">Sign in</Link> · <Link href="/forgot-password">Ask for a new link</Link>
+        <Link href="/sign-in">{t("signIn")}</Link> · <Link href="/forgot-password">{t("newLink")}</Link>
       </p>
     </Card>
   );

@@ -1,32 +1,30 @@
 import Link from "next/link";
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui";
 import { verifyEmailAction } from "./actions";
 
-export const metadata: Metadata = { title: "Confirm your email · Payment Gateway" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.auth.verify"))("metaTitle") };
+}
 
 // Opening the link shows a button rather than verifying at once: mail scanners that fetch links must not spend it.
 export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await searchParams;
+  const t = await getTranslations("dashboard.auth.verify");
   return (
     <Card>
-      <h1>Confirm your email address</h1>
+      <h1>{t("heading")}</h1>
       {typeof token === "string" && token !== "" ? (
-        <ActionForm
-          action={verifyEmailAction}
-          submitLabel="Confirm my address"
-          label="Confirm the email address"
-          hiddenFields={{ token }}
-          successMessage="Your email address is confirmed."
-        >
+        <ActionForm action={verifyEmailAction} submitLabel={t("submit")} label={t("label")} hiddenFields={{ token }} successMessage={t("confirmed")}>
           {null}
         </ActionForm>
       ) : (
-        <p>This page needs the link from the verification email.</p>
+        <p>{t("needLink")}</p>
       )}
       <p>
-        <Link href="/dashboard">Go to the dashboard</Link>
+        <Link href="/dashboard">{t("dashboard")}</Link>
       </p>
     </Card>
   );

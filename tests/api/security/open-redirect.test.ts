@@ -12,6 +12,9 @@ import { createMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 import { sessionModuleMock, signInAs } from "../../dashboard/session";
 
+// The sign-in page's words (next-intl's server functions, on the English messages).
+vi.mock("next-intl/server", () => import("../../helpers/next-intl-server-en"));
+
 /**
  * next-auth cannot load under vitest (tests/helpers/setup.ts): the stand-in does what next-auth does
  * for the credentials provider, the real `authorize` on the real database, then the redirect through

@@ -24,19 +24,27 @@ describe("the address in use, against APP_URL", () => {
   });
 });
 
-describe("a webhook test's result in words", () => {
+describe("a webhook test's outcome", () => {
   const base = { duration_ms: 42, attempted_at: "2026-01-01T00:00:00.000Z" };
-  test("delivered only on a 2xx; otherwise the status or the error, with the time taken", () => {
+  test("delivered only on a 2xx; otherwise the status or the transport's error, with the time taken (the form words it)", () => {
     expect(describeWebhookTest({ ...base, succeeded: true, status_code: 200, error: null })).toEqual({
       kind: "ok",
-      text: "Delivered: your endpoint answered HTTP 200 in 42 ms.",
+      outcome: "delivered",
+      status: 200,
+      durationMs: 42,
     });
-    expect(describeWebhookTest({ ...base, succeeded: false, status_code: 500, error: "HTTP 500" })).toMatchObject({
+    expect(describeWebhookTest({ ...base, succeeded: false, status_code: 500, error: "HTTP 500" })).toEqual({
       kind: "error",
-      text: expect.stringContaining("answered HTTP 500 after 42 ms"),
+      outcome: "rejected",
+      status: 500,
+      durationMs: 42,
     });
-    const unreachable = describeWebhookTest({ ...base, succeeded: false, status_code: null, error: "connect ECONNREFUSED 127.0.0.1:9" });
-    expect(unreachable).toMatchObject({ kind: "error", text: expect.stringContaining("ECONNREFUSED") });
-    expect(unreachable.text).not.toContain("Delivered");
+    expect(describeWebhookTest({ ...base, succeeded: false, status_code: null, error: "connect ECONNREFUSED 127.0.0.1:9" })).toEqual({
+      kind: "error",
+      outcome: "unreachable",
+      error: "connect ECONNREFUSED 127.0.0.1:9",
+      durationMs: 42,
+    });
+    expect(describeWebhookTest({ ...base, succeeded: false, status_code: null, error: null })).toMatchObject({ outcome: "unreachable", error: null });
   });
 });

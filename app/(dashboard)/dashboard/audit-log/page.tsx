@@ -76,7 +76,9 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         <FilterInput label={t("from")} name="from" type="date" value={raw.from} />
         <FilterInput label={t("to")} name="to" type="date" value={raw.to} />
       </FilterForm>
-      {problems.length > 0 ? <p role="alert">{t("notApplied", { problems: problems.join(" ") })}</p> : null}
+      {problems.length > 0 ? (
+        <p role="alert">{t("notApplied", { problems: problems.map((p) => t(`problems.${p.field}.${p.reason}` as "problems.from.notDate")).join(" ") })}</p>
+      ) : null}
       <p aria-live="polite">{t("count", { count })}</p>
       <DataTable
         caption={t("heading")}

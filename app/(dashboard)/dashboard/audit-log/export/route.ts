@@ -1,7 +1,7 @@
 import { getSessionMerchant } from "@/lib/auth/next-auth";
 import { roleAllows } from "@/lib/auth/roles";
 import { auditCsvStream } from "@/lib/audit/csv";
-import { parseAuditPageFilters } from "@/lib/audit/page-filters";
+import { auditFilterProblemText, parseAuditPageFilters } from "@/lib/audit/page-filters";
 import { getDb } from "@/lib/db/client";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { plainRoute } from "@/lib/http/plain-route";
@@ -14,7 +14,7 @@ const exportAuditLog = plainRoute({ route: "/dashboard/audit-log/export" }, asyn
   if (!roleAllows(merchant.role, "manage_account"))
     throw new ApiError("INSUFFICIENT_PERMISSIONS", "Only the account's owners and admins can read its audit log.");
   const { filter, problems } = parseAuditPageFilters(Object.fromEntries(new URL(request.url).searchParams));
-  if (problems.length > 0) throw validationError({ non_field_errors: problems });
+  if (problems.length > 0) throw validationError({ non_field_errors: problems.map(auditFilterProblemText) });
   return new Response(auditCsvStream(await getDb(), merchant.merchantId, filter), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
