@@ -3866,6 +3866,13 @@ export interface components {
                 amount: string;
                 currency: string;
             } | null;
+            /** @description The subscription this transfer charged (its pull contract moved one period's amount to the merchant's wallet); null for a payment */
+            subscription: {
+                /** @description SUB-… */
+                id: string;
+                /** @description The period it charged, from 0 */
+                period: number;
+            } | null;
             blockchain: string | null;
             block_number: number;
             /**

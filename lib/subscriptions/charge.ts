@@ -32,6 +32,7 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
+import { bookChargeTransfer, syncChargeTransfer } from "./charge-transfer";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
 import {
@@ -352,9 +353,11 @@ async function moveTo(
 async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: SubscriptionCharge, mined: Mined, now: Date) {
   const { subscription } = due;
   const index = charge.period;
-  const head = mined ? await chainClient(chain).getBlockNumber() : 0n;
+  const client = chainClient(chain);
+  const head = mined ? await client.getBlockNumber() : 0n;
   const confirmations = mined ? Number(head - mined.receipt.blockNumber + 1n) : 0;
   const confirmed = mined ? confirmations >= charge.confirmationThreshold : true;
+  const blockTimestamp = mined ? new Date(Number((await client.getBlock({ blockNumber: mined.receipt.blockNumber })).timestamp) * 1000) : null;
   await moveTo(
     db,
     due,
@@ -375,8 +378,8 @@ async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: Su
       failingSince: null,
       nextAttemptAt: nextPeriodStart(subscription, index),
     },
-    (tx) =>
-      updateCharge(tx, charge.id, {
+    async (tx) => {
+      const updated = await updateCharge(tx, charge.id, {
         status: confirmed ? "confirmed" : "pending",
         txHash: mined?.hash ?? null,
         blockNumber: mined?.receipt.blockNumber ?? null,
@@ -385,7 +388,11 @@ async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: Su
         confirmations,
         confirmedAt: confirmed ? now : null,
         updatedAt: now,
-      }),
+      });
+      // Money moved into the merchant's wallet: booked with the payments (GET /api/transactions, the accounting export).
+      if (mined && updated)
+        await bookChargeTransfer(tx, chain, subscription, updated, { receipt: mined.receipt, blockTimestamp: blockTimestamp! }, updated.status, now);
+    },
   );
 }
 
@@ -559,6 +566,7 @@ export async function trackCharges(db: DbOrTx, chain: Blockchain, client: Public
       confirmedAt: confirmed ? (charge.confirmedAt ?? chainNow) : null,
       updatedAt: chainNow,
     });
+    await syncChargeTransfer(db, charge.id, { status: confirmed ? "confirmed" : "pending", blockNumber, blockHash }, chainNow);
     if (confirmed && charge.status === "pending") {
       const found = await findMerchantSubscriptionById(db, charge.merchantId, charge.subscriptionId);
       if (found) done.confirmed.push(`${found.subscription.subscriptionId}#${charge.period}`);
@@ -573,6 +581,7 @@ async function markChargeReorged(db: DbOrTx, charge: SubscriptionCharge, now: Da
   const id = await db.transaction(async (tx) => {
     if (!(await markChargeStatus(tx, charge.id, ["pending", "confirmed"], { status: "reorged", reorgedAt: now, confirmations: 0, updatedAt: now })))
       return null;
+    await syncChargeTransfer(tx, charge.id, { status: "reorged" }, now);
     const found = await findMerchantSubscriptionById(tx, charge.merchantId, charge.subscriptionId);
     if (!found) return null;
     const { subscription, planId } = found;
