@@ -29,7 +29,7 @@ export function serializeTransactionListItem(transfer: Transaction) {
 export function notCountedReason(transfer: Transaction, order: Pick<PaymentOrder, "tokenAddress" | "expiresAt"> | null): NotCountedReason | null {
   if (transfer.status === "failed") return "reverted";
   if (transfer.status === "dropped") return "reorged";
-  if (transfer.counted || transfer.subscriptionChargeId !== null) return null;
+  if (transfer.counted) return null;
   if (!order || (order.tokenAddress ?? null)?.toLowerCase() !== transfer.tokenAddress?.toLowerCase()) return "wrong_asset";
   return "after_expiry";
 }
