@@ -5,7 +5,6 @@ import { openSessionConnection } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
-import { withAccountLock } from "./serial-sender";
 
 /**
  * The advisory-lock key of one sending account's nonces. Keyed by the RPC URL on the devnet (every
@@ -23,7 +22,8 @@ export function nonceLockKey(chain: Pick<Blockchain, "isDevnet" | "rpcUrl" | "ch
  * connection of its own, taken and released around `work` only, never around the wait for a
  * receipt. A crashed instance's lock dies with its connection. On PGlite (one process, one
  * connection) there is no other instance: `work` runs at once. The caller holds the account's
- * in-process lock (`withAccountLock`): two callers of one process never wait here on each other.
+ * in-process lock (`withAccountLock`, lib/chains/serial-sender.ts): two callers of one process never
+ * wait here on each other.
  */
 export async function withNonceLock<T>(
   db: Db,
@@ -48,10 +48,4 @@ export async function withNonceLock<T>(
   } finally {
     await connection.end().catch(() => undefined);
   }
-}
-
-/** The account's in-process queue and, around `work`, its nonce lock across instances: for a sender that does not hold the queue yet. */
-export function withSenderLock<T>(db: Db, chain: Blockchain, address: string, work: () => Promise<T>): Promise<T> {
-  if (!chain.rpcUrl) throw new Error(`No RPC URL configured for ${chain.slug}`);
-  return withAccountLock(chain.rpcUrl, address, () => withNonceLock(db, chain, address, work));
 }

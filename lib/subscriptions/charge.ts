@@ -5,6 +5,7 @@ import {
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
+  keccak256,
   http,
   parseSignature,
   type Address,
@@ -546,8 +547,9 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
       blockchainId: chain.id,
       tokenAddress: subscription.tokenAddress.toLowerCase(),
       fromAddress: subscription.subscriberAddress.toLowerCase(),
-      // One permit relay per subscription (its contract is deployed once): keyed by its terms.
-      authorizationNonce: `permit:${subscription.termsId.toLowerCase()}`,
+      // Keyed by the subscription's terms and the signature: the same permit is relayed once; after one
+      // the chain refused (its gas spent and counted), the customer may sign again.
+      authorizationNonce: `permit:${subscription.termsId.toLowerCase()}:${keccak256(permit.signature)}`,
       value: value.toString(),
       gasLimit,
     },
