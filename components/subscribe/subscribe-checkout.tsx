@@ -35,9 +35,13 @@ const permitTypes = {
 
 type Step = "idle" | "connecting" | "confirm" | "submitting" | "done";
 
+/** The gateway will not relay the permit now (its gasless budget is used up): the customer's approve is the way. */
+class PermitUnavailable extends Error {}
+
 async function post(path: string, body: unknown): Promise<{ manage_url: string }> {
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = (await response.json().catch(() => null)) as { data?: { manage_url: string }; error?: { message: string } } | null;
+  const json = (await response.json().catch(() => null)) as { data?: { manage_url: string }; error?: { code?: string; message: string } } | null;
+  if (json?.error?.code === "RELAY_BUDGET_EXHAUSTED") throw new PermitUnavailable(json.error.message);
   if (!response.ok || !json?.data) throw new Error(json?.error?.message ?? `HTTP ${response.status}`);
   return json.data;
 }
@@ -54,9 +58,17 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
   const [notice, setNotice] = useState<string | null>(null);
   const [manageUrl, setManageUrl] = useState<string | null>(null);
   const [onChain, setOnChain] = useState(false);
+  // The permit needs the gateway to pay its gas; when it will not now, the approve transaction is offered.
+  const [permitRefused, setPermitRefused] = useState(false);
+  const method = permitRefused ? "approve" : subscription.method;
 
   const fail = (error: unknown) => {
     setStep("idle");
+    if (error instanceof PermitUnavailable) {
+      setPermitRefused(true);
+      setNotice(t("permitUnavailable"));
+      return;
+    }
     if (walletFailure(error) === "cancelled") setNotice(t("cancelled"));
     else setNotice(error instanceof Error && error.message.length < 200 && !("code" in error) ? error.message : t("failed"));
   };
@@ -98,7 +110,7 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
     setStep("confirm");
     try {
       let link: { manage_url: string };
-      if (subscription.method === "permit" && subscription.permit) {
+      if (method === "permit" && subscription.permit) {
         const { domain, message } = subscription.permit;
         const signature = await connected.wallet.signTypedData({
           account: connected.account,
@@ -184,10 +196,10 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
             <>
               <p className={styles.row}>
                 <button type="button" className={styles.button} onClick={subscribe} disabled={busy}>
-                  {subscription.method === "permit" ? t("signPermit") : t("approve", { amount: subscription.allowance, currency: subscription.currency })}
+                  {method === "permit" ? t("signPermit") : t("approve", { amount: subscription.allowance, currency: subscription.currency })}
                 </button>
               </p>
-              <p className={styles.hint}>{subscription.method === "permit" ? t("permitHint") : t("approveHint")}</p>
+              <p className={styles.hint}>{method === "permit" ? t("permitHint") : t("approveHint")}</p>
             </>
           )}
         </>

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, max, min, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, min, ne } from "drizzle-orm";
 import { sentTransactions, type SentTransaction } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
 
@@ -23,13 +23,15 @@ export async function findInFlight(db: DbOrTx, chainId: number, sender: string):
     .orderBy(asc(sentTransactions.nonce), asc(sentTransactions.id));
 }
 
-/** The highest nonce the sender recorded on a chain, refused transactions aside (null: none). */
-export async function highestRecordedNonce(db: DbOrTx, chainId: number, sender: string): Promise<bigint | null> {
+/** The sender's record with the highest nonce on a chain, refused transactions aside (null: none). */
+export async function highestRecordedSend(db: DbOrTx, chainId: number, sender: string): Promise<Pick<SentTransaction, "nonce" | "hash" | "status"> | null> {
   const [row] = await db
-    .select({ nonce: max(sentTransactions.nonce) })
+    .select({ nonce: sentTransactions.nonce, hash: sentTransactions.hash, status: sentTransactions.status })
     .from(sentTransactions)
-    .where(and(eq(sentTransactions.chainId, chainId), eq(sentTransactions.sender, sender.toLowerCase()), ne(sentTransactions.status, "rejected")));
-  return row?.nonce ?? null;
+    .where(and(eq(sentTransactions.chainId, chainId), eq(sentTransactions.sender, sender.toLowerCase()), ne(sentTransactions.status, "rejected")))
+    .orderBy(desc(sentTransactions.nonce), desc(sentTransactions.id))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Every record of one purpose (oldest first): how many sends and replacements it took. */

@@ -11,9 +11,8 @@ import { viemChain } from "./clients";
  * sends from one account at once race on its nonce ("nonce too low"), and a mint followed by a
  * transfer must not interleave with another pair; a per-account lock around "send + wait" rules
  * out both. The key is the RPC URL, not the chain id, because every sandbox slug shares one devnet
- * (and so one nonce per account). In-process only: across instances, devnet accounts are safe
- * because the node picks their nonces (`serialWallet`), and a live sweeper key is used by one
- * exclusive job at a time (the sweep task's advisory lock).
+ * (and so one nonce per account). In-process only: across instances, the gateway's key picks its
+ * nonces under its nonce lock (lib/chains/nonce-lock.ts, taken inside this one).
  */
 export async function withAccountLock<T>(rpcUrl: string, address: string, work: () => Promise<T>): Promise<T> {
   // Next.js may load this module more than once (instrumentation's job loops vs. route bundles):

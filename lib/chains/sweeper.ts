@@ -22,6 +22,7 @@ import { consume } from "@/lib/rate-limit/fixed-window";
 import { serialWallet } from "./serial-sender";
 import { planSweep, sweepPolicy, type SweepPlan, type SweepPolicy } from "./sweep-policy";
 import { finalityHead } from "./finality";
+import { withNonceLock } from "./nonce-lock";
 import { FeeAboveCeilingError, sendManaged, TransactionStillPendingError } from "./tx-sender";
 import type { PaymentOrder, Sweep } from "@/lib/db/schema";
 
@@ -224,13 +225,16 @@ async function sweepAlone(run: SweepRun, { sweep, order }: DueSweep): Promise<vo
       const plan = await planSweep(client, sweeper.address, order, chain, policy);
       if (!plan.send) throw new SkipSweep(plan.reason);
       sent = await sweeper.run(async (wallet) => {
-        const hash = await wallet.writeContract({
-          address: order.depositFactory as Address,
-          abi: depositFactoryArtifact.abi,
-          functionName: "deployAndFlush",
-          args: plan.args,
-          gas: plan.gas,
-        });
+        // The node picks the nonce; the key's nonce lock keeps another instance's managed send from picking it too.
+        const hash = await withNonceLock(db, chain, sweeper.address, () =>
+          wallet.writeContract({
+            address: order.depositFactory as Address,
+            abi: depositFactoryArtifact.abi,
+            functionName: "deployAndFlush",
+            args: plan.args,
+            gas: plan.gas,
+          }),
+        );
         await noteSweepBroadcast(db, [claimed.id], hash);
         return { hash, receipt: await client.waitForTransactionReceipt({ hash, timeout: 60_000 }) };
       });
@@ -358,7 +362,9 @@ async function sweepBatch(run: SweepRun, items: DueSweep[]): Promise<void> {
     } else {
       const { args, gas } = await build();
       sent = await sweeper.run(async (wallet) => {
-        const hash = await wallet.writeContract({ address: factory, abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args, gas });
+        const hash = await withNonceLock(db, chain, sweeper.address, () =>
+          wallet.writeContract({ address: factory, abi: depositFactoryV2Artifact.abi, functionName: "flushBatch", args, gas }),
+        );
         await noteSweepBroadcast(
           db,
           claimedItems.map(({ claimed }) => claimed.id),

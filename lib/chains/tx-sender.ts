@@ -19,12 +19,13 @@ import type { Blockchain } from "./catalog";
 import {
   findInFlight,
   findUnreportedMined,
-  highestRecordedNonce,
+  highestRecordedSend,
   markRejected,
   markReported,
   recordSentTransaction,
   settleNonce,
 } from "./sent-transaction-queries";
+import { withNonceLock } from "./nonce-lock";
 import { isRpcUnreachable, withAccountLock } from "./serial-sender";
 
 /** What to send: a call with an explicit gas limit (the caller estimated it). */
@@ -133,7 +134,7 @@ async function rebroadcastIfForgotten(chain: Blockchain, client: PublicClient, r
 }
 
 /** Whether the node holds any of a nonce's transactions (in its mempool or a block). */
-async function anyKnown(client: PublicClient, rows: SentTransaction[]): Promise<boolean> {
+async function anyKnown(client: PublicClient, rows: Pick<SentTransaction, "hash">[]): Promise<boolean> {
   for (const row of [...rows].reverse()) {
     const known = await client.getTransaction({ hash: row.hash as Hex }).then(
       () => true,
@@ -159,8 +160,9 @@ async function anyKnown(client: PublicClient, rows: SentTransaction[]): Promise<
  *   (within the ceiling), one the node forgot is broadcast again; whichever of a nonce's
  *   transactions is mined is the one recorded `mined`, the others `replaced`.
  *
- * Runs under the account's in-process lock; across instances the caller holds the job's lock (the
- * sweep task's advisory lock). Throws FeeAboveCeilingError (nothing sent) or
+ * Runs under the account's in-process lock; across instances a new nonce is picked, recorded and
+ * broadcast under the key's nonce lock (lib/chains/nonce-lock.ts, docs/adr/0058-one-nonce-picker-per-key.md),
+ * since one key sends from several tasks (sweeps, subscription charges and deploys, relays). Throws FeeAboveCeilingError (nothing sent) or
  * TransactionStillPendingError (in flight, resumed by the next call for the same purpose).
  */
 export async function sendManaged(
@@ -204,10 +206,20 @@ export async function sendManaged(
         }
         throw error;
       });
-      const pendingCount = BigInt(await client.getTransactionCount({ address: account.address, blockTag: "pending" }));
-      const recorded = await highestRecordedNonce(db, chain.chainId, sender);
-      const nonce = recorded !== null && recorded + 1n > pendingCount ? recorded + 1n : pendingCount;
-      mine = [await signRecordBroadcast(db, chain, client, account, target, { ...request, nonce, ...fees }, "sent")];
+      // Picked, recorded and broadcast while no other instance does the same for this key (the
+      // account lock above covers this process): two senders never take one nonce.
+      const sent = await withNonceLock(db, chain, account.address, async () => {
+        const pendingCount = BigInt(await client.getTransactionCount({ address: account.address, blockTag: "pending" }));
+        const recorded = await highestRecordedSend(db, chain.chainId, sender);
+        // Above every nonce on record (a provider behind the one that took it may count fewer), unless
+        // that transaction is gone from the chain altogether (a reorg that did not take it back, a
+        // devnet reverted): a nonce above the chain's then would leave a gap nothing fills.
+        const aboveRecord =
+          recorded !== null && recorded.nonce + 1n > pendingCount && (recorded.status === "in_flight" || (await anyKnown(client, [recorded])));
+        const nonce = aboveRecord ? recorded.nonce + 1n : pendingCount;
+        return signRecordBroadcast(db, chain, client, account, target, { ...request, nonce, ...fees }, "sent");
+      });
+      mine = [sent];
     } else {
       log.info("resuming transaction in flight", { chain: chain.slug, purpose: target.purpose, purpose_id: target.purposeId, nonce: String(mine[0]!.nonce) });
     }

@@ -952,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the customer's permit (hosted page)
-         * @description Public: the permit is its own proof (only the subscriber's signature for the recorded `pull_address` and value passes, and nothing sent changes the terms). The gateway deploys the pull contract with it, once (409 CONFLICT after), and answers the customer's `manage_url`. A signature the token refuses is 400 naming `signature`.
+         * @description Public: the permit is its own proof (only the subscriber's signature for the recorded `pull_address` and value passes, and nothing sent changes the terms). The gateway deploys the pull contract with it, once (409 CONFLICT after), and answers the customer's `manage_url`. A signature the token refuses is 400 naming `signature`. Its gas counts against the gasless relay budgets: over them, 429 RELAY_BUDGET_EXHAUSTED (nothing sent; the page offers the approve transaction instead).
          *
          *     No credential needed.
          */
@@ -2086,7 +2086,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a customer's permit
-         * @description For `authorization.method: permit`: the gateway deploys the subscription's pull contract and submits the customer's EIP-2612 permit in one transaction it pays for, so the customer signs once and pays no gas. The permit must name `pull_address` as spender and `authorization.value` as value; 409 CONFLICT once the contract is deployed, or for a subscription no longer live.
+         * @description For `authorization.method: permit`: the gateway deploys the subscription's pull contract and submits the customer's EIP-2612 permit in one transaction it pays for, so the customer signs once and pays no gas. The permit must name `pull_address` as spender and `authorization.value` as value; 409 CONFLICT once the contract is deployed, or for a subscription no longer live. Its gas counts against the same hourly budgets as gasless payments (per merchant and for all): over either, 429 RELAY_BUDGET_EXHAUSTED with `retry_after`, nothing sent; the customer then sends an `approve` of `authorization.value` to `pull_address` from their wallet instead.
          *
          *     Needs the `create_payments` permission (an API key carrying it, or a login whose role carries it: owner, admin, developer).
          */
@@ -3865,6 +3865,13 @@ export interface components {
                 /** @example 10.5 */
                 amount: string;
                 currency: string;
+            } | null;
+            /** @description The subscription this transfer charged (its pull contract moved one period's amount to the merchant's wallet); null for a payment */
+            subscription: {
+                /** @description SUB-… */
+                id: string;
+                /** @description The period it charged, from 0 */
+                period: number;
             } | null;
             blockchain: string | null;
             block_number: number;
@@ -10704,7 +10711,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            /**
+             * @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).
+             *
+             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments has reached its hourly cap, for this merchant's orders or for all merchants together: pay with a wallet that holds gas, or wait `retry_after` seconds.
+             */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10715,7 +10726,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "RATE_LIMITED";
+                            code?: "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED";
                         };
                     };
                 };
@@ -19911,7 +19922,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header). */
+            /**
+             * @description `RATE_LIMITED`: Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).
+             *
+             *     `RELAY_BUDGET_EXHAUSTED`: The gas the gateway spends relaying gasless payments has reached its hourly cap, for this merchant's orders or for all merchants together: pay with a wallet that holds gas, or wait `retry_after` seconds.
+             */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -19925,7 +19940,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "RATE_LIMITED";
+                            code?: "RATE_LIMITED" | "RELAY_BUDGET_EXHAUSTED";
                         };
                     };
                 };

@@ -26,21 +26,26 @@ const reasonText = (counted: boolean | null) => (counted === false ? " (did not 
 function statementLines(movement: Movement, currency: string): CsvValue[][] {
   const { entry } = movement;
   const date = movement.at.toISOString().slice(0, 10);
-  const reference = entry.orderId ?? entry.txHash;
+  const reference = entry.orderId ?? entry.subscription?.id ?? entry.txHash;
+  const charge = entry.subscription;
   const what = `${entry.amount ?? ""} ${entry.currency}`.trim();
   const lines: CsvValue[][] = [];
   if (entry.fiatAmount && entry.fiatCurrency === currency && movement.type !== "sweep") {
     const description =
-      movement.type === "payment"
-        ? `Payment ${what} for ${entry.orderId ?? "no order"}${reasonText(entry.counted)}, tx ${entry.txHash}`
-        : `Refund ${what} for ${entry.orderId}, tx ${entry.txHash}`;
+      movement.type === "payment" && charge
+        ? `Subscription charge ${what} for ${charge.id} (period ${charge.period + 1}), tx ${entry.txHash}`
+        : movement.type === "payment"
+          ? `Payment ${what} for ${entry.orderId ?? "no order"}${reasonText(entry.counted)}, tx ${entry.txHash}`
+          : `Refund ${what} for ${entry.orderId}, tx ${entry.txHash}`;
     lines.push([date, description, new CsvDecimal(movement.type === "payment" ? entry.fiatAmount : negate(entry.fiatAmount)), reference]);
   }
   if (entry.gasFiatAmount && entry.gasFiatCurrency === currency) {
     const description =
       movement.type === "sweep"
         ? `Network fee: sweep of ${entry.orderId} to your wallet, tx ${entry.txHash}`
-        : `Network fee: gasless payment relayed for ${entry.orderId}, tx ${entry.txHash}`;
+        : charge
+          ? `Network fee: subscription charge of ${charge.id} sent by the gateway, tx ${entry.txHash}`
+          : `Network fee: gasless payment relayed for ${entry.orderId}, tx ${entry.txHash}`;
     lines.push([date, description, new CsvDecimal(negate(entry.gasFiatAmount)), reference]);
   }
   return lines;

@@ -6,7 +6,7 @@ import { formatAmount } from "@/lib/money/amounts";
 import { payoutMovementsBatch } from "@/lib/payouts/queries";
 import { refundMovementsBatch } from "@/lib/refunds/queries";
 import { paymentMovementsBatch, transfersOfOrders, type MovementCursor } from "@/lib/transactions/queries";
-import { batchValuation, fiatValue, gasInUsd, valuation, type Valuation } from "@/lib/transactions/valuation";
+import { batchValuation, chargeValuation, fiatValue, gasInUsd, valuation, type Valuation } from "@/lib/transactions/valuation";
 import type { Transaction } from "@/lib/db/schema";
 import { csvRowsPerChunk, csvStream, type CsvValue } from "@/lib/csv/writer";
 import type { ExportRange } from "./orders-csv";
@@ -60,6 +60,8 @@ export interface Movement {
 /** What an accountant books of a movement: signed fiat (money in +, out and costs −) and how to name it. */
 export interface MovementEntry {
   orderId: string | null;
+  /** A subscription's charge: the subscription's public id (SUB-…) and the period charged. */
+  subscription?: { id: string; period: number } | null;
   txHash: string | null;
   currency: string;
   amount: string | null;
@@ -129,13 +131,15 @@ const valuationColumns = (v: Valuation | null): CsvValue[] => [v?.basis ?? null,
 async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): AsyncGenerator<Movement> {
   for await (const { row: t } of batched((after) => paymentMovementsBatch(db, merchantId, range, after, batchSize))) {
     const order = t.order;
+    const charge = t.charge?.subscriptionId ? { ...t.charge, subscriptionId: t.charge.subscriptionId } : null;
     const decimals = tokenDecimals(t.blockchainId, t.currency, order?.decimals ?? 18);
     const units = BigInt(t.amount);
-    const value = valuation(order?.orderId ? order : null, t, t);
+    const value = charge ? chargeValuation(charge, t) : valuation(order?.orderId ? order : null, t, t);
     const fiat = value ? fiatValue(units, decimals, value.rate, value.fiatCurrency) : null;
     const chain = findBlockchainById(t.blockchainId);
-    // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost.
-    const relayWei = t.relayCostWei ? BigInt(t.relayCostWei) : null;
+    // The customer paid this transfer's gas, unless the gateway relayed it ("Pay without gas"): then the relay's cost;
+    // a subscription's charge is sent (and its gas paid) by the gateway's key.
+    const relayWei = charge ? (t.fee ? BigInt(t.fee) : null) : t.relayCostWei ? BigInt(t.relayCostWei) : null;
     const gasFiat = chain ? gasInUsd(relayWei, chain.nativeCurrency.decimals, t) : null;
     yield {
       at: t.at,
@@ -143,6 +147,7 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
       id: t.id,
       entry: {
         orderId: order?.orderId ?? null,
+        subscription: charge ? { id: charge.subscriptionId, period: charge.period ?? 0 } : null,
         txHash: t.txHash,
         currency: t.currency,
         amount: formatAmount(units, decimals),
@@ -164,9 +169,13 @@ async function* payments(db: DbOrTx, merchantId: number, range: ExportRange): As
         fiat,
         value?.rate ?? null,
         order?.orderId,
-        order?.priceAmount && order.priceCurrency ? `${order.priceAmount} ${order.priceCurrency}` : null,
+        order?.priceAmount && order.priceCurrency
+          ? `${order.priceAmount} ${order.priceCurrency}`
+          : charge?.priceAmount && charge.priceCurrency
+            ? `${charge.priceAmount} ${charge.priceCurrency}`
+            : null,
         linkIdOf(order?.orderInfo),
-        order?.orderInfo,
+        charge ? JSON.stringify({ subscription: charge.subscriptionId, period: charge.period }) : order?.orderInfo,
         t.counted ? "yes" : "no",
         t.txHash,
         t.logIndex,
@@ -402,8 +411,8 @@ export async function* mergedMovements(sources: Array<AsyncGenerator<Movement>>)
 }
 
 /**
- * Every on-chain movement of the merchant's money in the range — payments into deposit addresses,
- * refunds sent, deposits swept to their wallet, payout legs paid — as one CSV in time order, streamed: each source is
+ * Every on-chain movement of the merchant's money in the range — payments into deposit addresses and
+ * subscription charges into its wallet, refunds sent, deposits swept to their wallet, payout legs paid — as one CSV in time order, streamed: each source is
  * read in keyset batches as the client consumes the body.
  */
 export function movementsCsvStream(db: DbOrTx, merchantId: number, range: ExportRange): ReadableStream<Uint8Array> {

@@ -213,3 +213,20 @@ export async function recentRelayConditions(chain: Blockchain, now = new Date())
   cache.set(key, { readAt: Date.now(), conditions });
   return conditions;
 }
+
+/** The hourly relay gas budgets (GASLESS_GAS_PER_MERCHANT_PER_HOUR, GASLESS_GAS_PER_HOUR): a payment's relay and a subscription's permit count against both. */
+export function relayBudgets(): { perMerchant: bigint; total: bigint } {
+  return { perMerchant: BigInt(env.GASLESS_GAS_PER_MERCHANT_PER_HOUR), total: BigInt(env.GASLESS_GAS_PER_HOUR) };
+}
+
+/** 429 RELAY_BUDGET_EXHAUSTED with retry_after: the merchant's or everyone's hourly relay gas is used up. */
+export function relayBudgetExhausted(exhausted: "merchant" | "all", retryAfterSeconds: number): ApiError {
+  const message =
+    exhausted === "merchant"
+      ? "Gasless payments for this shop are paused for now; pay from your wallet or try again later."
+      : "Gasless payments are paused for now; pay from your wallet or try again later.";
+  return new ApiError("RELAY_BUDGET_EXHAUSTED", message, undefined, {
+    body: { retry_after: retryAfterSeconds },
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
+}

@@ -32,6 +32,8 @@ import {
   relayerAtFloor,
   relayerFloorWei,
   relayerKey,
+  relayBudgetExhausted,
+  relayBudgets,
   relayFeeCeiling,
   relayRefusal,
 } from "./policy";
@@ -198,7 +200,7 @@ export async function relayGaslessPayment(
 
   const ceiling = relayFeeCeiling(chain);
 
-  const budgets = { perMerchant: BigInt(env.GASLESS_GAS_PER_MERCHANT_PER_HOUR), total: BigInt(env.GASLESS_GAS_PER_HOUR) };
+  const budgets = relayBudgets();
   const reserved = await reserveRelay(
     db,
     { paymentOrderId: order.id, merchantId: order.merchantId, ...tokenKey, value: authorization.value.toString(), gasLimit },
@@ -210,14 +212,7 @@ export async function relayGaslessPayment(
     observeGaslessRelay(chain.slug, "refused_budget");
     if (reserved.exhausted === "all")
       log.warn("gasless relay budget of all merchants used up", { chain: chain.slug, order_id: order.orderId, retry_after: reserved.retryAfterSeconds });
-    const message =
-      reserved.exhausted === "merchant"
-        ? "Gasless payments for this shop are paused for now; pay from your wallet or try again later."
-        : "Gasless payments are paused for now; pay from your wallet or try again later.";
-    throw new ApiError("RELAY_BUDGET_EXHAUSTED", message, undefined, {
-      body: { retry_after: reserved.retryAfterSeconds },
-      headers: { "Retry-After": String(reserved.retryAfterSeconds) },
-    });
+    throw relayBudgetExhausted(reserved.exhausted, reserved.retryAfterSeconds);
   }
   const { relay } = reserved;
   // Under the relayer's account lock, once the relays before it have been sent: the floor holds however many arrive at once.

@@ -5,6 +5,7 @@ import {
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
+  keccak256,
   http,
   parseSignature,
   type Address,
@@ -27,11 +28,15 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { lockFiatPrice, type LockedPrice } from "@/lib/pricing/lock-price";
 import { findWalletForChain } from "@/lib/wallets/queries";
+import { relayBudgetExhausted, relayBudgets } from "@/lib/gasless/policy";
+import { deleteRelay, reserveRelay, updateRelay } from "@/lib/gasless/queries";
+import { observeGaslessRelay } from "@/lib/metrics/record";
 import { findChargesToTrack, findLiveCharge, insertCharge, markChargeStatus, updateCharge } from "./charge-queries";
 import { ApiError, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
+import { bookChargeTransfer, syncChargeTransfer } from "./charge-transfer";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
 import {
@@ -134,15 +139,11 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const code = await client.getCode({ address: pull });
   if (!code || code === "0x") {
     const factory = deployFactoryAddress(subscription, chain);
-    const hash = await wallet.writeContract({
-      address: factory,
-      abi: subscriptionFactoryArtifact.abi,
-      functionName: "deploy",
-      args: [termsArgument(terms)],
-      chain: viemChain(chain),
-      account: wallet.account,
-    });
-    await client.waitForTransactionReceipt({ hash });
+    const { hash, receipt } = await sendAsOperator(db, chain, key, deployPurpose, subscription.id, async () => ({
+      to: factory,
+      data: encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(terms)] }),
+    }));
+    if (receipt.status !== "success") throw new Error(`deploy reverted (tx ${hash})`);
   }
   const onChainNext = Number(await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "nextPeriod" }));
   const existing = await findLiveCharge(db, subscription.id, index);
@@ -231,6 +232,34 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
 }
 
 const chargePurpose = "subscription_charge";
+/** The operator key's other transactions for a subscription (sent_transactions purposes, by the subscription's row id). */
+const deployPurpose = "subscription_deploy";
+const cancelPurpose = "subscription_cancel";
+const permitPurpose = "subscription_permit";
+
+/**
+ * Sends one of the operator key's transactions for a subscription (its contract's deploy, its
+ * cancel, a relayed permit) the way its charges go: recorded before broadcast, its nonce picked
+ * under the key's nonce lock (the sweeps and the charges share the key), resumed rather than sent
+ * again after a restart.
+ */
+function sendAsOperator(db: DbOrTx, chain: Blockchain, key: Hex, purpose: string, purposeId: number, build: () => Promise<{ to: Address; data: Hex }>) {
+  const client = chainClient(chain);
+  const account = privateKeyToAccount(key);
+  return sendManaged(
+    db as Db,
+    chain,
+    client,
+    key,
+    { purpose, purposeId },
+    async () => {
+      const { to, data } = await build();
+      const gas = await client.estimateGas({ account: account.address, to, data });
+      return { to, data, gas: (gas * 12n) / 10n };
+    },
+    { replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000, waitMs: 60_000 },
+  );
+}
 
 class ChargeRefused extends Error {
   constructor(readonly reason: string) {
@@ -352,9 +381,11 @@ async function moveTo(
 async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: SubscriptionCharge, mined: Mined, now: Date) {
   const { subscription } = due;
   const index = charge.period;
-  const head = mined ? await chainClient(chain).getBlockNumber() : 0n;
+  const client = chainClient(chain);
+  const head = mined ? await client.getBlockNumber() : 0n;
   const confirmations = mined ? Number(head - mined.receipt.blockNumber + 1n) : 0;
   const confirmed = mined ? confirmations >= charge.confirmationThreshold : true;
+  const blockTimestamp = mined ? new Date(Number((await client.getBlock({ blockNumber: mined.receipt.blockNumber })).timestamp) * 1000) : null;
   await moveTo(
     db,
     due,
@@ -375,8 +406,8 @@ async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: Su
       failingSince: null,
       nextAttemptAt: nextPeriodStart(subscription, index),
     },
-    (tx) =>
-      updateCharge(tx, charge.id, {
+    async (tx) => {
+      const updated = await updateCharge(tx, charge.id, {
         status: confirmed ? "confirmed" : "pending",
         txHash: mined?.hash ?? null,
         blockNumber: mined?.receipt.blockNumber ?? null,
@@ -385,7 +416,11 @@ async function recordCharged(db: DbOrTx, chain: Blockchain, due: Due, charge: Su
         confirmations,
         confirmedAt: confirmed ? now : null,
         updatedAt: now,
-      }),
+      });
+      // Money moved into the merchant's wallet: booked with the payments (GET /api/transactions, the accounting export).
+      if (mined && updated)
+        await bookChargeTransfer(tx, chain, subscription, updated, { receipt: mined.receipt, blockTimestamp: blockTimestamp! }, updated.status, now);
+    },
   );
 }
 
@@ -427,7 +462,6 @@ async function recordFailure(db: DbOrTx, due: Due, now: Date, reason: string, ex
  */
 async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow: Date): Promise<void> {
   const client = chainClient(chain);
-  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
   for (const subscription of await findChainCancelsDue(db, chain.id, chainNow, batchSize)) {
     if (!(await claimSubscription(db, subscription.id, subscription.nextAttemptAt!, new Date(chainNow.getTime() + claimLeaseMs), ["canceled"]))) continue;
     try {
@@ -444,26 +478,18 @@ async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow
           await markChainCanceled(db, subscription.id, chainNow);
           continue;
         }
-        const deploy = await wallet.writeContract({
-          address: deployFactoryAddress(subscription, chain),
-          abi: subscriptionFactoryArtifact.abi,
-          functionName: "deploy",
-          args: [termsArgument(subscriptionTerms(subscription))],
-          chain: viemChain(chain),
-          account: wallet.account,
-        });
-        await client.waitForTransactionReceipt({ hash: deploy });
+        const deployed = await sendAsOperator(db, chain, key, deployPurpose, subscription.id, async () => ({
+          to: deployFactoryAddress(subscription, chain),
+          data: encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deploy", args: [termsArgument(subscriptionTerms(subscription))] }),
+        }));
+        if (deployed.receipt.status !== "success") throw new Error(`deploy reverted (tx ${deployed.hash})`);
       }
       const canceled = await client.readContract({ address: pull, abi: subscriptionPullArtifact.abi, functionName: "canceled" });
       if (!canceled) {
-        const hash = await wallet.writeContract({
-          address: pull,
-          abi: subscriptionPullArtifact.abi,
-          functionName: "cancel",
-          chain: viemChain(chain),
-          account: wallet.account,
-        });
-        const receipt = await client.waitForTransactionReceipt({ hash });
+        const { hash, receipt } = await sendAsOperator(db, chain, key, cancelPurpose, subscription.id, async () => ({
+          to: pull,
+          data: encodeFunctionData({ abi: subscriptionPullArtifact.abi, functionName: "cancel" }),
+        }));
         if (receipt.status !== "success") throw new Error(`cancel reverted (tx ${hash})`);
       }
       await markChainCanceled(db, subscription.id, chainNow);
@@ -478,8 +504,14 @@ async function cancelContracts(db: DbOrTx, chain: Blockchain, key: Hex, chainNow
  * Deploys a subscription's pull contract and submits the customer's permit in one transaction the
  * gateway's key pays for. Only for a live subscription whose contract is not deployed yet (so each
  * subscription costs that gas once); the token checks the signature, and the factory the allowance.
+ *
+ * Gasless through the same rules as a payment's relay (lib/gasless): its gas limit is reserved
+ * against the merchant's and everyone's hourly relay budgets first (a `gasless_relays` row of the
+ * subscription's), refused with 429 RELAY_BUDGET_EXHAUSTED when either is used up (the subscribe
+ * page then offers the approve transaction, whose gas the customer pays); once mined, its gas used
+ * and cost are what counts; a permit never sent is forgotten and costs nothing.
  */
-export async function submitPermit(subscription: Subscription, chain: Blockchain, permit: { signature: Hex; deadline: number }): Promise<void> {
+export async function submitPermit(db: DbOrTx, subscription: Subscription, chain: Blockchain, permit: { signature: Hex; deadline: number }): Promise<void> {
   const key = sweeperKey(chain);
   if (!key) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
   if (!(liveStatuses as readonly string[]).includes(subscription.status))
@@ -489,25 +521,82 @@ export async function submitPermit(subscription: Subscription, chain: Blockchain
   const code = await client.getCode({ address: pull });
   if (code && code !== "0x")
     throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
-  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain: viemChain(chain), transport: http(chain.rpcUrl ?? undefined) });
+  const operator = privateKeyToAccount(key).address;
   const { v, r, s } = parseSignature(permit.signature);
   const value = BigInt(serializeSubscription(subscription, "").authorization.value);
+  const factory = deployFactoryAddress(subscription, chain);
+  const args = [termsArgument(subscriptionTerms(subscription)), value, BigInt(permit.deadline), Number(v ?? 27n), r, s] as const;
+  const refusedPermit = () =>
+    validationError({ signature: ["The token refused this permit: sign the authorization shown (spender, value, the current nonce) before its deadline."] });
+  let gasLimit: bigint;
   try {
-    const { request } = await client.simulateContract({
-      account: wallet.account,
-      address: deployFactoryAddress(subscription, chain),
-      abi: subscriptionFactoryArtifact.abi,
-      functionName: "deployWithPermit",
-      args: [termsArgument(subscriptionTerms(subscription)), value, BigInt(permit.deadline), Number(v ?? 27n), r, s],
-    });
-    const receipt = await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ ...request, chain: viemChain(chain) }) });
-    if (receipt.status !== "success") throw validationError({ signature: ["The permit was refused on chain."] });
+    await client.simulateContract({ account: operator, address: factory, abi: subscriptionFactoryArtifact.abi, functionName: "deployWithPermit", args });
+    const data = encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deployWithPermit", args });
+    gasLimit = ((await client.estimateGas({ account: operator, to: factory, data })) * 12n) / 10n;
   } catch (error) {
-    if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError)) {
-      throw validationError({
-        signature: ["The token refused this permit: sign the authorization shown (spender, value, the current nonce) before its deadline."],
-      });
+    if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError)) throw refusedPermit();
+    throw error;
+  }
+  const now = new Date();
+  const reserved = await reserveRelay(
+    db as Db,
+    {
+      paymentOrderId: null,
+      subscriptionId: subscription.id,
+      merchantId: subscription.merchantId,
+      blockchainId: chain.id,
+      tokenAddress: subscription.tokenAddress.toLowerCase(),
+      fromAddress: subscription.subscriberAddress.toLowerCase(),
+      // Keyed by the subscription's terms and the signature: the same permit is relayed once; after one
+      // the chain refused (its gas spent and counted), the customer may sign again.
+      authorizationNonce: `permit:${subscription.termsId.toLowerCase()}:${keccak256(permit.signature)}`,
+      value: value.toString(),
+      gasLimit,
+    },
+    relayBudgets(),
+    now,
+  );
+  if ("duplicate" in reserved) throw new ApiError("CONFLICT", "This subscription's permit is already being submitted.");
+  if ("exhausted" in reserved) {
+    observeGaslessRelay(chain.slug, "refused_budget");
+    log.warn("subscription permit refused: relay gas budget used up", {
+      subscription_id: subscription.subscriptionId,
+      budget: reserved.exhausted,
+      retry_after: reserved.retryAfterSeconds,
+    });
+    throw relayBudgetExhausted(reserved.exhausted, reserved.retryAfterSeconds);
+  }
+  const { relay } = reserved;
+  try {
+    const { hash, receipt } = await sendManaged(
+      db as Db,
+      chain,
+      client,
+      key,
+      { purpose: permitPurpose, purposeId: relay.id },
+      async () => ({ to: factory, data: encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deployWithPermit", args }), gas: gasLimit }),
+      { replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000, waitMs: 60_000 },
+    );
+    const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
+    const mined = receipt.status === "success";
+    await updateRelay(db, relay.id, {
+      status: mined ? "mined" : "reverted",
+      txHash: hash,
+      gasUsed: receipt.gasUsed,
+      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
+      costWei: costWei.toString(),
+      lastError: mined ? null : "deployWithPermit reverted",
+    });
+    observeGaslessRelay(chain.slug, mined ? "mined" : "reverted", { gasUsed: receipt.gasUsed, costWei });
+    if (!mined) throw validationError({ signature: ["The permit was refused on chain."] });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (error instanceof TransactionStillPendingError) {
+      // In flight: kept, counted at its gas limit; the next attempt finds the contract deployed, or resumes it.
+      throw new ApiError("SERVICE_UNAVAILABLE", "The authorization was sent but is not mined yet; try again in a minute.");
     }
+    // Never sent (fees above the ceiling, refused by the node): forgotten, costing nothing.
+    await deleteRelay(db, relay.id);
     throw error;
   }
 }
@@ -559,6 +648,7 @@ export async function trackCharges(db: DbOrTx, chain: Blockchain, client: Public
       confirmedAt: confirmed ? (charge.confirmedAt ?? chainNow) : null,
       updatedAt: chainNow,
     });
+    await syncChargeTransfer(db, charge.id, { status: confirmed ? "confirmed" : "pending", blockNumber, blockHash }, chainNow);
     if (confirmed && charge.status === "pending") {
       const found = await findMerchantSubscriptionById(db, charge.merchantId, charge.subscriptionId);
       if (found) done.confirmed.push(`${found.subscription.subscriptionId}#${charge.period}`);
@@ -573,6 +663,7 @@ async function markChargeReorged(db: DbOrTx, charge: SubscriptionCharge, now: Da
   const id = await db.transaction(async (tx) => {
     if (!(await markChargeStatus(tx, charge.id, ["pending", "confirmed"], { status: "reorged", reorgedAt: now, confirmations: 0, updatedAt: now })))
       return null;
+    await syncChargeTransfer(tx, charge.id, { status: "reorged" }, now);
     const found = await findMerchantSubscriptionById(tx, charge.merchantId, charge.subscriptionId);
     if (!found) return null;
     const { subscription, planId } = found;

@@ -79,10 +79,10 @@ export const subscriptionHostedRoutes = {
     doc: {
       summary: "Submit the customer's permit (hosted page)",
       description:
-        "Public: the permit is its own proof (only the subscriber's signature for the recorded `pull_address` and value passes, and nothing sent changes the terms). The gateway deploys the pull contract with it, once (409 CONFLICT after), and answers the customer's `manage_url`. A signature the token refuses is 400 naming `signature`.",
+        "Public: the permit is its own proof (only the subscriber's signature for the recorded `pull_address` and value passes, and nothing sent changes the terms). The gateway deploys the pull contract with it, once (409 CONFLICT after), and answers the customer's `manage_url`. A signature the token refuses is 400 naming `signature`. Its gas counts against the gasless relay budgets: over them, 429 RELAY_BUDGET_EXHAUSTED (nothing sent; the page offers the approve transaction instead).",
       tags: ["Subscriptions", "Payment page"],
       response: okAnswer(manageLinkJson, "Authorization submitted."),
-      errors: ["CONFLICT", "RATE_LIMITED"],
+      errors: ["CONFLICT", "RATE_LIMITED", "RELAY_BUDGET_EXHAUSTED"],
     },
   }),
   confirmHostedApproval: defineRoute({

@@ -129,7 +129,7 @@ export async function authorizeHostedSubscription(db: DbOrTx, subscriptionId: st
     throw new ApiError("CONFLICT", "This subscription's token has no permit: the customer's wallet sends an approve.");
   const chain = findBlockchainById(subscription.blockchainId);
   if (!chain) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
-  await submitPermit(subscription, chain, { signature: permit.signature as Hex, deadline: permit.deadline });
+  await submitPermit(db, subscription, chain, { signature: permit.signature as Hex, deadline: permit.deadline });
   await recordSubscriptionAuthorized(db, subscription);
   return { id: subscriptionId, manage_url: manageUrl(subscriptionId) };
 }

@@ -143,10 +143,10 @@ export const subscriptionAuthorizeRoutes = {
     doc: {
       summary: "Submit a customer's permit",
       description:
-        "For `authorization.method: permit`: the gateway deploys the subscription's pull contract and submits the customer's EIP-2612 permit in one transaction it pays for, so the customer signs once and pays no gas. The permit must name `pull_address` as spender and `authorization.value` as value; 409 CONFLICT once the contract is deployed, or for a subscription no longer live.",
+        "For `authorization.method: permit`: the gateway deploys the subscription's pull contract and submits the customer's EIP-2612 permit in one transaction it pays for, so the customer signs once and pays no gas. The permit must name `pull_address` as spender and `authorization.value` as value; 409 CONFLICT once the contract is deployed, or for a subscription no longer live. Its gas counts against the same hourly budgets as gasless payments (per merchant and for all): over either, 429 RELAY_BUDGET_EXHAUSTED with `retry_after`, nothing sent; the customer then sends an `approve` of `authorization.value` to `pull_address` from their wallet instead.",
       tags: ["Subscriptions"],
       response: okAnswer(subscriptionJson, "Authorization submitted."),
-      errors: ["CONFLICT"],
+      errors: ["CONFLICT", "RELAY_BUDGET_EXHAUSTED"],
     },
   }),
 };

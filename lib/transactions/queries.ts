@@ -1,7 +1,16 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { RecheckWindow } from "@/lib/chains/block-check";
 import { recheckFloor } from "@/lib/chains/queries";
-import { gaslessRelays, paymentOrders, transactions, type NewTransaction, type PaymentOrder, type Transaction } from "@/lib/db/schema";
+import {
+  gaslessRelays,
+  paymentOrders,
+  subscriptionCharges,
+  subscriptions,
+  transactions,
+  type NewTransaction,
+  type PaymentOrder,
+  type Transaction,
+} from "@/lib/db/schema";
 import { maintainedCount } from "@/lib/db/list-counts";
 import { afterCursor, readKeysetPage, sortKeyText, type KeysetWindow, type SortKeyPart } from "@/lib/db/list-window";
 import type { DbOrTx } from "@/lib/db/types";
@@ -229,12 +238,21 @@ export async function listMerchantTransactions(db: DbOrTx, merchantId: number, f
   return { rows: page.map((row) => row.transfer), count, nextKey };
 }
 
-/** A merchant's transfer by transaction hash (case-insensitive), with its order; the first log of the transaction when it has several. */
+/**
+ * A merchant's transfer by transaction hash (case-insensitive), with its order, or the subscription
+ * and period it charged; the first log of the transaction when it has several.
+ */
 export async function findMerchantTransaction(db: DbOrTx, merchantId: number, txHash: string) {
   const [row] = await db
-    .select({ transfer: transactions, order: paymentOrders })
+    .select({
+      transfer: transactions,
+      order: paymentOrders,
+      charge: { subscriptionId: subscriptions.subscriptionId, period: subscriptionCharges.period },
+    })
     .from(transactions)
     .leftJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
+    .leftJoin(subscriptionCharges, eq(subscriptionCharges.id, transactions.subscriptionChargeId))
+    .leftJoin(subscriptions, eq(subscriptions.id, subscriptionCharges.subscriptionId))
     .where(and(eq(transactions.merchantId, merchantId), eq(transactions.txHash, txHash.toLowerCase())))
     .orderBy(transactions.logIndex)
     .limit(1);
@@ -351,8 +369,8 @@ export interface MovementCursor {
 }
 
 /**
- * A batch of the merchant's transfers into deposit addresses whose block time is in the range, with
- * their order's references and locked price, in (block time, id) order after `after`: the accounting
+ * A batch of the merchant's transfers into deposit addresses, and subscription charges into its wallet,
+ * whose block time is in the range, with their order's (or subscription's) references and locked price, in (block time, id) order after `after`: the accounting
  * export (lib/dashboard/movements-csv.ts). Dropped transfers left the chain and are not movements.
  */
 export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, range: { from: Date; to: Date }, after: MovementCursor | null, limit: number) {
@@ -373,6 +391,8 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
       counted: transactions.counted,
       /** What the gateway paid to relay this transfer (a gasless payment, lib/gasless); null when the customer paid its gas. */
       relayCostWei: gaslessRelays.costWei,
+      /** The transaction's fee: the gateway's key paid it for a subscription's charge. */
+      fee: transactions.fee,
       usdRate: transactions.usdRate,
       nativeUsdRate: transactions.nativeUsdRate,
       usdRateSource: transactions.usdRateSource,
@@ -388,9 +408,21 @@ export async function paymentMovementsBatch(db: DbOrTx, merchantId: number, rang
         rate: paymentOrders.rate,
         rateSource: paymentOrders.rateSource,
       },
+      /** A subscription's charge (its public id and period; for a fiat plan the price and the rate locked for the period). */
+      charge: {
+        subscriptionId: subscriptions.subscriptionId,
+        period: subscriptionCharges.period,
+        priceAmount: subscriptionCharges.priceAmount,
+        priceCurrency: subscriptionCharges.priceCurrency,
+        rate: subscriptionCharges.rate,
+        rateSource: subscriptionCharges.rateSource,
+        ratedAt: subscriptionCharges.ratedAt,
+      },
     })
     .from(transactions)
     .leftJoin(paymentOrders, eq(paymentOrders.id, transactions.paymentOrderId))
+    .leftJoin(subscriptionCharges, eq(subscriptionCharges.id, transactions.subscriptionChargeId))
+    .leftJoin(subscriptions, eq(subscriptions.id, subscriptionCharges.subscriptionId))
     .leftJoin(
       gaslessRelays,
       and(eq(gaslessRelays.txHash, transactions.txHash), eq(gaslessRelays.blockchainId, transactions.blockchainId), eq(gaslessRelays.status, "mined")),

@@ -32,6 +32,10 @@ export const transactionJson = z.object({
     .object({ id: z.number().int(), order_id: z.string(), amount: decimalString, currency: z.string() })
     .nullable()
     .describe("The order whose deposit address received the transfer"),
+  subscription: z
+    .object({ id: z.string().describe("SUB-…"), period: z.number().int().describe("The period it charged, from 0") })
+    .nullable()
+    .describe("The subscription this transfer charged (its pull contract moved one period's amount to the merchant's wallet); null for a payment"),
   blockchain: z.string().nullable(),
   block_number: z.number().int(),
   block_timestamp: timestamp,

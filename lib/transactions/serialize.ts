@@ -25,7 +25,7 @@ export function serializeTransactionListItem(transfer: Transaction) {
   };
 }
 
-/** Why a transfer does not count toward its order, or null when it does. */
+/** Why a transfer does not count toward its order, or null when it does (a subscription's charge counts while it stands). */
 export function notCountedReason(transfer: Transaction, order: Pick<PaymentOrder, "tokenAddress" | "expiresAt"> | null): NotCountedReason | null {
   if (transfer.status === "failed") return "reverted";
   if (transfer.status === "dropped") return "reorged";
@@ -35,7 +35,12 @@ export function notCountedReason(transfer: Transaction, order: Pick<PaymentOrder
 }
 
 /** The full transaction (spec › Transaction), confirmations counted against the scanner's head. */
-export function serializeTransaction(transfer: Transaction, order: PaymentOrder | null, head: bigint | null) {
+export function serializeTransaction(
+  transfer: Transaction,
+  order: PaymentOrder | null,
+  head: bigint | null,
+  charge: { subscriptionId: string | null; period: number | null } | null = null,
+) {
   const chain = findBlockchainById(transfer.blockchainId);
   const dropped = transfer.status === "dropped";
   const confirmations = !dropped && head !== null && head >= transfer.blockNumber ? Number(head - transfer.blockNumber + 1n) : 0;
@@ -44,6 +49,7 @@ export function serializeTransaction(transfer: Transaction, order: PaymentOrder 
     payment_order: order
       ? { id: order.id, order_id: order.orderId, amount: formatAmount(BigInt(order.amount), order.decimals), currency: order.currency }
       : null,
+    subscription: charge?.subscriptionId ? { id: charge.subscriptionId, period: charge.period ?? 0 } : null,
     blockchain: chain?.slug ?? null,
     block_number: Number(transfer.blockNumber),
     block_timestamp: transfer.blockTimestamp.toISOString(),

@@ -26,5 +26,5 @@ export async function getTransactionOrThrow(db: DbOrTx, merchantId: number, txHa
   if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw notFound("Transaction");
   const found = await findMerchantTransaction(db, merchantId, txHash);
   if (!found) throw notFound("Transaction");
-  return serializeTransaction(found.transfer, found.order, await findScannedHead(db, found.transfer.blockchainId));
+  return serializeTransaction(found.transfer, found.order, await findScannedHead(db, found.transfer.blockchainId), found.charge);
 }

@@ -44,9 +44,10 @@ export interface Valuation {
   rate: string;
   /**
    * `order_locked_rate`: the rate locked when the order was created; `detected_price`: the feed's price
-   * when the transfer was detected; `batch_locked_rate`: the rate a payout batch locked when its legs were saved.
+   * when the transfer was detected; `batch_locked_rate`: the rate a payout batch locked when its legs were saved;
+   * `subscription_locked_rate`: the rate a fiat-priced subscription plan's charge locked for its period.
    */
-  basis: "order_locked_rate" | "detected_price" | "batch_locked_rate";
+  basis: "order_locked_rate" | "detected_price" | "batch_locked_rate" | "subscription_locked_rate";
   /** The feeds behind the rate ("USDC/USD round 18446744073709552000 at 0x…"). */
   feeds: string;
   /** When the feed last updated the answer the rate came from (ISO 8601), else when it was read. */
@@ -115,4 +116,25 @@ export function batchValuation(batch: {
     feeds: feedsText([usd]),
     at: usd.updated_at ?? at,
   };
+}
+
+/**
+ * A subscription charge's value: at the rate its period locked when the plan is priced in fiat (the
+ * price the customer agreed to), else at the price recorded when the charge was booked, in US dollars.
+ */
+export function chargeValuation(
+  charge: { priceCurrency: string | null; rate: string | null; rateSource: unknown; ratedAt: Date | null },
+  detected: DetectedPrice | null,
+): Valuation | null {
+  if (charge.rate && charge.priceCurrency && isFiatCurrency(charge.priceCurrency)) {
+    const sources = sourcesOf(charge.rateSource);
+    return {
+      fiatCurrency: charge.priceCurrency,
+      rate: charge.rate,
+      basis: "subscription_locked_rate",
+      feeds: feedsText(sources),
+      at: sources[0]?.updated_at ?? charge.ratedAt?.toISOString() ?? null,
+    };
+  }
+  return valuation(null, { blockchainId: 0, tokenAddress: null }, detected);
 }

@@ -4,6 +4,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, te
 import { ts, timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";
+import { subscriptionCharges } from "./subscriptions";
 
 /** Where each blockchain's scanner stands; reset when the chain's genesis changes (devnet restart). */
 export const chainCursors = pgTable("chain_cursors", {
@@ -77,7 +78,12 @@ export const transactions = pgTable(
     status: text("status").notNull(),
     paymentOrderId: integer("payment_order_id").references(() => paymentOrders.id, { onDelete: "set null" }),
     merchantId: integer("merchant_id").references(() => merchants.id, { onDelete: "cascade" }),
-    /** Whether it counts toward its order (right token, before expiry). */
+    /**
+     * A subscription's charge (lib/subscriptions/charge-transfer.ts): the pull contract's transfer from
+     * the customer's wallet to the merchant's, booked here like a payment; null for every other transfer.
+     */
+    subscriptionChargeId: integer("subscription_charge_id").references(() => subscriptionCharges.id, { onDelete: "set null" }),
+    /** Whether it counts toward its order (right token, before expiry); a subscription charge always counts. */
     counted: boolean("counted").notNull().default(false),
     /**
      * The price recorded when the transfer was detected (lib/transactions/record-prices.ts): US dollars
@@ -96,6 +102,9 @@ export const transactions = pgTable(
     // One transaction can pay several deposit addresses by internal calls, all with log index -2.
     uniqueIndex("transactions_chain_tx_log_to_key").on(t.blockchainId, t.txHash, t.logIndex, t.toAddress),
     index("transactions_order_idx").on(t.paymentOrderId),
+    uniqueIndex("transactions_subscription_charge_key")
+      .on(t.subscriptionChargeId)
+      .where(sql`subscription_charge_id is not null`),
     index("transactions_merchant_idx").on(t.merchantId, t.createdAt, t.id),
     index("transactions_merchant_status_idx").on(t.merchantId, t.status, t.createdAt, t.id),
     // The list's chain filter, alone and with a status: the page and its bounded count read one range (issue 31).

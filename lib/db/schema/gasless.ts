@@ -3,6 +3,7 @@ import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from "driz
 import { timestamps, baseUnits } from "./columns";
 import { merchants } from "./accounts";
 import { paymentOrders } from "./orders";
+import { subscriptions } from "./subscriptions";
 
 /**
  * A customer's signed EIP-3009 transferWithAuthorization the gateway relays (pays the gas of) to an
@@ -13,9 +14,13 @@ export const gaslessRelays = pgTable(
   "gasless_relays",
   {
     id: serial("id").primaryKey(),
-    paymentOrderId: integer("payment_order_id")
-      .notNull()
-      .references(() => paymentOrders.id, { onDelete: "cascade" }),
+    /** The order paid; null for a subscription's permit (`subscriptionId`). */
+    paymentOrderId: integer("payment_order_id").references(() => paymentOrders.id, { onDelete: "cascade" }),
+    /**
+     * A subscription whose permit and pull-contract deploy the gateway relayed (lib/subscriptions/charge.ts
+     * submitPermit): counted against the same hourly budgets as payments; null for a payment's relay.
+     */
+    subscriptionId: integer("subscription_id").references(() => subscriptions.id, { onDelete: "cascade" }),
     merchantId: integer("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { createPublicClient, erc20Abi, http, type Address, type Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
@@ -12,7 +12,8 @@ import { POST as cancelManaged } from "@/app/api/manage-subscription/cancel/rout
 import { devnetContracts } from "@/lib/chains/catalog";
 import { devnetAccounts, devnetChain } from "@/lib/chains/devnet";
 import { permitTypes } from "@/lib/chains/subscription-pull";
-import { auditLog } from "@/lib/db/schema";
+import { auditLog, gaslessRelays, subscriptions } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { manageToken, subscriptionIdOfManageToken } from "@/lib/subscriptions/hosted";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
@@ -21,6 +22,10 @@ import { call } from "../../helpers/request";
 
 const testDb = setupTestDatabase();
 const net = setupTestDevnet();
+const savedBudget = env.GASLESS_GAS_PER_MERCHANT_PER_HOUR;
+afterEach(() => {
+  env.GASLESS_GAS_PER_MERCHANT_PER_HOUR = savedBudget;
+});
 
 const client = () => createPublicClient({ chain: devnetChain, transport: http(net.rpcUrl), pollingInterval: 50 });
 
@@ -128,6 +133,58 @@ describe("the hosted subscribe page's API", () => {
     expect(again.status).toBe(409);
     // The terms the merchant fixed are what the contract holds: the merchant's view is unchanged.
     expect(await s.merchantView()).toMatchObject({ pull_address: s.sub.pull_address, merchant_address: s.sub.merchant_address, max_amount: "4.5" });
+  });
+
+  test("the permit's gas counts against the gasless relay budgets: recorded once mined; over the merchant's hourly budget the permit is refused (429, nothing sent) and the approve path still works", async () => {
+    const s = await subscription();
+    const { permit } = (await s.hosted()).body.data as { permit: Permit };
+    const ok = await call(authorizeHosted, "POST", `/api/hosted-subscriptions/${s.id}/authorize/`, {
+      params: { id: s.id },
+      body: { signature: await signPermit(s.customer, permit), deadline: Number(permit.message.deadline) },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const [row] = await testDb.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.subscriptionId, s.id));
+    const relays = await testDb.db.select().from(gaslessRelays).where(eq(gaslessRelays.subscriptionId, row!.id));
+    expect(relays).toHaveLength(1);
+    expect(relays[0]).toMatchObject({ status: "mined", paymentOrderId: null, merchantId: s.merchant.id });
+    const receipt = await client().getTransactionReceipt({ hash: relays[0]!.txHash as Hex });
+    expect(relays[0]!.gasUsed).toBe(receipt.gasUsed);
+    expect(relays[0]!.costWei).toBe((receipt.gasUsed * receipt.effectiveGasPrice).toString());
+
+    // The merchant's budget for the hour leaves room for less than another permit: the next customer's is refused.
+    env.GASLESS_GAS_PER_MERCHANT_PER_HOUR = Number(receipt.gasUsed) + 1_000;
+    const customer = net.wallet(generatePrivateKey());
+    const faucet = net.wallet(devnetAccounts[1].privateKey);
+    await client().waitForTransactionReceipt({ hash: await faucet.sendTransaction({ to: customer.account.address, value: 10n ** 17n }) });
+    const second = await call(postSubscription, "POST", "/api/subscriptions/", {
+      token: s.merchant.access,
+      body: { plan: s.sub.plan, customer_address: customer.account.address },
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const id = second.body.data.id as string;
+    const secondPermit = (await call(getHosted, "GET", `/api/hosted-subscriptions/${id}/`, { params: { id } })).body.data.permit as Permit;
+    const refused = await call(authorizeHosted, "POST", `/api/hosted-subscriptions/${id}/authorize/`, {
+      params: { id },
+      body: { signature: await signPermit(customer, secondPermit), deadline: Number(secondPermit.message.deadline) },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(429);
+    expect(refused.body.error.code).toBe("RELAY_BUDGET_EXHAUSTED");
+    expect(refused.body.retry_after).toBeGreaterThan(0);
+    expect(refused.headers.get("retry-after")).toBe(String(refused.body.retry_after));
+    expect(await client().getCode({ address: second.body.data.pull_address })).toBeUndefined();
+    expect(await testDb.db.select().from(gaslessRelays).where(eq(gaslessRelays.merchantId, s.merchant.id))).toHaveLength(1);
+
+    // The customer pays the gas of an approve instead: the subscription is authorized all the same.
+    const hash = await customer.writeContract({
+      address: devnetContracts.USDC,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [second.body.data.pull_address, BigInt(second.body.data.authorization.value)],
+    });
+    await client().waitForTransactionReceipt({ hash });
+    const approved = await call(confirmApproval, "POST", `/api/hosted-subscriptions/${id}/approval/`, { params: { id }, body: { transaction_hash: hash } });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data.manage_url).toContain(id);
   });
 
   test("a token without permit: the customer's own approve, once mined, gives the manage link; anyone else's transaction does not", async () => {
