@@ -26,7 +26,10 @@ const reasonText = (counted: boolean | null) => (counted === false ? " (did not 
 function statementLines(movement: Movement, currency: string): CsvValue[][] {
   const { entry } = movement;
   const date = movement.at.toISOString().slice(0, 10);
-  const reference = entry.orderId ?? entry.subscription?.id ?? entry.txHash;
+  const payout = entry.payout;
+  // A payout leg that failed moved nothing: the statement books only legs that were paid.
+  if (payout && !payout.paid) return [];
+  const reference = entry.orderId ?? entry.subscription?.id ?? payout?.reference ?? (payout ? `payout ${payout.batchId}` : entry.txHash);
   const charge = entry.subscription;
   const what = `${entry.amount ?? ""} ${entry.currency}`.trim();
   const lines: CsvValue[][] = [];
@@ -36,7 +39,9 @@ function statementLines(movement: Movement, currency: string): CsvValue[][] {
         ? `Subscription charge ${what} for ${charge.id} (period ${charge.period + 1}), tx ${entry.txHash}`
         : movement.type === "payment"
           ? `Payment ${what} for ${entry.orderId ?? "no order"}${reasonText(entry.counted)}, tx ${entry.txHash}`
-          : `Refund ${what} for ${entry.orderId}, tx ${entry.txHash}`;
+          : payout
+            ? `Payout ${what} to ${payout.toAddress} (batch ${payout.batchId}, leg ${payout.leg}${payout.reference ? `, ${payout.reference}` : ""}), tx ${entry.txHash}`
+            : `Refund ${what} for ${entry.orderId}, tx ${entry.txHash}`;
     lines.push([date, description, new CsvDecimal(movement.type === "payment" ? entry.fiatAmount : negate(entry.fiatAmount)), reference]);
   }
   if (entry.gasFiatAmount && entry.gasFiatCurrency === currency) {

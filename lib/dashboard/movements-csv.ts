@@ -62,6 +62,8 @@ export interface MovementEntry {
   orderId: string | null;
   /** A subscription's charge: the subscription's public id (SUB-…) and the period charged. */
   subscription?: { id: string; period: number } | null;
+  /** A payout leg: its batch, its place in it, the merchant's reference, where it went and whether it moved money. */
+  payout?: { batchId: number; leg: number; reference: string | null; toAddress: string; paid: boolean } | null;
   txHash: string | null;
   currency: string;
   amount: string | null;
@@ -355,6 +357,7 @@ async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
       id: p.id,
       entry: {
         orderId: null,
+        payout: { batchId: batch.id, leg: leg.position, reference: leg.reference, toAddress: leg.toAddress, paid: leg.status === "confirmed" },
         txHash: batch.txHash,
         currency: batch.currency,
         amount,

@@ -211,6 +211,17 @@ describe("payouts", () => {
     });
     expect(rows[1]).toMatchObject({ status: "failed", amount: "0.02", to_address: getAddress(refusing) });
     expect(JSON.parse(rows[2]!.order_info!)).toEqual({ payout_batch: batch.id, leg: 2, reference: null });
+
+    // As a bank statement: the two paid legs as money out, named as payouts; the failed leg moved nothing and is not booked.
+    url.searchParams.set("layout", "bank_statement");
+    url.searchParams.set("currency", "USD");
+    const statement = await exportMovements(new Request(url), undefined);
+    expect(statement.status).toBe(200);
+    const lines = (parse(await statement.text(), { columns: true }) as Record<string, string>[]).filter((line) => line.Description?.startsWith("Payout"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ Amount: "-34.13", Reference: `payout ${batch.id}` });
+    expect(lines[0]!.Description).toBe(`Payout 0.01 ETH to ${first} (batch ${batch.id}, leg 0), tx ${hash.toLowerCase()}`);
+    expect(lines.map((line) => line.Description).join("\n")).not.toContain(getAddress(refusing));
     signInAs(null);
   });
 
