@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
-import { decimalString, evmAddress } from "@/lib/http/schemas";
+import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { createSubscriptionBody, planJson, planParams, updatePlanBody } from "./schemas";
 
 export const publicPlanParams = z.object({ planId: z.string() });
@@ -25,6 +25,7 @@ export const publicPlanJson = z.object({
   interval_days: z.number().int(),
   trial_days: z.number().int(),
   periods: z.number().int().nullable(),
+  first_charge_at: timestamp.describe("When a subscription started now is first charged (the end of its trial)"),
 });
 
 export const startPlanSubscriptionBody = z.object({

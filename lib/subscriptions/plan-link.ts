@@ -37,7 +37,7 @@ async function findPublicPlanOrThrow(db: DbOrTx, planId: string) {
 }
 
 /** What the plan's public page shows: the terms, the store, and whether it takes new subscribers. */
-export async function getPublicPlanView(db: DbOrTx, planId: string) {
+export async function getPublicPlanView(db: DbOrTx, planId: string, now = new Date()) {
   const { plan, shopName } = await findPublicPlanOrThrow(db, planId);
   const view = serializePlan(plan);
   const chain = findBlockchainById(plan.blockchainId);
@@ -62,6 +62,8 @@ export async function getPublicPlanView(db: DbOrTx, planId: string) {
     interval_days: view.interval_days,
     trial_days: view.trial_days,
     periods: view.periods,
+    // As createSubscription fixes it: whole seconds, then the trial.
+    first_charge_at: new Date(Math.floor(now.getTime() / 1000) * 1000 + plan.trialDays * 86_400_000).toISOString(),
   };
 }
 

@@ -86,7 +86,10 @@ describe("a plan's public subscribe link", () => {
       interval_days: 30,
       trial_days: 7,
       periods: 12,
+      first_charge_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
+    // A subscription started now is first charged after the 7-day trial.
+    expect(Date.parse(res.body.data.first_charge_at) - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000);
     const audit = await testDb.db
       .select()
       .from(auditLog)
