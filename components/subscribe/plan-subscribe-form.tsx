@@ -2,15 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useState, useSyncExternalStore, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { browserWallet } from "@/components/pay/browser-wallet";
 import styles from "@/components/pay/pay.module.css";
 import form from "./plan-subscribe-form.module.css";
 import { walletFailure } from "./customer-wallet";
-
-const subscribeNever = () => () => {};
-/** Whether a browser wallet is present; false on the server, so the button appears only where one can answer. */
-const browserWalletPresent = [subscribeNever, () => browserWallet() !== undefined, () => false] as const;
 
 type Answer = { data?: { id: string; subscribe_url: string }; error?: { code?: string; details?: Record<string, string[]> } } | null;
 
@@ -22,15 +18,18 @@ type Answer = { data?: { id: string; subscribe_url: string }; error?: { code?: s
 export function PlanSubscribeForm({ planId, network }: { planId: string; network: string }) {
   const t = useTranslations("subscribe");
   const router = useRouter();
-  const hasWallet = useSyncExternalStore(...browserWalletPresent);
   const [address, setAddress] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const fillFromWallet = async () => {
     const provider = browserWallet();
-    if (!provider) return;
     setError(null);
+    // A plain button, as on the payment page: without a browser wallet it says so.
+    if (!provider) {
+      setError(t("noBrowserWallet"));
+      return;
+    }
     try {
       const [account] = (await provider.request({ method: "eth_requestAccounts" })) as string[];
       if (account) setAddress(account);
@@ -105,13 +104,11 @@ export function PlanSubscribeForm({ planId, network }: { planId: string; network
         <p id="customer-address-hint" className={styles.hint}>
           {t("walletAddressHint")}
         </p>
-        {hasWallet && (
-          <p className={styles.row}>
-            <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={fillFromWallet} disabled={busy}>
-              {t("fillFromWallet")}
-            </button>
-          </p>
-        )}
+        <p className={styles.row}>
+          <button type="button" className={`${styles.button} ${styles.secondary} ${styles.small}`} onClick={fillFromWallet} disabled={busy}>
+            {t("useBrowserWallet")}
+          </button>
+        </p>
       </div>
       <div className={form.field}>
         <label htmlFor="customer-email" className={form.label}>
