@@ -157,7 +157,7 @@ describe("a plan's public subscribe link", () => {
     expect((await call(patchPlan, "PATCH", `/api/subscription-plans/${plan.id}/`, { params: { id: plan.id }, body: { public_link: true } })).status).toBe(401);
   });
 
-  test("an archived plan: its page says so (status archived), and subscribing is 409 CONFLICT, by the link and by the API", async () => {
+  test("an archived plan: its public view says so (status archived), and subscribing by the link is 409 CONFLICT", async () => {
     const { merchant, plan } = await sharedPlan();
     const archived = await patch(merchant, plan.id, { status: "archived" });
     expect(archived.body.data).toMatchObject({ status: "archived", public_link: true });
