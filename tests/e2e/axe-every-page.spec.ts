@@ -47,6 +47,7 @@ interface Fixture {
   linkId: string;
   invoiceId: string;
   subscriptionId: string;
+  planId: string;
 }
 
 let fixture: Fixture;
@@ -103,7 +104,8 @@ test.beforeAll(async () => {
   const plan = await api(
     "POST",
     "/api/subscription-plans/",
-    { name: "Axe beans", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30 },
+    // Its public link on: the plan's public page, and the dashboard's plan list with the link and Copy.
+    { name: "Axe beans", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30, public_link: true },
     token,
   );
   expect(plan.status, JSON.stringify(plan.body)).toBe(201);
@@ -116,6 +118,7 @@ test.beforeAll(async () => {
   expect(subscription.status, JSON.stringify(subscription.body)).toBe(201);
   fixture = {
     subscriptionId: subscription.body.data.id,
+    planId: plan.body.data.id,
     username,
     password,
     orderId: open.body.data.order_id,
@@ -150,6 +153,7 @@ const publicPages = () => [
   `/link/${fixture.linkId}`,
   `/invoice/${fixture.invoiceId}`,
   `/subscribe/${fixture.subscriptionId}`,
+  `/subscribe/plan/${fixture.planId}`,
   "/docs/invoices",
   "/docs/subscriptions",
   "/unsubscribe",
