@@ -4506,6 +4506,12 @@ export interface components {
             interval_days: number;
             trial_days: number;
             periods: number | null;
+            /**
+             * Format: date-time
+             * @description When a subscription started now is first charged (the end of its trial)
+             * @example 2030-01-01T12:00:00.000Z
+             */
+            first_charge_at: string;
         };
         PostHostedPlansByPlanIdSubscriptionsResult: {
             /** @description The customer's subscription, SUB-… */
