@@ -4,12 +4,12 @@ import { contentSecurityPolicy as buildContentSecurityPolicy } from "./lib/http/
 
 const dev = process.env.NODE_ENV === "development";
 
-/** The pages' CSP (lib/http/content-security-policy.ts); the payment pages get theirs from proxy.ts at run time. */
+/** The pages' CSP (lib/http/content-security-policy.ts); the payment and subscribe pages get theirs from proxy.ts at run time. */
 const contentSecurityPolicy = buildContentSecurityPolicy({ dev, walletConnect: false });
 
 /**
  * Headers on every response; CSP on pages; HSTS only when the request came over https. Not the
- * CSP of /pay/…: proxy.ts sets it per request, with WalletConnect's sources only when
+ * CSP of /pay/… and /subscribe/… (the pages that offer WalletConnect): proxy.ts sets it per request, with WalletConnect's sources only when
  * WALLETCONNECT_PROJECT_ID is set where the server runs (these headers are fixed at build time).
  */
 export async function securityHeaders() {
@@ -23,7 +23,7 @@ export async function securityHeaders() {
       ],
     },
     {
-      source: "/((?!api/|pay/).*)",
+      source: "/((?!api/|pay/|subscribe/).*)",
       headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy }],
     },
     {

@@ -19,9 +19,9 @@ import {
  * The customer pages (/pay/…, /link/…, /invoice/…, /subscribe/…) get their language here (the switcher's cookie, then
  * Accept-Language) in a request header that i18n/request.ts reads; the dashboard's pages get the
  * same negotiated language in their own header (a signed-in login's choice wins there), and so do the sign-in, sign-up,
- * password, verification and invitation pages (no login is known there: the browser's language). The payment pages (/pay/…) get
- * their Content-Security-Policy here, at run time: WalletConnect's sources only when
- * WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip /pay/).
+ * password, verification and invitation pages (no login is known there: the browser's language). The pages that offer
+ * WalletConnect (/pay/…, /subscribe/…) get their Content-Security-Policy here, at run time: WalletConnect's sources only
+ * when WALLETCONNECT_PROJECT_ID is set (next.config.ts's headers, fixed at build time, skip these).
  * The dashboard pages get their own path in a request header (a signed-out visit signs in and comes back).
  * Every other request passes straight through (authorisation stays in withApi and the pages).
  */
@@ -37,7 +37,7 @@ export function proxy(request: NextRequest): Response {
     const headers = new Headers(request.headers);
     headers.set(customerLocaleHeader, negotiateCustomerLocale(request.cookies.get(localeCookieName)?.value, request.headers.get("accept-language")));
     const response = NextResponse.next({ request: { headers } });
-    if (request.nextUrl.pathname.startsWith("/pay/")) response.headers.set("Content-Security-Policy", payPagePolicy());
+    if (walletPage(request.nextUrl.pathname)) response.headers.set("Content-Security-Policy", payPagePolicy());
     return response;
   }
   if (isDashboardPage(request.nextUrl.pathname)) {
@@ -53,6 +53,11 @@ export function proxy(request: NextRequest): Response {
     return NextResponse.next({ request: { headers } });
   }
   return NextResponse.next();
+}
+
+/** The pages that offer WalletConnect: the payment page and the subscribe pages (their CSP is set here, at run time). */
+export function walletPage(pathname: string): boolean {
+  return pathname.startsWith("/pay/") || pathname.startsWith("/subscribe/");
 }
 
 /** The payment pages' CSP, built once per process (the environment does not change while it runs). */

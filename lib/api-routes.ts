@@ -14,6 +14,7 @@ import { orderRoutes } from "@/lib/orders/routes";
 import { paymentLinkRoutes } from "@/lib/payment-links/routes";
 import { payoutRoutes } from "@/lib/payouts/routes";
 import { subscriptionHostedRoutes } from "@/lib/subscriptions/hosted-routes";
+import { subscriptionPlanLinkRoutes } from "@/lib/subscriptions/plan-link-routes";
 import { subscriptionAuthorizeRoutes, subscriptionRoutes } from "@/lib/subscriptions/routes";
 import { refundRoutes } from "@/lib/refunds/routes";
 import { sandboxRoutes } from "@/lib/sandbox/routes";
@@ -46,6 +47,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...Object.values(subscriptionRoutes),
   ...Object.values(subscriptionAuthorizeRoutes),
   ...Object.values(subscriptionHostedRoutes),
+  ...Object.values(subscriptionPlanLinkRoutes),
   ...Object.values(invoiceRoutes),
   ...Object.values(receiptRoutes),
   ...Object.values(brandingRoutes),

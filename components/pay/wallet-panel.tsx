@@ -17,7 +17,7 @@ import {
   type Connector,
 } from "wagmi";
 import { PayWagmiProvider } from "@/components/providers/wagmi-provider";
-import { createPayWagmiConfig, viemChainFor } from "@/components/providers/wagmi-config";
+import { createPayWagmiConfig, viemChainFor, walletConnectPatienceMs } from "@/components/providers/wagmi-config";
 import { transferAuthorizationTypedData } from "@/lib/gasless/typed-data";
 import { customerErrorMessage, walletErrorMessage, type Translate } from "@/lib/http/error-wording";
 import type { PublicOrder } from "@/lib/orders/schemas";
@@ -69,9 +69,6 @@ async function payWithoutGas(
 
 /** The gateway refused to relay: its message is already the customer's words. */
 class GaslessRefused extends Error {}
-
-/** How long WalletConnect may take to show its pairing QR code before the customer is told it cannot be reached. */
-const walletConnectPatienceMs = 15_000;
 
 /** WalletConnect's provider as far as this page uses it: the QR modal it opened (AppKit). */
 type WalletConnectProvider = { modal?: { close?: () => unknown } } | undefined;

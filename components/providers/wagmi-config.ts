@@ -28,6 +28,9 @@ export function viemChainFor(info: PayChainInfo): Chain {
   });
 }
 
+/** How long WalletConnect may take to show its pairing QR code before the customer is told it cannot be reached. */
+export const walletConnectPatienceMs = 15_000;
+
 /** WalletConnect for one payment: the project id, and the shop the customer's phone wallet names. */
 export interface PayWalletConnect {
   projectId: string;

@@ -4,7 +4,15 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { erc20Abi, getAddress, type Address, type Hex } from "viem";
 import styles from "@/components/pay/pay.module.css";
+import type { PayChainInfo } from "@/components/providers/wagmi-config";
 import { connectWallet, walletFailure, type ConnectedWallet } from "./customer-wallet";
+
+/** WalletConnect for the subscribe page (set only when WALLETCONNECT_PROJECT_ID is): the project, the store's name, the chain. */
+export interface SubscribeWalletConnect {
+  projectId: string;
+  shopName: string;
+  chain: PayChainInfo;
+}
 
 export interface CheckoutSubscription {
   id: string;
@@ -33,7 +41,7 @@ const permitTypes = {
   ],
 } as const;
 
-type Step = "idle" | "connecting" | "confirm" | "submitting" | "done";
+type Step = "idle" | "connecting" | "walletConnect" | "confirm" | "submitting" | "done";
 
 /** The gateway will not relay the permit now (its gasless budget is used up): the customer's approve is the way. */
 class PermitUnavailable extends Error {}
@@ -51,7 +59,13 @@ async function post(path: string, body: unknown): Promise<{ manage_url: string }
  * permit the server prepared (the gateway submits it: no gas) or send the approve transaction; the
  * server answers the manage link, shown at the end.
  */
-export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubscription }) {
+export function SubscribeCheckout({
+  subscription,
+  walletConnect = null,
+}: {
+  subscription: CheckoutSubscription;
+  walletConnect?: SubscribeWalletConnect | null;
+}) {
   const t = useTranslations("subscribe");
   const [step, setStep] = useState<Step>("idle");
   const [connected, setConnected] = useState<ConnectedWallet | null>(null);
@@ -69,7 +83,9 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
       setNotice(t("permitUnavailable"));
       return;
     }
-    if (walletFailure(error) === "cancelled") setNotice(t("cancelled"));
+    const failure = walletFailure(error);
+    if (failure === "cancelled") setNotice(t("cancelled"));
+    else if (failure === "unreachable") setNotice(t("walletConnectUnreachable"));
     else setNotice(error instanceof Error && error.message.length < 200 && !("code" in error) ? error.message : t("failed"));
   };
 
@@ -83,6 +99,22 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
         setNotice(t("noBrowserWallet"));
         return;
       }
+      setConnected(wallet);
+      setOnChain(wallet.onChain);
+      setStep("idle");
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  /** WalletConnect: its code (wagmi's connector and the QR modal) loads only now, on the customer's choice. */
+  const connectPhone = async () => {
+    if (!walletConnect) return;
+    setNotice(null);
+    setStep("walletConnect");
+    try {
+      const { connectWalletConnect } = await import("./walletconnect-wallet");
+      const wallet = await connectWalletConnect(walletConnect.chain, { projectId: walletConnect.projectId, shopName: walletConnect.shopName });
       setConnected(wallet);
       setOnChain(wallet.onChain);
       setStep("idle");
@@ -171,11 +203,19 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
         {t("signTitle")}
       </h2>
       {!connected ? (
-        <p className={styles.row}>
-          <button type="button" className={styles.button} onClick={connect} disabled={busy}>
-            {t("connect")}
-          </button>
-        </p>
+        <>
+          <p className={styles.row}>
+            <button type="button" className={styles.button} onClick={connect} disabled={busy}>
+              {t("connect")}
+            </button>
+            {walletConnect && (
+              <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={connectPhone} disabled={busy}>
+                {t("walletConnect")}
+              </button>
+            )}
+          </p>
+          <p className={styles.hint}>{walletConnect ? t("connectHintWalletConnect") : t("connectHint")}</p>
+        </>
       ) : (
         <>
           <p className={styles.mono}>{t("connected", { address: connected.account })}</p>
@@ -205,10 +245,10 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
         </>
       )}
       <p className={styles.hint} role="status" aria-live="polite">
-        {step === "confirm" ? t("confirmInWallet") : step === "submitting" ? t("submitting") : ""}
+        {step === "walletConnect" ? t("walletConnectOpening") : step === "confirm" ? t("confirmInWallet") : step === "submitting" ? t("submitting") : ""}
       </p>
       {notice && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className={styles.error} data-testid="subscribe-notice">
           {notice}
         </p>
       )}

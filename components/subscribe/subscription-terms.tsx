@@ -10,7 +10,8 @@ export interface TermsView {
   trial_days: number;
   periods: number | null;
   starts_at: string;
-  customer_address: string;
+  /** The plan's public page has none yet: the customer gives it there. */
+  customer_address?: string;
   blockchain: { name: string };
   brand: { support_email: string | null; support_url: string | null };
 }
@@ -72,10 +73,12 @@ export async function SubscriptionTerms({ view, allowance, children }: { view: T
           <dt>{t("paidTo")}</dt>
           <dd>{view.shop_name}</dd>
         </div>
-        <div>
-          <dt>{t("yourWallet")}</dt>
-          <dd className={styles.mono}>{view.customer_address}</dd>
-        </div>
+        {view.customer_address && (
+          <div>
+            <dt>{t("yourWallet")}</dt>
+            <dd className={styles.mono}>{view.customer_address}</dd>
+          </div>
+        )}
         <div>
           <dt>{t("network")}</dt>
           <dd>{view.blockchain.name}</dd>

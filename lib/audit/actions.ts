@@ -37,6 +37,7 @@ export const auditActions = {
   "payout.claim_link_created": "Payout claim link created",
   "subscription_plan.created": "Subscription plan created",
   "subscription_plan.archived": "Subscription plan archived",
+  "subscription_plan.updated": "Subscription plan's public link or status changed",
   "subscription.created": "Subscription created",
   "subscription.paused": "Subscription paused",
   "subscription.resumed": "Subscription resumed",

@@ -78,10 +78,11 @@ async function allowanceState(found: Found, now: Date) {
   const chain = findBlockchainById(subscription.blockchainId);
   const token = chain ? findToken(chain, serializeSubscription(subscription, found.planId).currency) : null;
   if (!chain) return { authorized: false, permit: null };
-  const client = chainClient(chain);
   const owner = subscription.subscriberAddress as Address;
   const spender = subscription.pullAddress as Address;
   try {
+    // Inside: a chain without a reachable RPC (none configured) leaves the page up, asking for the approve.
+    const client = chainClient(chain);
     const [code, allowance, block] = await Promise.all([
       client.getCode({ address: spender }),
       client.readContract({ address: subscription.tokenAddress as Address, abi: tokenAbi, functionName: "allowance", args: [owner, spender] }),

@@ -20,6 +20,11 @@ export function manageToken(subscriptionId: string): string {
   return `${subscriptionId}.${manageSignature(subscriptionId)}`;
 }
 
+/** The subscription's hosted subscribe page, where its customer signs. */
+export function subscribeUrl(subscriptionId: string): string {
+  return new URL(`/subscribe/${subscriptionId}`, env.APP_URL).toString();
+}
+
 export function manageUrl(subscriptionId: string): string {
   return new URL(`/subscribe/manage/${manageToken(subscriptionId)}`, env.APP_URL).toString();
 }

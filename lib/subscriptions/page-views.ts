@@ -5,6 +5,30 @@ import type { DbOrTx } from "@/lib/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { formatAmount } from "@/lib/money/amounts";
 import { getHostedSubscriptionView, getManagedSubscription } from "./hosted";
+import { getPublicPlanView } from "./plan-link";
+
+/** The plan's public page's view, or null for an id that names none, or a plan whose public link is off (the page's 404). */
+export async function findPublicPlanView(db: DbOrTx, planId: string) {
+  try {
+    return await getPublicPlanView(db, planId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
+/** The chain as the wallet code in the browser needs it (the payment page's PayChainInfo): the sandbox devnet's RPC URL only. */
+export function walletChainInfo(slug: string) {
+  const chain = findBlockchainBySlug(slug);
+  if (!chain) return null;
+  return {
+    chain_id: chain.chainId,
+    name: chain.name,
+    native_currency: chain.nativeCurrency,
+    rpc_url: chain.isDevnet ? chain.rpcUrl : null,
+    explorer_url: chain.explorerUrl?.replace(/\/+$/, "") ?? null,
+  };
+}
 
 /** The subscribe page's view, or null for an id that names none (the page's 404). */
 export async function findHostedSubscriptionView(db: DbOrTx, subscriptionId: string) {

@@ -3,13 +3,23 @@ import { recordAudit } from "@/lib/audit/record";
 import { findBlockchainById, findBlockchainBySlug, findToken } from "@/lib/chains/catalog";
 import type { SubscriptionPlan } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
+import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { formatAmount, parseAmount } from "@/lib/money/amounts";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { subscriptionFactoryFor } from "./factory";
+import { updateMerchantPlan } from "./plan-link-queries";
 import { findMerchantPlan, insertPlan } from "./queries";
-import type { CreatePlanBody } from "./schemas";
+import type { CreatePlanBody, UpdatePlanBody } from "./schemas";
+
+/** Public plan ids (newId("subscriptionPlan")): what the plan's public page and its API accept. */
+export const planIdPattern = /^PLN-[0-9A-Za-z]{16}$/;
+
+/** The plan's public subscribe page, where any customer starts their own subscription (while public_link is on). */
+export function planSubscribeUrl(planId: string): string {
+  return new URL(`/subscribe/plan/${planId}`, env.APP_URL).toString();
+}
 
 export function serializePlan(plan: SubscriptionPlan) {
   const chain = findBlockchainById(plan.blockchainId);
@@ -29,6 +39,8 @@ export function serializePlan(plan: SubscriptionPlan) {
     past_due_days: plan.pastDueDays,
     periods: plan.periods,
     status: plan.status as "active" | "archived",
+    public_link: plan.publicLink,
+    public_url: plan.publicLink ? planSubscribeUrl(plan.planId) : null,
     created_at: plan.createdAt.toISOString(),
     updated_at: plan.updatedAt.toISOString(),
   };
@@ -86,6 +98,7 @@ export async function createPlan(db: DbOrTx, merchantId: number, input: CreatePl
       graceDays: input.grace_days,
       pastDueDays: input.past_due_days,
       periods: input.periods ?? null,
+      publicLink: input.public_link,
       createdAt: now,
       updatedAt: now,
     });
@@ -98,4 +111,29 @@ export async function getPlanOrThrow(db: DbOrTx, merchantId: number, planId: str
   const plan = await findMerchantPlan(db, merchantId, planId);
   if (!plan) throw notFound("Subscription plan");
   return plan;
+}
+
+/**
+ * The merchant switches the plan's public subscribe page on or off, or archives the plan (it then takes
+ * no new subscribers; its subscriptions go on) or makes it active again; with an audit entry.
+ */
+export async function updatePlan(db: DbOrTx, merchantId: number, planId: string, input: UpdatePlanBody, now = new Date()): Promise<SubscriptionPlan> {
+  return db.transaction(async (tx) => {
+    const before = await getPlanOrThrow(tx, merchantId, planId);
+    const plan = await updateMerchantPlan(tx, merchantId, planId, {
+      ...(input.public_link === undefined ? {} : { publicLink: input.public_link }),
+      ...(input.status === undefined ? {} : { status: input.status }),
+      updatedAt: now,
+    });
+    if (!plan) throw notFound("Subscription plan");
+    await recordAudit(tx, {
+      merchantId,
+      action: "subscription_plan.updated",
+      target: `subscription_plan:${plan.planId}`,
+      before: { public_link: before.publicLink, status: before.status },
+      after: { public_link: plan.publicLink, status: plan.status },
+      now,
+    });
+    return plan;
+  });
 }

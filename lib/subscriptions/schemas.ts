@@ -24,8 +24,20 @@ export const createPlanBody = z.object({
     .describe("Days a failed charge is retried before the subscription is past due; less than interval_days"),
   past_due_days: z.number().int().min(0).max(365).default(7).describe("Days past due before the subscription is canceled"),
   periods: z.number().int().min(1).max(10_000).nullish().describe("Periods after which the subscription ends; omit for open-ended"),
+  public_link: z
+    .boolean()
+    .default(false)
+    .describe("Whether the plan's public subscribe page (public_url) takes new subscribers: any customer who has the link subscribes there"),
 });
 export type CreatePlanBody = z.infer<typeof createPlanBody>;
+
+export const updatePlanBody = z
+  .object({
+    public_link: z.boolean().optional().describe("Switches the plan's public subscribe page on or off"),
+    status: z.enum(["active", "archived"]).optional().describe("archived: the plan takes no new subscribers (its subscriptions go on)"),
+  })
+  .refine((body) => body.public_link !== undefined || body.status !== undefined, { message: "Give public_link or status.", path: ["public_link"] });
+export type UpdatePlanBody = z.infer<typeof updatePlanBody>;
 
 export const planParams = z.object({ id: z.string() });
 export const listPlansQuery = pageQuery;
@@ -45,6 +57,8 @@ export const planJson = z.object({
   past_due_days: z.number().int(),
   periods: z.number().int().nullable(),
   status: z.enum(["active", "archived"]),
+  public_link: z.boolean().describe("Whether the public subscribe page takes new subscribers"),
+  public_url: z.string().nullable().describe("The plan's public subscribe page, to share (null while public_link is off)"),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -37,6 +37,7 @@ interface Fixture {
   linkId: string;
   invoiceId: string;
   subscriptionId: string;
+  planId: string;
 }
 
 let fixture: Fixture;
@@ -93,7 +94,8 @@ test.beforeAll(async () => {
   const plan = await api(
     "POST",
     "/api/subscription-plans/",
-    { name: "Axe beans", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30 },
+    // Its public link on: the plan's public page, and the dashboard's plan list with the link and Copy.
+    { name: "Axe beans", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30, public_link: true },
     token,
   );
   expect(plan.status, JSON.stringify(plan.body)).toBe(201);
@@ -106,6 +108,7 @@ test.beforeAll(async () => {
   expect(subscription.status, JSON.stringify(subscription.body)).toBe(201);
   fixture = {
     subscriptionId: subscription.body.data.id,
+    planId: plan.body.data.id,
     username,
     password,
     orderId: open.body.data.order_id,
@@ -140,6 +143,7 @@ const publicPages = () => [
   `/link/${fixture.linkId}`,
   `/invoice/${fixture.invoiceId}`,
   `/subscribe/${fixture.subscriptionId}`,
+  `/subscribe/plan/${fixture.planId}`,
   "/docs/invoices",
   "/docs/subscriptions",
   "/unsubscribe",

@@ -113,3 +113,97 @@ test("an unknown subscription is a plain 404 page", async ({ page }) => {
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "This subscription is not available" })).toBeVisible();
 });
+
+/** A plan with its public link on: its page's URL. */
+async function sharedPlan(body: Record<string, unknown> = {}) {
+  const created = await api(
+    "POST",
+    "/api/subscription-plans/",
+    { name: "Coffee club", blockchain: "base", currency: "USDC", amount: "9.00", interval_days: 30, trial_days: 14, public_link: true, ...body },
+    merchant.token,
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const plan = created.body.data as { id: string; public_url: string };
+  expect(new URL(plan.public_url).pathname).toBe(`/subscribe/plan/${plan.id}`);
+  return { id: plan.id, url: `${baseUrl()}/subscribe/plan/${plan.id}` };
+}
+
+/** On the plan's public page: the terms, a wallet typed in (or read from the browser wallet), Continue, and the customer's own subscribe page. */
+async function startFromPlanLink(page: Page, customer: string, fill: "type" | "browserWallet") {
+  const plan = await sharedPlan();
+  const created = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/api/hosted-plans/${plan.id}/subscriptions/`);
+  await page.goto(plan.url);
+  await expect(page.getByRole("heading", { level: 1, name: "Coffee club" })).toBeVisible();
+  await expect(page.getByText("Tidewater Coffee Club").first()).toBeVisible();
+  await expect(page.getByTestId("cap")).toHaveText("at most 9 USDC");
+  await expect(page.getByText("How to cancel")).toBeVisible();
+  await expectNoAxeViolations(page);
+  if (fill === "browserWallet") await page.getByRole("button", { name: "Use my browser wallet's address" }).click();
+  else await page.getByLabel("Your wallet address").fill(customer);
+  await expect(page.getByLabel("Your wallet address")).toHaveValue(customer);
+  await page.getByLabel("Email (optional)").fill("reader@example.com");
+  await page.getByRole("button", { name: "Continue" }).click();
+  const answer = await created;
+  expect(answer.status()).toBe(201);
+  const { id } = ((await answer.json()) as { data: { id: string } }).data;
+  await expect(page).toHaveURL(`${baseUrl()}/subscribe/${id}`);
+  // Their own subscribe page: the same terms, for the wallet they gave, to sign with it.
+  await expect(page.getByRole("heading", { level: 1, name: "Coffee club" })).toBeVisible();
+  await expect(page.getByText(customer)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Connect wallet" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const sub = await api("GET", `/api/subscriptions/${id}/`, undefined, merchant.token);
+  expect(sub.body.data).toMatchObject({ plan: plan.id, status: "trialing", customer_address: customer, customer_email: "reader@example.com" });
+  return plan;
+}
+
+test("a plan's public link: the customer gives their wallet from the browser wallet and continues to their own subscribe page", async ({ page }) => {
+  // Only eth_requestAccounts is asked of this wallet: no signature, so any address will do.
+  const customer = "0x2546BcD3c84621e976D8185a91A922aE77ECEc30";
+  await page.addInitScript(installInjectedWallet, { rpcUrl: devnet.rpcUrl, address: customer, chainId: devnet.chainId });
+  await startFromPlanLink(page, customer, "browserWallet");
+});
+
+test.describe("a plan's public link on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test("typed wallet at 390×844, without sideways scrolling on either page", async ({ page }, testInfo) => {
+    const customer = "0xbDA5747bFD65F08deb54cb465eB87D40e51B197E";
+    const plan = await startFromPlanLink(page, customer, "type");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.goto(plan.url);
+    await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: testInfo.outputPath("phone-plan.png"), fullPage: true });
+  });
+});
+
+test("a plan's public link: dark mode, German, a bad address stopped by the form; off is a 404 page, archived says so", async ({ page }) => {
+  const plan = await sharedPlan();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(plan.url);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Your wallet address").fill("0x1234");
+  await page.getByRole("button", { name: "Continue" }).click();
+  // The browser's own check stops it: still here, nothing created.
+  await expect(page).toHaveURL(plan.url);
+
+  await page.context().addCookies([{ name: "NEXT_LOCALE", value: "de", url: baseUrl() }]);
+  await page.goto(plan.url);
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expect(page.getByRole("button", { name: "Weiter" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.context().clearCookies();
+
+  expect((await api("PATCH", `/api/subscription-plans/${plan.id}/`, { status: "archived" }, merchant.token)).status).toBe(200);
+  const archived = await page.goto(plan.url);
+  expect(archived?.status()).toBe(200);
+  await expect(page.getByTestId("plan-closed")).toHaveText("This plan takes no new subscribers.");
+  await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  expect((await api("PATCH", `/api/subscription-plans/${plan.id}/`, { public_link: false }, merchant.token)).status).toBe(200);
+  const off = await page.goto(plan.url);
+  expect(off?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This subscription plan is not available" })).toBeVisible();
+});

@@ -10,6 +10,8 @@
  *   the page's first load. Clicking it loads that code and starts the pairing; with the relay
  *   unreachable (every WalletConnect and Reown host refused here, as on a machine without internet)
  *   the customer is told so plainly, the QR code and Copy stay usable, and the page throws nothing.
+ *
+ * The subscribe page (/subscribe/{SUB-id}) offers it the same way, on the same two servers.
  */
 import { randomBytes } from "node:crypto";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
@@ -41,7 +43,7 @@ async function post(server: AppServer, path: string, body: unknown, token?: stri
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
-  const json = (await res.json()) as { access?: string; data?: { order_id: string; receiving_address: string } };
+  const json = (await res.json()) as { access?: string; data?: { order_id: string; receiving_address: string; id: string } };
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
@@ -55,6 +57,23 @@ async function payPage(server: AppServer): Promise<{ url: string; address: strin
   await post(server, "/api/merchant-wallets/", { blockchain: 2, wallet_address: `0x${randomBytes(20).toString("hex")}` }, access);
   const { data } = await post(server, "/api/payment-orders/", { amount: "12.5", currency: "USDC", blockchain: "base", order_info: "{}", nonce: 1 }, access);
   return { url: `${server.baseUrl}/pay/${data!.order_id}`, address: data!.receiving_address };
+}
+
+/** A merchant with a base wallet, a USDC plan and a customer's subscription to it: its subscribe page's URL. */
+async function subscribePage(server: AppServer): Promise<string> {
+  const username = `e2e_wcs_${randomBytes(4).toString("hex")}`;
+  const password = "correct horse battery staple";
+  await post(server, "/api/auth/register/", { username, email: `${username}@example.com`, password, shop_name: "Harbour Prints" });
+  const { access } = await post(server, "/api/auth/login/", { username, password });
+  await post(server, "/api/merchant-wallets/", { blockchain: 2, wallet_address: `0x${randomBytes(20).toString("hex")}` }, access);
+  const plan = await post(
+    server,
+    "/api/subscription-plans/",
+    { name: "Print of the month", blockchain: "base", currency: "USDC", amount: "15", interval_days: 30 },
+    access,
+  );
+  const sub = await post(server, "/api/subscriptions/", { plan: plan.data!.id, customer_address: `0x${randomBytes(20).toString("hex")}` }, access);
+  return `${server.baseUrl}/subscribe/${sub.data!.id}`;
 }
 
 /** Uncaught exceptions and unhandled rejections of the page. */
@@ -175,4 +194,65 @@ test("clicking WalletConnect with the relay unreachable says so; the QR code and
 
   expect(await axeViolations(page)).toEqual([]);
   expect(errors).toEqual([]);
+});
+
+test.describe("the subscribe page", () => {
+  test("without WALLETCONNECT_PROJECT_ID: no WalletConnect, and its CSP allows no relay", async ({ page }) => {
+    const response = await page.goto(await subscribePage(without));
+    await expect(page.getByRole("button", { name: "Connect wallet" })).toBeVisible();
+    await expect(page.getByText("MetaMask, Rabby, Coinbase Wallet or any other browser wallet.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "WalletConnect" })).toHaveCount(0);
+    const csp = response!.headers()["content-security-policy"]!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).not.toMatch(/walletconnect|reown|wss:/);
+  });
+
+  test("with it: WalletConnect beside Connect wallet, not in the first load, axe 0, CSP for the relay; German too", async ({ page }) => {
+    const url = await subscribePage(withWalletConnect);
+    const errors = pageErrors(page);
+    let csp = "";
+    const firstLoad = await scriptsDuring(page, async () => {
+      const response = await page.goto(url, { waitUntil: "networkidle" });
+      csp = response!.headers()["content-security-policy"]!;
+    });
+    const wallet = page.getByRole("region", { name: "Subscribe with your wallet" });
+    await expect(wallet.getByRole("button", { name: "Connect wallet" })).toBeVisible();
+    await expect(wallet.getByRole("button", { name: "WalletConnect" })).toBeVisible();
+    await expect(wallet).toContainText("or a phone wallet through WalletConnect");
+    expect(firstLoad.length).toBeGreaterThan(0);
+    expect(firstLoad.filter((s) => /relay\.walletconnect|@reown\/appkit|createAppKit/.test(s.text)).map((s) => s.url)).toEqual([]);
+    expect(csp).toContain("wss://relay.walletconnect.com wss://relay.walletconnect.org");
+    expect(csp).toContain("frame-src https://verify.walletconnect.com https://verify.walletconnect.org");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: "de", url: withWalletConnect.baseUrl }]);
+    await page.goto(url);
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("button", { name: "WalletConnect" })).toBeVisible();
+    await expect(page.getByText("oder eine Handy-Wallet über WalletConnect")).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test("clicking WalletConnect with the relay unreachable says so, and it can be tried again; nothing is thrown", async ({ page, context }) => {
+    await relayUnreachable(context);
+    const url = await subscribePage(withWalletConnect);
+    const errors = pageErrors(page);
+    await page.goto(url);
+    await expect(page.getByRole("button", { name: "WalletConnect" })).toBeVisible();
+    const loaded = await scriptsDuring(page, async () => {
+      await page.getByRole("button", { name: "WalletConnect" }).click();
+      await expect(page.getByTestId("subscribe-notice")).toBeVisible({ timeout: 40_000 });
+    });
+    expect(loaded.some((s) => /relay\.walletconnect/.test(s.text))).toBe(true);
+    await expect(page.getByTestId("subscribe-notice")).toHaveText(
+      "WalletConnect cannot be reached right now. Open this page in your wallet app's browser, or try again later.",
+    );
+    await expect(page.getByRole("button", { name: "WalletConnect" })).toBeEnabled();
+    await expect(page.getByRole("button", { name: "Connect wallet" })).toBeEnabled();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });

@@ -34,8 +34,29 @@ SUB=$(curl -s http://localhost:3000/api/subscriptions/ -H "authorization: Bearer
 echo http://localhost:3000/subscribe/$SUB
 `}</Code>
       <p>
-        The answer&apos;s <code>id</code> (<code>SUB-…</code>) names the hosted subscribe page: send the customer to <code>/subscribe/SUB-…</code>. A plan has
-        no subscribe page of its own: each customer subscribes through the subscription you make for their wallet.
+        The answer&apos;s <code>id</code> (<code>SUB-…</code>) names the hosted subscribe page: send the customer to <code>/subscribe/SUB-…</code>. Without a
+        backend, share the plan&apos;s public link instead (below): each customer makes their own subscription there.
+      </p>
+
+      <h3 id="public-link">Or share the plan&apos;s public link</h3>
+      <p>
+        A plan&apos;s public subscribe page, <code>/subscribe/plan/PLN-…</code>, lets any customer who has the link start their own subscription: they see the
+        terms, give the wallet they pay from (typed, pasted, or read from their browser wallet) and optionally their mail address, and continue on their own
+        subscribe page to sign, as above. It is <strong>off</strong> until you switch it on, since anyone with the link can make subscriptions to your plan.
+        Switch it on when creating the plan (<code>&quot;public_link&quot;: true</code>), from the dashboard (Subscriptions › Plans › Share link, with a Copy
+        button), or later:
+      </p>
+      <Code>{`
+curl -s -X PATCH http://localhost:3000/api/subscription-plans/$PLAN/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' \
+  -d '{"public_link":true}' | jq -r .data.public_url
+# http://localhost:3000/subscribe/plan/PLN-…
+`}</Code>
+      <p>
+        Each subscription made there is like one you made: the same terms, a <code>subscription.created</code> webhook, the same charges. The page is limited
+        per client address (30 subscriptions an hour), a customer who comes back within a day with the same wallet and mail address gets the subscription still
+        waiting for their signature, and while 100 of the plan&apos;s subscriptions from the last day wait for a signature the link answers 429. Send{" "}
+        <code>&quot;public_link&quot;: false</code> to stop sharing (the page is then a plain &quot;not available&quot; page, as for an unknown plan), or{" "}
+        <code>&quot;status&quot;: &quot;archived&quot;</code> to take no new subscribers at all: the page then says so, and the subscriptions you have go on.
       </p>
       <p>
         <code>customer_email</code> is optional. Where you give it, the customer is mailed in your store&apos;s name (with your support contact and a one-click
@@ -47,7 +68,8 @@ echo http://localhost:3000/subscribe/$SUB
       <h2>3. The customer subscribes</h2>
       <p>
         The subscribe page shows what they agree to (the most one period may take, the period, the first charge after any trial, the number of periods, the
-        whole allowance, and how to cancel), in their language. They connect the wallet the subscription names and sign once:
+        whole allowance, and how to cancel), in their language. They connect the wallet the subscription names (a browser wallet, or a phone wallet through
+        WalletConnect where <code>WALLETCONNECT_PROJECT_ID</code> is set, as on the payment page) and sign once:
       </p>
       <ul>
         <li>

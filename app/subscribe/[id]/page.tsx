@@ -8,8 +8,9 @@ import { StoreBrand } from "@/components/pay/store-brand";
 import { SubscribeCheckout } from "@/components/subscribe/subscribe-checkout";
 import { SubscriptionHeader, SubscriptionTerms } from "@/components/subscribe/subscription-terms";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { pickMessages } from "@/lib/i18n/pick-messages";
-import { allowanceAmount, findHostedSubscriptionView, lookOf } from "@/lib/subscriptions/page-views";
+import { allowanceAmount, findHostedSubscriptionView, lookOf, walletChainInfo } from "@/lib/subscriptions/page-views";
 
 // Always fresh: the allowance and the status are live.
 export const dynamic = "force-dynamic";
@@ -28,6 +29,9 @@ export default async function SubscribePage({ params }: { params: Promise<{ id: 
   if (!view) notFound();
   const t = await getTranslations("subscribe");
   const allowance = allowanceAmount(view);
+  // WalletConnect only where it is configured (the CSP allows its relay only then: proxy.ts).
+  const chain = walletChainInfo(view.blockchain.slug);
+  const walletConnect = env.WALLETCONNECT_PROJECT_ID && chain ? { projectId: env.WALLETCONNECT_PROJECT_ID, shopName: view.shop_name, chain } : null;
   return (
     <>
       <LocaleSwitcher returnTo={`/subscribe/${view.id}`} />
@@ -65,6 +69,7 @@ export default async function SubscribePage({ params }: { params: Promise<{ id: 
                   currency: view.currency,
                   permit: view.permit,
                 }}
+                walletConnect={walletConnect}
               />
             </NextIntlClientProvider>
           )}

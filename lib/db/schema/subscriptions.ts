@@ -1,6 +1,6 @@
 /** Subscription plans, subscriptions and their history (lib/subscriptions). */
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { baseUnits, timestamps, ts } from "./columns";
 import { merchants } from "./accounts";
 
@@ -33,6 +33,11 @@ export const subscriptionPlans = pgTable(
     periods: integer("periods"),
     /** active | archived: an archived plan takes no new subscribers. */
     status: text("status").notNull().default("active"),
+    /**
+     * The plan's public subscribe page /subscribe/plan/{plan_id}, where any customer starts their own
+     * subscription: off unless the merchant switches it on (a public page creates rows anyone can ask for).
+     */
+    publicLink: boolean("public_link").notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex("subscription_plans_plan_id_key").on(t.planId), index("subscription_plans_merchant_idx").on(t.merchantId, t.createdAt)],

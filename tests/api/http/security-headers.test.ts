@@ -11,8 +11,8 @@ setupTestDatabase();
 describe("security headers on pages", () => {
   test("CSP with frame-ancestors on pages, nosniff and Referrer-Policy everywhere, HSTS only over https", async () => {
     const rules = await nextConfig.headers!();
-    // Every page but the payment pages, whose CSP proxy.ts sets at run time (below).
-    const page = rules.find((r) => r.source === "/((?!api/|pay/).*)")!;
+    // Every page but the payment and subscribe pages, whose CSP proxy.ts sets at run time (below).
+    const page = rules.find((r) => r.source === "/((?!api/|pay/|subscribe/).*)")!;
     const csp = page.headers.find((h) => h.key === "Content-Security-Policy")!.value;
     expect(csp).toMatch(/frame-ancestors 'none'/);
     expect(csp).toMatch(/default-src 'self'/);
@@ -30,8 +30,8 @@ describe("security headers on pages", () => {
     expect(csp).not.toMatch(/walletconnect|reown|wss:/);
   });
 
-  test("the payment pages get their CSP from the proxy; WalletConnect's sources only with WALLETCONNECT_PROJECT_ID", async () => {
-    for (const path of ["/pay/ORD-123", "/pay/ORD-123/receipt"]) {
+  test("the payment and subscribe pages get their CSP from the proxy; WalletConnect's sources only with WALLETCONNECT_PROJECT_ID", async () => {
+    for (const path of ["/pay/ORD-123", "/pay/ORD-123/receipt", "/subscribe/SUB-123", "/subscribe/plan/PLN-123", "/subscribe/manage/SUB-123.x"]) {
       const res = proxy(new NextRequest(`http://gateway.test${path}`));
       const csp = res.headers.get("content-security-policy")!;
       expect(csp).toMatch(/frame-ancestors 'none'/);

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed-action";
-import { createPlan, serializePlan } from "@/lib/subscriptions/plans";
+import { createPlan, serializePlan, updatePlan } from "@/lib/subscriptions/plans";
 import { createPlanBody, createSubscriptionBody } from "@/lib/subscriptions/schemas";
 import { serializeSubscription } from "@/lib/subscriptions/serialize";
 import { changeSubscription, createSubscription } from "@/lib/subscriptions/subscriptions";
@@ -32,6 +32,16 @@ export const createPlanAction = authedAction(
   async (input, { db, merchantId }) => {
     const plan = serializePlan(await createPlan(db, merchantId, input));
     return { id: plan.id, name: plan.name };
+  },
+  { permission: "create_payments" },
+);
+
+/** Same use-case as PATCH /api/subscription-plans/{id}/ with `public_link`: shares the plan's public subscribe page, or stops. */
+export const setPlanPublicLinkAction = authedAction(
+  z.object({ id: z.string().min(1).max(64), public_link: z.enum(["on", "off"]) }),
+  async ({ id, public_link }, { db, merchantId }) => {
+    const plan = serializePlan(await updatePlan(db, merchantId, id, { public_link: public_link === "on" }));
+    return { id: plan.id, public_url: plan.public_url };
   },
   { permission: "create_payments" },
 );

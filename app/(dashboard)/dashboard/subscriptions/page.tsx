@@ -15,13 +15,15 @@ import { subscriptionFactoryFor } from "@/lib/subscriptions/factory";
 import { serializePlan } from "@/lib/subscriptions/plans";
 import { listMerchantPlans } from "@/lib/subscriptions/queries";
 import { listSubscriptions } from "@/lib/subscriptions/subscriptions";
-import { createPlanAction, createSubscriptionAction } from "./actions";
+import { CopyButton } from "@/components/ui/copy-button";
+import { createPlanAction, createSubscriptionAction, setPlanPublicLinkAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("dashboard.subscriptions"))("metaTitle") };
 }
 
 type T = Awaited<ReturnType<typeof getTranslations<"dashboard.subscriptions">>>;
+type Shared = Awaited<ReturnType<typeof getTranslations<"dashboard.shared">>>;
 const statusName = (t: T, status: string) =>
   (subscriptionStatuses as readonly string[]).includes(status) ? t(`statuses.${status as SubscriptionStatus}`) : status.replace("_", " ");
 
@@ -40,7 +42,38 @@ const columns = (t: T): Array<Column<Row>> => [
   { header: t("created"), cell: (s) => s.created_at.slice(0, 16).replace("T", " ") },
 ];
 
-const planColumns = (t: T): Array<Column<Plan>> => [
+/** The plan's public subscribe link: shown with Copy while shared, and the switch that shares it or stops. */
+function PublicLinkCell({ plan, t, shared }: { plan: Plan; t: T; shared: Shared }) {
+  const toggle = (
+    <ActionForm
+      action={setPlanPublicLinkAction}
+      hiddenFields={{ id: plan.id, public_link: plan.public_link ? "off" : "on" }}
+      submitLabel={plan.public_link ? t("publicLink.stop") : t("publicLink.share")}
+      successMessage={plan.public_link ? t("publicLink.stopped") : t("publicLink.shared")}
+      variant="secondary"
+      small
+      label={plan.public_link ? t("publicLink.stopLabel", { name: plan.name }) : t("publicLink.shareLabel", { name: plan.name })}
+    />
+  );
+  if (!plan.public_url) return plan.status === "active" ? toggle : <>{t("publicLink.off")}</>;
+  return (
+    <>
+      <a href={plan.public_url} data-testid="plan-public-url">
+        <code>{plan.public_url}</code>
+      </a>{" "}
+      <CopyButton
+        text={plan.public_url}
+        label={t("publicLink.copy", { name: plan.name })}
+        words={{ copied: shared("copy.copied"), copiedStatus: shared("copy.copiedStatus"), failed: shared("copy.failed") }}
+      >
+        {t("publicLink.copyShort")}
+      </CopyButton>
+      {toggle}
+    </>
+  );
+}
+
+const planColumns = (t: T, shared: Shared): Array<Column<Plan>> => [
   { header: t("plan"), cell: (p) => `${p.name} (${p.id})` },
   {
     header: t("price"),
@@ -51,6 +84,7 @@ const planColumns = (t: T): Array<Column<Plan>> => [
   { header: t("trial"), cell: (p) => (p.trial_days ? t("days", { days: p.trial_days }) : t("none")), align: "end" },
   { header: t("periods"), cell: (p) => (p.periods === null ? t("untilCanceled") : String(p.periods)), align: "end" },
   { header: t("chain"), cell: (p) => p.blockchain },
+  { header: t("publicLink.header"), cell: (p) => <PublicLinkCell plan={p} t={t} shared={shared} /> },
 ];
 
 function one(value: string | string[] | undefined): string | undefined {
@@ -60,7 +94,7 @@ function one(value: string | string[] | undefined): string | undefined {
 // /dashboard/subscriptions – subscriptions (filtered by status), plans, and the forms that create them
 export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await requirePageMerchant();
-  const t = await getTranslations("dashboard.subscriptions");
+  const [t, shared] = await Promise.all([getTranslations("dashboard.subscriptions"), getTranslations("dashboard.shared")]);
   const params = await searchParams;
   const status = (subscriptionStatuses as readonly string[]).includes(one(params.status) ?? "") ? (one(params.status) as SubscriptionStatus) : undefined;
   const plan = one(params.plan);
@@ -146,7 +180,8 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
       <Pager page={pageNumber} lastPage={Math.max(1, Math.ceil(count / pageSize))} href={linkTo} />
 
       <Card title={t("plans")}>
-        <DataTable caption={t("plansCaption")} columns={planColumns(t)} rows={planViews} rowKey={(p) => p.id} empty={t("noPlans")} />
+        <p className={uiStyles.hint}>{t("publicLink.intro")}</p>
+        <DataTable caption={t("plansCaption")} columns={planColumns(t, shared)} rows={planViews} rowKey={(p) => p.id} empty={t("noPlans")} />
       </Card>
 
       <Card title={t("export.title")}>

@@ -1,0 +1,1 @@
+ALTER TABLE "subscription_plans" ADD COLUMN "public_link" boolean DEFAULT false NOT NULL;
