@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { erc20Abi, getAddress, type Address, type Hex } from "viem";
 import styles from "@/components/pay/pay.module.css";
@@ -49,6 +49,8 @@ async function post(path: string, body: unknown): Promise<{ manage_url: string }
  */
 export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubscription }) {
   const t = useTranslations("subscribe");
+  // The page's language: the customer's mail is written in it, unless the store chose theirs.
+  const locale = useLocale();
   const [step, setStep] = useState<Step>("idle");
   const [connected, setConnected] = useState<ConnectedWallet | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -114,7 +116,7 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
           },
         });
         setStep("submitting");
-        link = await post(`/api/hosted-subscriptions/${subscription.id}/authorize/`, { signature, deadline: Number(message.deadline) });
+        link = await post(`/api/hosted-subscriptions/${subscription.id}/authorize/`, { signature, deadline: Number(message.deadline), locale });
       } else {
         const hash: Hex = await connected.wallet.writeContract({
           account: connected.account,
@@ -126,7 +128,7 @@ export function SubscribeCheckout({ subscription }: { subscription: CheckoutSubs
         });
         setStep("submitting");
         await connected.reader.waitForTransactionReceipt({ hash });
-        link = await post(`/api/hosted-subscriptions/${subscription.id}/approval/`, { transaction_hash: hash });
+        link = await post(`/api/hosted-subscriptions/${subscription.id}/approval/`, { transaction_hash: hash, locale });
       }
       setManageUrl(link.manage_url);
       setStep("done");

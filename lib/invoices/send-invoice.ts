@@ -5,8 +5,8 @@ import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { sendCustomerMail } from "@/lib/mail/customer-mail";
-import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/templates";
+import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
+import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/customer-templates";
 import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { recordInvoiceEvent } from "./invoice-events";
 import { amountDue, getInvoiceOrThrow, invoiceUrl, notInState } from "./invoices";
@@ -17,7 +17,7 @@ export function mailFacts(invoice: Invoice): InvoiceMailFacts {
 }
 
 /**
- * Mails an invoice to its client: a draft becomes sent (announced as invoice.sent); an invoice
+ * Mails an invoice to its client, in the client's language (`locale`, else the store's): a draft becomes sent (announced as invoice.sent); an invoice
  * already sent and still open is mailed again. Every accepted method needs the store's active
  * wallet on its chain (the client could not pay otherwise).
  */
@@ -49,13 +49,15 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   } else {
     throw notInState(current, "sent");
   }
+  const locale = await customerMailLocale(db, merchantId, invoice.locale);
   await sendCustomerMail(
     db,
     {
       merchantId,
       kind: "invoice",
       to: invoice.client.email,
-      content: invoiceMail(look.name, mailFacts(invoice)),
+      content: invoiceMail(look.name, mailFacts(invoice), locale),
+      locale,
       support: { email: look.supportEmail, url: look.supportUrl },
     },
     now,
