@@ -4276,6 +4276,8 @@ export interface components {
                 value: string;
             };
             customer_email: string | null;
+            /** @description The customer's language for their mail; null: not known yet (the store's language, else English) */
+            customer_locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             periods_charged: number;
             canceled_at: string | null;
             /**
@@ -4465,6 +4467,8 @@ export interface components {
                 /** @description Token symbol on that blockchain, e.g. USDC */
                 currency: string;
             }[];
+            /** @description The client's language for the invoice's mail; null: not set (the store's language, else English) */
+            locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             /** @description The hosted invoice page the client pays on: /invoice/{id} */
             url: string;
             sent_at: string | null;
@@ -4537,6 +4541,8 @@ export interface components {
                 /** @description Token symbol on that blockchain, e.g. USDC */
                 currency: string;
             }[];
+            /** @description The client's language for the invoice's mail; null: not set (the store's language, else English) */
+            locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             /** @description The hosted invoice page the client pays on: /invoice/{id} */
             url: string;
             paid_at: string | null;
@@ -4560,6 +4566,12 @@ export interface components {
         };
         PutPayByOrderIdReceiptEmailResult: {
             email: string;
+            /**
+             * @description The language the receipt and refund notices are written in
+             * @example de
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
         };
         PostPayByOrderIdRefundLinkResult: {
             /** @description The address the link went to, masked (j•••@example.com): the one given while the payment was due */
@@ -10317,6 +10329,12 @@ export interface operations {
                     currency: string;
                     /** @description Part of what is due, in the invoice's currency (stores allowing partial payments); default: all of it */
                     amount?: string;
+                    /**
+                     * @description The language the invoice page is shown in: recorded as the client's for the invoice's mail when the store set none; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -10534,6 +10552,12 @@ export interface operations {
                 "application/json": {
                     /** @description The customer's approve transaction, mined */
                     transaction_hash: string;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -10637,6 +10661,12 @@ export interface operations {
                     signature: string;
                     /** @description The permit's deadline (unix seconds) the customer signed */
                     deadline: number;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -11153,6 +11183,8 @@ export interface operations {
                         /** @description Token symbol on that blockchain, e.g. USDC */
                         currency: string;
                     }[];
+                    /** @description The client's language (en, de, fr, es, pt, ja, zh): the invoice's mail and reminders are written in it. Default: the language the client's invoice page is shown in when they first pay from it, else the store's (its login's dashboard language), else English */
+                    locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -11491,6 +11523,8 @@ export interface operations {
                         /** @description Token symbol on that blockchain, e.g. USDC */
                         currency: string;
                     }[];
+                    /** @description The client's language (en, de, fr, es, pt, ja, zh): the invoice's mail and reminders are written in it. Default: the language the client's invoice page is shown in when they first pay from it, else the store's (its login's dashboard language), else English */
+                    locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -13526,6 +13560,12 @@ export interface operations {
                 "application/json": {
                     /** @description Where the receipt (and any refund notice) goes */
                     email: string;
+                    /**
+                     * @description The language the receipt and refund notices are written in (the payment page's); without it, the request's language cookie or Accept-Language, else the store's, else English
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -19470,6 +19510,8 @@ export interface operations {
                     customer_address: string;
                     /** @description Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled */
                     customer_email?: string | null;
+                    /** @description The customer's language (en, de, fr, es, pt, ja, zh) for that mail. Default: the language of the subscribe page they authorize on, else the store's (its login's dashboard language), else English */
+                    customer_locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -19774,6 +19816,12 @@ export interface operations {
                     signature: string;
                     /** @description The permit's deadline (unix seconds) the customer signed */
                     deadline: number;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };

@@ -7,13 +7,21 @@ import { ApiError, notFound } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
 import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/customer-templates";
+import { isFiatCurrency } from "@/lib/pricing/convert";
 import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { recordInvoiceEvent } from "./invoice-events";
 import { amountDue, getInvoiceOrThrow, invoiceUrl, notInState } from "./invoices";
 import { updateMerchantInvoice } from "./queries";
 
 export function mailFacts(invoice: Invoice): InvoiceMailFacts {
-  return { number: invoice.number, amountDue: amountDue(invoice), currency: invoice.currency, dueAt: invoice.dueAt, url: invoiceUrl(invoice.invoiceId) };
+  return {
+    number: invoice.number,
+    amountDue: amountDue(invoice),
+    currency: invoice.currency,
+    fiat: isFiatCurrency(invoice.currency),
+    dueAt: invoice.dueAt,
+    url: invoiceUrl(invoice.invoiceId),
+  };
 }
 
 /**

@@ -99,15 +99,13 @@ export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new
   const footer = `${support ? `${t("footer.questions", { support })}\n` : ""}${t("footer.unsubscribeText", { link })}`;
   const small = (html: string) => `<p style="font-size:12px;color:#555">${html}</p>`;
   const unsubscribeHtml = t.markup("footer.unsubscribeHtml", {
-    link: (chunks) => `<a href="${escapeHtml(link)}">${escapeHtml(chunks)}</a>`,
+    // The chunks arrive as an array of strings, whatever the type says.
+    link: (chunks) => `<a href="${escapeHtml(link)}">${escapeHtml(([] as unknown[]).concat(chunks).join(""))}</a>`,
   });
   const content = {
     subject: mail.content.subject,
     text: `${mail.content.text}\n--\n${footer}\n`,
-    html: mail.content.html.replace(
-      "</body>",
-      `<hr>${support ? small(escapeHtml(t("footer.questions", { support }))) : ""}${small(unsubscribeHtml)}</body>`,
-    ),
+    html: mail.content.html.replace("</body>", `<hr>${support ? small(escapeHtml(t("footer.questions", { support }))) : ""}${small(unsubscribeHtml)}</body>`),
   };
   // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential), unless private.
   const outcome = await sendMail(

@@ -9,7 +9,6 @@
 import { createTranslator } from "next-intl";
 import { defaultCustomerLocale, isCustomerLocale, type CustomerLocale } from "@/lib/i18n/locales";
 import { displayFiat } from "@/lib/money/display-amount";
-import { isFiatCurrency } from "@/lib/pricing/convert";
 import de from "@/messages/de.json";
 import en from "@/messages/en.json";
 import es from "@/messages/es.json";
@@ -37,11 +36,12 @@ export function mailDay(at: Date, locale: CustomerLocale): string {
 }
 
 /**
- * An amount with its currency as the locale writes it, exact: a fiat one in the locale's currency
- * style ("10,00 €"), a token amount with the decimals it is written with and the locale's separators ("1.234,5 USDC").
+ * An amount with its currency as the locale writes it, exact: a fiat one (`fiat`, the caller knows)
+ * in the locale's currency style ("10,00 €"), a token amount with the decimals it is written with
+ * and the locale's separators ("1.234,5 USDC").
  */
-export function mailMoney(amount: string, currency: string, locale: CustomerLocale): string {
-  if (isFiatCurrency(currency)) return displayFiat(amount, currency, locale);
+export function mailMoney(amount: string, currency: string, locale: CustomerLocale, fiat = false): string {
+  if (fiat) return displayFiat(amount, currency, locale);
   const places = /\.(\d+)$/.exec(amount)?.[1]?.length ?? 0;
   if (!/^-?\d+(\.\d+)?$/.test(amount) || places > 100) return `${amount} ${currency}`;
   const number = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places }).format(amount as unknown as number);
@@ -105,6 +105,8 @@ export interface InvoiceMailFacts {
   number: string;
   amountDue: string;
   currency: string;
+  /** Whether `currency` is a fiat one (USD, EUR, …) rather than a token. */
+  fiat: boolean;
   dueAt: Date;
   url: string;
 }
@@ -117,7 +119,7 @@ export function invoiceMail(shopName: string, invoice: InvoiceMailFacts, locale:
       t("invoice.line", {
         shop: shopName,
         number: invoice.number,
-        amount: mailMoney(invoice.amountDue, invoice.currency, locale),
+        amount: mailMoney(invoice.amountDue, invoice.currency, locale, invoice.fiat),
         due: mailDay(invoice.dueAt, locale),
       }),
       t("invoice.link"),
@@ -127,9 +129,19 @@ export function invoiceMail(shopName: string, invoice: InvoiceMailFacts, locale:
   );
 }
 
-export function invoiceReminderMail(shopName: string, invoice: InvoiceMailFacts, overdue: boolean, locale: CustomerLocale = defaultCustomerLocale): MailContent {
+export function invoiceReminderMail(
+  shopName: string,
+  invoice: InvoiceMailFacts,
+  overdue: boolean,
+  locale: CustomerLocale = defaultCustomerLocale,
+): MailContent {
   const t = mailTranslator(locale);
-  const values = { number: invoice.number, shop: shopName, due: mailDay(invoice.dueAt, locale), amount: mailMoney(invoice.amountDue, invoice.currency, locale) };
+  const values = {
+    number: invoice.number,
+    shop: shopName,
+    due: mailDay(invoice.dueAt, locale),
+    amount: mailMoney(invoice.amountDue, invoice.currency, locale, invoice.fiat),
+  };
   return compose(
     overdue ? t("invoiceReminder.overdueSubject", values) : t("invoiceReminder.subject", values),
     [
@@ -147,7 +159,7 @@ export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { 
   return compose(
     t("invoicePaid.subject", { number: invoice.number, shop: shopName }),
     [
-      t("invoicePaid.line", { number: invoice.number, shop: shopName, total: mailMoney(invoice.total, invoice.currency, locale) }),
+      t("invoicePaid.line", { number: invoice.number, shop: shopName, total: mailMoney(invoice.total, invoice.currency, locale, invoice.fiat) }),
       t("invoicePaid.link"),
       invoice.url,
     ],
@@ -211,7 +223,7 @@ export function subscriptionReceiptMail(
 ): MailContent {
   const t = mailTranslator(locale);
   const amount = mailMoney(s.amount, s.currency, locale);
-  const charged = s.price ? t("amountWithPrice", { amount, price: mailMoney(s.price.amount, s.price.currency, locale) }) : amount;
+  const charged = s.price ? t("amountWithPrice", { amount, price: mailMoney(s.price.amount, s.price.currency, locale, true) }) : amount;
   return compose(
     t("subscription.receiptSubject", { shop: shopName, amount, plan: s.planName }),
     [

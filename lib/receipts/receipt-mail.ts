@@ -62,13 +62,13 @@ export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ recei
     const content = orderReceiptMail(
       look?.name ?? "",
       {
-      orderId: order.orderId,
-      item: order.itemName,
-      amount: formatAmount(BigInt(order.amount), order.decimals),
-      currency: order.currency,
-      network: network(order.blockchainId),
-      paidAt: order.confirmedAt ?? now,
-      url,
+        orderId: order.orderId,
+        item: order.itemName,
+        amount: formatAmount(BigInt(order.amount), order.decimals),
+        currency: order.currency,
+        network: network(order.blockchainId),
+        paidAt: order.confirmedAt ?? now,
+        url,
       },
       locale,
     );
@@ -103,7 +103,14 @@ export async function sendDueReceipts(db: Db, now = new Date()): Promise<{ recei
     );
     await sendCustomerMail(
       db,
-      { merchantId: refund.merchantId, kind: "refund_sent", to: email, content, locale, support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null } },
+      {
+        merchantId: refund.merchantId,
+        kind: "refund_sent",
+        to: email,
+        content,
+        locale,
+        support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
+      },
       now,
     );
     sent.refundNotices.push(refund.id);

@@ -6,7 +6,9 @@ export const receiptEmailBody = z.object({
   email: z.string().trim().max(254).pipe(z.email("Enter a valid email address.")).describe("Where the receipt (and any refund notice) goes"),
   locale: customerLocale
     .optional()
-    .describe("The language the receipt and refund notices are written in (the payment page's); without it, the request's language cookie or Accept-Language, else the store's, else English"),
+    .describe(
+      "The language the receipt and refund notices are written in (the payment page's); without it, the request's language cookie or Accept-Language, else the store's, else English",
+    ),
 });
 export const receiptEmailJson = z.object({
   email: z.string(),

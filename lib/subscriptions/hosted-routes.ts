@@ -49,7 +49,9 @@ export const confirmApprovalBody = z.object({
   transaction_hash: txHash.describe("The customer's approve transaction, mined"),
   locale: customerLocale
     .optional()
-    .describe("The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language"),
+    .describe(
+      "The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language",
+    ),
 });
 
 export const manageTokenBody = z.object({

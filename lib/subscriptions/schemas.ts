@@ -150,5 +150,7 @@ export const authorizeSubscriptionBody = z.object({
   deadline: z.number().int().min(1).describe("The permit's deadline (unix seconds) the customer signed"),
   locale: customerLocale
     .optional()
-    .describe("The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language"),
+    .describe(
+      "The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language",
+    ),
 });
