@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { customerErrorMessage } from "@/lib/http/error-wording";
 import styles from "./pay.module.css";
@@ -22,6 +22,8 @@ export interface InvoicePayView {
 export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView; methods: LinkMethod[] }) {
   const t = useTranslations("invoice");
   const errorWords = useTranslations("errors");
+  // The page's language: the invoice's further mail is written in it, unless the store chose the client's.
+  const locale = useLocale();
   const [choice, setChoice] = useState(0);
   const [amount, setAmount] = useState(invoice.amount_due);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +40,7 @@ export function InvoiceCheckout({ invoice, methods }: { invoice: InvoicePayView;
       const res = await fetch(`/api/hosted-invoices/${invoice.id}/orders/`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ blockchain: method.blockchain, currency: method.currency, ...part }),
+        body: JSON.stringify({ blockchain: method.blockchain, currency: method.currency, locale, ...part }),
       });
       const body = await res.json();
       if (res.ok && body?.data?.payment_url) {

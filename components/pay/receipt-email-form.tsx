@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import styles from "./pay.module.css";
 
@@ -8,6 +8,8 @@ import styles from "./pay.module.css";
 export function ReceiptEmailForm({ orderId }: { orderId: string }) {
   const t = useTranslations("pay");
   const errorWords = useTranslations("errors");
+  // The receipt and refund notices are written in the language the page is shown in.
+  const locale = useLocale();
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -20,7 +22,7 @@ export function ReceiptEmailForm({ orderId }: { orderId: string }) {
       const res = await fetch(`/api/pay/${orderId}/receipt-email/`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email }),
+        body: JSON.stringify({ email, locale }),
       });
       const body = await res.json();
       if (res.ok) setSaved(body.data.email);

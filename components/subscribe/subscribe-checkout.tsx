@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { erc20Abi, getAddress, type Address, type Hex } from "viem";
 import styles from "@/components/pay/pay.module.css";
@@ -67,6 +67,8 @@ export function SubscribeCheckout({
   walletConnect?: SubscribeWalletConnect | null;
 }) {
   const t = useTranslations("subscribe");
+  // The page's language: the customer's mail is written in it, unless the store chose theirs.
+  const locale = useLocale();
   const [step, setStep] = useState<Step>("idle");
   const [connected, setConnected] = useState<ConnectedWallet | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -158,7 +160,7 @@ export function SubscribeCheckout({
           },
         });
         setStep("submitting");
-        link = await post(`/api/hosted-subscriptions/${subscription.id}/authorize/`, { signature, deadline: Number(message.deadline) });
+        link = await post(`/api/hosted-subscriptions/${subscription.id}/authorize/`, { signature, deadline: Number(message.deadline), locale });
       } else {
         const hash: Hex = await connected.wallet.writeContract({
           account: connected.account,
@@ -170,7 +172,7 @@ export function SubscribeCheckout({
         });
         setStep("submitting");
         await connected.reader.waitForTransactionReceipt({ hash });
-        link = await post(`/api/hosted-subscriptions/${subscription.id}/approval/`, { transaction_hash: hash });
+        link = await post(`/api/hosted-subscriptions/${subscription.id}/approval/`, { transaction_hash: hash, locale });
       }
       setManageUrl(link.manage_url);
       setStep("done");

@@ -4337,6 +4337,8 @@ export interface components {
                 value: string;
             };
             customer_email: string | null;
+            /** @description The customer's language for their mail; null: not known yet (the store's language, else English) */
+            customer_locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             periods_charged: number;
             canceled_at: string | null;
             /**
@@ -4572,6 +4574,8 @@ export interface components {
                 /** @description Token symbol on that blockchain, e.g. USDC */
                 currency: string;
             }[];
+            /** @description The client's language for the invoice's mail; null: not set (the store's language, else English) */
+            locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             /** @description The hosted invoice page the client pays on: /invoice/{id} */
             url: string;
             sent_at: string | null;
@@ -4644,6 +4648,8 @@ export interface components {
                 /** @description Token symbol on that blockchain, e.g. USDC */
                 currency: string;
             }[];
+            /** @description The client's language for the invoice's mail; null: not set (the store's language, else English) */
+            locale: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
             /** @description The hosted invoice page the client pays on: /invoice/{id} */
             url: string;
             paid_at: string | null;
@@ -4667,6 +4673,12 @@ export interface components {
         };
         PutPayByOrderIdReceiptEmailResult: {
             email: string;
+            /**
+             * @description The language the receipt and refund notices are written in
+             * @example de
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
         };
         PostPayByOrderIdRefundLinkResult: {
             /** @description The address the link went to, masked (j•••@example.com): the one given while the payment was due */
@@ -10424,6 +10436,12 @@ export interface operations {
                     currency: string;
                     /** @description Part of what is due, in the invoice's currency (stores allowing partial payments); default: all of it */
                     amount?: string;
+                    /**
+                     * @description The language the invoice page is shown in: recorded as the client's for the invoice's mail when the store set none; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -10844,6 +10862,12 @@ export interface operations {
                 "application/json": {
                     /** @description The customer's approve transaction, mined */
                     transaction_hash: string;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -10947,6 +10971,12 @@ export interface operations {
                     signature: string;
                     /** @description The permit's deadline (unix seconds) the customer signed */
                     deadline: number;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -11467,6 +11497,8 @@ export interface operations {
                         /** @description Token symbol on that blockchain, e.g. USDC */
                         currency: string;
                     }[];
+                    /** @description The client's language (en, de, fr, es, pt, ja, zh): the invoice's mail and reminders are written in it. Default: the language the client's invoice page is shown in when they first pay from it, else the store's (its login's dashboard language), else English */
+                    locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -11805,6 +11837,8 @@ export interface operations {
                         /** @description Token symbol on that blockchain, e.g. USDC */
                         currency: string;
                     }[];
+                    /** @description The client's language (en, de, fr, es, pt, ja, zh): the invoice's mail and reminders are written in it. Default: the language the client's invoice page is shown in when they first pay from it, else the store's (its login's dashboard language), else English */
+                    locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -13840,6 +13874,12 @@ export interface operations {
                 "application/json": {
                     /** @description Where the receipt (and any refund notice) goes */
                     email: string;
+                    /**
+                     * @description The language the receipt and refund notices are written in (the payment page's); without it, the request's language cookie or Accept-Language, else the store's, else English
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };
@@ -19943,6 +19983,8 @@ export interface operations {
                     customer_address: string;
                     /** @description Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled */
                     customer_email?: string | null;
+                    /** @description The customer's language (en, de, fr, es, pt, ja, zh) for that mail. Default: the language of the subscribe page they authorize on, else the store's (its login's dashboard language), else English */
+                    customer_locale?: ("en" | "de" | "fr" | "es" | "pt" | "ja" | "zh") | null;
                 };
             };
         };
@@ -20247,6 +20289,12 @@ export interface operations {
                     signature: string;
                     /** @description The permit's deadline (unix seconds) the customer signed */
                     deadline: number;
+                    /**
+                     * @description The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language
+                     * @example de
+                     * @enum {string}
+                     */
+                    locale?: "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
                 };
             };
         };

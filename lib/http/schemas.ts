@@ -1,10 +1,14 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
+import { customerLocales } from "@/lib/i18n/locales";
 
 /**
  * Zod building blocks shared by the domains' schemas (lib/<domain>/schemas.ts): the response
  * primitives the serializers emit, and the one path-id parameter every `[id]` route takes.
  */
+
+/** One of the seven languages of the customer pages (lib/i18n/locales.ts): what a store's mail to its customer is written in. */
+export const customerLocale = z.enum(customerLocales, { error: `Must be one of ${customerLocales.join(", ")}.` }).meta({ examples: ["de"] });
 
 /** An ISO 8601 timestamp as `Date#toISOString()` writes it. */
 export const timestamp = z.string().meta({ format: "date-time", examples: ["2030-01-01T12:00:00.000Z"] });

@@ -77,3 +77,17 @@ export function negotiateCustomerLocale(cookie: string | undefined, acceptLangua
   if (isCustomerLocale(cookie)) return cookie;
   return localeFromAcceptLanguage(acceptLanguage) ?? defaultCustomerLocale;
 }
+
+/**
+ * The language a customer page's call to the API comes from: the switcher's cookie, then
+ * Accept-Language (the browser sends both with the page's own fetch); null when neither names one
+ * the pages speak. For a call that does not name its `locale`.
+ */
+export function requestCustomerLocale(request: Request): CustomerLocale | null {
+  const cookie = (request.headers.get("cookie") ?? "")
+    .split(";")
+    .map((part) => part.trim().split("="))
+    .find(([name]) => name === localeCookieName)?.[1];
+  if (isCustomerLocale(cookie)) return cookie;
+  return localeFromAcceptLanguage(request.headers.get("accept-language"));
+}

@@ -5,6 +5,7 @@ import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import { isCustomerLocale } from "@/lib/i18n/locales";
 import { newId } from "@/lib/ids";
 import { fiatCurrencies, isFiatCurrency } from "@/lib/pricing/convert";
 import { fromUnits, invoiceTotals, toUnits } from "./amounts";
@@ -58,6 +59,7 @@ export function serializeInvoice(invoice: Invoice) {
     due_at: invoice.dueAt.toISOString(),
     notes: invoice.notes,
     accepted_methods: invoice.acceptedMethods,
+    locale: isCustomerLocale(invoice.locale) ? invoice.locale : null,
     url: invoiceUrl(invoice.invoiceId),
     sent_at: invoice.sentAt?.toISOString() ?? null,
     paid_at: invoice.paidAt?.toISOString() ?? null,
@@ -153,6 +155,7 @@ function checkedInvoice(input: InvoiceBody) {
     dueAt: new Date(input.due_at),
     notes: input.notes,
     acceptedMethods: methods,
+    locale: input.locale ?? null,
   };
 }
 
@@ -211,6 +214,7 @@ export async function duplicateInvoice(db: DbOrTx, merchantId: number, invoiceId
     due_at: new Date(now.getTime() + term).toISOString(),
     notes: source.notes,
     accepted_methods: source.acceptedMethods,
+    locale: isCustomerLocale(source.locale) ? source.locale : null,
   });
   return insertDraft(db, merchantId, fields, now);
 }

@@ -13,7 +13,7 @@ import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
 import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { fromUnits, toUnits } from "./amounts";
 import { amountDue, currencyPlaces, getInvoiceSettings, invoiceUrl, notInState, serializeInvoice } from "./invoices";
-import { findOpenInvoicePayments, findSentInvoice, insertInvoicePayment } from "./queries";
+import { findOpenInvoicePayments, findSentInvoice, insertInvoicePayment, setInvoiceLocaleIfUnset } from "./queries";
 import type { InvoiceOrderBody } from "./schemas";
 
 /** Orders of one invoice that may be open at once: enough for a few tries, not a flood of deposit addresses. */
@@ -84,6 +84,8 @@ export async function createInvoiceOrder(db: DbOrTx, invoiceId: string, input: I
     throw validationError({
       currency: [`Not accepted for this invoice; choose one of ${invoice.acceptedMethods.map((m) => `${m.currency} on ${m.blockchain}`).join(", ")}.`],
     });
+  // The client's language, as their invoice page is shown, for the invoice's further mail (the receipt, reminders): unless the store set one.
+  if (input.locale && !invoice.locale) await setInvoiceLocaleIfUnset(db, invoice.id, input.locale);
   const settings = await getInvoiceSettings(db, invoice.merchantId);
   const part = orderPart(invoice, input.amount, settings.allow_partial_payments);
   const price = isFiatCurrency(invoice.currency) ? { price_amount: part, price_currency: invoice.currency } : { amount: part };

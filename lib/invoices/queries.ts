@@ -124,6 +124,14 @@ export async function findInvoiceByRowId(db: DbOrTx, id: number): Promise<Invoic
   return row ?? null;
 }
 
+/** Records the client's language from the invoice page, unless the store set one (or an earlier payment recorded it). */
+export async function setInvoiceLocaleIfUnset(db: DbOrTx, id: number, locale: string): Promise<void> {
+  await db
+    .update(invoices)
+    .set({ locale })
+    .where(and(eq(invoices.id, id), isNull(invoices.locale)));
+}
+
 export async function updateInvoiceRow(db: DbOrTx, id: number, values: Partial<NewInvoice>): Promise<Invoice> {
   const [row] = await db.update(invoices).set(values).where(eq(invoices.id, id)).returning();
   return row!;

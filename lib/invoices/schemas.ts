@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
-import { timestamp } from "@/lib/http/schemas";
+import { customerLocale, timestamp } from "@/lib/http/schemas";
 
 export const invoiceStatuses = ["draft", "sent", "partially_paid", "paid", "overdue", "void"] as const;
 export type InvoiceStatus = (typeof invoiceStatuses)[number];
@@ -53,6 +53,12 @@ export const invoiceBody = z.object({
   due_at: z.iso.datetime({ offset: true, message: "Must be an ISO 8601 timestamp." }).describe("When payment is due; past it an unpaid invoice is overdue"),
   notes: optionalText(2000).describe("Printed under the items, e.g. payment terms"),
   accepted_methods: z.array(invoiceMethod).min(1, "Give at least one payment method.").max(100).describe("The chains and tokens the client may pay with"),
+  locale: customerLocale
+    .nullish()
+    .transform((v) => v ?? null)
+    .describe(
+      "The client's language (en, de, fr, es, pt, ja, zh): the invoice's mail and reminders are written in it. Default: the language the client's invoice page is shown in when they first pay from it, else the store's (its login's dashboard language), else English",
+    ),
 });
 export type InvoiceBody = z.infer<typeof invoiceBody>;
 
@@ -76,6 +82,7 @@ export const invoiceJson = z.object({
   due_at: timestamp,
   notes: z.string().nullable(),
   accepted_methods: z.array(invoiceMethod),
+  locale: customerLocale.nullable().describe("The client's language for the invoice's mail; null: not set (the store's language, else English)"),
   url: z.string().describe("The hosted invoice page the client pays on: /invoice/{id}"),
   sent_at: timestamp.nullable(),
   paid_at: timestamp.nullable(),
@@ -116,6 +123,11 @@ export const invoiceOrderBody = z.object({
   blockchain: z.string().trim().min(1).max(64).describe("One of the invoice's accepted methods"),
   currency: z.string().trim().min(1).max(32).describe("One of the invoice's accepted methods"),
   amount: decimalText.optional().describe("Part of what is due, in the invoice's currency (stores allowing partial payments); default: all of it"),
+  locale: customerLocale
+    .optional()
+    .describe(
+      "The language the invoice page is shown in: recorded as the client's for the invoice's mail when the store set none; without it, the request's language cookie or Accept-Language",
+    ),
 });
 export type InvoiceOrderBody = z.infer<typeof invoiceOrderBody>;
 

@@ -5,19 +5,27 @@ import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { sendCustomerMail } from "@/lib/mail/customer-mail";
-import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/templates";
+import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
+import { invoiceMail, type InvoiceMailFacts } from "@/lib/mail/customer-templates";
+import { isFiatCurrency } from "@/lib/pricing/convert";
 import { findActiveWalletChainIds } from "@/lib/wallets/queries";
 import { recordInvoiceEvent } from "./invoice-events";
 import { amountDue, getInvoiceOrThrow, invoiceUrl, notInState } from "./invoices";
 import { updateMerchantInvoice } from "./queries";
 
 export function mailFacts(invoice: Invoice): InvoiceMailFacts {
-  return { number: invoice.number, amountDue: amountDue(invoice), currency: invoice.currency, dueAt: invoice.dueAt, url: invoiceUrl(invoice.invoiceId) };
+  return {
+    number: invoice.number,
+    amountDue: amountDue(invoice),
+    currency: invoice.currency,
+    fiat: isFiatCurrency(invoice.currency),
+    dueAt: invoice.dueAt,
+    url: invoiceUrl(invoice.invoiceId),
+  };
 }
 
 /**
- * Mails an invoice to its client: a draft becomes sent (announced as invoice.sent); an invoice
+ * Mails an invoice to its client, in the client's language (`locale`, else the store's): a draft becomes sent (announced as invoice.sent); an invoice
  * already sent and still open is mailed again. Every accepted method needs the store's active
  * wallet on its chain (the client could not pay otherwise).
  */
@@ -49,13 +57,15 @@ export async function sendInvoice(db: Db, merchantId: number, invoiceId: string,
   } else {
     throw notInState(current, "sent");
   }
+  const locale = await customerMailLocale(db, merchantId, invoice.locale);
   await sendCustomerMail(
     db,
     {
       merchantId,
       kind: "invoice",
       to: invoice.client.email,
-      content: invoiceMail(look.name, mailFacts(invoice)),
+      content: invoiceMail(look.name, mailFacts(invoice), locale),
+      locale,
       support: { email: look.supportEmail, url: look.supportUrl },
     },
     now,

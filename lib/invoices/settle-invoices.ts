@@ -3,8 +3,8 @@ import { storeLook } from "@/lib/branding/branding";
 import type { Invoice } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
-import { sendCustomerMail } from "@/lib/mail/customer-mail";
-import { invoicePaidMail, invoiceReminderMail } from "@/lib/mail/templates";
+import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
+import { invoicePaidMail, invoiceReminderMail } from "@/lib/mail/customer-templates";
 import { fromUnits, toUnits } from "./amounts";
 import { recordInvoiceEvent } from "./invoice-events";
 import { currencyPlaces, getInvoiceSettings } from "./invoices";
@@ -60,7 +60,8 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
       result.paid.push(paidNow.invoiceId);
       const look = await storeLook(db, paidNow.merchantId);
       if (look) {
-        const content = invoicePaidMail(look.name, { ...mailFacts(paidNow), total: paidNow.total });
+        const locale = await customerMailLocale(db, paidNow.merchantId, paidNow.locale);
+        const content = invoicePaidMail(look.name, { ...mailFacts(paidNow), total: paidNow.total }, locale);
         await sendCustomerMail(
           db,
           {
@@ -68,6 +69,7 @@ async function creditConfirmedPayments(db: Db, now: Date, result: SettleResult):
             kind: "invoice_paid",
             to: paidNow.client.email,
             content,
+            locale,
             support: { email: look.supportEmail, url: look.supportUrl },
           },
           now,
@@ -118,13 +120,15 @@ async function markOverdueAndRemind(db: Db, now: Date, result: SettleResult): Pr
     if (!looks.has(invoice.merchantId)) looks.set(invoice.merchantId, await storeLook(db, invoice.merchantId));
     const look = looks.get(invoice.merchantId);
     const overdue = updated.dueAt.getTime() <= now.getTime();
+    const locale = await customerMailLocale(db, invoice.merchantId, updated.locale);
     await sendCustomerMail(
       db,
       {
         merchantId: invoice.merchantId,
         kind: "invoice_reminder",
         to: updated.client.email,
-        content: invoiceReminderMail(look?.name ?? "", mailFacts(updated), overdue),
+        content: invoiceReminderMail(look?.name ?? "", mailFacts(updated), overdue, locale),
+        locale,
         support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
       },
       now,

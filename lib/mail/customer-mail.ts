@@ -4,9 +4,11 @@ import { getAuthSecret } from "@/lib/auth/secret";
 import type { DbOrTx } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { validationError } from "@/lib/http/errors";
+import { isCustomerLocale, type CustomerLocale } from "@/lib/i18n/locales";
+import { mailLocale, mailTranslator } from "./customer-templates";
 import { sendMail, type MailKind } from "./mailer";
-import { findSuppression, insertSuppression } from "./queries";
-import type { MailContent } from "./templates";
+import { findStoreDashboardLocale, findSuppression, insertSuppression } from "./queries";
+import { escapeHtml, type MailContent } from "./templates";
 
 /**
  * A store's mail to its customers (invoices, reminders, receipts, refund notices), as a real sender
@@ -18,7 +20,9 @@ export interface CustomerMail {
   merchantId: number;
   kind: MailKind;
   to: string;
+  /** Written in `locale` (lib/mail/customer-templates.ts); the footer is added in the same language. */
   content: MailContent;
+  locale: CustomerLocale;
   /**
    * A mail that is the customer's own credential (a refund-address link, issue 52): its outbox copy
    * shows to nobody, not even the store's owner (the issue 49 rule for mail addressed to a person).
@@ -27,8 +31,6 @@ export interface CustomerMail {
   /** The store's support contact (its branding), added to the mail's end. */
   support?: { email: string | null; url: string | null };
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const normalized = (email: string) => email.trim().toLowerCase();
 
@@ -54,6 +56,16 @@ function oneClickUrl(merchantId: number, email: string): string {
   const url = new URL("/api/mail/unsubscribe", env.APP_URL);
   url.searchParams.set("token", unsubscribeToken(merchantId, email));
   return url.toString();
+}
+
+/**
+ * The language a store's mail to one customer is written in: the one recorded for them (the page
+ * they left their address on, or what the store set on the invoice or subscription), else the
+ * store's own (the language its login chose for the dashboard), else English.
+ */
+export async function customerMailLocale(db: DbOrTx, merchantId: number, recorded: string | null | undefined): Promise<CustomerLocale> {
+  if (isCustomerLocale(recorded)) return recorded;
+  return mailLocale(await findStoreDashboardLocale(db, merchantId));
 }
 
 export async function isSuppressed(db: DbOrTx, merchantId: number, email: string): Promise<boolean> {
@@ -83,14 +95,17 @@ export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new
   if (await isSuppressed(db, mail.merchantId, mail.to)) return false;
   const link = unsubscribeUrl(mail.merchantId, mail.to);
   const support = [mail.support?.email, mail.support?.url].filter(Boolean).join(" · ");
-  const footer = `${support ? `Questions? ${support}\n` : ""}To stop receiving these e-mails from this store: ${link}`;
+  const t = mailTranslator(mail.locale);
+  const footer = `${support ? `${t("footer.questions", { support })}\n` : ""}${t("footer.unsubscribeText", { link })}`;
+  const small = (html: string) => `<p style="font-size:12px;color:#555">${html}</p>`;
+  const unsubscribeHtml = t.markup("footer.unsubscribeHtml", {
+    // The chunks arrive as an array of strings, whatever the type says.
+    link: (chunks) => `<a href="${escapeHtml(link)}">${escapeHtml(([] as unknown[]).concat(chunks).join(""))}</a>`,
+  });
   const content = {
     subject: mail.content.subject,
     text: `${mail.content.text}\n--\n${footer}\n`,
-    html: mail.content.html.replace(
-      "</body>",
-      `<hr>${support ? `<p style="font-size:12px;color:#555">Questions? ${escapeHtml(support)}</p>` : ""}<p style="font-size:12px;color:#555">To stop receiving these e-mails from this store, <a href="${link.replace(/&/g, "&amp;")}">unsubscribe</a>.</p></body>`,
-    ),
+    html: mail.content.html.replace("</body>", `<hr>${support ? small(escapeHtml(t("footer.questions", { support }))) : ""}${small(unsubscribeHtml)}</body>`),
   };
   // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential), unless private.
   const outcome = await sendMail(

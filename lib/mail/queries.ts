@@ -120,3 +120,11 @@ export async function insertSuppression(
 ): Promise<void> {
   await db.insert(mailSuppressions).values(values);
 }
+
+// ─── the store's language ───
+
+/** The language the store's own login chose for its dashboard, or null. */
+export async function findStoreDashboardLocale(db: DbOrTx, merchantId: number): Promise<string | null> {
+  const [row] = await db.select({ locale: merchants.dashboardLocale }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
+  return row?.locale ?? null;
+}

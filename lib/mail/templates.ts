@@ -1,6 +1,7 @@
 /**
- * Every email the gateway sends: plain functions returning subject, text and html, each naming the
- * shop. The one place wording lives; callers pick a template and hand the result to sendMail.
+ * The gateway's mail to a store's own logins: plain functions returning subject, text and html, each
+ * naming the shop; callers pick a template and hand the result to sendMail. A store's mail to its
+ * customers is written in the customer's language from messages/*.json (lib/mail/customer-templates.ts).
  */
 export interface MailContent {
   subject: string;
@@ -8,17 +9,17 @@ export interface MailContent {
   html: string;
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** Paragraphs of plain text; a paragraph that is a URL becomes a link in the html. */
-function compose(subject: string, paragraphs: string[]): MailContent {
+/** Paragraphs of plain text; a paragraph that is a URL becomes a link in the html, written in `lang`. */
+export function compose(subject: string, paragraphs: string[], lang = "en"): MailContent {
   const text = paragraphs.join("\n\n") + "\n";
   const html = paragraphs
     .map((p) => (/^https?:\/\/\S+$/.test(p) ? `<p><a href="${escapeHtml(p)}">${escapeHtml(p)}</a></p>` : `<p>${escapeHtml(p)}</p>`))
     .join("\n");
-  return { subject, text, html: `<!doctype html><html><body>${html}</body></html>` };
+  return { subject, text, html: `<!doctype html><html lang="${escapeHtml(lang)}"><body>${html}</body></html>` };
 }
 
 const ignoreIfNotYou = "If this was not you, reset your password at once and review your payout wallets and API keys.";
@@ -77,141 +78,5 @@ export function invitationMail(shopName: string, inviter: string, link: string, 
     `${inviter} invited you to the payment gateway account of ${shopName}. To accept, open:`,
     link,
     `The invitation works once and expires in ${expiresHours} hours. If you do not know ${inviter}, ignore this message.`,
-  ]);
-}
-
-// ─── mail to a store's clients ───
-
-export interface InvoiceMailFacts {
-  number: string;
-  amountDue: string;
-  currency: string;
-  dueAt: Date;
-  url: string;
-}
-
-const day = (at: Date) => at.toISOString().slice(0, 10);
-
-export function invoiceMail(shopName: string, invoice: InvoiceMailFacts): MailContent {
-  return compose(`Invoice ${invoice.number} from ${shopName}`, [
-    `${shopName} sent you invoice ${invoice.number} for ${invoice.amountDue} ${invoice.currency}, due on ${day(invoice.dueAt)}.`,
-    "View, download and pay it here:",
-    invoice.url,
-  ]);
-}
-
-export function invoiceReminderMail(shopName: string, invoice: InvoiceMailFacts, overdue: boolean): MailContent {
-  return compose(
-    overdue ? `Overdue: invoice ${invoice.number} from ${shopName}` : `Reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}`,
-    [
-      overdue
-        ? `Invoice ${invoice.number} from ${shopName} was due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is still open.`
-        : `A reminder: invoice ${invoice.number} from ${shopName} is due on ${day(invoice.dueAt)}; ${invoice.amountDue} ${invoice.currency} is open.`,
-      "View and pay it here:",
-      invoice.url,
-      "If you have already paid, thank you: ignore this message.",
-    ],
-  );
-}
-
-export function invoicePaidMail(shopName: string, invoice: InvoiceMailFacts & { total: string }): MailContent {
-  return compose(`Receipt: invoice ${invoice.number} from ${shopName} is paid`, [
-    `Thank you: invoice ${invoice.number} from ${shopName} for ${invoice.total} ${invoice.currency} is paid in full.`,
-    "The invoice and its receipt stay available here:",
-    invoice.url,
-  ]);
-}
-
-export function orderReceiptMail(
-  shopName: string,
-  receipt: { orderId: string; item: string | null; amount: string; currency: string; network: string; paidAt: Date; url: string },
-): MailContent {
-  return compose(`Receipt from ${shopName}: ${receipt.amount} ${receipt.currency}`, [
-    `Thank you: your payment of ${receipt.amount} ${receipt.currency} on ${receipt.network} to ${shopName}${receipt.item ? ` for ${receipt.item}` : ""} is confirmed (${receipt.paidAt.toISOString().slice(0, 10)}, order ${receipt.orderId}).`,
-    "Your receipt:",
-    receipt.url,
-  ]);
-}
-
-export function refundSentMail(
-  shopName: string,
-  refund: { orderId: string; amount: string; currency: string; network: string; txHash: string | null },
-): MailContent {
-  return compose(`${shopName} sent you a refund of ${refund.amount} ${refund.currency}`, [
-    `${shopName} refunded ${refund.amount} ${refund.currency} on ${refund.network} for order ${refund.orderId}; the transfer is confirmed on chain.`,
-    ...(refund.txHash ? [`Transaction: ${refund.txHash}`] : []),
-  ]);
-}
-
-export function refundAddressLinkMail(
-  shopName: string,
-  link: { orderId: string; network: string; currency: string; url: string; expiresHours: number },
-): MailContent {
-  return compose(`${shopName}: where should your refund go?`, [
-    `You asked for a way to tell ${shopName} where to send your refund for order ${link.orderId}. Open this link and enter your own address on ${link.network} that can receive ${link.currency}:`,
-    link.url,
-    `The link works once and expires in ${link.expiresHours} hours. Anyone who has it can name the refund address: do not forward it. If you did not ask for it, ignore this message.`,
-  ]);
-}
-
-// ─── mail to a subscription's customer (each carries the manage link: its reader's credential) ───
-
-export interface SubscriptionMailFacts {
-  subscriptionId: string;
-  planName: string;
-  /** The most one period may take, in token units, and the token. */
-  maxAmount: string;
-  currency: string;
-  network: string;
-  intervalDays: number;
-  manageUrl: string;
-}
-
-const manageLines = (s: SubscriptionMailFacts) => [
-  "See the subscription, its charges and cancel it at any time here (this link is yours: do not forward it):",
-  s.manageUrl,
-];
-
-export function subscriptionAuthorizedMail(shopName: string, s: SubscriptionMailFacts & { firstChargeAt: Date }): MailContent {
-  return compose(`You subscribed to ${s.planName} from ${shopName}`, [
-    `Your wallet authorized ${shopName} to charge at most ${s.maxAmount} ${s.currency} on ${s.network} every ${s.intervalDays} days for ${s.planName} (subscription ${s.subscriptionId}). The first charge is due from ${day(s.firstChargeAt)}.`,
-    "Each charge goes straight from your wallet to the store's; nobody can take more than one period's amount per period.",
-    ...manageLines(s),
-  ]);
-}
-
-export function subscriptionReceiptMail(
-  shopName: string,
-  s: SubscriptionMailFacts & {
-    amount: string;
-    /** A fiat plan's price the amount was converted from ("10.00 EUR"). */
-    price: string | null;
-    period: number;
-    periodStart: Date;
-    periodEnd: Date;
-    txHash: string | null;
-    chargedAt: Date;
-  },
-): MailContent {
-  return compose(`Receipt from ${shopName}: ${s.amount} ${s.currency} for ${s.planName}`, [
-    `Thank you: ${shopName} charged ${s.amount} ${s.currency}${s.price ? ` (${s.price})` : ""} on ${s.network} for ${s.planName}, period ${s.period + 1} (${day(s.periodStart)} to ${day(s.periodEnd)}); the transfer is confirmed on chain (${day(s.chargedAt)}, subscription ${s.subscriptionId}).`,
-    ...(s.txHash ? [`Transaction: ${s.txHash}`] : []),
-    ...manageLines(s),
-  ]);
-}
-
-export function subscriptionPastDueMail(shopName: string, s: SubscriptionMailFacts): MailContent {
-  return compose(`${shopName}: your subscription to ${s.planName} is past due`, [
-    `${shopName} could not charge ${s.planName} (subscription ${s.subscriptionId}) from your wallet on ${s.network}: the wallet holds too little ${s.currency}, or the allowance was revoked. The charge is retried for a while; without it the subscription will be canceled.`,
-    ...manageLines(s),
-  ]);
-}
-
-export function subscriptionCanceledMail(shopName: string, s: SubscriptionMailFacts & { by: "you" | "store" | "unpaid" }): MailContent {
-  const why = { you: "as you asked", store: `by ${shopName}`, unpaid: "because its charges could not be collected" }[s.by];
-  return compose(`${shopName}: your subscription to ${s.planName} is canceled`, [
-    `Your subscription to ${s.planName} from ${shopName} (subscription ${s.subscriptionId}) was canceled ${why}. Nothing more will be charged: its contract refuses every charge after a cancel.`,
-    "To take back the allowance your wallet granted, revoke it from the manage page (one transaction from your wallet):",
-    s.manageUrl,
   ]);
 }

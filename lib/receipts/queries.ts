@@ -2,14 +2,16 @@ import { and, eq, gt, isNull, notExists, sql } from "drizzle-orm";
 import { paymentOrders, receiptContacts, refundAddressLinks, refundNotices, refunds } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
-/** The receipt address; `refundContactEmail` given (the payment still due) sets the refund contact too, else it stays as it was. */
+/** The receipt address and its language (the latest page's); `refundContactEmail` given (the payment still due) sets the refund contact too, else it stays as it was. */
 export async function upsertReceiptContact(db: DbOrTx, values: typeof receiptContacts.$inferInsert) {
   await db
     .insert(receiptContacts)
     .values(values)
     .onConflictDoUpdate({
       target: receiptContacts.paymentOrderId,
-      set: values.refundContactEmail ? { email: values.email, refundContactEmail: values.refundContactEmail } : { email: values.email },
+      set: values.refundContactEmail
+        ? { email: values.email, refundContactEmail: values.refundContactEmail, locale: values.locale }
+        : { email: values.email, locale: values.locale },
     });
 }
 
@@ -89,7 +91,7 @@ export async function claimReceipt(db: DbOrTx, paymentOrderId: number, now: Date
 /** Confirmed refunds of orders whose customer left an address, not yet told. */
 export async function findRefundNoticesDue(db: DbOrTx, limit: number) {
   return db
-    .select({ refund: refunds, email: receiptContacts.email, orderId: paymentOrders.orderId, decimals: paymentOrders.decimals })
+    .select({ refund: refunds, email: receiptContacts.email, locale: receiptContacts.locale, orderId: paymentOrders.orderId, decimals: paymentOrders.decimals })
     .from(refunds)
     .innerJoin(receiptContacts, eq(receiptContacts.paymentOrderId, refunds.paymentOrderId))
     .innerJoin(paymentOrders, eq(paymentOrders.id, refunds.paymentOrderId))

@@ -8,8 +8,8 @@ import type { PaymentOrder } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
-import { sendCustomerMail } from "@/lib/mail/customer-mail";
-import { refundAddressLinkMail } from "@/lib/mail/templates";
+import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
+import { refundAddressLinkMail } from "@/lib/mail/customer-templates";
 import { findPublicOrderRow, refundAddressAllowed } from "@/lib/orders/public-order";
 import { setOrderRefundAddress } from "@/lib/orders/queries";
 import { consume, rateLimitedError } from "@/lib/rate-limit/fixed-window";
@@ -78,6 +78,7 @@ export async function requestRefundAddressLink(db: Db, orderId: string, now = ne
   const look = await storeLook(db, order.merchantId);
   const url = new URL(`/pay/${order.orderId}/refund-address`, env.APP_URL);
   url.searchParams.set("token", token);
+  const locale = await customerMailLocale(db, order.merchantId, contact.locale);
   const sent = await sendCustomerMail(
     db,
     {
@@ -85,13 +86,18 @@ export async function requestRefundAddressLink(db: Db, orderId: string, now = ne
       kind: "refund_address_link",
       to: contact.refundContactEmail,
       private: true,
-      content: refundAddressLinkMail(look?.name ?? "", {
-        orderId: order.orderId,
-        network: findBlockchainById(order.blockchainId)?.name ?? `blockchain ${order.blockchainId}`,
-        currency: order.currency,
-        url: url.toString(),
-        expiresHours: refundAddressLinkTtlMs / hourMs,
-      }),
+      content: refundAddressLinkMail(
+        look?.name ?? "",
+        {
+          orderId: order.orderId,
+          network: findBlockchainById(order.blockchainId)?.name ?? `blockchain ${order.blockchainId}`,
+          currency: order.currency,
+          url: url.toString(),
+          expiresHours: refundAddressLinkTtlMs / hourMs,
+        },
+        locale,
+      ),
+      locale,
       support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
     },
     now,

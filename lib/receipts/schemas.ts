@@ -1,11 +1,19 @@
 import { z } from "zod";
-import { evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
+import { customerLocale, evmAddress, timestamp, typedAddress } from "@/lib/http/schemas";
 
 export const receiptEmailParams = z.object({ orderId: z.string() });
 export const receiptEmailBody = z.object({
   email: z.string().trim().max(254).pipe(z.email("Enter a valid email address.")).describe("Where the receipt (and any refund notice) goes"),
+  locale: customerLocale
+    .optional()
+    .describe(
+      "The language the receipt and refund notices are written in (the payment page's); without it, the request's language cookie or Accept-Language, else the store's, else English",
+    ),
 });
-export const receiptEmailJson = z.object({ email: z.string() });
+export const receiptEmailJson = z.object({
+  email: z.string(),
+  locale: customerLocale.describe("The language the receipt and refund notices are written in"),
+});
 
 /** What the payment page hears after asking for a refund-address link (issue 52). */
 export const refundAddressLinkJson = z.object({

@@ -3,16 +3,17 @@ import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { Subscription, SubscriptionMailKind } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/types";
-import { sendCustomerMail } from "@/lib/mail/customer-mail";
-import type { MailKind } from "@/lib/mail/mailer";
+import type { CustomerLocale } from "@/lib/i18n/locales";
+import { customerMailLocale, sendCustomerMail } from "@/lib/mail/customer-mail";
 import {
   subscriptionAuthorizedMail,
   subscriptionCanceledMail,
   subscriptionPastDueMail,
   subscriptionReceiptMail,
-  type MailContent,
   type SubscriptionMailFacts,
-} from "@/lib/mail/templates";
+} from "@/lib/mail/customer-templates";
+import type { MailKind } from "@/lib/mail/mailer";
+import type { MailContent } from "@/lib/mail/templates";
 import { formatAmount } from "@/lib/money/amounts";
 import { manageUrl } from "./manage-link";
 import { claimSubscriptionMail, findAuthorizedMailsDue, findChargeReceiptsDue, findNoticesDue, markSubscriptionAuthorized } from "./mail-queries";
@@ -23,7 +24,8 @@ import { serializeSubscription } from "./serialize";
  * through the stores' customer-mail path (lib/mail/customer-mail.ts: the store's name and support
  * contact, List-Unsubscribe, the suppression list): a welcome with the manage link once the
  * allowance is in place, a receipt for each confirmed charge, and a notice when it becomes past due
- * or is canceled. Nothing before the customer authorized (they did not subscribe yet). Each mail is
+ * or is canceled, in the customer's language (`customer_locale`: the store's choice or the subscribe
+ * page's, else the store's own). Nothing before the customer authorized (they did not subscribe yet). Each mail is
  * claimed (a row in subscription_mails) before it goes, so two instances or a run after a restart
  * never send one twice; a crash between claim and send loses that one mail instead.
  *
@@ -61,7 +63,7 @@ async function claimAndSend(
   db: Db,
   subscription: Subscription,
   claim: { kind: SubscriptionMailKind; sourceId: number; mailKind: MailKind },
-  content: (shopName: string) => MailContent,
+  content: (shopName: string, locale: CustomerLocale) => MailContent,
   now: Date,
 ): Promise<boolean> {
   if (
@@ -75,13 +77,15 @@ async function claimAndSend(
   )
     return false;
   const look = await storeLook(db, subscription.merchantId);
+  const locale = await customerMailLocale(db, subscription.merchantId, subscription.customerLocale);
   await sendCustomerMail(
     db,
     {
       merchantId: subscription.merchantId,
       kind: claim.mailKind,
       to: subscription.customerEmail!,
-      content: content(look?.name ?? ""),
+      content: content(look?.name ?? "", locale),
+      locale,
       // The manage link in it is the customer's credential: no member's outbox shows it.
       private: true,
       support: { email: look?.supportEmail ?? null, url: look?.supportUrl ?? null },
@@ -111,7 +115,7 @@ export async function sendDueSubscriptionMails(db: Db, now = new Date()): Promis
         db,
         subscription,
         { kind: "authorized", sourceId: subscription.id, mailKind: "subscription_authorized" },
-        (shop) => subscriptionAuthorizedMail(shop, { ...f, firstChargeAt }),
+        (shop, locale) => subscriptionAuthorizedMail(shop, { ...f, firstChargeAt }, locale),
         now,
       )
     )
@@ -121,25 +125,29 @@ export async function sendDueSubscriptionMails(db: Db, now = new Date()): Promis
     const f = facts(subscription, planName);
     const periodMs = subscription.periodSeconds * 1000;
     const periodStart = new Date(subscription.startsAt.getTime() + charge.period * periodMs);
-    const content = (shop: string) =>
-      subscriptionReceiptMail(shop, {
-        ...f,
-        amount: formatAmount(BigInt(charge.amount), f.decimals),
-        price: charge.priceAmount && charge.priceCurrency ? `${charge.priceAmount} ${charge.priceCurrency}` : null,
-        period: charge.period,
-        periodStart,
-        periodEnd: new Date(periodStart.getTime() + periodMs),
-        txHash: charge.txHash,
-        chargedAt: charge.confirmedAt ?? now,
-      });
+    const content = (shop: string, locale: CustomerLocale) =>
+      subscriptionReceiptMail(
+        shop,
+        {
+          ...f,
+          amount: formatAmount(BigInt(charge.amount), f.decimals),
+          price: charge.priceAmount && charge.priceCurrency ? { amount: charge.priceAmount, currency: charge.priceCurrency } : null,
+          period: charge.period,
+          periodStart,
+          periodEnd: new Date(periodStart.getTime() + periodMs),
+          txHash: charge.txHash,
+          chargedAt: charge.confirmedAt ?? now,
+        },
+        locale,
+      );
     if (await claimAndSend(db, subscription, { kind: "charge_receipt", sourceId: charge.id, mailKind: "subscription_receipt" }, content, now))
       sent.push(`${subscription.subscriptionId}:charge_receipt#${charge.period}`);
   }
   for (const { event, subscription, planName } of await findNoticesDue(db, since, batch)) {
     const f = facts(subscription, planName);
     const kind = event.kind as "past_due" | "canceled";
-    const content = (shop: string) =>
-      kind === "past_due" ? subscriptionPastDueMail(shop, f) : subscriptionCanceledMail(shop, { ...f, by: canceledBy(event.detail) });
+    const content = (shop: string, locale: CustomerLocale) =>
+      kind === "past_due" ? subscriptionPastDueMail(shop, f, locale) : subscriptionCanceledMail(shop, { ...f, by: canceledBy(event.detail) }, locale);
     if (await claimAndSend(db, subscription, { kind, sourceId: event.id, mailKind: "subscription_notice" }, content, now))
       sent.push(`${subscription.subscriptionId}:${kind}`);
   }

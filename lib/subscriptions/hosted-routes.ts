@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute, okAnswer } from "@/lib/http/define-route";
-import { decimalString, timestamp, txHash } from "@/lib/http/schemas";
+import { customerLocale, decimalString, timestamp, txHash } from "@/lib/http/schemas";
 import { subscriptionStatuses } from "@/lib/db/schema/subscriptions";
 import { authorizeSubscriptionBody, subscriptionParams } from "./schemas";
 
@@ -47,6 +47,11 @@ const manageLinkJson = z.object({
 
 export const confirmApprovalBody = z.object({
   transaction_hash: txHash.describe("The customer's approve transaction, mined"),
+  locale: customerLocale
+    .optional()
+    .describe(
+      "The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language",
+    ),
 });
 
 export const manageTokenBody = z.object({

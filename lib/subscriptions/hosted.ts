@@ -5,9 +5,11 @@ import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
+import type { CustomerLocale } from "@/lib/i18n/locales";
 import { log } from "@/lib/log";
 import { submitPermit } from "./charge";
 import { recordSubscriptionAuthorized } from "./customer-mail";
+import { setSubscriptionLocaleIfUnset } from "./mail-queries";
 import { findSubscriptionForCustomer } from "./hosted-queries";
 import { manageUrl, subscriptionIdOfManageToken, subscriptionIdPattern } from "./manage-link";
 import { listSubscriptionEvents } from "./queries";
@@ -122,15 +124,22 @@ export async function getHostedSubscriptionView(db: DbOrTx, subscriptionId: stri
  * The hosted page relays the customer's permit. Public: the permit itself is the proof (the token
  * checks it is the subscriber's signature for the recorded pull address and value, and the contract
  * carries the terms recorded when the merchant created the subscription: nothing a caller sends
- * changes them), and the gateway sends it once per subscription. Answers the manage link.
+ * changes them), and the gateway sends it once per subscription. The page's language becomes the
+ * customer's for their mail, unless the store set one. Answers the manage link.
  */
-export async function authorizeHostedSubscription(db: DbOrTx, subscriptionId: string, permit: { signature: string; deadline: number }) {
+export async function authorizeHostedSubscription(
+  db: DbOrTx,
+  subscriptionId: string,
+  permit: { signature: string; deadline: number },
+  locale: CustomerLocale | null = null,
+) {
   const { subscription } = await findOrThrow(db, subscriptionId);
   if (serializeSubscription(subscription, "").authorization.method !== "permit")
     throw new ApiError("CONFLICT", "This subscription's token has no permit: the customer's wallet sends an approve.");
   const chain = findBlockchainById(subscription.blockchainId);
   if (!chain) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
   await submitPermit(db, subscription, chain, { signature: permit.signature as Hex, deadline: permit.deadline });
+  if (locale) await setSubscriptionLocaleIfUnset(db, subscription.id, locale);
   await recordSubscriptionAuthorized(db, subscription);
   return { id: subscriptionId, manage_url: manageUrl(subscriptionId) };
 }
@@ -139,7 +148,7 @@ export async function authorizeHostedSubscription(db: DbOrTx, subscriptionId: st
  * After the customer's wallet sent the approve itself: the manage link, once the transaction is
  * mined, sent by the subscriber, and approved the subscription's pull contract on its token.
  */
-export async function confirmHostedApproval(db: DbOrTx, subscriptionId: string, transactionHash: string) {
+export async function confirmHostedApproval(db: DbOrTx, subscriptionId: string, transactionHash: string, locale: CustomerLocale | null = null) {
   const { subscription } = await findOrThrow(db, subscriptionId);
   const chain = findBlockchainById(subscription.blockchainId);
   if (!chain) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
@@ -166,6 +175,7 @@ export async function confirmHostedApproval(db: DbOrTx, subscriptionId: string, 
     }
   });
   if (!approves) throw refused();
+  if (locale) await setSubscriptionLocaleIfUnset(db, subscription.id, locale);
   await recordSubscriptionAuthorized(db, subscription);
   return { id: subscriptionId, manage_url: manageUrl(subscriptionId) };
 }

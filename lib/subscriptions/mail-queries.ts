@@ -24,6 +24,14 @@ export async function markSubscriptionAuthorized(db: DbOrTx, subscriptionRowId: 
   return rows.length > 0;
 }
 
+/** Records the customer's language from the subscribe page, unless the store set one (or an earlier call recorded it). */
+export async function setSubscriptionLocaleIfUnset(db: DbOrTx, subscriptionRowId: number, locale: string): Promise<void> {
+  await db
+    .update(subscriptions)
+    .set({ customerLocale: locale })
+    .where(and(eq(subscriptions.id, subscriptionRowId), isNull(subscriptions.customerLocale)));
+}
+
 /** Subscriptions authorized since `since`, with an address, whose customer has not had the welcome mail. */
 export async function findAuthorizedMailsDue(db: DbOrTx, since: Date, limit: number) {
   return db

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/http/pagination";
-import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
+import { customerLocale, decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { subscriptionStatuses } from "@/lib/db/schema/subscriptions";
 
 const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'Must be a positive decimal number written as a string, e.g. "9.99".');
@@ -75,6 +75,11 @@ export const createSubscriptionBody = z.object({
     .describe(
       "Where the customer is mailed, once they authorized: the manage link, a receipt for each confirmed charge, and notices when past due or canceled",
     ),
+  customer_locale: customerLocale
+    .nullish()
+    .describe(
+      "The customer's language (en, de, fr, es, pt, ja, zh) for that mail. Default: the language of the subscribe page they authorize on, else the store's (its login's dashboard language), else English",
+    ),
 });
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
 
@@ -142,6 +147,7 @@ export const subscriptionJson = z.object({
     })
     .describe("What the customer grants: an EIP-2612 permit where the token has it, else an approve"),
   customer_email: z.string().nullable(),
+  customer_locale: customerLocale.nullable().describe("The customer's language for their mail; null: not known yet (the store's language, else English)"),
   periods_charged: z.number().int(),
   canceled_at: timestamp.nullable(),
   created_at: timestamp,
@@ -156,4 +162,9 @@ export const authorizeSubscriptionBody = z.object({
     .regex(/^0x[0-9a-fA-F]{130}$/, "A 65-byte signature as 0x-prefixed hex.")
     .describe("The customer's EIP-2612 permit signature for `authorization` (spender pull_address)"),
   deadline: z.number().int().min(1).describe("The permit's deadline (unix seconds) the customer signed"),
+  locale: customerLocale
+    .optional()
+    .describe(
+      "The subscribe page's language: the customer's mail is written in it unless the store set `customer_locale`; without it, the request's language cookie or Accept-Language",
+    ),
 });

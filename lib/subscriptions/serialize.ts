@@ -1,5 +1,6 @@
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { Subscription, SubscriptionCharge, SubscriptionEvent } from "@/lib/db/schema";
+import { isCustomerLocale } from "@/lib/i18n/locales";
 import { formatAmount } from "@/lib/money/amounts";
 
 const daySeconds = 86_400;
@@ -34,6 +35,7 @@ export function serializeSubscription(subscription: Subscription, planId: string
       value: (cap * periods).toString(),
     },
     customer_email: subscription.customerEmail,
+    customer_locale: isCustomerLocale(subscription.customerLocale) ? subscription.customerLocale : null,
     periods_charged: subscription.periodsCharged,
     canceled_at: subscription.canceledAt?.toISOString() ?? null,
     created_at: subscription.createdAt.toISOString(),

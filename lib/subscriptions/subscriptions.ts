@@ -81,6 +81,7 @@ export async function createSubscription(
     endsAt,
     termsId: keccak256(toHex(subscriptionId)),
     customerEmail: input.customer_email ?? null,
+    customerLocale: input.customer_locale ?? null,
     nextAttemptAt: startsAt,
     createdAt: now,
     updatedAt: now,

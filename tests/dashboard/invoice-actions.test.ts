@@ -98,4 +98,26 @@ describe("dashboard invoices page", () => {
     signInAs(null);
     expect((await previewPdf(new Request(`http://localhost/dashboard/invoices/${id}/pdf`))).status).toBe(401);
   });
+
+  test("the client's language chosen on the form: the invoice's mail is written in it, and a duplicate keeps it", async () => {
+    const merchant = await createMerchant();
+    await createWallet(merchant, { blockchain: 2 });
+    signInAs(merchant);
+    const email = `${uniqueName("kunde")}@example.com`;
+    const fields = { client_name: "Kunde", client_email: email, items: "Beratung; 2; 100.00", currency: "EUR", due_date: "2099-01-31", methods: "base:USDC" };
+    expect(await createInvoiceAction(form({ ...fields, locale: "tlh" }))).toMatchObject({ ok: false, error: { code: "VALIDATION_ERROR" } });
+    const created = await createInvoiceAction(form({ ...fields, locale: "de" }));
+    expect(created, JSON.stringify(created)).toMatchObject({ ok: true });
+    const { id, number } = (created as { data: { id: string; number: string } }).data;
+    expect((await call(getInvoice, "GET", "/", { token: merchant.access, params: { id } })).body.data.locale).toBe("de");
+    expect(await sendInvoiceAction(form({ id }))).toMatchObject({ ok: true });
+    const mail = await smtp.waitFor(email, new RegExp(`^Rechnung ${number} von `));
+    expect(mail.body).toContain("über 200,00\u00a0€ geschickt, fällig am 31. Januar 2099.");
+    const copy = (await duplicateInvoiceAction(form({ id }))) as { data: { id: string } };
+    expect((await call(getInvoice, "GET", "/", { token: merchant.access, params: { id: copy.data.id } })).body.data.locale).toBe("de");
+    // left on "your store's": no language recorded
+    const plain = (await createInvoiceAction(form({ ...fields, locale: "" }))) as { data: { id: string } };
+    expect((await call(getInvoice, "GET", "/", { token: merchant.access, params: { id: plain.data.id } })).body.data.locale).toBeNull();
+    signInAs(null);
+  });
 });

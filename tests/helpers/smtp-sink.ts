@@ -4,8 +4,9 @@ import { SMTPServer } from "smtp-server";
 export interface ReceivedMail {
   from: string;
   to: string[];
+  /** RFC 2047 encoded words decoded (a subject in German or Japanese arrives encoded). */
   subject: string;
-  /** Headers unfolded and quoted-printable soft breaks and escapes decoded: the text and html parts as readable text. */
+  /** Each part decoded from its transfer encoding (quoted-printable or base64): the text and html parts as readable text. */
   body: string;
   raw: string;
 }
@@ -22,6 +23,40 @@ function decodeQuotedPrintable(text: string): string {
     } else out.push(bytes[i]!);
   }
   return Buffer.from(out).toString("utf8");
+}
+
+/**
+ * A header's RFC 2047 encoded words (=?UTF-8?B?…?= and =?UTF-8?Q?…?=) as text: a run of them (the
+ * whitespace between dropped) is decoded to bytes first, so a character split across two words survives.
+ */
+function decodeEncodedWords(header: string): string {
+  const word = /=\?[^?]+\?([BbQq])\?([^?]*)\?=/g;
+  return header.replace(/=\?[^?]+\?[BbQq]\?[^?]*\?=(?:\s+=\?[^?]+\?[BbQq]\?[^?]*\?=)*/g, (run) =>
+    Buffer.concat(
+      [...run.matchAll(word)].map(([, encoding, text = ""]) =>
+        encoding!.toUpperCase() === "B" ? Buffer.from(text, "base64") : Buffer.from(decodeQuotedPrintable(text.replace(/_/g, " ")), "utf8"),
+      ),
+    ).toString("utf8"),
+  );
+}
+
+/** One MIME entity's content decoded by its Content-Transfer-Encoding; a multipart one as its parts' decoded contents, one after another. */
+function decodeEntity(headers: string, content: string): string {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  if (/^Content-Type:\s*multipart\//im.test(headers) && boundary) {
+    return content
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith("--"))
+      .map((part) => {
+        const at = part.indexOf("\r\n\r\n");
+        return at < 0 ? "" : decodeEntity(part.slice(0, at).replace(/\r\n[ \t]+/g, " "), part.slice(at + 4));
+      })
+      .join("\r\n");
+  }
+  const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === "base64") return Buffer.from(content.replace(/\s+/g, ""), "base64").toString("utf8");
+  return decodeQuotedPrintable(content);
 }
 
 /**
@@ -44,8 +79,8 @@ export async function startSmtpSink() {
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/im.exec(headers)?.[1] ?? "",
-          body: decodeQuotedPrintable(raw.slice(headerEnd + 4)),
+          subject: decodeEncodedWords(/^Subject: (.*)$/im.exec(headers)?.[1] ?? ""),
+          body: decodeEntity(headers, raw.slice(headerEnd + 4)),
           raw,
         });
         callback();

@@ -59,7 +59,9 @@ async function advance(seconds: number) {
 }
 
 /** A merchant with a wallet on base (threshold 1) and a 30-day plan in `currency`; a customer wallet with gas and `funds`; the subscription made for it with an address. */
-async function subscription(options: { currency?: "USDC" | "USDT"; funds?: bigint; email?: string | null; merchant?: TestMerchant } = {}) {
+async function subscription(
+  options: { currency?: "USDC" | "USDT"; funds?: bigint; email?: string | null; merchant?: TestMerchant; customerLocale?: string } = {},
+) {
   const currency = options.currency ?? "USDC";
   const merchant: TestMerchant = options.merchant ?? (await createMerchant());
   if (!options.merchant) await createWallet(merchant, { wallet_address: randomAddress(), confirmation_threshold: 1 });
@@ -84,7 +86,12 @@ async function subscription(options: { currency?: "USDC" | "USDT"; funds?: bigin
   const email = options.email === undefined ? `${uniqueName("subscriber")}@example.com` : options.email;
   const sub = await call(postSubscription, "POST", "/api/subscriptions/", {
     token: merchant.access,
-    body: { plan: plan.body.data.id, customer_address: customer.account.address, ...(email ? { customer_email: email } : {}) },
+    body: {
+      plan: plan.body.data.id,
+      customer_address: customer.account.address,
+      ...(email ? { customer_email: email } : {}),
+      ...(options.customerLocale ? { customer_locale: options.customerLocale } : {}),
+    },
   });
   expect(sub.status, JSON.stringify(sub.body)).toBe(201);
   const id = sub.body.data.id as string;
@@ -100,7 +107,7 @@ async function subscription(options: { currency?: "USDC" | "USDT"; funds?: bigin
 type Permit = { domain: { name: string; version: string; chainId: number; verifyingContract: Address }; message: Record<string, string> };
 
 /** The customer signs the permit the hosted page shows, and the page relays it (no API key). */
-async function authorizeWithPermit(s: Awaited<ReturnType<typeof subscription>>) {
+async function authorizeWithPermit(s: Awaited<ReturnType<typeof subscription>>, headers: Record<string, string> = {}) {
   const { permit } = (await call(getHosted, "GET", `/api/hosted-subscriptions/${s.id}/`, { params: { id: s.id } })).body.data as { permit: Permit };
   const m = permit.message;
   const signature = await s.customer.account.signTypedData({
@@ -112,6 +119,7 @@ async function authorizeWithPermit(s: Awaited<ReturnType<typeof subscription>>) 
   const res = await call(authorizeHosted, "POST", `/api/hosted-subscriptions/${s.id}/authorize/`, {
     params: { id: s.id },
     body: { signature, deadline: Number(m.deadline) },
+    headers,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.manage_url as string;
@@ -210,6 +218,33 @@ describe("mail to a subscription's customer", () => {
     expect(await mailPass(elsewhere.id)).toEqual([`${elsewhere.id}:authorized`]);
     expect((await smtp.waitFor(s.email, /^You subscribed to /)).body).toContain(elsewhere.id);
     expect(smtp.to(s.email).filter((m) => m.body.includes(elsewhere.id))).toHaveLength(1);
+  });
+
+  test("the mail is in the customer's language: the subscribe page's, unless the store set one (validated)", async () => {
+    const unknown = await call(postSubscription, "POST", "/api/subscriptions/", {
+      token: (await createMerchant()).access,
+      body: { plan: "PLN-none", customer_address: randomAddress(), customer_locale: "klingon" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details.customer_locale).toBeDefined();
+
+    // The subscribe page is shown in Spanish (its cookie): the welcome is Spanish.
+    const spanish = await subscription();
+    expect(spanish.sub.customer_locale).toBeNull();
+    await authorizeWithPermit(spanish, { cookie: "NEXT_LOCALE=es", "accept-language": "de" });
+    expect(await mailPass(spanish.id)).toEqual([`${spanish.id}:authorized`]);
+    const bienvenida = await smtp.waitFor(spanish.email, /^Te has suscrito a Reading club de /);
+    expect(bienvenida.body).toContain("a cobrar como máximo 4,5 USDC en ");
+    expect(bienvenida.body).toContain(" cada 30 días por Reading club ");
+    expect(bienvenida.body).toContain("Para dejar de recibir correos de esta tienda: ");
+
+    // The store said the customer reads Japanese: the page's German does not change it.
+    const japanese = await subscription({ customerLocale: "ja" });
+    expect(japanese.sub.customer_locale).toBe("ja");
+    await authorizeWithPermit(japanese, { "accept-language": "de-DE" });
+    expect(await mailPass(japanese.id)).toEqual([`${japanese.id}:authorized`]);
+    const welcome = await smtp.waitFor(japanese.email, /^.+ の Reading club を購読しました$/);
+    expect(welcome.body).toContain("30 日ごとに最大 4.5 USDC");
   });
 
   test("no address, no mail; a cancel before any authorization tells nobody", async () => {

@@ -175,6 +175,12 @@ curl -s 'http://localhost:3000/api/invoices/?status=partially_paid' -H "Authoriz
       <h2>Mail to your customers, and your look</h2>
       <ul>
         <li>
+          Mail to a customer is written in their language (English, German, French, Spanish, Portuguese, Japanese or Chinese): the language of the payment,
+          subscribe or invoice page they gave their address or paid on. You may set it yourself: <code>locale</code> on an invoice, <code>customer_locale</code>{" "}
+          on a subscription (<code>ja</code>, <code>de</code>, …). Where nothing is known, the mail goes out in the language you chose for your dashboard, else
+          in English.
+        </li>
+        <li>
           Every mail to a client or customer carries a one-click unsubscribe (<code>List-Unsubscribe</code>); an address that unsubscribed from your store, or
           that the mail server refused for good, gets no more of its mail. Invoices are no exception: if a client unsubscribed, send them the link yourself.
         </li>

@@ -72,6 +72,11 @@ export const invoices = pgTable(
     dueAt: ts("due_at").notNull(),
     notes: text("notes"),
     acceptedMethods: jsonb("accepted_methods").$type<InvoiceMethod[]>().notNull(),
+    /**
+     * The client's language (lib/i18n/locales.ts) for the invoice's mail: set by the store, or, left
+     * unset, recorded from the invoice page when the client first pays from it; null: the store's.
+     */
+    locale: text("locale"),
     sentAt: ts("sent_at"),
     paidAt: ts("paid_at"),
     voidedAt: ts("voided_at"),

@@ -22,6 +22,8 @@ export const receiptContacts = pgTable(
      * arrived leaves it as it was, so whoever holds the page's URL cannot take the refund over.
      */
     refundContactEmail: text("refund_contact_email"),
+    /** The language of the page the customer left the address on (lib/i18n/locales.ts): their receipt and refund notices are written in it. */
+    locale: text("locale"),
     receiptSentAt: ts("receipt_sent_at"),
     createdAt: ts("created_at").notNull(),
   },

@@ -77,6 +77,8 @@ export const subscriptions = pgTable(
     termsId: text("terms_id").notNull(),
     pullAddress: text("pull_address").notNull(),
     customerEmail: text("customer_email"),
+    /** The customer's language (lib/i18n/locales.ts): set by the store, or recorded from the subscribe page when they authorize; null: the store's. */
+    customerLocale: text("customer_locale"),
     /**
      * When the customer's allowance was first seen in place (a permit accepted, an approve checked, or
      * the first charge mined): mail to `customer_email` starts from here (lib/subscriptions/customer-mail.ts).

@@ -205,7 +205,7 @@ describe("sending, voiding and paying an invoice", () => {
     const mail = await smtp.waitFor(invoice.client.email, /Invoice .* from/);
     expect(mail.subject).toMatch(new RegExp(`^Invoice ${invoice.number} from .+`));
     expect(mail.body).toContain(invoice.url);
-    expect(mail.body).toContain("1130.80 EUR");
+    expect(mail.body).toContain("€1,130.80");
 
     const hosted = await call(getHostedInvoice, "GET", "/", { params: { invoiceId: invoice.id } });
     expect(hosted.status).toBe(200);

@@ -53,7 +53,7 @@ describe("receipts by e-mail", () => {
     const saved = await setEmail(order.order_id, email.toUpperCase());
     expect(saved.status).toBe(200);
     expectMatchesSchema("PUT /api/pay/[orderId]/receipt-email", 200, saved.body);
-    expect(saved.body.data).toEqual({ email });
+    expect(saved.body.data).toEqual({ email, locale: "en" });
 
     // nothing before the order is confirmed
     expect((await sendDueReceipts(testDb.db)).receipts).toEqual([]);

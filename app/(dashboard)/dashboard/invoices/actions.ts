@@ -33,6 +33,7 @@ const invoiceFromForm = (o: unknown) => {
     currency: text(f.currency),
     due_at: /^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T23:59:59Z` : day,
     notes: text(f.notes),
+    locale: text(f.locale) || null,
     accepted_methods: list(f.methods).map((value) => {
       const [blockchain = "", currency = ""] = value.split(":");
       return { blockchain, currency };

@@ -8,6 +8,7 @@ import { CreateDialog } from "@/components/dashboard/create-dialog";
 import { getDb } from "@/lib/db/client";
 import { requirePageMerchant } from "@/lib/dashboard/page-merchant";
 import { paymentChoices } from "@/lib/dashboard/payment-choices";
+import { customerLocales, localeNames } from "@/lib/i18n/locales";
 import { getInvoiceSettings, serializeInvoice } from "@/lib/invoices/invoices";
 import { listMerchantInvoices } from "@/lib/invoices/queries";
 import { fiatCurrencies } from "@/lib/pricing/convert";
@@ -104,6 +105,11 @@ export default async function InvoicesPage() {
           <Row>
             <Field label={t("create.clientAddress")} name="client_address" maxLength={1000} />
             <Field label={t("create.clientTaxId")} name="client_tax_id" maxLength={64} />
+            <SelectField
+              label={t("create.clientLanguage")}
+              name="locale"
+              options={[{ value: "", label: t("create.clientLanguageDefault") }, ...customerLocales.map((l) => ({ value: l, label: localeNames[l] }))]}
+            />
           </Row>
           <PlainField label={t("create.items")} name="items">
             <textarea id="f-items" name="items" rows={4} required placeholder={t("create.itemsPlaceholder")} />
