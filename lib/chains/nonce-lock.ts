@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { openSessionConnection } from "@/lib/db/client";
+import { releaseSessionLock, takeSessionLock } from "@/lib/db/session-locks";
 import type { Db } from "@/lib/db/types";
 import { log } from "@/lib/log";
 import type { Blockchain } from "./catalog";
@@ -38,12 +38,12 @@ export async function withNonceLock<T>(
   if (!connection) return work();
   const key = nonceLockKey(chain, address);
   try {
-    await connection.db.execute(sql`select pg_advisory_lock(${key}::bigint)`);
+    await takeSessionLock(connection.db, key);
     try {
       return await work();
     } finally {
       if (lost) log.warn("the nonce lock connection closed while it was held", { chain: chain.slug, sender: address.toLowerCase() });
-      else await connection.db.execute(sql`select pg_advisory_unlock(${key}::bigint)`).catch(() => undefined);
+      else await releaseSessionLock(connection.db, key).catch(() => undefined);
     }
   } finally {
     await connection.end().catch(() => undefined);

@@ -36,7 +36,7 @@ import { ApiError, validationError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { serializeSubscription } from "./serialize";
 import { subscriptionFactoryFor } from "./factory";
-import { bookChargeTransfer, syncChargeTransfer } from "./charge-transfer";
+import { bookChargeTransfer, syncChargeTransfer } from "./charge-transfer-queries";
 import { notifyDeliveriesDue } from "@/lib/jobs/kick";
 import { recordSubscriptionHistory } from "./history";
 import {
