@@ -357,7 +357,7 @@ async function* payoutsOut(db: DbOrTx, merchantId: number, range: ExportRange): 
       id: p.id,
       entry: {
         orderId: null,
-        payout: { batchId: batch.id, leg: leg.position, reference: leg.reference, toAddress: leg.toAddress, paid: leg.status === "confirmed" },
+        payout: { batchId: batch.id, leg: leg.position, reference: leg.reference, toAddress: leg.toAddress, paid: leg.status !== "failed" },
         txHash: batch.txHash,
         currency: batch.currency,
         amount,

@@ -105,7 +105,11 @@ export async function sendCustomerMail(db: DbOrTx, mail: CustomerMail, now = new
   const content = {
     subject: mail.content.subject,
     text: `${mail.content.text}\n--\n${footer}\n`,
-    html: mail.content.html.replace("</body>", `<hr>${support ? small(escapeHtml(t("footer.questions", { support }))) : ""}${small(unsubscribeHtml)}</body>`),
+    // A replacer function: a replacement string would read `$&` and the like in the store's support text as patterns.
+    html: mail.content.html.replace(
+      "</body>",
+      () => `<hr>${support ? small(escapeHtml(t("footer.questions", { support }))) : ""}${small(unsubscribeHtml)}</body>`,
+    ),
   };
   // The store's own mail to its customer; the outbox copy shows to the store's owner (nothing in it is a credential), unless private.
   const outcome = await sendMail(

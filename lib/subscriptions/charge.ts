@@ -138,6 +138,18 @@ async function attemptCharge(db: DbOrTx, chain: Blockchain, key: Hex, due: Due, 
   const pull = subscription.pullAddress as Address;
   const code = await client.getCode({ address: pull });
   if (!code || code === "0x") {
+    // The gateway pays the deploy: only for a customer who has granted the pull address a period's allowance (an
+    // unauthorized subscription, such as one a stranger started from a plan's public link, costs no gas).
+    const allowance = await client.readContract({
+      address: subscription.tokenAddress as Address,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [subscription.subscriberAddress as Address, pull],
+    });
+    if (allowance < terms.maxAmountPerPeriod) {
+      await recordFailure(db, due, chainNow, "TokenTransferFailed", { allowance: allowance.toString() });
+      return "failed";
+    }
     const factory = deployFactoryAddress(subscription, chain);
     const { hash, receipt } = await sendAsOperator(db, chain, key, deployPurpose, subscription.id, async () => ({
       to: factory,

@@ -74,7 +74,7 @@ async function customerView(db: DbOrTx, found: Found) {
   };
 }
 
-/** Whether the pull contract exists or holds an allowance of at least one period; the permit to sign when not. */
+/** Whether the customer has authorized the subscription (recorded, or an allowance of at least one period); the permit to sign when not. */
 async function allowanceState(found: Found, now: Date) {
   const { subscription } = found;
   const chain = findBlockchainById(subscription.blockchainId);
@@ -85,12 +85,13 @@ async function allowanceState(found: Found, now: Date) {
   try {
     // Inside: a chain without a reachable RPC (none configured) leaves the page up, asking for the approve.
     const client = chainClient(chain);
-    const [code, allowance, block] = await Promise.all([
-      client.getCode({ address: spender }),
+    const [allowance, block] = await Promise.all([
       client.readContract({ address: subscription.tokenAddress as Address, abi: tokenAbi, functionName: "allowance", args: [owner, spender] }),
       client.getBlock(),
     ]);
-    const authorized = (!!code && code !== "0x") || allowance >= BigInt(subscription.maxAmountPerPeriod);
+    // Authorized once recorded so (a permit relayed, an approval seen, a charge made), or while an allowance of a
+    // period stands. The contract's code alone says nothing: it is deployed only for an allowance (lib/subscriptions/charge.ts).
+    const authorized = !!subscription.authorizedAt || allowance >= BigInt(subscription.maxAmountPerPeriod);
     if (authorized || !token?.eip3009) return { authorized, permit: null };
     const nonce = await client.readContract({ address: subscription.tokenAddress as Address, abi: tokenAbi, functionName: "nonces", args: [owner] });
     // The chain's clock decides the deadline (a devnet's may run ahead of the wall clock).

@@ -80,7 +80,7 @@ async function setFeed(pair: (typeof devnetFeeds)[number]["pair"], answer: bigin
 const feedAnswer = (pair: string) => devnetFeeds.find((f) => f.pair === pair)!.answer;
 
 /** A merchant with a wallet on base, a 30-day plan without trial, and a customer who subscribed and approved the pull contract; `funds` USDC in the customer's wallet. */
-async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean; threshold?: number } = {}) {
+async function subscribed(options: { funds?: bigint; plan?: Record<string, unknown>; permit?: boolean; approve?: boolean; threshold?: number } = {}) {
   const merchant: TestMerchant = await createMerchant();
   const endpoint = await call(createEndpoint, "POST", "/api/webhook-endpoints/", { token: merchant.access, body: { url: receiver.url("/subscriptions") } });
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
@@ -139,7 +139,7 @@ async function subscribed(options: { funds?: bigint; plan?: Record<string, unkno
     });
     expect(again.status).toBe(409);
     expect(await client().getBalance({ address: customer.account.address })).toBe(ethBefore);
-  } else {
+  } else if (options.approve !== false) {
     await client().waitForTransactionReceipt({
       hash: await customer.writeContract({
         address: devnetContracts.USDC,
@@ -254,6 +254,28 @@ describe("charging subscriptions on the devnet", () => {
     expect(await usdcBalance(s.merchantWallet)).toBe(cap);
     const view = await s.view();
     expect(view.history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "TokenTransferFailed" } });
+  });
+
+  test("a subscription the customer never authorized costs no gas: no contract is deployed, the period fails", async () => {
+    const s = await subscribed({ funds: 100_000_000n, approve: false });
+    const gateway = devnetSweeper.address;
+    const nonceBefore = await client().getTransactionCount({ address: gateway });
+    expect((await run()).failed).toContain(s.sub.id);
+    expect(await client().getCode({ address: s.sub.pull_address })).toBeUndefined();
+    expect(await client().getTransactionCount({ address: gateway })).toBe(nonceBefore);
+    expect((await s.view()).history.at(-1)).toMatchObject({ kind: "payment_failed", detail: { reason: "TokenTransferFailed", allowance: "0" } });
+    // Authorized later, within the grace days: the next attempt deploys and charges.
+    await client().waitForTransactionReceipt({
+      hash: await s.customer.writeContract({
+        address: devnetContracts.USDC,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [s.sub.pull_address, BigInt(s.sub.authorization.value)],
+      }),
+    });
+    await advance(DAY);
+    expect((await run()).charged).toContain(s.sub.id);
+    expect(await usdcBalance(s.merchantWallet)).toBe(cap);
   });
 
   test("a merchant's cancel is carried to the contract, so a gateway key stolen later cannot charge it; past-due cancels too", async () => {
