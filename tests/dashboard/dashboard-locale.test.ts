@@ -92,10 +92,11 @@ describe("the dashboard's language, per login", () => {
     expect(get.headers.get("set-cookie")).toBeNull();
   });
 
-  test("the proxy negotiates the dashboard's language (cookie, then Accept-Language); sign-in pages and docs stay out (English)", () => {
+  test("the proxy negotiates the dashboard's and the sign-in pages' language (cookie, then Accept-Language); docs stay out (English)", () => {
     expect(negotiatedFor("/dashboard/orders", { "accept-language": "ja,en;q=0.5" })).toBe("ja");
     expect(negotiatedFor("/dashboard/orders/ORD-x", { "accept-language": "de-CH" })).toBe("de");
-    expect(negotiatedFor("/sign-in", { "accept-language": "de-CH" })).toBeNull();
+    expect(negotiatedFor("/sign-in", { "accept-language": "de-CH" })).toBe("de");
+    expect(negotiatedFor("/forgot-password", { cookie: `${localeCookieName}=pt`, "accept-language": "de" })).toBe("pt");
     expect(negotiatedFor("/dashboard", { cookie: `${localeCookieName}=zh`, "accept-language": "de" })).toBe("zh");
     expect(negotiatedFor("/docs", { "accept-language": "de" })).toBeNull();
     expect(negotiatedFor("/dashboardx", { "accept-language": "de" })).toBeNull();
