@@ -528,9 +528,17 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
   if (!key) throw new ApiError("CONFLICT", "Subscriptions are not available on this blockchain now.");
   if (!(liveStatuses as readonly string[]).includes(subscription.status))
     throw new ApiError("CONFLICT", `A ${subscription.status} subscription takes no authorization.`);
-  const client = chainClient(chain);
+  const client = (() => {
+    try {
+      return chainClient(chain);
+    } catch (error) {
+      throw chainUnavailable(error, subscription);
+    }
+  })();
   const pull = subscription.pullAddress as Address;
-  const code = await client.getCode({ address: pull });
+  const code = await client.getCode({ address: pull }).catch((error: unknown) => {
+    throw chainUnavailable(error, subscription);
+  });
   if (code && code !== "0x")
     throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
   const operator = privateKeyToAccount(key).address;
@@ -547,7 +555,7 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
     gasLimit = ((await client.estimateGas({ account: operator, to: factory, data })) * 12n) / 10n;
   } catch (error) {
     if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError)) throw refusedPermit();
-    throw error;
+    throw chainUnavailable(error, subscription);
   }
   const now = new Date();
   const reserved = await reserveRelay(
@@ -586,7 +594,13 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
       client,
       key,
       { purpose: permitPurpose, purposeId: relay.id },
-      async () => ({ to: factory, data: encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deployWithPermit", args }), gas: gasLimit }),
+      async () => {
+        // Under the key's lock: another permit of this subscription (signed again), or the charging task, may have
+        // deployed it since the simulation; a second deploy would only revert at the gateway's cost.
+        const deployed = await client.getCode({ address: pull });
+        if (deployed && deployed !== "0x") throw new PermitOvertaken();
+        return { to: factory, data: encodeFunctionData({ abi: subscriptionFactoryArtifact.abi, functionName: "deployWithPermit", args }), gas: gasLimit };
+      },
       { replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000, waitMs: 60_000 },
     );
     const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
@@ -607,10 +621,21 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
       // In flight: kept, counted at its gas limit; the next attempt finds the contract deployed, or resumes it.
       throw new ApiError("SERVICE_UNAVAILABLE", "The authorization was sent but is not mined yet; try again in a minute.");
     }
-    // Never sent (fees above the ceiling, refused by the node): forgotten, costing nothing.
+    // Never sent (overtaken, fees above the ceiling, refused by the node, no RPC): forgotten, costing nothing.
     await deleteRelay(db, relay.id);
-    throw error;
+    if (error instanceof PermitOvertaken)
+      throw new ApiError("CONFLICT", "This subscription's contract is already deployed; the customer grants further allowance with an approve.");
+    throw chainUnavailable(error, subscription);
   }
+}
+
+/** The pull contract was deployed while this permit waited for the key: nothing is sent. */
+class PermitOvertaken extends Error {}
+
+/** A chain that could not be read or written for a public request: 503 in the error envelope, logged with its cause. */
+function chainUnavailable(error: unknown, subscription: Subscription): ApiError {
+  log.warn("subscription permit: the chain did not answer", { subscription_id: subscription.subscriptionId, error: String(error) });
+  return new ApiError("SERVICE_UNAVAILABLE", "The blockchain could not be reached to submit the authorization; try again in a minute.");
 }
 
 /**

@@ -17,6 +17,7 @@ import { env } from "@/lib/env";
 import { manageToken, subscriptionIdOfManageToken } from "@/lib/subscriptions/hosted";
 import { setupTestDatabase } from "../../helpers/db";
 import { setupTestDevnet } from "../../helpers/devnet";
+import { setDevnetRpcUrl } from "@/lib/chains/catalog";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
 
@@ -133,6 +134,24 @@ describe("the hosted subscribe page's API", () => {
     expect(again.status).toBe(409);
     // The terms the merchant fixed are what the contract holds: the merchant's view is unchanged.
     expect(await s.merchantView()).toMatchObject({ pull_address: s.sub.pull_address, merchant_address: s.sub.merchant_address, max_amount: "4.5" });
+  });
+
+  test("with the chain unreachable the permit is a 503 in the error envelope, nothing reserved, and goes through once it answers", async () => {
+    const s = await subscription();
+    const { permit } = (await s.hosted()).body.data as { permit: Permit };
+    const signature = await signPermit(s.customer, permit);
+    const body = { signature, deadline: Number(permit.message.deadline) };
+    // A provider that refuses connections (a closed port), for real.
+    setDevnetRpcUrl("http://127.0.0.1:9");
+    try {
+      const down = await call(authorizeHosted, "POST", `/api/hosted-subscriptions/${s.id}/authorize/`, { params: { id: s.id }, body });
+      expect(down.status, JSON.stringify(down.body)).toBe(503);
+      expect(down.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    } finally {
+      setDevnetRpcUrl(net.rpcUrl);
+    }
+    const ok = await call(authorizeHosted, "POST", `/api/hosted-subscriptions/${s.id}/authorize/`, { params: { id: s.id }, body });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
   test("the permit's gas counts against the gasless relay budgets: recorded once mined; over the merchant's hourly budget the permit is refused (429, nothing sent) and the approve path still works", async () => {
