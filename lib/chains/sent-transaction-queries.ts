@@ -5,11 +5,19 @@ import type { Db, DbOrTx } from "@/lib/db/types";
 
 export type NewSentTransaction = Omit<SentTransaction, "id" | "status" | "blockNumber" | "reportedAt" | "createdAt" | "updatedAt">;
 
-/** Records a signed transaction as in flight, before it is broadcast. */
+/**
+ * Records a signed transaction as in flight, before it is broadcast. The very same signed bytes on record already (a
+ * transaction a reorg or a reverted devnet took away, built again identically: same nonce, call and fees) are that
+ * record, in flight again for its new purpose.
+ */
 export async function recordSentTransaction(db: DbOrTx, row: NewSentTransaction, now: Date): Promise<SentTransaction> {
   const [inserted] = await db
     .insert(sentTransactions)
     .values({ ...row, status: "in_flight", createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: sentTransactions.hash,
+      set: { purpose: row.purpose, purposeId: row.purposeId, status: "in_flight", blockNumber: null, sentAt: row.sentAt, updatedAt: now },
+    })
     .returning();
   return inserted!;
 }

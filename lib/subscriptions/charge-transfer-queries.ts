@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, isNotNull } from "drizzle-orm";
 import { parseEventLogs, erc20Abi, type TransactionReceipt } from "viem";
 import type { Blockchain } from "@/lib/chains/catalog";
 import { transactions, type Subscription, type SubscriptionCharge } from "@/lib/db/schema";
@@ -15,6 +15,7 @@ const transferStatus = (status: SubscriptionCharge["status"]) =>
  * gas and status; unpriced, so the chain's next lifecycle pass records its price like a payment's
  * (lib/transactions/record-prices.ts). Recorded once per charge; a charge mined without a receipt
  * on record (found by neither its send nor the contract's event) books nothing.
+ * The same transaction mined again after a reorg (a new charge of the period) takes over the row the old charge left.
  */
 export async function bookChargeTransfer(
   db: DbOrTx,
@@ -59,7 +60,19 @@ export async function bookChargeTransfer(
       createdAt: now,
       updatedAt: now,
     })
-    .onConflictDoNothing();
+    // The same transaction mined again after a reorg took it away: the new charge of the period takes over its row.
+    .onConflictDoUpdate({
+      target: [transactions.blockchainId, transactions.txHash, transactions.logIndex, transactions.toAddress],
+      set: {
+        subscriptionChargeId: charge.id,
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash,
+        blockTimestamp: mined.blockTimestamp,
+        status: transferStatus(status),
+        updatedAt: now,
+      },
+      setWhere: isNotNull(transactions.subscriptionChargeId),
+    });
 }
 
 /** Carries a charge's block and status to its booked transfer (confirmations counted, re-included elsewhere, reorged away). */

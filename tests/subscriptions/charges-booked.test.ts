@@ -210,4 +210,33 @@ describe("subscription charges are booked like payments", () => {
     const failed = await call(listTransactions, "GET", "/api/transactions/", { token: s.merchant.access, query: { status: "failed" } });
     expect(failed.body.results.map((r: { transaction_hash: string }) => r.transaction_hash)).toEqual([charge.transaction_hash]);
   });
+
+  test("a charge reorged away whose very transaction is mined again is booked once, as the period's new charge", async () => {
+    const s = await subscribed({ amount: "9.99" });
+    // The first period deploys the pull contract and charges; the second is the one a reorg takes.
+    expect((await run()).charged).toContain(s.sub.id);
+    await net.testClient().increaseTime({ seconds: 31 * 86_400 });
+    await net.testClient().mine({ blocks: 1 });
+    const snapshot = await net.testClient().snapshot();
+    expect((await run()).charged).toContain(s.sub.id);
+    const first = (await s.view()).charges.find((c: { period: number }) => c.period === 1);
+    // The charge's block leaves the chain and nothing takes its nonce: the gateway's record of the transaction
+    // sends it again, so the same hash is mined in another block.
+    await net.testClient().revert({ id: snapshot });
+    await net.testClient().mine({ blocks: 2 });
+    for (let i = 0; i < 5; i++) {
+      await run();
+      await net.testClient().mine({ blocks: 1 });
+    }
+    const charges = (await s.view()).charges as Array<{ period: number; status: string; transaction_hash: string }>;
+    const live = charges.filter((c) => c.period === 1 && c.status !== "reorged");
+    expect(live).toHaveLength(1);
+    const booked = await movements(s.merchant);
+    expect(booked.map((r) => r.tx_hash)).toContain(live[0]!.transaction_hash);
+    expect(booked).toHaveLength(2);
+    const detail = await transaction(s.merchant, live[0]!.transaction_hash);
+    expect(detail.body.data.status).not.toBe("failed");
+    expect(detail.body.data.subscription).toMatchObject({ id: s.sub.id });
+    if (live[0]!.transaction_hash === first.transaction_hash) expect(charges.some((c) => c.status === "reorged")).toBe(true);
+  });
 });
