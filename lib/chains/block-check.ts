@@ -1,5 +1,6 @@
 import "server-only";
 import { BlockNotFoundError, type PublicClient } from "viem";
+import { isViemError } from "./viem-errors";
 
 /**
  * The one rule for "was this block reorged away": the node says there is no block at that height,
@@ -15,7 +16,7 @@ export async function canonicalHashes(client: PublicClient, heights: Iterable<bi
     const blocks = await Promise.all(
       wanted.slice(i, i + 16).map((blockNumber) =>
         client.getBlock({ blockNumber }).catch((error: unknown) => {
-          if (error instanceof BlockNotFoundError) return null;
+          if (isViemError(error, BlockNotFoundError, "BlockNotFoundError")) return null;
           throw error;
         }),
       ),

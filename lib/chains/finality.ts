@@ -2,6 +2,7 @@ import "server-only";
 import { BlockNotFoundError, type PublicClient } from "viem";
 import { processSingleton } from "@/lib/process-singleton";
 import type { Blockchain } from "./catalog";
+import { isViemError } from "./viem-errors";
 
 /**
  * How long a chain's `safe` / `finalized` answer is reused. Both move once per epoch or L1 batch
@@ -28,7 +29,7 @@ export async function finalityHead(client: PublicClient, chain: Blockchain, leve
     block = cached.block;
   } else {
     const found = await client.getBlock({ blockTag: tag }).catch((error: unknown) => {
-      if (error instanceof BlockNotFoundError) return null;
+      if (isViemError(error, BlockNotFoundError, "BlockNotFoundError")) return null;
       throw error;
     });
     block = found?.number ?? -1n;

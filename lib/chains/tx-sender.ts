@@ -26,6 +26,7 @@ import {
   settleNonce,
 } from "./sent-transaction-queries";
 import { withNonceLock } from "./nonce-lock";
+import { isViemError } from "./viem-errors";
 import { isRpcUnreachable, withAccountLock } from "./serial-sender";
 
 /** What to send: a call with an explicit gas limit (the caller estimated it). */
@@ -113,7 +114,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function receiptOf(client: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
   return client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
+    if (isViemError(error, TransactionReceiptNotFoundError, "TransactionReceiptNotFoundError")) return null;
     throw error;
   });
 }
@@ -139,7 +140,7 @@ async function anyKnown(client: PublicClient, rows: Pick<SentTransaction, "hash"
     const known = await client.getTransaction({ hash: row.hash as Hex }).then(
       () => true,
       (error: unknown) => {
-        if (error instanceof TransactionNotFoundError) return false;
+        if (isViemError(error, TransactionNotFoundError, "TransactionNotFoundError")) return false;
         throw error;
       },
     );

@@ -10,6 +10,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { canonicalHashes, isReorgedOut } from "@/lib/chains/block-check";
+import { isViemError } from "@/lib/chains/viem-errors";
 import type { Blockchain } from "@/lib/chains/catalog";
 import type { PayoutBatch, PayoutLeg } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
@@ -77,7 +78,7 @@ async function receiptOf(client: PublicClient, hash: Hex): Promise<TransactionRe
   try {
     return await client.getTransactionReceipt({ hash });
   } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
+    if (isViemError(error, TransactionReceiptNotFoundError, "TransactionReceiptNotFoundError")) return null;
     throw error;
   }
 }

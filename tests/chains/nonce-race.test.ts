@@ -181,7 +181,10 @@ describe("one key, several senders: no two pick the same nonce", () => {
       const [a, b] = await Promise.all([instance(cluster.url, key, recipient, count, 1), instance(cluster.url, key, recipient, count, 1_000)]);
       expect(a, a.output).toMatchObject({ code: 0 });
       expect(b, b.output).toMatchObject({ code: 0 });
-      expect(`${a.output}${b.output}`).not.toMatch(/nonce too low|replacement|must be sent again/i);
+      // A rebroadcast of a transaction the node had just mined (under load its lookup can miss it for a poll) is
+      // refused as "nonce too low" and harmless; any other mention is a collision.
+      const collisions = `${a.output}${b.output}`.split("\n").filter((line) => !line.includes('"msg":"rebroadcast failed"'));
+      expect(collisions.join("\n")).not.toMatch(/nonce too low|replacement|must be sent again/i);
       expect(await client().getBalance({ address: recipient })).toBe(BigInt(2 * count));
       const rows = await database.db
         .select()

@@ -110,7 +110,8 @@ test(
       const latest = (await chain.getBlock()).timestamp;
       await miner.setNextBlockTimestamp({ timestamp: (latest > start ? latest : start) + 1n });
       await miner.mine({ blocks: 1 });
-      expect((await authorizing).status).toBe(200);
+      const authorized = await authorizing;
+      expect(authorized.status, `${JSON.stringify(authorized.body)}\n${server!.output().slice(-3000)}`).toBe(200);
 
       // The engine's next run (at most a minute away) broadcasts the charge, which is not mined.
       const deployed = await chain.getTransactionCount({ address: devnetSweeper.address, blockTag: "latest" });
