@@ -103,11 +103,12 @@ export async function findTransfersToRecheck(
   window: RecheckWindow,
   finalized: bigint = head,
 ): Promise<Transaction[]> {
-  // Three reads, each from an index of only what it needs (issue 31), never the chain's whole history:
+  // Three reads, each from an index of only what it needs (issue 31), never the chain's whole history. A subscription
+  // charge's transfer is the charge tracker's (lib/subscriptions/charge.ts trackCharges), which carries its status here.
   const unconfirmed = await db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.blockchainId, blockchainId), sql`${transactions.status} = 'pending'`));
+    .where(and(eq(transactions.blockchainId, blockchainId), sql`${transactions.status} = 'pending'`, isNull(transactions.subscriptionChargeId)));
   const recent = await db
     .select()
     .from(transactions)
@@ -115,6 +116,7 @@ export async function findTransfersToRecheck(
       and(
         eq(transactions.blockchainId, blockchainId),
         eq(transactions.status, "confirmed"),
+        isNull(transactions.subscriptionChargeId),
         gt(transactions.blockNumber, recheckFloor(head, window, finalized)),
         or(withinWindow(head, window), gt(transactions.blockNumber, finalized)),
       ),
