@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { merchants, subscriptionPlans, subscriptions, type SubscriptionPlan } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/types";
 
@@ -28,20 +28,28 @@ export async function findPlanForCustomer(db: DbOrTx, planId: string) {
   return row ?? null;
 }
 
-/** How many of the plan's subscriptions made since `since` still wait for their customer's allowance. */
-export async function countUnauthorizedPlanSubscriptions(db: DbOrTx, plan: SubscriptionPlan, since: Date): Promise<number> {
+/**
+ * How many subscriptions made since `since` still wait for their customer's allowance: of the plan, and of all the
+ * merchant's plans whose public link is on.
+ */
+export async function countUnauthorizedPlanSubscriptions(db: DbOrTx, plan: SubscriptionPlan, since: Date): Promise<{ plan: number; sharedPlans: number }> {
   const [row] = await db
-    .select({ value: count() })
+    .select({
+      plan: sql<number>`count(*) filter (where ${subscriptions.planId} = ${plan.id})`.mapWith(Number),
+      sharedPlans: count(),
+    })
     .from(subscriptions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
     .where(
       and(
         eq(subscriptions.merchantId, plan.merchantId),
-        eq(subscriptions.planId, plan.id),
+        eq(subscriptionPlans.merchantId, plan.merchantId),
+        or(eq(subscriptionPlans.publicLink, true), eq(subscriptions.planId, plan.id)),
         isNull(subscriptions.authorizedAt),
         gte(subscriptions.createdAt, since),
       ),
     );
-  return row?.value ?? 0;
+  return { plan: row?.plan ?? 0, sharedPlans: row?.sharedPlans ?? 0 };
 }
 
 /**

@@ -4,6 +4,8 @@ import { findMerchantById } from "@/lib/auth/queries";
 import { countMerchant } from "@/lib/auth/rate-limit";
 import { storeLook } from "@/lib/branding/branding";
 import { findBlockchainById } from "@/lib/chains/catalog";
+import type { SubscriptionPlan } from "@/lib/db/schema";
+import { lockForTransaction } from "@/lib/db/transaction-locks";
 import type { DbOrTx } from "@/lib/db/types";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { rateLimitedError } from "@/lib/rate-limit/fixed-window";
@@ -28,6 +30,23 @@ const waitingWindowMs = 24 * 3600 * 1000;
  * `subscription.created` webhook to the merchant.
  */
 export const planLinkWaitingCap = 100;
+
+/** The same across all of a merchant's shared plans: sharing several plans does not multiply what strangers can make. */
+export const planLinkMerchantWaitingCap = 300;
+
+/**
+ * The caps, decided in the transaction that inserts the subscription under a lock per merchant: the counts and the
+ * insert of parallel requests go one after another, so the caps hold however many come at once.
+ */
+const planLinkAdmission = (plan: SubscriptionPlan, since: Date) => async (tx: DbOrTx) => {
+  await lockForTransaction(tx, [`plan-link-subscriptions:${plan.merchantId}`]);
+  await assertRoomForPlanSubscription(tx, plan, since);
+};
+
+async function assertRoomForPlanSubscription(db: DbOrTx, plan: SubscriptionPlan, since: Date): Promise<void> {
+  const waiting = await countUnauthorizedPlanSubscriptions(db, plan, since);
+  if (waiting.plan >= planLinkWaitingCap || waiting.sharedPlans >= planLinkMerchantWaitingCap) throw rateLimitedError({ retryAfterSeconds: 3600 });
+}
 
 async function findPublicPlanOrThrow(db: DbOrTx, planId: string) {
   const found = planIdPattern.test(planId) ? await findPlanForCustomer(db, planId) : null;
@@ -72,7 +91,8 @@ export async function getPublicPlanView(db: DbOrTx, planId: string, now = new Da
  * merchant's POST /api/subscriptions (terms fixed now, `subscription.created` webhook), for the wallet
  * the customer gives. A customer who comes back within a day with the same wallet and mail address
  * gets their subscription still waiting for its allowance, not another. 404 while the link is off,
- * 409 CONFLICT for an archived plan, 429 over the cap of waiting subscriptions or the merchant's hourly limit.
+ * 409 CONFLICT for an archived plan, 429 over the caps of waiting subscriptions (the plan's, all the merchant's shared
+ * plans') or the merchant's hourly limit.
  */
 export async function startPlanSubscription(db: DbOrTx, planId: string, input: StartPlanSubscriptionBody, now = new Date()) {
   const { plan } = await findPublicPlanOrThrow(db, planId);
@@ -82,11 +102,18 @@ export async function startPlanSubscription(db: DbOrTx, planId: string, input: S
   const since = new Date(now.getTime() - waitingWindowMs);
   const waiting = await findWaitingCustomerSubscription(db, plan, address, email, since);
   if (waiting) return { subscription: waiting, created: false };
-  if ((await countUnauthorizedPlanSubscriptions(db, plan, since)) >= planLinkWaitingCap) throw rateLimitedError({ retryAfterSeconds: 3600 });
+  // Early, without a lock: a flood past the caps is refused before it counts toward the hourly limit.
+  await assertRoomForPlanSubscription(db, plan, since);
   const merchant = await findMerchantById(db, plan.merchantId);
   if (!merchant) throw notFound("Subscription plan");
   const quota = await countMerchant(db, { merchantId: merchant.id, plan: merchant.plan, rateLimitPerHour: merchant.rateLimitPerHour }, now);
   if (quota.exceeded) throw rateLimitedError(quota);
-  const { subscription } = await createSubscription(db, plan.merchantId, { plan: plan.planId, customer_address: address, customer_email: email }, now);
+  const { subscription } = await createSubscription(
+    db,
+    plan.merchantId,
+    { plan: plan.planId, customer_address: address, customer_email: email },
+    now,
+    planLinkAdmission(plan, since),
+  );
   return { subscription, created: true };
 }

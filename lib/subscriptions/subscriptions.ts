@@ -49,6 +49,8 @@ export async function createSubscription(
   merchantId: number,
   input: CreateSubscriptionBody,
   now = new Date(),
+  /** Run first in the transaction that inserts it (a public caller's caps, decided under a lock). */
+  admit?: (tx: DbOrTx) => Promise<void>,
 ): Promise<{ subscription: Subscription; planId: string }> {
   const plan = await getPlanOrThrow(db, merchantId, input.plan);
   if (plan.status !== "active") throw validationError({ plan: ["This plan is archived and takes no new subscribers."] });
@@ -101,6 +103,7 @@ export async function createSubscription(
   );
   let queued = false;
   const created = await db.transaction(async (tx) => {
+    await admit?.(tx);
     const subscription = await insertSubscription(tx, { ...values, pullAddress });
     if (await recordSubscriptionHistory(tx, subscription, plan.planId, "created", { plan: plan.planId }, now)) queued = true;
     await recordAudit(tx, {

@@ -7,7 +7,8 @@ import { POST as createEndpoint } from "@/app/api/webhook-endpoints/route";
 import { GET as getPublicPlan } from "@/app/api/hosted-plans/[planId]/route";
 import { POST as startSubscription } from "@/app/api/hosted-plans/[planId]/subscriptions/route";
 import { auditLog, webhookDeliveries } from "@/lib/db/schema";
-import { planLinkWaitingCap } from "@/lib/subscriptions/plan-link";
+import { planLinkMerchantWaitingCap, planLinkWaitingCap } from "@/lib/subscriptions/plan-link";
+import { POST as postSubscription } from "@/app/api/subscriptions/route";
 import { setupTestDatabase } from "../../helpers/db";
 import { createMerchant, createWallet, randomAddress, type TestMerchant } from "../../helpers/factories";
 import { call } from "../../helpers/request";
@@ -194,5 +195,24 @@ describe("a plan's public subscribe link", () => {
     const capped = await start(other.id, { customer_address: randomAddress() }, "192.0.2.200");
     expect(capped.status).toBe(429);
     expect(capped.body).toMatchObject({ success: false, error: { code: "RATE_LIMITED" } });
+  });
+
+  test(`at most ${planLinkMerchantWaitingCap} waiting across all of a merchant's shared plans, held when requests come at once`, async () => {
+    const { merchant, plan: first } = await sharedPlan();
+    const second = await newPlan(merchant, { ...monthly, name: "Second flush", public_link: true });
+    // Waiting subscriptions of a shared plan, made by the merchant, up to two short of the merchant-wide cap.
+    for (let i = 0; i < planLinkMerchantWaitingCap - 2; i++) {
+      const res = await call(postSubscription, "POST", "/api/subscriptions/", {
+        token: merchant.access,
+        body: { plan: second.id, customer_address: randomAddress() },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    // The other plan is far below its own cap; six strangers at once get the two places left, no more.
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => start(first.id, { customer_address: randomAddress() }, `203.0.113.${10 + i}`).then((res) => res.status)),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(4);
   });
 });
