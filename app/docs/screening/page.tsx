@@ -74,11 +74,12 @@ export default function ScreeningGuidePage() {
       <h2>Currencies you take</h2>
       <p>
         The Currencies page of the dashboard lists each chain&apos;s currencies with their contract address, decimals and whether the payment page offers
-        gasless payment for them (only tokens with EIP-3009: Circle&apos;s USDC and EURC). On live networks each chain offers its native coin and USDC, and
-        Ethereum and Base also EURC (Circle&apos;s euro token), each address taken from Circle&apos;s own list. USDT and DAI are not offered on live networks
-        yet: a token goes live only once its address and decimals are read in its issuer&apos;s own documentation. EURC orders are priced in EURC, or in fiat
-        where the operator configured a EURC/USD price feed. Owners and admins switch a currency off on one chain: new orders, accepted methods and payment
-        links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made keep their currency.
+        gasless payment for them (only tokens with EIP-3009: Circle&apos;s USDC and EURC). On live networks each chain offers its native coin and USDC; Ethereum
+        and Base also EURC (Circle&apos;s euro token); Ethereum also USDT (Tether&apos;s) and DAI (Maker&apos;s). A token goes live only once its address and
+        decimals are read in its issuer&apos;s own documentation: USDT on the other chains is USD₮0, a different, bridged token, and is not offered. EURC and
+        DAI orders are priced in the token, or in fiat where the operator configured a EURC/USD or DAI/USD price feed. Owners and admins switch a currency off
+        on one chain: new orders, accepted methods and payment links asking for it are refused with <code>400 UNSUPPORTED_CURRENCY</code>; orders already made
+        keep their currency.
       </p>
       <p>
         USDT&apos;s contract differs from other tokens: its <code>transfer</code> and <code>approve</code> return nothing, <code>approve</code> only works from
