@@ -13,31 +13,39 @@ let merchant: Merchant;
 let plan: string;
 let devnet: { rpcUrl: string; chainId: number };
 
-test.beforeAll(async () => {
-  merchant = await createMerchant("Tidewater Coffee Club");
+/** A store and its monthly plan. */
+async function coffeeClub(): Promise<{ merchant: Merchant; plan: string }> {
+  const owner = await createMerchant("Tidewater Coffee Club");
   const created = await api(
     "POST",
     "/api/subscription-plans/",
     { name: "Coffee of the month", blockchain: "base", currency: "USDC", amount: "12.50", interval_days: 30, trial_days: 7, periods: 12 },
-    merchant.token,
+    owner.token,
   );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  plan = created.body.data.id;
+  return { merchant: owner, plan: created.body.data.id };
+}
+
+test.beforeAll(async () => {
+  ({ merchant, plan } = await coffeeClub());
   const chains = await api("GET", "/api/blockchains/", undefined, merchant.token);
   const list = (chains.body.results ?? chains.body.data?.results ?? chains.body.data) as { slug: string; chain_id: number; rpc_url: string }[];
   const base = list.find((c) => c.slug === "base")!;
   devnet = { rpcUrl: base.rpc_url, chainId: base.chain_id };
 });
 
-async function subscriptionFor(customer: string) {
-  const res = await api("POST", "/api/subscriptions/", { plan, customer_address: customer }, merchant.token);
+async function subscriptionFor(customer: string, store: { merchant: Merchant; plan: string } = { merchant, plan }) {
+  const res = await api("POST", "/api/subscriptions/", { plan: store.plan, customer_address: customer }, store.merchant.token);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; pull_address: string; authorization: { method: string; value: string } };
 }
 
 /** Subscribes on the hosted page with the injected wallet, and cancels from the manage link it gives. */
 async function subscribeAndCancel(page: Page, customer: string, screenshot: (name: string) => string) {
-  const sub = await subscriptionFor(customer);
+  // A store of its own: the permit's relay gas counts against the store's hourly gasless budget, which one
+  // subscription's deploy nearly fills (GASLESS_GAS_PER_MERCHANT_PER_HOUR).
+  const store = await coffeeClub();
+  const sub = await subscriptionFor(customer, store);
   expect(sub.authorization.method).toBe("permit");
   await page.addInitScript(installInjectedWallet, { rpcUrl: devnet.rpcUrl, address: customer, chainId: devnet.chainId });
 
@@ -79,7 +87,7 @@ async function subscribeAndCancel(page: Page, customer: string, screenshot: (nam
   await expectNoAxeViolations(page);
   await page.screenshot({ path: screenshot("canceled.png"), fullPage: true });
 
-  const after = await api("GET", `/api/subscriptions/${sub.id}/`, undefined, merchant.token);
+  const after = await api("GET", `/api/subscriptions/${sub.id}/`, undefined, store.merchant.token);
   expect(after.body.data).toMatchObject({ status: "canceled" });
   expect(after.body.data.history.at(-1)).toMatchObject({ kind: "canceled", detail: { by: "customer" } });
   return sub;
