@@ -17,6 +17,16 @@ export interface StoreLook {
   logoUrl: string | null;
 }
 
+/** The store's look as a public page's JSON carries it (`brand`): every field null for a store without branding. */
+export function publicBrand(look: StoreLook | null) {
+  return {
+    accent_color: look?.accentColor ?? null,
+    logo_url: look?.logoUrl ?? null,
+    support_email: look?.supportEmail ?? null,
+    support_url: look?.supportUrl ?? null,
+  };
+}
+
 export function logoUrl(merchantId: number, updatedAt: Date | null): string | null {
   return updatedAt ? `${env.APP_URL.replace(/\/+$/, "")}/store-logo/${merchantId}?v=${updatedAt.getTime()}` : null;
 }

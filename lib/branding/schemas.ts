@@ -51,6 +51,14 @@ export const logoBody = z.object({
     .describe("The image, base64: PNG, JPEG, WebP or GIF (SVG is refused); re-encoded as a PNG of at most 512 px a side"),
 });
 
+/** The store's look on a public page's JSON (lib/branding/branding.ts publicBrand). */
+export const publicBrandJson = z.object({
+  accent_color: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  support_email: z.string().nullable(),
+  support_url: z.string().nullable(),
+});
+
 export const brandingJson = z.object({
   display_name: z.string().nullable(),
   accent_color: z.string().nullable(),

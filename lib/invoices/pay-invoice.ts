@@ -1,6 +1,6 @@
 import "server-only";
 import { randomInt } from "node:crypto";
-import { storeLook } from "@/lib/branding/branding";
+import { publicBrand, storeLook } from "@/lib/branding/branding";
 import { findBlockchainBySlug } from "@/lib/chains/catalog";
 import type { Invoice } from "@/lib/db/schema";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
@@ -42,12 +42,7 @@ export async function getPublicInvoiceView(db: DbOrTx, invoiceId: string) {
     accepted_methods: view.accepted_methods.filter((m) => walletChains.has(findBlockchainBySlug(m.blockchain)?.id ?? -1)),
     shop_name: look?.name ?? shopName,
     allow_partial_payments: settings.allow_partial_payments,
-    brand: {
-      accent_color: look?.accentColor ?? null,
-      logo_url: look?.logoUrl ?? null,
-      support_email: look?.supportEmail ?? null,
-      support_url: look?.supportUrl ?? null,
-    },
+    brand: publicBrand(look),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { publicBrandJson } from "@/lib/branding/schemas";
 import { pageQuery } from "@/lib/http/pagination";
 import { customerLocale, timestamp } from "@/lib/http/schemas";
 
@@ -109,14 +110,7 @@ export const invoiceSettingsJson = invoiceSettingsBody;
 export const publicInvoiceJson = invoiceJson.omit({ sent_at: true, voided_at: true, created_at: true, updated_at: true }).extend({
   shop_name: z.string().describe("The store's display name (its branding) or shop name"),
   allow_partial_payments: z.boolean(),
-  brand: z
-    .object({
-      accent_color: z.string().nullable(),
-      logo_url: z.string().nullable(),
-      support_email: z.string().nullable(),
-      support_url: z.string().nullable(),
-    })
-    .describe("The store's look (PUT /api/branding/)"),
+  brand: publicBrandJson.describe("The store's look (PUT /api/branding/)"),
 });
 
 export const invoiceOrderBody = z.object({

@@ -2,21 +2,15 @@ import { z } from "zod";
 import { defineRoute, okAnswer } from "@/lib/http/define-route";
 import { customerLocale, decimalString, timestamp, txHash } from "@/lib/http/schemas";
 import { subscriptionStatuses } from "@/lib/db/schema/subscriptions";
+import { publicBrandJson } from "@/lib/branding/schemas";
 import { authorizeSubscriptionBody, subscriptionParams } from "./schemas";
-
-const brandJson = z.object({
-  accent_color: z.string().nullable(),
-  logo_url: z.string().nullable(),
-  support_email: z.string().nullable(),
-  support_url: z.string().nullable(),
-});
 
 export const hostedSubscriptionJson = z.object({
   id: z.string().describe("Public id, SUB-…"),
   status: z.enum(subscriptionStatuses),
   plan_name: z.string(),
   shop_name: z.string(),
-  brand: brandJson,
+  brand: publicBrandJson,
   blockchain: z.object({ slug: z.string(), name: z.string(), chain_id: z.number().int().nullable() }),
   currency: z.string(),
   max_amount: decimalString.describe("The most one period may take (token units)"),

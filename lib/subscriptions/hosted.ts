@@ -1,6 +1,6 @@
 import "server-only";
 import { decodeEventLog, erc20Abi, getAddress, parseAbi, type Address, type Hex } from "viem";
-import { storeLook } from "@/lib/branding/branding";
+import { publicBrand, storeLook } from "@/lib/branding/branding";
 import { findBlockchainById, findToken } from "@/lib/chains/catalog";
 import { chainClient } from "@/lib/chains/clients";
 import type { DbOrTx } from "@/lib/db/types";
@@ -52,12 +52,7 @@ async function customerView(db: DbOrTx, found: Found) {
     status: view.status,
     plan_name: found.planName,
     shop_name: look?.name ?? found.shopName,
-    brand: {
-      accent_color: look?.accentColor ?? null,
-      logo_url: look?.logoUrl ?? null,
-      support_email: look?.supportEmail ?? null,
-      support_url: look?.supportUrl ?? null,
-    },
+    brand: publicBrand(look),
     blockchain: { slug: view.blockchain, name: chain?.name ?? view.blockchain, chain_id: chain?.chainId ?? null },
     currency: view.currency,
     max_amount: view.max_amount,

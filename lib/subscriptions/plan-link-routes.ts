@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createdAnswer, defineRoute, okAnswer } from "@/lib/http/define-route";
 import { decimalString, evmAddress, timestamp } from "@/lib/http/schemas";
 import { createSubscriptionBody, planJson, planParams, updatePlanBody } from "./schemas";
+import { publicBrandJson } from "@/lib/branding/schemas";
 
 export const publicPlanParams = z.object({ planId: z.string() });
 
@@ -10,12 +11,7 @@ export const publicPlanJson = z.object({
   name: z.string(),
   status: z.enum(["active", "archived"]).describe("archived: the plan takes no new subscribers"),
   shop_name: z.string(),
-  brand: z.object({
-    accent_color: z.string().nullable(),
-    logo_url: z.string().nullable(),
-    support_email: z.string().nullable(),
-    support_url: z.string().nullable(),
-  }),
+  brand: publicBrandJson,
   blockchain: z.object({ slug: z.string(), name: z.string(), chain_id: z.number().int().nullable() }),
   currency: z.string(),
   amount: decimalString.nullable(),

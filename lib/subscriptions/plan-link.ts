@@ -2,7 +2,7 @@ import "server-only";
 import { getAddress } from "viem";
 import { findMerchantById } from "@/lib/auth/queries";
 import { countMerchant } from "@/lib/auth/rate-limit";
-import { storeLook } from "@/lib/branding/branding";
+import { publicBrand, storeLook } from "@/lib/branding/branding";
 import { findBlockchainById } from "@/lib/chains/catalog";
 import type { SubscriptionPlan } from "@/lib/db/schema";
 import { lockForTransaction } from "@/lib/db/transaction-locks";
@@ -66,12 +66,7 @@ export async function getPublicPlanView(db: DbOrTx, planId: string, now = new Da
     name: view.name,
     status: view.status,
     shop_name: look?.name ?? shopName,
-    brand: {
-      accent_color: look?.accentColor ?? null,
-      logo_url: look?.logoUrl ?? null,
-      support_email: look?.supportEmail ?? null,
-      support_url: look?.supportUrl ?? null,
-    },
+    brand: publicBrand(look),
     blockchain: { slug: view.blockchain, name: chain?.name ?? view.blockchain, chain_id: chain?.chainId ?? null },
     currency: view.currency,
     amount: view.amount,
