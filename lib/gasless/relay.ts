@@ -38,6 +38,7 @@ import {
   relayRefusal,
 } from "./policy";
 import { deleteRelay, findRelayByAuthorization, reserveRelay, updateRelay } from "./queries";
+import { recordRelayOutcome } from "./relay-outcome";
 import type { GaslessPaymentBody } from "./schemas";
 import { eip3009Abi, transferAuthorizationTypedData, type TransferAuthorization } from "./typed-data";
 
@@ -234,23 +235,13 @@ export async function relayGaslessPayment(
         waitMs: relayWaitMs,
       },
     );
-    const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
-    const mined = receipt.status === "success";
-    await updateRelay(db, relay.id, {
-      status: mined ? "mined" : "reverted",
-      txHash: hash,
-      gasUsed: receipt.gasUsed,
-      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
-      costWei: costWei.toString(),
-      lastError: mined ? null : "transferWithAuthorization reverted",
-    });
-    observeGaslessRelay(chain.slug, mined ? "mined" : "reverted", { gasUsed: receipt.gasUsed, costWei });
+    const mined = await recordRelayOutcome(db, chain.slug, relay.id, hash, receipt, "transferWithAuthorization");
     log.info("gasless payment relayed", {
       order_id: order.orderId,
       chain: chain.slug,
       hash,
       gas_used: String(receipt.gasUsed),
-      cost_wei: costWei.toString(),
+      cost_wei: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
       status: receipt.status,
     });
     await kick(taskNames.watchChain(chain.slug));

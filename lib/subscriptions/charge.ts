@@ -29,7 +29,8 @@ import { env } from "@/lib/env";
 import { lockFiatPrice, type LockedPrice } from "@/lib/pricing/lock-price";
 import { findWalletForChain } from "@/lib/wallets/queries";
 import { relayBudgetExhausted, relayBudgets } from "@/lib/gasless/policy";
-import { deleteRelay, reserveRelay, updateRelay } from "@/lib/gasless/queries";
+import { deleteRelay, reserveRelay } from "@/lib/gasless/queries";
+import { recordRelayOutcome } from "@/lib/gasless/relay-outcome";
 import { observeGaslessRelay } from "@/lib/metrics/record";
 import { findChargesToTrack, findLiveCharge, insertCharge, markChargeStatus, updateCharge } from "./charge-queries";
 import { ApiError, validationError } from "@/lib/http/errors";
@@ -603,17 +604,7 @@ export async function submitPermit(db: DbOrTx, subscription: Subscription, chain
       },
       { replaceAfterMs: env.TX_REPLACE_AFTER_SECONDS * 1000, waitMs: 60_000 },
     );
-    const costWei = receipt.gasUsed * receipt.effectiveGasPrice;
-    const mined = receipt.status === "success";
-    await updateRelay(db, relay.id, {
-      status: mined ? "mined" : "reverted",
-      txHash: hash,
-      gasUsed: receipt.gasUsed,
-      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
-      costWei: costWei.toString(),
-      lastError: mined ? null : "deployWithPermit reverted",
-    });
-    observeGaslessRelay(chain.slug, mined ? "mined" : "reverted", { gasUsed: receipt.gasUsed, costWei });
+    const mined = await recordRelayOutcome(db, chain.slug, relay.id, hash, receipt, "deployWithPermit");
     if (!mined) throw validationError({ signature: ["The permit was refused on chain."] });
   } catch (error) {
     if (error instanceof ApiError) throw error;
